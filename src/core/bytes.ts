@@ -1,0 +1,54 @@
+import { base58, base64, hex } from '@scure/base'
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+export const utf8 = (text: string): Uint8Array => encoder.encode(text)
+export const fromUtf8 = (bytes: Uint8Array): string => decoder.decode(bytes)
+
+export const toHex = (bytes: Uint8Array): string => hex.encode(bytes)
+export const fromHex = (text: string): Uint8Array => hex.decode(text.toLowerCase())
+export const toBase64 = (bytes: Uint8Array): string => base64.encode(bytes)
+export const fromBase64 = (text: string): Uint8Array => base64.decode(text)
+export const toBase58 = (bytes: Uint8Array): string => base58.encode(bytes)
+export const fromBase58 = (text: string): Uint8Array => base58.decode(text)
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const part of parts) length += part.length
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
+  }
+  return out
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!
+  return diff === 0
+}
+
+const HEX_RE = /^[0-9a-fA-F]*$/
+
+/** Reads bytes given as Uint8Array, hex or base64 (the wire sends base64, people paste hex). */
+export function bytesFrom(value: unknown, expectedLengths: readonly number[]): Uint8Array | undefined {
+  let bytes: Uint8Array | undefined
+  if (value instanceof Uint8Array) bytes = value
+  else if (typeof value === 'string') {
+    if (HEX_RE.test(value) && expectedLengths.includes(value.length / 2)) bytes = fromHex(value)
+    else {
+      try {
+        bytes = fromBase64(value)
+      } catch {
+        return undefined
+      }
+    }
+  } else if (Array.isArray(value) && value.every((n) => Number.isInteger(n) && n >= 0 && n < 256)) {
+    bytes = Uint8Array.from(value as number[])
+  }
+  return bytes && expectedLengths.includes(bytes.length) ? bytes : undefined
+}

@@ -1,0 +1,56 @@
+import { invalidArgument } from './errors.js'
+
+/**
+ * Times are kept as integer microseconds since the Unix epoch (exact in a double until year 2255)
+ * and shown as ISO-8601 with microseconds and an explicit offset, as Python's `isoformat()` does:
+ * `2026-01-01T00:00:00.000000+00:00`.
+ */
+export type Micros = number
+
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/
+
+/** Parses `Date | string` (ISO-8601; no offset means UTC) into microseconds. */
+export function parseTime(input: unknown, field: string): Micros {
+  if (input instanceof Date) {
+    const ms = input.getTime()
+    if (Number.isNaN(ms)) throw invalidArgument(field, 'is an invalid Date')
+    return ms * 1000
+  }
+  if (typeof input !== 'string') throw invalidArgument(field, 'must be a Date or an ISO-8601 string')
+  const m = ISO_RE.exec(input.trim())
+  if (!m) throw invalidArgument(field, `"${input}" is not an ISO-8601 date-time`)
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m
+  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s)
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+    throw invalidArgument(field, `"${input}" is not a valid calendar date-time`)
+  }
+  let offsetMinutes = 0
+  if (zone && zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1
+    const digits = zone.slice(1).replace(':', '')
+    const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2))
+    if (oh > 23 || om > 59) throw invalidArgument(field, `"${input}" has an invalid UTC offset`)
+    offsetMinutes = sign * (oh * 60 + om)
+  }
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second)
+  const micros = Number((frac + '000000').slice(0, 6))
+  return (ms - offsetMinutes * 60_000) * 1000 + micros
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+}
+
+/** Formats microseconds as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`. */
+export function formatTime(micros: Micros): string {
+  const ms = Math.floor(micros / 1000)
+  const iso = new Date(ms).toISOString() // YYYY-MM-DDTHH:MM:SS.mmmZ
+  const sub = micros - ms * 1000
+  return `${iso.slice(0, 19)}.${iso.slice(20, 23)}${String(sub).padStart(3, '0')}+00:00`
+}
+
+/** Accepts an optional time: `null`/`undefined` stay null. */
+export function parseOptionalTime(input: unknown, field: string): Micros | null {
+  return input === undefined || input === null ? null : parseTime(input, field)
+}

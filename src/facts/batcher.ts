@@ -1,0 +1,65 @@
+/**
+ * Collects the mutations issued during one tick and commits them in one storage transaction
+ * (DESIGN.md "Runtime": one IndexedDB transaction per tick). A caller's promise settles only after
+ * its transaction committed, so a resolved write is durable.
+ */
+export interface BatchOp<Ctx, R> {
+  run(ctx: Ctx): Promise<R>
+  resolve(value: R): void
+  reject(reason: unknown): void
+}
+
+const defer: (fn: () => void) => void =
+  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0)
+
+export class WriteBatcher<Ctx> {
+  readonly #commit: (ops: ReadonlyArray<BatchOp<Ctx, unknown>>) => Promise<void>
+  readonly #maxOps: number
+  #queue: Array<BatchOp<Ctx, unknown>> = []
+  #scheduled = false
+  #inflight: Promise<void> = Promise.resolve()
+
+  /** `commit` runs every op in one transaction and throws if the transaction failed. */
+  constructor(commit: (ops: ReadonlyArray<BatchOp<Ctx, unknown>>) => Promise<void>, maxOps = 2000) {
+    this.#commit = commit
+    this.#maxOps = maxOps
+  }
+
+  enqueue<R>(run: (ctx: Ctx) => Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#queue.push({ run, resolve, reject } as BatchOp<Ctx, unknown>)
+      if (!this.#scheduled) {
+        this.#scheduled = true
+        defer(() => this.#drain())
+      }
+    })
+  }
+
+  #drain(): void {
+    this.#scheduled = false
+    // Chain on the previous batch: batches commit in order, one at a time.
+    this.#inflight = this.#inflight.then(async () => {
+      while (this.#queue.length > 0) {
+        const ops = this.#queue.splice(0, this.#maxOps)
+        try {
+          await this.#commit(ops)
+        } catch (err) {
+          for (const op of ops) op.reject(err)
+        }
+      }
+    })
+  }
+
+  /** Resolves once every mutation issued before the call has committed (or failed). */
+  async flush(): Promise<void> {
+    while (this.#scheduled || this.#queue.length > 0) {
+      await new Promise<void>((r) => defer(r))
+    }
+    await this.#inflight
+  }
+
+  /** The batch being committed right now, for read barriers. */
+  get inflight(): Promise<void> {
+    return this.#inflight
+  }
+}

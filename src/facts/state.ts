@@ -1,0 +1,245 @@
+import type { StoredRecord } from '../storage/schema.js'
+import { LexicalIndex } from './lexical-index.js'
+import type { FactConflict, FactRef } from './types.js'
+import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
+
+const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
+
+/**
+ * The materialized state of a fact store: a pure function of its record set (fact versions and
+ * tombstones), maintained incrementally. Supersession links, valid-until, heads and conflicts are
+ * all derived here, never stored, so replaying the same records in any order gives the same state.
+ */
+export class FactState {
+  readonly versions = new Map<string, Version>()
+  /** Deleted ref -> the ref it superseded, so a chain can be repaired around the hole. */
+  readonly tombstones = new Map<string, string | null>()
+  readonly #successors = new Map<string, Set<string>>()
+  readonly #byTenant = new Map<string, Set<string>>()
+  readonly #heads = new Map<string, Set<string>>()
+  readonly #lexical = new Map<string, LexicalIndex>()
+  readonly #slots = new Map<string, Set<string>>()
+  readonly #multiValued: ReadonlySet<string>
+
+  constructor(multiValued: ReadonlySet<string>) {
+    this.#multiValued = multiValued
+  }
+
+  clear(): void {
+    this.versions.clear()
+    this.tombstones.clear()
+    this.#successors.clear()
+    this.#byTenant.clear()
+    this.#heads.clear()
+    this.#lexical.clear()
+    this.#slots.clear()
+  }
+
+  /** Applies one record (fact or tombstone); idempotent. */
+  apply(record: StoredRecord): void {
+    if (record.kind === 'tombstone') this.#applyTombstone(record)
+    else if (record.kind === 'fact') this.#applyFact(record)
+  }
+
+  /** Removes a version whose tombstone is unknown to us (another handle deleted it). */
+  forget(ref: string): void {
+    const v = this.versions.get(ref)
+    if (v) this.#remove(v, null)
+  }
+
+  #applyFact(record: StoredRecord): void {
+    if (this.versions.has(record.id) || this.tombstones.has(record.id)) return
+    const v = versionFromRecord(record, this.#multiValued)
+    this.versions.set(v.ref, v)
+    const tk = tenantKey(v.tenant)
+    setOf(this.#byTenant, tk).add(v.ref)
+    let lex = this.#lexical.get(tk)
+    if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
+    lex.add(v.ref, v.terms)
+    const pred = this.predecessor(v)
+    if (pred) this.#link(pred, v.ref)
+    if (!this.#successors.get(v.ref)?.size) this.#setHead(v, true)
+  }
+
+  #applyTombstone(record: StoredRecord): void {
+    const { target, supersedes } = record.body as TombstoneBody
+    if (this.tombstones.has(target)) return
+    this.tombstones.set(target, supersedes)
+    const v = this.versions.get(target)
+    if (v) this.#remove(v, supersedes)
+  }
+
+  #remove(v: Version, supersedes: string | null): void {
+    const pred = this.#resolve(supersedes ?? v.body.supersedes)
+    this.#setHead(v, false)
+    if (pred) this.#successors.get(pred)?.delete(v.ref)
+    const orphans = this.#successors.get(v.ref)
+    this.#successors.delete(v.ref)
+    this.versions.delete(v.ref)
+    const tk = tenantKey(v.tenant)
+    this.#byTenant.get(tk)?.delete(v.ref)
+    this.#lexical.get(tk)?.remove(v.ref, v.terms)
+    // Chain repair: successors of the deleted version now follow its predecessor.
+    if (pred) {
+      for (const s of orphans ?? []) this.#link(pred, s)
+      const p = this.versions.get(pred)
+      if (p && !this.#successors.get(pred)?.size) this.#setHead(p, true)
+    }
+  }
+
+  #link(pred: string, succ: string): void {
+    setOf(this.#successors, pred).add(succ)
+    const p = this.versions.get(pred)
+    if (p) this.#setHead(p, false)
+  }
+
+  #setHead(v: Version, head: boolean): void {
+    const tk = tenantKey(v.tenant)
+    if (head) {
+      setOf(this.#heads, tk).add(v.ref)
+      if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
+    } else {
+      this.#heads.get(tk)?.delete(v.ref)
+      if (v.slot) this.#slots.get(v.slot)?.delete(v.ref)
+    }
+  }
+
+  /** Follows a supersedes link through deleted versions to the nearest live one. */
+  #resolve(ref: string | null): string | null {
+    const seen = new Set<string>()
+    while (ref && !this.versions.has(ref)) {
+      if (!this.tombstones.has(ref) || seen.has(ref)) return null
+      seen.add(ref)
+      ref = this.tombstones.get(ref) ?? null
+    }
+    return ref
+  }
+
+  predecessor(v: Version): string | null {
+    return this.#resolve(v.body.supersedes)
+  }
+
+  /** Live successors of a version, in sequence order. */
+  successors(ref: string): Version[] {
+    const s = this.#successors.get(ref)
+    if (!s?.size) return []
+    return [...s].map((r) => this.versions.get(r)!).filter(Boolean).sort(compareVersions)
+  }
+
+  supersededBy(ref: string): FactRef | null {
+    return this.successors(ref)[0]?.ref ?? null
+  }
+
+  /** GMP §3.2: the interval closes at the earliest successor's valid-from. */
+  validUntil(ref: string): number | null {
+    let until: number | null = null
+    for (const s of this.successors(ref)) until = until === null ? s.body.validFrom : Math.min(until, s.body.validFrom)
+    return until
+  }
+
+  isHead(ref: string): boolean {
+    const v = this.versions.get(ref)
+    return !!v && !!this.#heads.get(tenantKey(v.tenant))?.has(ref)
+  }
+
+  heads(tenant: string | null): Version[] {
+    return [...(this.#heads.get(tenantKey(tenant)) ?? [])].map((r) => this.versions.get(r)!)
+  }
+
+  /** Versions of a tenant valid at `at` (µs): validFrom ≤ at < validUntil. */
+  validAt(tenant: string | null, at: number): Version[] {
+    const out: Version[] = []
+    for (const ref of this.#byTenant.get(tenantKey(tenant)) ?? []) {
+      const v = this.versions.get(ref)!
+      if (v.body.validFrom > at) continue
+      const until = this.validUntil(ref)
+      if (until === null || at < until) out.push(v)
+    }
+    return out
+  }
+
+  lexical(tenant: string | null): LexicalIndex | undefined {
+    return this.#lexical.get(tenantKey(tenant))
+  }
+
+  /** Current facts that contradict this one: same slot, different object. */
+  conflictsWith(v: Version): FactRef[] {
+    const out: FactRef[] = []
+    if (v.slot && this.isHead(v.ref)) {
+      for (const other of this.#slots.get(v.slot) ?? []) {
+        const o = this.versions.get(other)!
+        if (other !== v.ref && o.objectKey !== v.objectKey) out.push(o.ref)
+      }
+    }
+    const pred = this.predecessor(v)
+    if (pred && this.isHead(v.ref)) {
+      for (const sibling of this.successors(pred)) {
+        if (sibling.ref !== v.ref && this.isHead(sibling.ref) && !out.includes(sibling.ref)) out.push(sibling.ref)
+      }
+    }
+    return out.sort()
+  }
+
+  /** Every current conflict of a tenant (or of all tenants), each pair once, in a stable order. */
+  conflicts(tenant: string | null | undefined): FactConflict[] {
+    const out: FactConflict[] = []
+    const seen = new Set<string>()
+    const push = (c: FactConflict): void => {
+      const key = `${c.kind}|${c.refs[0]}|${c.refs[1]}`
+      if (!seen.has(key)) {
+        seen.add(key)
+        out.push(c)
+      }
+    }
+    for (const refs of this.#slots.values()) {
+      if (refs.size < 2) continue
+      const vs = [...refs].map((r) => this.versions.get(r)!).sort(compareVersions)
+      if (tenant !== undefined && vs[0]!.tenant !== tenant) continue
+      for (let i = 0; i < vs.length; i++) {
+        for (let j = i + 1; j < vs.length; j++) {
+          const a = vs[i]!, b = vs[j]!
+          if (a.objectKey === b.objectKey) continue
+          const md = a.body.metadata
+          push({
+            kind: 'single-valued-predicate',
+            refs: [a.ref, b.ref],
+            tenantId: a.tenant,
+            subject: md['subject'] as string,
+            predicate: md['predicate'] as string,
+            reason: `"${String(md['predicate'])}" of "${String(md['subject'])}" is single-valued, but two current facts say ${JSON.stringify(a.body.metadata['object'])} and ${JSON.stringify(b.body.metadata['object'])}`,
+          })
+        }
+      }
+    }
+    for (const [pred, succ] of this.#successors) {
+      const live = [...succ].map((r) => this.versions.get(r)).filter((v): v is Version => !!v && this.isHead(v.ref))
+      if (live.length < 2) continue
+      live.sort(compareVersions)
+      if (tenant !== undefined && live[0]!.tenant !== tenant) continue
+      for (let i = 0; i < live.length; i++) {
+        for (let j = i + 1; j < live.length; j++) {
+          push({
+            kind: 'competing-supersession',
+            refs: [live[i]!.ref, live[j]!.ref],
+            tenantId: live[i]!.tenant,
+            subject: (live[i]!.body.metadata['subject'] as string | undefined) ?? null,
+            predicate: (live[i]!.body.metadata['predicate'] as string | undefined) ?? null,
+            reason: `both supersede ${pred}; neither is the agreed successor`,
+          })
+        }
+      }
+    }
+    return out
+  }
+
+  /** All live versions in sequence order (optionally one tenant). */
+  all(): Version[] {
+    return [...this.versions.values()].sort(compareVersions)
+  }
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let s = map.get(key)
+  if (!s) map.set(key, (s = new Set()))
+  return s
+}

@@ -1,0 +1,130 @@
+import type { Identity } from '../core/identity.js'
+import type { Capability } from './capabilities.js'
+
+/** An opaque reference to one written fact-version (GMP §1.3). Compare with `===`; never parse it. */
+export type FactRef = string & { readonly __brand: 'FactRef' }
+
+/** Where and when a memory came from (GMP §7.5). */
+export interface SourceMeta {
+  /** The write event's id; equal to the ref. */
+  readonly writeId: string
+  /** The store's record of the write time, ISO-8601 with microseconds. */
+  readonly writtenAt: string
+  /** `metadata.session_id` or `metadata.agent_id` when given, else the signer's public key (hex). */
+  readonly writtenBy: string | null
+  /** Ed25519 signature (64 bytes) over the content fact id, when the write was signed. */
+  readonly signature: Uint8Array | null
+  /** The signer's Ed25519 public key (32 bytes). */
+  readonly publicKey: Uint8Array | null
+}
+
+/** A fact-version as retrieve() and audit() return it (GMP Appendix B `Memory`). */
+export interface Memory {
+  readonly ref: FactRef
+  readonly content: string
+  readonly writtenAt: string
+  readonly metadata: Readonly<Record<string, unknown>>
+  /** Start of the valid-time interval; null when the store lacks BI_TEMPORAL. */
+  readonly validFrom: string | null
+  /** End of the valid-time interval (exclusive); null while open. */
+  readonly validUntil: string | null
+  readonly tenantId: string | null
+  /** The successor's ref once superseded. */
+  readonly supersededBy: FactRef | null
+  /** Null only when the store lacks PROVENANCE. */
+  readonly source: SourceMeta | null
+  /** Hex of the content-store fact id (GMP §7.5), the bytes a signed write signs. */
+  readonly factId: string
+  /** Hex of the structured, tenant-scoped fact id (GMP §1.2) when metadata has subject, predicate and object. */
+  readonly structuredId: string | null
+  /** Hybrid-logical-clock sequence: strictly increasing per store, sortable as text. */
+  readonly sequence: string
+  /** Refs of current facts this one contradicts (CONFLICT_DETECTION); empty when none. */
+  readonly conflictsWith: readonly FactRef[]
+}
+
+export interface WriteOptions {
+  /** Honoured with BI_TEMPORAL (default: the write time); ignored without it. */
+  readonly validFrom?: Date | string | null
+  /** Needs MULTI_TENANT when not null. */
+  readonly tenantId?: string | null
+  /** JSON-serialisable; `subject`, `predicate`, `object` make the fact structured, `importance` (0..1 or any number) weights ranking. */
+  readonly metadata?: Readonly<Record<string, unknown>>
+  /** A 32-byte Ed25519 seed or an Identity; the write is signed with it (needs CRYPTOGRAPHIC_PROVENANCE). */
+  readonly signingKey?: Uint8Array | string | Identity | null
+}
+
+export interface RetrieveOptions {
+  /** Total characters of content returned, at most (GMP §4.2). Default 4,000. */
+  readonly budgetTokens?: number
+  /** Valid-time instant to answer at (needs BI_TEMPORAL); null or absent means current heads. */
+  readonly asOf?: Date | string | null
+  /** Exact tenant match; null sees only tenant-less memories. Non-null needs MULTI_TENANT. */
+  readonly tenantId?: string | null
+  /** Upper bound on the number of memories (a hint in GMP; honoured exactly here). */
+  readonly topK?: number | null
+}
+
+export interface AssertInput {
+  readonly subject: string
+  readonly predicate: string
+  readonly object: string | number | boolean
+  readonly validFrom?: Date | string | null
+  readonly tenantId?: string | null
+  readonly importance?: number
+  /** Text to store; default `"<subject> <predicate with spaces> <object>"`. */
+  readonly content?: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+  readonly signingKey?: WriteOptions['signingKey']
+}
+
+/** Two current facts that contradict each other (GMP W7, CONFLICT_DETECTION). */
+export interface FactConflict {
+  readonly kind: 'single-valued-predicate' | 'competing-supersession'
+  readonly refs: readonly [FactRef, FactRef]
+  readonly tenantId: string | null
+  readonly subject: string | null
+  readonly predicate: string | null
+  readonly reason: string
+}
+
+export interface RetentionPolicy {
+  readonly kind: 'unbounded'
+  readonly params: Readonly<Record<string, unknown>>
+  readonly coverageGuarantee: string
+}
+
+/** What the store declares once (GMP §4.2 tokenizer, §5.1 retention). */
+export interface StorePolicy {
+  readonly tokenizer: 'characters'
+  readonly retention: RetentionPolicy
+}
+
+/**
+ * The GMP memory store: the TypeScript binding of the GMP interface contract, camelCased,
+ * every method async.
+ */
+export interface FactStore {
+  capabilities(): Promise<Capability[]>
+  policy(): Promise<StorePolicy>
+  write(content: string, options?: WriteOptions): Promise<FactRef>
+  assert(fact: AssertInput): Promise<FactRef>
+  supersede(oldRef: FactRef | string, content: string, options?: WriteOptions): Promise<FactRef>
+  delete(ref: FactRef | string): Promise<boolean>
+  retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
+  audit(): Promise<Memory[]>
+  get(ref: FactRef | string): Promise<Memory | null>
+  conflicts(options?: { tenantId?: string | null }): Promise<FactConflict[]>
+  flush(): Promise<void>
+  verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
+}
+
+export interface FactStoreOptions {
+  readonly capabilities?: readonly Capability[]
+  readonly identity?: Identity | null
+  /** Predicates that may hold several objects at once (no conflict between them). */
+  readonly multiValuedPredicates?: readonly string[]
+  readonly embedder?: import('./embedder.js').Embedder | null
+  /** Injected for tests: wall clock in ms. */
+  readonly now?: () => number
+}

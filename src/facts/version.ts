@@ -1,0 +1,85 @@
+import { canonicalObject, type FactObject } from '../core/ids.js'
+import type { StoredRecord } from '../storage/schema.js'
+import type { FactRef } from './types.js'
+import { charCost, terms } from './text.js'
+
+/** The body of a `fact` record: everything a write said, immutable once stored. */
+export interface FactBody {
+  readonly content: string
+  readonly factId: string
+  readonly structuredId: string | null
+  readonly metadata: Record<string, unknown>
+  /** Valid-time start, µs since epoch. */
+  readonly validFrom: number
+  /** Write time, µs since epoch. */
+  readonly writtenAt: number
+  /** The ref this version supersedes, if any. */
+  readonly supersedes: string | null
+  readonly source: { readonly writtenBy: string | null; readonly signature: string | null; readonly publicKey: string | null }
+}
+
+/** The body of a `tombstone` record: no content, only the links needed to repair a chain. */
+export interface TombstoneBody {
+  readonly target: string
+  readonly supersedes: string | null
+}
+
+/** A fact-version as the materializer holds it: the record plus what ranking needs, computed once. */
+export interface Version {
+  readonly ref: FactRef
+  readonly tenant: string | null
+  readonly hlc: string
+  readonly body: FactBody
+  readonly terms: readonly string[]
+  readonly cost: number
+  readonly importance: number
+  /** `tenant␟subject␟predicate` for structured single-valued facts, else null. */
+  readonly slot: string | null
+  readonly objectKey: string | null
+}
+
+const norm = (s: string): string => s.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ')
+
+/** Text that ranking sees: the content and the metadata values a person would search for. */
+function searchableText(body: FactBody): string {
+  const parts = [body.content]
+  for (const [key, value] of Object.entries(body.metadata)) {
+    if (key === 'importance' || key === 'session_id' || key === 'agent_id') continue
+    if (typeof value === 'string') parts.push(value)
+  }
+  return parts.join('\n')
+}
+
+export function importanceOf(metadata: Record<string, unknown>): number {
+  const v = metadata['importance']
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0
+}
+
+export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet<string>): Version {
+  const body = record.body as FactBody
+  const { subject, predicate, object } = body.metadata as { subject?: unknown; predicate?: unknown; object?: unknown }
+  let slot: string | null = null
+  let objectKey: string | null = null
+  if (typeof subject === 'string' && typeof predicate === 'string' && object !== undefined && !multiValued.has(norm(predicate))) {
+    slot = [record.tenant ?? '', norm(subject), norm(predicate)].join('\u001f')
+    objectKey = norm(canonicalObject(object as FactObject))
+  }
+  return {
+    ref: record.id as FactRef,
+    tenant: record.tenant,
+    hlc: record.hlc,
+    body,
+    terms: terms(searchableText(body)),
+    cost: charCost(body.content),
+    importance: importanceOf(body.metadata),
+    slot,
+    objectKey,
+  }
+}
+
+/** Total order of versions: sequence, then ref. */
+export function compareVersions(a: Version, b: Version): number {
+  return a.hlc < b.hlc ? -1 : a.hlc > b.hlc ? 1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0
+}
+
+export { norm as normalizeKey }

@@ -1,0 +1,119 @@
+import { Dexie, type Table } from 'dexie'
+import { translateStorageError } from './errors.js'
+import type { Key, ReadTx, StoragePort, WriteTx } from './port.js'
+import { DEXIE_VERSIONS, SCHEMA } from './schema.js'
+
+export interface DexieStorageOptions {
+  /** The IndexedDB database name. */
+  readonly name: string
+  /** An IndexedDB factory (fake-indexeddb in Node tests); the global one by default. */
+  readonly indexedDB?: IDBFactory
+  readonly IDBKeyRange?: typeof IDBKeyRange
+}
+
+/**
+ * Storage on IndexedDB through Dexie. One adapter owns one database; several adapters (tabs,
+ * workers) may open the same database, and each transaction is IndexedDB's own, so atomicity and
+ * isolation are the browser's.
+ */
+export class DexieStorage implements StoragePort {
+  readonly kind = 'indexeddb'
+  readonly durable = true
+  readonly name: string
+  readonly #db: Dexie
+
+  constructor(options: DexieStorageOptions) {
+    this.name = options.name
+    const deps = options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange! } : {}
+    this.#db = new Dexie(options.name, { ...deps, autoOpen: false })
+    for (const { version, stores } of DEXIE_VERSIONS) this.#db.version(version).stores(stores)
+  }
+
+  /** The Dexie instance, for benchmarks and migrations. Not part of the stable API. */
+  get dexie(): Dexie {
+    return this.#db
+  }
+
+  async open(): Promise<void> {
+    try {
+      if (!this.#db.isOpen()) await this.#db.open()
+    } catch (err) {
+      throw translateStorageError(err, `open database "${this.name}"`)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#db.close()
+  }
+
+  async read<T>(tables: readonly string[], body: (tx: ReadTx) => Promise<T>): Promise<T> {
+    try {
+      return await this.#db.transaction('r', tables as string[], () => body(new DexieTx(this.#db)))
+    } catch (err) {
+      throw translateStorageError(err, 'read')
+    }
+  }
+
+  async write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
+    try {
+      return await this.#db.transaction('rw', tables as string[], () => body(new DexieTx(this.#db)))
+    } catch (err) {
+      throw translateStorageError(err, 'write')
+    }
+  }
+}
+
+class DexieTx implements WriteTx {
+  readonly #db: Dexie
+
+  constructor(db: Dexie) {
+    this.#db = db
+  }
+
+  #t(table: string): Table<any, Key> {
+    return this.#db.table(table)
+  }
+
+  get<T>(table: string, key: Key): Promise<T | undefined> {
+    return this.#t(table).get(key) as Promise<T | undefined>
+  }
+
+  getMany<T>(table: string, keys: readonly Key[]): Promise<Array<T | undefined>> {
+    return this.#t(table).bulkGet(keys as Key[]) as Promise<Array<T | undefined>>
+  }
+
+  all<T>(table: string): Promise<T[]> {
+    return this.#t(table).toArray() as Promise<T[]>
+  }
+
+  after<T>(table: string, after: Key, limit = Infinity): Promise<T[]> {
+    const coll = this.#t(table).where(':id').above(after)
+    return (Number.isFinite(limit) ? coll.limit(limit) : coll).toArray() as Promise<T[]>
+  }
+
+  last<T>(table: string): Promise<T | undefined> {
+    return this.#t(table).orderBy(':id').last() as Promise<T | undefined>
+  }
+
+  where<T>(table: string, index: string, value: Key): Promise<T[]> {
+    return this.#t(table).where(index).equals(value).toArray() as Promise<T[]>
+  }
+
+  count(table: string): Promise<number> {
+    return this.#t(table).count()
+  }
+
+  async put(table: string, rows: readonly object[]): Promise<Key[]> {
+    if (rows.length === 0) return []
+    return this.#t(table).bulkPut(rows as object[], { allKeys: true }) as Promise<Key[]>
+  }
+
+  async delete(table: string, keys: readonly Key[]): Promise<void> {
+    if (keys.length > 0) await this.#t(table).bulkDelete(keys as Key[])
+  }
+}
+
+/** Creates IndexedDB storage (browser, worker, or Node with an injected factory). */
+export function indexedDbStorage(options: DexieStorageOptions): DexieStorage {
+  return new DexieStorage(options)
+}

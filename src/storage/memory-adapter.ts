@@ -1,0 +1,275 @@
+import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { translateStorageError } from './errors.js'
+import type { Key, ReadTx, Schema, StoragePort, WriteTx } from './port.js'
+import { SCHEMA } from './schema.js'
+
+/** A committed set of changes, in the order they were made. */
+export interface ChangeSet {
+  readonly puts: ReadonlyArray<{ table: string; row: object }>
+  readonly deletes: ReadonlyArray<{ table: string; key: Key }>
+}
+
+export interface MemoryStorageOptions {
+  readonly schema?: Schema
+  /** Called with each transaction's changes before they become visible; a throw aborts the transaction. */
+  readonly persist?: (changes: ChangeSet) => Promise<void>
+  /** Rows to start with, as `table -> rows` (used by the file adapter on load). */
+  readonly initial?: Readonly<Record<string, readonly object[]>>
+}
+
+type Table = Map<Key, object>
+
+/**
+ * In-memory storage for Node, edge runtimes and tests. Transactions are atomic (writes are staged
+ * and applied only on success) and write transactions run one at a time, as IndexedDB's do.
+ * Two `Memory` objects given the same instance share one store, like two tabs on one database.
+ */
+export class MemoryStorage implements StoragePort {
+  readonly kind: string = 'memory'
+  readonly durable: boolean = false
+  readonly #schema: Schema
+  readonly #tables = new Map<string, Table>()
+  readonly #autoKeys = new Map<string, number>()
+  readonly #persist: MemoryStorageOptions['persist']
+  #writeQueue: Promise<unknown> = Promise.resolve()
+  #closed = false
+
+  constructor(options: MemoryStorageOptions = {}) {
+    this.#schema = options.schema ?? SCHEMA
+    this.#persist = options.persist
+    for (const name of Object.keys(this.#schema)) {
+      this.#tables.set(name, new Map())
+      this.#autoKeys.set(name, 0)
+    }
+    for (const [name, rows] of Object.entries(options.initial ?? {})) {
+      const spec = this.#spec(name)
+      const table = this.#table(name)
+      for (const row of rows) {
+        const key = (row as Record<string, Key>)[spec.key]!
+        table.set(key, row)
+        if (spec.autoIncrement && typeof key === 'number') this.#autoKeys.set(name, Math.max(this.#autoKeys.get(name)!, key))
+      }
+    }
+  }
+
+  async open(): Promise<void> {
+    this.#closed = false
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+  }
+
+  /** Snapshot of every table (for the file adapter's compaction). */
+  dump(): Record<string, object[]> {
+    const out: Record<string, object[]> = {}
+    for (const [name, table] of this.#tables) out[name] = [...table.values()]
+    return out
+  }
+
+  async read<T>(tables: readonly string[], body: (tx: ReadTx) => Promise<T>): Promise<T> {
+    this.#assertOpen()
+    tables.forEach((t) => this.#table(t))
+    try {
+      return await body(new MemoryTx(this, new Staged(), false))
+    } catch (err) {
+      throw translateStorageError(err, 'read')
+    }
+  }
+
+  write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
+    this.#assertOpen()
+    tables.forEach((t) => this.#table(t))
+    const run = async (): Promise<T> => {
+      const staged = new Staged()
+      const tx = new MemoryTx(this, staged, true)
+      try {
+        const result = await body(tx)
+        tx.done = true
+        if (this.#persist) await this.#persist(staged.changeSet())
+        this.#apply(staged)
+        return result
+      } catch (err) {
+        tx.done = true
+        throw translateStorageError(err, 'write')
+      }
+    }
+    const result = this.#writeQueue.then(run, run)
+    this.#writeQueue = result.catch(() => undefined)
+    return result
+  }
+
+  #apply(staged: Staged): void {
+    for (const change of staged.order) {
+      const table = this.#table(change.table)
+      if (change.row) table.set(change.key, change.row)
+      else table.delete(change.key)
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'storage is closed')
+  }
+
+  /** @internal */
+  _table(name: string): Table {
+    return this.#table(name)
+  }
+
+  /** @internal */
+  _spec(name: string) {
+    return this.#spec(name)
+  }
+
+  /** @internal */
+  _nextKey(name: string): number {
+    const next = this.#autoKeys.get(name)! + 1
+    this.#autoKeys.set(name, next)
+    return next
+  }
+
+  #table(name: string): Table {
+    const table = this.#tables.get(name)
+    if (!table) throw new MemweaveError(ErrorCode.INTERNAL, `unknown table "${name}"`)
+    return table
+  }
+
+  #spec(name: string) {
+    const spec = this.#schema[name]
+    if (!spec) throw new MemweaveError(ErrorCode.INTERNAL, `unknown table "${name}"`)
+    return spec
+  }
+}
+
+interface StagedChange {
+  readonly table: string
+  readonly key: Key
+  readonly row: object | undefined
+}
+
+class Staged {
+  readonly order: StagedChange[] = []
+  readonly byTable = new Map<string, Map<Key, object | undefined>>()
+
+  set(table: string, key: Key, row: object | undefined): void {
+    this.order.push({ table, key, row })
+    let t = this.byTable.get(table)
+    if (!t) this.byTable.set(table, (t = new Map()))
+    t.set(key, row)
+  }
+
+  changeSet(): ChangeSet {
+    const puts: Array<{ table: string; row: object }> = []
+    const deletes: Array<{ table: string; key: Key }> = []
+    for (const c of this.order) {
+      if (c.row) puts.push({ table: c.table, row: c.row })
+      else deletes.push({ table: c.table, key: c.key })
+    }
+    return { puts, deletes }
+  }
+}
+
+function compareKeys(a: Key, b: Key): number {
+  if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0
+  return typeof a === 'number' ? -1 : 1 // IndexedDB orders numbers before strings
+}
+
+class MemoryTx implements WriteTx {
+  done = false
+  readonly #store: MemoryStorage
+  readonly #staged: Staged
+  readonly #writable: boolean
+
+  constructor(store: MemoryStorage, staged: Staged, writable: boolean) {
+    this.#store = store
+    this.#staged = staged
+    this.#writable = writable
+  }
+
+  #rows(table: string): Map<Key, object> {
+    const base = this.#store._table(table)
+    const staged = this.#staged.byTable.get(table)
+    if (!staged) return base
+    const merged = new Map(base)
+    for (const [key, row] of staged) {
+      if (row) merged.set(key, row)
+      else merged.delete(key)
+    }
+    return merged
+  }
+
+  #sorted(table: string): object[] {
+    const rows = this.#rows(table)
+    return [...rows.keys()].sort(compareKeys).map((k) => rows.get(k)!)
+  }
+
+  async get<T>(table: string, key: Key): Promise<T | undefined> {
+    const staged = this.#staged.byTable.get(table)
+    if (staged?.has(key)) return staged.get(key) as T | undefined
+    return this.#store._table(table).get(key) as T | undefined
+  }
+
+  async getMany<T>(table: string, keys: readonly Key[]): Promise<Array<T | undefined>> {
+    return Promise.all(keys.map((k) => this.get<T>(table, k)))
+  }
+
+  async all<T>(table: string): Promise<T[]> {
+    return this.#sorted(table) as T[]
+  }
+
+  async after<T>(table: string, after: Key, limit = Infinity): Promise<T[]> {
+    const spec = this.#store._spec(table)
+    const out: object[] = []
+    for (const row of this.#sorted(table)) {
+      if (out.length >= limit) break
+      if (compareKeys((row as Record<string, Key>)[spec.key]!, after) > 0) out.push(row)
+    }
+    return out as T[]
+  }
+
+  async last<T>(table: string): Promise<T | undefined> {
+    const rows = this.#sorted(table)
+    return rows[rows.length - 1] as T | undefined
+  }
+
+  async where<T>(table: string, index: string, value: Key): Promise<T[]> {
+    const spec = this.#store._spec(table)
+    if (!spec.indexes?.includes(index)) throw new MemweaveError(ErrorCode.INTERNAL, `no index "${index}" on "${table}"`)
+    return this.#sorted(table).filter((row) => (row as Record<string, unknown>)[index] === value) as T[]
+  }
+
+  async count(table: string): Promise<number> {
+    return this.#rows(table).size
+  }
+
+  async put(table: string, rows: readonly object[]): Promise<Key[]> {
+    this.#assertWritable()
+    const spec = this.#store._spec(table)
+    return rows.map((row) => {
+      let copy = structuredClone(row) as Record<string, unknown>
+      let key = copy[spec.key] as Key | undefined
+      if (key === undefined) {
+        if (!spec.autoIncrement) throw new MemweaveError(ErrorCode.INTERNAL, `row for "${table}" lacks key "${spec.key}"`)
+        key = this.#store._nextKey(table)
+        copy = { ...copy, [spec.key]: key }
+      }
+      this.#staged.set(table, key, copy)
+      return key
+    })
+  }
+
+  async delete(table: string, keys: readonly Key[]): Promise<void> {
+    this.#assertWritable()
+    for (const key of keys) this.#staged.set(table, key, undefined)
+  }
+
+  #assertWritable(): void {
+    if (!this.#writable) throw new MemweaveError(ErrorCode.INTERNAL, 'write in a read transaction')
+    if (this.done) throw new MemweaveError(ErrorCode.INTERNAL, 'transaction already finished')
+  }
+}
+
+/** Creates in-memory storage. Pass one instance to several memories to share it. */
+export function memoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
+  return new MemoryStorage(options)
+}

@@ -1,0 +1,55 @@
+/**
+ * The storage port: the only way protocol modules touch persistence. It is deliberately narrow
+ * (keyed tables, one secondary-index lookup, ordered scans by primary key, atomic transactions) so
+ * an adapter is small and every adapter can pass one contract suite (test/storage-contract.ts).
+ *
+ * Rows are plain structured-cloneable objects. Callers treat rows they read as immutable.
+ * A transaction body must await only the transaction's own methods: IndexedDB commits a
+ * transaction as soon as it has no pending request, so awaiting anything else (crypto, timers)
+ * inside it would let it close underneath.
+ */
+export type Key = string | number
+
+export interface TableSpec {
+  /** Name of the primary-key property. */
+  readonly key: string
+  /** The store assigns increasing integer keys (IndexedDB autoIncrement). */
+  readonly autoIncrement?: boolean
+  /** Properties with a secondary index; never index a property that can hold user content. */
+  readonly indexes?: readonly string[]
+}
+
+export type Schema = Readonly<Record<string, TableSpec>>
+
+export interface ReadTx {
+  get<T>(table: string, key: Key): Promise<T | undefined>
+  getMany<T>(table: string, keys: readonly Key[]): Promise<Array<T | undefined>>
+  /** All rows in primary-key order. */
+  all<T>(table: string): Promise<T[]>
+  /** Rows whose primary key is greater than `after`, in key order, at most `limit`. */
+  after<T>(table: string, after: Key, limit?: number): Promise<T[]>
+  /** The row with the greatest primary key. */
+  last<T>(table: string): Promise<T | undefined>
+  /** Rows whose indexed property equals `value`. */
+  where<T>(table: string, index: string, value: Key): Promise<T[]>
+  count(table: string): Promise<number>
+}
+
+export interface WriteTx extends ReadTx {
+  /** Inserts or replaces rows; returns their primary keys (assigned ones for autoIncrement tables). */
+  put(table: string, rows: readonly object[]): Promise<Key[]>
+  delete(table: string, keys: readonly Key[]): Promise<void>
+}
+
+export interface StoragePort {
+  /** `'memory'`, `'indexeddb'`, `'file'`: for diagnostics and capability reports. */
+  readonly kind: string
+  /** Whether data outlives the process (the basis of cross-session propagation). */
+  readonly durable: boolean
+  open(): Promise<void>
+  read<T>(tables: readonly string[], body: (tx: ReadTx) => Promise<T>): Promise<T>
+  /** Runs `body` atomically: all of its writes land, or none do. */
+  write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T>
+  /** Idempotent. */
+  close(): Promise<void>
+}

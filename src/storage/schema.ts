@@ -1,0 +1,42 @@
+import type { Schema } from './port.js'
+
+/**
+ * memweave's tables. Records are immutable and content-addressed (DESIGN.md "Records"); every
+ * derived view is rebuilt from them, so nothing mutable needs persisting. The log is an ordered
+ * list of record ids that changed, which lets another handle on the same database (another tab,
+ * another process) catch up without rescanning.
+ *
+ * No index holds user content: hard delete must leave no index entry behind (GMP §6.2).
+ */
+export const SCHEMA = {
+  records: { key: 'id', indexes: ['kind'] },
+  log: { key: 'seq', autoIncrement: true, indexes: ['ref'] },
+  meta: { key: 'key' },
+  vectors: { key: 'ref' },
+} as const satisfies Schema
+
+export type TableName = keyof typeof SCHEMA
+
+/**
+ * Dexie's version history. A new version appends an entry; earlier entries never change,
+ * so a database made by any earlier release upgrades in place.
+ */
+export const DEXIE_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string> }> = [
+  { version: 1, stores: { records: 'id, kind', log: '++seq, ref', meta: 'key', vectors: 'ref' } },
+]
+
+export interface StoredRecord {
+  readonly id: string
+  readonly kind: string
+  readonly tenant: string | null
+  readonly body: unknown
+  readonly author: string | null
+  readonly hlc: string
+  readonly sig?: string
+}
+
+export interface LogRow {
+  readonly seq?: number
+  readonly ref: string
+  readonly op: 'put' | 'del'
+}
