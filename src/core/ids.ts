@@ -69,7 +69,7 @@ export function pythonFloatRepr(value: number): string {
   const negative = mantissa.startsWith('-')
   const digits = mantissa.replace('-', '').replace('.', '')
   let out: string
-  if (exp >= -5 && exp < 16) {
+  if (exp >= -4 && exp < 16) {
     if (exp < 0) out = `0.${'0'.repeat(-exp - 1)}${digits}`
     else if (digits.length <= exp + 1) out = `${digits}${'0'.repeat(exp + 1 - digits.length)}.0`
     else out = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`
