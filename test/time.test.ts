@@ -41,6 +41,6 @@ describe('hybrid logical clock', () => {
     const clock = new HybridClock(() => 10)
     clock.observe({ wall: 50, counter: 3 })
     const t = clock.tick()
-    expect(t).toEqual({ wall: 50, counter: 4 })
+    expect(t).toMatchObject({ wall: 50, counter: 4 })
   })
 })

@@ -48,4 +48,7 @@ export function formatReport(report: ConformanceReport): string {
   return lines.join('\n')
 }
 
-export type { CheckResult, ConformanceReport, ConformanceSession, ConformanceStore, SessionFactory } from './types.js'
+export type {
+  CheckResult, ConformanceMemory, ConformanceReport, ConformanceRetrieveOptions, ConformanceSession, ConformanceStore,
+  ConformanceWriteOptions, Direction, SessionFactory,
+} from './types.js'

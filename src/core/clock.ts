@@ -6,15 +6,19 @@
 export interface Hlc {
   readonly wall: number
   readonly counter: number
+  /** Who issued it: two handles ticking in the same millisecond still get distinct stamps. */
+  readonly node?: string
 }
 
 export class HybridClock {
   #wall = 0
   #counter = 0
   readonly #now: () => number
+  readonly node: string
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, node: string = randomNode()) {
     this.#now = now
+    this.node = node
   }
 
   /** Issues a timestamp greater than every one issued or observed before. */
@@ -26,7 +30,7 @@ export class HybridClock {
     } else {
       this.#counter++
     }
-    return { wall: this.#wall, counter: this.#counter }
+    return { wall: this.#wall, counter: this.#counter, node: this.node }
   }
 
   /** Moves the clock past a timestamp seen elsewhere (another replica, or storage after a restart). */
@@ -38,14 +42,19 @@ export class HybridClock {
   }
 }
 
-/** Fixed-width text that sorts like the clock: 12 hex digits of ms, 6 of counter. */
+function randomNode(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** Fixed-width text that sorts like the clock: 12 hex digits of ms, 6 of counter, then the node. */
 export function encodeHlc(hlc: Hlc): string {
-  return `${hlc.wall.toString(16).padStart(12, '0')}.${hlc.counter.toString(16).padStart(6, '0')}`
+  const base = `${hlc.wall.toString(16).padStart(12, '0')}.${hlc.counter.toString(16).padStart(6, '0')}`
+  return hlc.node ? `${base}.${hlc.node}` : base
 }
 
 export function decodeHlc(text: string): Hlc {
-  const [wall, counter] = text.split('.')
-  return { wall: parseInt(wall ?? '0', 16), counter: parseInt(counter ?? '0', 16) }
+  const [wall, counter, node] = text.split('.')
+  return { wall: parseInt(wall ?? '0', 16), counter: parseInt(counter ?? '0', 16), ...(node ? { node } : {}) }
 }
 
 /** The write time a timestamp stands for, in microseconds; the counter fills the sub-millisecond digits. */

@@ -26,21 +26,22 @@ export function normalizeTenant(tenant: unknown, field = 'tenantId'): string | n
 export function assertMetadata(metadata: unknown): Record<string, unknown> {
   if (metadata === undefined || metadata === null) return {}
   if (typeof metadata !== 'object' || Array.isArray(metadata)) throw invalidArgument('metadata', 'must be a plain object')
+  let copy: Record<string, unknown>
   try {
     // Round-trip through canonical JSON: rejects functions, symbols, cycles, NaN, and gives a clean copy.
-    const copy = JSON.parse(canonicalJson(metadata)) as Record<string, unknown>
-    const importance = copy['importance']
-    if (importance !== undefined && (typeof importance !== 'number' || !Number.isFinite(importance))) {
-      throw invalidArgument('metadata.importance', 'must be a finite number')
-    }
-    for (const key of ['subject', 'predicate'] as const) {
-      if (copy[key] !== undefined && typeof copy[key] !== 'string') throw invalidArgument(`metadata.${key}`, 'must be a string')
-    }
-    return copy
+    copy = JSON.parse(canonicalJson(metadata)) as Record<string, unknown>
   } catch (err) {
-    if (isMemweaveError(err)) throw err
-    throw invalidArgument('metadata', `must be JSON-serialisable (${err instanceof Error ? err.message : String(err)})`)
+    const why = isMemweaveError(err) ? err.message.replace(/^value: /, '') : err instanceof Error ? err.message : String(err)
+    throw invalidArgument('metadata', `must be JSON-serialisable (${why})`)
   }
+  const importance = copy['importance']
+  if (importance !== undefined && (typeof importance !== 'number' || !Number.isFinite(importance))) {
+    throw invalidArgument('metadata.importance', 'must be a finite number')
+  }
+  for (const key of ['subject', 'predicate'] as const) {
+    if (copy[key] !== undefined && typeof copy[key] !== 'string') throw invalidArgument(`metadata.${key}`, 'must be a string')
+  }
+  return copy
 }
 
 export type SigningKeyInput = Uint8Array | string | Identity

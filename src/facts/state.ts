@@ -15,6 +15,10 @@ export class FactState {
   /** Deleted ref -> the ref it superseded, so a chain can be repaired around the hole. */
   readonly tombstones = new Map<string, string | null>()
   readonly #successors = new Map<string, Set<string>>()
+  /** Declared links (`supersedes` as written), kept even while the predecessor is absent, so arrival order never matters. */
+  readonly #declared = new Map<string, Set<string>>()
+  /** Tombstones by the ref their target superseded: how a chain is followed through a deleted link. */
+  readonly #tombstonedLinks = new Map<string, Set<string>>()
   readonly #byTenant = new Map<string, Set<string>>()
   readonly #heads = new Map<string, Set<string>>()
   readonly #lexical = new Map<string, LexicalIndex>()
@@ -29,6 +33,8 @@ export class FactState {
     this.versions.clear()
     this.tombstones.clear()
     this.#successors.clear()
+    this.#declared.clear()
+    this.#tombstonedLinks.clear()
     this.#byTenant.clear()
     this.#heads.clear()
     this.#lexical.clear()
@@ -56,17 +62,41 @@ export class FactState {
     let lex = this.#lexical.get(tk)
     if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
     lex.add(v.ref, v.terms)
+    if (v.body.supersedes) setOf(this.#declared, v.body.supersedes).add(v.ref)
     const pred = this.predecessor(v)
     if (pred) this.#link(pred, v.ref)
+    // Successors that arrived before this version now attach to it.
+    for (const s of this.#waitingFor(v.ref)) if (this.predecessor(this.versions.get(s)!) === v.ref) this.#link(v.ref, s)
     if (!this.#successors.get(v.ref)?.size) this.#setHead(v, true)
+  }
+
+  /** Live versions whose declared link leads to `ref`, directly or through deleted versions. */
+  #waitingFor(ref: string): string[] {
+    const out: string[] = []
+    const stack = [ref]
+    const seen = new Set<string>()
+    while (stack.length) {
+      const r = stack.pop()!
+      if (seen.has(r)) continue
+      seen.add(r)
+      for (const s of this.#declared.get(r) ?? []) if (this.versions.has(s)) out.push(s)
+      for (const t of this.#tombstonedLinks.get(r) ?? []) stack.push(t)
+    }
+    return out
   }
 
   #applyTombstone(record: StoredRecord): void {
     const { target, supersedes } = record.body as TombstoneBody
     if (this.tombstones.has(target)) return
     this.tombstones.set(target, supersedes)
+    if (supersedes) setOf(this.#tombstonedLinks, supersedes).add(target)
     const v = this.versions.get(target)
-    if (v) this.#remove(v, supersedes)
+    if (v) return this.#remove(v, supersedes)
+    // The target never arrived: versions waiting for it now follow the chain past it.
+    for (const s of this.#waitingFor(target)) {
+      const pred = this.predecessor(this.versions.get(s)!)
+      if (pred) this.#link(pred, s)
+    }
   }
 
   #remove(v: Version, supersedes: string | null): void {

@@ -26,6 +26,8 @@ const TABLES = ['records', 'log', 'meta', 'vectors'] as const
 const LOG_KEEP = 20_000
 
 interface Draft {
+  /** Whether the caller gave validFrom; an implicit one (the write time) does not distinguish re-assertions. */
+  readonly explicitValidFrom: boolean
   readonly tenant: string | null
   readonly hlc: string
   readonly body: FactBody
@@ -56,6 +58,8 @@ export class GmpFactStore implements FactStore {
   #seq = 0
   #stale = true
   #opening: Promise<void> | undefined
+  #refreshing: Promise<void> | undefined
+  readonly #mutations = new Set<Promise<unknown>>()
   #closed = false
 
   constructor(storage: StoragePort, options: FactStoreOptions = {}) {
@@ -70,14 +74,35 @@ export class GmpFactStore implements FactStore {
 
   // ---- lifecycle and freshness -------------------------------------------------------------
 
-  async #ready(): Promise<void> {
+  async #open(): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
     this.#opening ??= this.#storage.open()
     await this.#opening
+  }
+
+  /** Opens, waits for the committing batch, and catches up with other handles' changes. */
+  async #ready(): Promise<void> {
+    await this.#open()
     // Read barrier: never observe a batch that is still committing.
     await this.#batcher.inflight
-    await this.#storage.read(TABLES, (tx) => this.#catchUp(tx))
+    // Calls in the same tick share one catch-up read.
+    this.#refreshing ??= this.#storage
+      .read(TABLES, (tx) => this.#catchUp(tx))
+      .finally(() => {
+        this.#refreshing = undefined
+      })
+    await this.#refreshing
     if (this.#embedder) await this.#embedMissing()
+  }
+
+  /** Remembers a mutation from the moment it is called, so flush() waits for it even before it is queued. */
+  #track<T>(mutation: Promise<T>): Promise<T> {
+    this.#mutations.add(mutation)
+    const done = (): void => {
+      this.#mutations.delete(mutation)
+    }
+    mutation.then(done, done)
+    return mutation
   }
 
   async #catchUp(tx: ReadTx): Promise<void> {
@@ -137,7 +162,7 @@ export class GmpFactStore implements FactStore {
   /** Idempotent; pending writes are committed first. */
   async close(): Promise<void> {
     if (this.#closed) return
-    await this.#batcher.flush()
+    await this.flush()
     this.#closed = true
     await this.#storage.close()
   }
@@ -216,6 +241,7 @@ export class GmpFactStore implements FactStore {
       (typeof metadata['agent_id'] === 'string' ? (metadata['agent_id'] as string) : null) ??
       publicKey
     return {
+      explicitValidFrom: validFromInput !== null,
       tenant,
       hlc: encodeHlc(hlc),
       author: this.#identity?.did ?? null,
@@ -243,7 +269,7 @@ export class GmpFactStore implements FactStore {
     } else {
       const same = this.#state.heads(draft.tenant).find(
         (v) =>
-          v.body.factId === body.factId && v.body.validFrom === body.validFrom &&
+          v.body.factId === body.factId && (!draft.explicitValidFrom || v.body.validFrom === body.validFrom) &&
           v.body.source.publicKey === body.source.publicKey,
       )
       // Re-asserting a current fact is idempotent (GMP §1.2): the existing version answers.
@@ -276,10 +302,14 @@ export class GmpFactStore implements FactStore {
     return true
   }
 
-  async write(content: string, options: WriteOptions = {}): Promise<FactRef> {
-    await this.#ready()
-    const draft = await this.#prepare(content, options, null)
-    return this.#batcher.enqueue((tx) => this.#putFact(tx, draft))
+  write(content: string, options: WriteOptions = {}): Promise<FactRef> {
+    return this.#track(
+      (async () => {
+        await this.#open()
+        const draft = await this.#prepare(content, options, null)
+        return this.#batcher.enqueue((tx) => this.#putFact(tx, draft))
+      })(),
+    )
   }
 
   async assert(fact: AssertInput): Promise<FactRef> {
@@ -303,23 +333,34 @@ export class GmpFactStore implements FactStore {
     return this.write(content, { validFrom: fact.validFrom ?? null, tenantId: fact.tenantId ?? null, metadata, signingKey: fact.signingKey ?? null })
   }
 
-  async supersede(oldRef: FactRef | string, content: string, options: WriteOptions = {}): Promise<FactRef> {
-    if (!this.#caps.has(Capability.SUPERSESSION_CHAIN)) throw capabilityNotSupported(Capability.SUPERSESSION_CHAIN, 'supersede')
-    await this.#ready()
-    const draft = await this.#prepare(content, options, typeof oldRef === 'string' ? oldRef : null)
-    return this.#batcher.enqueue((tx) => this.#putFact(tx, draft))
+  supersede(oldRef: FactRef | string, content: string, options: WriteOptions = {}): Promise<FactRef> {
+    return this.#track(
+      (async () => {
+        if (!this.#caps.has(Capability.SUPERSESSION_CHAIN)) throw capabilityNotSupported(Capability.SUPERSESSION_CHAIN, 'supersede')
+        await this.#open()
+        // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
+        const draft = await this.#prepare(content, options, typeof oldRef === 'string' ? oldRef : null)
+        return this.#batcher.enqueue((tx) => this.#putFact(tx, draft))
+      })(),
+    )
   }
 
-  async delete(ref: FactRef | string): Promise<boolean> {
-    if (!this.#caps.has(Capability.HARD_DELETE)) throw capabilityNotSupported(Capability.HARD_DELETE, 'delete')
-    await this.#ready()
-    if (typeof ref !== 'string') return false
-    const hlc = encodeHlc(this.#clock.tick())
-    const author = this.#identity?.did ?? null
-    return this.#batcher.enqueue((tx) => this.#deleteFact(tx, ref, author, hlc))
+  delete(ref: FactRef | string): Promise<boolean> {
+    return this.#track(
+      (async () => {
+        if (!this.#caps.has(Capability.HARD_DELETE)) throw capabilityNotSupported(Capability.HARD_DELETE, 'delete')
+        await this.#open()
+        if (typeof ref !== 'string') return false
+        const hlc = encodeHlc(this.#clock.tick())
+        const author = this.#identity?.did ?? null
+        return this.#batcher.enqueue((tx) => this.#deleteFact(tx, ref, author, hlc))
+      })(),
+    )
   }
 
+  /** GMP flush(): resolves once every mutation called before it has committed (or failed). */
   async flush(): Promise<void> {
+    await Promise.allSettled([...this.#mutations])
     await this.#batcher.flush()
   }
 

@@ -1,4 +1,4 @@
-import { Dexie, type Table } from 'dexie'
+import { Dexie, type Table, type Transaction } from 'dexie'
 import { translateStorageError } from './errors.js'
 import type { Key, ReadTx, StoragePort, WriteTx } from './port.js'
 import { DEXIE_VERSIONS, SCHEMA } from './schema.js'
@@ -48,7 +48,7 @@ export class DexieStorage implements StoragePort {
 
   async read<T>(tables: readonly string[], body: (tx: ReadTx) => Promise<T>): Promise<T> {
     try {
-      return await this.#db.transaction('r', tables as string[], () => body(new DexieTx(this.#db)))
+      return await this.#db.transaction('r', tables as string[], (trans) => body(new DexieTx(trans)))
     } catch (err) {
       throw translateStorageError(err, 'read')
     }
@@ -56,22 +56,27 @@ export class DexieStorage implements StoragePort {
 
   async write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
     try {
-      return await this.#db.transaction('rw', tables as string[], () => body(new DexieTx(this.#db)))
+      return await this.#db.transaction('rw', tables as string[], (trans) => body(new DexieTx(trans)))
     } catch (err) {
       throw translateStorageError(err, 'write')
     }
   }
 }
 
+/**
+ * Every call goes through `trans.table()`, which binds the operation to this transaction
+ * explicitly. Relying on Dexie's implicit zone instead loses the transaction after an `await`
+ * on a native promise, and the rest of the body would silently run in fresh transactions.
+ */
 class DexieTx implements WriteTx {
-  readonly #db: Dexie
+  readonly #trans: Transaction
 
-  constructor(db: Dexie) {
-    this.#db = db
+  constructor(trans: Transaction) {
+    this.#trans = trans
   }
 
   #t(table: string): Table<any, Key> {
-    return this.#db.table(table)
+    return this.#trans.table(table)
   }
 
   get<T>(table: string, key: Key): Promise<T | undefined> {

@@ -32,7 +32,8 @@ export class MemoryStorage implements StoragePort {
   readonly #autoKeys = new Map<string, number>()
   readonly #persist: MemoryStorageOptions['persist']
   #writeQueue: Promise<unknown> = Promise.resolve()
-  #closed = false
+  // Several memories may share one instance (like tabs on one database): it closes with the last.
+  #handles = 0
 
   constructor(options: MemoryStorageOptions = {}) {
     this.#schema = options.schema ?? SCHEMA
@@ -53,11 +54,11 @@ export class MemoryStorage implements StoragePort {
   }
 
   async open(): Promise<void> {
-    this.#closed = false
+    this.#handles++
   }
 
   async close(): Promise<void> {
-    this.#closed = true
+    if (this.#handles > 0) this.#handles--
   }
 
   /** Snapshot of every table (for the file adapter's compaction). */
@@ -108,7 +109,7 @@ export class MemoryStorage implements StoragePort {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'storage is closed')
+    if (this.#handles === 0) throw new MemweaveError(ErrorCode.CLOSED, 'storage is closed (or was never opened)')
   }
 
   /** @internal */

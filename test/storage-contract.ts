@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest'
+import type { StoragePort } from '../src/storage/port.js'
+
+/**
+ * The contract every storage adapter passes (STYLE.md rule 20): keyed puts and gets, ordered
+ * scans, the secondary index, autoIncrement keys, atomic write transactions and isolation of
+ * uncommitted writes. `make` returns a fresh, empty, unopened adapter each call.
+ */
+export function storageContract(name: string, make: () => Promise<StoragePort>): void {
+  describe(`storage contract: ${name}`, () => {
+    async function opened(): Promise<StoragePort> {
+      const s = await make()
+      await s.open()
+      return s
+    }
+
+    test('put, get, getMany, all, count, delete', async () => {
+      const s = await opened()
+      await s.write(['records'], (tx) => tx.put('records', [
+        { id: 'b', kind: 'fact', tenant: null, body: { n: 2 }, author: null, hlc: '1' },
+        { id: 'a', kind: 'tombstone', tenant: 'T', body: { n: 1 }, author: null, hlc: '2' },
+      ]))
+      await s.read(['records'], async (tx) => {
+        expect(await tx.get('records', 'a')).toMatchObject({ body: { n: 1 } })
+        expect(await tx.getMany('records', ['b', 'zz', 'a'])).toMatchObject([{ id: 'b' }, undefined, { id: 'a' }])
+        expect((await tx.all<{ id: string }>('records')).map((r) => r.id)).toEqual(['a', 'b'])
+        expect(await tx.count('records')).toBe(2)
+        expect((await tx.where<{ id: string }>('records', 'kind', 'fact')).map((r) => r.id)).toEqual(['b'])
+      })
+      await s.write(['records'], (tx) => tx.delete('records', ['a', 'missing']))
+      expect(await s.read(['records'], (tx) => tx.count('records'))).toBe(1)
+      await s.close()
+    })
+
+    test('autoIncrement keys increase; after() and last() scan in key order', async () => {
+      const s = await opened()
+      const keys = await s.write(['log'], (tx) => tx.put('log', [{ ref: 'x', op: 'put' }, { ref: 'y', op: 'put' }, { ref: 'z', op: 'del' }]))
+      expect(keys).toHaveLength(3)
+      expect([...keys].sort((a, b) => Number(a) - Number(b))).toEqual(keys)
+      const more = await s.write(['log'], (tx) => tx.put('log', [{ ref: 'w', op: 'put' }]))
+      expect(Number(more[0])).toBeGreaterThan(Number(keys[2]))
+      await s.read(['log'], async (tx) => {
+        expect((await tx.after<{ ref: string }>('log', keys[0]!)).map((r) => r.ref)).toEqual(['y', 'z', 'w'])
+        expect((await tx.after<{ ref: string }>('log', keys[0]!, 1)).map((r) => r.ref)).toEqual(['y'])
+        expect((await tx.last<{ ref: string }>('log'))?.ref).toBe('w')
+        expect((await tx.where<{ ref: string }>('log', 'ref', 'z')).length).toBe(1)
+      })
+      await s.close()
+    })
+
+    test('a failed write transaction leaves nothing behind', async () => {
+      const s = await opened()
+      await s.write(['meta'], (tx) => tx.put('meta', [{ key: 'keep', value: 1 }]))
+      await expect(
+        s.write(['meta'], async (tx) => {
+          await tx.put('meta', [{ key: 'lost', value: 2 }])
+          await tx.delete('meta', ['keep'])
+          throw new Error('boom')
+        }),
+      ).rejects.toMatchObject({ code: 'STORAGE' })
+      await s.read(['meta'], async (tx) => {
+        expect(await tx.get('meta', 'lost')).toBeUndefined()
+        expect(await tx.get('meta', 'keep')).toMatchObject({ value: 1 })
+      })
+      await s.close()
+    })
+
+    test('a long transaction with work between awaits stays one atomic transaction', async () => {
+      const s = await opened()
+      await expect(
+        s.write(['meta', 'log'], async (tx) => {
+          for (let i = 0; i < 200; i++) {
+            await tx.put('meta', [{ key: `k${i}`, value: i }])
+            JSON.stringify(Array.from({ length: 200 }, (_, j) => j * i)) // CPU work between requests
+            await tx.put('log', [{ ref: `r${i}`, op: 'put' }])
+          }
+          throw new Error('abort at the end')
+        }),
+      ).rejects.toMatchObject({ code: 'STORAGE' })
+      expect(await s.read(['meta', 'log'], async (tx) => (await tx.count('meta')) + (await tx.count('log')))).toBe(0)
+      await s.close()
+    })
+
+    test('a transaction sees its own writes', async () => {
+      const s = await opened()
+      await s.write(['meta'], async (tx) => {
+        await tx.put('meta', [{ key: 'k', value: 1 }])
+        expect(await tx.get('meta', 'k')).toMatchObject({ value: 1 })
+        await tx.delete('meta', ['k'])
+        expect(await tx.get('meta', 'k')).toBeUndefined()
+      })
+      await s.close()
+    })
+
+    test('concurrent write transactions serialise: no lost update', async () => {
+      const s = await opened()
+      await s.write(['meta'], (tx) => tx.put('meta', [{ key: 'n', value: 0 }]))
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          s.write(['meta'], async (tx) => {
+            const row = await tx.get<{ value: number }>('meta', 'n')
+            await tx.put('meta', [{ key: 'n', value: row!.value + 1 }])
+          }),
+        ),
+      )
+      expect(await s.read(['meta'], (tx) => tx.get('meta', 'n'))).toMatchObject({ value: 20 })
+      await s.close()
+    })
+
+    test('binary rows (Float32Array, Uint8Array) round-trip', async () => {
+      const s = await opened()
+      await s.write(['vectors'], (tx) => tx.put('vectors', [{ ref: 'r', embedder: 'e', vec: new Float32Array([0.5, -1.25]) }]))
+      const row = await s.read(['vectors'], (tx) => tx.get<{ vec: Float32Array }>('vectors', 'r'))
+      expect(row!.vec).toBeInstanceOf(Float32Array)
+      expect([...row!.vec]).toEqual([0.5, -1.25])
+      await s.close()
+    })
+
+    test('close() is idempotent', async () => {
+      const s = await opened()
+      await s.close()
+      await s.close()
+    })
+  })
+}
