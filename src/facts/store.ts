@@ -132,10 +132,10 @@ export class GmpFactStore implements FactStore {
   async #reload(tx: ReadTx): Promise<void> {
     this.#state.clear()
     this.#vectors.clear()
-    const records = await tx.all<StoredRecord>('records')
+    // Only this module's kinds: other modules keep their records in the same table.
     // Tombstones first, so a fact deleted later never flickers into the derived state.
-    for (const r of records) if (r.kind === 'tombstone') this.#applyRecord(r)
-    for (const r of records) if (r.kind !== 'tombstone') this.#applyRecord(r)
+    for (const r of await tx.where<StoredRecord>('records', 'kind', 'tombstone')) this.#applyRecord(r)
+    for (const r of await tx.where<StoredRecord>('records', 'kind', 'fact')) this.#applyRecord(r)
     if (this.#embedder) {
       for (const v of await tx.all<VectorRow>('vectors')) if (v.embedder === this.#embedder.id) this.#vectors.set(v.ref, v.vec)
     }
