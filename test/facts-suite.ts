@@ -238,6 +238,40 @@ export function factStoreSuite(label: string, env: FactsEnv): void {
       await b.close()
     })
 
+    test('a live query fires when another handle on the same database writes, and only on real changes', async () => {
+      const db = env.fresh()
+      const a = await createMemory(db.options())
+      const b = await createMemory(db.options())
+      const seen: string[][] = []
+      let notify: () => void = () => {}
+      const stop = await a.facts.subscribe('orchid watering', { budgetTokens: 500 }, (hits) => {
+        seen.push(hits.map((m) => m.content))
+        notify()
+      })
+      expect(seen).toEqual([[]])
+      const next = () => new Promise<void>((resolve) => (notify = resolve))
+      let arrived = next()
+      await b.facts.write('Water the orchid every Sunday')
+      await arrived
+      expect(seen.at(-1)).toEqual(['Water the orchid every Sunday'])
+      arrived = next()
+      await b.facts.write('Buy bread') // unrelated content still joins the ranked tail
+      await arrived
+      expect(seen.at(-1)).toEqual(['Water the orchid every Sunday', 'Buy bread'])
+      const count = seen.length
+      await b.facts.flush()
+      await a.facts.refresh()
+      await new Promise((r) => setTimeout(r, 50))
+      expect(seen.length).toBe(count) // no change, no callback
+      stop()
+      await b.facts.write('Water the orchid less in winter')
+      await new Promise((r) => setTimeout(r, 50))
+      expect(seen.length).toBe(count)
+      await expectCode(a.facts.subscribe('x', { budgetTokens: -5 }, () => {}), 'INVALID_ARGUMENT', 'budgetTokens')
+      await a.close()
+      await b.close()
+    })
+
     test('a plugged-in embedder blends semantic similarity into ranking, deterministically', async () => {
       // A toy embedder: one dimension per concept word; "automobile" and "car" share one.
       const concepts = [['car', 'automobile', 'vehicle'], ['tea', 'chai'], ['rome', 'italy']]

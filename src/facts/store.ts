@@ -14,6 +14,7 @@ import {
   assertBudget, assertContent, assertMetadata, assertQuery, assertTopK, normalizeTenant, parseSigningKey,
 } from './input.js'
 import { verifyProvenance } from './provenance.js'
+import { LiveQueries, type LiveQueryCallback } from './live-query.js'
 import { pack, rank } from './rank.js'
 import { FactState } from './state.js'
 import type {
@@ -25,7 +26,8 @@ const TABLES = ['records', 'log', 'meta', 'vectors'] as const
 /** Keep this many log rows; a handle further behind reloads from the records instead. */
 const LOG_KEEP = 20_000
 
-interface Draft {
+/** A prepared write: validated, hashed, signed and stamped; committing it needs no secret. */
+export interface Draft {
   /** Whether the caller gave validFrom; an implicit one (the write time) does not distinguish re-assertions. */
   readonly explicitValidFrom: boolean
   readonly tenant: string | null
@@ -34,6 +36,17 @@ interface Draft {
   readonly author: string | null
   readonly vector: Float32Array | null
 }
+
+/**
+ * A mutation ready to commit. In the browser runtime a follower tab prepares (and signs) it
+ * locally and the leader tab commits it, so keys never leave the tab that owns them.
+ */
+export type FactMutation =
+  | { readonly type: 'put'; readonly draft: Draft }
+  | { readonly type: 'delete'; readonly ref: string; readonly author: string | null; readonly hlc: string }
+
+/** Commits a mutation somewhere else (the leader) and resolves with its result. */
+export type Committer = (mutation: FactMutation) => Promise<FactRef | boolean>
 
 interface VectorRow {
   readonly ref: string
@@ -60,6 +73,9 @@ export class GmpFactStore implements FactStore {
   #opening: Promise<void> | undefined
   #refreshing: Promise<void> | undefined
   readonly #mutations = new Set<Promise<unknown>>()
+  readonly #live: LiveQueries
+  #committer: Committer | null = null
+  #unwatch: (() => void) | undefined
   #closed = false
 
   constructor(storage: StoragePort, options: FactStoreOptions = {}) {
@@ -70,6 +86,7 @@ export class GmpFactStore implements FactStore {
     this.#clock = new HybridClock(options.now)
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)))
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
+    this.#live = new LiveQueries((q, o) => this.retrieve(q, o))
   }
 
   // ---- lifecycle and freshness -------------------------------------------------------------
@@ -127,6 +144,7 @@ export class GmpFactStore implements FactStore {
       }
     }
     this.#seq = rows.at(-1)?.seq ?? this.#seq
+    if (rows.length > 0) this.#live.schedule()
   }
 
   async #reload(tx: ReadTx): Promise<void> {
@@ -164,6 +182,8 @@ export class GmpFactStore implements FactStore {
     if (this.#closed) return
     await this.flush()
     this.#closed = true
+    this.#unwatch?.()
+    this.#live.clear()
     await this.#storage.close()
   }
 
@@ -186,6 +206,7 @@ export class GmpFactStore implements FactStore {
       throw err
     }
     ops.forEach((op, i) => op.resolve(results[i]))
+    this.#live.schedule()
   }
 
   async #log(tx: WriteTx, rows: LogRow[]): Promise<void> {
@@ -307,7 +328,7 @@ export class GmpFactStore implements FactStore {
       (async () => {
         await this.#open()
         const draft = await this.#prepare(content, options, null)
-        return this.#batcher.enqueue((tx) => this.#putFact(tx, draft))
+        return this.#submit({ type: 'put', draft }) as Promise<FactRef>
       })(),
     )
   }
@@ -340,7 +361,7 @@ export class GmpFactStore implements FactStore {
         await this.#open()
         // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
         const draft = await this.#prepare(content, options, typeof oldRef === 'string' ? oldRef : null)
-        return this.#batcher.enqueue((tx) => this.#putFact(tx, draft))
+        return this.#submit({ type: 'put', draft }) as Promise<FactRef>
       })(),
     )
   }
@@ -353,9 +374,75 @@ export class GmpFactStore implements FactStore {
         if (typeof ref !== 'string') return false
         const hlc = encodeHlc(this.#clock.tick())
         const author = this.#identity?.did ?? null
-        return this.#batcher.enqueue((tx) => this.#deleteFact(tx, ref, author, hlc))
+        return this.#submit({ type: 'delete', ref, author, hlc }) as Promise<boolean>
       })(),
     )
+  }
+
+  #applyMutation(tx: WriteTx, m: FactMutation): Promise<FactRef | boolean> {
+    return m.type === 'put' ? this.#putFact(tx, m.draft) : this.#deleteFact(tx, m.ref, m.author, m.hlc)
+  }
+
+  async #submit(m: FactMutation): Promise<FactRef | boolean> {
+    const committer = this.#committer
+    if (!committer) return this.#batcher.enqueue((tx) => this.#applyMutation(tx, m))
+    const result = await committer(m)
+    await this.refresh() // read-your-writes: the leader's commit is in storage, catch up before resolving
+    return result
+  }
+
+  /**
+   * Commits a mutation prepared by another handle (the browser runtime's leader does this for
+   * followers). `requestId` makes it exactly-once: a retry after a leader change returns the
+   * first result instead of writing twice.
+   * @internal
+   */
+  commitForwarded(mutation: FactMutation, requestId: string): Promise<FactRef | boolean> {
+    return this.#track(
+      (async () => {
+        await this.#open()
+        return this.#batcher.enqueue(async (tx) => {
+          const key = `req:${requestId}`
+          const done = await tx.get<{ value: FactRef | boolean }>('meta', key)
+          if (done) return done.value
+          const result = await this.#applyMutation(tx, mutation)
+          await tx.put('meta', [{ key, value: result }])
+          return result
+        })
+      })(),
+    )
+  }
+
+  /**
+   * Routes this store's mutations to another handle (null: commit locally again).
+   * @internal
+   */
+  setCommitter(committer: Committer | null): void {
+    this.#committer = committer
+  }
+
+  /** Catches up with changes other handles committed, and updates live queries. */
+  async refresh(): Promise<void> {
+    await this.#ready()
+  }
+
+  /**
+   * A live query: `callback` gets the result of `retrieve(query, options)` now, and again each
+   * time a write in this or any other handle on the same storage (another tab, another worker)
+   * changes it. Returns the unsubscribe function.
+   *
+   * @throws MemweaveError as retrieve() does, for a bad query or options (nothing is registered).
+   * @example
+   * const stop = await mem.facts.subscribe('where does Aria live', { topK: 1 }, (hits) => render(hits))
+   */
+  async subscribe(query: string, options: RetrieveOptions, callback: LiveQueryCallback): Promise<() => void> {
+    if (typeof callback !== 'function') throw invalidArgument('callback', 'must be a function')
+    if (!this.#unwatch && this.#storage.watch) {
+      this.#unwatch = this.#storage.watch(() => {
+        if (this.#live.size > 0 && !this.#closed) this.refresh().catch(() => undefined)
+      })
+    }
+    return this.#live.add(query, options ?? {}, callback)
   }
 
   /** GMP flush(): resolves once every mutation called before it has committed (or failed). */

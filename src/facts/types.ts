@@ -117,6 +117,10 @@ export interface FactStore {
   conflicts(options?: { tenantId?: string | null }): Promise<FactConflict[]>
   flush(): Promise<void>
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
+  /** Catches up with other handles' changes now (reads do this on their own). */
+  refresh(): Promise<void>
+  /** A live query; see GmpFactStore.subscribe. Returns the unsubscribe function. */
+  subscribe(query: string, options: RetrieveOptions, callback: (memories: Memory[]) => void): Promise<() => void>
 }
 
 export interface FactStoreOptions {

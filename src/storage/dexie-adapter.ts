@@ -21,6 +21,8 @@ export class DexieStorage implements StoragePort {
   readonly durable = true
   readonly name: string
   readonly #db: Dexie
+  #channel: BroadcastChannel | undefined
+  readonly #watchers = new Set<() => void>()
 
   constructor(options: DexieStorageOptions) {
     this.name = options.name
@@ -43,7 +45,31 @@ export class DexieStorage implements StoragePort {
   }
 
   async close(): Promise<void> {
+    this.#channel?.close()
+    this.#channel = undefined
+    this.#watchers.clear()
     this.#db.close()
+  }
+
+  /**
+   * Hears commits of other connections to this database through a BroadcastChannel named after
+   * it, which reaches every tab and worker of the origin (and other adapters in this context).
+   */
+  watch(listener: () => void): () => void {
+    this.#watchers.add(listener)
+    this.#ensureChannel()
+    return () => void this.#watchers.delete(listener)
+  }
+
+  #ensureChannel(): BroadcastChannel | undefined {
+    if (this.#channel || typeof BroadcastChannel === 'undefined') return this.#channel
+    this.#channel = new BroadcastChannel(`memweave-db:${this.name}`)
+    // Node keeps a process alive while a channel is open; a store must not.
+    ;(this.#channel as { unref?: () => void }).unref?.()
+    this.#channel.onmessage = () => {
+      for (const listener of [...this.#watchers]) listener()
+    }
+    return this.#channel
   }
 
   async read<T>(tables: readonly string[], body: (tx: ReadTx) => Promise<T>): Promise<T> {
@@ -56,7 +82,9 @@ export class DexieStorage implements StoragePort {
 
   async write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
     try {
-      return await this.#db.transaction('rw', tables as string[], (trans) => body(new DexieTx(trans)))
+      const result = await this.#db.transaction('rw', tables as string[], (trans) => body(new DexieTx(trans)))
+      this.#ensureChannel()?.postMessage({ type: 'committed', v: 1 })
+      return result
     } catch (err) {
       throw translateStorageError(err, 'write')
     }

@@ -31,6 +31,7 @@ export class MemoryStorage implements StoragePort {
   readonly #tables = new Map<string, Table>()
   readonly #autoKeys = new Map<string, number>()
   readonly #persist: MemoryStorageOptions['persist']
+  readonly #watchers = new Set<() => void>()
   #writeQueue: Promise<unknown> = Promise.resolve()
   // Several memories may share one instance (like tabs on one database): it closes with the last.
   #handles = 0
@@ -89,6 +90,7 @@ export class MemoryStorage implements StoragePort {
         tx.done = true
         if (this.#persist) await this.#persist(staged.changeSet())
         this.#apply(staged)
+        if (staged.order.length > 0) this.#announce()
         return result
       } catch (err) {
         tx.done = true
@@ -98,6 +100,19 @@ export class MemoryStorage implements StoragePort {
     const result = this.#writeQueue.then(run, run)
     this.#writeQueue = result.catch(() => undefined)
     return result
+  }
+
+  /**
+   * Every handle hears every commit, its own included: an in-process instance has no way to tell
+   * handles apart, and a catch-up after one's own write is a cheap no-op.
+   */
+  watch(listener: () => void): () => void {
+    this.#watchers.add(listener)
+    return () => void this.#watchers.delete(listener)
+  }
+
+  #announce(): void {
+    for (const listener of [...this.#watchers]) queueMicrotask(listener)
   }
 
   #apply(staged: Staged): void {

@@ -52,4 +52,10 @@ export interface StoragePort {
   write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T>
   /** Idempotent. */
   close(): Promise<void>
+  /**
+   * Calls `listener` after another handle on the same data committed a write transaction
+   * (another Memory on a shared instance, another worker or tab on the same IndexedDB database).
+   * Optional: adapters without a way to hear about others omit it, and readers catch up on their next call.
+   */
+  watch?(listener: () => void): () => void
 }

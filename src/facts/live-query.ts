@@ -1,0 +1,87 @@
+import type { Memory, RetrieveOptions } from './types.js'
+
+/** Called with the full new result of a live query. */
+export type LiveQueryCallback = (memories: Memory[]) => void
+
+interface Subscription {
+  readonly query: string
+  readonly options: RetrieveOptions
+  readonly callback: LiveQueryCallback
+  last: string | undefined
+}
+
+const defer: (fn: () => void) => void =
+  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0)
+
+/** What a caller can observe of a result: which memories, in which order, linked and flagged how. */
+function signature(memories: readonly Memory[]): string {
+  return JSON.stringify(memories.map((m) => [m.ref, m.supersededBy, m.validUntil, m.conflictsWith]))
+}
+
+/**
+ * Live queries of a fact store: each subscription re-runs its retrieve() after any change that
+ * may affect it (a local commit, or another handle's commit heard through the storage watch),
+ * at most once per tick, and calls back only when the result really changed.
+ */
+export class LiveQueries {
+  readonly #subs = new Set<Subscription>()
+  readonly #run: (query: string, options: RetrieveOptions) => Promise<Memory[]>
+  #scheduled = false
+  #running: Promise<void> = Promise.resolve()
+
+  constructor(run: (query: string, options: RetrieveOptions) => Promise<Memory[]>) {
+    this.#run = run
+  }
+
+  get size(): number {
+    return this.#subs.size
+  }
+
+  /** Registers a query; its first result is delivered right away. Returns the unsubscribe function. */
+  async add(query: string, options: RetrieveOptions, callback: LiveQueryCallback): Promise<() => void> {
+    const sub: Subscription = { query, options, callback, last: undefined }
+    // The first run validates the query: a bad one throws here, before anything is registered.
+    const first = await this.#run(query, options)
+    sub.last = signature(first)
+    this.#subs.add(sub)
+    callback(first)
+    return () => void this.#subs.delete(sub)
+  }
+
+  /** Re-evaluates every subscription soon (coalesced per tick). */
+  schedule(): void {
+    if (this.#scheduled || this.#subs.size === 0) return
+    this.#scheduled = true
+    defer(() => {
+      this.#scheduled = false
+      this.#running = this.#running.then(() => this.#evaluate())
+    })
+  }
+
+  async #evaluate(): Promise<void> {
+    for (const sub of [...this.#subs]) {
+      if (!this.#subs.has(sub)) continue
+      let result: Memory[]
+      try {
+        result = await this.#run(sub.query, sub.options)
+      } catch {
+        continue // closed or failing storage: the next change retries
+      }
+      const sig = signature(result)
+      if (sig === sub.last || !this.#subs.has(sub)) continue
+      sub.last = sig
+      try {
+        sub.callback(result)
+      } catch (err) {
+        // A throwing subscriber must not stop the others; surface it without swallowing.
+        queueMicrotask(() => {
+          throw err
+        })
+      }
+    }
+  }
+
+  clear(): void {
+    this.#subs.clear()
+  }
+}
