@@ -1,7 +1,8 @@
 // The browser and edge entry of memweave. Node-only parts (CLI, HTTP server, file storage) are in 'memweave/node'.
 export { createMemory } from './memory.js'
+export { openMemory } from './client.js'
 export { MemweaveError, ErrorCode, isMemweaveError } from './core/errors.js'
-export { createIdentity, didFromPublicKey, publicKeyFromDid, parseAgentDid, verifySignature } from './core/identity.js'
+export { createIdentity, identityKeys, identityFromKeys, didFromPublicKey, publicKeyFromDid, parseAgentDid, verifySignature } from './core/identity.js'
 export { blake2b128, contentFactId, structuredFactId, canonicalJson, canonicalObject } from './core/ids.js'
 export { HybridClock } from './core/clock.js'
 export { formatTime, parseTime } from './core/time.js'
@@ -11,8 +12,9 @@ export { memoryStorage, MemoryStorage } from './storage/memory-adapter.js'
 export { indexedDbStorage, DexieStorage } from './storage/dexie-adapter.js'
 
 export type { CreateMemoryOptions, Memory } from './memory.js'
+export type { OpenMemoryOptions, RemoteMemory, RuntimeInfo } from './client.js'
 export type { ErrorDetails } from './core/errors.js'
-export type { AgentDid, Identity, CreateIdentityOptions } from './core/identity.js'
+export type { AgentDid, Identity, IdentityKeys, CreateIdentityOptions } from './core/identity.js'
 export type { FactObject, FloatObject, StructuredFact } from './core/ids.js'
 export type { Embedder } from './facts/embedder.js'
 export type {

@@ -1,6 +1,6 @@
 import { MemweaveError, ErrorCode, invalidArgument } from './errors.js'
 import { concatBytes, fromBase58, toBase58, toHex, bytesFrom } from './bytes.js'
-import { publicKeyFromSeed, randomSeed, sign, verify, type Ed25519Backend } from './ed25519.js'
+import { publicKeyFromSeed, randomSeed, sign, signWithKey, verify, type Ed25519Backend } from './ed25519.js'
 
 /** A `did:key` identifier of an Ed25519 public key, e.g. `did:key:z6Mk...`. */
 export type AgentDid = string & { readonly __brand: 'AgentDid' }
@@ -75,10 +75,60 @@ class SeedIdentity implements Identity {
   }
 }
 
+/**
+ * An identity whose private key is a WebCrypto CryptoKey. Made non-extractable, the key cannot be
+ * read by any script, yet it can be stored in IndexedDB and posted to a worker (structured clone).
+ */
+class CryptoKeyIdentity implements Identity {
+  readonly did: AgentDid
+  readonly publicKey: Uint8Array
+  readonly privateKey: CryptoKey
+
+  constructor(publicKey: Uint8Array, privateKey: CryptoKey) {
+    this.publicKey = publicKey
+    this.privateKey = privateKey
+    this.did = didFromPublicKey(publicKey)
+  }
+
+  sign(message: Uint8Array): Promise<Uint8Array> {
+    return signWithKey(message, this.privateKey)
+  }
+
+  toJSON(): { did: string; publicKey: string } {
+    return { did: this.did, publicKey: toHex(this.publicKey) }
+  }
+}
+
+/** A key pair as it crosses a worker boundary or sits in IndexedDB: no functions, structured-cloneable. */
+export type IdentityKeys =
+  | { readonly type: 'seed'; readonly seed: Uint8Array }
+  | { readonly type: 'cryptokey'; readonly publicKey: Uint8Array; readonly privateKey: CryptoKey }
+
+/** The cloneable key material of an identity made by this module. */
+export function identityKeys(identity: Identity): IdentityKeys {
+  if (identity instanceof SeedIdentity) return { type: 'seed', seed: identity.exportSeed() }
+  if (identity instanceof CryptoKeyIdentity) return { type: 'cryptokey', publicKey: identity.publicKey, privateKey: identity.privateKey }
+  throw invalidArgument('identity', 'must be made by createIdentity() or identityFromKeys() to cross a worker boundary')
+}
+
+/** Rebuilds an identity from its key material (the inverse of identityKeys). */
+export async function identityFromKeys(keys: IdentityKeys): Promise<Identity> {
+  if (keys?.type === 'seed') return createIdentity({ seed: keys.seed })
+  if (keys?.type === 'cryptokey' && keys.publicKey instanceof Uint8Array && keys.publicKey.length === 32) {
+    return new CryptoKeyIdentity(keys.publicKey, keys.privateKey)
+  }
+  throw invalidArgument('identity', 'is not a seed or an Ed25519 CryptoKey pair')
+}
+
 export interface CreateIdentityOptions {
   /** A 32-byte Ed25519 seed (RFC 8032 private key), as bytes, hex or base64. Random when absent. */
   readonly seed?: Uint8Array | string
   readonly backend?: Ed25519Backend
+  /**
+   * Generate the key inside WebCrypto as a non-extractable CryptoKey (needs Ed25519 in WebCrypto:
+   * Chrome 137+, Firefox 129+, Safari 17+, Node 20). Such an identity has no `exportSeed()`.
+   */
+  readonly nonExtractable?: boolean
 }
 
 /**
@@ -89,7 +139,20 @@ export interface CreateIdentityOptions {
  * const alice = await createIdentity()
  * alice.did // 'did:key:z6Mk...'
  */
-export async function createIdentity(options: CreateIdentityOptions = {}): Promise<Identity & { exportSeed(): Uint8Array }> {
+export async function createIdentity(options: CreateIdentityOptions & { nonExtractable: true }): Promise<Identity>
+export async function createIdentity(options?: CreateIdentityOptions): Promise<Identity & { exportSeed(): Uint8Array }>
+export async function createIdentity(options: CreateIdentityOptions = {}): Promise<Identity> {
+  if (options.nonExtractable) {
+    if (options.seed !== undefined) throw invalidArgument('seed', 'cannot be combined with nonExtractable')
+    let pair: CryptoKeyPair
+    try {
+      pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair
+    } catch (cause) {
+      throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'this runtime has no Ed25519 in WebCrypto; use a seed identity', { capability: 'webcrypto-ed25519', operation: 'createIdentity' }, { cause })
+    }
+    const pub = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey))
+    return new CryptoKeyIdentity(pub, pair.privateKey)
+  }
   const seed = options.seed === undefined ? randomSeed() : bytesFrom(options.seed, [32])
   if (!seed) throw invalidArgument('seed', 'must be 32 bytes (Uint8Array, 64 hex digits or base64)')
   return new SeedIdentity(seed.slice(), await publicKeyFromSeed(seed), options.backend ?? 'auto')

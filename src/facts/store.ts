@@ -22,7 +22,7 @@ import type {
 } from './types.js'
 import { normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
 
-const TABLES = ['records', 'log', 'meta', 'vectors'] as const
+const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
 /** Keep this many log rows; a handle further behind reloads from the records instead. */
 const LOG_KEEP = 20_000
 
@@ -222,6 +222,9 @@ export class GmpFactStore implements FactStore {
     if (keys.length === 0) return
     await tx.delete('log', keys)
     await tx.put('meta', [{ key: 'logFloor', value: keys.at(-1)! }])
+    // A request older than the kept log cannot be retried any more (its sender saw a leader change long ago).
+    const oldRequests = (await tx.all<{ id: string; at: number }>('requests')).filter((r) => r.at <= floor)
+    await tx.delete('requests', oldRequests.map((r) => r.id))
   }
 
   async #prepare(content: unknown, options: WriteOptions, supersedes: string | null): Promise<Draft> {
@@ -402,11 +405,10 @@ export class GmpFactStore implements FactStore {
       (async () => {
         await this.#open()
         return this.#batcher.enqueue(async (tx) => {
-          const key = `req:${requestId}`
-          const done = await tx.get<{ value: FactRef | boolean }>('meta', key)
-          if (done) return done.value
+          const done = await tx.get<{ result: FactRef | boolean }>('requests', requestId)
+          if (done) return done.result
           const result = await this.#applyMutation(tx, mutation)
-          await tx.put('meta', [{ key, value: result }])
+          await tx.put('requests', [{ id: requestId, result, at: this.#seq }])
           return result
         })
       })(),

@@ -13,6 +13,8 @@ export const SCHEMA = {
   log: { key: 'seq', autoIncrement: true, indexes: ['ref'] },
   meta: { key: 'key' },
   vectors: { key: 'ref' },
+  /** Results of forwarded mutations by request id, so a retried request commits once (v2). */
+  requests: { key: 'id', indexes: ['at'] },
 } as const satisfies Schema
 
 export type TableName = keyof typeof SCHEMA
@@ -23,6 +25,8 @@ export type TableName = keyof typeof SCHEMA
  */
 export const DEXIE_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string> }> = [
   { version: 1, stores: { records: 'id, kind', log: '++seq, ref', meta: 'key', vectors: 'ref' } },
+  // v2: exactly-once commits forwarded by the browser runtime (leader/follower tabs).
+  { version: 2, stores: { requests: 'id, at' } },
 ]
 
 export interface StoredRecord {

@@ -1,0 +1,165 @@
+import * as Comlink from 'comlink'
+import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
+import { identityKeys, type Identity } from './core/identity.js'
+import type { Capability } from './facts/capabilities.js'
+import type { FactStore, Memory as FactMemory, RetrieveOptions } from './facts/types.js'
+import type { Memory } from './memory.js'
+import { installErrorTransfer } from './runtime/error-transfer.js'
+import type { HostedMemory, MemoryHost } from './runtime/host.js'
+
+export interface OpenMemoryOptions {
+  /** IndexedDB database name. Default `'memweave'`. */
+  readonly name?: string
+  /** The agent's identity (from createIdentity, seed or non-extractable CryptoKey); it signs writes in the worker. */
+  readonly identity?: Identity | null
+  readonly capabilities?: readonly Capability[]
+  readonly facts?: { readonly multiValuedPredicates?: readonly string[] }
+  /**
+   * `'shared'`: one SharedWorker for the whole origin. `'dedicated'`: a worker per tab with Web
+   * Locks leader election (what browsers without SharedWorker get). `'auto'` (default) picks shared where it exists.
+   */
+  readonly mode?: 'auto' | 'shared' | 'dedicated'
+  /** URL of the worker module (`memweave/worker`); defaults to the one shipped beside this file. */
+  readonly worker?: URL | string
+  /** Ask the browser to keep this origin's storage under pressure (navigator.storage.persist()). Default true. */
+  readonly persist?: boolean
+}
+
+export interface RuntimeInfo {
+  readonly mode: 'shared' | 'dedicated'
+  /** Whether the browser granted persistent storage; null where it cannot be asked. */
+  readonly persisted: boolean | null
+  /** In dedicated mode, whether this tab's worker commits the writes of the origin. */
+  isLeader(): Promise<boolean | null>
+}
+
+/** A memory living in a worker: the same API as createMemory(), plus where it runs. */
+export interface RemoteMemory extends Memory {
+  readonly runtime: RuntimeInfo
+}
+
+/**
+ * Opens the origin's memory in a worker that owns IndexedDB, and returns a typed client with the
+ * same API as createMemory(). Every tab that opens the same database shares one memory: writes
+ * from any tab are seen by all, live queries fire in every tab, and a write whose promise
+ * resolved is on disk.
+ *
+ * @throws MemweaveError INVALID_ARGUMENT for bad options; CAPABILITY_NOT_SUPPORTED where no worker can start.
+ * @example
+ * const mem = await openMemory({ name: 'my-app', identity: await createIdentity({ nonExtractable: true }) })
+ * await mem.facts.write('The user prefers dark mode')
+ * const stop = await mem.facts.subscribe('preferences', {}, (hits) => render(hits))
+ */
+export async function openMemory(options: OpenMemoryOptions = {}): Promise<RemoteMemory> {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
+  installErrorTransfer()
+  const requested = options.mode ?? 'auto'
+  if (!['auto', 'shared', 'dedicated'].includes(requested)) throw invalidArgument('mode', 'must be "auto", "shared" or "dedicated"')
+  const hasShared = typeof SharedWorker !== 'undefined'
+  const mode: 'shared' | 'dedicated' = requested === 'dedicated' || (requested === 'auto' && !hasShared) ? 'dedicated' : 'shared'
+  if (mode === 'shared' && !hasShared) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'this browser has no SharedWorker; use mode "dedicated" or "auto"', { capability: 'SharedWorker', operation: 'openMemory' })
+  if (typeof Worker === 'undefined') throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'openMemory needs Web Workers; use createMemory() here', { capability: 'Worker', operation: 'openMemory' })
+  const url = options.worker ?? new URL('../worker/memory-worker.js', import.meta.url)
+  const name = options.name ?? 'memweave'
+
+  let endpoint: Comlink.Endpoint
+  let terminate: () => void
+  if (mode === 'shared') {
+    const worker = new SharedWorker(url, { type: 'module', name: `memweave:${name}` })
+    worker.port.start()
+    endpoint = worker.port
+    terminate = () => worker.port.close()
+  } else {
+    const worker = new Worker(url, { type: 'module', name: `memweave:${name}` })
+    endpoint = worker
+    terminate = () => worker.terminate()
+  }
+  const host = Comlink.wrap<MemoryHost>(endpoint)
+  let hosted: Comlink.Remote<HostedMemory>
+  try {
+    hosted = (await host.open({
+      name,
+      identity: options.identity ? identityKeys(options.identity) : null,
+      capabilities: options.capabilities,
+      multiValuedPredicates: options.facts?.multiValuedPredicates,
+      election: mode === 'dedicated',
+    })) as unknown as Comlink.Remote<HostedMemory>
+  } catch (err) {
+    terminate()
+    throw err
+  }
+  const persisted = options.persist === false ? null : await requestPersistence()
+  return new ClientMemory(hosted, options.identity ?? null, terminate, {
+    mode,
+    persisted,
+    isLeader: async () => (await hosted.info()).leader,
+  })
+}
+
+async function requestPersistence(): Promise<boolean | null> {
+  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage
+  if (!storage?.persist) return null
+  try {
+    return (await storage.persisted()) || (await storage.persist())
+  } catch {
+    return null
+  }
+}
+
+class ClientMemory implements RemoteMemory {
+  readonly facts: FactStore
+  readonly identity: Identity | null
+  readonly runtime: RuntimeInfo
+  readonly #hosted: Comlink.Remote<HostedMemory>
+  readonly #terminate: () => void
+  #closing: Promise<void> | undefined
+
+  constructor(hosted: Comlink.Remote<HostedMemory>, identity: Identity | null, terminate: () => void, runtime: RuntimeInfo) {
+    this.#hosted = hosted
+    this.#terminate = terminate
+    this.identity = identity
+    this.runtime = runtime
+    this.facts = clientFacts(hosted.facts as unknown as Comlink.Remote<FactStore>)
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.#hosted.close()
+      } finally {
+        this.#hosted[Comlink.releaseProxy]()
+        this.#terminate()
+      }
+    })()
+    return this.#closing
+  }
+}
+
+/** The page-side FactStore: each call crosses to the worker; live-query callbacks come back as proxies. */
+function clientFacts(remote: Comlink.Remote<FactStore>): FactStore {
+  return {
+    capabilities: () => remote.capabilities(),
+    policy: () => remote.policy(),
+    write: (c, o) => remote.write(c, o),
+    assert: (f) => remote.assert(f),
+    supersede: (r, c, o) => remote.supersede(r, c, o),
+    delete: (r) => remote.delete(r),
+    retrieve: (q, o) => remote.retrieve(q, o),
+    audit: () => remote.audit(),
+    get: (r) => remote.get(r),
+    conflicts: (o) => remote.conflicts(o),
+    flush: () => remote.flush(),
+    verifyProvenance: (m, id) => remote.verifyProvenance(m, id),
+    refresh: () => remote.refresh(),
+    async subscribe(query: string, options: RetrieveOptions, callback: (memories: FactMemory[]) => void) {
+      if (typeof callback !== 'function') throw invalidArgument('callback', 'must be a function')
+      const stop = (await remote.subscribe(query, options, Comlink.proxy(callback))) as unknown as Comlink.Remote<() => void>
+      let stopped = false
+      return () => {
+        if (stopped) return
+        stopped = true
+        void stop().finally(() => stop[Comlink.releaseProxy]())
+      }
+    },
+  }
+}

@@ -1,0 +1,33 @@
+import type { FactMutation } from '../facts/store.js'
+import type { ErrorDetails, ErrorCode } from '../core/errors.js'
+
+/**
+ * Messages between the dedicated workers of several tabs (the fallback where there is no
+ * SharedWorker), over one BroadcastChannel per database. Every message names its protocol
+ * version, so a tab running an older build ignores what it does not understand.
+ */
+export const PROTOCOL_VERSION = 1
+
+export interface SerializedError {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly details: ErrorDetails
+}
+
+export type TabMessage =
+  /** A worker that got the lock says it now commits for everyone. */
+  | { readonly type: 'leader'; readonly v: 1; readonly node: string }
+  /** A new worker asks the leader to announce itself. */
+  | { readonly type: 'who-leads'; readonly v: 1; readonly node: string }
+  /** A follower asks the leader to commit a mutation it prepared (and signed). */
+  | { readonly type: 'commit'; readonly v: 1; readonly id: string; readonly from: string; readonly mutation: FactMutation }
+  | { readonly type: 'committed'; readonly v: 1; readonly id: string; readonly to: string; readonly result: string | boolean }
+  | { readonly type: 'failed'; readonly v: 1; readonly id: string; readonly to: string; readonly error: SerializedError }
+
+export function isTabMessage(data: unknown): data is TabMessage {
+  return typeof data === 'object' && data !== null && (data as { v?: unknown }).v === PROTOCOL_VERSION && typeof (data as { type?: unknown }).type === 'string'
+}
+
+export function channelName(database: string): string {
+  return `memweave-tabs:${database}`
+}

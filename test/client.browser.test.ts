@@ -1,0 +1,87 @@
+import { describe, expect, test } from 'vitest'
+import { createIdentity, isMemweaveError, openMemory, type OpenMemoryOptions, type RemoteMemory } from '../src/index.js'
+
+const worker = new URL('../worker/memory-worker.ts', import.meta.url)
+const open = (o: OpenMemoryOptions): Promise<RemoteMemory> => openMemory({ worker, ...o })
+const nextCall = <T>() => {
+  let resolve!: (v: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+describe.each(['shared', 'dedicated'] as const)('openMemory in %s mode', (mode) => {
+  test('the client has the API of createMemory, runs in a worker, and errors keep their code', async () => {
+    const name = `client-${mode}-${crypto.randomUUID()}`
+    const mem = await open({ name, mode, capabilities: ['audit', 'provenance'] })
+    expect(mem.runtime.mode).toBe(mode)
+    const ref = await mem.facts.write('written through the worker')
+    expect((await mem.facts.audit()).map((m) => m.ref)).toEqual([ref])
+    let caught: unknown
+    try {
+      await mem.facts.supersede(ref, 'x')
+    } catch (err) {
+      caught = err
+    }
+    expect(isMemweaveError(caught)).toBe(true)
+    expect(caught).toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', details: { capability: 'supersession_chain', operation: 'supersede' } })
+    await expect(mem.facts.write(42 as unknown as string)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'content' } })
+    await mem.close()
+    await mem.close()
+  })
+
+  test('two clients of one origin see each other; live queries fire across them', async () => {
+    const name = `client-${mode}-${crypto.randomUUID()}`
+    const a = await open({ name, mode })
+    const b = await open({ name, mode })
+    const hits = nextCall<string[]>()
+    const results: string[][] = []
+    const stop = await a.facts.subscribe('lighthouse keeper', { budgetTokens: 500 }, (ms) => {
+      results.push(ms.map((m) => m.content))
+      if (ms[0]?.content.includes('lighthouse')) hits.resolve(ms.map((m) => m.content))
+    })
+    const t0 = performance.now()
+    const written = await Promise.all(Array.from({ length: 50 }, (_, i) => b.facts.write(`note ${i} from b`)))
+    await b.facts.write('The lighthouse keeper retires in May')
+    expect(await hits.promise).toContain('The lighthouse keeper retires in May')
+    console.log(`live query in A fired ${(performance.now() - t0).toFixed(1)} ms after B began writing (${mode})`)
+    expect(new Set(written).size).toBe(50)
+    expect((await a.facts.audit()).length).toBe(51)
+    stop()
+    await a.close()
+    await b.close()
+  })
+
+  test('a non-extractable identity signs in the worker; provenance verifies in the page', async () => {
+    const identity = await createIdentity({ nonExtractable: true })
+    const mem = await open({ name: `client-${mode}-${crypto.randomUUID()}`, mode, identity })
+    await mem.facts.write('signed in the worker')
+    const [m] = await mem.facts.retrieve('signed', { topK: 1 })
+    expect(m!.source!.publicKey).toEqual(identity.publicKey)
+    expect(await mem.facts.verifyProvenance(m!, m!.factId)).toBe(true)
+    await mem.close()
+  })
+})
+
+describe('dedicated fallback: Web Locks leader election', () => {
+  test('one worker leads; a follower forwards writes; leadership hands over without losing queued writes', async () => {
+    const name = `election-${crypto.randomUUID()}`
+    const a = await open({ name, mode: 'dedicated' })
+    const b = await open({ name, mode: 'dedicated' })
+    const leaders = async () => [await a.runtime.isLeader(), await b.runtime.isLeader()]
+    await expect.poll(leaders).toSatisfy((l: Array<boolean | null>) => l.filter(Boolean).length === 1)
+    const [leader, follower] = (await a.runtime.isLeader()) ? [a, b] : [b, a]
+    const fromFollower = await Promise.all(Array.from({ length: 100 }, (_, i) => follower.facts.write(`follower fact ${i}`)))
+    expect(new Set(fromFollower).size).toBe(100)
+    expect((await leader.facts.audit()).length).toBe(100)
+    // The follower queues a burst, and the leader goes away mid-burst.
+    const burst = Array.from({ length: 100 }, (_, i) => follower.facts.write(`handover fact ${i}`))
+    await leader.close()
+    const refs = await Promise.all(burst)
+    expect(new Set(refs).size).toBe(100)
+    await expect.poll(() => follower.runtime.isLeader()).toBe(true)
+    const all = await follower.facts.audit()
+    expect(all.length).toBe(200)
+    expect(new Set(all.map((m) => m.content)).size).toBe(200)
+    await follower.close()
+  })
+})
