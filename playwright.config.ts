@@ -17,7 +17,7 @@ export default defineConfig({
   },
   webServer: {
     command: `npx vite --config e2e/vite.config.ts --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/e2e/pages/facts.html`,
+    url: `http://127.0.0.1:${PORT}/e2e/pages/runtime.html`,
     reuseExistingServer: false,
     timeout: 60_000,
   },
