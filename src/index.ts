@@ -1,6 +1,7 @@
 // The browser and edge entry of memweave. Node-only parts (CLI, HTTP server, file storage) are in 'memweave/node'.
 export { createMemory } from './memory.js'
 export { openMemory } from './client.js'
+export { loadOrCreateIdentity, deleteIdentity } from './runtime/identity-store.js'
 export { MemweaveError, ErrorCode, isMemweaveError } from './core/errors.js'
 export { createIdentity, identityKeys, identityFromKeys, didFromPublicKey, publicKeyFromDid, parseAgentDid, verifySignature } from './core/identity.js'
 export { blake2b128, contentFactId, structuredFactId, canonicalJson, canonicalObject } from './core/ids.js'

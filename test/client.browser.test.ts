@@ -85,3 +85,27 @@ describe('dedicated fallback: Web Locks leader election', () => {
     await follower.close()
   })
 })
+
+describe('identities kept in IndexedDB', () => {
+  test('a saved identity comes back with the same DID and a key no script can export', async () => {
+    const { loadOrCreateIdentity, deleteIdentity } = await import('../src/index.js')
+    const label = `agent-${crypto.randomUUID()}`
+    const first = await loadOrCreateIdentity(label)
+    const again = await loadOrCreateIdentity(label)
+    expect(again.did).toBe(first.did)
+    const keys = (await import('../src/index.js')).identityKeys(again)
+    expect(keys.type).toBe('cryptokey')
+    if (keys.type === 'cryptokey') {
+      expect(keys.privateKey.extractable).toBe(false)
+      await expect(crypto.subtle.exportKey('pkcs8', keys.privateKey)).rejects.toThrow()
+    }
+    const mem = await open({ name: `ident-${crypto.randomUUID()}`, identity: again })
+    await mem.facts.write('signed by a stored key')
+    const [m] = await mem.facts.retrieve('stored key', { topK: 1 })
+    expect(await mem.facts.verifyProvenance(m!, m!.factId)).toBe(true)
+    await mem.close()
+    await deleteIdentity(label)
+    expect((await loadOrCreateIdentity(label)).did).not.toBe(first.did)
+    await deleteIdentity(label)
+  })
+})
