@@ -1,0 +1,65 @@
+import { invalidArgument } from '../core/errors.js'
+
+/** What a command may touch of the outside world; injected so commands run in tests without a process. */
+export interface CliIO {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Aborts when the process is asked to stop (SIGINT, SIGTERM); long-running commands wind down on it. */
+  readonly shutdown: () => AbortSignal
+}
+
+/** One `memweave` command, or a group of subcommands (`gmp serve`). Usage errors throw INVALID_ARGUMENT. */
+export interface Command {
+  readonly name: string
+  /** One line for the command list. */
+  readonly summary: string
+  /** The full help text, ending in a newline. */
+  readonly usage: string
+  /** Runs with the arguments after the command's name; resolves to the exit code. */
+  run(argv: readonly string[], io: CliIO): Promise<number>
+}
+
+/** Exit codes: success, failure while running, and a usage error (as Node's own CLI uses 2 for bad arguments). */
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2 } as const
+
+/** Thrown by a command for a usage error, after which the command's usage is printed. */
+export class UsageError extends Error {
+  readonly command: Command
+  constructor(command: Command, message: string) {
+    super(message)
+    this.name = 'UsageError'
+    this.command = command
+  }
+}
+
+/** A command made of subcommands: `memweave <group> <sub> [options]`. */
+export function commandGroup(name: string, summary: string, subcommands: readonly Command[]): Command {
+  const width = Math.max(...subcommands.map((c) => c.name.length))
+  const group: Command = {
+    name,
+    summary,
+    usage:
+      `Usage: memweave ${name} <command> [options]\n\n${summary}\n\nCommands:\n` +
+      subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
+      `\n\nRun "memweave ${name} <command> --help" for a command's options.\n`,
+    async run(argv, io) {
+      const [first, ...rest] = argv
+      if (first === '-h' || first === '--help') {
+        io.stdout(group.usage)
+        return EXIT.OK
+      }
+      if (first === undefined) throw new UsageError(group, `"memweave ${name}" needs a command`)
+      const sub = subcommands.find((c) => c.name === first)
+      if (!sub) throw new UsageError(group, `unknown command "${name} ${first}"`)
+      return sub.run(rest, io)
+    },
+  }
+  return group
+}
+
+/** Parses a TCP port (0..65535). @throws MemweaveError INVALID_ARGUMENT. */
+export function parsePort(text: string, flag = '--port'): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw invalidArgument(flag, `must be a port number 0..65535, got "${text}"`)
+  return Number(text)
+}

@@ -1,0 +1,84 @@
+import { isMemweaveError } from '../core/errors.js'
+import { createGmpServer } from '../gmp-http/server.js'
+import { parseArgs } from './args.js'
+import { EXIT, UsageError, commandGroup, parsePort, type Command } from './command.js'
+
+const SERVE_FLAGS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  token: { type: 'string' },
+  dir: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+const serve: Command = {
+  name: 'serve',
+  summary: 'Serve GMP stores over HTTP + JSON until SIGINT or SIGTERM',
+  usage: `Usage: memweave gmp serve [--host 127.0.0.1] [--port 7411] [--token T] [--dir D]
+
+Serves GMP stores over HTTP + JSON (the GMP wire binding) at http://HOST:PORT/v1 and runs
+until SIGINT or SIGTERM, then lets running requests finish and closes every store.
+
+Options:
+  --host H    Interface to bind (default 127.0.0.1: this machine only)
+  --port N    TCP port; 0 picks a free one (default 7411)
+  --token T   Require "Authorization: Bearer T" on every request
+              (default: $MEMWEAVE_TOKEN when set, else no token)
+  --dir D     Keep stores and the server's signing key in D, so they survive restarts
+              (default: in memory, gone on exit)
+  -h, --help  Show this help
+`,
+  async run(argv, io) {
+    let args
+    try {
+      args = parseArgs(argv, SERVE_FLAGS)
+    } catch (err) {
+      throw new UsageError(serve, (err as Error).message)
+    }
+    const { values, positionals } = args
+    if (values.help) {
+      io.stdout(serve.usage)
+      return EXIT.OK
+    }
+    if (positionals.length > 0) throw new UsageError(serve, `unexpected argument "${positionals[0]}"`)
+    let port: number
+    try {
+      port = parsePort(values.port ?? '7411')
+    } catch (err) {
+      throw new UsageError(serve, (err as Error).message)
+    }
+    const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
+    if (token !== null && token.trim() === '') throw new UsageError(serve, '--token must not be empty')
+    const shutdown = io.shutdown()
+    const server = createGmpServer({ host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null })
+    let url: string
+    try {
+      url = (await server.listen()).url
+    } catch (err) {
+      io.stderr(`memweave: cannot start the GMP server: ${describe(err)}\n`)
+      await server.close().catch(() => undefined)
+      return EXIT.FAILURE
+    }
+    io.stdout(`memweave GMP server listening on ${url}\n`)
+    await new Promise<void>((resolve) => {
+      if (shutdown.aborted) resolve()
+      else shutdown.addEventListener('abort', () => resolve(), { once: true })
+    })
+    try {
+      await server.close()
+    } catch (err) {
+      io.stderr(`memweave: error while closing the GMP server: ${describe(err)}\n`)
+      return EXIT.FAILURE
+    }
+    return EXIT.OK
+  },
+}
+
+function describe(err: unknown): string {
+  if (isMemweaveError(err)) return err.message
+  const e = err as NodeJS.ErrnoException
+  return e?.code ? `${e.code} ${e.message}` : String(e?.message ?? err)
+}
+
+/** `memweave gmp ...`: the GMP fact store over the network. */
+export const gmpCommand: Command = commandGroup('gmp', 'GMP memory stores over HTTP (the GMP wire binding)', [serve])

@@ -1,0 +1,2 @@
+export { runCli } from './main.js'
+export type { CliIO, Command } from './command.js'

@@ -1,0 +1,103 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { WireErrorBody } from './protocol.js'
+
+/**
+ * Small node:http helpers of the GMP server: a size-capped JSON body reader, JSON replies and
+ * the bearer-token check. Node only.
+ */
+
+/** A reply the server decided on (an HTTP error); never leaves the server module. */
+export class HttpReply extends Error {
+  readonly status: number
+  readonly body: WireErrorBody
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(status: number, body: WireErrorBody, headers: Record<string, string> = {}) {
+    super(body.message ?? body.error)
+    this.status = status
+    this.body = body
+    this.headers = headers
+  }
+}
+
+export const badRequest = (message: string): HttpReply => new HttpReply(400, { error: 'bad_request', message })
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Reads the request body as a JSON object, at most `limit` bytes; an empty body reads as `{}`.
+ * Past the limit it stops buffering at once and the rest is discarded.
+ * @throws HttpReply 413 over the limit, 400 for invalid UTF-8, malformed JSON or a non-object.
+ */
+export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  const tooLarge = (): HttpReply =>
+    new HttpReply(413, { error: 'payload_too_large', message: `request body exceeds ${limit} bytes` }, { connection: 'close' })
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge()
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
+      // Stop buffering but keep the socket: the rest is read and dropped, so the 413 can be sent.
+      req.off('data', onData)
+      req.resume()
+      reject(tooLarge())
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve(Buffer.concat(chunks, size)))
+    // A client that goes away mid-body ('error: aborted', or just 'close'): nobody is left to
+    // answer, but the handler must finish, and it is not a server failure.
+    const cutOff = (): void => reject(badRequest('request body was cut off'))
+    req.once('error', cutOff)
+    req.once('close', cutOff)
+  })
+  let text: string
+  try {
+    text = decoder.decode(body)
+  } catch {
+    throw badRequest('request body is not valid UTF-8')
+  }
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw badRequest(`malformed JSON: ${(err as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('request body must be a JSON object')
+  return value as Record<string, unknown>
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  })
+  res.end(text)
+}
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
+
+/**
+ * A checker of `Authorization: Bearer <token>`. Both sides are hashed first so the comparison is
+ * constant-time whatever the lengths; with no token configured every request passes.
+ */
+export function bearerCheck(token: string | null | undefined): (req: IncomingMessage) => boolean {
+  if (token === undefined || token === null) return () => true
+  const expected = digest(token)
+  return (req) => {
+    const header = req.headers['authorization']
+    const match = typeof header === 'string' ? /^Bearer[ \t]+(.+?)[ \t]*$/i.exec(header) : null
+    const given = digest(match?.[1] ?? '')
+    // Evaluate both so a missing header and a wrong token take the same path.
+    return timingSafeEqual(given, expected) && match !== null
+  }
+}

@@ -1,0 +1,7 @@
+export { createGmpServer } from './server.js'
+export { GmpHttpClient } from './client.js'
+export type { GmpServer, GmpServerAddress, GmpServerOptions } from './server.js'
+export type { CreateStoreOptions, GmpHttpClientOptions, GmpWireStore } from './client.js'
+export type {
+  WireMemory, WireRetrieveOptions, WireSource, WireWriteOptions, WireErrorBody,
+} from './protocol.js'

@@ -1,0 +1,271 @@
+import { fromBase64, toBase64, toHex } from '../core/bytes.js'
+import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import { isIdentity } from '../core/identity.js'
+import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
+import type { FactRef, Memory, RetrieveOptions, SourceMeta, WriteOptions } from '../facts/types.js'
+
+/**
+ * GMP over HTTP + JSON (shared/specs/gmp/WIRE.md): the JSON shapes and their mapping to the
+ * camelCase TypeScript binding. The shapes are GMP's, not ours, so they carry no `type` or
+ * version field (STYLE.md rule 8 applies to memweave's own protocols); the version is the `/v1`
+ * base path. Snake case on the wire, bytes as base64, datetimes ISO-8601 with an offset.
+ */
+
+export const WIRE_BASE_PATH = '/v1'
+
+/** RetrieveOptions.budgetTokens when the caller gives none (src/facts/types.ts). */
+const DEFAULT_BUDGET_TOKENS = 4000
+
+/** A ref is opaque JSON on the wire; memweave's are strings. */
+export type WireRef = unknown
+
+export interface WireSource {
+  readonly write_id: string | null
+  readonly written_at: string | null
+  readonly written_by: string | null
+  /** base64 of the 64-byte Ed25519 signature. */
+  readonly signature: string | null
+  /** base64 of the 32-byte Ed25519 public key. */
+  readonly public_key: string | null
+}
+
+export interface WireMemory {
+  readonly ref: WireRef
+  readonly content: string
+  readonly written_at: string
+  readonly metadata: Record<string, unknown>
+  readonly valid_from: string | null
+  readonly valid_until: string | null
+  readonly tenant_id: string | null
+  readonly superseded_by: WireRef | null
+  readonly source: WireSource | null
+  /** Present only when non-empty (CONFLICT_DETECTION). */
+  readonly conflicts_with?: readonly WireRef[]
+}
+
+export interface WireWriteOptions {
+  readonly valid_from?: string | null
+  readonly tenant_id?: string | null
+  readonly metadata?: Record<string, unknown>
+  /** A 32-byte Ed25519 seed, base64 (hex accepted). */
+  readonly signing_key?: string | null
+}
+
+export interface WireRetrieveOptions {
+  readonly budget_tokens?: number
+  readonly as_of?: string | null
+  readonly tenant_id?: string | null
+  readonly top_k?: number | null
+}
+
+/** `POST /v1/stores`; `capabilities` is a memweave extension (default: every flag memweave claims). */
+export interface CreateStoreRequest {
+  readonly capabilities?: readonly string[]
+}
+export interface WriteRequest {
+  readonly content: string
+  readonly options?: WireWriteOptions
+}
+export interface SupersedeRequest {
+  readonly old_ref: WireRef
+  readonly content: string
+  readonly options?: WireWriteOptions
+}
+export interface DeleteRequest {
+  readonly ref: WireRef
+}
+export interface RetrieveRequest {
+  readonly query: string
+  readonly options?: WireRetrieveOptions
+}
+
+export interface WireErrorBody {
+  readonly error:
+    | 'capability_not_supported'
+    | 'unknown_store'
+    | 'not_found'
+    | 'bad_request'
+    | 'unauthorized'
+    | 'payload_too_large'
+    | 'method_not_allowed'
+    | 'internal_error'
+  readonly message?: string
+  readonly capability?: string
+  readonly operation?: string
+}
+
+// ---- Memory ------------------------------------------------------------------------------------
+
+export function memoryToWire(m: Memory): WireMemory {
+  const s = m.source
+  const out: WireMemory = {
+    ref: m.ref,
+    content: m.content,
+    written_at: m.writtenAt,
+    metadata: { ...m.metadata },
+    valid_from: m.validFrom,
+    valid_until: m.validUntil,
+    tenant_id: m.tenantId,
+    superseded_by: m.supersededBy,
+    source: s
+      ? {
+          write_id: s.writeId,
+          written_at: s.writtenAt,
+          written_by: s.writtenBy,
+          signature: s.signature ? toBase64(s.signature) : null,
+          public_key: s.publicKey ? toBase64(s.publicKey) : null,
+        }
+      : null,
+  }
+  return m.conflictsWith.length > 0 ? { ...out, conflicts_with: [...m.conflictsWith] } : out
+}
+
+function malformed(what: string): MemweaveError {
+  return new MemweaveError(ErrorCode.STORAGE, `GMP server sent a malformed ${what}`)
+}
+
+const str = (v: unknown): v is string => typeof v === 'string'
+const strOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string'
+
+/**
+ * A wire memory as the TypeScript `Memory`. The wire does not carry memweave's `factId`,
+ * `structuredId` or `sequence`: the first two are recomputed from the content (exactly as the
+ * store computes them), and `sequence` is `''`.
+ * @throws MemweaveError STORAGE when the server's JSON is not a GMP Memory.
+ */
+export function memoryFromWire(w: unknown): Memory {
+  const o = w as Record<string, unknown>
+  if (typeof o !== 'object' || o === null) throw malformed('memory')
+  const metadata = o['metadata'] ?? {}
+  if (!str(o['content']) || !str(o['written_at']) || typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw malformed('memory')
+  }
+  if (!strOrNull(o['valid_from']) || !strOrNull(o['valid_until']) || !strOrNull(o['tenant_id'] ?? null)) throw malformed('memory')
+  const tenantId = (o['tenant_id'] ?? null) as string | null
+  const content = o['content']
+  const validFrom = o['valid_from']
+  return {
+    ref: o['ref'] as FactRef,
+    content,
+    writtenAt: o['written_at'],
+    metadata: metadata as Record<string, unknown>,
+    validFrom,
+    validUntil: o['valid_until'],
+    tenantId,
+    supersededBy: (o['superseded_by'] ?? null) as FactRef | null,
+    source: sourceFromWire(o['source']),
+    factId: attempt(() => toHex(contentFactId(content, tenantId))) ?? '',
+    structuredId: structuredIdOf(metadata as Record<string, unknown>, tenantId, validFrom ?? o['written_at']),
+    sequence: '',
+    conflictsWith: Array.isArray(o['conflicts_with']) ? (o['conflicts_with'] as FactRef[]) : [],
+  }
+}
+
+function sourceFromWire(v: unknown): SourceMeta | null {
+  if (v === null || v === undefined) return null
+  const s = v as Record<string, unknown>
+  if (typeof s !== 'object') throw malformed('source')
+  const fields = ['write_id', 'written_at', 'written_by', 'signature', 'public_key'] as const
+  for (const f of fields) if (!strOrNull(s[f] ?? null)) throw malformed(`source.${f}`)
+  const bytes = (field: 'signature' | 'public_key'): Uint8Array | null => {
+    const text = s[field] as string | null | undefined
+    if (text === null || text === undefined) return null
+    const decoded = attempt(() => fromBase64(text))
+    if (!decoded) throw malformed(`source.${field} (not base64)`)
+    return decoded
+  }
+  return {
+    writeId: (s['write_id'] ?? null) as string,
+    writtenAt: (s['written_at'] ?? null) as string,
+    writtenBy: (s['written_by'] ?? null) as string | null,
+    signature: bytes('signature'),
+    publicKey: bytes('public_key'),
+  }
+}
+
+/** The store's structured id (GMP §1.2): the valid-from it hashes is the write time without BI_TEMPORAL. */
+function structuredIdOf(metadata: Record<string, unknown>, tenantId: string | null, validFrom: string): string | null {
+  const { subject, predicate, object } = metadata as { subject?: unknown; predicate?: unknown; object?: unknown }
+  if (typeof subject !== 'string' || typeof predicate !== 'string' || object === undefined) return null
+  return attempt(() => toHex(structuredFactId({ tenantId, subject, predicate, object: object as FactObject, validFrom }))) ?? null
+}
+
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn()
+  } catch {
+    return undefined
+  }
+}
+
+// ---- options -----------------------------------------------------------------------------------
+
+function plainObject(value: unknown, field: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidArgument(field, 'must be a JSON object')
+  return value as Record<string, unknown>
+}
+
+/** Server side: wire WriteOptions to the store's. Values pass through; the store validates them. */
+export function writeOptionsFromWire(value: unknown): WriteOptions {
+  const o = plainObject(value, 'options')
+  return {
+    validFrom: o['valid_from'] as string | null | undefined,
+    tenantId: o['tenant_id'] as string | null | undefined,
+    metadata: o['metadata'] as Record<string, unknown> | undefined,
+    signingKey: o['signing_key'] as string | null | undefined,
+  }
+}
+
+/** Server side: wire RetrieveOptions to the store's. */
+export function retrieveOptionsFromWire(value: unknown): RetrieveOptions {
+  const o = plainObject(value, 'options')
+  return {
+    budgetTokens: o['budget_tokens'] as number | undefined,
+    asOf: o['as_of'] as string | null | undefined,
+    tenantId: o['tenant_id'] as string | null | undefined,
+    topK: o['top_k'] as number | null | undefined,
+  }
+}
+
+function timeToWire(value: Date | string | null | undefined, field: string): string | null | undefined {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw invalidArgument(field, 'is an invalid Date')
+    return value.toISOString()
+  }
+  return value
+}
+
+/** Client side: the store's WriteOptions as wire JSON. @throws MemweaveError INVALID_ARGUMENT for an Identity signing key (its seed never leaves it). */
+export function writeOptionsToWire(o: WriteOptions = {}): WireWriteOptions {
+  const key = o.signingKey
+  if (isIdentity(key)) {
+    throw invalidArgument('signingKey', 'an Identity cannot be sent over the wire; pass its 32-byte seed')
+  }
+  const out: Record<string, unknown> = {
+    valid_from: timeToWire(o.validFrom, 'validFrom') ?? null,
+    tenant_id: o.tenantId ?? null,
+    metadata: o.metadata ?? {},
+  }
+  if (key !== undefined && key !== null) out['signing_key'] = key instanceof Uint8Array ? toBase64(key) : key
+  return out as WireWriteOptions
+}
+
+/** Client side: the store's RetrieveOptions as wire JSON. */
+export function retrieveOptionsToWire(o: RetrieveOptions = {}): WireRetrieveOptions {
+  return {
+    // WIRE.md has budget_tokens as a plain int; the binding's documented default is sent explicitly.
+    budget_tokens: o.budgetTokens ?? DEFAULT_BUDGET_TOKENS,
+    as_of: timeToWire(o.asOf, 'asOf') ?? null,
+    tenant_id: o.tenantId ?? null,
+    top_k: o.topK ?? null,
+  }
+}
+
+/** The wire name of a store option, for error messages (`validFrom` -> `options.valid_from`). */
+export function wireFieldName(field: string): string {
+  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+  return ['valid_from', 'tenant_id', 'signing_key', 'budget_tokens', 'as_of', 'top_k'].includes(snake) || snake.startsWith('metadata')
+    ? `options.${snake}`
+    : snake
+}

@@ -1,0 +1,73 @@
+import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fromHex, toHex } from '../core/bytes.js'
+import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { createIdentity, type Identity } from '../core/identity.js'
+
+/**
+ * The GMP server's own signing identity, kept in `<dir>/identity.json` (mode 0600) so the
+ * signatures of facts written without a client key stay verifiable under one key across
+ * restarts. Node only.
+ */
+
+const FILE = 'identity.json'
+
+interface IdentityFile {
+  readonly version: 1
+  readonly did: string
+  /** Hex of the 32-byte Ed25519 seed. */
+  readonly seed: string
+}
+
+/**
+ * Loads the identity in `dir`, or makes one and stores it.
+ * @throws MemweaveError STORAGE when the file cannot be read or written, or is not a memweave identity.
+ */
+export async function loadOrCreateIdentity(dir: string): Promise<Identity> {
+  const path = join(dir, FILE)
+  let text: string | undefined
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fail(`cannot read ${path}`, err)
+  }
+  if (text !== undefined) return parse(text, path)
+  const identity = await createIdentity()
+  const body: IdentityFile = { version: 1, did: identity.did, seed: toHex(identity.exportSeed()) }
+  const tmp = `${path}.${process.pid}.tmp`
+  try {
+    // Created 0600 from the first byte, fsynced, then renamed into place.
+    const file = await open(tmp, 'wx', 0o600)
+    try {
+      await file.writeFile(`${JSON.stringify(body, null, 2)}\n`, 'utf8')
+      await file.sync()
+    } finally {
+      await file.close()
+    }
+    await rename(tmp, path)
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined)
+    throw fail(`cannot write ${path}`, err)
+  }
+  return identity
+}
+
+async function parse(text: string, path: string): Promise<Identity> {
+  let body: Partial<IdentityFile>
+  try {
+    body = JSON.parse(text) as Partial<IdentityFile>
+  } catch (err) {
+    throw fail(`${path} is not valid JSON`, err)
+  }
+  if (body?.version !== 1 || typeof body.seed !== 'string' || !/^[0-9a-f]{64}$/i.test(body.seed)) {
+    throw fail(`${path} is not a memweave server identity (version 1, 32-byte hex seed)`)
+  }
+  const identity = await createIdentity({ seed: fromHex(body.seed) })
+  if (body.did !== undefined && body.did !== identity.did) throw fail(`${path}: the seed does not match the recorded did`)
+  return identity
+}
+
+function fail(message: string, cause?: unknown): MemweaveError {
+  const detail = cause instanceof Error ? `: ${cause.message}` : ''
+  return new MemweaveError(ErrorCode.STORAGE, `GMP server identity: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
+}

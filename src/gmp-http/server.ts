@@ -1,0 +1,301 @@
+import { mkdir } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join, resolve } from 'node:path'
+import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
+import { createIdentity, type Identity } from '../core/identity.js'
+import type { FactStore } from '../facts/types.js'
+import { acquireLock, type FileLock } from '../storage/file-lock.js'
+import type { StoragePort } from '../storage/port.js'
+import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson } from './http-io.js'
+import {
+  WIRE_BASE_PATH, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
+} from './protocol.js'
+import { loadOrCreateIdentity } from './server-identity.js'
+import { StoreRegistry } from './store-registry.js'
+
+export interface GmpServerOptions {
+  /** Interface to bind. Default `127.0.0.1` (local only). */
+  readonly host?: string
+  /** TCP port; 0 picks a free one. Default 7411. */
+  readonly port?: number
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  readonly token?: string | null
+  /** Keep stores and the server identity in this directory (created 0700); in memory when absent. */
+  readonly dir?: string | null
+  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number
+  /** Signs writes that bring no `signing_key`. Default: kept in `<dir>/identity.json`, or a fresh one per run without `dir`. */
+  readonly identity?: Identity | null
+  /** Storage for each store, replacing the default (memory, or a file storage in `<dir>/stores/<id>/`). For tests and embedding. */
+  readonly createStorage?: (storeId: string) => StoragePort
+  /** Receives unexpected errors (the 500s). Default: one line on stderr. */
+  readonly onError?: (err: unknown) => void
+}
+
+export interface GmpServerAddress {
+  /** The base URL of the API, e.g. `http://127.0.0.1:7411/v1`. */
+  readonly url: string
+  readonly host: string
+  readonly port: number
+}
+
+/** A GMP-over-HTTP server (shared/specs/gmp/WIRE.md) on node:http. */
+export interface GmpServer {
+  /** Binds and starts serving. @throws MemweaveError CONFLICT when another process serves `dir`; STORAGE when `dir` is unusable; the listen error (e.g. EADDRINUSE) otherwise. */
+  listen(): Promise<GmpServerAddress>
+  /** The address once listening, else null. */
+  readonly address: GmpServerAddress | null
+  /** The identity that signs unsigned writes, once listening. */
+  readonly identity: Identity | null
+  /** Stops accepting connections, lets running requests finish, closes every store. Idempotent. */
+  close(): Promise<void>
+}
+
+type Op = 'write' | 'supersede' | 'delete' | 'retrieve' | 'audit' | 'flush' | 'capabilities'
+
+interface Route {
+  readonly method: 'GET' | 'POST'
+  readonly handle: (store: FactStore, body: Record<string, unknown>) => Promise<unknown>
+}
+
+/** The per-store operations of WIRE.md, by last path segment. */
+const STORE_ROUTES: Readonly<Record<Op, Route>> = {
+  capabilities: { method: 'GET', handle: async (s) => ({ capabilities: await s.capabilities() }) },
+  write: {
+    method: 'POST',
+    handle: async (s, b) => ({ ref: await s.write(b['content'] as string, writeOptionsFromWire(b['options'])) }),
+  },
+  supersede: {
+    method: 'POST',
+    handle: async (s, b) => {
+      if (!('old_ref' in b)) throw badRequest('old_ref is required')
+      // GMP §6.3: an unknown old ref is a fresh write; a ref that is not a string is unknown here.
+      const oldRef = typeof b['old_ref'] === 'string' ? b['old_ref'] : ''
+      return { ref: await s.supersede(oldRef, b['content'] as string, writeOptionsFromWire(b['options'])) }
+    },
+  },
+  delete: {
+    method: 'POST',
+    handle: async (s, b) => {
+      if (!('ref' in b)) throw badRequest('ref is required')
+      // The store answers false for a ref that is not a string (after its capability check).
+      return { deleted: await s.delete(b['ref'] as string) }
+    },
+  },
+  retrieve: {
+    method: 'POST',
+    handle: async (s, b) => ({
+      memories: (await s.retrieve(b['query'] as string, retrieveOptionsFromWire(b['options']))).map(memoryToWire),
+    }),
+  },
+  audit: { method: 'GET', handle: async (s) => ({ memories: (await s.audit()).map(memoryToWire) }) },
+  flush: {
+    method: 'POST',
+    handle: async (s) => {
+      await s.flush()
+      return {}
+    },
+  },
+}
+
+const DEFAULT_PORT = 7411
+const MiB = 1024 * 1024
+/** How long close() waits for running requests before cutting their connections. */
+const CLOSE_GRACE_MS = 5000
+
+function formatUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}${WIRE_BASE_PATH}`
+}
+
+class GmpHttpServer implements GmpServer {
+  readonly #host: string
+  readonly #port: number
+  readonly #dir: string | null
+  readonly #maxBody: number
+  readonly #authorized: (req: IncomingMessage) => boolean
+  readonly #options: GmpServerOptions
+  readonly #onError: (err: unknown) => void
+  readonly #inflight = new Set<Promise<void>>()
+  #server: Server | undefined
+  #registry: StoreRegistry | undefined
+  #lock: FileLock | undefined
+  #identity: Identity | null = null
+  #address: GmpServerAddress | null = null
+  #listening: Promise<GmpServerAddress> | undefined
+  #closing: Promise<void> | undefined
+
+  constructor(options: GmpServerOptions) {
+    this.#options = options
+    this.#host = options.host ?? '127.0.0.1'
+    this.#port = options.port ?? DEFAULT_PORT
+    if (!Number.isInteger(this.#port) || this.#port < 0 || this.#port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
+    const token = options.token ?? null
+    if (token !== null && (typeof token !== 'string' || token.trim() === '')) throw invalidArgument('token', 'must be a non-empty string')
+    this.#authorized = bearerCheck(token)
+    this.#dir = options.dir ? resolve(options.dir) : null
+    this.#maxBody = options.maxBodyBytes ?? MiB
+    if (!Number.isInteger(this.#maxBody) || this.#maxBody < 1) throw invalidArgument('maxBodyBytes', 'must be a positive integer')
+    this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave GMP server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
+  }
+
+  get address(): GmpServerAddress | null {
+    return this.#address
+  }
+
+  get identity(): Identity | null {
+    return this.#identity
+  }
+
+  listen(): Promise<GmpServerAddress> {
+    if (this.#closing) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'the GMP server is closed'))
+    this.#listening ??= this.#start()
+    return this.#listening
+  }
+
+  async #start(): Promise<GmpServerAddress> {
+    try {
+      if (this.#dir !== null) {
+        await mkdir(this.#dir, { recursive: true, mode: 0o700 })
+        this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `GMP server directory ${this.#dir}`)
+      }
+      this.#identity = this.#options.identity ?? (this.#dir !== null ? await loadOrCreateIdentity(this.#dir) : await createIdentity())
+      this.#registry = new StoreRegistry({ dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage })
+      const server = createServer((req, res) => {
+        // #handle answers every error itself; this catch is the last line that keeps the process up.
+        this.#track(this.#handle(req, res).catch((err: unknown) => {
+          this.#onError(err)
+          res.destroy()
+        }))
+      })
+      this.#server = server
+      await new Promise<void>((ok, fail) => {
+        server.once('error', fail)
+        server.listen(this.#port, this.#host, () => {
+          server.off('error', fail)
+          ok()
+        })
+      })
+      server.on('error', (err) => this.#onError(err))
+      const { port } = server.address() as AddressInfo
+      this.#address = { url: formatUrl(this.#host, port), host: this.#host, port }
+      return this.#address
+    } catch (err) {
+      await this.#lock?.release()
+      this.#lock = undefined
+      this.#server = undefined
+      throw err
+    }
+  }
+
+  #track(p: Promise<void>): void {
+    this.#inflight.add(p)
+    void p.finally(() => this.#inflight.delete(p))
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#listening?.catch(() => undefined)
+      const server = this.#server
+      if (server?.listening) {
+        const closed = new Promise<void>((ok) => server.close(() => ok()))
+        server.closeIdleConnections()
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+        await Promise.allSettled([...this.#inflight])
+        server.closeIdleConnections()
+        await closed
+        clearTimeout(force)
+      }
+      await this.#registry?.close()
+      await this.#lock?.release()
+      this.#address = null
+    })()
+    return this.#closing
+  }
+
+  // ---- requests --------------------------------------------------------------------------------
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.on('error', () => undefined)
+    res.on('error', () => undefined)
+    let op: Op | 'create' | undefined
+    try {
+      if (!this.#authorized(req)) {
+        throw new HttpReply(401, { error: 'unauthorized', message: 'a valid "Authorization: Bearer <token>" header is required' }, { 'www-authenticate': 'Bearer' })
+      }
+      const path = pathOf(req.url)
+      const method = req.method ?? 'GET'
+      if (path === `${WIRE_BASE_PATH}/stores`) {
+        op = 'create'
+        if (method !== 'POST') throw methodNotAllowed('POST')
+        const body = await readJsonObject(req, this.#maxBody)
+        const storeId = await this.#registry!.create(body['capabilities'])
+        return sendJson(res, 200, { store_id: storeId })
+      }
+      const match = /^\/v1\/stores\/([^/]+)\/([a-z_]+)$/.exec(path ?? '')
+      const route = match && Object.hasOwn(STORE_ROUTES, match[2]!) ? STORE_ROUTES[match[2] as Op] : undefined
+      if (!match || !route) throw new HttpReply(404, { error: 'not_found', message: `no such endpoint: ${method} ${path ?? req.url}` })
+      op = match[2] as Op
+      if (method !== route.method) throw methodNotAllowed(route.method)
+      // The body is read in full before the store is looked at: a rejected request changes nothing.
+      const body = route.method === 'POST' ? await readJsonObject(req, this.#maxBody) : {}
+      const store = await this.#registry!.get(match[1]!)
+      if (!store) throw new HttpReply(404, { error: 'unknown_store', message: `no store "${match[1]}"` })
+      return sendJson(res, 200, await route.handle(store, body))
+    } catch (err) {
+      const reply = this.#toReply(err, op)
+      sendJson(res, reply.status, reply.body, reply.headers)
+    }
+  }
+
+  #toReply(err: unknown, op: Op | 'create' | undefined): HttpReply {
+    if (err instanceof HttpReply) return err
+    if (isMemweaveError(err) && err.code === ErrorCode.CAPABILITY_NOT_SUPPORTED) {
+      const body: WireErrorBody = {
+        error: 'capability_not_supported',
+        capability: String(err.details.capability),
+        operation: op ?? String(err.details.operation),
+        message: err.message,
+      }
+      return new HttpReply(422, body)
+    }
+    if (isMemweaveError(err) && err.code === ErrorCode.INVALID_ARGUMENT) {
+      const field = typeof err.details.field === 'string' ? err.details.field : undefined
+      const message = field && err.message.startsWith(`${field}:`) ? `${wireFieldName(field)}${err.message.slice(field.length)}` : err.message
+      return badRequest(message)
+    }
+    this.#onError(err)
+    return new HttpReply(500, { error: 'internal_error', message: 'the server failed to complete the request' })
+  }
+}
+
+function methodNotAllowed(allow: string): HttpReply {
+  return new HttpReply(405, { error: 'method_not_allowed', message: `use ${allow}` }, { allow })
+}
+
+/** The path of a request target, or undefined when it is not a valid URL path. */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/'
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Creates a GMP-over-HTTP server: `POST /v1/stores`, then per store `capabilities`, `write`,
+ * `supersede`, `delete`, `retrieve`, `audit` and `flush`, exactly as WIRE.md has them. Stores use
+ * every capability memweave claims unless `POST /v1/stores` names a subset (`{"capabilities": [...]}`,
+ * a memweave extension). Node only.
+ *
+ * @throws MemweaveError INVALID_ARGUMENT for a bad port, token or body limit.
+ * @example
+ * import { createGmpServer } from 'memweave/node'
+ * const server = createGmpServer({ port: 0, dir: './gmp-data', token: process.env.GMP_TOKEN })
+ * const { url } = await server.listen() // 'http://127.0.0.1:54321/v1'
+ * // ... later
+ * await server.close()
+ */
+export function createGmpServer(options: GmpServerOptions = {}): GmpServer {
+  return new GmpHttpServer(options)
+}

@@ -1,0 +1,57 @@
+import { encodeValue } from './file-codec.js'
+import type { Key, Schema, WriteTx } from './port.js'
+
+/** One change of a transaction, in the order it was made; rows already in their JSON form (file-codec). */
+export type RecordedOp = readonly ['p', string, unknown] | readonly ['d', string, Key]
+
+/**
+ * The transaction handed to callers: MemoryStorage's own, recording each put and delete in order.
+ * (MemoryStorage's ChangeSet lists puts and deletes apart, which loses the order of a delete and a
+ * put of one key in one transaction; the log must replay exactly.) Rows are encoded at put time,
+ * which also copies them, as IndexedDB does.
+ */
+export class RecordingTx implements WriteTx {
+  readonly #tx: WriteTx
+  readonly #ops: RecordedOp[]
+  readonly #schema: Schema
+
+  constructor(tx: WriteTx, ops: RecordedOp[], schema: Schema) {
+    this.#tx = tx
+    this.#ops = ops
+    this.#schema = schema
+  }
+
+  get<T>(table: string, key: Key): Promise<T | undefined> {
+    return this.#tx.get<T>(table, key)
+  }
+  getMany<T>(table: string, keys: readonly Key[]): Promise<Array<T | undefined>> {
+    return this.#tx.getMany<T>(table, keys)
+  }
+  all<T>(table: string): Promise<T[]> {
+    return this.#tx.all<T>(table)
+  }
+  after<T>(table: string, after: Key, limit?: number): Promise<T[]> {
+    return this.#tx.after<T>(table, after, limit)
+  }
+  last<T>(table: string): Promise<T | undefined> {
+    return this.#tx.last<T>(table)
+  }
+  where<T>(table: string, index: string, value: Key): Promise<T[]> {
+    return this.#tx.where<T>(table, index, value)
+  }
+  count(table: string): Promise<number> {
+    return this.#tx.count(table)
+  }
+
+  async put(table: string, rows: readonly object[]): Promise<Key[]> {
+    const keys = await this.#tx.put(table, rows)
+    const keyName = this.#schema[table]!.key
+    rows.forEach((row, i) => this.#ops.push(['p', table, encodeValue({ ...row, [keyName]: keys[i] })]))
+    return keys
+  }
+
+  async delete(table: string, keys: readonly Key[]): Promise<void> {
+    await this.#tx.delete(table, keys)
+    for (const key of keys) this.#ops.push(['d', table, key])
+  }
+}
