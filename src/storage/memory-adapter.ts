@@ -70,9 +70,9 @@ export class MemoryStorage implements StoragePort {
   }
 
   async read<T>(tables: readonly string[], body: (tx: ReadTx) => Promise<T>): Promise<T> {
-    this.#assertOpen()
-    tables.forEach((t) => this.#table(t))
     try {
+      this.#assertOpen()
+      tables.forEach((t) => this.#table(t))
       return await body(new MemoryTx(this, new Staged(), false))
     } catch (err) {
       throw translateStorageError(err, 'read')
@@ -80,8 +80,12 @@ export class MemoryStorage implements StoragePort {
   }
 
   write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
-    this.#assertOpen()
-    tables.forEach((t) => this.#table(t))
+    try {
+      this.#assertOpen()
+      tables.forEach((t) => this.#table(t))
+    } catch (err) {
+      return Promise.reject(err)
+    }
     const run = async (): Promise<T> => {
       const staged = new Staged()
       const tx = new MemoryTx(this, staged, true)
