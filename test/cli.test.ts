@@ -12,7 +12,7 @@ import { GmpHttpClient } from '../src/gmp-http/client.js'
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const BIN = join(ROOT, 'bin', 'memweave.js')
-const BUILT = join(ROOT, 'dist', 'cli', 'main.js')
+const BUILT = join(ROOT, 'dist', 'src', 'cli', 'main.js')
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => 255 - i)
 const LISTENING = /^memweave GMP server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
 

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs'
 import { isMemweaveError } from '../core/errors.js'
 import { EXIT, UsageError, type CliIO, type Command } from './command.js'
 import { gmpCommand } from './gmp.js'
+import { smallCommand } from './small.js'
 
 /**
  * The `memweave` command (Node only). Each top-level command is one entry of COMMANDS; a new
  * one (`relay`, `artifact`, `small`, `mcp`) is a `Command` added there.
  */
-const COMMANDS: readonly Command[] = [gmpCommand]
+const COMMANDS: readonly Command[] = [gmpCommand, smallCommand]
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -27,8 +28,16 @@ Run "memweave <command> --help" for a command's options.
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  return pkg.version
+  // src/cli/main.ts runs from the sources (tsx) or from dist/src/cli/main.js: find package.json upward.
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version: string }
+      if (pkg.name === 'memweave') return pkg.version
+    } catch {
+      // not at this level
+    }
+  }
+  return '0.0.0'
 }
 
 /**
