@@ -1,0 +1,125 @@
+import { cosine, type Embedder } from '../../core/embedder.js'
+import { invalidArgument } from '../../core/errors.js'
+import { hashEmbedder } from '../hash-embedder.js'
+import { parseClaim, type Claim } from './claim.js'
+import { compareClaims, type Difference } from './compare.js'
+
+/** An observation prepared for conflict checks: its parsed claim and the embedding of its topic. */
+export interface Analysis {
+  readonly claim: Claim
+  readonly vector: Float32Array
+}
+
+/** The detector's answer for one pair. */
+export interface ConflictVerdict {
+  readonly conflict: boolean
+  /** Cosine similarity of the two topics (the claims with their answers masked). */
+  readonly similarity: number
+  /** Human-readable, e.g. `different time: "3pm" vs "4pm"`; stored as the conflict's reason. */
+  readonly reason: string
+  readonly differences: readonly Difference[]
+}
+
+export interface ConflictDetectorOptions {
+  /** Embeds topics; default `hashEmbedder()`. */
+  readonly embedder?: Embedder
+  /** Topic similarity at or above which two observations are about the same thing. Default 0.7 (FR-001.3). */
+  readonly threshold?: number
+}
+
+/** Bump when claim parsing changes what is embedded, so stored topic vectors are recomputed. */
+const TOPIC_VERSION = 'topic-v1'
+
+/**
+ * Decides whether two observations are "same topic, incompatible claim" (FR-001.3):
+ *
+ * 1. Same topic: each observation is reduced to its topic, the claim with its answer masked
+ *    ("The meeting is at 3pm" -> "meet"; values, names and negation removed, synonyms and antonyms
+ *    folded to one word), the topics are embedded with the injected `Embedder`, and their cosine
+ *    similarity must reach the threshold (0.7 by default, the spec's figure).
+ * 2. Incompatible claim: the two claims, aligned word by word, differ in exactly one slot and that
+ *    difference is a contradiction (see compare.ts): another value of one kind, opposite polarity,
+ *    or another name. Values are normalized first, so "3pm" agrees with "15:00" and "$5" with "five dollars".
+ *
+ * Agents and belief types are checked by the working memory, not here. Parsing is cached per text.
+ *
+ * @example
+ * const detector = new ConflictDetector()
+ * const [a, b] = await detector.analyze(['Meeting at 3pm', 'Meeting at 4pm'])
+ * detector.compare(a!, b!).conflict // true
+ */
+export class ConflictDetector {
+  readonly embedder: Embedder
+  readonly threshold: number
+  readonly #claims = new Map<string, Claim>()
+
+  constructor(options: ConflictDetectorOptions = {}) {
+    this.embedder = options.embedder ?? hashEmbedder()
+    this.threshold = assertThreshold(options.threshold ?? 0.7)
+  }
+
+  /** Names the kind of vector `analyze` makes; stored vectors with another id are recomputed. */
+  get vectorId(): string {
+    return `${this.embedder.id}/${TOPIC_VERSION}`
+  }
+
+  /** Parses a text (cached). */
+  claim(text: string): Claim {
+    let c = this.#claims.get(text)
+    if (!c) {
+      c = parseClaim(text)
+      if (this.#claims.size >= 4096) this.#claims.delete(this.#claims.keys().next().value!)
+      this.#claims.set(text, c)
+    }
+    return c
+  }
+
+  /** Parses and embeds texts. */
+  async analyze(texts: readonly string[]): Promise<Analysis[]> {
+    const claims = texts.map((t) => this.claim(t))
+    const vectors = await this.embedder.embed(claims.map((c) => c.topic))
+    return claims.map((claim, i) => ({ claim, vector: vectors[i]! }))
+  }
+
+  /** An analysis from a text and a vector computed earlier by `analyze` (e.g. read back from storage). */
+  withVector(text: string, vector: Float32Array): Analysis {
+    return { claim: this.claim(text), vector }
+  }
+
+  /** Judges one pair; synchronous and cheap (microseconds), so it can run inside a storage transaction. */
+  compare(a: Analysis, b: Analysis, threshold: number = this.threshold): ConflictVerdict {
+    const similarity = a.claim.topic === b.claim.topic && a.claim.topic !== '' ? 1 : cosine(a.vector, b.vector)
+    if (similarity < threshold) {
+      return { conflict: false, similarity, reason: 'different topics', differences: [] }
+    }
+    const { conflict, differences } = compareClaims(a.claim, b.claim)
+    return { conflict, similarity, reason: describe(differences), differences }
+  }
+}
+
+function describe(diffs: readonly Difference[]): string {
+  if (diffs.length === 0) return 'same claim'
+  return diffs
+    .map((d) => {
+      switch (d.kind) {
+        case 'value':
+          return `different value: "${d.a}" vs "${d.b}"`
+        case 'polarity':
+          return `opposite polarity: ${d.a} vs ${d.b}`
+        case 'name':
+          return `different name: "${d.a}" vs "${d.b}"`
+        case 'word':
+          return `different answer: "${d.a}" vs "${d.b}"`
+        case 'additive':
+          return 'one adds to the other'
+        default:
+          return `different ${d.kind}: "${d.a}" vs "${d.b}"`
+      }
+    })
+    .join('; ')
+}
+
+export function assertThreshold(t: unknown, field = 'threshold'): number {
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1) throw invalidArgument(field, 'must be a number in [0, 1]')
+  return t
+}

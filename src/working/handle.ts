@@ -1,0 +1,263 @@
+import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import { assertFactor, assertMaxItems, assertName, assertObservation, assertRole, assertUnit } from './input.js'
+import { Kind, pairKey } from './records.js'
+import { byAttentionThenRecency, visibleTo } from './roles.js'
+import type { WorkingStore } from './store.js'
+import type {
+  AddObservationInput, AgentRole, ContextOptions, Observation, ObservationId, SharedWorkingMemory, WorkingConflict,
+  WorkingMemoryConfig,
+} from './types.js'
+import { conflictIndex, hlcToIso, toObservation } from './view.js'
+import type { Writer } from './writer.js'
+
+const notFound = (id: string, what = 'observation'): MemweaveError =>
+  new MemweaveError(ErrorCode.NOT_FOUND, `${what} ${JSON.stringify(id)} is not in this task's working memory`, { id })
+
+/**
+ * One task's pool, as an agent sees it. Decisions that depend on the pool's current contents
+ * (conflict checks, eviction, whether a boost target is still there) are taken inside the write
+ * transaction, after it caught up with other handles; validation happens before, at the API edge.
+ */
+export class TaskHandle implements SharedWorkingMemory {
+  readonly taskId: string
+  readonly config: Required<WorkingMemoryConfig>
+  readonly #store: WorkingStore
+  #iterations = 0
+
+  constructor(store: WorkingStore, taskId: string, config: Required<WorkingMemoryConfig>) {
+    this.#store = store
+    this.taskId = taskId
+    this.config = config
+  }
+
+  get #state() {
+    return this.#store.state(this.taskId)!
+  }
+
+  #view(id: string): Observation {
+    return toObservation(this.#state, id)!
+  }
+
+  /**
+   * Stores an observation, checks it for conflicts against the live observations of other agents
+   * with the same belief type, and evicts what capacity requires (possibly the newcomer itself:
+   * its `evicted` field says so).
+   *
+   * @throws MemweaveError INVALID_ARGUMENT for a bad field; CLOSED after close().
+   * @example
+   * const obs = await wm.addObservation({ content: 'Meeting at 3pm', sourceAgentId: 'a', isBeliefCandidate: true, beliefType: 'FACT' })
+   */
+  async addObservation(input: AddObservationInput): Promise<Observation> {
+    const c = assertObservation(input)
+    const { taskId: task, config: cfg } = this
+    const store = this.#store
+    const analysis = cfg.detectConflicts ? (await store.detector.analyze([c.content]))[0]! : null
+    const { id, unchecked } = await store.mutate(async (w) => {
+      const state = w.state(task)
+      const rec = w.put(Kind.OBSERVATION, {
+        task, content: c.content, agent: c.agent, attention: c.attention, confidence: c.confidence, candidate: c.candidate, beliefType: c.beliefType,
+      })
+      const unchecked: string[] = []
+      if (analysis) {
+        store.rememberAnalysis(rec.id, analysis)
+        w.putVector(rec.id, analysis)
+        const peers = state.live().filter((o) => o.id !== rec.id && o.body.agent !== c.agent && o.body.beliefType === c.beliefType)
+        await w.loadVectors(peers.map((p) => p.id), task)
+        for (const p of peers) {
+          const pa = store.analysis(p.id)
+          if (!pa) unchecked.push(p.id)
+          else this.#check(w, p.id, rec.id, this.#store.detector.compare(pa, analysis, cfg.conflictThreshold))
+        }
+      }
+      w.enforceCapacity(task, cfg)
+      return { id: rec.id, unchecked }
+    })
+    // Observations whose stored vector another embedder made (another tab configured differently)
+    // are analyzed here, outside the transaction, and checked in a second one before add resolves.
+    if (unchecked.length) await this.#recheck(id, unchecked)
+    return this.#view(id)
+  }
+
+  #check(w: Writer, older: string, newer: string, v: { conflict: boolean; reason: string; similarity: number }): void {
+    if (!v.conflict || w.state(this.taskId).conflicts.has(pairKey(older, newer))) return
+    w.put(Kind.CONFLICT, {
+      task: this.taskId, a: older, b: newer, reason: v.reason, by: 'detector', similarity: Math.round(v.similarity * 1e6) / 1e6,
+    })
+  }
+
+  async #recheck(id: string, peers: readonly string[]): Promise<void> {
+    await this.#store.ready()
+    const store = this.#store
+    await store.mutate((w) => {
+      const state = w.state(this.taskId)
+      const mine = store.analysis(id)
+      if (!mine || !state.isLive(id)) return
+      for (const p of peers) {
+        const pa = store.analysis(p)
+        if (pa && state.isLive(p)) this.#check(w, p, id, store.detector.compare(pa, mine, this.config.conflictThreshold))
+      }
+    })
+  }
+
+  /**
+   * The observations `role` may see (roles.ts), by attention then recency, at most `maxItems`;
+   * records that `agentId` received them (accessedBy, accessCount).
+   *
+   * @throws MemweaveError INVALID_ARGUMENT for an unknown role or a bad maxItems.
+   * @example
+   * const context = await wm.getContextForAgent('critic-1', AgentRole.CRITIC, { maxItems: 5 })
+   */
+  async getContextForAgent(agentId: string, role: AgentRole, options?: ContextOptions | number | null): Promise<Observation[]> {
+    const agent = assertName('agentId', agentId)
+    const r = assertRole(role)
+    const max = assertMaxItems(typeof options === 'object' && options !== null ? options.maxItems : options)
+    await this.#store.ready()
+    let picked = this.#live().filter((o) => visibleTo(r, o)).sort(byAttentionThenRecency)
+    if (max !== null) picked = picked.slice(0, max)
+    if (picked.length === 0) return []
+    const task = this.taskId
+    await this.#store.mutate((w) => {
+      const state = w.state(task)
+      const targets = picked.map((o) => o.id).filter((id) => state.isLive(id))
+      if (targets.length) w.put(Kind.ACCESS, { task, agent, targets })
+    })
+    const index = conflictIndex(this.#state)
+    return picked.map((o) => toObservation(this.#state, o.id, index)!)
+  }
+
+  #live(): Observation[] {
+    const index = conflictIndex(this.#state)
+    return this.#state.live().map((o) => toObservation(this.#state, o.id, index)!)
+  }
+
+  /**
+   * Marks two observations as conflicting, with a reason (FR-001.3); idempotent per pair.
+   *
+   * @throws MemweaveError NOT_FOUND for an id not in this task; INVALID_ARGUMENT for a == b or an empty reason.
+   */
+  async flagConflict(a: ObservationId | string, b: ObservationId | string, reason: string, options: { agentId?: string } = {}): Promise<void> {
+    const [ia, ib] = [assertName('a', a, 64), assertName('b', b, 64)]
+    if (ia === ib) throw invalidArgument('b', 'an observation cannot conflict with itself')
+    const why = assertName('reason', reason, 2000)
+    const by = options.agentId === undefined ? 'unknown' : assertName('agentId', options.agentId)
+    await this.#store.ready()
+    for (const id of [ia, ib]) if (!this.#state.observations.has(id)) throw notFound(id)
+    await this.#store.mutate((w) => {
+      if (!w.state(this.taskId).conflicts.has(pairKey(ia, ib))) {
+        w.put(Kind.CONFLICT, { task: this.taskId, a: ia, b: ib, reason: why, by, similarity: null })
+      }
+    })
+  }
+
+  /**
+   * Conflicts as (a, b, reason) plus context. By default the open ones: unresolved, both
+   * observations still in the pool. `includeResolved` lists every conflict ever recorded.
+   */
+  async getConflicts(options: { includeResolved?: boolean } = {}): Promise<WorkingConflict[]> {
+    await this.#store.ready()
+    const state = this.#state
+    const index = conflictIndex(state)
+    const list = options.includeResolved ? [...state.conflicts.values()] : state.openConflicts()
+    return list
+      .sort((x, y) => (x.hlc < y.hlc ? -1 : x.hlc > y.hlc ? 1 : 0))
+      .map((c) => {
+        const res = state.resolutions.get(pairKey(c.body.a, c.body.b))
+        return {
+          a: toObservation(state, c.body.a, index)!,
+          b: toObservation(state, c.body.b, index)!,
+          reason: c.body.reason,
+          flaggedBy: c.body.by,
+          similarity: c.body.similarity,
+          at: hlcToIso(c.hlc),
+          resolution: res
+            ? { keep: res.body.keep as ObservationId | null, note: res.body.note, by: res.body.by, at: hlcToIso(res.hlc) }
+            : null,
+        }
+      })
+  }
+
+  /**
+   * Reconciles a conflict (FR-001.6): with `keep`, the other observation stops being a belief
+   * candidate; without it, both are released (e.g. a false alarm).
+   *
+   * @throws MemweaveError NOT_FOUND when the pair has no recorded conflict; INVALID_ARGUMENT when `keep` is neither of them.
+   */
+  async resolveConflict(
+    a: ObservationId | string,
+    b: ObservationId | string,
+    options: { keep?: ObservationId | string | null; note?: string; agentId?: string } = {},
+  ): Promise<void> {
+    const [ia, ib] = [assertName('a', a, 64), assertName('b', b, 64)]
+    const keep = options.keep ?? null
+    if (keep !== null && keep !== ia && keep !== ib) throw invalidArgument('keep', 'must be one of the two observations, or null')
+    const note = options.note === undefined ? null : assertName('note', options.note, 2000)
+    const by = options.agentId === undefined ? null : assertName('agentId', options.agentId)
+    await this.#store.ready()
+    if (!this.#state.conflicts.has(pairKey(ia, ib))) throw notFound(pairKey(ia, ib), 'conflict')
+    await this.#store.mutate((w) => {
+      if (!w.state(this.taskId).resolutions.has(pairKey(ia, ib))) w.put(Kind.RESOLVE, { task: this.taskId, a: ia, b: ib, keep, note, by })
+    })
+  }
+
+  /** Live belief candidates without an open conflict that did not lose a reconciliation (FR-001.6). */
+  async getBeliefCandidates(): Promise<Observation[]> {
+    await this.#store.ready()
+    const rejected = this.#state.rejected()
+    return this.#live().filter((o) => o.isBeliefCandidate && o.conflictsWith.length === 0 && !rejected.has(o.id)).sort(byAttentionThenRecency)
+  }
+
+  /**
+   * Multiplies every observation's attention by `factor` (default config.attentionDecayFactor).
+   * @throws MemweaveError INVALID_ARGUMENT unless 0 < factor <= 1.
+   */
+  async applyAttentionDecay(factor: number = this.config.attentionDecayFactor): Promise<void> {
+    const f = assertFactor('factor', factor)
+    await this.#store.mutate((w) => {
+      w.put(Kind.ATTENTION, { task: this.taskId, op: 'decay', factor: f })
+    })
+  }
+
+  /**
+   * Adds `boost` to one observation's attention, capped at 1 (FR-001.4).
+   * @throws MemweaveError NOT_FOUND when the observation is not (or no longer) in the pool; INVALID_ARGUMENT unless 0 <= boost <= 1.
+   */
+  async boostAttention(id: ObservationId | string, boost = 0.2): Promise<void> {
+    const target = assertName('id', id, 64)
+    const amount = assertUnit('boost', boost)
+    const done = await this.#store.mutate((w) => {
+      // Decided in the transaction: another tab may have evicted it meanwhile. Never throw in here.
+      if (!w.state(this.taskId).isLive(target)) return false
+      w.put(Kind.ATTENTION, { task: this.taskId, op: 'boost', target, amount })
+      return true
+    })
+    if (!done) throw notFound(target)
+  }
+
+  async endIteration(): Promise<boolean> {
+    this.#iterations++
+    if (this.#iterations % this.config.syncIntervalIterations !== 0) return false
+    await this.applyAttentionDecay()
+    return true
+  }
+
+  async observations(): Promise<Observation[]> {
+    await this.#store.ready()
+    return this.#live().sort(byAttentionThenRecency)
+  }
+
+  async get(id: ObservationId | string): Promise<Observation | null> {
+    if (typeof id !== 'string') return null
+    await this.#store.ready()
+    return toObservation(this.#state, id)
+  }
+
+  async evicted(): Promise<Observation[]> {
+    await this.#store.ready()
+    const state = this.#state
+    const index = conflictIndex(state)
+    return [...state.evictions.values()]
+      .sort((x, y) => (x.hlc < y.hlc ? -1 : x.hlc > y.hlc ? 1 : 0))
+      .map((e) => toObservation(state, e.body.target, index))
+      .filter((o): o is Observation => o !== null)
+  }
+}

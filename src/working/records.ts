@@ -1,0 +1,103 @@
+import { recordId } from '../core/ids.js'
+import type { StoredRecord } from '../storage/schema.js'
+import type { EvictionReason } from './types.js'
+
+/**
+ * Working memory's record kinds in the shared `records` table. Every record carries its task in
+ * `body.task`; the fact store ignores these kinds, and working memory loads only these via the
+ * `kind` index.
+ */
+export const Kind = {
+  OBSERVATION: 'observation',
+  /** A decay of every observation, or a boost of one. */
+  ATTENTION: 'attention',
+  /** One getContextForAgent() call: which agent received which observations. */
+  ACCESS: 'wm-access',
+  CONFLICT: 'wm-conflict',
+  RESOLVE: 'wm-resolve',
+  EVICT: 'wm-evict',
+  /** Attention and access folded up to its stamp; the records it folds are deleted with it. */
+  CHECKPOINT: 'wm-checkpoint',
+} as const
+export type Kind = (typeof Kind)[keyof typeof Kind]
+
+export const WORKING_KINDS: readonly Kind[] = Object.values(Kind)
+const KIND_SET: ReadonlySet<string> = new Set(WORKING_KINDS)
+export const isWorkingKind = (kind: string): kind is Kind => KIND_SET.has(kind)
+
+export interface ObservationBody {
+  readonly task: string
+  readonly content: string
+  readonly agent: string
+  /** Initial attention weight. */
+  readonly attention: number
+  readonly confidence: number
+  readonly candidate: boolean
+  readonly beliefType: string | null
+}
+
+export type AttentionBody =
+  | { readonly task: string; readonly op: 'decay'; readonly factor: number }
+  | { readonly task: string; readonly op: 'boost'; readonly target: string; readonly amount: number }
+
+export interface AccessBody {
+  readonly task: string
+  readonly agent: string
+  readonly targets: readonly string[]
+}
+
+export interface ConflictBody {
+  readonly task: string
+  readonly a: string
+  readonly b: string
+  readonly reason: string
+  /** `'detector'` or the flagging agent. */
+  readonly by: string
+  readonly similarity: number | null
+}
+
+export interface ResolveBody {
+  readonly task: string
+  readonly a: string
+  readonly b: string
+  readonly keep: string | null
+  readonly note: string | null
+  readonly by: string | null
+}
+
+export interface EvictBody {
+  readonly task: string
+  readonly target: string
+  readonly reason: EvictionReason
+  /** Attention and access at eviction, so the audit view needs nothing else. */
+  readonly weight: number
+  readonly accessCount: number
+  readonly accessedBy: readonly string[]
+}
+
+export interface CheckpointBody {
+  readonly task: string
+  /** Observation id -> attention weight at the checkpoint. */
+  readonly weights: Readonly<Record<string, number>>
+  /** Observation id -> [access count, agents]. */
+  readonly access: Readonly<Record<string, readonly [number, readonly string[]]>>
+}
+
+export interface BodyOf {
+  observation: ObservationBody
+  attention: AttentionBody
+  'wm-access': AccessBody
+  'wm-conflict': ConflictBody
+  'wm-resolve': ResolveBody
+  'wm-evict': EvictBody
+  'wm-checkpoint': CheckpointBody
+}
+
+/** A record as stored: immutable, its id the BLAKE2b-128 of its canonical JSON (DESIGN.md "Records"). */
+export function makeRecord<K extends Kind>(kind: K, body: BodyOf[K], author: string | null, hlc: string): StoredRecord {
+  const unsigned = { kind, tenant: null, body, author, hlc }
+  return { id: recordId(unsigned), ...unsigned }
+}
+
+/** The unordered pair key of two observations. */
+export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`)
