@@ -1,63 +1,110 @@
+/** BM25 scores of the documents a query matched; `get` is undefined for a document it did not match. */
+export interface TermScores {
+  /** How many documents matched. */
+  readonly size: number
+  get(ref: string): number | undefined
+}
+
+// Below this many matches the scores are copied into a small Map, which is faster to probe than
+// the index's slot table; above it they are read from the slot-indexed array directly.
+const SMALL = 4096
+
 /**
  * An inverted index with BM25 statistics for one tenant. One index per tenant, so document
  * frequencies (and therefore scores) never depend on another tenant's data: isolation holds
  * for the ranking's side channel too, not only for the answer set.
+ *
+ * Documents live in integer slots (reused after removal), so postings are small-integer maps and
+ * scoring accumulates into a typed array: no per-posting string hashing.
  */
 export class LexicalIndex {
-  readonly #postings = new Map<string, Map<string, number>>()
-  readonly #lengths = new Map<string, number>()
+  readonly #postings = new Map<string, Map<number, number>>()
+  readonly #slotOf = new Map<string, number>()
+  readonly #refs: Array<string | undefined> = []
+  readonly #free: number[] = []
+  #lengths = new Float64Array(64)
   #totalLength = 0
 
   get size(): number {
-    return this.#lengths.size
+    return this.#slotOf.size
   }
 
   add(ref: string, terms: readonly string[]): void {
-    if (this.#lengths.has(ref)) return
+    if (this.#slotOf.has(ref)) return
+    const slot = this.#free.pop() ?? this.#refs.length
+    if (slot === this.#refs.length) this.#refs.push(ref)
+    else this.#refs[slot] = ref
+    if (slot >= this.#lengths.length) {
+      const grown = new Float64Array(this.#lengths.length * 2)
+      grown.set(this.#lengths)
+      this.#lengths = grown
+    }
+    this.#slotOf.set(ref, slot)
     const tf = new Map<string, number>()
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1)
     for (const [t, n] of tf) {
       let p = this.#postings.get(t)
       if (!p) this.#postings.set(t, (p = new Map()))
-      p.set(ref, n)
+      p.set(slot, n)
     }
-    this.#lengths.set(ref, terms.length)
+    this.#lengths[slot] = terms.length
     this.#totalLength += terms.length
   }
 
   remove(ref: string, terms: readonly string[]): void {
-    const length = this.#lengths.get(ref)
-    if (length === undefined) return
+    const slot = this.#slotOf.get(ref)
+    if (slot === undefined) return
     for (const t of new Set(terms)) {
       const p = this.#postings.get(t)
       if (!p) continue
-      p.delete(ref)
+      p.delete(slot)
       if (p.size === 0) this.#postings.delete(t)
     }
-    this.#lengths.delete(ref)
-    this.#totalLength -= length
+    this.#slotOf.delete(ref)
+    this.#refs[slot] = undefined
+    this.#free.push(slot)
+    this.#totalLength -= this.#lengths[slot]!
+    this.#lengths[slot] = 0
   }
 
   /**
    * BM25 (Robertson & Zaragoza 2009, with the non-negative IDF of Lucene) of every document that
-   * holds at least one query term; `weights` lets callers down-weight some query terms.
+   * holds at least one query term, weighted per term (weights ≤ 0 are ignored). Cost: the query
+   * terms' postings, nothing else.
    */
-  score(queryTerms: ReadonlyMap<string, number>, k1 = 1.2, b = 0.75): Map<string, number> {
-    const scores = new Map<string, number>()
-    const n = this.#lengths.size
-    if (n === 0) return scores
+  score(queryTerms: ReadonlyMap<string, number>, k1 = 1.2, b = 0.75): TermScores {
+    const n = this.#slotOf.size
+    if (n === 0) return new Map<string, number>()
     const avgdl = this.#totalLength / n || 1
+    const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
+    const acc = new Float64Array(this.#refs.length)
+    const touched: number[] = []
+    const lengths = this.#lengths
     for (const [term, weight] of queryTerms) {
+      if (!(weight > 0)) continue
       const p = this.#postings.get(term)
       if (!p) continue
-      const idf = Math.log(1 + (n - p.size + 0.5) / (p.size + 0.5))
-      for (const [ref, tf] of p) {
-        const dl = this.#lengths.get(ref)!
-        const s = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl))
-        scores.set(ref, (scores.get(ref) ?? 0) + weight * s)
+      const w = weight * Math.log(1 + (n - p.size + 0.5) / (p.size + 0.5)) * (k1 + 1)
+      for (const [slot, tf] of p) {
+        if (acc[slot] === 0) touched.push(slot)
+        acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
       }
     }
-    return scores
+    if (touched.length <= SMALL) {
+      const small = new Map<string, number>()
+      for (const slot of touched) small.set(this.#refs[slot]!, acc[slot]!)
+      return small
+    }
+    const slotOf = this.#slotOf
+    return {
+      size: touched.length,
+      get(ref: string): number | undefined {
+        const slot = slotOf.get(ref)
+        if (slot === undefined) return undefined
+        const s = acc[slot]!
+        return s > 0 ? s : undefined
+      },
+    }
   }
 
   documentFrequency(term: string): number {

@@ -1,27 +1,95 @@
 import { stemmer } from 'stemmer'
 
-// A short English stop list: words that carry no topic. Kept small on purpose; see docs/retrieval.md.
+// A short English stop list: function words, their apostrophe-less contractions, and chat fillers
+// that carry no topic. Kept small on purpose (see docs/retrieval.md): "may" stays (the month).
 const STOP = new Set(
-  ('a an and are as at be been but by can could did do does for from had has have he her hers him his how i if in into ' +
-    'is it its just me my of on or our ours she so than that the their them then there these they this those to too us ' +
-    'was we were what when where which who whom why will with would you your yours am im ive id ill dont does doesnt ' +
-    'about also any some such very much more most other oh yeah yes no not ok okay really well hey hi').split(' '),
+  ('a an and are as at be been being but by can could did do does doing done for from had has have having he her hers ' +
+    'herself him himself his how i if in into is it its itself just me my myself of on or our ours ourselves she so ' +
+    'than that the their theirs them themselves then there these they this those to too us was we were what when ' +
+    'where which who whom whose why will with would you your yours yourself yourselves am im ive id ill youre youve ' +
+    'youd youll hes shes its were theyre theyve weve dont doesnt didnt isnt arent wasnt werent cant couldnt wont ' +
+    'wouldnt shouldnt should shall might must about also any some such very much more most other oh yeah yes no ' +
+    'not ok okay really well hey hi s t d ll m re ve').split(' '),
 )
 
-const WORD_RE = /[\p{L}\p{N}]+/gu
-
-/** Lower-cased, accent-folded words of a text, in order (no stemming, no stop words). */
-export function words(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/['’]/g, '')
-  return folded.match(WORD_RE) ?? []
+// English irregular inflections the Porter stemmer cannot see (went/go, children/child): a closed,
+// language-level list, not tuned to any data set (forms that are mostly another word, like "left",
+// are left out). Each form maps to its lemma before stemming.
+const IRREGULAR: Record<string, string> = {}
+for (const group of (
+  'be:was,were,been,being|go:went,gone,goes|do:did,done,does|have:had,has|make:made|take:took,taken|get:got,gotten|' +
+  'give:gave,given|see:saw,seen|come:came|know:knew,known|think:thought|tell:told|say:said|find:found|feel:felt|' +
+  'meet:met|buy:bought|bring:brought|teach:taught|catch:caught|fight:fought|seek:sought|run:ran|' +
+  'begin:began,begun|drink:drank,drunk|sing:sang,sung|swim:swam,swum|ride:rode,ridden|write:wrote,written|' +
+  'drive:drove,driven|eat:ate,eaten|fall:fell,fallen|grow:grew,grown|draw:drew,drawn|fly:flew,flown|' +
+  'throw:threw,thrown|wear:wore,worn|break:broke,broken|choose:chose,chosen|speak:spoke,spoken|steal:stole,stolen|' +
+  'wake:woke,woken|forget:forgot,forgotten|hide:hid,hidden|bite:bit,bitten|rise:rose,risen|shake:shook,shaken|' +
+  'sell:sold|send:sent|spend:spent|build:built|lend:lent|lose:lost|keep:kept|sleep:slept|sweep:swept|weep:wept|' +
+  'hold:held|stand:stood|understand:understood|sit:sat|win:won|hear:heard|pay:paid|lay:laid|lead:led|' +
+  'hang:hung|dig:dug|stick:stuck|strike:struck|light:lit|feed:fed|flee:fled|mean:meant|deal:dealt|' +
+  'child:children|person:people|man:men|woman:women|foot:feet|tooth:teeth|mouse:mice|goose:geese'
+).split('|')) {
+  const [lemma, forms] = group.split(':') as [string, string]
+  for (const f of forms.split(',')) IRREGULAR[f] = lemma
 }
 
-/** Index terms: words minus stop words, Porter-stemmed. */
+// Number words as digits, so "seven years" meets "7 years". "one" is left alone: it is mostly a pronoun.
+const NUMBER_WORDS: Record<string, string> = {
+  two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15', sixteen: '16', seventeen: '17',
+  eighteen: '18', nineteen: '19', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100',
+}
+
+const WORD_RE = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu
+
+function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/['’]/g, '')
+}
+
+/** Lower-cased, accent-folded words of a text, in order (no stemming, no stop words); hyphenated words split. */
+export function words(text: string): string[] {
+  const out: string[] = []
+  for (const w of fold(text).match(WORD_RE) ?? []) {
+    if (w.includes('-')) out.push(...w.split('-'))
+    else out.push(w)
+  }
+  return out
+}
+
+/** The index term of one lower-cased word, or null for a stop word. */
+export function termOf(word: string): string | null {
+  if (STOP.has(word)) return null
+  // "18th" and "1990s" index as their number.
+  const ordinal = /^(\d+)(?:st|nd|rd|th|s)$/.exec(word)
+  if (ordinal) return ordinal[1]!
+  const n = NUMBER_WORDS[word]
+  if (n !== undefined) return n
+  return stemmer(IRREGULAR[word] ?? word)
+}
+
+/**
+ * Index terms, in order: words minus stop words, irregular forms lemmatised, number words and
+ * ordinals as digits, Porter-stemmed. A hyphenated compound gives its parts and then the joined
+ * word, so "de-stress" also matches "destress".
+ */
 export function terms(text: string): string[] {
   const out: string[] = []
-  for (const w of words(text)) {
-    if (STOP.has(w)) continue
-    out.push(stemmer(w))
+  for (const w of fold(text).match(WORD_RE) ?? []) {
+    if (w.includes('-')) {
+      const parts = w.split('-')
+      for (const p of parts) {
+        const t = termOf(p)
+        if (t !== null) out.push(t)
+      }
+      const joined = parts.join('')
+      if (joined.length <= 24) {
+        const t = termOf(joined)
+        if (t !== null) out.push(t)
+      }
+    } else {
+      const t = termOf(w)
+      if (t !== null) out.push(t)
+    }
   }
   return out
 }
