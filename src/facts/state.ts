@@ -23,6 +23,8 @@ export class FactState {
   readonly #heads = new Map<string, Set<string>>()
   readonly #lexical = new Map<string, LexicalIndex>()
   readonly #slots = new Map<string, Set<string>>()
+  /** Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head. */
+  readonly #headsByFactId = new Map<string, Set<string>>()
   readonly #multiValued: ReadonlySet<string>
 
   constructor(multiValued: ReadonlySet<string>) {
@@ -39,6 +41,7 @@ export class FactState {
     this.#heads.clear()
     this.#lexical.clear()
     this.#slots.clear()
+    this.#headsByFactId.clear()
   }
 
   /** Applies one record (fact or tombstone); idempotent. */
@@ -125,11 +128,14 @@ export class FactState {
 
   #setHead(v: Version, head: boolean): void {
     const tk = tenantKey(v.tenant)
+    const fk = `${tk}\u001f${v.body.factId}`
     if (head) {
       setOf(this.#heads, tk).add(v.ref)
+      setOf(this.#headsByFactId, fk).add(v.ref)
       if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
     } else {
       this.#heads.get(tk)?.delete(v.ref)
+      this.#headsByFactId.get(fk)?.delete(v.ref)
       if (v.slot) this.#slots.get(v.slot)?.delete(v.ref)
     }
   }
@@ -170,6 +176,11 @@ export class FactState {
   isHead(ref: string): boolean {
     const v = this.versions.get(ref)
     return !!v && !!this.#heads.get(tenantKey(v.tenant))?.has(ref)
+  }
+
+  /** Current versions of a tenant with this content id (usually none or one). */
+  headsWithFactId(tenant: string | null, factId: string): Version[] {
+    return [...(this.#headsByFactId.get(`${tenantKey(tenant)}\u001f${factId}`) ?? [])].map((r) => this.versions.get(r)!)
   }
 
   heads(tenant: string | null): Version[] {

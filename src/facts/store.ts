@@ -15,7 +15,7 @@ import {
 } from './input.js'
 import { verifyProvenance } from './provenance.js'
 import { LiveQueries, type LiveQueryCallback } from './live-query.js'
-import { pack, rank } from './rank.js'
+import { pack, rank, type RankParams } from './rank.js'
 import { FactState } from './state.js'
 import type {
   AssertInput, FactConflict, FactRef, FactStore, FactStoreOptions, Memory, RetrieveOptions, StorePolicy, WriteOptions,
@@ -64,6 +64,7 @@ export class GmpFactStore implements FactStore {
   readonly #caps: ReadonlySet<Capability>
   readonly #identity: Identity | null
   readonly #embedder: Embedder | null
+  readonly #ranking: Partial<RankParams> | undefined
   readonly #clock: HybridClock
   readonly #state: FactState
   readonly #vectors = new Map<string, Float32Array>()
@@ -83,6 +84,7 @@ export class GmpFactStore implements FactStore {
     this.#caps = resolveCapabilities(options.capabilities)
     this.#identity = options.identity ?? null
     this.#embedder = options.embedder ?? null
+    this.#ranking = options.ranking
     this.#clock = new HybridClock(options.now)
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)))
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
@@ -291,7 +293,7 @@ export class GmpFactStore implements FactStore {
       // here, because supersession must not reach across tenants (§6.5).
       if (!old || old.tenant !== draft.tenant) body = { ...body, supersedes: null }
     } else {
-      const same = this.#state.heads(draft.tenant).find(
+      const same = this.#state.headsWithFactId(draft.tenant, body.factId).find(
         (v) =>
           v.body.factId === body.factId && (!draft.explicitValidFrom || v.body.validFrom === body.validFrom) &&
           v.body.source.publicKey === body.source.publicKey,
@@ -483,7 +485,7 @@ export class GmpFactStore implements FactStore {
     await this.#ready()
     const candidates = asOf === null ? this.#state.heads(tenant) : this.#state.validAt(tenant, asOf)
     const queryVector = this.#embedder ? (await this.#embedder.embed([q]))[0] : undefined
-    const ordered = rank(q, candidates, { lexical: this.#state.lexical(tenant), queryVector, vectors: this.#vectors })
+    const ordered = rank(q, candidates, { lexical: this.#state.lexical(tenant), queryVector, vectors: this.#vectors, params: this.#ranking })
     return pack(ordered, budget, topK).map((v) => this.#toMemory(v))
   }
 

@@ -129,6 +129,8 @@ export interface FactStoreOptions {
   /** Predicates that may hold several objects at once (no conflict between them). */
   readonly multiValuedPredicates?: readonly string[]
   readonly embedder?: import('./embedder.js').Embedder | null
+  /** Overrides of the default ranker (e.g. `{ context: 0 }` turns episode context off); see docs/retrieval.md. */
+  readonly ranking?: Partial<import('./rank.js').RankParams>
   /** Injected for tests: wall clock in ms. */
   readonly now?: () => number
 }
