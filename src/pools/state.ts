@@ -1,0 +1,291 @@
+import { decodeHlc } from '../core/clock.js'
+import { Acl } from './acl.js'
+import { DEFAULT_POLICIES } from './input.js'
+import {
+  PoolKind, compareRecords, derivePoolId,
+  type AccessBody, type AclBody, type CreateBody, type KeyBody, type MemoryBody, type MemoryPayload, type PolicyBody,
+  type PoolRecord, type RatingBody, type ResolveBody, type TombstoneBody,
+} from './records.js'
+import type { PoolId, PoolPolicies } from './types.js'
+
+/**
+ * The materialized state of every pool: a pure function of the record set (plus the payloads this
+ * identity could decrypt), independent of the order records arrived in. Nothing here is stored;
+ * all of it is re-derived from records, which is what lets a replica heal from any record set
+ * (DESIGN.md "The one idea").
+ *
+ * Validity rules the materializer enforces (a CRDT cannot):
+ * - a pool exists once its `pool-create` record is known and its id is `derivePoolId(author, nonce,
+ *   tenant)`: only the owner can found it; records of another tenant are ignored;
+ * - `pool-acl`, `pool-policy`, `pool-key` count only when the owner signed them;
+ * - `pool-memory`, `pool-resolve` count only when their author could write the pool at the record's
+ *   timestamp; `pool-access`, `pool-rating` when it could read;
+ * - a `pool-tombstone` forgets its targets when its author could write; a reader's tombstone with
+ *   reason `ephemeral`/`session-end` forgets only EPHEMERAL targets (the first read consumes them);
+ * - a memory that a valid tombstone covers is dead even if its record arrives later: the replica
+ *   deletes the record again (heals) instead of showing it.
+ * Signatures are checked before records reach this class (see store.ts).
+ */
+export interface ValidMemory {
+  readonly id: string
+  readonly record: PoolRecord<MemoryBody>
+  /** Null while sealed under a key this identity does not hold. */
+  readonly payload: MemoryPayload | null
+}
+
+export interface Structure {
+  readonly id: PoolId
+  readonly owner: string
+  readonly tenant: string | null
+  readonly createdAt: number
+  readonly create: PoolRecord<CreateBody>
+  readonly policies: PoolPolicies
+  readonly acl: Acl
+  /** Owner-signed key wraps. */
+  readonly keys: readonly PoolRecord<KeyBody>[]
+  readonly epoch: number
+  /** Valid memories not covered by a tombstone (payload null when sealed to us). */
+  readonly memories: ReadonlyMap<string, ValidMemory>
+  /** Present memory records a valid tombstone covers: to be deleted from storage. */
+  readonly dead: ReadonlySet<string>
+  /** Ids a valid tombstone forgot, with the links they had (chain repair). */
+  readonly forgotten: ReadonlyMap<string, readonly string[]>
+  /** In force (latest per pair wins): loser -> winner. */
+  readonly resolutions: ReadonlyMap<string, string>
+  readonly access: ReadonlyMap<string, { readonly count: number; readonly last: number }>
+  readonly ratings: ReadonlyMap<string, number>
+}
+
+class PoolRecords {
+  readonly records = new Map<string, PoolRecord>()
+  readonly payloads = new Map<string, MemoryPayload>()
+  cache: Structure | null | undefined
+}
+
+const wall = (r: PoolRecord): number => decodeHlc(r.hlc).wall
+
+export class PoolState {
+  readonly #pools = new Map<string, PoolRecords>()
+  readonly #where = new Map<string, string>()
+
+  clear(): void {
+    this.#pools.clear()
+    this.#where.clear()
+  }
+
+  has(id: string): boolean {
+    return this.#where.has(id)
+  }
+
+  poolOf(id: string): PoolId | undefined {
+    return this.#where.get(id) as PoolId | undefined
+  }
+
+  poolIds(): PoolId[] {
+    return [...this.#pools.keys()] as PoolId[]
+  }
+
+  record(id: string): PoolRecord | undefined {
+    const pool = this.#where.get(id)
+    return pool === undefined ? undefined : this.#pools.get(pool)?.records.get(id)
+  }
+
+  /** Adds a record (idempotent); `payload` is the plaintext of a memory record when known. */
+  apply(record: PoolRecord, payload: MemoryPayload | null = null): void {
+    let p = this.#pools.get(record.pool)
+    if (!p) this.#pools.set(record.pool, (p = new PoolRecords()))
+    if (!p.records.has(record.id)) {
+      p.records.set(record.id, record)
+      this.#where.set(record.id, record.pool)
+      p.cache = undefined
+    }
+    if (payload) this.setPayload(record.id, payload)
+  }
+
+  setPayload(id: string, payload: MemoryPayload): void {
+    const p = this.#pools.get(this.#where.get(id) ?? '')
+    if (p && !p.payloads.has(id)) {
+      p.payloads.set(id, payload)
+      p.cache = undefined
+    }
+  }
+
+  /** The record's row was deleted from storage (hard delete by this or another handle). */
+  remove(id: string): void {
+    const pool = this.#where.get(id)
+    if (pool === undefined) return
+    const p = this.#pools.get(pool)!
+    p.records.delete(id)
+    p.payloads.delete(id)
+    this.#where.delete(id)
+    p.cache = undefined
+  }
+
+  /** Sealed memory records without a payload yet. */
+  sealedPending(): PoolRecord<MemoryBody>[] {
+    const out: PoolRecord<MemoryBody>[] = []
+    for (const p of this.#pools.values()) {
+      for (const r of p.records.values()) {
+        if (r.kind === PoolKind.MEMORY && 'sealed' in (r.body as MemoryBody) && !p.payloads.has(r.id)) out.push(r as PoolRecord<MemoryBody>)
+      }
+    }
+    return out
+  }
+
+  /** The time-independent derivation of one pool, cached until its record set changes. Null until it is founded. */
+  structure(poolId: string): Structure | null {
+    const p = this.#pools.get(poolId)
+    if (!p) return null
+    if (p.cache === undefined) p.cache = derive(poolId as PoolId, p)
+    return p.cache
+  }
+}
+
+function derive(poolId: PoolId, p: PoolRecords): Structure | null {
+  const byKind = new Map<string, PoolRecord[]>()
+  for (const r of p.records.values()) {
+    let list = byKind.get(r.kind)
+    if (!list) byKind.set(r.kind, (list = []))
+    list.push(r)
+  }
+  for (const list of byKind.values()) list.sort(compareRecords)
+  const of = <B>(kind: string): PoolRecord<B>[] => (byKind.get(kind) ?? []) as PoolRecord<B>[]
+
+  const create = of<CreateBody>(PoolKind.CREATE).find((r) => r.pool === derivePoolId(r.author, r.body.nonce, r.tenant))
+  if (!create) return null
+  const owner = create.author
+  const tenant = create.tenant
+  const inTenant = <B>(list: PoolRecord<B>[]): PoolRecord<B>[] => list.filter((r) => r.tenant === tenant)
+  const byOwner = <B>(list: PoolRecord<B>[]): PoolRecord<B>[] => inTenant(list).filter((r) => r.author === owner)
+
+  const acl = new Acl(owner)
+  for (const r of byOwner(of<AclBody>(PoolKind.ACL))) acl.add(r)
+  const can = (r: PoolRecord, right: 'read' | 'write'): boolean => acl.at(r.author, r.hlc, wall(r))[right]
+
+  const policyRecord = byOwner(of<PolicyBody>(PoolKind.POLICY)).at(-1)
+  const policies = { ...DEFAULT_POLICIES, ...(policyRecord ? policyRecord.body.policies : create.body.policies) }
+  const keys = byOwner(of<KeyBody>(PoolKind.KEY))
+  const epoch = keys.reduce((e, k) => Math.max(e, k.body.epoch), 0)
+
+  const candidates = new Map<string, ValidMemory>()
+  for (const r of inTenant(of<MemoryBody>(PoolKind.MEMORY))) {
+    if (can(r, 'write')) candidates.set(r.id, { id: r.id, record: r, payload: p.payloads.get(r.id) ?? null })
+  }
+
+  const forgotten = new Map<string, readonly string[]>()
+  const dead = new Set<string>()
+  for (const t of inTenant(of<TombstoneBody>(PoolKind.TOMBSTONE))) {
+    const writer = can(t, 'write')
+    const consumer = !writer && (t.body.reason === 'ephemeral' || t.body.reason === 'session-end') && can(t, 'read')
+    if (!writer && !consumer) continue
+    for (const target of t.body.targets) {
+      const m = candidates.get(target.id)
+      if (consumer && m && m.payload?.ephemeral !== true) continue
+      forgotten.set(target.id, target.supersedes)
+      if (p.records.has(target.id)) dead.add(target.id)
+    }
+  }
+  for (const id of dead) candidates.delete(id)
+
+  // Conflict resolutions: the latest record about a pair decides it, so a later reversal wins.
+  const pairs = new Map<string, { winner: string; loser: string }>()
+  for (const r of inTenant(of<ResolveBody>(PoolKind.RESOLVE))) {
+    if (!can(r, 'write')) continue
+    for (const loser of r.body.losers) {
+      if (loser === r.body.winner) continue
+      pairs.set([r.body.winner, loser].sort().join('|'), { winner: r.body.winner, loser })
+    }
+  }
+  const resolutions = new Map<string, string>()
+  for (const { winner, loser } of pairs.values()) resolutions.set(loser, winner)
+
+  const access = new Map<string, { count: number; last: number }>()
+  for (const r of inTenant(of<AccessBody>(PoolKind.ACCESS))) {
+    if (!can(r, 'read')) continue
+    for (const id of r.body.reads) {
+      const a = access.get(id)
+      access.set(id, { count: (a?.count ?? 0) + 1, last: Math.max(a?.last ?? 0, r.body.at) })
+    }
+  }
+
+  const latestRating = new Map<string, Map<string, number>>()
+  for (const r of inTenant(of<RatingBody>(PoolKind.RATING))) {
+    if (!can(r, 'read')) continue
+    let m = latestRating.get(r.body.memory)
+    if (!m) latestRating.set(r.body.memory, (m = new Map()))
+    m.set(r.author, r.body.rating)
+  }
+  const ratings = new Map<string, number>()
+  for (const [id, m] of latestRating) ratings.set(id, [...m.values()].reduce((s, x) => s + x, 0) / m.size)
+
+  return {
+    id: poolId, owner, tenant, createdAt: wall(create), create, policies, acl, keys, epoch,
+    memories: candidates, dead, forgotten, resolutions, access, ratings,
+  }
+}
+
+/** Epoch ms at which a memory expires, or null. */
+export function expiresAt(p: MemoryPayload): number | null {
+  return p.permanent || p.ttl === null ? null : p.createdAt + Math.round(p.ttl * 1000)
+}
+
+export interface LiveMemory extends ValidMemory {
+  readonly payload: MemoryPayload
+}
+
+/** One pool at one instant: what is live (readable, unexpired), what replaces what, what is current. */
+export interface View {
+  readonly s: Structure
+  readonly now: number
+  readonly live: ReadonlyMap<string, LiveMemory>
+  /** Readable memories past their TTL: hidden now, hard-deleted by the next sweep. */
+  readonly expired: readonly LiveMemory[]
+  readonly supersededBy: ReadonlyMap<string, readonly string[]>
+  readonly current: readonly LiveMemory[]
+  /** The next instant a live memory expires: until then the same view holds (only `now` moves). */
+  readonly stableUntil: number
+}
+
+/**
+ * Supersession follows chains through forgotten and expired memories, as GMP's fact chains do:
+ * if B (superseding A) is forgotten, C (superseding B) now supersedes A; if C goes too, A is
+ * current again.
+ */
+export function viewAt(s: Structure, now: number): View {
+  const live = new Map<string, LiveMemory>()
+  const expired: LiveMemory[] = []
+  let stableUntil = Infinity
+  for (const m of s.memories.values()) {
+    if (!m.payload) continue
+    const until = expiresAt(m.payload)
+    if (until !== null && now >= until) expired.push(m as LiveMemory)
+    else {
+      live.set(m.id, m as LiveMemory)
+      if (until !== null) stableUntil = Math.min(stableUntil, until)
+    }
+  }
+  const gone = new Map<string, readonly string[]>(s.forgotten)
+  for (const m of expired) gone.set(m.id, m.payload.supersedes)
+  const resolve = (id: string, seen: Set<string>, out: Set<string>): void => {
+    if (seen.has(id)) return
+    seen.add(id)
+    if (live.has(id)) out.add(id)
+    else for (const next of gone.get(id) ?? []) resolve(next, seen, out)
+  }
+  const supersededBy = new Map<string, string[]>()
+  const link = (pred: string, succ: string): void => {
+    if (pred === succ) return
+    let list = supersededBy.get(pred)
+    if (!list) supersededBy.set(pred, (list = []))
+    if (!list.includes(succ)) list.push(succ)
+  }
+  for (const m of live.values()) {
+    const preds = new Set<string>()
+    for (const s0 of m.payload.supersedes) resolve(s0, new Set(), preds)
+    for (const pred of preds) link(pred, m.id)
+  }
+  for (const [loser, winner] of s.resolutions) if (live.has(loser) && live.has(winner)) link(loser, winner)
+  for (const list of supersededBy.values()) list.sort()
+  const current = [...live.values()].filter((m) => !supersededBy.has(m.id))
+  return { s, now, live, expired, supersededBy, current, stableUntil }
+}
