@@ -1,6 +1,6 @@
 import { MemweaveError, ErrorCode, invalidArgument } from './errors.js'
 import { concatBytes, fromBase58, toBase58, toHex, bytesFrom } from './bytes.js'
-import { publicKeyFromSeed, randomSeed, sign, signWithKey, verify, type Ed25519Backend } from './ed25519.js'
+import { hasWebCryptoEd25519, importSigningKey, publicKeyFromSeed, randomSeed, sign, signWithKey, verify, type Ed25519Backend } from './ed25519.js'
 
 /** A `did:key` identifier of an Ed25519 public key, e.g. `did:key:z6Mk...`. */
 export type AgentDid = string & { readonly __brand: 'AgentDid' }
@@ -53,6 +53,7 @@ class SeedIdentity implements Identity {
   readonly publicKey: Uint8Array
   readonly #seed: Uint8Array
   readonly #backend: Ed25519Backend
+  #key: Promise<CryptoKey> | undefined
 
   constructor(seed: Uint8Array, publicKey: Uint8Array, backend: Ed25519Backend) {
     this.#seed = seed
@@ -61,8 +62,13 @@ class SeedIdentity implements Identity {
     this.did = didFromPublicKey(publicKey)
   }
 
-  sign(message: Uint8Array): Promise<Uint8Array> {
-    return sign(message, this.#seed, this.#backend)
+  async sign(message: Uint8Array): Promise<Uint8Array> {
+    // Importing the key costs as much as signing: import it once per identity.
+    if (this.#backend !== 'noble' && (this.#backend === 'webcrypto' || (await hasWebCryptoEd25519()))) {
+      this.#key ??= importSigningKey(this.#seed)
+      return signWithKey(message, await this.#key)
+    }
+    return sign(message, this.#seed, 'noble')
   }
 
   /** The 32-byte seed, for the caller to persist. Handle with care. */
