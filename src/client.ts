@@ -4,6 +4,11 @@ import { identityKeys, type Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
 import type { FactStore, Memory as FactMemory, RetrieveOptions } from './facts/types.js'
 import type { Memory } from './memory.js'
+import type { Pools } from './pools/types.js'
+import { artifactStoreMethods } from './artifacts/remote.js'
+import type { ArtifactStore } from './artifacts/types.js'
+import type { WorkingMemory } from './working/types.js'
+import { workingMemoryUnavailable } from './working/unavailable.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
 import type { HostedMemory, MemoryHost } from './runtime/host.js'
 
@@ -108,6 +113,10 @@ async function requestPersistence(): Promise<boolean | null> {
 
 class ClientMemory implements RemoteMemory {
   readonly facts: FactStore
+  readonly pools: Pools
+  readonly artifacts: ArtifactStore
+  // TODO(issue 3): host working memory in the worker (a WorkingStore beside the pools) and proxy open() and its handles.
+  readonly working: WorkingMemory = workingMemoryUnavailable('openMemory()')
   readonly identity: Identity | null
   readonly runtime: RuntimeInfo
   readonly #hosted: Comlink.Remote<HostedMemory>
@@ -120,6 +129,9 @@ class ClientMemory implements RemoteMemory {
     this.identity = identity
     this.runtime = runtime
     this.facts = clientFacts(hosted.facts as unknown as Comlink.Remote<FactStore>)
+    // Every Pools method is async with structured-cloneable arguments and results: the comlink proxy is the API.
+    this.pools = hosted.pools as unknown as Pools
+    this.artifacts = artifactStoreMethods(hosted.artifacts as unknown as ArtifactStore)
   }
 
   close(): Promise<void> {

@@ -11,15 +11,51 @@ export { Capability, DEFAULT_CAPABILITIES } from './facts/capabilities.js'
 export { verifyProvenance } from './facts/provenance.js'
 export { memoryStorage, MemoryStorage } from './storage/memory-adapter.js'
 export { indexedDbStorage, DexieStorage } from './storage/dexie-adapter.js'
+export {
+  SmpArtifactStore, parseArtifactFile, stringifyArtifact, validateArtifactText, validateFrontmatter, parseArtifactSlug, ProvenanceAction,
+  KNOWLEDGE_ARTIFACT_SCHEMA,
+} from './artifacts/index.js'
+export { cosine } from './core/embedder.js'
+export {
+  AgentRole, BeliefType, ConflictDetector, DEFAULT_WORKING_CONFIG, hashEmbedder, pipelineEmbedder,
+} from './working/index.js'
+export { MemoryType, PrivacyLevel, MergeStrategy, Lifecycle, DEFAULT_POLICIES, parsePoolId, parseMemoryId, PoolKind } from './pools/index.js'
+
+export {
+  createSmallStore, validateWorkspace as validateSmallWorkspace, validateDocument as validateSmallDocument, SmallRule, formatFinding,
+  formatReport as formatSmallReport, computeReplayId, buildHandoff, applyHarnessBlock, findHarnessBlock, removeHarnessBlock,
+  defaultHarnessContent, findSecrets, SMALL_VERSION,
+} from './small/index.js'
 
 export type { CreateMemoryOptions, Memory } from './memory.js'
 export type { OpenMemoryOptions, RemoteMemory, RuntimeInfo } from './client.js'
 export type { ErrorDetails } from './core/errors.js'
 export type { AgentDid, Identity, IdentityKeys, CreateIdentityOptions } from './core/identity.js'
 export type { FactObject, FloatObject, StructuredFact } from './core/ids.js'
-export type { Embedder } from './facts/embedder.js'
+export type { Embedder } from './core/embedder.js'
 export type {
   AssertInput, FactConflict, FactRef, FactStore, Memory as FactMemory, RetentionPolicy, RetrieveOptions, SourceMeta,
   StorePolicy, WriteOptions,
 } from './facts/types.js'
 export type { Key, ReadTx, Schema, StoragePort, TableSpec, WriteTx } from './storage/port.js'
+export type {
+  Artifact, ArtifactFile, ArtifactFrontmatter, ArtifactImportResult, ArtifactProblem, ArtifactSearchHit, ArtifactSlug, ArtifactStore,
+  ArtifactStoreOptions, ArtifactSummary, ArtifactValidation, ArtifactVersionId, ArtifactVersionInfo, CommitArtifactInput, CreateArtifactInput,
+  ImportArtifactOptions, ListArtifactsOptions, MergeArtifactInput, ProvenanceEntry, ReadArtifactOptions, SearchArtifactsOptions,
+} from './artifacts/index.js'
+export type {
+  AddObservationInput, Analysis, ConflictDetectorOptions, ConflictResolution, ConflictVerdict, ContextOptions, Difference,
+  DifferenceKind, Eviction, EvictionReason, FeatureExtractor, HashEmbedderOptions, Observation, ObservationId,
+  PipelineEmbedderOptions, SharedWorkingMemory, TensorLike, WorkingConflict, WorkingMemory, WorkingMemoryConfig,
+} from './working/index.js'
+export type {
+  ConflictDecision, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ImportOptions, ImportResult, KeyAgreement, MemoryContent,
+  MemoryId, MemoryPrivacy, PoolConflict, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, PoolRecord, Pools, QueryOptions,
+  Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
+} from './pools/index.js'
+export type {
+  SmallStore, SmallStoreOptions, SmallDocument, SmallWriteOptions, SmallWriteResult, SmallValidation, SmallProjectOptions, Finding as SmallFinding,
+  ValidationReport as SmallValidationReport, WorkspaceFiles as SmallWorkspaceFiles, WorkspaceValidation as SmallWorkspaceValidation, HandoffOptions,
+  AgentsMdMode, SmallDocName, SmallRole, ProgressEntryInput, SmallConflict, IntentDoc, ConstraintsDoc, PlanDoc, PlanTask, ProgressDoc, ProgressEntry,
+  HandoffDoc, WorkspaceDoc,
+} from './small/index.js'

@@ -1,12 +1,21 @@
 import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
 import type { Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
-import type { Embedder } from './facts/embedder.js'
+import type { Embedder } from './core/embedder.js'
 import { GmpFactStore } from './facts/store.js'
+import type { RankParams } from './facts/rank.js'
 import type { FactStore } from './facts/types.js'
+import { PoolStore } from './pools/store.js'
+import type { Pools } from './pools/types.js'
 import { indexedDbStorage } from './storage/dexie-adapter.js'
 import { memoryStorage } from './storage/memory-adapter.js'
 import type { StoragePort } from './storage/port.js'
+import { createSmallStore } from './small/store.js'
+import type { SmallStore } from './small/store-api.js'
+import { WorkingStore } from './working/store.js'
+import type { WorkingMemory } from './working/types.js'
+import { SmpArtifactStore } from './artifacts/store.js'
+import type { ArtifactStore } from './artifacts/types.js'
 
 export interface CreateMemoryOptions {
   /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
@@ -22,6 +31,18 @@ export interface CreateMemoryOptions {
     readonly multiValuedPredicates?: readonly string[]
     /** Semantic vectors for retrieval; optional, lexical ranking is the default. */
     readonly embedder?: Embedder | null
+    /** Overrides of the default ranker, e.g. `{ context: 0 }` for unrelated bulk imports (docs/retrieval.md). */
+    readonly ranking?: Partial<RankParams>
+  }
+  readonly working?: {
+    /** Embeds observation topics for conflict detection (FR-001.3). Default `hashEmbedder()`: no model, no network. */
+    readonly embedder?: Embedder | null
+  }
+  readonly small?: {
+    /** DIDs of the identities that act for people: only they may write SMALL intent and constraints (src/small/ownership.ts). */
+    readonly humans?: readonly string[]
+    /** Strict writes: a suspected secret refuses the write instead of warning. */
+    readonly strict?: boolean
   }
   /** An IndexedDB factory and key range, e.g. fake-indexeddb in Node. */
   readonly indexedDB?: IDBFactory
@@ -34,6 +55,17 @@ export interface CreateMemoryOptions {
 export interface Memory {
   /** GMP facts: write, supersede, retrieve, delete, audit, conflicts. */
   readonly facts: FactStore
+  /** LCS-004 memory pools: create, share, revoke, write, query, merge, forget, conflicts, import/export. */
+  readonly pools: Pools
+  /** FR-001 shared working memory: `await mem.working.open(taskId, config)` returns one task's pool. */
+  readonly working: WorkingMemory
+  /**
+   * SMALL project state: the five `.small/` documents, validated, append-only progress, handoff with replayId.
+   * Always present on createMemory(); optional here only until the worker client (openMemory) carries it.
+   */
+  readonly small?: SmallStore
+  /** SMP knowledge artifacts: create, commit, read, list, search, merge, log; versions kept, forks flagged. */
+  readonly artifacts: ArtifactStore
   readonly identity: Identity | null
   /** Commits pending writes and closes storage. Idempotent. */
   close(): Promise<void>
@@ -41,14 +73,27 @@ export interface Memory {
 
 class MemoryImpl implements Memory {
   readonly facts: GmpFactStore
+  readonly pools: PoolStore
+  readonly working: WorkingStore
+  readonly small: SmallStore
+  readonly artifacts: SmpArtifactStore
   readonly identity: Identity | null
 
-  constructor(facts: GmpFactStore, identity: Identity | null) {
+  constructor(facts: GmpFactStore, identity: Identity | null, pools: PoolStore, working: WorkingStore, small: SmallStore, artifacts: SmpArtifactStore) {
     this.facts = facts
+    this.artifacts = artifacts
+    this.small = small
+    this.pools = pools
+    this.working = working
     this.identity = identity
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Working memory and pools commit first: the fact store owns the storage and closes it last.
+    await this.working.close()
+    await this.artifacts.close()
+    await this.small.close()
+    await this.pools.close()
     return this.facts.close()
   }
 }
@@ -81,7 +126,7 @@ function pickStorage(options: CreateMemoryOptions): StoragePort {
  * const ref = await mem.facts.write('Aria lives in Rome', { metadata: { subject: 'Aria', predicate: 'lives_in', object: 'Rome' } })
  * const hits = await mem.facts.retrieve('where does Aria live?', { budgetTokens: 200 })
  */
-export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
+export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory & { readonly small: SmallStore }> {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
   const storage = pickStorage(options)
   const facts = new GmpFactStore(storage, {
@@ -89,6 +134,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     identity: options.identity ?? null,
     multiValuedPredicates: options.facts?.multiValuedPredicates,
     embedder: options.facts?.embedder ?? null,
+    ranking: options.facts?.ranking,
     now: options.now,
   })
   await facts.audit().catch(async (err: unknown) => {
@@ -96,5 +142,15 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     if ((err as MemweaveError).code === ErrorCode.CAPABILITY_NOT_SUPPORTED) return facts.retrieve('', { budgetTokens: 0 })
     throw err
   })
-  return new MemoryImpl(facts, options.identity ?? null)
+  // The fact store opened the storage and owns its lifecycle; pools share it.
+  const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false })
+  const working = new WorkingStore(storage, {
+    identity: options.identity ?? null,
+    embedder: options.working?.embedder ?? null,
+    now: options.now,
+    ownsStorage: false,
+  })
+  const small = createSmallStore(storage, { identity: options.identity ?? null, humans: options.small?.humans, strict: options.small?.strict, now: options.now, ownsStorage: false })
+  const artifacts = new SmpArtifactStore(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: false })
+  return new MemoryImpl(facts, options.identity ?? null, pools, working, small, artifacts)
 }

@@ -3,6 +3,10 @@
 export { createGmpServer, GmpHttpClient } from './gmp-http/index.js'
 export { fileStorage, FileStorage } from './storage/file-adapter.js'
 export { runCli } from './cli/index.js'
+export { ArtifactWorkspace } from './artifacts/workspace.js'
+export { importWorkspace, exportWorkspace } from './artifacts/workspace-sync.js'
+export { createMcpServer } from './mcp/server.js'
+export { readWorkspace, validateDir, writeDocument, appendProgressEntry, regenerateHandoff, initWorkspace } from './small/workspace-dir.js'
 
 export type {
   CreateStoreOptions, GmpHttpClientOptions, GmpServer, GmpServerAddress, GmpServerOptions, GmpWireStore, WireErrorBody,
@@ -10,3 +14,7 @@ export type {
 } from './gmp-http/index.js'
 export type { FileStorageOptions } from './storage/file-adapter.js'
 export type { CliIO, Command } from './cli/index.js'
+export type { ArtifactWorkspaceOptions, SkippedFile, WorkspaceArtifact } from './artifacts/workspace.js'
+export type { ExportReport, ImportReport, TransferProblem } from './artifacts/workspace-sync.js'
+export type { McpMemory, McpServerOptions } from './mcp/server.js'
+export type { LoadedWorkspace, DirValidateOptions, DirWriteOptions, DirWriteResult, AppendOptions, InitOptions } from './small/workspace-dir.js'

@@ -3,12 +3,14 @@ import { isMemweaveError } from '../core/errors.js'
 import { EXIT, UsageError, type CliIO, type Command } from './command.js'
 import { gmpCommand } from './gmp.js'
 import { smallCommand } from './small.js'
+import { artifactCommand } from './artifact.js'
+import { mcpCommand } from './mcp.js'
 
 /**
  * The `memweave` command (Node only). Each top-level command is one entry of COMMANDS; a new
  * one (`relay`, `artifact`, `small`, `mcp`) is a `Command` added there.
  */
-const COMMANDS: readonly Command[] = [gmpCommand, smallCommand]
+const COMMANDS: readonly Command[] = [gmpCommand, smallCommand, artifactCommand, mcpCommand]
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

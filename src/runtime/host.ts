@@ -3,6 +3,11 @@ import { identityFromKeys, type IdentityKeys } from '../core/identity.js'
 import type { Capability } from '../facts/capabilities.js'
 import { GmpFactStore } from '../facts/store.js'
 import type { FactStore, Memory as FactMemory, RetrieveOptions } from '../facts/types.js'
+import { PoolStore } from '../pools/store.js'
+import { artifactStoreMethods } from '../artifacts/remote.js'
+import { SmpArtifactStore } from '../artifacts/store.js'
+import type { ArtifactStore } from '../artifacts/types.js'
+import type { Pools } from '../pools/types.js'
 import { indexedDbStorage } from '../storage/dexie-adapter.js'
 import { TabElection } from './election.js'
 import { installErrorTransfer } from './error-transfer.js'
@@ -26,6 +31,8 @@ export interface HostedInfo {
 /** The worker-side object a page holds through comlink. */
 export interface HostedMemory {
   readonly facts: FactStore
+  readonly pools: Pools
+  readonly artifacts: ArtifactStore
   info(): HostedInfo
   close(): Promise<void>
 }
@@ -36,6 +43,8 @@ export interface MemoryHost {
 
 interface Entry {
   readonly store: GmpFactStore
+  readonly pools: PoolStore
+  readonly artifacts: SmpArtifactStore
   readonly election: TabElection | null
   readonly info: Omit<HostedInfo, 'leader'>
   users: number
@@ -52,14 +61,19 @@ export function createMemoryHost(): MemoryHost {
 
   async function build(o: WorkerOpenOptions): Promise<Entry> {
     const identity = o.identity ? await identityFromKeys(o.identity) : null
-    const store = new GmpFactStore(indexedDbStorage({ name: o.name }), {
+    const storage = indexedDbStorage({ name: o.name })
+    const store = new GmpFactStore(storage, {
       capabilities: o.capabilities,
       identity,
       multiValuedPredicates: o.multiValuedPredicates,
     })
     await store.refresh() // open and load now, so errors surface at open time
     const election = o.election ? new TabElection(o.name, store) : null
-    return { store, election, info: { did: identity?.did ?? null, publicKey: identity?.publicKey ?? null }, users: 0 }
+    // Pools share the fact store's database (it opens and closes it) and show their facts through it.
+    const pools = new PoolStore(storage, { identity, facts: store, ownsStorage: false })
+    // Artifacts live in the same database; each worker commits its own (IndexedDB serializes them, and forks are flagged).
+    const artifacts = new SmpArtifactStore(storage, { identity, ownsStorage: false })
+    return { store, pools, artifacts, election, info: { did: identity?.did ?? null, publicKey: identity?.publicKey ?? null }, users: 0 }
   }
 
   return {
@@ -77,6 +91,8 @@ export function createMemoryHost(): MemoryHost {
       const facts = hostedFacts(entry.store)
       return Comlink.proxy({
         facts,
+        pools: Comlink.proxy(entry.pools),
+        artifacts: Comlink.proxy(artifactStoreMethods(entry.artifacts)),
         info: () => ({ ...entry.info, leader: entry.election ? entry.election.isLeader : null }),
         async close() {
           if (closed) return
@@ -84,6 +100,8 @@ export function createMemoryHost(): MemoryHost {
           if (--entry.users > 0) return
           entries.delete(key)
           entry.election?.close()
+          await entry.pools.close()
+          await entry.artifacts.close()
           await entry.store.close()
         },
       })

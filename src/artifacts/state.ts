@@ -1,0 +1,137 @@
+import type { StoredRecord } from '../storage/schema.js'
+import type { ArtifactVersionId } from './types.js'
+
+/** The record kind of one artifact version (DESIGN.md "Records"). */
+export const ARTIFACT_VERSION_KIND = 'artifact-version'
+
+/** An `artifact-version` record's body: the whole file, plus what the materializer needs without parsing it. */
+export interface ArtifactVersionBody {
+  readonly slug: string
+  readonly version: number
+  /** Version ids this one continues: none for a root, one for a commit, every head for a fork's merge. */
+  readonly parents: readonly string[]
+  /** The artifact file, byte for byte. */
+  readonly text: string
+}
+
+export interface VersionMeta {
+  readonly id: ArtifactVersionId
+  readonly slug: string
+  readonly version: number
+  readonly parents: readonly ArtifactVersionId[]
+  readonly hlc: string
+  readonly author: string | null
+}
+
+function isBody(b: unknown): b is ArtifactVersionBody {
+  const o = b as Partial<ArtifactVersionBody> | null
+  return (
+    typeof o === 'object' && o !== null && typeof o.slug === 'string' && Number.isInteger(o.version) &&
+    Array.isArray(o.parents) && o.parents.every((p) => typeof p === 'string') && typeof o.text === 'string'
+  )
+}
+
+/**
+ * Winner first: the highest version, then the latest write (hybrid logical clock), then the
+ * greater id. Every replica with the same records picks the same winner.
+ */
+export function compareHeads(a: VersionMeta, b: VersionMeta): number {
+  return b.version - a.version || (a.hlc < b.hlc ? 1 : a.hlc > b.hlc ? -1 : 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+}
+
+/**
+ * The materialized state of the artifacts: a pure function of the set of version records,
+ * maintained incrementally and independent of arrival order. A version is a head while no other
+ * version names it as a parent; an artifact with two or more heads has forked (two commits on one
+ * parent, two creations of one slug on two replicas) and is flagged, never silently resolved.
+ * Texts are kept for heads only; earlier versions are read from storage when asked for.
+ */
+export class ArtifactState {
+  readonly versions = new Map<string, VersionMeta>()
+  readonly #bySlug = new Map<string, Set<string>>()
+  /** Parent id -> ids naming it, including parents that have not arrived yet. */
+  readonly #children = new Map<string, Set<string>>()
+  readonly #heads = new Map<string, Set<string>>()
+  readonly #texts = new Map<string, string>()
+
+  clear(): void {
+    this.versions.clear()
+    this.#bySlug.clear()
+    this.#children.clear()
+    this.#heads.clear()
+    this.#texts.clear()
+  }
+
+  /** Applies one record; idempotent; other kinds and malformed bodies are ignored. */
+  apply(record: StoredRecord): void {
+    if (record.kind !== ARTIFACT_VERSION_KIND || this.versions.has(record.id) || !isBody(record.body)) return
+    const body = record.body
+    const v: VersionMeta = {
+      id: record.id as ArtifactVersionId,
+      slug: body.slug,
+      version: body.version,
+      parents: [...body.parents] as ArtifactVersionId[],
+      hlc: record.hlc,
+      author: record.author,
+    }
+    this.versions.set(v.id, v)
+    setOf(this.#bySlug, v.slug).add(v.id)
+    for (const p of v.parents) {
+      setOf(this.#children, p).add(v.id)
+      this.#heads.get(v.slug)?.delete(p)
+      this.#texts.delete(p)
+    }
+    if (!this.#children.get(v.id)?.size) {
+      setOf(this.#heads, v.slug).add(v.id)
+      this.#texts.set(v.id, body.text)
+    }
+  }
+
+  has(slug: string): boolean {
+    return (this.#bySlug.get(slug)?.size ?? 0) > 0
+  }
+
+  slugs(): string[] {
+    return [...this.#bySlug.keys()].filter((s) => this.has(s)).sort()
+  }
+
+  /** Current heads of an artifact, winner first. */
+  heads(slug: string): VersionMeta[] {
+    return [...(this.#heads.get(slug) ?? [])].map((id) => this.versions.get(id)!).sort(compareHeads)
+  }
+
+  isHead(id: string): boolean {
+    const v = this.versions.get(id)
+    return !!v && !!this.#heads.get(v.slug)?.has(id)
+  }
+
+  /** All versions of an artifact, oldest first. */
+  all(slug: string): VersionMeta[] {
+    return [...(this.#bySlug.get(slug) ?? [])].map((id) => this.versions.get(id)!).sort((a, b) => -compareHeads(a, b))
+  }
+
+  /** The text of a head (others live in storage only). */
+  text(id: string): string | undefined {
+    return this.#texts.get(id)
+  }
+
+  /** Whether `ancestor` is `id` or lies on one of its parent chains. */
+  isAncestor(ancestor: string, id: string): boolean {
+    const stack = [id]
+    const seen = new Set<string>()
+    while (stack.length > 0) {
+      const cur = stack.pop()!
+      if (cur === ancestor) return true
+      if (seen.has(cur)) continue
+      seen.add(cur)
+      stack.push(...(this.versions.get(cur)?.parents ?? []))
+    }
+    return false
+  }
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let s = map.get(key)
+  if (!s) map.set(key, (s = new Set()))
+  return s
+}
