@@ -3,7 +3,7 @@ import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { recordId } from '../core/ids.js'
 // WriteBatcher knows nothing of facts: it is the one-transaction-per-tick batcher of DESIGN.md "Runtime".
-import { WriteBatcher, type BatchOp } from '../facts/batcher.js'
+import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow, StoredRecord } from '../storage/schema.js'
 import { parseArtifactFile, type ArtifactFile } from './format.js'

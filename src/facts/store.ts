@@ -7,7 +7,7 @@ import { toHex } from '../core/bytes.js'
 import { formatTime, parseOptionalTime, parseTime } from '../core/time.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow, StoredRecord } from '../storage/schema.js'
-import { WriteBatcher, type BatchOp } from './batcher.js'
+import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import { Capability, resolveCapabilities } from './capabilities.js'
 import type { Embedder } from './embedder.js'
 import {

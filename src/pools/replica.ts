@@ -1,7 +1,7 @@
 import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import { WriteBatcher, type BatchOp } from '../facts/batcher.js'
+import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow } from '../storage/schema.js'
 import { findConflicts } from './conflicts.js'
