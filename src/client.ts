@@ -2,15 +2,11 @@ import * as Comlink from 'comlink'
 import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
 import { identityKeys, type Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
-import type { FactStore, Memory as FactMemory, RetrieveOptions } from './facts/types.js'
 import type { Memory } from './memory.js'
-import type { Pools } from './pools/types.js'
-import { artifactStoreMethods } from './artifacts/remote.js'
-import type { ArtifactStore } from './artifacts/types.js'
-import type { WorkingMemory } from './working/types.js'
-import { workingMemoryUnavailable } from './working/unavailable.js'
+import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
 import type { HostedMemory, MemoryHost } from './runtime/host.js'
+import { remoteObject, type CallTarget } from './runtime/remote-call.js'
 
 export interface OpenMemoryOptions {
   /** IndexedDB database name. Default `'memweave'`. */
@@ -19,6 +15,8 @@ export interface OpenMemoryOptions {
   readonly identity?: Identity | null
   readonly capabilities?: readonly Capability[]
   readonly facts?: { readonly multiValuedPredicates?: readonly string[] }
+  /** SMALL ownership and strictness (see createMemory). */
+  readonly small?: { readonly humans?: readonly string[]; readonly strict?: boolean }
   /**
    * `'shared'`: one SharedWorker for the whole origin. `'dedicated'`: a worker per tab with Web
    * Locks leader election (what browsers without SharedWorker get). `'auto'` (default) picks shared where it exists.
@@ -87,6 +85,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
       identity: options.identity ? identityKeys(options.identity) : null,
       capabilities: options.capabilities,
       multiValuedPredicates: options.facts?.multiValuedPredicates,
+      small: options.small,
       election: mode === 'dedicated',
     })) as unknown as Comlink.Remote<HostedMemory>
   } catch (err) {
@@ -94,7 +93,10 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
     throw err
   }
   const persisted = options.persist === false ? null : await requestPersistence()
-  return new ClientMemory(hosted, options.identity ?? null, terminate, {
+  const modules = Object.fromEntries(
+    await Promise.all(MEMORY_MODULES.map(async (m) => [m, (await hosted.module(m)) as unknown as Comlink.Remote<CallTarget>] as const)),
+  ) as { [K in MemoryModule]: Comlink.Remote<CallTarget> }
+  return new ClientMemory(hosted, modules, options.identity ?? null, terminate, {
     mode,
     persisted,
     isLeader: async () => (await hosted.info()).leader,
@@ -112,26 +114,34 @@ async function requestPersistence(): Promise<boolean | null> {
 }
 
 class ClientMemory implements RemoteMemory {
-  readonly facts: FactStore
-  readonly pools: Pools
-  readonly artifacts: ArtifactStore
-  // TODO(issue 3): host working memory in the worker (a WorkingStore beside the pools) and proxy open() and its handles.
-  readonly working: WorkingMemory = workingMemoryUnavailable('openMemory()')
+  readonly facts: Memory['facts']
+  readonly pools: Memory['pools']
+  readonly working: Memory['working']
+  readonly small: Memory['small']
+  readonly artifacts: Memory['artifacts']
   readonly identity: Identity | null
   readonly runtime: RuntimeInfo
   readonly #hosted: Comlink.Remote<HostedMemory>
   readonly #terminate: () => void
   #closing: Promise<void> | undefined
 
-  constructor(hosted: Comlink.Remote<HostedMemory>, identity: Identity | null, terminate: () => void, runtime: RuntimeInfo) {
+  constructor(
+    hosted: Comlink.Remote<HostedMemory>,
+    modules: { readonly [K in MemoryModule]: Comlink.Remote<CallTarget> },
+    identity: Identity | null,
+    terminate: () => void,
+    runtime: RuntimeInfo,
+  ) {
     this.#hosted = hosted
     this.#terminate = terminate
     this.identity = identity
     this.runtime = runtime
-    this.facts = clientFacts(hosted.facts as unknown as Comlink.Remote<FactStore>)
-    // Every Pools method is async with structured-cloneable arguments and results: the comlink proxy is the API.
-    this.pools = hosted.pools as unknown as Pools
-    this.artifacts = artifactStoreMethods(hosted.artifacts as unknown as ArtifactStore)
+    // Each module is a thin proxy: a method call crosses to the worker; callbacks and handles come back as proxies.
+    this.facts = remoteObject(modules.facts)
+    this.pools = remoteObject(modules.pools)
+    this.working = remoteObject(modules.working)
+    this.small = remoteObject(modules.small)
+    this.artifacts = remoteObject(modules.artifacts)
   }
 
   close(): Promise<void> {
@@ -144,34 +154,5 @@ class ClientMemory implements RemoteMemory {
       }
     })()
     return this.#closing
-  }
-}
-
-/** The page-side FactStore: each call crosses to the worker; live-query callbacks come back as proxies. */
-function clientFacts(remote: Comlink.Remote<FactStore>): FactStore {
-  return {
-    capabilities: () => remote.capabilities(),
-    policy: () => remote.policy(),
-    write: (c, o) => remote.write(c, o),
-    assert: (f) => remote.assert(f),
-    supersede: (r, c, o) => remote.supersede(r, c, o),
-    delete: (r) => remote.delete(r),
-    retrieve: (q, o) => remote.retrieve(q, o),
-    audit: () => remote.audit(),
-    get: (r) => remote.get(r),
-    conflicts: (o) => remote.conflicts(o),
-    flush: () => remote.flush(),
-    verifyProvenance: (m, id) => remote.verifyProvenance(m, id),
-    refresh: () => remote.refresh(),
-    async subscribe(query: string, options: RetrieveOptions, callback: (memories: FactMemory[]) => void) {
-      if (typeof callback !== 'function') throw invalidArgument('callback', 'must be a function')
-      const stop = (await remote.subscribe(query, options, Comlink.proxy(callback))) as unknown as Comlink.Remote<() => void>
-      let stopped = false
-      return () => {
-        if (stopped) return
-        stopped = true
-        void stop().finally(() => stop[Comlink.releaseProxy]())
-      }
-    },
   }
 }

@@ -3,6 +3,7 @@ import type { Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
 import type { Embedder } from './core/embedder.js'
 import { GmpFactStore } from './facts/store.js'
+export { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import type { RankParams } from './facts/rank.js'
 import type { FactStore } from './facts/types.js'
 import { PoolStore } from './pools/store.js'
@@ -59,11 +60,8 @@ export interface Memory {
   readonly pools: Pools
   /** FR-001 shared working memory: `await mem.working.open(taskId, config)` returns one task's pool. */
   readonly working: WorkingMemory
-  /**
-   * SMALL project state: the five `.small/` documents, validated, append-only progress, handoff with replayId.
-   * Always present on createMemory(); optional here only until the worker client (openMemory) carries it.
-   */
-  readonly small?: SmallStore
+  /** SMALL project state: the five `.small/` documents, validated, append-only progress, handoff with replayId. */
+  readonly small: SmallStore
   /** SMP knowledge artifacts: create, commit, read, list, search, merge, log; versions kept, forks flagged. */
   readonly artifacts: ArtifactStore
   readonly identity: Identity | null
@@ -126,7 +124,7 @@ function pickStorage(options: CreateMemoryOptions): StoragePort {
  * const ref = await mem.facts.write('Aria lives in Rome', { metadata: { subject: 'Aria', predicate: 'lives_in', object: 'Rome' } })
  * const hits = await mem.facts.retrieve('where does Aria live?', { budgetTokens: 200 })
  */
-export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory & { readonly small: SmallStore }> {
+export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
   const storage = pickStorage(options)
   const facts = new GmpFactStore(storage, {
