@@ -32,6 +32,7 @@ export class MemoryStorage implements StoragePort {
   readonly #autoKeys = new Map<string, number>()
   readonly #persist: MemoryStorageOptions['persist']
   readonly #watchers = new Set<() => void>()
+  readonly #sortedKeys = new Map<string, Key[]>()
   #writeQueue: Promise<unknown> = Promise.resolve()
   // Several memories may share one instance (like tabs on one database): it closes with the last.
   #handles = 0
@@ -122,9 +123,31 @@ export class MemoryStorage implements StoragePort {
   #apply(staged: Staged): void {
     for (const change of staged.order) {
       const table = this.#table(change.table)
-      if (change.row) table.set(change.key, change.row)
-      else table.delete(change.key)
+      const keys = this.#sortedKeys.get(change.table)
+      if (change.row) {
+        const isNew = !table.has(change.key)
+        table.set(change.key, change.row)
+        // Keep the sorted-key cache when a new key lands at the end (the log, records in id order
+        // seldom): re-sorting per commit would cost O(n log n) on every write at 100k rows.
+        if (keys && isNew) {
+          if (keys.length === 0 || compareKeys(keys[keys.length - 1]!, change.key) < 0) keys.push(change.key)
+          else this.#sortedKeys.delete(change.table)
+        }
+      } else if (table.delete(change.key) && keys) {
+        const i = lowerBound(keys, change.key)
+        if (i < keys.length && compareKeys(keys[i]!, change.key) === 0) keys.splice(i, 1)
+      }
     }
+  }
+
+  /** @internal The committed keys of a table, sorted as IndexedDB orders them (cached). */
+  _sortedKeys(name: string): Key[] {
+    let keys = this.#sortedKeys.get(name)
+    if (!keys) {
+      keys = [...this.#table(name).keys()].sort(compareKeys)
+      this.#sortedKeys.set(name, keys)
+    }
+    return keys
   }
 
   #assertOpen(): void {
@@ -189,6 +212,18 @@ class Staged {
   }
 }
 
+/** First index whose key is not less than `key`. */
+function lowerBound(keys: readonly Key[], key: Key): number {
+  let lo = 0
+  let hi = keys.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareKeys(keys[mid]!, key) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 function compareKeys(a: Key, b: Key): number {
   if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0
   return typeof a === 'number' ? -1 : 1 // IndexedDB orders numbers before strings
@@ -218,9 +253,16 @@ class MemoryTx implements WriteTx {
     return merged
   }
 
+  /** Keys in order: the store's cache when this transaction has not touched the table. */
+  #keys(table: string): Key[] {
+    const staged = this.#staged.byTable.get(table)
+    if (!staged) return this.#store._sortedKeys(table)
+    return [...this.#rows(table).keys()].sort(compareKeys)
+  }
+
   #sorted(table: string): object[] {
     const rows = this.#rows(table)
-    return [...rows.keys()].sort(compareKeys).map((k) => rows.get(k)!)
+    return this.#keys(table).map((k) => rows.get(k)!)
   }
 
   async get<T>(table: string, key: Key): Promise<T | undefined> {
@@ -238,18 +280,18 @@ class MemoryTx implements WriteTx {
   }
 
   async after<T>(table: string, after: Key, limit = Infinity): Promise<T[]> {
-    const spec = this.#store._spec(table)
+    const keys = this.#keys(table)
+    const rows = this.#rows(table)
     const out: object[] = []
-    for (const row of this.#sorted(table)) {
-      if (out.length >= limit) break
-      if (compareKeys((row as Record<string, Key>)[spec.key]!, after) > 0) out.push(row)
-    }
+    let i = lowerBound(keys, after)
+    if (i < keys.length && compareKeys(keys[i]!, after) === 0) i++
+    for (; i < keys.length && out.length < limit; i++) out.push(rows.get(keys[i]!)!)
     return out as T[]
   }
 
   async last<T>(table: string): Promise<T | undefined> {
-    const rows = this.#sorted(table)
-    return rows[rows.length - 1] as T | undefined
+    const keys = this.#keys(table)
+    return keys.length ? (this.#rows(table).get(keys[keys.length - 1]!) as T) : undefined
   }
 
   async where<T>(table: string, index: string, value: Key): Promise<T[]> {
