@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { createServer } from 'vite'
+import { chromiumLaunchOptions } from '../scripts/browser.js'
+import type { BrowserBenchResult } from './browser-entry.js'
+
+export interface ChromiumRun extends BrowserBenchResult {
+  /** The browser's own version string, e.g. `156.0.8078.79`. */
+  readonly version: string
+}
+
+/**
+ * Runs bench/browser.html in headless Chromium on real IndexedDB: a Vite dev server on a free port
+ * serves the page and transforms the TypeScript (the same modules Node runs), playwright-core drives
+ * the browser chromiumLaunchOptions() picks, and the page's console is forwarded to `log`.
+ */
+export async function runInChromium(options: {
+  readonly sizes: readonly number[]
+  readonly writeBudgetMs: number
+  readonly naiveBudgetMs: number
+  readonly log: (line: string) => void
+  readonly timeoutMs: number
+}): Promise<ChromiumRun> {
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const server = await createServer({
+    root,
+    // vite.config.ts configures Vitest; the bench needs none of it.
+    configFile: false,
+    logLevel: 'warn',
+    // No file watcher: an edit under src/ during a run must not reload the page and restart the run.
+    server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null },
+    // Crawl the page's imports at startup, so a late dependency discovery cannot reload the page mid-run.
+    optimizeDeps: { entries: ['bench/browser.html'] },
+  })
+  try {
+    await server.listen()
+    const base = server.resolvedUrls?.local[0]
+    if (!base) throw new Error('the Vite dev server did not report a URL')
+    const browser = await chromium.launch(chromiumLaunchOptions())
+    try {
+      const page = await browser.newPage()
+      page.on('console', (msg) => {
+        if (!msg.text().startsWith('[vite]')) options.log(msg.text())
+      })
+      page.on('pageerror', (err) => options.log(`page error: ${err.message}`))
+      let loads = 0
+      page.on('load', () => void loads++)
+      const query = new URLSearchParams({
+        sizes: options.sizes.join(','),
+        writeBudgetMs: String(options.writeBudgetMs),
+        naiveBudgetMs: String(options.naiveBudgetMs),
+      })
+      await page.goto(new URL(`bench/browser.html?${query}`, base).href)
+      await page.waitForFunction(() => window.__benchResult !== undefined || window.__benchError !== undefined, null, {
+        timeout: options.timeoutMs,
+        polling: 500,
+      })
+      // A reload would have restarted the run and mixed two runs' progress lines.
+      if (loads > 1) throw new Error(`the bench page loaded ${loads} times; the figures cannot be trusted`)
+      const error = await page.evaluate(() => window.__benchError)
+      if (error) throw new Error(`the benchmark failed in Chromium:\n${error}`)
+      const result = (await page.evaluate(() => window.__benchResult))!
+      return { ...result, version: browser.version() }
+    } finally {
+      await browser.close()
+    }
+  } finally {
+    await server.close()
+  }
+}

@@ -1,0 +1,93 @@
+import { availableParallelism, loadavg } from 'node:os'
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { runInChromium } from './chromium.js'
+import { runFactsBench } from './facts-bench.js'
+import { formatReport } from './report.js'
+
+/**
+ * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
+ * IndexedDB), each figure beside a raw-Dexie baseline measured in the same run. How to read the
+ * output: docs/benchmarks.md.
+ *
+ * Environment:
+ *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000          sizes for Node (default: 1k and 10k, see NODE_CAP)
+ *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
+ *   MEMWEAVE_BENCH_ONLY=node | chromium            run one runtime
+ *   MEMWEAVE_BENCH_WRITE_BUDGET_S=200              per size: stop memweave's write after this long
+ *   MEMWEAVE_BENCH_NAIVE_BUDGET_S=30               per size: stop the naive baseline's queries after this long
+ *   MEMWEAVE_CHROMIUM=/path/to/chrome              which browser (scripts/browser.ts)
+ */
+
+/**
+ * Why Node stops at 10k: fake-indexeddb is a pure-JS IndexedDB and memweave's write slows down as
+ * the store grows (docs/benchmarks.md, "Hot spots"); at 100k the Node write alone had not finished
+ * after 8 minutes on the bench machine, far over the 3 minutes one size may take.
+ */
+const NODE_CAP_NOTE = "100k on fake-indexeddb takes over 8 minutes (memweave's write alone)"
+
+/**
+ * The whole run should stay under ten minutes on 2 cores. memweave's write is the part that can run
+ * away (it slows down as the store grows), so it gets a budget per size; so does the naive baseline,
+ * whose every query reads the whole table.
+ */
+const WRITE_BUDGET_S = 200
+const NAIVE_BUDGET_S = 30
+
+const sizesFrom = (name: string, fallback: readonly number[]): number[] => {
+  const raw = process.env[name]
+  if (!raw) return [...fallback]
+  const sizes = raw.split(',').map((s) => Number(s.trim()))
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`${name} must be a comma-separated list of positive integers`)
+  return sizes
+}
+
+const seconds = (name: string, fallback: number): number => {
+  const raw = process.env[name]
+  const n = raw ? Number(raw) : fallback
+  if (!(n > 0)) throw new Error(`${name} must be a positive number of seconds`)
+  return n * 1000
+}
+
+const log = (line: string): void => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`)
+
+async function main(): Promise<void> {
+  const only = process.env['MEMWEAVE_BENCH_ONLY']
+  const nodeSizes = sizesFrom('MEMWEAVE_BENCH_NODE_SIZES', [1000, 10_000])
+  const chromiumSizes = sizesFrom('MEMWEAVE_BENCH_CHROMIUM_SIZES', [1000, 10_000, 100_000])
+  const writeBudgetMs = seconds('MEMWEAVE_BENCH_WRITE_BUDGET_S', WRITE_BUDGET_S)
+  const naiveBudgetMs = seconds('MEMWEAVE_BENCH_NAIVE_BUDGET_S', NAIVE_BUDGET_S)
+  const started = performance.now()
+  console.log(`memweave fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.versions.node}`)
+  // Other work on the machine skews every figure; the same-run baseline skews with it, the ratio less.
+  console.log(`Load average at start: ${loadavg()[0]!.toFixed(2)} (1 min).`)
+  console.log('ratio = memweave time / baseline time: above 1x memweave is slower, below 1x faster.\n')
+
+  if (only !== 'chromium') {
+    const rows = await runFactsBench({
+      runtime: 'node',
+      sizes: nodeSizes,
+      // A fresh factory per size: nothing carries over between sizes.
+      freshIdb: () => ({ indexedDB: new IDBFactory(), IDBKeyRange }),
+      writeBudgetMs,
+      naiveBudgetMs,
+      log,
+    })
+    console.log(`== Node ${process.versions.node}, fake-indexeddb (in-memory, pure JS) ==`)
+    if (!nodeSizes.includes(100_000)) {
+      console.log(`Node is capped at ${Math.max(...nodeSizes).toLocaleString('en-US')} facts: ${NODE_CAP_NOTE}. MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000 runs it anyway.\n`)
+    }
+    console.log(formatReport(rows))
+  }
+
+  if (only !== 'node') {
+    const run = await runInChromium({ sizes: chromiumSizes, writeBudgetMs, naiveBudgetMs, log, timeoutMs: 20 * 60_000 })
+    console.log(`== Chromium ${run.version}, real IndexedDB (headless, on disk) ==`)
+    console.log(formatReport(run.rows))
+  }
+  console.log(`Total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end: ${loadavg()[0]!.toFixed(2)}.`)
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exitCode = 1
+})
