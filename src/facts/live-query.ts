@@ -1,3 +1,4 @@
+import { defer } from '../storage/batcher.js'
 import type { Memory, RetrieveOptions } from './types.js'
 
 /** Called with the full new result of a live query. */
@@ -10,8 +11,6 @@ interface Subscription {
   last: string | undefined
 }
 
-const defer: (fn: () => void) => void =
-  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0)
 
 /** What a caller can observe of a result: which memories, in which order, linked and flagged how. */
 function signature(memories: readonly Memory[]): string {

@@ -8,6 +8,8 @@ import { formatTime, parseOptionalTime, parseTime } from '../core/time.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow, StoredRecord } from '../storage/schema.js'
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
+import { BufferedTx } from '../storage/buffered-tx.js'
+import { SCHEMA } from '../storage/schema.js'
 import { Capability, resolveCapabilities } from './capabilities.js'
 import type { Embedder } from './embedder.js'
 import {
@@ -70,6 +72,7 @@ export class GmpFactStore implements FactStore {
   readonly #vectors = new Map<string, Float32Array>()
   readonly #batcher: WriteBatcher<WriteTx>
   #seq = 0
+  #trimmedAt = 0
   #stale = true
   #opening: Promise<void> | undefined
   #refreshing: Promise<void> | undefined
@@ -197,8 +200,11 @@ export class GmpFactStore implements FactStore {
     try {
       results = await this.#storage.write(TABLES, async (tx) => {
         await this.#catchUp(tx)
+        const buffered = new BufferedTx(tx, SCHEMA)
         const out: unknown[] = []
-        for (const op of ops) out.push(await op.run(tx))
+        for (const op of ops) out.push(await op.run(buffered))
+        const keys = (await buffered.flush()).get('log') ?? []
+        for (const key of keys) this.#seq = Math.max(this.#seq, key as number)
         await this.#trimLog(tx)
         return out
       })
@@ -211,13 +217,14 @@ export class GmpFactStore implements FactStore {
     this.#live.schedule()
   }
 
+  /** Log rows are buffered with the batch; #commit learns their keys when it flushes. */
   async #log(tx: WriteTx, rows: LogRow[]): Promise<void> {
-    const keys = await tx.put('log', rows)
-    this.#seq = Math.max(this.#seq, ...(keys as number[]))
+    await tx.put('log', rows)
   }
 
   async #trimLog(tx: WriteTx): Promise<void> {
-    if (this.#seq % 1000 !== 0 || this.#seq <= LOG_KEEP) return
+    if (this.#seq - this.#trimmedAt < 1000 || this.#seq <= LOG_KEEP) return
+    this.#trimmedAt = this.#seq
     const floor = this.#seq - LOG_KEEP
     const old = await tx.after<LogRow>('log', 0, 5000)
     const keys = old.filter((r) => r.seq! <= floor).map((r) => r.seq!)

@@ -9,8 +9,31 @@ export interface BatchOp<Ctx, R> {
   reject(reason: unknown): void
 }
 
-const defer: (fn: () => void) => void =
-  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0)
+/**
+ * The end of the current task: setImmediate in Node; in browsers a MessageChannel message, which
+ * runs as soon as the task ends, where setTimeout(0) waits 1-4 ms (HTML clamps nested timers).
+ */
+let deferImpl: ((fn: () => void) => void) | undefined
+
+export function defer(fn: () => void): void {
+  // Chosen on first use, not at import time (STYLE.md rule 3).
+  deferImpl ??= pickDefer()
+  deferImpl(fn)
+}
+
+function pickDefer(): (fn: () => void) => void {
+  if (typeof setImmediate === 'function') return (fn) => void setImmediate(fn)
+  if (typeof MessageChannel === 'function') {
+    const queue: Array<() => void> = []
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => queue.shift()?.()
+    return (fn) => {
+      queue.push(fn)
+      channel.port2.postMessage(0)
+    }
+  }
+  return (fn) => void setTimeout(fn, 0)
+}
 
 export class WriteBatcher<Ctx> {
   readonly #commit: (ops: ReadonlyArray<BatchOp<Ctx, unknown>>) => Promise<void>

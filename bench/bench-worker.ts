@@ -1,0 +1,73 @@
+/// <reference lib="webworker" />
+// The worker of the client benchmark: the real memweave host (what openMemory talks to) plus the
+// in-worker baselines: direct calls on a Memory without comlink, and raw Dexie.
+import * as Comlink from 'comlink'
+import { Dexie } from 'dexie'
+import { createMemory, type Memory } from '../src/memory.js'
+import { createMemoryHost } from '../src/runtime/host.js'
+import { indexedDbStorage } from '../src/storage/dexie-adapter.js'
+import { factRow } from './client-rows.js'
+
+const host = createMemoryHost()
+const direct = new Map<string, Promise<Memory>>()
+const memoryOn = (name: string): Promise<Memory> => {
+  let m = direct.get(name)
+  if (!m) direct.set(name, (m = createMemory({ storage: indexedDbStorage({ name }) })))
+  return m
+}
+
+export const benchApi = {
+  open: host.open.bind(host),
+  /** Latency of awaited writes called directly in the worker: the floor under the comlink hop. */
+  async directWriteLatencies(name: string, n: number): Promise<number[]> {
+    const mem = await memoryOn(name)
+    const out: number[] = []
+    for (let i = 0; i < n; i++) {
+      const t = performance.now()
+      await mem.facts.write(factRow(i, `direct-${name}`).content)
+      out.push(performance.now() - t)
+    }
+    return out
+  },
+  async directRetrieveLatencies(name: string, queries: string[]): Promise<number[]> {
+    const mem = await memoryOn(name)
+    await mem.facts.refresh()
+    const out: number[] = []
+    for (const q of queries) {
+      const t = performance.now()
+      await mem.facts.retrieve(q, { budgetTokens: 2000 })
+      out.push(performance.now() - t)
+    }
+    return out
+  },
+  /** Raw Dexie bulkPut of the same rows into a table of the same key layout, in this worker. */
+  async rawBulkPut(name: string, n: number, offset: number): Promise<number> {
+    const db = new Dexie(`raw-${name}`)
+    db.version(1).stores({ records: 'id, kind' })
+    await db.open()
+    const rows = Array.from({ length: n }, (_, i) => {
+      const r = factRow(offset + i, 'raw')
+      return { id: r.id, kind: 'fact', tenant: null, body: r, author: null, hlc: String(i) }
+    })
+    const t = performance.now()
+    await db.table('records').bulkPut(rows)
+    const ms = performance.now() - t
+    db.close()
+    return ms
+  },
+  /** Cold open baseline: open the raw database and read every row, as memweave's open loads its state. */
+  async rawOpenAll(name: string): Promise<{ ms: number; rows: number }> {
+    const t = performance.now()
+    const db = new Dexie(`raw-${name}`)
+    db.version(1).stores({ records: 'id, kind' })
+    await db.open()
+    const rows = await db.table('records').toArray()
+    const ms = performance.now() - t
+    db.close()
+    return { ms, rows: rows.length }
+  },
+}
+
+const scope = self as unknown as { onconnect?: unknown; addEventListener: (type: string, fn: (e: MessageEvent) => void) => void }
+if ('onconnect' in scope) scope.addEventListener('connect', (e: MessageEvent) => Comlink.expose(benchApi, e.ports[0]!))
+else Comlink.expose(benchApi)

@@ -1,0 +1,96 @@
+import * as Comlink from 'comlink'
+import { openMemory } from '../src/client.js'
+import type { benchApi } from './bench-worker.js'
+import { factRow, QUERIES } from './client-rows.js'
+
+/**
+ * Issue 3's benchmark, in the page: every memweave figure goes through the public client
+ * (openMemory: page → comlink → worker → IndexedDB), each beside its baseline in the same run:
+ * direct calls inside the worker (the comlink overhead is the difference) and raw Dexie in the worker.
+ */
+export interface ClientBenchRow {
+  readonly metric: string
+  readonly memweave: string
+  readonly baseline: string
+  readonly ratio: number
+}
+
+declare global {
+  interface Window {
+    __clientBench?: ClientBenchRow[]
+    __clientBenchError?: string
+  }
+}
+
+const workerUrl = new URL('./bench-worker.ts', import.meta.url)
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!
+const ms = (x: number): string => `${x.toFixed(2)} ms`
+
+async function main(): Promise<ClientBenchRow[]> {
+  const sizes = (new URLSearchParams(location.search).get('sizes') ?? '10000,100000').split(',').map(Number)
+  const name = `client-bench-${Date.now()}`
+  const shared = new SharedWorker(workerUrl, { type: 'module', name: `memweave:${name}` })
+  shared.port.start()
+  const api = Comlink.wrap<typeof benchApi>(shared.port)
+  const mem = await openMemory({ name, mode: 'shared', worker: workerUrl, persist: false })
+  const rows: ClientBenchRow[] = []
+
+  // Single write latency, awaited one at a time.
+  const lat: number[] = []
+  for (let i = 0; i < 300; i++) {
+    const t = performance.now()
+    await mem.facts.write(factRow(i, 'single').content)
+    lat.push(performance.now() - t)
+  }
+  const directLat = await api.directWriteLatencies(`${name}-direct`, 300)
+  rows.push({ metric: 'single write p50', memweave: ms(pct(lat, 0.5)), baseline: `${ms(pct(directLat, 0.5))} (in-worker call)`, ratio: pct(lat, 0.5) / pct(directLat, 0.5) })
+  rows.push({ metric: 'single write p99', memweave: ms(pct(lat, 0.99)), baseline: `${ms(pct(directLat, 0.99))} (in-worker call)`, ratio: pct(lat, 0.99) / pct(directLat, 0.99) })
+  console.log('single writes done')
+
+  // Burst: 1,000 concurrent writes.
+  let t = performance.now()
+  await Promise.all(Array.from({ length: 1000 }, (_, i) => mem.facts.write(factRow(i, 'burst').content)))
+  const burst = performance.now() - t
+  const rawBurst = await api.rawBulkPut(name, 1000, 0)
+  rows.push({ metric: 'burst of 1,000 writes', memweave: `${ms(burst)} (${Math.round(1000 / (burst / 1000))}/s)`, baseline: `${ms(rawBurst)} raw Dexie bulkPut in worker`, ratio: burst / rawBurst })
+  console.log('burst done')
+
+  // Retrieve at each size, then cold open at the largest.
+  let written = 1300
+  for (const size of sizes) {
+    while (written < size) {
+      const n = Math.min(2000, size - written)
+      const base = written
+      await Promise.all(Array.from({ length: n }, (_, i) => mem.facts.write(factRow(base + i, 'fill').content)))
+      await api.rawBulkPut(name, n, base)
+      written += n
+    }
+    console.log(`filled ${size}`)
+    const qs = Array.from({ length: 50 }, (_, i) => QUERIES[i % QUERIES.length]!)
+    const rl: number[] = []
+    for (const q of qs) {
+      t = performance.now()
+      await mem.facts.retrieve(q, { budgetTokens: 2000 })
+      rl.push(performance.now() - t)
+    }
+    const dl = await api.directRetrieveLatencies(name, qs)
+    rows.push({ metric: `retrieve p50 at ${size.toLocaleString('en')}`, memweave: ms(pct(rl, 0.5)), baseline: `${ms(pct(dl, 0.5))} (in-worker call)`, ratio: pct(rl, 0.5) / pct(dl, 0.5) })
+  }
+  await mem.close()
+
+  // Cold open: a new dedicated worker opens the database and loads its state.
+  t = performance.now()
+  const cold = await openMemory({ name, mode: 'dedicated', worker: workerUrl, persist: false })
+  await cold.facts.retrieve('x', { budgetTokens: 0 })
+  const open = performance.now() - t
+  await cold.close()
+  const raw = await api.rawOpenAll(name)
+  rows.push({ metric: `cold open at ${written.toLocaleString('en')}`, memweave: ms(open), baseline: `${ms(raw.ms)} raw Dexie open + read ${raw.rows.toLocaleString('en')} rows`, ratio: open / raw.ms })
+  shared.port.close()
+  return rows
+}
+
+main().then(
+  (rows) => (window.__clientBench = rows),
+  (err: unknown) => (window.__clientBenchError = err instanceof Error ? (err.stack ?? err.message) : String(err)),
+)
