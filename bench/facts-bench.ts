@@ -182,6 +182,7 @@ async function warmUp(env: BenchEnv): Promise<void> {
   const rows = factRows(500, 0x3a3)
   const name = `bench-warmup-${Date.now().toString(36)}`
   const raw = openRawDexie(`${name}-raw`, deps)
+  await raw.open()
   await rawWrite(raw, rows.map((r) => r.record), 250)
   let mem = await createMemory({ storage: 'indexeddb', name, ...deps })
   await memweaveWrite(mem, rows, 250, Infinity, () => undefined)

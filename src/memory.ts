@@ -17,6 +17,9 @@ import { WorkingStore } from './working/store.js'
 import type { WorkingMemory } from './working/types.js'
 import { SmpArtifactStore } from './artifacts/store.js'
 import type { ArtifactStore } from './artifacts/types.js'
+import { SignallingStorage } from './sync/commit-signal.js'
+import { SyncStore } from './sync/store.js'
+import type { Sync } from './sync/types.js'
 
 export interface CreateMemoryOptions {
   /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
@@ -45,6 +48,14 @@ export interface CreateMemoryOptions {
     /** Strict writes: a suspected secret refuses the write instead of warning. */
     readonly strict?: boolean
   }
+  readonly sync?: {
+    /** The WebSocket class for `mem.sync.connect()` where the runtime has none (Node 20: the `ws` package's). */
+    readonly WebSocketPolyfill?: unknown
+    /** Compact a pool's persisted Yjs updates once it has this many rows. Default 100. */
+    readonly compactEvery?: number
+    /** Yjs client ids for new pool documents (tests: reproducible runs). Random by default. */
+    readonly clientId?: () => number
+  }
   /** An IndexedDB factory and key range, e.g. fake-indexeddb in Node. */
   readonly indexedDB?: IDBFactory
   readonly IDBKeyRange?: typeof IDBKeyRange
@@ -64,6 +75,8 @@ export interface Memory {
   readonly small: SmallStore
   /** SMP knowledge artifacts: create, commit, read, list, search, merge, log; versions kept, forks flagged. */
   readonly artifacts: ArtifactStore
+  /** Replication of pools across tabs and devices: one Y.Doc per pool, materialized, links to relays. */
+  readonly sync: Sync
   readonly identity: Identity | null
   /** Commits pending writes and closes storage. Idempotent. */
   close(): Promise<void>
@@ -75,10 +88,12 @@ class MemoryImpl implements Memory {
   readonly working: WorkingStore
   readonly small: SmallStore
   readonly artifacts: SmpArtifactStore
+  readonly sync: SyncStore
   readonly identity: Identity | null
 
-  constructor(facts: GmpFactStore, identity: Identity | null, pools: PoolStore, working: WorkingStore, small: SmallStore, artifacts: SmpArtifactStore) {
+  constructor(facts: GmpFactStore, identity: Identity | null, pools: PoolStore, working: WorkingStore, small: SmallStore, artifacts: SmpArtifactStore, sync: SyncStore) {
     this.facts = facts
+    this.sync = sync
     this.artifacts = artifacts
     this.small = small
     this.pools = pools
@@ -87,7 +102,8 @@ class MemoryImpl implements Memory {
   }
 
   async close(): Promise<void> {
-    // Working memory and pools commit first: the fact store owns the storage and closes it last.
+    // Sync stops first (its links, its last persisted updates); the fact store owns the storage and closes it last.
+    await this.sync.close()
     await this.working.close()
     await this.artifacts.close()
     await this.small.close()
@@ -126,7 +142,8 @@ function pickStorage(options: CreateMemoryOptions): StoragePort {
  */
 export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
-  const storage = pickStorage(options)
+  // Every module writes through one port that also signals this Memory's own commits to the sync layer.
+  const storage = new SignallingStorage(pickStorage(options))
   const facts = new GmpFactStore(storage, {
     capabilities: options.capabilities,
     identity: options.identity ?? null,
@@ -135,11 +152,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     ranking: options.facts?.ranking,
     now: options.now,
   })
-  await facts.audit().catch(async (err: unknown) => {
-    // audit() is the cheapest full load; a store built without AUDIT still needs loading.
-    if ((err as MemweaveError).code === ErrorCode.CAPABILITY_NOT_SUPPORTED) return facts.retrieve('', { budgetTokens: 0 })
-    throw err
-  })
+  await facts.refresh() // open storage and load the facts' state now, so errors surface here
   // The fact store opened the storage and owns its lifecycle; pools share it.
   const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false })
   const working = new WorkingStore(storage, {
@@ -150,5 +163,12 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
   })
   const small = createSmallStore(storage, { identity: options.identity ?? null, humans: options.small?.humans, strict: options.small?.strict, now: options.now, ownsStorage: false })
   const artifacts = new SmpArtifactStore(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: false })
-  return new MemoryImpl(facts, options.identity ?? null, pools, working, small, artifacts)
+  const sync = new SyncStore(storage, {
+    onCommit: (listener) => storage.onCommit(listener),
+    onApplied: (pool, ids) => pools._synced(pool, ids),
+    WebSocketPolyfill: options.sync?.WebSocketPolyfill,
+    compactEvery: options.sync?.compactEvery,
+    clientId: options.sync?.clientId,
+  })
+  return new MemoryImpl(facts, options.identity ?? null, pools, working, small, artifacts, sync)
 }
