@@ -14,23 +14,29 @@ export interface ChromiumRun extends BrowserBenchResult {
  * serves the page and transforms the TypeScript (the same modules Node runs), playwright-core drives
  * the browser chromiumLaunchOptions() picks, and the page's console is forwarded to `log`.
  */
-export async function runInChromium(options: {
-  readonly sizes: readonly number[]
-  readonly writeBudgetMs: number
-  readonly naiveBudgetMs: number
+/**
+ * Serves the repository with a Vite dev server on a free port (file watcher off, so an edit under
+ * src/ cannot reload a page mid-run), opens `page` with `query` in headless Chromium chosen by
+ * chromiumLaunchOptions(), forwards the console to `log`, and waits until `done()` is true in the page.
+ * Returns what `collect` reads from the page, and the browser's version.
+ */
+export async function runBenchPage<T>(options: {
+  readonly page: string
+  readonly query: Record<string, string>
   readonly log: (line: string) => void
   readonly timeoutMs: number
-}): Promise<ChromiumRun> {
+  readonly done: () => boolean
+  readonly collect: () => { error?: string; value?: T }
+}): Promise<{ version: string; value: T }> {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const server = await createServer({
     root,
     // vite.config.ts configures Vitest; the bench needs none of it.
     configFile: false,
     logLevel: 'warn',
-    // No file watcher: an edit under src/ during a run must not reload the page and restart the run.
     server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null },
     // Crawl the page's imports at startup, so a late dependency discovery cannot reload the page mid-run.
-    optimizeDeps: { entries: ['bench/browser.html'] },
+    optimizeDeps: { entries: [options.page] },
   })
   try {
     await server.listen()
@@ -45,26 +51,36 @@ export async function runInChromium(options: {
       page.on('pageerror', (err) => options.log(`page error: ${err.message}`))
       let loads = 0
       page.on('load', () => void loads++)
-      const query = new URLSearchParams({
-        sizes: options.sizes.join(','),
-        writeBudgetMs: String(options.writeBudgetMs),
-        naiveBudgetMs: String(options.naiveBudgetMs),
-      })
-      await page.goto(new URL(`bench/browser.html?${query}`, base).href)
-      await page.waitForFunction(() => window.__benchResult !== undefined || window.__benchError !== undefined, null, {
-        timeout: options.timeoutMs,
-        polling: 500,
-      })
+      await page.goto(new URL(`${options.page}?${new URLSearchParams(options.query)}`, base).href)
+      await page.waitForFunction(options.done, null, { timeout: options.timeoutMs, polling: 500 })
       // A reload would have restarted the run and mixed two runs' progress lines.
       if (loads > 1) throw new Error(`the bench page loaded ${loads} times; the figures cannot be trusted`)
-      const error = await page.evaluate(() => window.__benchError)
+      const { error, value } = await page.evaluate(options.collect)
       if (error) throw new Error(`the benchmark failed in Chromium:\n${error}`)
-      const result = (await page.evaluate(() => window.__benchResult))!
-      return { ...result, version: browser.version() }
+      return { version: browser.version(), value: value! }
     } finally {
       await browser.close()
     }
   } finally {
     await server.close()
   }
+}
+
+/** Runs bench/browser.html (the fact benchmark) in headless Chromium on real IndexedDB. */
+export async function runInChromium(options: {
+  readonly sizes: readonly number[]
+  readonly writeBudgetMs: number
+  readonly naiveBudgetMs: number
+  readonly log: (line: string) => void
+  readonly timeoutMs: number
+}): Promise<ChromiumRun> {
+  const { version, value } = await runBenchPage<BrowserBenchResult>({
+    page: 'bench/browser.html',
+    query: { sizes: options.sizes.join(','), writeBudgetMs: String(options.writeBudgetMs), naiveBudgetMs: String(options.naiveBudgetMs) },
+    log: options.log,
+    timeoutMs: options.timeoutMs,
+    done: () => window.__benchResult !== undefined || window.__benchError !== undefined,
+    collect: () => ({ error: window.__benchError, value: window.__benchResult }),
+  })
+  return { ...value, version }
 }
