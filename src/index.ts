@@ -20,6 +20,8 @@ export {
   AgentRole, BeliefType, ConflictDetector, DEFAULT_WORKING_CONFIG, hashEmbedder, pipelineEmbedder,
 } from './working/index.js'
 export { MemoryType, PrivacyLevel, MergeStrategy, Lifecycle, DEFAULT_POLICIES, parsePoolId, parseMemoryId, PoolKind } from './pools/index.js'
+export { createPoolToken, verifyPoolToken, TokenFailure } from './relay/token.js'
+export { RelayCloseCode, READ_ONLY_REFUSAL } from './relay/protocol.js'
 
 export {
   createSmallStore, validateWorkspace as validateSmallWorkspace, validateDocument as validateSmallDocument, SmallRule, formatFinding,
@@ -28,6 +30,8 @@ export {
 } from './small/index.js'
 
 export type { CreateMemoryOptions, Memory } from './memory.js'
+export type { PoolGrant, PoolTokenOptions, VerifyPoolTokenOptions } from './relay/token.js'
+export type { PoolTokenPayload } from './relay/protocol.js'
 export type { OpenMemoryOptions, RemoteMemory, RuntimeInfo } from './client.js'
 export type { ErrorDetails } from './core/errors.js'
 export type { AgentDid, Identity, IdentityKeys, CreateIdentityOptions } from './core/identity.js'

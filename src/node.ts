@@ -6,6 +6,7 @@ export { runCli } from './cli/index.js'
 export { ArtifactWorkspace } from './artifacts/workspace.js'
 export { importWorkspace, exportWorkspace } from './artifacts/workspace-sync.js'
 export { createMcpServer } from './mcp/server.js'
+export { createRelay, createPoolToken, verifyPoolToken, TokenFailure, RelayCloseCode, READ_ONLY_REFUSAL, DEFAULT_LIMITS } from './relay/index.js'
 export { readWorkspace, validateDir, writeDocument, appendProgressEntry, regenerateHandoff, initWorkspace } from './small/workspace-dir.js'
 
 export type {
@@ -17,4 +18,5 @@ export type { CliIO, Command } from './cli/index.js'
 export type { ArtifactWorkspaceOptions, SkippedFile, WorkspaceArtifact } from './artifacts/workspace.js'
 export type { ExportReport, ImportReport, TransferProblem } from './artifacts/workspace-sync.js'
 export type { McpMemory, McpServerOptions } from './mcp/server.js'
+export type { Relay, RelayAddress, RelayOptions, RelayLimits, PoolGrant, PoolTokenOptions, PoolTokenPayload, VerifyPoolTokenOptions } from './relay/index.js'
 export type { LoadedWorkspace, DirValidateOptions, DirWriteOptions, DirWriteResult, AppendOptions, InitOptions } from './small/workspace-dir.js'

@@ -5,12 +5,14 @@ import { gmpCommand } from './gmp.js'
 import { smallCommand } from './small.js'
 import { artifactCommand } from './artifact.js'
 import { mcpCommand } from './mcp.js'
+import { relayCommand } from './relay.js'
+import { startCommand } from './start.js'
 
 /**
  * The `memweave` command (Node only). Each top-level command is one entry of COMMANDS; a new
  * one (`relay`, `artifact`, `small`, `mcp`) is a `Command` added there.
  */
-const COMMANDS: readonly Command[] = [gmpCommand, smallCommand, artifactCommand, mcpCommand]
+const COMMANDS: readonly Command[] = [gmpCommand, relayCommand, startCommand, smallCommand, artifactCommand, mcpCommand]
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

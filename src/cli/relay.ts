@@ -1,0 +1,91 @@
+import { isMemweaveError } from '../core/errors.js'
+import { createRelay } from '../relay/relay.js'
+import { parseArgs } from './args.js'
+import { EXIT, UsageError, parsePort, type Command } from './command.js'
+
+const FLAGS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  dir: { type: 'string' },
+  'require-owner-proof': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** `memweave relay`: the y-websocket relay for memweave pools (src/relay/, docs/relay.md). */
+export const relayCommand: Command = {
+  name: 'relay',
+  summary: 'Relay pools between devices over websockets (y-websocket) until SIGINT or SIGTERM',
+  usage: `Usage: memweave relay [--host 127.0.0.1] [--port 7412] [--dir D] [--require-owner-proof]
+
+Relays memweave pools between devices: the y-websocket protocol at ws://HOST:PORT/<pool id>,
+clients authenticated by a pool token signed by the pool owner (?token=...), read-only members'
+writes refused. Runs until SIGINT or SIGTERM, then closes every connection and compacts every pool.
+
+Options:
+  --host H                 Interface to bind (default 127.0.0.1: this machine only)
+  --port N                 TCP port; 0 picks a free one (default 7412)
+  --dir D                  Keep pools in D, so they survive restarts (default: in memory, gone on exit)
+  --require-owner-proof    Admit a new pool only with a token proving its ownership
+                           (default: the first valid token's issuer owns it; see docs/relay.md)
+  -h, --help               Show this help
+`,
+  async run(argv, io) {
+    let args
+    try {
+      args = parseArgs(argv, FLAGS)
+    } catch (err) {
+      throw new UsageError(relayCommand, (err as Error).message)
+    }
+    const { values, positionals } = args
+    if (values.help) {
+      io.stdout(relayCommand.usage)
+      return EXIT.OK
+    }
+    if (positionals.length > 0) throw new UsageError(relayCommand, `unexpected argument "${positionals[0]}"`)
+    let port: number
+    try {
+      port = parsePort(values.port ?? '7412')
+    } catch (err) {
+      throw new UsageError(relayCommand, (err as Error).message)
+    }
+    const relay = createRelay({
+      host: values.host ?? '127.0.0.1',
+      port,
+      dir: values.dir ?? null,
+      ownerProof: values['require-owner-proof'] ? 'required' : 'optional',
+      onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
+    })
+    const shutdown = io.shutdown()
+    let url: string
+    try {
+      url = (await relay.listen()).url
+    } catch (err) {
+      io.stderr(`memweave: cannot start the relay: ${describeError(err)}\n`)
+      await relay.close().catch(() => undefined)
+      return EXIT.FAILURE
+    }
+    io.stdout(`memweave relay listening on ${url}\n`)
+    await untilAborted(shutdown)
+    try {
+      await relay.close()
+    } catch (err) {
+      io.stderr(`memweave: error while closing the relay: ${describeError(err)}\n`)
+      return EXIT.FAILURE
+    }
+    return EXIT.OK
+  },
+}
+
+/** Resolves when the signal aborts (at once if it already has). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) resolve()
+    else signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+}
+
+export function describeError(err: unknown): string {
+  if (isMemweaveError(err)) return err.message
+  const e = err as NodeJS.ErrnoException
+  return e?.code ? `${e.code} ${e.message}` : String(e?.message ?? err)
+}

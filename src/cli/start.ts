@@ -1,0 +1,85 @@
+import { join } from 'node:path'
+import { createGmpServer } from '../gmp-http/server.js'
+import { createRelay } from '../relay/relay.js'
+import { parseArgs } from './args.js'
+import { EXIT, UsageError, parsePort, type Command } from './command.js'
+import { describeError, untilAborted } from './relay.js'
+
+const FLAGS = {
+  host: { type: 'string' },
+  'gmp-port': { type: 'string' },
+  'relay-port': { type: 'string' },
+  token: { type: 'string' },
+  dir: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** `memweave start`: the GMP server and the relay in one process (what `npm start` runs). */
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'Run the GMP server and the relay together until SIGINT or SIGTERM',
+  usage: `Usage: memweave start [--host 127.0.0.1] [--gmp-port 7411] [--relay-port 7412] [--token T] [--dir D]
+
+Runs "memweave gmp serve" and "memweave relay" in one process, prints one line per service, and
+stops both on SIGINT or SIGTERM.
+
+Options:
+  --host H          Interface both bind (default 127.0.0.1: this machine only)
+  --gmp-port N      GMP server port; 0 picks a free one (default 7411)
+  --relay-port N    Relay port; 0 picks a free one (default 7412)
+  --token T         Bearer token the GMP server requires (default: $MEMWEAVE_TOKEN when set, else none)
+  --dir D           Keep GMP stores in D/gmp and relay pools in D/relay (default: in memory)
+  -h, --help        Show this help
+`,
+  async run(argv, io) {
+    let args
+    try {
+      args = parseArgs(argv, FLAGS)
+    } catch (err) {
+      throw new UsageError(startCommand, (err as Error).message)
+    }
+    const { values, positionals } = args
+    if (values.help) {
+      io.stdout(startCommand.usage)
+      return EXIT.OK
+    }
+    if (positionals.length > 0) throw new UsageError(startCommand, `unexpected argument "${positionals[0]}"`)
+    let gmpPort: number
+    let relayPort: number
+    try {
+      gmpPort = parsePort(values['gmp-port'] ?? '7411', '--gmp-port')
+      relayPort = parsePort(values['relay-port'] ?? '7412', '--relay-port')
+    } catch (err) {
+      throw new UsageError(startCommand, (err as Error).message)
+    }
+    const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
+    if (token !== null && token.trim() === '') throw new UsageError(startCommand, '--token must not be empty')
+    const host = values.host ?? '127.0.0.1'
+    const dir = values.dir ?? null
+    const shutdown = io.shutdown()
+    const gmp = createGmpServer({ host, port: gmpPort, token, dir: dir === null ? null : join(dir, 'gmp') })
+    const relay = createRelay({
+      host,
+      port: relayPort,
+      dir: dir === null ? null : join(dir, 'relay'),
+      onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
+    })
+    const stopBoth = async (): Promise<boolean> => {
+      const results = await Promise.allSettled([gmp.close(), relay.close()])
+      for (const r of results) if (r.status === 'rejected') io.stderr(`memweave: error while stopping: ${describeError(r.reason)}\n`)
+      return results.every((r) => r.status === 'fulfilled')
+    }
+    let urls: [string, string]
+    try {
+      const [g, r] = await Promise.all([gmp.listen(), relay.listen()])
+      urls = [g.url, r.url]
+    } catch (err) {
+      io.stderr(`memweave: cannot start: ${describeError(err)}\n`)
+      await stopBoth()
+      return EXIT.FAILURE
+    }
+    io.stdout(`memweave GMP server listening on ${urls[0]}\nmemweave relay listening on ${urls[1]}\n`)
+    await untilAborted(shutdown)
+    return (await stopBoth()) ? EXIT.OK : EXIT.FAILURE
+  },
+}

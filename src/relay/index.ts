@@ -1,0 +1,8 @@
+export { createRelay } from './relay.js'
+export { createPoolToken, verifyPoolToken, TokenFailure } from './token.js'
+export { MessageType, SyncType, RelayCloseCode, READ_ONLY_REFUSAL, ROOM_PATTERN, TOKEN_PARAM } from './protocol.js'
+export { DEFAULT_LIMITS } from './limits.js'
+export type { Relay, RelayAddress, RelayOptions } from './relay.js'
+export type { PoolGrant, PoolTokenOptions, VerifyPoolTokenOptions } from './token.js'
+export type { PoolTokenPayload } from './protocol.js'
+export type { RelayLimits } from './limits.js'

@@ -1,0 +1,287 @@
+import { mkdir } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { join, resolve } from 'node:path'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
+import { parseAgentDid } from '../core/identity.js'
+import { acquireLock, type FileLock } from '../storage/file-lock.js'
+import { Refusal, admit, type AdmissionPolicy } from './admission.js'
+import { Connection } from './connection.js'
+import { ConnectionRateLimiter, resolveLimits, type RelayLimits } from './limits.js'
+import { ROOM_PATTERN, RelayCloseCode, TOKEN_PARAM } from './protocol.js'
+import { RoomRegistry } from './rooms.js'
+
+export interface RelayOptions {
+  /** Interface to bind. Default `127.0.0.1` (this machine only). */
+  readonly host?: string
+  /** TCP port; 0 picks a free one. Default 7412. */
+  readonly port?: number
+  /** Keep every pool in this directory (created 0700) so a restart keeps them; in memory when absent. */
+  readonly dir?: string | null
+  /** Caps per message, per document and per IP; see {@link RelayLimits}. */
+  readonly limits?: Partial<RelayLimits>
+  /**
+   * Pool owners fixed by configuration (pool id to did:key). Other pools learn their owner from
+   * the first valid token, or from a token proving ownership (docs/relay.md, "Owners").
+   */
+  readonly owners?: Readonly<Record<string, string>>
+  /** `required`: only a token proving ownership may pin an unconfigured pool's owner. Default `optional`. */
+  readonly ownerProof?: 'optional' | 'required'
+  /** Compact a pool's log once this many bytes were appended since the last compaction (and more than its size). Default 4 MiB. */
+  readonly compactAfterBytes?: number
+  /** Unload a pool this long after its last client left (compacting it). Default 30 s. */
+  readonly idleUnloadMs?: number
+  /** Ping clients this often and cut those that missed the previous ping. Default 30 s. */
+  readonly heartbeatMs?: number
+  /** The clock, epoch ms (token expiry, rate windows). Default `Date.now`. */
+  readonly now?: () => number
+  /** Receives unexpected errors (storage failures, bugs). Default: one line on stderr. */
+  readonly onError?: (err: unknown) => void
+}
+
+export interface RelayAddress {
+  /** The websocket URL clients connect to (plus `/<pool>?token=...`), e.g. `ws://127.0.0.1:7412`. */
+  readonly url: string
+  readonly host: string
+  readonly port: number
+}
+
+/** A y-websocket relay for memweave pools. */
+export interface Relay {
+  /** Binds and starts serving. @throws MemweaveError CONFLICT when another process serves `dir`; STORAGE; the listen error (EADDRINUSE). */
+  listen(): Promise<RelayAddress>
+  /** The address once listening, else null. */
+  readonly address: RelayAddress | null
+  /** Closes every connection (1001), stops listening, compacts and closes every pool. Idempotent. */
+  close(): Promise<void>
+}
+
+const DEFAULT_PORT = 7412
+const MiB = 1024 * 1024
+/** How long close() waits for clients to answer the close handshake before cutting them. */
+const CLOSE_GRACE_MS = 1000
+
+function formatUrl(host: string, port: number): string {
+  return `ws://${host.includes(':') ? `[${host}]` : host}:${port}`
+}
+
+class YRelay implements Relay {
+  readonly #host: string
+  readonly #port: number
+  readonly #dir: string | null
+  readonly #limits: RelayLimits
+  readonly #policy: AdmissionPolicy
+  readonly #now: () => number
+  readonly #onError: (err: unknown) => void
+  readonly #rateLimiter: ConnectionRateLimiter
+  readonly #options: RelayOptions
+  readonly #connections = new Set<Connection>()
+  #server: Server | undefined
+  #wss: WebSocketServer | undefined
+  #rooms: RoomRegistry | undefined
+  #lock: FileLock | undefined
+  #heartbeat: ReturnType<typeof setInterval> | undefined
+  #address: RelayAddress | null = null
+  #listening: Promise<RelayAddress> | undefined
+  #closing: Promise<void> | undefined
+
+  constructor(options: RelayOptions) {
+    this.#options = options
+    this.#host = options.host ?? '127.0.0.1'
+    this.#port = options.port ?? DEFAULT_PORT
+    if (!Number.isInteger(this.#port) || this.#port < 0 || this.#port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
+    this.#dir = options.dir ? resolve(options.dir) : null
+    this.#limits = resolveLimits(options.limits)
+    this.#now = options.now ?? Date.now
+    const owners = new Map<string, string>()
+    for (const [pool, did] of Object.entries(options.owners ?? {})) {
+      if (!ROOM_PATTERN.test(pool)) throw invalidArgument('owners', `"${pool}" is not a pool id`)
+      try {
+        owners.set(pool, parseAgentDid(did))
+      } catch {
+        throw invalidArgument('owners', `the owner of ${pool} is not an Ed25519 did:key`)
+      }
+    }
+    const ownerProof = options.ownerProof ?? 'optional'
+    if (ownerProof !== 'optional' && ownerProof !== 'required') throw invalidArgument('ownerProof', 'must be "optional" or "required"')
+    this.#policy = { owners, ownerProof, now: this.#now }
+    for (const name of ['compactAfterBytes', 'idleUnloadMs', 'heartbeatMs'] as const) {
+      const v = options[name]
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalidArgument(name, 'must be a positive integer')
+    }
+    this.#rateLimiter = new ConnectionRateLimiter(this.#limits.connectionsPerWindow, this.#limits.connectionWindowMs, this.#now)
+    this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave relay: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
+  }
+
+  get address(): RelayAddress | null {
+    return this.#address
+  }
+
+  listen(): Promise<RelayAddress> {
+    if (this.#closing) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'the relay is closed'))
+    this.#listening ??= this.#start()
+    return this.#listening
+  }
+
+  async #start(): Promise<RelayAddress> {
+    try {
+      if (this.#dir !== null) {
+        await mkdir(join(this.#dir, 'rooms'), { recursive: true, mode: 0o700 })
+        this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `relay directory ${this.#dir}`)
+      }
+      this.#rooms = new RoomRegistry({
+        dir: this.#dir === null ? null : join(this.#dir, 'rooms'),
+        compactAfterBytes: this.#options.compactAfterBytes ?? 4 * MiB,
+        maxDocumentBytes: this.#limits.maxDocumentBytes,
+        idleUnloadMs: this.#options.idleUnloadMs ?? 30_000,
+        onError: this.#onError,
+      })
+      this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
+      const server = createServer((_req, res) => {
+        res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })
+        res.end('memweave relay: connect with a y-websocket client to ws://HOST:PORT/<pool id>?token=<pool token>\n')
+      })
+      server.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head))
+      this.#server = server
+      await new Promise<void>((ok, fail) => {
+        server.once('error', fail)
+        server.listen(this.#port, this.#host, () => {
+          server.off('error', fail)
+          ok()
+        })
+      })
+      server.on('error', (err) => this.#onError(err))
+      const heartbeatMs = this.#options.heartbeatMs ?? 30_000
+      this.#heartbeat = setInterval(() => {
+        for (const conn of this.#connections) conn.heartbeat()
+      }, heartbeatMs)
+      this.#heartbeat.unref()
+      const { port } = server.address() as AddressInfo
+      this.#address = { url: formatUrl(this.#host, port), host: this.#host, port }
+      return this.#address
+    } catch (err) {
+      await this.#lock?.release()
+      this.#lock = undefined
+      this.#server = undefined
+      throw err
+    }
+  }
+
+  #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => undefined)
+    if (this.#closing) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    const ip = req.socket.remoteAddress ?? 'unknown'
+    const wait = this.#rateLimiter.take(ip)
+    if (wait > 0) {
+      // Refused before the upgrade: a flood costs no websocket, no token check, no room.
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${Math.ceil(wait / 1000)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      return
+    }
+    this.#wss!.handleUpgrade(req, socket, head, (ws) => {
+      void this.#accept(ws, req, ip).catch((err: unknown) => this.#onError(err))
+    })
+  }
+
+  async #accept(ws: WebSocket, req: IncomingMessage, ip: string): Promise<void> {
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://relay')
+    } catch {
+      ws.close(RelayCloseCode.BAD_ROOM, 'bad-room: the request target is not a URL')
+      return
+    }
+    // y-websocket connects to `${serverUrl}/${room}`: the room is the last path segment.
+    const roomName = url.pathname.split('/').at(-1) ?? ''
+    const conn = new Connection(ws, ip, roomName, {
+      now: this.#now,
+      maxEarlyBytes: this.#limits.maxMessageBytes,
+      onError: this.#onError,
+      onClosed: (c) => {
+        this.#connections.delete(c)
+        if (c.room) this.#rooms?.release(c.roomName)
+      },
+    })
+    this.#connections.add(conn)
+    if (!ROOM_PATTERN.test(roomName)) return conn.close(RelayCloseCode.BAD_ROOM, 'bad-room: the room must be a pool id ([a-z0-9_-]{1,128})')
+    let admitted
+    try {
+      admitted = await admit(url.searchParams.get(TOKEN_PARAM), roomName, this.#rooms!, this.#policy)
+    } catch (err) {
+      if (err instanceof Refusal) return conn.close(err.code, err.message)
+      if (isMemweaveError(err) && err.code === ErrorCode.CLOSED) return conn.close(RelayCloseCode.GOING_AWAY, 'going-away: the relay is shutting down')
+      this.#onError(err)
+      return conn.close(RelayCloseCode.INTERNAL, 'internal: the relay cannot open this pool')
+    }
+    const { room, grant } = admitted
+    const pin = room.owner
+    if (conn.closed || (pin && !this.#policy.owners.has(roomName) && pin.owner !== grant.owner)) {
+      // Closed during admission, or the room changed hands meanwhile.
+      this.#rooms!.release(roomName)
+      return conn.close(RelayCloseCode.FORBIDDEN, "wrong-owner: the token is not issued by this pool's owner")
+    }
+    conn.admit(room, grant)
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#listening?.catch(() => undefined)
+      clearInterval(this.#heartbeat)
+      const server = this.#server
+      const stopped = server?.listening ? new Promise<void>((ok) => server.close(() => ok())) : Promise.resolve()
+      for (const conn of this.#connections) conn.close(RelayCloseCode.GOING_AWAY, 'going-away: the relay is shutting down')
+      const sockets = [...this.#connections].map((c) => c.ws)
+      let failure: unknown
+      try {
+        await this.#rooms?.close()
+      } catch (err) {
+        failure = err
+      }
+      await waitClosed(sockets, CLOSE_GRACE_MS)
+      this.#wss?.close()
+      server?.closeAllConnections()
+      await stopped
+      await this.#lock?.release()
+      this.#address = null
+      if (failure !== undefined) throw failure
+    })()
+    return this.#closing
+  }
+}
+
+/** Waits for sockets to finish their close handshake, cutting those still open after `graceMs`. */
+async function waitClosed(sockets: readonly WebSocket[], graceMs: number): Promise<void> {
+  const open = sockets.filter((ws) => ws.readyState !== ws.CLOSED)
+  if (open.length === 0) return
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([
+    Promise.all(open.map((ws) => new Promise<void>((ok) => ws.once('close', () => ok())))),
+    new Promise<void>((ok) => (timer = setTimeout(ok, graceMs))),
+  ])
+  clearTimeout(timer)
+  for (const ws of open) if (ws.readyState !== ws.CLOSED) ws.terminate()
+}
+
+/**
+ * Creates a memweave relay: the y-websocket protocol (any y-websocket client works), one room per
+ * pool id, each pool's updates in an fsync'd append log under `dir`, compacted past a threshold,
+ * when a pool goes idle and on close. Clients connect to `ws://HOST:PORT/<pool id>?token=<token>`
+ * with a pool token signed by the pool owner (`createPoolToken`); a read-only member's document
+ * changes are refused and never stored; frames, documents and connection rates are capped;
+ * a malformed frame closes its own connection only. Node only. Protocol and decisions: docs/relay.md.
+ *
+ * @throws MemweaveError INVALID_ARGUMENT for a bad port, limit or owner.
+ * @example
+ * import { createRelay } from 'memweave/node'
+ * const relay = createRelay({ port: 0, dir: './relay-data' })
+ * const { url } = await relay.listen() // 'ws://127.0.0.1:54321'
+ * // ... later
+ * await relay.close()
+ */
+export function createRelay(options: RelayOptions = {}): Relay {
+  return new YRelay(options)
+}
