@@ -119,6 +119,7 @@ class ClientMemory implements RemoteMemory {
   readonly working: Memory['working']
   readonly small: Memory['small']
   readonly artifacts: Memory['artifacts']
+  readonly sync: Memory['sync']
   readonly identity: Identity | null
   readonly runtime: RuntimeInfo
   readonly #hosted: Comlink.Remote<HostedMemory>
@@ -142,6 +143,7 @@ class ClientMemory implements RemoteMemory {
     this.working = remoteObject(modules.working)
     this.small = remoteObject(modules.small)
     this.artifacts = remoteObject(modules.artifacts)
+    this.sync = remoteObject(modules.sync)
   }
 
   close(): Promise<void> {

@@ -20,6 +20,7 @@ export {
   AgentRole, BeliefType, ConflictDetector, DEFAULT_WORKING_CONFIG, hashEmbedder, pipelineEmbedder,
 } from './working/index.js'
 export { MemoryType, PrivacyLevel, MergeStrategy, Lifecycle, DEFAULT_POLICIES, parsePoolId, parseMemoryId, PoolKind } from './pools/index.js'
+export { SyncState, QuarantineReason, InProcessNetwork, websocketProvider } from './sync/index.js'
 export { createPoolToken, verifyPoolToken, TokenFailure } from './relay/token.js'
 export { RelayCloseCode, READ_ONLY_REFUSAL } from './relay/protocol.js'
 
@@ -30,6 +31,9 @@ export {
 } from './small/index.js'
 
 export type { CreateMemoryOptions, Memory } from './memory.js'
+export type {
+  ConnectOptions, InProcessNetworkOptions, LinkState, PendingCounts, PoolSyncStatus, QuarantinedRecord, Sync, SyncLink, SyncProvider, SyncStatus,
+} from './sync/index.js'
 export type { PoolGrant, PoolTokenOptions, VerifyPoolTokenOptions } from './relay/token.js'
 export type { PoolTokenPayload } from './relay/protocol.js'
 export type { OpenMemoryOptions, RemoteMemory, RuntimeInfo } from './client.js'

@@ -37,7 +37,7 @@ test('a database created by schema v1 upgrades in place and keeps every fact', a
   const check = new Dexie(name)
   await check.open()
   expect(check.verno).toBe(DEXIE_VERSIONS.at(-1)!.version)
-  expect(check.tables.map((t) => t.name).sort()).toEqual(['log', 'meta', 'records', 'requests', 'vectors'])
+  expect(check.tables.map((t) => t.name).sort()).toEqual(['log', 'meta', 'quarantine', 'records', 'requests', 'syncUpdates', 'vectors'])
   expect(await check.table('meta').get('note')).toMatchObject({ value: 'written by v1' })
   check.close()
 })

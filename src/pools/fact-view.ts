@@ -107,11 +107,18 @@ export class FactView {
     if (await all(writes)) byMemory = await this.#factsOf(s)
 
     // 3. Memories that stopped being current leave current answers; two handles racing may both
-    //    have written a view of one memory: the first stays.
+    //    have written a view of one memory: the first stays. Deleting a head makes its GMP
+    //    predecessor current again (chain repair), which may be the view of a memory that is not
+    //    current either (records from another replica arrive in any order: an update of an update
+    //    before the update itself), so repeat until no view of a non-current memory is a head.
     const currentIds = new Set(view.current.map((m) => m.id))
-    await all([...byMemory.keys()].flatMap((id) => {
-      const h = heads(id)
-      return (currentIds.has(id) ? h.slice(1) : h).map((f) => facts.delete(f.ref))
-    }))
+    for (let round = 0; round < 64; round++) {
+      const stale = [...byMemory.keys()].flatMap((id) => {
+        const h = heads(id)
+        return (currentIds.has(id) ? h.slice(1) : h).map((f) => facts.delete(f.ref))
+      })
+      if (!(await all(stale))) break
+      byMemory = await this.#factsOf(s)
+    }
   }
 }

@@ -1,8 +1,9 @@
 import { decodeHlc } from '../core/clock.js'
 import { Acl } from './acl.js'
+import { Verdict, foundsPool, isWellFormed, judgeRecord, rightsAt, type Authority } from './authority.js'
 import { DEFAULT_POLICIES } from './input.js'
 import {
-  PoolKind, compareRecords, derivePoolId,
+  PoolKind, compareRecords,
   type AccessBody, type AclBody, type CreateBody, type KeyBody, type MemoryBody, type MemoryPayload, type PolicyBody,
   type PoolRecord, type RatingBody, type ResolveBody, type TombstoneBody,
 } from './records.js'
@@ -14,7 +15,8 @@ import type { PoolId, PoolPolicies } from './types.js'
  * all of it is re-derived from records, which is what lets a replica heal from any record set
  * (DESIGN.md "The one idea").
  *
- * Validity rules the materializer enforces (a CRDT cannot):
+ * Validity rules the materializer enforces (a CRDT cannot); who may author what is authority.ts,
+ * which the sync layer's materializer (src/sync/) applies to a Y.Doc's records as well:
  * - a pool exists once its `pool-create` record is known and its id is `derivePoolId(author, nonce,
  *   tenant)`: only the owner can found it; records of another tenant are ignored;
  * - `pool-acl`, `pool-policy`, `pool-key` count only when the owner signed them;
@@ -24,7 +26,8 @@ import type { PoolId, PoolPolicies } from './types.js'
  *   reason `ephemeral`/`session-end` forgets only EPHEMERAL targets (the first read consumes them);
  * - a memory that a valid tombstone covers is dead even if its record arrives later: the replica
  *   deletes the record again (heals) instead of showing it.
- * Signatures are checked before records reach this class (see store.ts).
+ * - a record whose body does not have its kind's shape is ignored (authority.ts `isWellFormed`).
+ * Signatures are checked before records reach this class (see replica.ts).
  */
 export interface ValidMemory {
   readonly id: string
@@ -144,6 +147,8 @@ export class PoolState {
 function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   const byKind = new Map<string, PoolRecord[]>()
   for (const r of p.records.values()) {
+    // A signature proves authorship, not sanity: a malformed body is ignored, never dereferenced.
+    if (!isWellFormed(r)) continue
     let list = byKind.get(r.kind)
     if (!list) byKind.set(r.kind, (list = []))
     list.push(r)
@@ -151,34 +156,35 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   for (const list of byKind.values()) list.sort(compareRecords)
   const of = <B>(kind: string): PoolRecord<B>[] => (byKind.get(kind) ?? []) as PoolRecord<B>[]
 
-  const create = of<CreateBody>(PoolKind.CREATE).find((r) => r.pool === derivePoolId(r.author, r.body.nonce, r.tenant))
+  const create = of<CreateBody>(PoolKind.CREATE).find((r) => r.pool === poolId && foundsPool(r))
   if (!create) return null
   const owner = create.author
   const tenant = create.tenant
-  const inTenant = <B>(list: PoolRecord<B>[]): PoolRecord<B>[] => list.filter((r) => r.tenant === tenant)
-  const byOwner = <B>(list: PoolRecord<B>[]): PoolRecord<B>[] => inTenant(list).filter((r) => r.author === owner)
-
   const acl = new Acl(owner)
-  for (const r of byOwner(of<AclBody>(PoolKind.ACL))) acl.add(r)
-  const can = (r: PoolRecord, right: 'read' | 'write'): boolean => acl.at(r.author, r.hlc, wall(r))[right]
+  const auth: Authority = { owner, tenant, acl }
+  // Who may author what is one rule (authority.ts), shared with the sync layer's materializer.
+  const valid = <B>(list: PoolRecord<B>[]): PoolRecord<B>[] => list.filter((r) => judgeRecord(auth, r as PoolRecord) === Verdict.OK)
 
-  const policyRecord = byOwner(of<PolicyBody>(PoolKind.POLICY)).at(-1)
+  for (const r of valid(of<AclBody>(PoolKind.ACL))) acl.add(r)
+  const can = (r: PoolRecord, right: 'read' | 'write'): boolean => rightsAt(auth, r)[right]
+
+  const policyRecord = valid(of<PolicyBody>(PoolKind.POLICY)).at(-1)
   const policies = { ...DEFAULT_POLICIES, ...(policyRecord ? policyRecord.body.policies : create.body.policies) }
-  const keys = byOwner(of<KeyBody>(PoolKind.KEY))
+  const keys = valid(of<KeyBody>(PoolKind.KEY))
   const epoch = keys.reduce((e, k) => Math.max(e, k.body.epoch), 0)
 
   const candidates = new Map<string, ValidMemory>()
-  for (const r of inTenant(of<MemoryBody>(PoolKind.MEMORY))) {
-    if (can(r, 'write')) candidates.set(r.id, { id: r.id, record: r, payload: p.payloads.get(r.id) ?? null })
-  }
+  for (const r of valid(of<MemoryBody>(PoolKind.MEMORY))) candidates.set(r.id, { id: r.id, record: r, payload: p.payloads.get(r.id) ?? null })
 
   const forgotten = new Map<string, readonly string[]>()
   const dead = new Set<string>()
-  for (const t of inTenant(of<TombstoneBody>(PoolKind.TOMBSTONE))) {
-    const writer = can(t, 'write')
-    const consumer = !writer && (t.body.reason === 'ephemeral' || t.body.reason === 'session-end') && can(t, 'read')
-    if (!writer && !consumer) continue
+  for (const t of valid(of<TombstoneBody>(PoolKind.TOMBSTONE))) {
+    // A valid tombstone by a non-writer is a reader consuming EPHEMERAL memories: it forgets only those.
+    const consumer = !can(t, 'write')
     for (const target of t.body.targets) {
+      // Only memories can be forgotten: a writer must not erase the owner's ACL, keys or create record.
+      const present = p.records.get(target.id)
+      if (present && present.kind !== PoolKind.MEMORY) continue
       const m = candidates.get(target.id)
       if (consumer && m && m.payload?.ephemeral !== true) continue
       forgotten.set(target.id, target.supersedes)
@@ -189,8 +195,7 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
 
   // Conflict resolutions: the latest record about a pair decides it, so a later reversal wins.
   const pairs = new Map<string, { winner: string; loser: string }>()
-  for (const r of inTenant(of<ResolveBody>(PoolKind.RESOLVE))) {
-    if (!can(r, 'write')) continue
+  for (const r of valid(of<ResolveBody>(PoolKind.RESOLVE))) {
     for (const loser of r.body.losers) {
       if (loser === r.body.winner) continue
       pairs.set([r.body.winner, loser].sort().join('|'), { winner: r.body.winner, loser })
@@ -200,8 +205,7 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   for (const { winner, loser } of pairs.values()) resolutions.set(loser, winner)
 
   const access = new Map<string, { count: number; last: number }>()
-  for (const r of inTenant(of<AccessBody>(PoolKind.ACCESS))) {
-    if (!can(r, 'read')) continue
+  for (const r of valid(of<AccessBody>(PoolKind.ACCESS))) {
     for (const id of r.body.reads) {
       const a = access.get(id)
       access.set(id, { count: (a?.count ?? 0) + 1, last: Math.max(a?.last ?? 0, r.body.at) })
@@ -209,8 +213,7 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   }
 
   const latestRating = new Map<string, Map<string, number>>()
-  for (const r of inTenant(of<RatingBody>(PoolKind.RATING))) {
-    if (!can(r, 'read')) continue
+  for (const r of valid(of<RatingBody>(PoolKind.RATING))) {
     let m = latestRating.get(r.body.memory)
     if (!m) latestRating.set(r.body.memory, (m = new Map()))
     m.set(r.author, r.body.rating)

@@ -829,6 +829,30 @@ export class PoolStore implements Pools {
     )
   }
 
+  // ---- replication ------------------------------------------------------------------------------
+
+  /**
+   * @internal The sync layer stored records of `poolId` that came from another replica, or
+   * hard-deleted forgotten ones (`ids`): catch up and bring the pool's fact view in line. No
+   * autoMerge, pruning or expiry sweep here: those are decisions of the replica that writes, or
+   * every replica would make its own, divergent merge of the same pair.
+   */
+  _synced(poolId: PoolId, ids: readonly string[]): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#closed) return
+      await this.#ready()
+      if (!this.#r.state.structure(poolId)) return
+      // Reads and ratings of others (the bulk of what travels) change no memory's currency.
+      const chatter: ReadonlySet<string> = new Set([PoolKind.ACCESS, PoolKind.RATING])
+      if (ids.every((id) => chatter.has(this.#r.state.record(id)?.kind ?? ''))) return
+      const ctx = this.#context(poolId)
+      const dirty = new Set(ids.filter((id) => ctx.s.memories.has(id)))
+      for (const id of this.#predecessors(ctx.s, ids.filter((id) => ctx.s.forgotten.has(id)))) dirty.add(id)
+      await this.#factView.reconcile(ctx.view, dirty, (m) => importanceOf(ctx.view, m))
+      this.#refs.delete(poolId)
+    })
+  }
+
   // ---- lifecycle of the store -------------------------------------------------------------------
 
   /** Resolves once every mutation called before it has committed (or failed), maintenance included. */

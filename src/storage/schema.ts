@@ -15,6 +15,10 @@ export const SCHEMA = {
   vectors: { key: 'ref' },
   /** Results of forwarded mutations by request id, so a retried request commits once (v2). */
   requests: { key: 'id', indexes: ['at'] },
+  /** The sync layer's persisted Yjs updates, one log per pool, compacted in place (v3; src/sync/update-log.ts). */
+  syncUpdates: { key: 'seq', autoIncrement: true, indexes: ['pool'] },
+  /** Records a pool's Y.Doc holds that the materializer refused, with the reason (v3; src/sync/quarantine.ts). */
+  quarantine: { key: 'id', indexes: ['pool'] },
 } as const satisfies Schema
 
 export type TableName = keyof typeof SCHEMA
@@ -27,6 +31,8 @@ export const DEXIE_VERSIONS: ReadonlyArray<{ version: number; stores: Record<str
   { version: 1, stores: { records: 'id, kind', log: '++seq, ref', meta: 'key', vectors: 'ref' } },
   // v2: exactly-once commits forwarded by the browser runtime (leader/follower tabs).
   { version: 2, stores: { requests: 'id, at' } },
+  // v3: the sync layer (src/sync/): persisted Yjs updates per pool, and quarantined records.
+  { version: 3, stores: { syncUpdates: '++seq, pool', quarantine: 'id, pool' } },
 ]
 
 export interface StoredRecord {

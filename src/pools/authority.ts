@@ -1,0 +1,134 @@
+import { decodeHlc } from '../core/clock.js'
+import type { Acl } from './acl.js'
+import { DEFAULT_POLICIES, mergePolicies } from './input.js'
+import { isPayload } from './payload.js'
+import { PoolKind, derivePoolId, type PoolRecord, type TombstoneReason } from './records.js'
+import type { Rights } from './types.js'
+
+/**
+ * Who may author which pool record (docs/pools.md, "Records"), as one rule shared by the state
+ * derivation (state.ts) and the sync layer's materializer (src/sync/materialize.ts), so that what a
+ * replica shows and what it accepts from a Y.Doc can never disagree.
+ *
+ * A record is judged by its author's rights *at its own timestamp* (the `pool-acl` in force at its
+ * hybrid-logical-clock time, not expired at its wall time), so the verdict depends on the record
+ * set only, never on the order records arrived in.
+ */
+export const Verdict = {
+  OK: 'ok',
+  /** A `pool-create` whose pool id is not `derivePoolId(author, nonce, tenant)`: someone else tried to found it. */
+  FORGED_CREATE: 'forged-create',
+  /** Another tenant than the pool's. */
+  WRONG_TENANT: 'wrong-tenant',
+  /** ACL, policy and key records by anyone but the owner. */
+  NOT_OWNER: 'not-owner',
+  /** No grant at the record's timestamp (never a member, revoked, or expired). */
+  NOT_MEMBER: 'not-member',
+  /** A reader writing what needs write access. */
+  READ_ONLY: 'read-only',
+} as const
+export type Verdict = (typeof Verdict)[keyof typeof Verdict]
+
+/** What a verdict needs to know about the pool. */
+export interface Authority {
+  readonly owner: string
+  readonly tenant: string | null
+  readonly acl: Acl
+}
+
+const CONSUMING: ReadonlySet<TombstoneReason> = new Set(['ephemeral', 'session-end'])
+
+/** The author's rights at the record's own timestamp. */
+export function rightsAt(a: Authority, r: PoolRecord): Rights {
+  return a.acl.at(r.author, r.hlc, decodeHlc(r.hlc).wall)
+}
+
+/** Whether a `pool-create` record founds its pool: the pool id is bound to its author, nonce and tenant. */
+export function foundsPool(r: PoolRecord): boolean {
+  const nonce = (r.body as { nonce?: unknown }).nonce
+  return r.kind === PoolKind.CREATE && typeof nonce === 'string' && r.pool === derivePoolId(r.author, nonce, r.tenant)
+}
+
+/**
+ * The verdict on one (signature-checked, well-formed) record of a founded pool. A reader's
+ * tombstone is accepted here for the consuming reasons (`ephemeral`, `session-end`); that it forgets
+ * only EPHEMERAL targets is the state's rule (state.ts), which knows the payloads.
+ */
+export function judgeRecord(a: Authority, r: PoolRecord): Verdict {
+  if (r.kind === PoolKind.CREATE) return foundsPool(r) ? Verdict.OK : Verdict.FORGED_CREATE
+  if (r.tenant !== a.tenant) return Verdict.WRONG_TENANT
+  switch (r.kind) {
+    case PoolKind.ACL:
+    case PoolKind.POLICY:
+    case PoolKind.KEY:
+      return r.author === a.owner ? Verdict.OK : Verdict.NOT_OWNER
+    case PoolKind.MEMORY:
+    case PoolKind.RESOLVE: {
+      const rights = rightsAt(a, r)
+      return rights.write ? Verdict.OK : rights.read ? Verdict.READ_ONLY : Verdict.NOT_MEMBER
+    }
+    case PoolKind.TOMBSTONE: {
+      const rights = rightsAt(a, r)
+      if (rights.write) return Verdict.OK
+      if (rights.read) return CONSUMING.has((r.body as { reason: TombstoneReason }).reason) ? Verdict.OK : Verdict.READ_ONLY
+      return Verdict.NOT_MEMBER
+    }
+    case PoolKind.ACCESS:
+    case PoolKind.RATING:
+      return rightsAt(a, r).read ? Verdict.OK : Verdict.NOT_MEMBER
+    default:
+      return Verdict.NOT_MEMBER
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string')
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isSealed = (v: unknown): boolean => isObject(v) && typeof v['keyId'] === 'string' && typeof v['iv'] === 'string' && typeof v['ct'] === 'string'
+const REASONS: ReadonlySet<string> = new Set(['forget', 'cascade', 'ephemeral', 'session-end', 'expired', 'pruned'])
+
+function policiesOk(p: unknown): boolean {
+  try {
+    mergePolicies(DEFAULT_POLICIES, p)
+    return isObject(p)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Whether a record's body has the shape its kind promises. The signature proves who wrote a
+ * record, not that it is sane: a member could sign `{targets: 7}`, and the derivation must not
+ * crash on it. A record that fails this is ignored (and quarantined by the sync layer).
+ */
+export function isWellFormed(r: PoolRecord): boolean {
+  const b = r.body as unknown
+  if (!isObject(b)) return false
+  switch (r.kind) {
+    case PoolKind.CREATE:
+      return b['v'] === 1 && typeof b['nonce'] === 'string' && typeof b['encrypted'] === 'boolean' && typeof b['noTraining'] === 'boolean' &&
+        typeof b['publicDefault'] === 'boolean' && (b['name'] === null || typeof b['name'] === 'string') &&
+        (b['sealedName'] === null || isSealed(b['sealedName'])) && policiesOk(b['policies'])
+    case PoolKind.ACL:
+      return typeof b['member'] === 'string' && typeof b['read'] === 'boolean' && typeof b['write'] === 'boolean' &&
+        (b['expiresAt'] === null || isNum(b['expiresAt']))
+    case PoolKind.POLICY:
+      return policiesOk(b['policies'])
+    case PoolKind.KEY:
+      return typeof b['keyId'] === 'string' && Number.isInteger(b['epoch']) && typeof b['member'] === 'string' &&
+        typeof b['epk'] === 'string' && typeof b['iv'] === 'string' && typeof b['ct'] === 'string'
+    case PoolKind.MEMORY:
+      return 'payload' in b ? isPayload(b['payload']) : isSealed(b['sealed'])
+    case PoolKind.TOMBSTONE:
+      return REASONS.has(b['reason'] as string) && Array.isArray(b['targets']) &&
+        b['targets'].every((t: unknown) => isObject(t) && typeof t['id'] === 'string' && isStrings(t['supersedes']))
+    case PoolKind.RESOLVE:
+      return typeof b['winner'] === 'string' && isStrings(b['losers'])
+    case PoolKind.ACCESS:
+      return isStrings(b['reads']) && isNum(b['at'])
+    case PoolKind.RATING:
+      return typeof b['memory'] === 'string' && isNum(b['rating']) && b['rating'] >= -1 && b['rating'] <= 1
+    default:
+      return false
+  }
+}

@@ -1,0 +1,64 @@
+import { isWellFormed } from '../pools/authority.js'
+import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
+
+/**
+ * The record codec: how a pool record travels inside its pool's Y.Doc. The document holds one
+ * Y.Map (`RECORDS_MAP`) whose keys are record ids and whose values are the records themselves,
+ * as plain JSON-compatible objects (Yjs's ContentAny). A value is written once and never edited:
+ * a change to a pool is a new record under a new key, and a hard delete is a `pool-tombstone`
+ * record plus the removal of the forgotten key (see materialize.ts).
+ *
+ * Everything read out of a Y.Doc is untrusted (any peer, any relay may have written it), so
+ * `decodeRecord` checks the shape of every field and copies only the record's own fields. The
+ * signature is checked apart (signatures.ts), because it is asynchronous.
+ */
+export const RECORDS_MAP = 'records'
+
+/** A record as stored in the Y.Map: exactly the fields of a `PoolRecord`. */
+export type RecordValue = { readonly [K in keyof PoolRecord]: PoolRecord[K] }
+
+const HEX32 = /^[0-9a-f]{32}$/
+const HEX128 = /^[0-9a-f]{128}$/
+const HLC = /^[0-9a-f]{12,}\.[0-9a-f]{6,}(\.[0-9a-z]{1,32})?$/
+const KINDS: ReadonlySet<string> = new Set(POOL_KINDS)
+
+/** The value to put into the Y.Map for a record: a fresh object with the record's fields only. */
+export function encodeRecord(record: PoolRecord): RecordValue {
+  const { id, kind, pool, tenant, body, author, hlc, sig } = record
+  return { id, kind, pool, tenant, body, author, hlc, sig }
+}
+
+export type Decoded =
+  | { readonly ok: true; readonly record: PoolRecord }
+  | { readonly ok: false; readonly reason: 'malformed' | 'missing-signature'; readonly detail: string }
+
+function bad(detail: string): Decoded {
+  return { ok: false, reason: 'malformed', detail }
+}
+
+/** Reads one Y.Map entry back into a record, or says why it is not one. Never throws. */
+export function decodeRecord(key: string, value: unknown): Decoded {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not an object')
+  const v = value as Record<string, unknown>
+  if (typeof v['id'] !== 'string' || !HEX32.test(v['id'])) return bad('id is not 32 hex digits')
+  if (v['id'] !== key) return bad('stored under another key than its id')
+  if (typeof v['kind'] !== 'string' || !KINDS.has(v['kind'])) return bad('unknown kind')
+  if (typeof v['pool'] !== 'string' || !HEX32.test(v['pool'])) return bad('pool is not 32 hex digits')
+  if (v['tenant'] !== null && typeof v['tenant'] !== 'string') return bad('tenant is neither a string nor null')
+  if (typeof v['author'] !== 'string' || !v['author'].startsWith('did:key:')) return bad('author is not a did:key')
+  if (typeof v['hlc'] !== 'string' || !HLC.test(v['hlc'])) return bad('hlc is not a hybrid-logical-clock stamp')
+  if (typeof v['body'] !== 'object' || v['body'] === null) return bad('body is not an object')
+  const record: PoolRecord = {
+    id: v['id'], kind: v['kind'] as PoolKind, pool: v['pool'] as PoolRecord['pool'], tenant: v['tenant'] as string | null,
+    body: v['body'] as PoolRecord['body'], author: v['author'], hlc: v['hlc'], sig: v['sig'] as string,
+  }
+  if (!isWellFormed(record)) return bad(`body is not a well-formed ${record.kind}`)
+  if (v['sig'] === undefined || v['sig'] === null || v['sig'] === '') return { ok: false, reason: 'missing-signature', detail: 'no signature' }
+  if (typeof v['sig'] !== 'string' || !HEX128.test(v['sig'])) return bad('sig is not 128 hex digits')
+  return { ok: true, record }
+}
+
+/** Whether two decoded records are the same signed record (a record is its id plus its signature). */
+export function sameRecord(a: PoolRecord, b: PoolRecord): boolean {
+  return a.id === b.id && a.sig === b.sig
+}

@@ -1,0 +1,118 @@
+import { Verdict, foundsPool, judgeRecord } from '../pools/authority.js'
+import { isPayload } from '../pools/payload.js'
+import { PoolKind, compareRecords, type MemoryBody, type PoolRecord } from '../pools/records.js'
+import { PoolState } from '../pools/state.js'
+import type { PoolId } from '../pools/types.js'
+import { decodeRecord, type Decoded } from './codec.js'
+import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
+import { SignatureCache } from './signatures.js'
+
+/**
+ * The materializer: a pure, deterministic function from the record set of one pool's Y.Doc to what
+ * this replica stores. The Y.Doc is a transport and a merge log, never the authority (DESIGN.md):
+ * every value in it is judged again here, with the same rules the pool state uses (the pools
+ * module's `isWellFormed`, `verifyRecord` verdicts and `judgeRecord`), against the ACL that the
+ * set's own owner-signed records define at each record's timestamp. Two replicas holding the same
+ * set get the same plan, whatever order the records arrived in.
+ *
+ * The plan says:
+ * - `accepted`: records to hold in `records` (each with a `log` row, so PoolStore and its fact
+ *   view catch up as they do for local writes);
+ * - `forgotten`: ids that a valid tombstone forgets: their rows are hard-deleted, their keys leave
+ *   the Y.Map (the tombstone stays: it carries ids and chain links, no content);
+ * - `quarantined`: every other value, with the reason (bad or missing signature, non-member,
+ *   read-only member, not the owner, malformed, unknown pool...).
+ * What it does not say, the caller knows from its store: a key that vanished from the Y.Map while
+ * the store holds its record and no tombstone covers it is healed (re-inserted), never obeyed.
+ */
+export interface MaterializeInput {
+  readonly pool: PoolId
+  /** The Y.Map's entries: key -> value, untrusted. */
+  readonly entries: Iterable<readonly [string, unknown]>
+  /** Signature verdicts by `SignatureCache.key(record)`; a record without a verdict counts as unverified. */
+  readonly signatures: ReadonlyMap<string, boolean>
+  /** The codec's `decodeRecord`, or a memo of it (values are immutable, so a memo changes nothing but the time). */
+  readonly decode?: (key: string, value: unknown) => Decoded
+}
+
+export interface Plan {
+  /** Records to store, in record order (hybrid logical clock, then id). */
+  readonly accepted: readonly PoolRecord[]
+  /** Memory ids forgotten by a valid tombstone (present in the set or not), sorted. */
+  readonly forgotten: ReadonlySet<string>
+  /** Refused values, sorted by key. */
+  readonly quarantined: readonly QuarantinedRecord[]
+}
+
+/** Decodes every entry: the records whose signature must be checked, and the values that are not records at all. */
+export function decodeEntries(
+  entries: Iterable<readonly [string, unknown]>,
+  decode: (key: string, value: unknown) => Decoded = decodeRecord,
+): { records: PoolRecord[]; rejects: Array<{ key: string; reason: QuarantineReason; detail: string; value: unknown }> } {
+  const records: PoolRecord[] = []
+  const rejects: Array<{ key: string; reason: QuarantineReason; detail: string; value: unknown }> = []
+  for (const [key, value] of entries) {
+    const d = decode(key, value)
+    if (d.ok) records.push(d.record)
+    else rejects.push({ key, reason: d.reason, detail: d.detail, value })
+  }
+  return { records, rejects }
+}
+
+const DETAIL: Readonly<Record<string, string>> = {
+  [QuarantineReason.BAD_SIGNATURE]: 'the signature does not verify against the author over the record id',
+  [QuarantineReason.WRONG_POOL]: 'the record belongs to another pool',
+  [QuarantineReason.UNKNOWN_POOL]: "the pool's create record is not in the document",
+  [QuarantineReason.FORGED_CREATE]: 'the pool id is not derived from this author',
+  [QuarantineReason.WRONG_TENANT]: "the record's tenant is not the pool's",
+  [QuarantineReason.NOT_OWNER]: 'only the owner may write ACL, policy and key records',
+  [QuarantineReason.NOT_MEMBER]: 'the author had no grant at the record timestamp',
+  [QuarantineReason.READ_ONLY]: 'the author could only read the pool at the record timestamp',
+}
+
+export function materialize(input: MaterializeInput): Plan {
+  const { pool } = input
+  const { records, rejects } = decodeEntries(input.entries, input.decode)
+  const quarantined: QuarantinedRecord[] = []
+  const refuse = (key: string, reason: QuarantineReason, r: { kind?: unknown; author?: unknown } | null, detail = DETAIL[reason] ?? reason): void => {
+    quarantined.push({
+      pool, key, reason, detail,
+      kind: typeof r?.kind === 'string' ? r.kind : null,
+      author: typeof r?.author === 'string' ? r.author : null,
+    })
+  }
+  for (const x of rejects) refuse(x.key, x.reason, typeof x.value === 'object' ? (x.value as object) : null, x.detail)
+
+  // The candidates: records of this pool whose signature verified. Plaintext payloads enter the
+  // state as the pools module's replica passes them (sealed ones stay sealed: the plan must not
+  // depend on which keys this replica holds).
+  const state = new PoolState()
+  const signed: PoolRecord[] = []
+  for (const r of records) {
+    if (r.pool !== pool) refuse(r.id, QuarantineReason.WRONG_POOL, r)
+    else if (input.signatures.get(SignatureCache.key(r)) !== true) refuse(r.id, QuarantineReason.BAD_SIGNATURE, r)
+    else {
+      signed.push(r)
+      const body = r.body as MemoryBody
+      state.apply(r, r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null)
+    }
+  }
+
+  const s = state.structure(pool)
+  const accepted: PoolRecord[] = []
+  const forgotten = new Set<string>(s ? s.forgotten.keys() : [])
+  for (const r of signed) {
+    if (!s) {
+      refuse(r.id, r.kind === PoolKind.CREATE && !foundsPool(r) ? QuarantineReason.FORGED_CREATE : QuarantineReason.UNKNOWN_POOL, r)
+      continue
+    }
+    // A forgotten memory leaves the set whoever wrote it: a tombstone may cover an invalid record too.
+    if (r.kind === PoolKind.MEMORY && forgotten.has(r.id)) continue
+    const verdict = judgeRecord(s, r)
+    if (verdict === Verdict.OK) accepted.push(r)
+    else refuse(r.id, verdict, r)
+  }
+  accepted.sort(compareRecords)
+  quarantined.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.reason < b.reason ? -1 : 1))
+  return { accepted, forgotten: new Set([...forgotten].sort()), quarantined }
+}

@@ -1,0 +1,147 @@
+import type * as Y from 'yjs'
+import type { PoolId } from '../pools/types.js'
+import type { StoragePort } from '../storage/port.js'
+import { Origin, PoolDoc, isOwnOrigin } from './pool-doc.js'
+import { decodeRecord, type Decoded } from './codec.js'
+import type { QuarantinedRecord } from './quarantine.js'
+import { SyncState, type LinkState, type PoolSyncStatus, type SyncLink } from './types.js'
+import { UpdateLog } from './update-log.js'
+
+interface LinkSlot {
+  state: LinkState
+  link: SyncLink | null
+  readonly kind: string
+}
+
+const OFFLINE: LinkState = { connected: false, synced: false, error: null }
+
+/**
+ * The replication state of one pool on this replica: its document, its persisted update log, its
+ * links, what this replica's store holds of it, and what is pending. The SyncStore (store.ts)
+ * drives it; this class only keeps the books.
+ */
+export class PoolSync {
+  readonly pool: PoolId
+  readonly pdoc: PoolDoc
+  readonly log: UpdateLog
+  /** Ids of this pool's records in the `records` table. */
+  readonly stored = new Set<string>()
+  /** Ids this replica put into the document while no link was in step: the `outgoing` count. */
+  readonly unsent = new Set<string>()
+  /** Keys a provider changed since the last materialization (heal candidates, `incoming` count). */
+  readonly touched = new Set<string>()
+  readonly #links = new Set<LinkSlot>()
+  /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
+  readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
+  quarantine: readonly QuarantinedRecord[] = []
+  /** The persisted updates are replayed and the document is listened to: the loop may work on it. */
+  loaded = false
+  wantReconcile = true
+  wantMaterialize = true
+  /** Check every stored record against the document (on open), not only the touched keys. */
+  fullCheck = true
+  wantCompact = false
+  error: string | null = null
+  readonly #onChange: () => void
+
+  constructor(pool: PoolId, storage: StoragePort, onChange: () => void, clientId?: number) {
+    this.pool = pool
+    this.pdoc = new PoolDoc(pool, clientId)
+    this.log = new UpdateLog(storage, pool)
+    this.#onChange = onChange
+  }
+
+  get doc(): Y.Doc {
+    return this.pdoc.doc
+  }
+
+  /** Starts listening to the document: persisting its updates, noting what providers change. */
+  listen(): void {
+    this.loaded = true
+    this.pdoc.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === Origin.LOAD) return
+      this.log.append(update)
+      this.#onChange()
+    })
+    this.pdoc.map.observe((event) => {
+      const own = isOwnOrigin(event.transaction.origin)
+      let removed = false
+      for (const [key, change] of event.changes.keys) {
+        if (!own) this.touched.add(key)
+        if (change.action !== 'add') removed = true
+      }
+      // A removed or replaced value may survive only in the persisted log: compact it away.
+      if (removed) this.wantCompact = true
+      // Any new value may change a verdict (a local grant or revocation too); removing forgotten keys does not.
+      if (event.transaction.origin !== Origin.FORGET) this.wantMaterialize = true
+      this.#onChange()
+    })
+  }
+
+  /** The codec's decode, memoized per key and value (materialize.ts `decode`). */
+  readonly decode = (key: string, value: unknown): Decoded => {
+    const hit = this.#decoded.get(key)
+    if (hit && hit.value === value) return hit.d
+    const d = decodeRecord(key, value)
+    this.#decoded.set(key, { value, d })
+    return d
+  }
+
+  /** Drops memo entries of keys no longer in the document. */
+  pruneDecoded(): void {
+    if (this.#decoded.size <= this.pdoc.size) return
+    for (const key of this.#decoded.keys()) if (!this.pdoc.map.has(key)) this.#decoded.delete(key)
+  }
+
+  /** Whether some link is up and has exchanged states with the other side. */
+  inStep(): boolean {
+    for (const slot of this.#links) if (slot.state.connected && slot.state.synced) return true
+    return false
+  }
+
+  /** Notes ids this replica put into the document; they count as outgoing until a link is in step. */
+  noteSent(ids: readonly string[]): void {
+    if (this.inStep()) return
+    for (const id of ids) this.unsent.add(id)
+  }
+
+  addLink(kind: string): LinkSlot {
+    const slot: LinkSlot = { state: OFFLINE, link: null, kind }
+    this.#links.add(slot)
+    return slot
+  }
+
+  report(slot: LinkSlot, state: LinkState): void {
+    const before = slot.state
+    slot.state = { connected: state.connected, synced: state.connected && state.synced, error: state.error ?? null }
+    if (state.error) this.error = state.error
+    else if (state.connected) this.error = null
+    // In step with the other side: what was written offline went out in the exchange of states.
+    if (slot.state.synced && !before.synced) this.unsent.clear()
+    if (this.#links.has(slot)) this.#onChange()
+  }
+
+  closeLinks(): void {
+    for (const slot of this.#links) slot.link?.close()
+    this.#links.clear()
+    this.#onChange()
+  }
+
+  status(): PoolSyncStatus {
+    const links = [...this.#links]
+    const connected = links.some((l) => l.state.connected)
+    const pending = { outgoing: this.unsent.size, incoming: this.touched.size }
+    let state: SyncState = SyncState.OFFLINE
+    if (this.inStep()) state = pending.outgoing + pending.incoming > 0 || this.wantMaterialize ? SyncState.SYNCING : SyncState.SYNCED
+    else if (connected) state = SyncState.CONNECTED
+    return {
+      pool: this.pool, state, connected, links: links.length, pending,
+      records: this.pdoc.size, quarantined: this.quarantine.length, error: this.error,
+    }
+  }
+
+  destroy(): void {
+    this.closeLinks()
+    this.pdoc.destroy()
+  }
+}

@@ -1,0 +1,439 @@
+import * as Y from 'yjs'
+import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import { parsePoolId } from '../pools/input.js'
+import { POOL_KINDS, PoolKind, isPoolRecord, type MemoryBody, type PoolRecord, type ResolveBody, type TombstoneBody } from '../pools/records.js'
+import type { PoolId } from '../pools/types.js'
+import type { StoragePort } from '../storage/port.js'
+import type { LogRow } from '../storage/schema.js'
+import { decodeRecord, sameRecord } from './codec.js'
+import { materialize, type Plan } from './materialize.js'
+import { Origin } from './pool-doc.js'
+import { PoolSync } from './pool-sync.js'
+import { AUTHORITY_REASONS, quarantineRowId, toQuarantineRow, toReport, type QuarantinedRecord } from './quarantine.js'
+import { SignatureCache } from './signatures.js'
+import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type SyncProvider, type SyncStatus } from './types.js'
+import { websocketProvider } from './websocket.js'
+
+export interface SyncStoreOptions {
+  /** Subscribes to this Memory's own commits (SignallingStorage.onCommit). */
+  readonly onCommit?: (listener: () => void) => () => void
+  /** Called after records of a pool were stored or hard-deleted from another replica (the pool store's fact view catches up). */
+  readonly onApplied?: (pool: PoolId, ids: readonly string[]) => Promise<void>
+  /** Yjs client ids for new documents (tests inject them for reproducible runs). Random by default. */
+  readonly clientId?: () => number
+  /** Compact a pool's persisted updates once it has this many rows. Default 100. */
+  readonly compactEvery?: number
+  /** The WebSocket class for `connect()` where the runtime has none (Node 20: the `ws` package's). */
+  readonly WebSocketPolyfill?: unknown
+}
+
+const TABLES = ['records', 'log', 'quarantine'] as const
+const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
+
+/**
+ * `mem.sync`: replicates pools, one Y.Doc each, under DESIGN.md's rule that the document is a
+ * transport and a merge log, never the authority. One loop does all the work, one step at a time,
+ * so the steps never race each other:
+ * 1. outbound: new `pool-*` records in the local store (this Memory's writes, other handles' on the
+ *    same database) enter their pool's document; a tombstone and the removal of its targets travel
+ *    as one update;
+ * 2. materialize (materialize.ts): the document's record set is judged; accepted records are
+ *    written to `records` with a `log` row (PoolStore catches up from the log, and its fact view
+ *    through `onApplied`); forgotten ones are hard-deleted and their keys removed from the
+ *    document; refused values go to quarantine; keys that vanished without a tombstone are healed
+ *    from the store;
+ * 3. persistence: the document's updates are appended to `syncUpdates`, and compacted (one row per
+ *    pool, the garbage-collected state) after a key was removed or every `compactEvery` rows.
+ */
+export class SyncStore implements Sync {
+  readonly #storage: StoragePort
+  readonly #pools = new Map<PoolId, { sync: PoolSync; ready: Promise<void> }>()
+  readonly #sigs = new SignatureCache()
+  readonly #onApplied: SyncStoreOptions['onApplied']
+  readonly #clientId: (() => number) | undefined
+  readonly #compactEvery: number
+  readonly #WebSocket: unknown
+  readonly #subscribers = new Set<(status: SyncStatus) => void>()
+  readonly #unhook: Array<() => void> = []
+  /** Last `log` row the outbound step has seen; null until a pool is open. */
+  #cursor: number | null = null
+  #wantOutbound = false
+  #running: Promise<void> | null = null
+  #again = false
+  #lastStatus = ''
+  #closed = false
+
+  constructor(storage: StoragePort, options: SyncStoreOptions = {}) {
+    this.#storage = storage
+    this.#onApplied = options.onApplied
+    this.#clientId = options.clientId
+    this.#compactEvery = options.compactEvery ?? 100
+    this.#WebSocket = options.WebSocketPolyfill
+    const kick = (): void => {
+      if (this.#pools.size === 0) return
+      this.#wantOutbound = true
+      this.#kick()
+    }
+    if (options.onCommit) this.#unhook.push(options.onCommit(kick))
+    if (storage.watch) this.#unhook.push(storage.watch(kick))
+  }
+
+  // ---- the API ------------------------------------------------------------------------------------
+
+  async open(poolId: string): Promise<void> {
+    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'sync is closed')
+    const pool = parsePoolId(poolId)
+    let entry = this.#pools.get(pool)
+    if (!entry) {
+      const sync = new PoolSync(pool, this.#storage, () => this.#changed(), this.#clientId?.())
+      entry = { sync, ready: this.#load(sync) }
+      this.#pools.set(pool, entry)
+      entry.ready.catch(() => this.#pools.delete(pool))
+    }
+    return entry.ready
+  }
+
+  async connect(poolId: string, options: ConnectOptions): Promise<void> {
+    if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
+    const WebSocketPolyfill = options.WebSocketPolyfill ?? this.#WebSocket
+    await this.attach(poolId, websocketProvider({ ...options, WebSocketPolyfill }))
+  }
+
+  async attach(poolId: string, provider: SyncProvider): Promise<void> {
+    if (typeof provider !== 'object' || provider === null || typeof provider.connect !== 'function') {
+      throw invalidArgument('provider', 'must be a SyncProvider (an object with connect())')
+    }
+    const pool = parsePoolId(poolId)
+    await this.open(pool)
+    const ps = this.#pools.get(pool)!.sync
+    const slot = ps.addLink(provider.kind)
+    slot.link = provider.connect(ps.pool, ps.doc, (state) => ps.report(slot, state))
+  }
+
+  async disconnect(poolId: string): Promise<void> {
+    this.#pools.get(parsePoolId(poolId))?.sync.closeLinks()
+  }
+
+  async stop(poolId: string): Promise<void> {
+    const pool = parsePoolId(poolId)
+    const entry = this.#pools.get(pool)
+    if (!entry) return
+    await entry.ready.catch(() => undefined)
+    await this.flush()
+    this.#pools.delete(pool)
+    entry.sync.destroy()
+    await entry.sync.log.clear()
+    await this.#storage.write(['quarantine'], async (tx) => {
+      const rows = await tx.where<{ id: string }>('quarantine', 'pool', pool)
+      await tx.delete('quarantine', rows.map((r) => r.id))
+    })
+    if (this.#pools.size === 0) this.#cursor = null
+    this.#changed()
+  }
+
+  async status(): Promise<SyncStatus> {
+    return this.#status()
+  }
+
+  async subscribe(callback: (status: SyncStatus) => void): Promise<() => void> {
+    if (typeof callback !== 'function') throw invalidArgument('callback', 'must be a function')
+    this.#subscribers.add(callback)
+    callback(this.#status())
+    return () => void this.#subscribers.delete(callback)
+  }
+
+  async quarantine(poolId?: string): Promise<QuarantinedRecord[]> {
+    const pool = poolId === undefined ? null : parsePoolId(poolId)
+    await this.flush()
+    const out: QuarantinedRecord[] = []
+    for (const [id, { sync }] of this.#pools) if (pool === null || id === pool) out.push(...sync.quarantine.map(toReport))
+    return out
+  }
+
+  async compact(poolId?: string): Promise<void> {
+    const pool = poolId === undefined ? null : parsePoolId(poolId)
+    for (const [id, { sync }] of this.#pools) if (pool === null || id === pool) sync.wantCompact = true
+    this.#kick()
+    await this.flush()
+  }
+
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.#pools.values()].map((e) => e.ready))
+    while (this.#running) await this.#running
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    for (const { sync } of this.#pools.values()) sync.closeLinks()
+    await this.flush()
+    for (const { sync } of this.#pools.values()) sync.destroy()
+    this.#pools.clear()
+    for (const unhook of this.#unhook) unhook()
+    this.#subscribers.clear()
+  }
+
+  // ---- the loop ------------------------------------------------------------------------------------
+
+  async #load(ps: PoolSync): Promise<void> {
+    const updates = await ps.log.load()
+    for (const u of updates) Y.applyUpdate(ps.doc, u, Origin.LOAD)
+    const rows = await this.#storage.read(['quarantine'], (tx) => tx.where<QuarantinedRecord>('quarantine', 'pool', ps.pool))
+    ps.quarantine = rows.map(toReport)
+    ps.listen()
+    if (updates.length > this.#compactEvery) ps.wantCompact = true
+    this.#kick()
+    while (this.#running) await this.#running
+  }
+
+  #changed(): void {
+    this.#kick()
+    this.#notify()
+  }
+
+  #kick(): void {
+    if (this.#closed && this.#pools.size === 0) return
+    if (this.#running) {
+      this.#again = true
+      return
+    }
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false
+          // Let the changes of this tick gather into one pass.
+          await Promise.resolve()
+          await this.#pass()
+        } while (this.#again)
+      } finally {
+        this.#running = null
+        this.#notify()
+      }
+    })()
+  }
+
+  async #pass(): Promise<void> {
+    const pools = [...this.#pools.values()].map((e) => e.sync).filter((ps) => ps.loaded)
+    for (const ps of pools) {
+      try {
+        if (ps.wantReconcile) await this.#reconcile(ps)
+      } catch (err) {
+        this.#fail(ps, err)
+      }
+    }
+    if (this.#wantOutbound) {
+      this.#wantOutbound = false
+      try {
+        await this.#outbound()
+      } catch (err) {
+        for (const ps of pools) this.#fail(ps, err)
+      }
+    }
+    for (const ps of pools) {
+      try {
+        if (ps.wantMaterialize) await this.#materialize(ps)
+        await ps.log.flush()
+        if (ps.wantCompact || ps.log.rows >= this.#compactEvery) {
+          ps.wantCompact = false
+          await ps.log.compact(ps.doc)
+        }
+      } catch (err) {
+        // Judged again on the next change (storage may have been busy or full): nothing is lost, the document keeps it all.
+        ps.wantMaterialize = true
+        this.#fail(ps, err)
+      }
+    }
+  }
+
+  #fail(ps: PoolSync, err: unknown): void {
+    ps.error = err instanceof Error ? err.message : String(err)
+  }
+
+  /** Every record of the pool in storage enters the document (on open, or when the log was trimmed past us). */
+  async #reconcile(ps: PoolSync): Promise<void> {
+    ps.wantReconcile = false
+    const { records, last } = await this.#storage.read(['records', 'log'], async (tx) => {
+      const all: PoolRecord[] = []
+      for (const kind of POOL_KINDS) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
+      return { records: all.filter((r) => isPoolRecord(r) && r.pool === ps.pool), last: (await tx.last<LogRow>('log'))?.seq ?? 0 }
+    })
+    this.#cursor ??= last
+    ps.stored.clear()
+    for (const r of records) ps.stored.add(r.id)
+    this.#toDoc(ps, records)
+    ps.fullCheck = true
+    ps.wantMaterialize = true
+  }
+
+  /** New rows of the shared `log` since the last look: pool records written here or by another handle. */
+  async #outbound(): Promise<void> {
+    if (this.#cursor === null) return
+    const after = this.#cursor
+    const delta = await this.#storage.read(['records', 'log', 'meta'], async (tx) => {
+      const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
+      if (after < floor) return null
+      const rows = await tx.after<LogRow>('log', after)
+      const puts = [...new Set(rows.filter((r) => r.op === 'put').map((r) => r.ref))]
+      const got = await tx.getMany<PoolRecord>('records', puts)
+      return { rows, records: got.filter((r): r is PoolRecord => isPoolRecord(r)) }
+    })
+    if (delta === null) {
+      // The log was trimmed past our cursor: look at everything again.
+      this.#cursor = null
+      for (const { sync } of this.#pools.values()) sync.wantReconcile = true
+      this.#again = true
+      return
+    }
+    this.#cursor = delta.rows.at(-1)?.seq ?? after
+    for (const row of delta.rows) {
+      if (row.op === 'del') for (const { sync } of this.#pools.values()) sync.stored.delete(row.ref)
+    }
+    const byPool = new Map<PoolId, PoolRecord[]>()
+    for (const r of delta.records) {
+      const entry = this.#pools.get(r.pool)
+      // A pool still loading takes every stored record in its first reconcile.
+      if (!entry || !entry.sync.loaded) continue
+      entry.sync.stored.add(r.id)
+      let list = byPool.get(r.pool)
+      if (!list) byPool.set(r.pool, (list = []))
+      list.push(r)
+    }
+    for (const [pool, records] of byPool) this.#toDoc(this.#pools.get(pool)!.sync, records)
+  }
+
+  /** Local records into the document, with the keys their tombstones forget, in one transaction. */
+  #toDoc(ps: PoolSync, records: readonly PoolRecord[]): void {
+    const forget: string[] = []
+    for (const r of records) if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) forget.push(t.id)
+    ps.noteSent(ps.pdoc.write(records, forget, Origin.LOCAL))
+  }
+
+  async #plan(ps: PoolSync): Promise<Plan> {
+    ps.pruneDecoded()
+    const entries = ps.pdoc.entries()
+    const records: PoolRecord[] = []
+    for (const [key, value] of entries) {
+      const d = ps.decode(key, value)
+      if (d.ok) records.push(d.record)
+    }
+    const signatures = await this.#sigs.verify(records)
+    return materialize({ pool: ps.pool, entries, signatures, decode: ps.decode })
+  }
+
+  /** Whether the document holds a valid copy of a stored record under its id. */
+  #holdsValid(ps: PoolSync, id: string, signatures: ReadonlyMap<string, boolean>): boolean {
+    const d = ps.decode(id, ps.pdoc.map.get(id))
+    return d.ok && signatures.get(SignatureCache.key(d.record)) === true
+  }
+
+  async #materialize(ps: PoolSync): Promise<void> {
+    ps.wantMaterialize = false
+    // Touched keys stay counted as incoming until they are applied.
+    const touched = [...ps.touched]
+    let plan = await this.#plan(ps)
+
+    // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
+    const candidates = ps.fullCheck ? [...ps.stored] : touched.filter((k) => ps.stored.has(k))
+    ps.fullCheck = false
+    const signatures = await this.#sigs.verify([])
+    const heal = candidates.filter((id) => !plan.forgotten.has(id) && !this.#holdsValid(ps, id, signatures))
+    if (heal.length) {
+      const got = await this.#storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
+      const records = got.filter((r): r is PoolRecord => isPoolRecord(r) && r.pool === ps.pool)
+      ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
+      plan = await this.#plan(ps)
+    }
+
+    // Forgotten memories leave the document (the tombstone stays).
+    const forget = [...plan.forgotten].filter((id) => ps.pdoc.map.has(id))
+    if (forget.length) ps.pdoc.write([], forget, Origin.FORGET)
+
+    await this.#apply(ps, plan)
+    for (const key of touched) ps.touched.delete(key)
+  }
+
+  /** The plan into storage: accepted records in, forgotten and no-longer-authorized ones out, quarantine rewritten. */
+  async #apply(ps: PoolSync, plan: Plan): Promise<void> {
+    const puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
+    const forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
+    const evicted = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key)).map((q) => q.key)
+    const deletes = [...new Set([...forgotten, ...evicted])]
+
+    const before = new Map(ps.quarantine.map((q) => [quarantineRowId(q.pool, q.key), JSON.stringify(q)]))
+    const after = new Map(plan.quarantined.map((q) => [quarantineRowId(q.pool, q.key), q]))
+    const qPuts = [...after].filter(([id, q]) => before.get(id) !== JSON.stringify(q)).map(([, q]) => toQuarantineRow(q, ps.pdoc.map.get(q.key)))
+    const qDeletes = [...before.keys()].filter((id) => !after.has(id))
+    if (puts.length === 0 && deletes.length === 0 && qPuts.length === 0 && qDeletes.length === 0) {
+      ps.quarantine = plan.quarantined
+      return
+    }
+    await this.#storage.write(TABLES, async (tx) => {
+      if (puts.length) await tx.put('records', puts)
+      if (deletes.length) await tx.delete('records', deletes)
+      const rows: LogRow[] = [...puts.map((r) => ({ ref: r.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
+      if (rows.length) await tx.put('log', rows)
+      if (qPuts.length) await tx.put('quarantine', qPuts)
+      if (qDeletes.length) await tx.delete('quarantine', qDeletes)
+    })
+    for (const r of puts) ps.stored.add(r.id)
+    for (const id of deletes) ps.stored.delete(id)
+    ps.quarantine = plan.quarantined
+    const changed = [...puts.map((r) => r.id), ...deletes, ...this.#revived(ps, evicted)]
+    if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, changed)
+  }
+
+  /**
+   * Memories that may be current again because records leaving the store (refused after a grant
+   * changed) superseded them: a merge's sources, an update's predecessor, a resolution's losers.
+   * The fact view creates views only for memories it is told about.
+   */
+  #revived(ps: PoolSync, evicted: readonly string[]): string[] {
+    const out: string[] = []
+    for (const id of evicted) {
+      const d = decodeRecord(id, ps.pdoc.map.get(id))
+      if (!d.ok) continue
+      const body = d.record.body as Partial<MemoryBody & ResolveBody>
+      if (d.record.kind === PoolKind.MEMORY && 'payload' in body && body.payload) out.push(...body.payload.supersedes, ...(body.payload.merged?.from ?? []))
+      if (d.record.kind === PoolKind.RESOLVE && Array.isArray(body.losers)) out.push(...body.losers)
+    }
+    return out
+  }
+
+  // ---- status ----------------------------------------------------------------------------------------
+
+  #status(): SyncStatus {
+    const pools: PoolSyncStatus[] = [...this.#pools.values()].map((e) => e.sync.status()).sort((a, b) => (a.pool < b.pool ? -1 : 1))
+    const busy = this.#running !== null
+    const adjusted = pools.map((p) => (busy && p.state === SyncState.SYNCED ? { ...p, state: SyncState.SYNCING } : p))
+    let state: SyncState = adjusted.length ? SyncState.SYNCED : SyncState.OFFLINE
+    for (const p of adjusted) if (STATE_RANK[p.state] < STATE_RANK[state]) state = p.state
+    return {
+      state,
+      pending: adjusted.reduce((s, p) => ({ outgoing: s.outgoing + p.pending.outgoing, incoming: s.incoming + p.pending.incoming }), { outgoing: 0, incoming: 0 }),
+      pools: adjusted,
+    }
+  }
+
+  #notify(): void {
+    if (this.#subscribers.size === 0) return
+    const status = this.#status()
+    const text = JSON.stringify(status)
+    if (text === this.#lastStatus) return
+    this.#lastStatus = text
+    for (const cb of [...this.#subscribers]) {
+      try {
+        // Across the worker boundary the callback is a proxy returning a promise; a page that went away rejects it.
+        const r = cb(status) as unknown
+        if (r instanceof Promise) r.catch(() => this.#subscribers.delete(cb))
+      } catch {
+        // A subscriber's failure is its own.
+      }
+    }
+  }
+}
+
+/** Whether a value held under a key is the stored record (for tests and tools). */
+export function holdsRecord(doc: Y.Doc, record: PoolRecord): boolean {
+  const d = decodeRecord(record.id, doc.getMap('records').get(record.id))
+  return d.ok && sameRecord(d.record, record)
+}
