@@ -1,4 +1,5 @@
 import { invalidArgument } from '../core/errors.js'
+import { parseArgs, type FlagSpecs, type FlagValues } from './args.js'
 
 /** What a command may touch of the outside world; injected so commands run in tests without a process. */
 export interface CliIO {
@@ -62,4 +63,32 @@ export function commandGroup(name: string, summary: string, subcommands: readonl
 export function parsePort(text: string, flag = '--port'): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw invalidArgument(flag, `must be a port number 0..65535, got "${text}"`)
   return Number(text)
+}
+
+/**
+ * The flags of a leaf command that takes no positional arguments. A parse error becomes a
+ * UsageError for `command`; with `--help` the usage is printed and the result is null (exit 0).
+ */
+export function parseCommandFlags<S extends FlagSpecs>(command: Command, argv: readonly string[], specs: S, io: CliIO): FlagValues<S> | null {
+  let args
+  try {
+    args = parseArgs(argv, specs)
+  } catch (err) {
+    throw new UsageError(command, (err as Error).message)
+  }
+  if ((args.values as Record<string, unknown>)['help']) {
+    io.stdout(command.usage)
+    return null
+  }
+  if (args.positionals.length > 0) throw new UsageError(command, `unexpected argument "${args.positionals[0]}"`)
+  return args.values
+}
+
+/** parsePort for a command's flag, as a UsageError of that command. */
+export function portFlag(command: Command, text: string, flag = '--port'): number {
+  try {
+    return parsePort(text, flag)
+  } catch (err) {
+    throw new UsageError(command, (err as Error).message)
+  }
 }

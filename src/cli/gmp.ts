@@ -1,7 +1,6 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createGmpServer } from '../gmp-http/server.js'
-import { parseArgs } from './args.js'
-import { EXIT, UsageError, commandGroup, parsePort, type Command } from './command.js'
+import { EXIT, UsageError, commandGroup, parseCommandFlags, portFlag, type Command } from './command.js'
 
 const SERVE_FLAGS = {
   host: { type: 'string' },
@@ -29,24 +28,9 @@ Options:
   -h, --help  Show this help
 `,
   async run(argv, io) {
-    let args
-    try {
-      args = parseArgs(argv, SERVE_FLAGS)
-    } catch (err) {
-      throw new UsageError(serve, (err as Error).message)
-    }
-    const { values, positionals } = args
-    if (values.help) {
-      io.stdout(serve.usage)
-      return EXIT.OK
-    }
-    if (positionals.length > 0) throw new UsageError(serve, `unexpected argument "${positionals[0]}"`)
-    let port: number
-    try {
-      port = parsePort(values.port ?? '7411')
-    } catch (err) {
-      throw new UsageError(serve, (err as Error).message)
-    }
+    const values = parseCommandFlags(serve, argv, SERVE_FLAGS, io)
+    if (!values) return EXIT.OK
+    const port = portFlag(serve, values.port ?? '7411')
     const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
     if (token !== null && token.trim() === '') throw new UsageError(serve, '--token must not be empty')
     const shutdown = io.shutdown()

@@ -7,8 +7,7 @@ import { loadOrCreateIdentity } from '../gmp-http/server-identity.js'
 import { createMcpServer } from '../mcp/server.js'
 import { createMemory, type Memory } from '../memory.js'
 import { fileStorage } from '../storage/file-adapter.js'
-import { parseArgs } from './args.js'
-import { EXIT, UsageError, type Command } from './command.js'
+import { EXIT, parseCommandFlags, type Command } from './command.js'
 
 const FLAGS = {
   dir: { type: 'string' },
@@ -39,18 +38,9 @@ Example MCP client configuration:
   { "command": "memweave", "args": ["mcp", "--dir", "/path/to/workspace/.memweave"] }
 `,
   async run(argv, io) {
-    let args
-    try {
-      args = parseArgs(argv, FLAGS)
-    } catch (err) {
-      throw new UsageError(mcpCommand, (err as Error).message)
-    }
-    if (args.values.help) {
-      io.stdout(mcpCommand.usage)
-      return EXIT.OK
-    }
-    if (args.positionals.length > 0) throw new UsageError(mcpCommand, `unexpected argument "${args.positionals[0]}"`)
-    const dir = resolve(args.values.dir ?? join(process.cwd(), '.memweave'))
+    const values = parseCommandFlags(mcpCommand, argv, FLAGS, io)
+    if (!values) return EXIT.OK
+    const dir = resolve(values.dir ?? join(process.cwd(), '.memweave'))
     let memory: Memory
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })

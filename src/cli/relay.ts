@@ -1,7 +1,6 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createRelay } from '../relay/relay.js'
-import { parseArgs } from './args.js'
-import { EXIT, UsageError, parsePort, type Command } from './command.js'
+import { EXIT, parseCommandFlags, portFlag, type Command } from './command.js'
 
 const FLAGS = {
   host: { type: 'string' },
@@ -30,24 +29,9 @@ Options:
   -h, --help               Show this help
 `,
   async run(argv, io) {
-    let args
-    try {
-      args = parseArgs(argv, FLAGS)
-    } catch (err) {
-      throw new UsageError(relayCommand, (err as Error).message)
-    }
-    const { values, positionals } = args
-    if (values.help) {
-      io.stdout(relayCommand.usage)
-      return EXIT.OK
-    }
-    if (positionals.length > 0) throw new UsageError(relayCommand, `unexpected argument "${positionals[0]}"`)
-    let port: number
-    try {
-      port = parsePort(values.port ?? '7412')
-    } catch (err) {
-      throw new UsageError(relayCommand, (err as Error).message)
-    }
+    const values = parseCommandFlags(relayCommand, argv, FLAGS, io)
+    if (!values) return EXIT.OK
+    const port = portFlag(relayCommand, values.port ?? '7412')
     const relay = createRelay({
       host: values.host ?? '127.0.0.1',
       port,

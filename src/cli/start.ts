@@ -1,8 +1,7 @@
 import { join } from 'node:path'
 import { createGmpServer } from '../gmp-http/server.js'
 import { createRelay } from '../relay/relay.js'
-import { parseArgs } from './args.js'
-import { EXIT, UsageError, parsePort, type Command } from './command.js'
+import { EXIT, UsageError, parseCommandFlags, portFlag, type Command } from './command.js'
 import { describeError, untilAborted } from './relay.js'
 
 const FLAGS = {
@@ -32,26 +31,10 @@ Options:
   -h, --help        Show this help
 `,
   async run(argv, io) {
-    let args
-    try {
-      args = parseArgs(argv, FLAGS)
-    } catch (err) {
-      throw new UsageError(startCommand, (err as Error).message)
-    }
-    const { values, positionals } = args
-    if (values.help) {
-      io.stdout(startCommand.usage)
-      return EXIT.OK
-    }
-    if (positionals.length > 0) throw new UsageError(startCommand, `unexpected argument "${positionals[0]}"`)
-    let gmpPort: number
-    let relayPort: number
-    try {
-      gmpPort = parsePort(values['gmp-port'] ?? '7411', '--gmp-port')
-      relayPort = parsePort(values['relay-port'] ?? '7412', '--relay-port')
-    } catch (err) {
-      throw new UsageError(startCommand, (err as Error).message)
-    }
+    const values = parseCommandFlags(startCommand, argv, FLAGS, io)
+    if (!values) return EXIT.OK
+    const gmpPort = portFlag(startCommand, values['gmp-port'] ?? '7411', '--gmp-port')
+    const relayPort = portFlag(startCommand, values['relay-port'] ?? '7412', '--relay-port')
     const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
     if (token !== null && token.trim() === '') throw new UsageError(startCommand, '--token must not be empty')
     const host = values.host ?? '127.0.0.1'
