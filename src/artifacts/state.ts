@@ -23,7 +23,7 @@ export interface VersionMeta {
   readonly author: string | null
 }
 
-function isBody(b: unknown): b is ArtifactVersionBody {
+export function isArtifactVersionBody(b: unknown): b is ArtifactVersionBody {
   const o = b as Partial<ArtifactVersionBody> | null
   return (
     typeof o === 'object' && o !== null && typeof o.slug === 'string' && Number.isInteger(o.version) &&
@@ -64,7 +64,7 @@ export class ArtifactState {
 
   /** Applies one record; idempotent; other kinds and malformed bodies are ignored. */
   apply(record: StoredRecord): void {
-    if (record.kind !== ARTIFACT_VERSION_KIND || this.versions.has(record.id) || !isBody(record.body)) return
+    if (record.kind !== ARTIFACT_VERSION_KIND || this.versions.has(record.id) || !isArtifactVersionBody(record.body)) return
     const body = record.body
     const v: VersionMeta = {
       id: record.id as ArtifactVersionId,

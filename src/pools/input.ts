@@ -19,6 +19,7 @@ export const DEFAULT_POLICIES: PoolPolicies = {
   multiValuedPredicates: [],
   trustedSources: ['direct_statement', 'user'],
   trustedAgents: [],
+  humans: [],
   conflictRecency: DAY,
   staleAfter: 30 * DAY,
   archiveAfter: 90 * DAY,
@@ -169,7 +170,7 @@ export function mergePolicies(base: PoolPolicies, patch: unknown, field = 'polic
   bool('deduplication')
   if (p['mergeStrategy'] !== undefined) out['mergeStrategy'] = assertStrategy(p['mergeStrategy'], `${field}.mergeStrategy`)
   for (const k of ['multiValuedPredicates', 'trustedSources'] as const) if (p[k] !== undefined) out[k] = strings(p[k], `${field}.${k}`)
-  if (p['trustedAgents'] !== undefined) out['trustedAgents'] = strings(p['trustedAgents'], `${field}.trustedAgents`).map((d, i) => assertDid(d, `${field}.trustedAgents[${i}]`))
+  for (const k of ['trustedAgents', 'humans'] as const) if (p[k] !== undefined) out[k] = strings(p[k], `${field}.${k}`).map((d, i) => assertDid(d, `${field}.${k}[${i}]`))
   if (p['factTypes'] !== undefined) out['factTypes'] = strings(p['factTypes'], `${field}.factTypes`).map((t, i) => assertType(t, `${field}.factTypes[${i}]`))
   for (const k of ['conflictRecency', 'staleAfter', 'archiveAfter', 'recencyHalfLife', 'ephemeralTtl']) secs(k)
   if ((out['archiveAfter'] as number) < (out['staleAfter'] as number)) throw invalidArgument(`${field}.archiveAfter`, 'must be at least staleAfter')

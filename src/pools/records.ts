@@ -1,6 +1,5 @@
-import { fromHex, toHex } from '../core/bytes.js'
-import { invalidArgument } from '../core/errors.js'
-import { publicKeyFromDid, verifySignature, type Identity } from '../core/identity.js'
+import type { Identity } from '../core/identity.js'
+import { signRecord as signGeneric, signedRecordId, verifyRecord as verifyGeneric } from '../core/signed-record.js'
 import { recordId } from '../core/ids.js'
 import type { MemoryType, MergeStrategy, PoolId, PoolPolicies } from './types.js'
 
@@ -147,28 +146,17 @@ export function derivePoolId(owner: string, nonce: string, tenant: string | null
 }
 
 export function idOf(record: UnsignedRecord): string {
-  return recordId({
-    kind: record.kind, pool: record.pool, tenant: record.tenant, body: record.body, author: record.author, hlc: record.hlc,
-  })
+  return signedRecordId(record)
 }
 
-/** Computes the id and signs it. Runs outside any storage transaction (it awaits crypto). */
+/** Computes the id and signs it (src/core/signed-record.ts). Runs outside any storage transaction (it awaits crypto). */
 export async function signRecord<B extends PoolBody>(identity: Identity, record: UnsignedRecord<B>): Promise<PoolRecord<B>> {
-  if (record.author !== identity.did) throw invalidArgument('author', 'must be the signing identity')
-  const id = idOf(record)
-  const sig = toHex(await identity.sign(fromHex(id)))
-  return { id, ...record, sig }
+  return (await signGeneric(identity, record)) as PoolRecord<B>
 }
 
 /** True when the id matches the content and the author's key signed it. Never throws. */
-export async function verifyRecord(record: PoolRecord): Promise<boolean> {
-  try {
-    if (typeof record.sig !== 'string' || record.sig.length !== 128) return false
-    if (idOf(record) !== record.id) return false
-    return await verifySignature(fromHex(record.sig), fromHex(record.id), publicKeyFromDid(record.author))
-  } catch {
-    return false
-  }
+export function verifyRecord(record: PoolRecord): Promise<boolean> {
+  return verifyGeneric(record)
 }
 
 export function isPoolRecord(row: unknown): row is PoolRecord {

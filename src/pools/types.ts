@@ -135,6 +135,11 @@ export interface PoolPolicies {
   readonly trustedSources: readonly string[]
   /** Agents whose memories get full source authority in importance (the owner always has it). */
   readonly trustedAgents: readonly string[]
+  /**
+   * Identities that act for people in this pool, besides the owner: only they may write the
+   * human-owned SMALL documents (intent, constraints) of a project shared through the pool.
+   */
+  readonly humans: readonly string[]
   /** §6 "recency preferred": seconds apart beyond which the newer memory is suggested. */
   readonly conflictRecency: number
   /** Seconds without a read after which a memory is stale. */

@@ -1,8 +1,11 @@
 import { isWellFormed } from '../pools/authority.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
+import { CONTENT_KINDS, isContentKind, isWellFormedContent } from './content.js'
 
 /**
- * The record codec: how a pool record travels inside its pool's Y.Doc. The document holds one
+ * The record codec: how a pool record travels inside its pool's Y.Doc: the pools module's own
+ * `pool-*` records, and the records other modules share through the pool (content.ts), which
+ * have the same fields (src/core/signed-record.ts) and travel typed as `PoolRecord` here. The document holds one
  * Y.Map (`RECORDS_MAP`) whose keys are record ids and whose values are the records themselves,
  * as plain JSON-compatible objects (Yjs's ContentAny). A value is written once and never edited:
  * a change to a pool is a new record under a new key, and a hard delete is a `pool-tombstone`
@@ -20,7 +23,7 @@ export type RecordValue = { readonly [K in keyof PoolRecord]: PoolRecord[K] }
 const HEX32 = /^[0-9a-f]{32}$/
 const HEX128 = /^[0-9a-f]{128}$/
 const HLC = /^[0-9a-f]{12,}\.[0-9a-f]{6,}(\.[0-9a-z]{1,32})?$/
-const KINDS: ReadonlySet<string> = new Set(POOL_KINDS)
+const KINDS: ReadonlySet<string> = new Set([...POOL_KINDS, ...CONTENT_KINDS])
 
 /** The value to put into the Y.Map for a record: a fresh object with the record's fields only. */
 export function encodeRecord(record: PoolRecord): RecordValue {
@@ -52,7 +55,8 @@ export function decodeRecord(key: string, value: unknown): Decoded {
     id: v['id'], kind: v['kind'] as PoolKind, pool: v['pool'] as PoolRecord['pool'], tenant: v['tenant'] as string | null,
     body: v['body'] as PoolRecord['body'], author: v['author'], hlc: v['hlc'], sig: v['sig'] as string,
   }
-  if (!isWellFormed(record)) return bad(`body is not a well-formed ${record.kind}`)
+  const wellFormed = isContentKind(record.kind) ? isWellFormedContent(record.kind, record.body) : isWellFormed(record)
+  if (!wellFormed) return bad(`body is not a well-formed ${record.kind}`)
   if (v['sig'] === undefined || v['sig'] === null || v['sig'] === '') return { ok: false, reason: 'missing-signature', detail: 'no signature' }
   if (typeof v['sig'] !== 'string' || !HEX128.test(v['sig'])) return bad('sig is not 128 hex digits')
   return { ok: true, record }

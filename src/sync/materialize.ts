@@ -1,9 +1,10 @@
-import { Verdict, foundsPool, judgeRecord } from '../pools/authority.js'
+import { Verdict, foundsPool, judgeRecord, rightsAt } from '../pools/authority.js'
 import { isPayload } from '../pools/payload.js'
 import { PoolKind, compareRecords, type MemoryBody, type PoolRecord } from '../pools/records.js'
 import { PoolState } from '../pools/state.js'
 import type { PoolId } from '../pools/types.js'
 import { decodeRecord, type Decoded } from './codec.js'
+import { isContentKind, refuseContent } from './content.js'
 import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
 
@@ -70,6 +71,13 @@ const DETAIL: Readonly<Record<string, string>> = {
   [QuarantineReason.READ_ONLY]: 'the author could only read the pool at the record timestamp',
 }
 
+/** Who may write another module's record into a pool: a writer at the record's timestamp, as for a pool memory. */
+function judgeContent(s: NonNullable<ReturnType<PoolState['structure']>>, r: PoolRecord): Verdict {
+  if (r.tenant !== s.tenant) return Verdict.WRONG_TENANT
+  const rights = rightsAt(s, r)
+  return rights.write ? Verdict.OK : rights.read ? Verdict.READ_ONLY : Verdict.NOT_MEMBER
+}
+
 export function materialize(input: MaterializeInput): Plan {
   const { pool } = input
   const { records, rejects } = decodeEntries(input.entries, input.decode)
@@ -93,6 +101,7 @@ export function materialize(input: MaterializeInput): Plan {
     else if (input.signatures.get(SignatureCache.key(r)) !== true) refuse(r.id, QuarantineReason.BAD_SIGNATURE, r)
     else {
       signed.push(r)
+      if (isContentKind(r.kind)) continue
       const body = r.body as MemoryBody
       state.apply(r, r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null)
     }
@@ -100,6 +109,7 @@ export function materialize(input: MaterializeInput): Plan {
 
   const s = state.structure(pool)
   const accepted: PoolRecord[] = []
+  const content: PoolRecord[] = []
   const forgotten = new Set<string>(s ? s.forgotten.keys() : [])
   for (const r of signed) {
     if (!s) {
@@ -108,9 +118,17 @@ export function materialize(input: MaterializeInput): Plan {
     }
     // A forgotten memory leaves the set whoever wrote it: a tombstone may cover an invalid record too.
     if (r.kind === PoolKind.MEMORY && forgotten.has(r.id)) continue
-    const verdict = judgeRecord(s, r)
-    if (verdict === Verdict.OK) accepted.push(r)
-    else refuse(r.id, verdict, r)
+    const verdict = isContentKind(r.kind) ? judgeContent(s, r) : judgeRecord(s, r)
+    if (verdict !== Verdict.OK) refuse(r.id, verdict, r)
+    else if (isContentKind(r.kind)) content.push(r)
+    else accepted.push(r)
+  }
+  // Other modules' protocol rules, over the admitted content records as a set.
+  const refused = s ? refuseContent(s, content) : new Map<string, string>()
+  for (const r of content) {
+    const detail = refused.get(r.id)
+    if (detail === undefined) accepted.push(r)
+    else refuse(r.id, QuarantineReason.PROTOCOL, r, detail)
   }
   accepted.sort(compareRecords)
   quarantined.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.reason < b.reason ? -1 : 1))

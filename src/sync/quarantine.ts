@@ -25,13 +25,15 @@ export const QuarantineReason = {
   NOT_OWNER: Verdict.NOT_OWNER,
   NOT_MEMBER: Verdict.NOT_MEMBER,
   READ_ONLY: Verdict.READ_ONLY,
+  /** Signed by a writer, but its module's protocol forbids it (a human-owned SMALL document by an agent, an edited progress entry, plaintext in an encrypted pool). */
+  PROTOCOL: 'protocol',
 } as const
 export type QuarantineReason = (typeof QuarantineReason)[keyof typeof QuarantineReason]
 
-/** Verdicts about who wrote a record (not about its bytes): a stored record refused for one of these leaves `records`. */
+/** Verdicts about who wrote a record, or what its protocol allows given the rest of the set (not about its bytes): a stored record refused for one of these leaves `records`. */
 export const AUTHORITY_REASONS: ReadonlySet<QuarantineReason> = new Set([
   QuarantineReason.FORGED_CREATE, QuarantineReason.WRONG_TENANT, QuarantineReason.NOT_OWNER, QuarantineReason.NOT_MEMBER,
-  QuarantineReason.READ_ONLY,
+  QuarantineReason.READ_ONLY, QuarantineReason.PROTOCOL,
 ])
 
 /** One refused value of a pool's Y.Doc (`mem.sync.quarantine()`). */

@@ -1,11 +1,13 @@
 import * as Y from 'yjs'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parsePoolId } from '../pools/input.js'
-import { POOL_KINDS, PoolKind, isPoolRecord, type MemoryBody, type PoolRecord, type ResolveBody, type TombstoneBody } from '../pools/records.js'
+import { isPooled } from '../core/signed-record.js'
+import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody, type TombstoneBody } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { LogRow } from '../storage/schema.js'
 import { decodeRecord, sameRecord } from './codec.js'
+import { CONTENT_KINDS, isContentKind } from './content.js'
 import { materialize, type Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
@@ -34,7 +36,8 @@ const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncin
  * `mem.sync`: replicates pools, one Y.Doc each, under DESIGN.md's rule that the document is a
  * transport and a merge log, never the authority. One loop does all the work, one step at a time,
  * so the steps never race each other:
- * 1. outbound: new `pool-*` records in the local store (this Memory's writes, other handles' on the
+ * 1. outbound: new pooled records in the local store (`pool-*` ones, and other modules' records
+ *    that name a pool, content.ts) (this Memory's writes, other handles' on the
  *    same database) enter their pool's document; a tombstone and the removal of its targets travel
  *    as one update;
  * 2. materialize (materialize.ts): the document's record set is judged; accepted records are
@@ -254,8 +257,8 @@ export class SyncStore implements Sync {
     ps.wantReconcile = false
     const { records, last } = await this.#storage.read(['records', 'log'], async (tx) => {
       const all: PoolRecord[] = []
-      for (const kind of POOL_KINDS) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
-      return { records: all.filter((r) => isPoolRecord(r) && r.pool === ps.pool), last: (await tx.last<LogRow>('log'))?.seq ?? 0 }
+      for (const kind of [...POOL_KINDS, ...CONTENT_KINDS]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
+      return { records: all.filter((r) => isPooled(r) && r.pool === ps.pool), last: (await tx.last<LogRow>('log'))?.seq ?? 0 }
     })
     this.#cursor ??= last
     ps.stored.clear()
@@ -275,7 +278,7 @@ export class SyncStore implements Sync {
       const rows = await tx.after<LogRow>('log', after)
       const puts = [...new Set(rows.filter((r) => r.op === 'put').map((r) => r.ref))]
       const got = await tx.getMany<PoolRecord>('records', puts)
-      return { rows, records: got.filter((r): r is PoolRecord => isPoolRecord(r)) }
+      return { rows, records: got.filter((r): r is PoolRecord => isPooled(r)) }
     })
     if (delta === null) {
       // The log was trimmed past our cursor: look at everything again.
@@ -339,7 +342,7 @@ export class SyncStore implements Sync {
     const heal = candidates.filter((id) => !plan.forgotten.has(id) && !this.#holdsValid(ps, id, signatures))
     if (heal.length) {
       const got = await this.#storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
-      const records = got.filter((r): r is PoolRecord => isPoolRecord(r) && r.pool === ps.pool)
+      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool)
       ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
       plan = await this.#plan(ps)
     }
@@ -356,7 +359,8 @@ export class SyncStore implements Sync {
   async #apply(ps: PoolSync, plan: Plan): Promise<void> {
     const puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
     const forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
-    const evicted = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key)).map((q) => q.key)
+    const evictedRows = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+    const evicted = evictedRows.map((q) => q.key)
     const deletes = [...new Set([...forgotten, ...evicted])]
 
     const before = new Map(ps.quarantine.map((q) => [quarantineRowId(q.pool, q.key), JSON.stringify(q)]))
@@ -378,8 +382,10 @@ export class SyncStore implements Sync {
     for (const r of puts) ps.stored.add(r.id)
     for (const id of deletes) ps.stored.delete(id)
     ps.quarantine = plan.quarantined
-    const changed = [...puts.map((r) => r.id), ...deletes, ...this.#revived(ps, evicted)]
-    if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, changed)
+    // Other modules' records reach their modules through the log; the pool store hears of its own only.
+    const evictedOwn = evictedRows.filter((q) => !isContentKind(q.kind ?? '')).map((q) => q.key)
+    const changed = [...puts.filter((r) => !isContentKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
+    if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, [...new Set(changed)])
   }
 
   /**

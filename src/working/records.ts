@@ -101,3 +101,32 @@ export function makeRecord<K extends Kind>(kind: K, body: BodyOf[K], author: str
 
 /** The unordered pair key of two observations. */
 export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`)
+
+const isObj = (b: unknown): b is Record<string, unknown> => typeof b === 'object' && b !== null && !Array.isArray(b)
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+/**
+ * The working-memory kinds that replicate when a task is shared through a pool: observations
+ * (immutable content and attribution) and the conflicts flagged and resolved between them.
+ * Attention, access, eviction and checkpoints are each replica's own mutable state (FR-001: "attention
+ * and access are the only mutable state"), so they never leave it.
+ */
+export const REPLICATED_WORKING_KINDS: readonly Kind[] = [Kind.OBSERVATION, Kind.CONFLICT, Kind.RESOLVE]
+
+/** Whether a body read from another replica has the shape its kind promises. */
+export function isWorkingBody(kind: string, b: unknown): boolean {
+  if (!isObj(b) || typeof b['task'] !== 'string') return false
+  switch (kind) {
+    case Kind.OBSERVATION:
+      return typeof b['content'] === 'string' && typeof b['agent'] === 'string' && isNum(b['attention']) && isNum(b['confidence']) &&
+        typeof b['candidate'] === 'boolean' && (b['beliefType'] === null || typeof b['beliefType'] === 'string')
+    case Kind.CONFLICT:
+      return typeof b['a'] === 'string' && typeof b['b'] === 'string' && typeof b['reason'] === 'string' && typeof b['by'] === 'string' &&
+        (b['similarity'] === null || isNum(b['similarity']))
+    case Kind.RESOLVE:
+      return typeof b['a'] === 'string' && typeof b['b'] === 'string' && (b['keep'] === null || typeof b['keep'] === 'string') &&
+        (b['note'] === null || typeof b['note'] === 'string') && (b['by'] === null || typeof b['by'] === 'string')
+    default:
+      return false
+  }
+}

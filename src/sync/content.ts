@@ -1,0 +1,49 @@
+import { isArtifactVersionBody } from '../artifacts/state.js'
+import { ARTIFACT_VERSION_KIND } from '../artifacts/state.js'
+import type { SignedRecord } from '../core/signed-record.js'
+import type { Structure } from '../pools/state.js'
+import { isSmallDocBody, isSmallProgressBody, refuseSmallRecords } from '../small/replication.js'
+import { SMALL_DOC_KIND, SMALL_PROGRESS_KIND } from '../small/state.js'
+import { REPLICATED_WORKING_KINDS, isWorkingBody } from '../working/records.js'
+
+/**
+ * The records other protocol modules put into a pool (DESIGN.md "Records"): artifact versions,
+ * SMALL document versions and progress entries, working-memory observations and their conflicts.
+ * The pool decides who may write them (a writer at the record's timestamp, as for a pool memory);
+ * each module decides what a well-formed record is and which records its protocol forbids. The
+ * materializer asks both, over the pool's whole record set, so every replica refuses the same ones.
+ */
+export interface ContentRule {
+  /** Whether a body read from another replica has the shape its kind promises. */
+  wellFormed(body: unknown): boolean
+}
+
+const RULES: ReadonlyMap<string, ContentRule> = new Map<string, ContentRule>([
+  [ARTIFACT_VERSION_KIND, { wellFormed: isArtifactVersionBody }],
+  [SMALL_DOC_KIND, { wellFormed: isSmallDocBody }],
+  [SMALL_PROGRESS_KIND, { wellFormed: isSmallProgressBody }],
+  ...REPLICATED_WORKING_KINDS.map((k): [string, ContentRule] => [k, { wellFormed: (b) => isWorkingBody(k, b) }]),
+])
+
+export const CONTENT_KINDS: readonly string[] = [...RULES.keys()]
+
+export function isContentKind(kind: string): boolean {
+  return RULES.has(kind)
+}
+
+export function isWellFormedContent(kind: string, body: unknown): boolean {
+  return RULES.get(kind)?.wellFormed(body) ?? false
+}
+
+/**
+ * Record id -> why a module's protocol refuses it, over the content records of one pool that its
+ * ACL admits. Plaintext content in an encrypted pool is refused whole: such a pool carries only
+ * sealed memories, and a record in the clear would put its text on every relay and disk.
+ */
+export function refuseContent(s: Structure, records: readonly SignedRecord[]): Map<string, string> {
+  if (s.create.body.encrypted) {
+    return new Map(records.map((r) => [r.id, 'an encrypted pool carries only sealed pool memories; this record is plaintext']))
+  }
+  const humans = new Set([s.owner, ...s.policies.humans])
+  return refuseSmallRecords(records, humans)
+}
