@@ -161,8 +161,8 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     now: options.now,
     ownsStorage: false,
   })
-  const small = createSmallStore(storage, { identity: options.identity ?? null, humans: options.small?.humans, strict: options.small?.strict, now: options.now, ownsStorage: false })
-  const artifacts = new SmpArtifactStore(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: false })
+  const small = createSmallStore(storage, { identity: options.identity ?? null, humans: options.small?.humans, strict: options.small?.strict, now: options.now, ownsStorage: false, pools: pools.gate })
+  const artifacts = new SmpArtifactStore(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: false, pools: pools.gate })
   const sync = new SyncStore(storage, {
     onCommit: (listener) => storage.onCommit(listener),
     onApplied: (pool, ids) => pools._synced(pool, ids),

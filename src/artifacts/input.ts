@@ -41,7 +41,7 @@ const tags = (v: unknown, f: string): void => {
 }
 
 export const assertCreateInput = (v: unknown): CreateArtifactInput =>
-  options(v, 'input', { title: text, body: str, tags, confidence, message: str })
+  options(v, 'input', { title: text, body: str, tags, confidence, message: str, pool: text })
 
 export const assertCommitInput = (v: unknown): CommitArtifactInput =>
   options(v, 'input', { body: str, title: text, tags, confidence, message: text, expectedVersion: positiveInt, basedOn: text }, ['message'])
@@ -58,7 +58,7 @@ export const assertListOptions = (v: unknown): ListArtifactsOptions => options(v
 
 export const assertSearchOptions = (v: unknown): SearchArtifactsOptions => options(v, 'options', { limit: positiveInt })
 
-export const assertImportOptions = (v: unknown): ImportArtifactOptions => options(v, 'options', { slug: str })
+export const assertImportOptions = (v: unknown): ImportArtifactOptions => options(v, 'options', { slug: str, pool: text })
 
 export function assertQuery(query: unknown): string {
   text(query, 'query')

@@ -1,6 +1,8 @@
 import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import type { PoolWriteGrant } from '../core/pool-gate.js'
+import { signRecord } from '../core/signed-record.js'
 import { recordId } from '../core/ids.js'
 // WriteBatcher knows nothing of facts: it is the one-transaction-per-tick batcher of DESIGN.md "Runtime".
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
@@ -138,8 +140,9 @@ export class ArtifactRecords {
     await tx.put('meta', [{ key: 'logFloor', value: keys.at(-1)! }])
   }
 
-  /** The hybrid-logical-clock stamp of a new version, and its agent and timestamp. */
-  tick(): { hlc: string; stamp: Stamp } {
+  /** The hybrid-logical-clock stamp of a new version, and its agent and timestamp; after `after` when given (a pool grant's stamp). */
+  tick(after?: string): { hlc: string; stamp: Stamp } {
+    if (after !== undefined) this.#clock.observe(decodeHlc(after))
     const hlc = this.#clock.tick()
     return { hlc: encodeHlc(hlc), stamp: { agent: this.#identity?.did ?? 'anonymous', timestamp: formatTimestamp(hlc.wall) } }
   }
@@ -148,12 +151,17 @@ export class ArtifactRecords {
    * Queues one version record. `check` runs inside the transaction after catching up; when it
    * fails, only this write fails (a throw would abort the whole batch), and nothing is stored.
    */
-  async submit(body: ArtifactVersionBody, hlc: string, check: Check | null): Promise<ArtifactVersionId> {
+  async submit(body: ArtifactVersionBody, hlc: string, check: Check | null, grant: PoolWriteGrant | null = null): Promise<ArtifactVersionId> {
+    // A pooled version is signed before it is queued (crypto never runs inside a transaction); the
+    // gate granted it, so this memory has an identity.
+    const pooled = grant
+      ? await signRecord(this.#identity!, { kind: ARTIFACT_VERSION_KIND, pool: grant.pool, tenant: grant.tenant, body, author: this.#identity!.did, hlc })
+      : null
     const outcome = await this.#batcher.enqueue<Outcome>(async (tx) => {
       const error = check?.(this.state)
       if (error) return { error }
       const unsigned = { kind: ARTIFACT_VERSION_KIND, tenant: null, body, author: this.#identity?.did ?? null, hlc }
-      const record: StoredRecord = { id: recordId(unsigned), ...unsigned }
+      const record: StoredRecord = pooled ?? { id: recordId(unsigned), ...unsigned }
       await tx.put('records', [record])
       const [seq] = (await tx.put('log', [{ ref: record.id, op: 'put' }])) as number[]
       this.#seq = Math.max(this.#seq, seq!)

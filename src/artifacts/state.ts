@@ -21,6 +21,8 @@ export interface VersionMeta {
   readonly parents: readonly ArtifactVersionId[]
   readonly hlc: string
   readonly author: string | null
+  /** The pool the version was shared through (its versions replicate there), or null. */
+  readonly pool: string | null
 }
 
 export function isArtifactVersionBody(b: unknown): b is ArtifactVersionBody {
@@ -73,6 +75,7 @@ export class ArtifactState {
       parents: [...body.parents] as ArtifactVersionId[],
       hlc: record.hlc,
       author: record.author,
+      pool: record.pool ?? null,
     }
     this.versions.set(v.id, v)
     setOf(this.#bySlug, v.slug).add(v.id)

@@ -1,6 +1,7 @@
 import { decodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
 import type { StoragePort } from '../storage/port.js'
 import type { ArtifactFile } from './format.js'
 import {
@@ -28,6 +29,8 @@ export interface ArtifactStoreOptions {
   readonly awpVersion?: string
   /** Whether close() closes the storage (default true); false when another store owns it (createMemory). */
   readonly ownsStorage?: boolean
+  /** The pool store's gate for pooled artifacts (createMemory passes it); without one, `pool` is refused. */
+  readonly pools?: PoolGate | null
 }
 
 const notFound = (slug: string, field = 'slug'): MemweaveError =>
@@ -42,10 +45,19 @@ const notFound = (slug: string, field = 'slug'): MemweaveError =>
 export class SmpArtifactStore implements ArtifactStore {
   readonly #records: ArtifactRecords
   readonly #awpVersion: string | undefined
+  readonly #pools: PoolGate | null
 
   constructor(storage: StoragePort, options: ArtifactStoreOptions = {}) {
     this.#records = new ArtifactRecords(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: options.ownsStorage ?? true })
     this.#awpVersion = options.awpVersion
+    this.#pools = options.pools ?? null
+  }
+
+  /** The grant to write a version into `pool` (null: not pooled). A version follows its parent's pool. */
+  async #grant(pool: string | null | undefined): Promise<PoolWriteGrant | null> {
+    if (pool === null || pool === undefined) return null
+    if (!this.#pools) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'pooled artifacts need a Memory with pools (createMemory)', { field: 'pool' })
+    return this.#pools.writable(pool)
   }
 
   /** The materialized state (heads, forks, versions). */
@@ -74,6 +86,7 @@ export class SmpArtifactStore implements ArtifactStore {
       parents: [...meta.parents],
       conflicted: heads.length > 1,
       heads: heads.map((h) => h.id),
+      pool: meta.pool,
     }
   }
 
@@ -89,6 +102,7 @@ export class SmpArtifactStore implements ArtifactStore {
       authors: [...fm.authors],
       lastModified: fm.lastModified ?? null,
       conflicted: this.#state.heads(slug).length > 1,
+      pool: this.#state.heads(slug)[0]?.pool ?? null,
     }
   }
 
@@ -120,9 +134,10 @@ export class SmpArtifactStore implements ArtifactStore {
       await this.#records.ready()
       const exists = (): MemweaveError => new MemweaveError(ErrorCode.CONFLICT, `artifact:${s} already exists`, { field: 'slug', slug: s })
       if (this.#state.has(s)) throw exists()
-      const { hlc, stamp } = this.#records.tick()
+      const grant = await this.#grant(i.pool)
+      const { hlc, stamp } = this.#records.tick(grant?.after)
       const file = createArtifactFile(s, i, stamp, this.#awpVersion)
-      const id = await this.#records.submit({ slug: s, version: 1, parents: [], text: file.text }, hlc, (state) => (state.has(s) ? exists() : null))
+      const id = await this.#records.submit({ slug: s, version: 1, parents: [], text: file.text }, hlc, (state) => (state.has(s) ? exists() : null), grant)
       return this.#artifact(id, file)
     })
   }
@@ -145,11 +160,12 @@ export class SmpArtifactStore implements ArtifactStore {
         const error = this.#expect(s, heads, i.expectedVersion)
         if (error) throw error
       }
-      const { hlc, stamp } = this.#records.tick()
+      const grant = await this.#grant(parent.pool)
+      const { hlc, stamp } = this.#records.tick(grant?.after)
       const file = commitArtifactFile(await this.#records.file(parent.id), s, i, stamp)
       // Without expectedVersion a commit that raced another one on the same parent is kept as a fork.
       const check = i.expectedVersion === undefined ? null : this.#unchanged(s, heads.map((h) => h.id), 'expectedVersion')
-      const id = await this.#records.submit({ slug: s, version: frontmatterOf(file).version, parents: [parent.id], text: file.text }, hlc, check)
+      const id = await this.#records.submit({ slug: s, version: frontmatterOf(file).version, parents: [parent.id], text: file.text }, hlc, check, grant)
       return this.#artifact(id, file)
     })
   }
@@ -177,12 +193,13 @@ export class SmpArtifactStore implements ArtifactStore {
         parts.push({ file, appendBody: file.body !== base.body && !parentBodies.includes(file.body) })
       }
       if (src !== t) parts.push({ file: await this.#records.file(sourceHeads[0]!.id), appendBody: true })
-      const { hlc, stamp } = this.#records.tick()
+      const grant = await this.#grant(heads[0]!.pool)
+      const { hlc, stamp } = this.#records.tick(grant?.after)
       const version = Math.max(...heads.map((h) => h.version)) + 1
       const file = mergeArtifactFiles(base, t, parts, { message: i.message, confidence: i.confidence, version }, stamp)
       const strict = i.expectedVersion !== undefined || heads.length > 1
       const check = strict ? this.#unchanged(t, heads.map((h) => h.id), i.expectedVersion !== undefined ? 'expectedVersion' : 'target') : null
-      const id = await this.#records.submit({ slug: t, version, parents: heads.map((h) => h.id), text: file.text }, hlc, check)
+      const id = await this.#records.submit({ slug: t, version, parents: heads.map((h) => h.id), text: file.text }, hlc, check, grant)
       return this.#artifact(id, file)
     })
   }
@@ -269,12 +286,13 @@ export class SmpArtifactStore implements ArtifactStore {
       const fm = frontmatterOf(file)
       const s = slugFromId(fm.id)!
       await this.#records.ready()
-      const { hlc } = this.#records.tick()
       const all = this.#state.all(s)
       if (all.length === 0) {
+        const grant = await this.#grant(o.pool)
+        const { hlc } = this.#records.tick(grant?.after)
         const id = await this.#records.submit({ slug: s, version: fm.version, parents: [], text }, hlc, (state) =>
           state.has(s) ? new MemweaveError(ErrorCode.CONFLICT, `artifact:${s} was created while it was being imported; import again`, { field: 'id', slug: s }) : null,
-        )
+        grant)
         return { slug: s, versionId: id, version: fm.version, status: 'created' }
       }
       const stored = await Promise.all(all.map(async (v) => ({ v, file: await this.#records.file(v.id) })))
@@ -297,7 +315,9 @@ export class SmpArtifactStore implements ArtifactStore {
       }
       const status = heads.length === 1 && parent.v.id === heads[0]!.id ? 'updated' : 'forked'
       const check = status === 'updated' ? this.#unchanged(s, [parent.v.id], 'version') : null
-      const id = await this.#records.submit({ slug: s, version: fm.version, parents: [parent.v.id], text }, hlc, check)
+      const grant = await this.#grant(parent.v.pool)
+      const { hlc } = this.#records.tick(grant?.after)
+      const id = await this.#records.submit({ slug: s, version: fm.version, parents: [parent.v.id], text }, hlc, check, grant)
       return { slug: s, versionId: id, version: fm.version, status }
     })
   }

@@ -68,6 +68,8 @@ export interface Artifact {
   readonly conflicted: boolean
   /** The artifact's current heads, winner first (the one `read` returns by default). */
   readonly heads: readonly ArtifactVersionId[]
+  /** The pool this version was shared through, or null. */
+  readonly pool: string | null
 }
 
 /** One row of `list`. */
@@ -81,6 +83,8 @@ export interface ArtifactSummary {
   readonly authors: readonly string[]
   readonly lastModified: string | null
   readonly conflicted: boolean
+  /** The pool the current head was shared through, or null. */
+  readonly pool: string | null
 }
 
 /** One result of `search`, best first. */
@@ -114,6 +118,12 @@ export interface CreateArtifactInput {
   /** 0..1; recorded in the `created` provenance entry too. */
   readonly confidence?: number
   readonly message?: string
+  /**
+   * Share the artifact through this pool: every version of it (commits and merges follow their
+   * parent) is a signed record in the pool and replicates to its members (mem.sync). Needs write
+   * access; an encrypted pool refuses (CAPABILITY_NOT_SUPPORTED).
+   */
+  readonly pool?: string
 }
 
 export interface CommitArtifactInput {
@@ -165,6 +175,8 @@ export interface SearchArtifactsOptions {
 export interface ImportArtifactOptions {
   /** The slug the file is stored under (its file name); the frontmatter `id` must agree. */
   readonly slug?: string
+  /** Share a new artifact through this pool (as `create`); a later version stays in its parent's pool. */
+  readonly pool?: string
 }
 
 /** What `import` did with a file. */

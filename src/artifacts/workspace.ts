@@ -321,7 +321,7 @@ function summary(a: WorkspaceArtifact): ArtifactSummary {
   const fm = a.frontmatter
   return {
     slug: a.slug, id: fm.id, title: fm.title, version: fm.version, confidence: fm.confidence ?? null, tags: [...(fm.tags ?? [])],
-    authors: [...fm.authors], lastModified: fm.lastModified ?? null, conflicted: false,
+    authors: [...fm.authors], lastModified: fm.lastModified ?? null, conflicted: false, pool: null,
   }
 }
 

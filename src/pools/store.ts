@@ -14,6 +14,7 @@ import {
 import { byRecency, mergePayloads } from './merge.js'
 import { buildPayload } from './payload.js'
 import { conflictIndex, importanceOf, poolInfo, toPoolMemory } from './present.js'
+import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
 import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload } from './records.js'
 import { PoolReplica, type Ctx, type Put } from './replica.js'
 import { duplicateKey, nearDuplicate, norm } from './similarity.js'
@@ -338,6 +339,21 @@ export class PoolStore implements Pools {
       if (ctx.rights.read) out.push(await this.#info(ctx))
     }
     return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+  }
+
+  /** The gate other modules' pooled writes pass (src/core/pool-gate.ts). */
+  readonly gate: PoolGate = {
+    writable: async (poolId: string, author?: string): Promise<PoolWriteGrant> => {
+      const pool = parsePoolId(poolId, 'pool')
+      const who = author === undefined ? this.#r.identity?.did : assertDid(author)
+      await this.#ready()
+      const ctx = this.#context(pool)
+      if (!who || !ctx.s.acl.at(who, null, ctx.now).write) throw denied(`${who ?? 'this memory (no identity)'} may not write pool ${pool}`, { pool })
+      if (ctx.s.create.body.encrypted) {
+        throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, `pool ${pool} is encrypted: it carries only sealed pool memories (mem.pools.write)`, { pool })
+      }
+      return { pool, tenant: ctx.s.tenant, humans: [ctx.s.owner, ...ctx.s.policies.humans], after: this.#r.tick() }
+    },
   }
 
   /** The rights of an agent (default: this identity) in a pool right now. @throws NOT_FOUND */

@@ -57,6 +57,8 @@ export class SmallState {
   readonly #progress = new Map<string, Map<string, ProgressRecord>>()
   readonly #refused: SmallConflict[] = []
   readonly #seen = new Set<string>()
+  /** Project -> the pool its records travel in (the first pooled record seen). */
+  readonly #pools = new Map<string, string>()
 
   constructor(humans: ReadonlySet<string>) {
     this.#humans = humans
@@ -67,6 +69,7 @@ export class SmallState {
     this.#progress.clear()
     this.#refused.length = 0
     this.#seen.clear()
+    this.#pools.clear()
   }
 
   /** Applies one record of any kind (other modules' kinds are ignored); idempotent. */
@@ -74,6 +77,8 @@ export class SmallState {
     if (record.kind !== SMALL_DOC_KIND && record.kind !== SMALL_PROGRESS_KIND) return
     if (this.#seen.has(record.id)) return
     this.#seen.add(record.id)
+    const project = (record.body as { project?: unknown } | null)?.project
+    if (record.pool !== undefined && typeof project === 'string' && !this.#pools.has(project)) this.#pools.set(project, record.pool)
     if (record.kind === SMALL_DOC_KIND) this.#applyDoc(record)
     else this.#applyProgress(record)
   }
@@ -81,7 +86,9 @@ export class SmallState {
   #applyDoc(record: StoredRecord): void {
     const body = record.body as DocBody
     if (!body || typeof body.project !== 'string' || !isSmallDocName(body.name) || typeof body.text !== 'string') return
-    if (!mayWrite(body.name, roleOf(record.author, this.#humans))) {
+    // A shared project's record was judged by its pool's humans (by the API here, by src/sync's
+    // materializer when it came from another replica); local configuration must not disagree.
+    if (record.pool === undefined && !mayWrite(body.name, roleOf(record.author, this.#humans))) {
       this.#refused.push({
         kind: 'refused', project: body.project, document: body.name, record: record.id, author: record.author,
         reason: `${body.name} is human-owned and ${record.author ?? 'an anonymous writer'} is not a configured human identity`,
@@ -108,6 +115,11 @@ export class SmallState {
     const replaced = new Set<string>()
     for (const v of slot.values()) if (v.body.prev) replaced.add(v.body.prev)
     return [...slot.values()].filter((v) => !replaced.has(v.id)).sort(byHlc)
+  }
+
+  /** The pool a project is shared through, or null. */
+  poolOf(project: string): string | null {
+    return this.#pools.get(project) ?? null
   }
 
   /** The current version of a document, or null. */

@@ -15,6 +15,12 @@ export interface SmallProjectOptions {
 export interface SmallWriteOptions extends SmallProjectOptions {
   /** Who writes: default the memory's identity. Only identities listed in `small.humans` may write intent and constraints. */
   readonly identity?: Identity | null
+  /**
+   * Share the project through this pool: the write's records travel in the pool (mem.sync) and a
+   * later write to the project follows them there. In a shared project the pool's owner and its
+   * `humans` policy act for people, on every replica alike. Needs write access for the writer.
+   */
+  readonly pool?: string
 }
 
 export interface SmallWriteResult {

@@ -2,6 +2,8 @@ import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
+import { signRecord } from '../core/signed-record.js'
 import { recordId } from '../core/ids.js'
 import { WriteBatcher } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
@@ -39,6 +41,14 @@ export interface SmallStoreOptions {
   readonly now?: () => number
   /** false: the storage is opened and closed by its owner (the Memory), this store only uses it. Default true. */
   readonly ownsStorage?: boolean
+  /** The pool store's gate for projects shared through a pool (createMemory passes it); without one, `pool` is refused. */
+  readonly pools?: PoolGate | null
+}
+
+/** Who writes, and through which pool (null: a local project). */
+interface Writer {
+  readonly identity: Identity | null
+  readonly grant: PoolWriteGrant | null
 }
 
 /** A write ready to commit: its records, and what must still hold when it commits. */
@@ -59,6 +69,7 @@ export class LocalSmallStore implements SmallStore {
   readonly #storage: StoragePort
   readonly #identity: Identity | null
   readonly #humans: ReadonlySet<string>
+  readonly #pools: PoolGate | null
   readonly #strict: boolean
   readonly #now: () => number
   readonly #shared: boolean
@@ -77,6 +88,7 @@ export class LocalSmallStore implements SmallStore {
     this.#storage = storage
     this.#identity = options.identity ?? null
     this.#humans = new Set(options.humans ?? [])
+    this.#pools = options.pools ?? null
     this.#strict = options.strict ?? false
     this.#now = options.now ?? Date.now
     this.#shared = options.ownsStorage === false
@@ -178,8 +190,13 @@ export class LocalSmallStore implements SmallStore {
     }
   }
 
-  async #record(kind: string, body: DocBody | ProgressBody, identity: Identity | null): Promise<StoredRecord> {
-    const unsigned = { kind, tenant: null, body, author: identity?.did ?? null, hlc: encodeHlc(this.#clock.tick()) }
+  async #record(kind: string, body: DocBody | ProgressBody, writer: Writer): Promise<StoredRecord> {
+    const { identity, grant } = writer
+    if (grant) this.#clock.observe(decodeHlc(grant.after))
+    const hlc = encodeHlc(this.#clock.tick())
+    // A shared project's record names its pool and is signed over the pooled record id (src/core/signed-record.ts).
+    if (grant) return signRecord(identity!, { kind, pool: grant.pool, tenant: grant.tenant, body, author: identity!.did, hlc })
+    const unsigned = { kind, tenant: null, body, author: identity?.did ?? null, hlc }
     const id = recordId(unsigned)
     // DESIGN.md "Records": the author signs the id; the sync layer verifies it on arrival.
     return identity ? { id, ...unsigned, sig: toHex(await identity.sign(fromHex(id))) } : { id, ...unsigned }
@@ -273,8 +290,26 @@ export class LocalSmallStore implements SmallStore {
 
   // ---- writes --------------------------------------------------------------------------------
 
-  #writer(options: SmallWriteOptions | undefined): Identity | null {
+  #identityOf(options: SmallWriteOptions | undefined): Identity | null {
     return options?.identity === undefined ? this.#identity : options.identity
+  }
+
+  /**
+   * The writer of a call: its identity, and the pool when the project is shared (`options.pool`, or
+   * the pool its records already travel in), checked by the pool store's gate for that identity.
+   */
+  async #writer(project: string, options: SmallWriteOptions | undefined): Promise<Writer> {
+    const identity = this.#identityOf(options)
+    const pool = options?.pool ?? (await this.#ready(), this.#state.poolOf(project))
+    if (pool === null || pool === undefined) return { identity, grant: null }
+    if (!this.#pools) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'shared SMALL projects need a Memory with pools (createMemory)', { field: 'pool' })
+    if (!identity) throw new MemweaveError(ErrorCode.PERMISSION_DENIED, 'a shared SMALL project is written by a signing identity', { field: 'identity' })
+    return { identity, grant: await this.#pools.writable(pool, identity.did) }
+  }
+
+  /** Who acts for people: in a shared project the pool's humans (every replica judges by them), else `small.humans`. */
+  #humansOf(writer: Writer): ReadonlySet<string> {
+    return writer.grant ? new Set(writer.grant.humans) : this.#humans
   }
 
   put(name: SmallDocName, content: string | object, options?: SmallWriteOptions): Promise<SmallWriteResult> {
@@ -282,8 +317,8 @@ export class LocalSmallStore implements SmallStore {
       (async () => {
         this.#name(name)
         const project = this.#project(options)
-        const identity = this.#writer(options)
-        assertMayWrite(name, roleOf(identity?.did ?? null, this.#humans))
+        const writer = await this.#writer(project, options)
+        assertMayWrite(name, roleOf(writer.identity?.did ?? null, this.#humansOf(writer)))
         if (typeof content !== 'string' && (typeof content !== 'object' || content === null)) throw invalidArgument('content', 'must be YAML text or an object')
         const checked = validateDocument(name, typeof content === 'string' ? content : (plain(content) as object), { strict: this.#strict })
         const errors = checked.findings.filter((f) => f.severity === 'error')
@@ -291,18 +326,18 @@ export class LocalSmallStore implements SmallStore {
         const warnings = checked.findings.filter((f) => f.severity === 'warning')
         return this.#write(() =>
           name === 'progress'
-            ? this.#prepareProgress(project, checked.data as SmallDocs['progress'], checked.text, identity, warnings)
-            : this.#prepareDoc(project, name, checked.data, checked.text, identity, warnings),
+            ? this.#prepareProgress(project, checked.data as SmallDocs['progress'], checked.text, writer, warnings)
+            : this.#prepareDoc(project, name, checked.data, checked.text, writer, warnings),
         )
       })(),
     )
   }
 
-  async #prepareDoc(project: string, name: SmallDocName, data: unknown, text: string | null, identity: Identity | null, warnings: Finding[]): Promise<Prepared<SmallWriteResult>> {
+  async #prepareDoc(project: string, name: SmallDocName, data: unknown, text: string | null, writer: Writer, warnings: Finding[]): Promise<Prepared<SmallWriteResult>> {
     const current = this.#state.current(project, name)
     const next = text ?? patchYaml(current?.body.text ?? null, data)
     if (current && current.body.text === next) return { records: [], precondition: () => true, result: { name, changed: false, records: [], warnings } }
-    const record = await this.#record(SMALL_DOC_KIND, { project, name, text: next, prev: current?.id ?? null }, identity)
+    const record = await this.#record(SMALL_DOC_KIND, { project, name, text: next, prev: current?.id ?? null }, writer)
     return {
       records: [record],
       precondition: () => this.#state.current(project, name)?.id === current?.id,
@@ -310,7 +345,7 @@ export class LocalSmallStore implements SmallStore {
     }
   }
 
-  async #prepareProgress(project: string, doc: SmallDocs['progress'], text: string | null, identity: Identity | null, warnings: Finding[]): Promise<Prepared<SmallWriteResult>> {
+  async #prepareProgress(project: string, doc: SmallDocs['progress'], text: string | null, writer: Writer, warnings: Finding[]): Promise<Prepared<SmallWriteResult>> {
     const stored = this.#state.entries(project)
     const edits = checkAppendOnly(stored.map((r) => entryDigest(r.entry)), doc.entries)
     if (edits.length > 0) throw findingsError(edits, ErrorCode.CONFLICT)
@@ -318,9 +353,9 @@ export class LocalSmallStore implements SmallStore {
     const records: StoredRecord[] = []
     // The document's own text is kept (once) so export() reproduces its formatting.
     if (!base || (text !== null && text !== base.body.text)) {
-      records.push(await this.#record(SMALL_DOC_KIND, { project, name: 'progress', text: text ?? patchYaml(null, doc), prev: base?.id ?? null }, identity))
+      records.push(await this.#record(SMALL_DOC_KIND, { project, name: 'progress', text: text ?? patchYaml(null, doc), prev: base?.id ?? null }, writer))
     }
-    for (const entry of doc.entries.slice(stored.length)) records.push(await this.#record(SMALL_PROGRESS_KIND, { project, entry }, identity))
+    for (const entry of doc.entries.slice(stored.length)) records.push(await this.#record(SMALL_PROGRESS_KIND, { project, entry }, writer))
     const lastId = stored.at(-1)?.id
     return {
       records,
@@ -333,7 +368,7 @@ export class LocalSmallStore implements SmallStore {
     return this.#track(
       (async () => {
         const project = this.#project(options)
-        const identity = this.#writer(options)
+        const writer = await this.#writer(project, options)
         return this.#write(async () => {
           const stored = this.#state.entries(project)
           const runId = currentRunId({ workspace: this.#doc(project, 'workspace')?.data, handoff: this.#doc(project, 'handoff')?.data })
@@ -345,9 +380,9 @@ export class LocalSmallStore implements SmallStore {
           const records: StoredRecord[] = []
           const header = !this.#state.current(project, 'progress')
           if (header) {
-            records.push(await this.#record(SMALL_DOC_KIND, { project, name: 'progress', text: patchYaml(null, { small_version: SMALL_VERSION, owner: 'agent', entries: [] }), prev: null }, identity))
+            records.push(await this.#record(SMALL_DOC_KIND, { project, name: 'progress', text: patchYaml(null, { small_version: SMALL_VERSION, owner: 'agent', entries: [] }), prev: null }, writer))
           }
-          records.push(await this.#record(SMALL_PROGRESS_KIND, { project, entry }, identity))
+          records.push(await this.#record(SMALL_PROGRESS_KIND, { project, entry }, writer))
           // What must hold at commit: the entry is still later than every stored one (another handle may have appended).
           const precondition = (): boolean => {
             if (header && this.#state.current(project, 'progress')) return false
@@ -375,7 +410,7 @@ export class LocalSmallStore implements SmallStore {
           },
           options,
         )
-        await this.put('handoff', doc, { project, identity: this.#writer(options) })
+        await this.put('handoff', doc, { project, identity: this.#identityOf(options), ...(options.pool === undefined ? {} : { pool: options.pool }) })
         return doc
       })(),
     )
@@ -392,7 +427,8 @@ export class LocalSmallStore implements SmallStore {
           if (typeof text !== 'string') throw invalidArgument(key, 'must be YAML text')
           docs.set(name, text)
         }
-        const role = roleOf(this.#writer(options)?.did ?? null, this.#humans)
+        const writer = await this.#writer(this.#project(options), options)
+        const role = roleOf(writer.identity?.did ?? null, this.#humansOf(writer))
         const problems: Finding[] = []
         for (const [name, text] of docs) {
           assertMayWrite(name, role)

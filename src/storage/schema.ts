@@ -43,6 +43,8 @@ export interface StoredRecord {
   readonly author: string | null
   readonly hlc: string
   readonly sig?: string
+  /** The pool the record is shared through (it replicates in that pool's Y.Doc, src/sync), if any. */
+  readonly pool?: string
 }
 
 export interface LogRow {
