@@ -160,6 +160,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     embedder: options.working?.embedder ?? null,
     now: options.now,
     ownsStorage: false,
+    pools: pools.gate,
   })
   const small = createSmallStore(storage, { identity: options.identity ?? null, humans: options.small?.humans, strict: options.small?.strict, now: options.now, ownsStorage: false, pools: pools.gate })
   const artifacts = new SmpArtifactStore(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: false, pools: pools.gate })

@@ -186,3 +186,33 @@ describe('SMALL projects shared through a pool', () => {
     }
   })
 })
+
+describe('working memory shared through a pool', () => {
+  test("a shared task's observations reach every replica, with their authors; a non-writer's handle cannot add to it", async () => {
+    const { d, c } = await setup(['alice', 'bob', 'carol'] as const)
+    const net = network()
+    const pool = (await d.alice.mem.pools.create({ name: 'incident' })).id
+    await d.alice.mem.pools.share(pool, d.bob.id.did, { write: true })
+    await d.alice.mem.pools.share(pool, d.carol.id.did)
+    for (const x of [d.alice, d.bob, d.carol]) await x.mem.sync.attach(pool, net.provider(x.name))
+    await settle(net, [d.alice.mem, d.bob.mem, d.carol.mem])
+    const [wa, wb, wc] = await Promise.all([d.alice, d.bob, d.carol].map((x) => x.mem.working.open('incident-42', { pool })))
+    const a = await wa!.addObservation({ content: 'The relay restarted at 03:10', sourceAgentId: 'alice-agent', isBeliefCandidate: true, beliefType: 'FACT' })
+    c.advance(1000)
+    const b = await wb!.addObservation({ content: 'Disk on the relay host is 97% full', sourceAgentId: 'bob-agent' })
+    await expectCode(wc!.addObservation({ content: 'carol only reads', sourceAgentId: 'carol-agent' }), 'PERMISSION_DENIED')
+    await settle(net, [d.alice.mem, d.bob.mem, d.carol.mem])
+    for (const w of [wa!, wb!, wc!]) {
+      const seen = await w.observations()
+      expect(seen.map((o) => [o.id, o.sourceAgentId, o.content]).sort()).toEqual(
+        [[a.id, 'alice-agent', a.content], [b.id, 'bob-agent', b.content]].sort(),
+      )
+    }
+    expect((await wb!.getBeliefCandidates()).map((o) => o.id)).toEqual([a.id])
+    // A task that is not shared stays on its device.
+    const local = await d.alice.mem.working.open('private-notes')
+    await local.addObservation({ content: 'only here', sourceAgentId: 'alice-agent' })
+    await settle(net, [d.alice.mem, d.bob.mem, d.carol.mem])
+    expect(await (await d.bob.mem.working.open('private-notes')).observations()).toEqual([])
+  })
+})

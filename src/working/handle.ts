@@ -52,11 +52,12 @@ export class TaskHandle implements SharedWorkingMemory {
     const { taskId: task, config: cfg } = this
     const store = this.#store
     const analysis = cfg.detectConflicts ? (await store.detector.analyze([c.content]))[0]! : null
+    const body = { task, content: c.content, agent: c.agent, attention: c.attention, confidence: c.confidence, candidate: c.candidate, beliefType: c.beliefType }
+    // A shared task's observation is signed into its pool before the transaction (crypto is async).
+    const made = cfg.pool === null ? null : await store.pooledRecord(cfg.pool, body)
     const { id, unchecked } = await store.mutate(async (w) => {
       const state = w.state(task)
-      const rec = w.put(Kind.OBSERVATION, {
-        task, content: c.content, agent: c.agent, attention: c.attention, confidence: c.confidence, candidate: c.candidate, beliefType: c.beliefType,
-      })
+      const rec = made ? w.putMade(made) : w.put(Kind.OBSERVATION, body)
       const unchecked: string[] = []
       if (analysis) {
         store.rememberAnalysis(rec.id, analysis)

@@ -10,6 +10,7 @@ export const DEFAULT_CONFIG: Required<WorkingMemoryConfig> = {
   conflictThreshold: 0.7,
   syncIntervalIterations: 3,
   detectConflicts: true,
+  pool: null,
 }
 
 export function assertName(field: string, value: unknown, max = 256): string {
@@ -43,6 +44,7 @@ export function resolveConfig(config: unknown): Required<WorkingMemoryConfig> {
   assertUnit('conflictThreshold', c.conflictThreshold)
   assertCount('syncIntervalIterations', c.syncIntervalIterations)
   if (typeof c.detectConflicts !== 'boolean') throw invalidArgument('detectConflicts', 'must be a boolean')
+  if (c.pool !== null && typeof c.pool !== 'string') throw invalidArgument('pool', 'must be a pool id or null')
   return Object.freeze(c)
 }
 

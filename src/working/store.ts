@@ -2,13 +2,15 @@ import type { Embedder } from '../core/embedder.js'
 import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import type { PoolGate } from '../core/pool-gate.js'
+import { signRecord } from '../core/signed-record.js'
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow, StoredRecord } from '../storage/schema.js'
 import { ConflictDetector, type Analysis } from './conflict/detector.js'
 import { TaskHandle } from './handle.js'
 import { assertName, resolveConfig } from './input.js'
-import { WORKING_KINDS, isWorkingKind } from './records.js'
+import { Kind, WORKING_KINDS, isWorkingKind, type ObservationBody } from './records.js'
 import { TaskState } from './state.js'
 import type { SharedWorkingMemory, WorkingMemory, WorkingMemoryConfig } from './types.js'
 import { Writer, type VectorRow, type WriterHost } from './writer.js'
@@ -27,6 +29,8 @@ export interface WorkingStoreOptions {
   readonly now?: () => number
   /** Open and close the storage with this store (default true); a Memory's modules share one it opens itself. */
   readonly ownsStorage?: boolean
+  /** The pool store's gate for tasks shared through a pool (createMemory passes it). */
+  readonly pools?: PoolGate | null
 }
 
 /**
@@ -55,6 +59,8 @@ export interface WorkingStoreOptions {
 export class WorkingStore implements WorkingMemory, WriterHost {
   readonly detector: ConflictDetector
   readonly author: string | null
+  readonly #identity: Identity | null
+  readonly #pools: PoolGate | null
   readonly #storage: StoragePort
   readonly #owns: boolean
   readonly #clock: HybridClock
@@ -74,6 +80,8 @@ export class WorkingStore implements WorkingMemory, WriterHost {
     this.#storage = storage
     this.#owns = options.ownsStorage ?? true
     this.author = options.identity?.did ?? null
+    this.#identity = options.identity ?? null
+    this.#pools = options.pools ?? null
     this.#clock = new HybridClock(options.now)
     this.detector = new ConflictDetector(options.embedder ? { embedder: options.embedder } : {})
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
@@ -96,6 +104,17 @@ export class WorkingStore implements WorkingMemory, WriterHost {
 
   get vectorId(): string {
     return this.detector.vectorId
+  }
+
+  /**
+   * A signed observation record for a task shared through `pool`, made outside any transaction
+   * (signing awaits crypto), stamped after the grant that allows it.
+   */
+  async pooledRecord(pool: string, body: ObservationBody): Promise<StoredRecord> {
+    if (!this.#pools) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'shared working memory needs a Memory with pools (createMemory)', { field: 'pool' })
+    const grant = await this.#pools.writable(pool)
+    this.#clock.observe(decodeHlc(grant.after))
+    return signRecord(this.#identity!, { kind: Kind.OBSERVATION, pool: grant.pool, tenant: grant.tenant, body, author: this.#identity!.did, hlc: this.stamp() })
   }
 
   stamp(): string {

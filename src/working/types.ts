@@ -104,6 +104,12 @@ export interface WorkingMemoryConfig {
   readonly syncIntervalIterations?: number
   /** Run the conflict detector on every add. Default true. */
   readonly detectConflicts?: boolean
+  /**
+   * Share the task's observations through this pool (mem.sync): each is a signed record in the pool
+   * and reaches every replica of it. Attention, access, capacity and eviction stay each replica's
+   * own. Needs write access; an encrypted pool refuses (CAPABILITY_NOT_SUPPORTED). Default null.
+   */
+  readonly pool?: string | null
 }
 
 export interface ContextOptions {

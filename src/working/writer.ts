@@ -55,6 +55,15 @@ export class Writer {
     return record
   }
 
+  /** Applies and queues a record made (and signed) before the transaction: a shared task's observation. */
+  putMade(record: StoredRecord): StoredRecord {
+    const task = (record.body as { task: string }).task
+    this.state(task).apply(record)
+    this.#records.push(record)
+    this.touched.add(task)
+    return record
+  }
+
   putVector(id: string, analysis: Analysis): void {
     this.#vectors.push({ ref: id, embedder: this.#host.vectorId, vec: analysis.vector })
   }
