@@ -86,6 +86,37 @@ describe('dedicated fallback: Web Locks leader election', () => {
   })
 })
 
+describe('dedicated fallback: one sync replica per origin', () => {
+  test("only the leader runs sync: a follower's calls and status go through it, and a new leader takes its links over", async () => {
+    const name = `tab-sync-${crypto.randomUUID()}`
+    const identity = await createIdentity()
+    const a = await open({ name, mode: 'dedicated', identity })
+    const b = await open({ name, mode: 'dedicated', identity })
+    await expect.poll(async () => [await a.runtime.isLeader(), await b.runtime.isLeader()].filter(Boolean).length).toBe(1)
+    const [leader, follower] = (await a.runtime.isLeader()) ? [a, b] : [b, a]
+    const pool = (await follower.pools.create({ name: 'tabs' })).id
+    // Nothing listens on port 9: the link stays down, which is all this test needs to see where it lives.
+    await follower.sync.connect(pool, { url: 'ws://127.0.0.1:9', token: 'opaque' })
+    const seen: string[] = []
+    await follower.sync.subscribe((s) => void seen.push(s.pools.map((p) => `${p.pool}:${p.links}`).join()))
+    const status = await leader.sync.status()
+    expect(status.pools).toMatchObject([{ pool, links: 1, connected: false }])
+    expect(await follower.sync.status()).toEqual(status)
+    expect(seen.at(-1)).toBe(`${pool}:1`)
+    // The follower's write reaches the leader's document through the shared database.
+    await follower.pools.write(pool, { type: 'KNOWLEDGE', content: { subject: 'tab', predicate: 'is', object: 'follower' } })
+    await expect.poll(async () => (await leader.sync.status()).pools[0]?.records).toBe(2)
+
+    await leader.close()
+    await expect.poll(() => follower.runtime.isLeader()).toBe(true)
+    // The new leader connected the same pool to the same relay by itself, with what it had queued.
+    await expect.poll(async () => (await follower.sync.status()).pools).toMatchObject([{ pool, links: 1, records: 2 }])
+    await follower.sync.disconnect(pool)
+    expect((await follower.sync.status()).pools).toMatchObject([{ pool, links: 0 }])
+    await follower.close()
+  })
+})
+
 describe('identities kept in IndexedDB', () => {
   test('a saved identity comes back with the same DID and a key no script can export', async () => {
     const { loadOrCreateIdentity, deleteIdentity } = await import('../src/index.js')

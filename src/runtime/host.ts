@@ -5,6 +5,7 @@ import { GmpFactStore } from '../facts/store.js'
 import { createMemory, MEMORY_MODULES, type Memory, type MemoryModule } from '../memory.js'
 import { indexedDbStorage } from '../storage/dexie-adapter.js'
 import { TabElection } from './election.js'
+import { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
 import { callTarget, type CallTarget } from './remote-call.js'
 
@@ -65,7 +66,9 @@ export function createMemoryHost(): MemoryHost {
     })
     // Fact writes are the contended path across tabs: in the dedicated fallback, one elected worker commits them.
     const election = o.election && memory.facts instanceof GmpFactStore ? new TabElection(o.name, memory.facts) : null
-    const targets = new Map(MEMORY_MODULES.map((m) => [m, callTarget(memory[m] as object, m)] as const))
+    // One replica per origin: in the fallback only the leader runs sync; the others ask it.
+    const sync = election ? new TabSync(memory.sync, election) : memory.sync
+    const targets = new Map(MEMORY_MODULES.map((m) => [m, callTarget((m === 'sync' ? sync : memory[m]) as object, m)] as const))
     return { memory, election, targets, users: 0 }
   }
 

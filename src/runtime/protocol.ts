@@ -23,6 +23,11 @@ export type TabMessage =
   | { readonly type: 'commit'; readonly v: 1; readonly id: string; readonly from: string; readonly mutation: FactMutation }
   | { readonly type: 'committed'; readonly v: 1; readonly id: string; readonly to: string; readonly result: string | boolean }
   | { readonly type: 'failed'; readonly v: 1; readonly id: string; readonly to: string; readonly error: SerializedError }
+  /** A follower asks the leader to run a method that only the leader may run (sync: the one replica that talks to relays). */
+  | { readonly type: 'call'; readonly v: 1; readonly id: string; readonly from: string; readonly method: string; readonly args: readonly unknown[] }
+  | { readonly type: 'returned'; readonly v: 1; readonly id: string; readonly to: string; readonly result: unknown }
+  /** What the leader tells every tab about its work: sync status, the links it keeps (so a successor can take them over). */
+  | { readonly type: 'news'; readonly v: 1; readonly topic: string; readonly from: string; readonly value: unknown }
 
 export function isTabMessage(data: unknown): data is TabMessage {
   return typeof data === 'object' && data !== null && (data as { v?: unknown }).v === PROTOCOL_VERSION && typeof (data as { type?: unknown }).type === 'string'
