@@ -215,4 +215,31 @@ describe('working memory shared through a pool', () => {
     await settle(net, [d.alice.mem, d.bob.mem, d.carol.mem])
     expect(await (await d.bob.mem.working.open('private-notes')).observations()).toEqual([])
   })
+
+  test('a contradiction observed on two devices while apart is flagged on both once they meet', async () => {
+    const { d, c } = await setup(['alice', 'bob'] as const)
+    const net = network()
+    const pool = (await d.alice.mem.pools.create({ name: 'standup' })).id
+    await d.alice.mem.pools.share(pool, d.bob.id.did, { write: true })
+    for (const x of [d.alice, d.bob]) await x.mem.sync.attach(pool, net.provider(x.name))
+    await settle(net, [d.alice.mem, d.bob.mem])
+    const [wa, wb] = await Promise.all([d.alice, d.bob].map((x) => x.mem.working.open('standup', { pool })))
+    net.setOnline('alice', false)
+    net.setOnline('bob', false)
+    const a = await wa!.addObservation({ content: 'Meeting at 3pm', sourceAgentId: 'agent-a', isBeliefCandidate: true, beliefType: 'FACT' })
+    c.advance(1000)
+    const b = await wb!.addObservation({ content: 'Meeting at 4pm', sourceAgentId: 'agent-b', isBeliefCandidate: true, beliefType: 'FACT' })
+    // Apart, neither device has anything to compare with.
+    expect([await wa!.getConflicts(), await wb!.getConflicts()]).toEqual([[], []])
+    net.setOnline('alice', true)
+    net.setOnline('bob', true)
+    await settle(net, [d.alice.mem, d.bob.mem])
+    for (const w of [wa!, wb!]) {
+      const conflicts = await w.getConflicts()
+      expect(conflicts.map((k) => [k.a.id, k.b.id].sort())).toEqual([[a.id, b.id].sort()])
+      expect(conflicts[0]).toMatchObject({ flaggedBy: 'detector', resolution: null })
+      // Neither side of an open conflict is a belief candidate any more, on either device.
+      expect(await w.getBeliefCandidates()).toEqual([])
+    }
+  })
 })

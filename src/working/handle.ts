@@ -86,6 +86,40 @@ export class TaskHandle implements SharedWorkingMemory {
     })
   }
 
+  /**
+   * Brings this handle up to date: catches up with storage, and runs the conflict detector on the
+   * observations that arrived from other replicas of a shared task, so a contradiction written on
+   * two devices while they were apart is flagged on both once they meet.
+   */
+  async #ready(): Promise<void> {
+    await this.#store.ready()
+    const arrived = this.#store.takeArrivals(this.taskId)
+    if (arrived.length === 0 || !this.config.detectConflicts) return
+    const store = this.#store
+    const live = arrived.filter((id) => this.#state.isLive(id))
+    const bodies = live.map((id) => this.#state.observations.get(id)!.body)
+    const missing = live.filter((id) => !store.analysis(id))
+    const fresh = await store.detector.analyze(missing.map((id) => this.#state.observations.get(id)!.body.content))
+    missing.forEach((id, i) => store.rememberAnalysis(id, fresh[i]!))
+    const analyses = live.map((id) => store.analysis(id)!)
+    const unchecked = new Map<string, string[]>()
+    await store.mutate(async (w) => {
+      const state = w.state(this.taskId)
+      for (const [i, id] of live.entries()) {
+        if (!state.isLive(id)) continue
+        const body = bodies[i]!
+        const peers = state.live().filter((o) => o.id !== id && o.body.agent !== body.agent && o.body.beliefType === body.beliefType)
+        await w.loadVectors(peers.map((p) => p.id), this.taskId)
+        for (const p of peers) {
+          const pa = store.analysis(p.id)
+          if (pa) this.#check(w, p.id, id, store.detector.compare(pa, analyses[i]!, this.config.conflictThreshold))
+          else unchecked.set(id, [...(unchecked.get(id) ?? []), p.id])
+        }
+      }
+    })
+    for (const [id, peers] of unchecked) await this.#recheck(id, peers)
+  }
+
   async #recheck(id: string, peers: readonly string[]): Promise<void> {
     await this.#store.ready()
     const store = this.#store
@@ -112,7 +146,7 @@ export class TaskHandle implements SharedWorkingMemory {
     const agent = assertName('agentId', agentId)
     const r = assertRole(role)
     const max = assertMaxItems(typeof options === 'object' && options !== null ? options.maxItems : options)
-    await this.#store.ready()
+    await this.#ready()
     let picked = this.#live().filter((o) => visibleTo(r, o)).sort(byAttentionThenRecency)
     if (max !== null) picked = picked.slice(0, max)
     if (picked.length === 0) return []
@@ -155,7 +189,7 @@ export class TaskHandle implements SharedWorkingMemory {
    * observations still in the pool. `includeResolved` lists every conflict ever recorded.
    */
   async getConflicts(options: { includeResolved?: boolean } = {}): Promise<WorkingConflict[]> {
-    await this.#store.ready()
+    await this.#ready()
     const state = this.#state
     const index = conflictIndex(state)
     const list = options.includeResolved ? [...state.conflicts.values()] : state.openConflicts()
@@ -202,7 +236,7 @@ export class TaskHandle implements SharedWorkingMemory {
 
   /** Live belief candidates without an open conflict that did not lose a reconciliation (FR-001.6). */
   async getBeliefCandidates(): Promise<Observation[]> {
-    await this.#store.ready()
+    await this.#ready()
     const rejected = this.#state.rejected()
     return this.#live().filter((o) => o.isBeliefCandidate && o.conflictsWith.length === 0 && !rejected.has(o.id)).sort(byAttentionThenRecency)
   }
@@ -242,13 +276,13 @@ export class TaskHandle implements SharedWorkingMemory {
   }
 
   async observations(): Promise<Observation[]> {
-    await this.#store.ready()
+    await this.#ready()
     return this.#live().sort(byAttentionThenRecency)
   }
 
   async get(id: ObservationId | string): Promise<Observation | null> {
     if (typeof id !== 'string') return null
-    await this.#store.ready()
+    await this.#ready()
     return toObservation(this.#state, id)
   }
 

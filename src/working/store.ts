@@ -66,6 +66,8 @@ export class WorkingStore implements WorkingMemory, WriterHost {
   readonly #clock: HybridClock
   readonly #tasks = new Map<string, TaskState>()
   readonly #analyses = new Map<string, Analysis>()
+  /** Task -> observations that arrived from other replicas (a shared task), not yet run through the conflict detector here. */
+  readonly #arrivals = new Map<string, Set<string>>()
   readonly #batcher: WriteBatcher<Writer>
   readonly #mutations = new Set<Promise<unknown>>()
   #lock: Promise<unknown> = Promise.resolve()
@@ -198,7 +200,7 @@ export class WorkingStore implements WorkingMemory, WriterHost {
     if (this.#seq < floor) return this.#reload(tx)
     const rows = await tx.after<LogRow>('log', this.#seq)
     const records = await tx.getMany<StoredRecord>('records', rows.filter((r) => r.op === 'put').map((r) => r.ref))
-    for (const r of records) if (r) this.#apply(r)
+    for (const r of records) if (r) this.#apply(r, true)
     for (const row of rows) {
       if (row.op !== 'del') continue
       for (const s of this.#tasks.values()) s.forget(row.ref)
@@ -215,12 +217,27 @@ export class WorkingStore implements WorkingMemory, WriterHost {
     this.#stale = false
   }
 
-  #apply(r: StoredRecord): void {
+  #apply(r: StoredRecord, caughtUp = false): void {
     if (!isWorkingKind(r.kind)) return
     const state = this.#tasks.get((r.body as { task?: string }).task ?? '')
     if (!state) return
     this.#clock.observe(decodeHlc(r.hlc))
     state.apply(r)
+    // Another replica's observation of a shared task: its detector compared it with what that replica
+    // held, not with what this one holds; the handles here compare it again (TaskHandle).
+    if (caughtUp && r.kind === Kind.OBSERVATION && r.pool !== undefined && r.author !== this.author) {
+      let set = this.#arrivals.get(state.task)
+      if (!set) this.#arrivals.set(state.task, (set = new Set()))
+      set.add(r.id)
+    }
+  }
+
+  /** Observations of `task` that arrived from other replicas since the last call. */
+  takeArrivals(task: string): string[] {
+    const set = this.#arrivals.get(task)
+    if (!set) return []
+    this.#arrivals.delete(task)
+    return [...set]
   }
 
   // ---- writes ----
