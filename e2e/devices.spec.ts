@@ -171,6 +171,27 @@ async function artifactView(d: Device, slug: string) {
   }, slug)
 }
 
+test("a second tab on device B is the same replica: it sees A's write through a live query and holds no link of its own", async ({ browser, baseURL }) => {
+  const relay = await startRelay()
+  const { a, b, pool } = await twoDevices(browser, baseURL, relay)
+  const tab = await b.page.context().newPage()
+  await tab.goto('/e2e/pages/devices.html')
+  await tab.waitForFunction(() => window.device !== undefined)
+  await tab.evaluate(([name, seed]) => window.device.open(name, seed), [b.name, SEED.bob] as const)
+  // The live query of GMP facts: a pool memory of a factual type is a fact on every replica.
+  await tab.evaluate(async () => {
+    const w = window as unknown as { heard: string[][] }
+    w.heard = []
+    await window.device.mem.facts.subscribe('where does Aria live', { topK: 5 }, (hits) => void w.heard.push(hits.map((h) => h.content)))
+  })
+  await write(a, pool, 'KNOWLEDGE', 'Aria', 'lives_in', 'Lisbon')
+  await tab.waitForFunction(() => (window as unknown as { heard: string[][] }).heard.some((h) => h.some((c) => c.includes('Lisbon'))))
+  // One SharedWorker, one Memory: the tab reports the link the first tab made, not one of its own.
+  const status = await tab.evaluate(() => window.device.mem.sync.status())
+  expect(status.pools).toMatchObject([{ pool: pool.id, links: 1 }])
+  await tab.close()
+})
+
 test('both devices offline: a contradiction, 500 memories each and a forked artifact converge on reconnect, flagged on both, nothing lost', async ({ browser, baseURL }) => {
   test.setTimeout(120_000)
   const relay = await startRelay()
