@@ -1,13 +1,13 @@
 import * as Y from 'yjs'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { encodeHlc } from '../src/core/clock.js'
 import { signRecord } from '../src/core/signed-record.js'
-import type { Memory, PoolId } from '../src/index.js'
+import type { PoolId } from '../src/index.js'
 import { SMALL_DOC_KIND, SMALL_PROGRESS_KIND } from '../src/small/state.js'
 import { ARTIFACT_VERSION_KIND } from '../src/artifacts/state.js'
 import { RECORDS_MAP } from '../src/sync/index.js'
 import { T0, expectCode } from './pools-helpers.js'
-import { clock, devices, network, seedCrypto, settle, type Device } from './sync-helpers.js'
+import { network, settle, useDevices, type Device } from './sync-helpers.js'
 
 /**
  * Other modules' records shared through a pool (src/sync/content.ts): SMP artifact versions and
@@ -15,20 +15,7 @@ import { clock, devices, network, seedCrypto, settle, type Device } from './sync
  * replica, and what the pool's ACL or the module's protocol forbids is quarantined everywhere.
  */
 
-const open: Memory[] = []
-let restore: () => void = () => undefined
-afterEach(async () => {
-  for (const m of open.splice(0)) await m.close()
-  restore()
-})
-
-async function setup<N extends string>(names: readonly N[], seed = 7) {
-  restore = seedCrypto(seed)
-  const c = clock()
-  const d = await devices(names, { clock: c })
-  open.push(...names.map((n) => d[n].mem))
-  return { d, c }
-}
+const setup = useDevices(7)
 
 /** A signed record put straight into a document by a raw client (no Memory, no API checks). */
 async function inject(doc: Y.Doc, who: Device, pool: PoolId, kind: string, body: unknown, ms: number): Promise<string> {

@@ -1,4 +1,4 @@
-import { vi } from 'vitest'
+import { afterEach, vi } from 'vitest'
 import {
   createIdentity, createMemory, memoryStorage,
   type CreateMemoryOptions, type Identity, type Memory, type MemoryStorage, type PoolId,
@@ -133,4 +133,24 @@ export function bytesText(bytes: Uint8Array): string {
 /** Every row of an in-memory storage as text, with byte arrays (Yjs updates) decoded so that strings inside them can be found. */
 export function rawRows(storage: MemoryStorage): string {
   return JSON.stringify(storage.dump(), (_k, v) => (v instanceof Uint8Array ? bytesText(v) : ArrayBuffer.isView(v) ? Array.from(v as Uint8Array) : v))
+}
+
+/**
+ * Per-test devices: `setup(names, seed)` seeds crypto, makes the devices on one clock, and every
+ * Memory it made is closed (and crypto restored) after the test. Call at the top of a test file.
+ */
+export function useDevices(defaultSeed = 1): <N extends string>(names: readonly N[], seed?: number) => Promise<{ d: Record<N, Device>; c: Clock }> {
+  const open: Memory[] = []
+  let restore: () => void = () => undefined
+  afterEach(async () => {
+    for (const m of open.splice(0)) await m.close()
+    restore()
+  })
+  return async (names, seed = defaultSeed) => {
+    restore = seedCrypto(seed)
+    const c = clock()
+    const d = await devices(names, { clock: c })
+    open.push(...names.map((n) => d[n].mem))
+    return { d, c }
+  }
 }

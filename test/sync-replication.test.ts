@@ -1,31 +1,18 @@
 import * as Y from 'yjs'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { encodeHlc } from '../src/core/clock.js'
 import { createMemory, type Memory, type PoolId, type SyncStatus } from '../src/index.js'
 import { PoolKind, signRecord, type MemoryBody, type MemoryPayload } from '../src/pools/records.js'
 import { RECORDS_MAP, encodeRecord } from '../src/sync/index.js'
 import { T0, expectCode, fact } from './pools-helpers.js'
-import { clock, devices, network, seedCrypto, settle, snapshot, type Device } from './sync-helpers.js'
+import { network, settle, snapshot, useDevices, type Device } from './sync-helpers.js'
 
 /**
  * Replication scenarios on the in-process connector: offline divergence and reconnection, hostile
  * peers, read-only members, status reporting, restarts. Each device is a Memory on its own storage.
  */
 
-const open: Memory[] = []
-let restore: () => void = () => undefined
-afterEach(async () => {
-  for (const m of open.splice(0)) await m.close()
-  restore()
-})
-
-async function setup<N extends string>(names: readonly N[], seed = 1) {
-  restore = seedCrypto(seed)
-  const c = clock()
-  const d = await devices(names, { clock: c })
-  open.push(...names.map((n) => d[n].mem))
-  return { d, c }
-}
+const setup = useDevices(1)
 
 function payload(subject: string, object: string): MemoryPayload {
   return {
@@ -236,7 +223,7 @@ describe('sync between devices', () => {
     // Bob's app restarts: a new Memory on the same storage. Before sync is opened again, it writes.
     await d.bob.mem.close()
     const bob2 = await createMemory({ storage: d.bob.storage, identity: d.bob.id, now: c.now, sync: { clientId: () => 777 } })
-    open.push(bob2)
+    onTestFinished(() => bob2.close())
     await bob2.pools.write(pool, fact('Bruno', 'lives_in', 'Oslo'))
     await bob2.sync.open(pool)
     expect((await bob2.sync.status()).pools[0]).toMatchObject({ records: 4, pending: { outgoing: 1 } })
