@@ -96,6 +96,7 @@ export function poolInfo(view: View, access: Rights, name: string | null): PoolI
     encrypted: body.encrypted,
     noTraining: body.noTraining,
     createdAt: s.createdAt,
+    nonce: body.nonce,
     policies: s.policies,
     members: s.acl.members(now),
     access,

@@ -172,6 +172,12 @@ export interface PoolInfo {
   /** Pool-wide NO_TRAINING: every memory carries the flag. */
   readonly noTraining: boolean
   readonly createdAt: number
+  /**
+   * The pool-create record's nonce (32 hex digits; the id is `derivePoolId(owner, nonce, tenantId)`).
+   * Public like the record itself; the owner passes it as `createPoolToken`'s `ownerProof` so a relay
+   * pins the pool to its real owner (docs/relay.md, "Owners").
+   */
+  readonly nonce: string
   readonly policies: PoolPolicies
   /** Members with a live grant (the owner first). */
   readonly members: readonly PoolMember[]

@@ -1,0 +1,2 @@
+/// <reference types="vite/client" />
+// Vite's client types: `?worker&url` imports (the memory worker, bundled as a module worker).
