@@ -192,15 +192,9 @@ export class DevicePage {
     }
   }
 
-  /**
-   * The pool-create record's nonce, read from the raw `records` store: the owner proof a pool token
-   * carries so the relay pins the pool to its real owner (docs/relay.md). The API has no getter for it.
-   */
+  /** The pool-create record's nonce: the owner proof a pool token carries so the relay pins the pool to its real owner (docs/relay.md). */
   async poolNonce(pool: string): Promise<string> {
-    const rows = (await readStore(this.#name, 'records')) as Array<{ kind?: string; pool?: string; body?: { nonce?: string } }>
-    const create = rows.find((r) => r.kind === 'pool-create' && r.pool === pool)
-    if (!create?.body?.nonce) throw new Error(`no pool-create record for ${pool} in ${this.#name}`)
-    return create.body.nonce
+    return (await this.mem.pools.info(pool)).nonce
   }
 
   /**
@@ -257,15 +251,6 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
     req.onsuccess = () => ok(req.result)
     req.onerror = () => fail(req.error)
   })
-}
-
-async function readStore(dbName: string, store: string): Promise<unknown[]> {
-  const db = await openDb(dbName)
-  try {
-    return await request(db.transaction(store, 'readonly').objectStore(store).getAll())
-  } finally {
-    db.close()
-  }
 }
 
 window.device = new DevicePage()
