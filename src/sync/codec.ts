@@ -62,7 +62,17 @@ export function decodeRecord(key: string, value: unknown): Decoded {
   return { ok: true, record }
 }
 
-/** Whether two decoded records are the same signed record (a record is its id plus its signature). */
+/** Whether two decoded records carry the same id and signature (they are the same record only if both verify). */
 export function sameRecord(a: PoolRecord, b: PoolRecord): boolean {
   return a.id === b.id && a.sig === b.sig
+}
+
+/**
+ * Whether two records are the same record field for field. An id and a signature do not make a
+ * record: a peer can copy them onto another body, which then fails verification (its id is not
+ * its content's). The body is compared as JSON: a record keeps its key order through storage and Yjs.
+ */
+export function sameContent(a: PoolRecord, b: PoolRecord): boolean {
+  return sameRecord(a, b) && a.kind === b.kind && a.pool === b.pool && a.tenant === b.tenant && a.author === b.author &&
+    a.hlc === b.hlc && JSON.stringify(a.body) === JSON.stringify(b.body)
 }

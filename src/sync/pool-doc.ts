@@ -1,7 +1,7 @@
 import * as Y from 'yjs'
 import { PoolKind, type PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
-import { RECORDS_MAP, decodeRecord, encodeRecord, sameRecord } from './codec.js'
+import { RECORDS_MAP, decodeRecord, encodeRecord, sameContent } from './codec.js'
 
 /**
  * Transaction origins of the sync layer's own changes to a Y.Doc. Anything else (a provider)
@@ -33,6 +33,7 @@ export class PoolDoc {
   readonly pool: PoolId
   readonly doc: Y.Doc
   readonly map: Y.Map<unknown>
+  #size = 0
 
   constructor(pool: PoolId, clientId?: number) {
     this.pool = pool
@@ -40,20 +41,28 @@ export class PoolDoc {
     this.doc = new Y.Doc({ gc: true })
     if (clientId !== undefined) this.doc.clientID = clientId
     this.map = this.doc.getMap(RECORDS_MAP)
+    // Y.Map's own `size` walks every entry; the status (computed on each change) reads it often.
+    this.map.observe((event) => {
+      for (const change of event.changes.keys.values()) {
+        if (change.action === 'add') this.#size++
+        else if (change.action === 'delete') this.#size--
+      }
+    })
   }
 
+  /** Values in the map, in O(1). */
   get size(): number {
-    return this.map.size
+    return this.#size
   }
 
   entries(): Array<[string, unknown]> {
     return [...this.map.entries()]
   }
 
-  /** Whether the key holds exactly this signed record (well-formed; the signature is checked elsewhere). */
+  /** Whether the key holds exactly this record, field for field (another body under its id and signature is not it). */
   holds(record: PoolRecord): boolean {
     const d = decodeRecord(record.id, this.map.get(record.id))
-    return d.ok && sameRecord(d.record, record)
+    return d.ok && sameContent(d.record, record)
   }
 
   /**

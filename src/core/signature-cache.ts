@@ -1,0 +1,78 @@
+import { verifyRecord, type SignedRecord } from './signed-record.js'
+
+/**
+ * Signature verdicts, computed once. The check itself is `verifyRecord` (the id matches the
+ * content, and the author's key signed the 16 id bytes); this only remembers and batches. One
+ * Memory shares one cache between the sync layer, which verifies every value a Y.Doc brings, and
+ * the pools store, which verifies the records it reads from storage: a record that arrived by sync
+ * is then verified once, not twice (at 100k records a verification pass is several seconds).
+ *
+ * A verdict is remembered per record *object* (`verify`), never per id and signature alone: a
+ * peer can put another body under a verified record's id and signature, and only recomputing the
+ * id from that body tells (test/sync-forged-content.test.ts: a cache keyed by id and signature
+ * accepted a tombstone whose targets were swapped). Decoded Y.Map values keep their object while
+ * the value stays, so a pass re-judging the document pays nothing for what it verified before.
+ * Rows of this replica's own storage are another matter: they were written from verified records,
+ * so `verifyStored` trusts an id and signature that passed here once.
+ * Verification is asynchronous (WebCrypto), which is why the materializer takes its verdicts as
+ * input instead of calling it: that keeps the materializer a pure function.
+ */
+export class SignatureCache {
+  readonly #byObject = new WeakMap<object, boolean>()
+  /** Keys of records that verified (content checked), for rows of local storage. */
+  readonly #verified = new Set<string>()
+  /** Past this many keys the set starts over (a verdict is cheap to recompute, memory is not free). */
+  readonly #max: number
+
+  constructor(max = 500_000) {
+    this.#max = max
+  }
+
+  static key(record: Pick<SignedRecord, 'id' | 'sig'>): string {
+    return `${record.id}.${record.sig}`
+  }
+
+  /**
+   * Verdicts for untrusted records (the values of a document), keyed by `SignatureCache.key`: a new
+   * map holding exactly these records. Two different records cannot share a key in one document
+   * (a Y.Map holds one value per key), so the map is unambiguous for the set it is asked about.
+   */
+  async verify(records: Iterable<SignedRecord>): Promise<Map<string, boolean>> {
+    const out = new Map<string, boolean>()
+    const todo: SignedRecord[] = []
+    for (const r of records) {
+      const known = this.#byObject.get(r)
+      if (known === undefined) todo.push(r)
+      else out.set(SignatureCache.key(r), known)
+    }
+    const ok = await Promise.all(todo.map((r) => verifyRecord(r)))
+    todo.forEach((r, i) => {
+      this.#byObject.set(r, ok[i]!)
+      out.set(SignatureCache.key(r), ok[i]!)
+      if (ok[i]) this.#remember(r)
+    })
+    return out
+  }
+
+  /** The verdict on this very record object, if `verify` judged it. */
+  known(record: SignedRecord): boolean | undefined {
+    return this.#byObject.get(record)
+  }
+
+  /** Verdicts for rows of this replica's storage: a key that verified here once (in any object) counts. */
+  async verifyStored(records: Iterable<SignedRecord>): Promise<Map<string, boolean>> {
+    const out = new Map<string, boolean>()
+    const todo: SignedRecord[] = []
+    for (const r of records) {
+      if (this.#verified.has(SignatureCache.key(r))) out.set(SignatureCache.key(r), true)
+      else todo.push(r)
+    }
+    for (const [key, ok] of await this.verify(todo)) out.set(key, ok)
+    return out
+  }
+
+  #remember(r: SignedRecord): void {
+    if (this.#verified.size >= this.#max) this.#verified.clear()
+    this.#verified.add(SignatureCache.key(r))
+  }
+}
