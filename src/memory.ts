@@ -17,6 +17,7 @@ import { WorkingStore } from './working/store.js'
 import type { WorkingMemory } from './working/types.js'
 import { SmpArtifactStore } from './artifacts/store.js'
 import type { ArtifactStore } from './artifacts/types.js'
+import { SignatureCache } from './core/signature-cache.js'
 import { SignallingStorage } from './sync/commit-signal.js'
 import { SyncStore } from './sync/store.js'
 import type { Sync } from './sync/types.js'
@@ -154,7 +155,9 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
   })
   await facts.refresh() // open storage and load the facts' state now, so errors surface here
   // The fact store opened the storage and owns its lifecycle; pools share it.
-  const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false })
+  // One set of signature verdicts for the pools module and the sync layer: a synced record is verified once.
+  const signatures = new SignatureCache()
+  const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false, signatures })
   const working = new WorkingStore(storage, {
     identity: options.identity ?? null,
     embedder: options.working?.embedder ?? null,
@@ -170,6 +173,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
     WebSocketPolyfill: options.sync?.WebSocketPolyfill,
     compactEvery: options.sync?.compactEvery,
     clientId: options.sync?.clientId,
+    signatures,
   })
   return new MemoryImpl(facts, options.identity ?? null, pools, working, small, artifacts, sync)
 }

@@ -38,12 +38,33 @@ describe('Ed25519 (RFC 8032 test 1 and the GMP provenance vector)', () => {
     expect(await verifySignature(new Uint8Array(3), new Uint8Array(1), new Uint8Array(32))).toBe(false)
     expect(await verifySignature(new Uint8Array(64), new Uint8Array(1), new Uint8Array(5))).toBe(false)
   })
+
+  test('imported verification keys are reused: the same answers on every call, a refused key stays refused', async () => {
+    const id = await createIdentity({ seed: new Uint8Array(32).fill(9) })
+    const message = new Uint8Array([1, 2, 3])
+    const sig = await id.sign(message)
+    const forged = sig.slice()
+    forged[0]! ^= 1
+    for (let i = 0; i < 3; i++) {
+      expect(await verify(sig, message, id.publicKey, 'webcrypto')).toBe(true)
+      expect(await verify(forged, message, id.publicKey, 'webcrypto')).toBe(false)
+      // Not a valid encoded point: false every time, whether the import or the check refuses it.
+      expect(await verify(sig, message, new Uint8Array(32).fill(0xff), 'webcrypto')).toBe(false)
+    }
+  })
 })
 
 describe('did:key', () => {
   test('encodes Ed25519 keys as z6Mk... and decodes them back', async () => {
     const id = await createIdentity()
     expect(id.did.startsWith('did:key:z6Mk')).toBe(true)
+    expect(toHex(publicKeyFromDid(id.did))).toBe(toHex(id.publicKey))
+  })
+
+  test('decoded did:keys are remembered, and each caller gets its own copy', async () => {
+    const id = await createIdentity({ seed: new Uint8Array(32).fill(8) })
+    const first = publicKeyFromDid(id.did)
+    first.fill(0)
     expect(toHex(publicKeyFromDid(id.did))).toBe(toHex(id.publicKey))
   })
 

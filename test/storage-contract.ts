@@ -48,6 +48,36 @@ export function storageContract(name: string, make: () => Promise<StoragePort>):
       await s.close()
     })
 
+    test('the index and key order follow replacements, deletes and re-puts, inside a transaction and after it', async () => {
+      const s = await opened()
+      const row = (id: string, kind: string) => ({ id, kind, tenant: null, body: {}, author: null, hlc: '1' })
+      await s.write(['records'], (tx) => tx.put('records', [row('r1', 'fact'), row('r2', 'fact'), row('r3', 'tombstone')]))
+      const ids = (rows: Array<{ id: string }>): string[] => rows.map((r) => r.id)
+      expect(await s.read(['records'], async (tx) => ids(await tx.where('records', 'kind', 'fact')))).toEqual(['r1', 'r2'])
+      await s.write(['records'], async (tx) => {
+        await tx.put('records', [row('r1', 'tombstone'), row('r4', 'fact')])
+        await tx.delete('records', ['r2'])
+        expect(ids(await tx.where('records', 'kind', 'fact'))).toEqual(['r4'])
+        expect(ids(await tx.where('records', 'kind', 'tombstone'))).toEqual(['r1', 'r3'])
+      })
+      await s.read(['records'], async (tx) => {
+        expect(ids(await tx.where('records', 'kind', 'fact'))).toEqual(['r4'])
+        expect(ids(await tx.where('records', 'kind', 'tombstone'))).toEqual(['r1', 'r3'])
+      })
+      // Many deletes in one transaction, one key put back in the same one: the scan order holds.
+      const keys = await s.write(['log'], (tx) => tx.put('log', Array.from({ length: 10 }, (_, i) => ({ ref: `r${i}`, op: 'put' }))))
+      expect(await s.read(['log'], async (tx) => (await tx.all<{ ref: string }>('log')).length)).toBe(10)
+      await s.write(['log'], async (tx) => {
+        await tx.delete('log', [...keys.slice(0, 6), keys[9]!])
+        await tx.put('log', [{ seq: keys[2], ref: 'back', op: 'put' }, { seq: keys[9], ref: 'back last', op: 'put' }])
+      })
+      await s.read(['log'], async (tx) => {
+        expect((await tx.after<{ ref: string }>('log', 0)).map((r) => r.ref)).toEqual(['back', 'r6', 'r7', 'r8', 'back last'])
+        expect((await tx.last<{ ref: string }>('log'))?.ref).toBe('back last')
+      })
+      await s.close()
+    })
+
     test('a failed write transaction leaves nothing behind', async () => {
       const s = await opened()
       await s.write(['meta'], (tx) => tx.put('meta', [{ key: 'keep', value: 1 }]))

@@ -1,5 +1,5 @@
 import * as noble from '@noble/ed25519'
-import { concatBytes } from './bytes.js'
+import { concatBytes, toHex } from './bytes.js'
 
 /**
  * Ed25519 through WebCrypto where the runtime has it (about five times faster than pure JS,
@@ -65,6 +65,27 @@ export async function signWithKey(message: Uint8Array, key: CryptoKey): Promise<
   return new Uint8Array(await subtle()!.sign({ name: 'Ed25519' }, key, bs(message)))
 }
 
+/**
+ * Imported verification keys by public key (hex). Importing costs about as much as verifying, and
+ * a replica verifies thousands of records by the same few authors (a 100k-record pool of one
+ * writer: 100k imports of one key). Public keys only; bounded, so a flood of authors cannot grow it.
+ */
+const verifyKeys = new Map<string, Promise<CryptoKey>>()
+const VERIFY_KEYS_MAX = 1024
+
+function verifyKey(publicKey: Uint8Array): Promise<CryptoKey> {
+  const hex = toHex(publicKey)
+  let key = verifyKeys.get(hex)
+  if (!key) {
+    if (verifyKeys.size >= VERIFY_KEYS_MAX) verifyKeys.clear()
+    key = subtle()!.importKey('raw', bs(publicKey.slice()), { name: 'Ed25519' }, false, ['verify'])
+    // A key WebCrypto refuses is not remembered: the next call fails the same way, and nothing leaks.
+    key.catch(() => verifyKeys.delete(hex))
+    verifyKeys.set(hex, key)
+  }
+  return key
+}
+
 /** Never throws: malformed keys or signatures verify as false. */
 export async function verify(
   signature: Uint8Array,
@@ -75,8 +96,7 @@ export async function verify(
   if (signature.length !== 64 || publicKey.length !== 32) return false
   try {
     if (await useWebCrypto(backend)) {
-      const key = await subtle()!.importKey('raw', bs(publicKey), { name: 'Ed25519' }, false, ['verify'])
-      return await subtle()!.verify({ name: 'Ed25519' }, key, bs(signature), bs(message))
+      return await subtle()!.verify({ name: 'Ed25519' }, await verifyKey(publicKey), bs(signature), bs(message))
     }
     // zip215 off: the strict RFC 8032 rules, which is what WebCrypto implements too.
     return await noble.verifyAsync(signature, message, publicKey, { zip215: false })

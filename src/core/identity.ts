@@ -14,8 +14,24 @@ export function didFromPublicKey(publicKey: Uint8Array): AgentDid {
   return `did:key:z${toBase58(concatBytes(ED25519_MULTICODEC, publicKey))}` as AgentDid
 }
 
+/**
+ * Decoded did:keys. Base58 decoding is quadratic in the length and ran once per verified record
+ * (a quarter of verifying a synced pool); a replica sees few distinct authors. Bounded.
+ */
+const decodedDids = new Map<string, Uint8Array>()
+const DECODED_DIDS_MAX = 1024
+
 /** Decodes a `did:key` of an Ed25519 key back to its 32 public-key bytes. */
 export function publicKeyFromDid(did: string): Uint8Array {
+  const known = decodedDids.get(did)
+  if (known) return known.slice()
+  const key = decodeDid(did)
+  if (decodedDids.size >= DECODED_DIDS_MAX) decodedDids.clear()
+  decodedDids.set(did, key.slice())
+  return key
+}
+
+function decodeDid(did: string): Uint8Array {
   if (typeof did !== 'string' || !did.startsWith('did:key:z')) {
     throw invalidArgument('did', 'must be a did:key with a base58btc (z) multibase value')
   }

@@ -25,6 +25,11 @@ export class FactState {
   readonly #slots = new Map<string, Set<string>>()
   /** Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head. */
   readonly #headsByFactId = new Map<string, Set<string>>()
+  /**
+   * Metadata key -> string value -> refs of live versions, for the keys someone looked up
+   * (`withMetadata`): built on a key's first lookup, then kept in step with every apply and removal.
+   */
+  readonly #byMetadata = new Map<string, Map<string, Set<string>>>()
   readonly #multiValued: ReadonlySet<string>
 
   constructor(multiValued: ReadonlySet<string>) {
@@ -42,6 +47,8 @@ export class FactState {
     this.#lexical.clear()
     this.#slots.clear()
     this.#headsByFactId.clear()
+    // Keys stay indexed: their (now empty) indexes fill again as records are applied.
+    for (const index of this.#byMetadata.values()) index.clear()
   }
 
   /** Applies one record (fact or tombstone); idempotent. */
@@ -60,6 +67,7 @@ export class FactState {
     if (this.versions.has(record.id) || this.tombstones.has(record.id)) return
     const v = versionFromRecord(record, this.#multiValued)
     this.versions.set(v.ref, v)
+    for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
     const tk = tenantKey(v.tenant)
     setOf(this.#byTenant, tk).add(v.ref)
     let lex = this.#lexical.get(tk)
@@ -109,6 +117,7 @@ export class FactState {
     const orphans = this.#successors.get(v.ref)
     this.#successors.delete(v.ref)
     this.versions.delete(v.ref)
+    for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, false)
     const tk = tenantKey(v.tenant)
     this.#byTenant.get(tk)?.delete(v.ref)
     this.#lexical.get(tk)?.remove(v.ref, v.terms)
@@ -273,9 +282,35 @@ export class FactState {
     return out
   }
 
+  /**
+   * Live versions (current and superseded) whose `metadata[key]` is the string `value`, in no
+   * particular order. The first lookup of a key indexes every version once (O(n)); later ones cost
+   * what they return.
+   */
+  withMetadata(key: string, value: string): Version[] {
+    let index = this.#byMetadata.get(key)
+    if (!index) {
+      index = new Map()
+      for (const v of this.versions.values()) indexMetadata(index, key, v, true)
+      this.#byMetadata.set(key, index)
+    }
+    return [...(index.get(value) ?? [])].map((r) => this.versions.get(r)!)
+  }
+
   /** All live versions in sequence order (optionally one tenant). */
   all(): Version[] {
     return [...this.versions.values()].sort(compareVersions)
+  }
+}
+
+function indexMetadata(index: Map<string, Set<string>>, key: string, v: Version, add: boolean): void {
+  const value = v.body.metadata[key]
+  if (typeof value !== 'string') return
+  if (add) setOf(index, value).add(v.ref)
+  else {
+    const refs = index.get(value)
+    refs?.delete(v.ref)
+    if (refs?.size === 0) index.delete(value)
   }
 }
 

@@ -20,9 +20,9 @@ import { LiveQueries, type LiveQueryCallback } from './live-query.js'
 import { pack, rank, type RankParams } from './rank.js'
 import { FactState } from './state.js'
 import type {
-  AssertInput, FactConflict, FactRef, FactStore, FactStoreOptions, Memory, RetrieveOptions, StorePolicy, WriteOptions,
+  AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
-import { normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
+import { compareVersions, normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
 
 const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
 /** Keep this many log rows; a handle further behind reloads from the records instead. */
@@ -61,7 +61,7 @@ interface VectorRow {
  * (see FactState) and kept fresh against the storage log, so another handle's writes, supersessions
  * and deletes are seen on the next call (CROSS_SESSION_PROPAGATION).
  */
-export class GmpFactStore implements FactStore {
+export class GmpFactStore implements FactStore, FactLookup {
   readonly #storage: StoragePort
   readonly #caps: ReadonlySet<Capability>
   readonly #identity: Identity | null
@@ -500,6 +500,20 @@ export class GmpFactStore implements FactStore {
     if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'audit')
     await this.#ready()
     return this.#state.all().map((v) => this.#toMemory(v))
+  }
+
+  /** @internal See `FactLookup.versionsWhere`; the fields are what audit() would say of each version. */
+  async versionsWhere(key: string, value: string): Promise<FactEntry[]> {
+    if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'versionsWhere')
+    await this.#ready()
+    const chain = this.#caps.has(Capability.SUPERSESSION_CHAIN)
+    return this.#state.withMetadata(key, value).sort(compareVersions).map((v) => ({
+      ref: v.ref,
+      tenantId: v.tenant,
+      metadata: v.body.metadata,
+      sequence: v.hlc,
+      supersededBy: chain ? this.#state.supersededBy(v.ref) : null,
+    }))
   }
 
   async get(ref: FactRef | string): Promise<Memory | null> {

@@ -123,6 +123,32 @@ export interface FactStore {
   subscribe(query: string, options: RetrieveOptions, callback: (memories: Memory[]) => void): Promise<() => void>
 }
 
+/**
+ * What `FactLookup.versionsWhere` returns of a fact-version: the fields a module needs to find and
+ * follow its own facts, without the public `Memory` that audit() builds (and copies) per version.
+ */
+export interface FactEntry {
+  readonly ref: FactRef
+  readonly tenantId: string | null
+  /** The stored metadata itself, not a copy: read it, never change it. */
+  readonly metadata: Readonly<Record<string, unknown>>
+  readonly sequence: string
+  readonly supersededBy: FactRef | null
+}
+
+/**
+ * @internal Finds fact-versions by a metadata value without a full audit(): the pools' fact view
+ * (src/pools/fact-view.ts) looks its facts up by pool and memory id on every reconcile.
+ */
+export interface FactLookup {
+  /**
+   * Every version, current and superseded, whose `metadata[key]` is the string `value` (all
+   * tenants), in sequence order.
+   * @throws MemweaveError CAPABILITY_NOT_SUPPORTED without AUDIT (it is a narrow audit).
+   */
+  versionsWhere(key: string, value: string): Promise<FactEntry[]>
+}
+
 export interface FactStoreOptions {
   readonly capabilities?: readonly Capability[]
   readonly identity?: Identity | null

@@ -1,6 +1,56 @@
 import { Capability } from '../facts/capabilities.js'
-import type { FactRef, FactStore, Memory as Fact } from '../facts/types.js'
+import type { FactEntry, FactLookup, FactRef, FactStore } from '../facts/types.js'
 import type { LiveMemory, Structure, View } from './state.js'
+
+/** The fact store as the view uses it: the public API to write, and a lookup by metadata to find its facts. */
+export type ViewedFactStore = FactStore & FactLookup
+
+/**
+ * The fact versions of one pool's memories, by memory id (each list in sequence order), as one
+ * lookup found them; `heads` is computed once per memory id and kept.
+ */
+class PoolFacts {
+  readonly byMemory = new Map<string, FactEntry[]>()
+  readonly #heads = new Map<string, FactEntry[]>()
+  /** How many heads each memory's view has: most have one, and only the others need their heads listed. */
+  readonly #headCount = new Map<string, number>()
+
+  constructor(versions: readonly FactEntry[], s: Structure) {
+    for (const f of versions) {
+      if (typeof f.metadata['memoryId'] !== 'string' || f.tenantId !== s.tenant) continue
+      const id = f.metadata['memoryId'] as string
+      let list = this.byMemory.get(id)
+      if (!list) this.byMemory.set(id, (list = []))
+      list.push(f)
+      if (f.supersededBy === null) this.#headCount.set(id, (this.#headCount.get(id) ?? 0) + 1)
+    }
+  }
+
+  /** The oldest head of a memory's view (`heads(id)[0]`, without listing them): sequences are unique in a fact store. */
+  head(id: string): FactEntry | undefined {
+    let best: FactEntry | undefined
+    for (const f of this.byMemory.get(id) ?? []) if (f.supersededBy === null && (!best || f.sequence < best.sequence)) best = f
+    return best
+  }
+
+  /** Heads that should not be: every head of a memory that is not current, all but the first of one that is. */
+  extraHeads(id: string, current: boolean): FactEntry[] {
+    const n = this.#headCount.get(id) ?? 0
+    if (n === 0 || (current && n === 1)) return []
+    const h = this.heads(id)
+    return current ? h.slice(1) : h
+  }
+
+  /** Current (unsuperseded) versions of a memory's view, oldest first. */
+  heads(id: string): FactEntry[] {
+    let h = this.#heads.get(id)
+    if (!h) {
+      h = (this.byMemory.get(id) ?? []).filter((f) => f.supersededBy === null).sort((a, b) => (a.sequence < b.sequence ? -1 : 1))
+      this.#heads.set(id, h)
+    }
+    return h
+  }
+}
 
 /**
  * One truth, two views: a pool memory that is a fact also appears in `mem.facts`, written through
@@ -25,10 +75,10 @@ import type { LiveMemory, Structure, View } from './state.js'
  * tenant); without them it is off.
  */
 export class FactView {
-  readonly #facts: FactStore | null
+  readonly #facts: ViewedFactStore | null
   #caps: Promise<ReadonlySet<string>> | undefined
 
-  constructor(facts: FactStore | null) {
+  constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
   }
 
@@ -44,25 +94,23 @@ export class FactView {
     return !s.create.body.encrypted && !m.payload.ephemeral && s.policies.factTypes.includes(m.payload.type)
   }
 
-  /** Every fact version of the pool's memories, by memory id. */
-  async #factsOf(s: Structure): Promise<Map<string, Fact[]>> {
-    const out = new Map<string, Fact[]>()
-    for (const f of await this.#facts!.audit()) {
-      if (f.metadata['pool'] !== s.id || typeof f.metadata['memoryId'] !== 'string' || f.tenantId !== s.tenant) continue
-      const id = f.metadata['memoryId'] as string
-      let list = out.get(id)
-      if (!list) out.set(id, (list = []))
-      list.push(f)
-    }
-    return out
+  /**
+   * Every fact version of the pool's memories, by memory id. Found through the fact store's index
+   * of `metadata.pool` (FactLookup), not an audit(): a reconcile looks up to three times, and an
+   * audit builds a public Memory of every fact in the store each time (at 2,000 pool records that
+   * was most of a synced write's 220 ms).
+   */
+  async #factsOf(s: Structure): Promise<PoolFacts> {
+    return new PoolFacts(await this.#facts!.versionsWhere('pool', s.id), s)
   }
 
   /** Memory id -> its current (head) fact ref. */
   async refs(view: View): Promise<Map<string, FactRef>> {
     const out = new Map<string, FactRef>()
     if (!(await this.enabled(view.s))) return out
-    for (const [id, facts] of await this.#factsOf(view.s)) {
-      const head = facts.filter((f) => f.supersededBy === null).sort((a, b) => (a.sequence < b.sequence ? -1 : 1))[0]
+    const facts = await this.#factsOf(view.s)
+    for (const id of facts.byMemory.keys()) {
+      const head = facts.head(id)
       if (head) out.set(id, head.ref)
     }
     return out
@@ -73,9 +121,8 @@ export class FactView {
     if (!(await this.enabled(view.s))) return
     const facts = this.#facts!
     const s = view.s
-    let byMemory = await this.#factsOf(s)
-    const heads = (id: string): Fact[] =>
-      (byMemory.get(id) ?? []).filter((f) => f.supersededBy === null).sort((a, b) => (a.sequence < b.sequence ? -1 : 1))
+    let known = await this.#factsOf(s)
+    const heads = (id: string): FactEntry[] => known.heads(id)
 
     // Calls are issued together so the fact store commits them in one transaction per tick.
     const all = async (calls: Array<Promise<unknown>>): Promise<boolean> => {
@@ -84,8 +131,8 @@ export class FactView {
     }
 
     // 1. Views of forgotten memories go entirely (GMP repairs the chain: a predecessor's view is current again).
-    const gone = [...byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => facts.delete(f.ref)))
-    if (await all(gone)) byMemory = await this.#factsOf(s)
+    const gone = [...known.byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => facts.delete(f.ref)))
+    if (await all(gone)) known = await this.#factsOf(s)
 
     // 2. New current memories get a view, continuing their predecessor's chain where there is one.
     const writes: Array<Promise<unknown>> = []
@@ -104,7 +151,7 @@ export class FactView {
       const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
       writes.push(pred ? facts.supersede(pred.ref, text, options) : facts.write(text, options))
     }
-    if (await all(writes)) byMemory = await this.#factsOf(s)
+    if (await all(writes)) known = await this.#factsOf(s)
 
     // 3. Memories that stopped being current leave current answers; two handles racing may both
     //    have written a view of one memory: the first stays. Deleting a head makes its GMP
@@ -113,12 +160,9 @@ export class FactView {
     //    before the update itself), so repeat until no view of a non-current memory is a head.
     const currentIds = new Set(view.current.map((m) => m.id))
     for (let round = 0; round < 64; round++) {
-      const stale = [...byMemory.keys()].flatMap((id) => {
-        const h = heads(id)
-        return (currentIds.has(id) ? h.slice(1) : h).map((f) => facts.delete(f.ref))
-      })
+      const stale = [...known.byMemory.keys()].flatMap((id) => known.extraHeads(id, currentIds.has(id)).map((f) => facts.delete(f.ref)))
       if (!(await all(stale))) break
-      byMemory = await this.#factsOf(s)
+      known = await this.#factsOf(s)
     }
   }
 }

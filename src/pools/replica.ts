@@ -1,6 +1,7 @@
 import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import { SignatureCache } from '../core/signature-cache.js'
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow } from '../storage/schema.js'
@@ -8,7 +9,7 @@ import { findConflicts } from './conflicts.js'
 import { KeyRing } from './keyring.js'
 import { isPayload } from './payload.js'
 import {
-  POOL_KINDS, PoolKind, isPoolRecord, signRecord, verifyRecord,
+  POOL_KINDS, PoolKind, isPoolRecord, signRecord,
   type MemoryBody, type MemoryPayload, type PoolBody, type PoolRecord, type TombstoneBody, type TombstoneReason,
 } from './records.js'
 import { PoolState, viewAt, type Structure, type View } from './state.js'
@@ -56,6 +57,8 @@ export interface ReplicaOptions {
   readonly identity: Identity | null
   readonly now: () => number
   readonly ownsStorage: boolean
+  /** Signature verdicts shared with the sync layer (which verified what it stored); a cache of its own by default. */
+  readonly signatures?: SignatureCache
 }
 
 function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
@@ -77,6 +80,7 @@ export class PoolReplica {
   readonly #owns: boolean
   /** Ids whose signature verified (or that this handle signed): content-addressed, so verified once. */
   readonly #verified = new Set<string>()
+  readonly #signatures: SignatureCache
   /** The last view (and its conflicts) of each derived structure, reused until a memory expires or the records change. */
   readonly #views = new WeakMap<Structure, { view: View; conflicts?: PoolConflict[] }>()
   #seq = 0
@@ -92,6 +96,7 @@ export class PoolReplica {
     this.#clock = new HybridClock(this.#now)
     this.ring = new KeyRing(this.#identity)
     this.#owns = options.ownsStorage
+    this.#signatures = options.signatures ?? new SignatureCache()
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
   }
 
@@ -155,9 +160,9 @@ export class PoolReplica {
     for (const id of delta.deleted) this.state.remove(id)
     // Signatures are checked outside the transaction (IndexedDB would commit it under an awaited crypto call).
     const fresh = delta.records.filter((r) => !this.state.has(r.id))
-    const ok = await Promise.all(fresh.map((r) => (this.#verified.has(r.id) ? true : verifyRecord(r))))
-    fresh.forEach((r, i) => {
-      if (!ok[i]) return
+    const verdicts = await this.#signatures.verifyStored(fresh.filter((r) => !this.#verified.has(r.id)))
+    fresh.forEach((r) => {
+      if (!this.#verified.has(r.id) && verdicts.get(SignatureCache.key(r)) !== true) return
       this.#verified.add(r.id)
       this.#clock.observe(decodeHlc(r.hlc))
       const body = r.body as MemoryBody

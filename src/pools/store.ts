@@ -1,7 +1,8 @@
 import { toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { FactRef, FactStore } from '../facts/types.js'
+import type { SignatureCache } from '../core/signature-cache.js'
+import type { FactLookup, FactRef, FactStore } from '../facts/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { findConflicts } from './conflicts.js'
 import { randomBytes } from './crypto.js'
@@ -62,12 +63,14 @@ const defer: (fn: () => void) => void =
 
 export interface PoolStoreOptions {
   readonly identity?: Identity | null
-  /** The fact store that shows pool memories which are facts; null for none. */
-  readonly facts?: FactStore | null
+  /** The fact store that shows pool memories which are facts (looked up by metadata, FactLookup); null for none. */
+  readonly facts?: (FactStore & FactLookup) | null
   /** Wall clock in ms, injected by tests. */
   readonly now?: () => number
   /** Open and close the storage here (a standalone store); false when a Memory's fact store owns it. */
   readonly ownsStorage?: boolean
+  /** Signature verdicts shared with the sync layer (src/core/signature-cache.ts); a cache of its own by default. */
+  readonly signatures?: SignatureCache
 }
 
 function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
@@ -85,7 +88,7 @@ export class PoolStore implements Pools {
   readonly #names = new Map<string, string | null>()
   /** Duplicate key -> id of memories this handle wrote: same-batch deduplication without re-deriving the pool. */
   readonly #written = new Map<string, string>()
-  /** Fact refs per pool, shared by the calls of one tick (each lookup is a full audit of the fact store). */
+  /** Fact refs per pool, shared by the calls of one tick (each lookup walks every fact of the pool). */
   readonly #refs = new Map<string, Promise<Map<string, FactRef>>>()
   readonly #sessionEphemeral = new Set<string>()
   readonly #mutations = new Set<Promise<unknown>>()
@@ -94,7 +97,9 @@ export class PoolStore implements Pools {
   #closed = false
 
   constructor(storage: StoragePort, options: PoolStoreOptions = {}) {
-    this.#r = new PoolReplica(storage, { identity: options.identity ?? null, now: options.now ?? Date.now, ownsStorage: options.ownsStorage ?? true })
+    this.#r = new PoolReplica(storage, {
+      identity: options.identity ?? null, now: options.now ?? Date.now, ownsStorage: options.ownsStorage ?? true, signatures: options.signatures,
+    })
     this.#factView = new FactView(options.facts ?? null)
   }
 

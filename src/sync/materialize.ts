@@ -1,7 +1,7 @@
 import { Verdict, foundsPool, judgeRecord, rightsAt } from '../pools/authority.js'
 import { isPayload } from '../pools/payload.js'
-import { PoolKind, compareRecords, type MemoryBody, type PoolRecord } from '../pools/records.js'
-import { PoolState } from '../pools/state.js'
+import { PoolKind, compareRecords, type MemoryBody, type PoolRecord, type TombstoneBody } from '../pools/records.js'
+import { PoolState, type Structure } from '../pools/state.js'
 import type { PoolId } from '../pools/types.js'
 import { decodeRecord, type Decoded } from './codec.js'
 import { isContentKind, refuseContent } from './content.js'
@@ -72,22 +72,58 @@ const DETAIL: Readonly<Record<string, string>> = {
 }
 
 /** Who may write another module's record into a pool: a writer at the record's timestamp, as for a pool memory. */
-function judgeContent(s: NonNullable<ReturnType<PoolState['structure']>>, r: PoolRecord): Verdict {
+function judgeContent(s: Structure, r: PoolRecord): Verdict {
   if (r.tenant !== s.tenant) return Verdict.WRONG_TENANT
   const rights = rightsAt(s, r)
   return rights.write ? Verdict.OK : rights.read ? Verdict.READ_ONLY : Verdict.NOT_MEMBER
 }
 
+/** The verdict on a signed record of this pool, once the pool is founded: the content rule or the pools module's. */
+export function judgeSigned(s: Structure, r: PoolRecord): Verdict {
+  return isContentKind(r.kind) ? judgeContent(s, r) : judgeRecord(s, r)
+}
+
+/** A quarantine entry for a refused value (the record's kind and author when it has them). */
+export function refusal(
+  pool: PoolId, key: string, reason: QuarantineReason, r: { kind?: unknown; author?: unknown } | null, detail = DETAIL[reason] ?? reason,
+): QuarantinedRecord {
+  return {
+    pool, key, reason, detail,
+    kind: typeof r?.kind === 'string' ? r.kind : null,
+    author: typeof r?.author === 'string' ? r.author : null,
+  }
+}
+
+/** Quarantine order: by key (one entry per key), then reason. */
+export function compareQuarantined(a: QuarantinedRecord, b: QuarantinedRecord): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0
+}
+
+/** The kinds that shape the pool's authority (owner, tenant, ACL, policies, keys) or its forgotten set: judged with the whole set. */
+export const STRUCTURAL_KINDS: ReadonlySet<string> = new Set([PoolKind.CREATE, PoolKind.ACL, PoolKind.POLICY, PoolKind.KEY, PoolKind.TOMBSTONE])
+
+/** A full pass's plan, and what an incremental planner (planner.ts) keeps of it to judge the next records alone. */
+export interface Judged {
+  readonly plan: Plan
+  /** The pool's derived structure (its authority and forgotten set), null while it is not founded. */
+  readonly structure: Structure | null
+  /** Ids named by a signed tombstone of the set (valid or not): a record arriving under one may change what is forgotten. */
+  readonly targets: ReadonlySet<string>
+  /** Content records (content.ts) that the ACL admits, before their modules' rules over the set. */
+  readonly content: readonly PoolRecord[]
+}
+
 export function materialize(input: MaterializeInput): Plan {
+  return judgePool(input).plan
+}
+
+/** `materialize`, with the internals an incremental planner continues from. */
+export function judgePool(input: MaterializeInput): Judged {
   const { pool } = input
   const { records, rejects } = decodeEntries(input.entries, input.decode)
   const quarantined: QuarantinedRecord[] = []
-  const refuse = (key: string, reason: QuarantineReason, r: { kind?: unknown; author?: unknown } | null, detail = DETAIL[reason] ?? reason): void => {
-    quarantined.push({
-      pool, key, reason, detail,
-      kind: typeof r?.kind === 'string' ? r.kind : null,
-      author: typeof r?.author === 'string' ? r.author : null,
-    })
+  const refuse = (key: string, reason: QuarantineReason, r: { kind?: unknown; author?: unknown } | null, detail?: string): void => {
+    quarantined.push(refusal(pool, key, reason, r, detail))
   }
   for (const x of rejects) refuse(x.key, x.reason, typeof x.value === 'object' ? (x.value as object) : null, x.detail)
 
@@ -96,11 +132,13 @@ export function materialize(input: MaterializeInput): Plan {
   // depend on which keys this replica holds).
   const state = new PoolState()
   const signed: PoolRecord[] = []
+  const targets = new Set<string>()
   for (const r of records) {
     if (r.pool !== pool) refuse(r.id, QuarantineReason.WRONG_POOL, r)
     else if (input.signatures.get(SignatureCache.key(r)) !== true) refuse(r.id, QuarantineReason.BAD_SIGNATURE, r)
     else {
       signed.push(r)
+      if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) targets.add(t.id)
       if (isContentKind(r.kind)) continue
       const body = r.body as MemoryBody
       state.apply(r, r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null)
@@ -118,7 +156,7 @@ export function materialize(input: MaterializeInput): Plan {
     }
     // A forgotten memory leaves the set whoever wrote it: a tombstone may cover an invalid record too.
     if (r.kind === PoolKind.MEMORY && forgotten.has(r.id)) continue
-    const verdict = isContentKind(r.kind) ? judgeContent(s, r) : judgeRecord(s, r)
+    const verdict = judgeSigned(s, r)
     if (verdict !== Verdict.OK) refuse(r.id, verdict, r)
     else if (isContentKind(r.kind)) content.push(r)
     else accepted.push(r)
@@ -131,6 +169,6 @@ export function materialize(input: MaterializeInput): Plan {
     else refuse(r.id, QuarantineReason.PROTOCOL, r, detail)
   }
   accepted.sort(compareRecords)
-  quarantined.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.reason < b.reason ? -1 : 1))
-  return { accepted, forgotten: new Set([...forgotten].sort()), quarantined }
+  quarantined.sort(compareQuarantined)
+  return { plan: { accepted, forgotten: new Set([...forgotten].sort()), quarantined }, structure: s, targets, content }
 }

@@ -3,6 +3,7 @@ import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { Origin, PoolDoc, isOwnOrigin } from './pool-doc.js'
 import { decodeRecord, type Decoded } from './codec.js'
+import { Planner } from './planner.js'
 import type { QuarantinedRecord } from './quarantine.js'
 import { SyncState, type LinkState, type PoolSyncStatus, type SyncLink } from './types.js'
 import { UpdateLog } from './update-log.js'
@@ -30,6 +31,10 @@ export class PoolSync {
   readonly unsent = new Set<string>()
   /** Keys a provider changed since the last materialization (heal candidates, `incoming` count). */
   readonly touched = new Set<string>()
+  /** The materializer's state between passes: each pass judges what changed since the last (planner.ts). */
+  readonly planner: Planner
+  /** Keys changed by anyone (providers and this layer alike) since the planner's last pass. */
+  #changed = new Set<string>()
   readonly #links = new Set<LinkSlot>()
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
@@ -48,6 +53,7 @@ export class PoolSync {
     this.pool = pool
     this.pdoc = new PoolDoc(pool, clientId)
     this.log = new UpdateLog(storage, pool)
+    this.planner = new Planner(pool)
     this.#onChange = onChange
   }
 
@@ -67,6 +73,7 @@ export class PoolSync {
       const own = isOwnOrigin(event.transaction.origin)
       let removed = false
       for (const [key, change] of event.changes.keys) {
+        this.#changed.add(key)
         if (!own) this.touched.add(key)
         if (change.action !== 'add') removed = true
       }
@@ -76,6 +83,13 @@ export class PoolSync {
       if (event.transaction.origin !== Origin.FORGET) this.wantMaterialize = true
       this.#onChange()
     })
+  }
+
+  /** The keys changed since the last call (the planner's next pass looks at these). */
+  takeChanged(): Set<string> {
+    const out = this.#changed
+    this.#changed = new Set()
+    return out
   }
 
   /** The codec's decode, memoized per key and value (materialize.ts `decode`). */

@@ -6,9 +6,9 @@ import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBod
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { LogRow } from '../storage/schema.js'
-import { decodeRecord, sameRecord } from './codec.js'
+import { decodeRecord, sameContent } from './codec.js'
 import { CONTENT_KINDS, isContentKind } from './content.js'
-import { materialize, type Plan } from './materialize.js'
+import type { Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
 import { AUTHORITY_REASONS, quarantineRowId, toQuarantineRow, toReport, type QuarantinedRecord } from './quarantine.js'
@@ -27,6 +27,8 @@ export interface SyncStoreOptions {
   readonly compactEvery?: number
   /** The WebSocket class for `connect()` where the runtime has none (Node 20: the `ws` package's). */
   readonly WebSocketPolyfill?: unknown
+  /** Signature verdicts, shared with the pools module so that a record is verified once per Memory; a cache of its own by default. */
+  readonly signatures?: SignatureCache
 }
 
 const TABLES = ['records', 'log', 'quarantine'] as const
@@ -51,7 +53,7 @@ const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncin
 export class SyncStore implements Sync {
   readonly #storage: StoragePort
   readonly #pools = new Map<PoolId, { sync: PoolSync; ready: Promise<void> }>()
-  readonly #sigs = new SignatureCache()
+  readonly #sigs: SignatureCache
   readonly #onApplied: SyncStoreOptions['onApplied']
   readonly #clientId: (() => number) | undefined
   readonly #compactEvery: number
@@ -68,6 +70,7 @@ export class SyncStore implements Sync {
 
   constructor(storage: StoragePort, options: SyncStoreOptions = {}) {
     this.#storage = storage
+    this.#sigs = options.signatures ?? new SignatureCache()
     this.#onApplied = options.onApplied
     this.#clientId = options.clientId
     this.#compactEvery = options.compactEvery ?? 100
@@ -311,22 +314,17 @@ export class SyncStore implements Sync {
     ps.noteSent(ps.pdoc.write(records, forget, Origin.LOCAL))
   }
 
+  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts). */
   async #plan(ps: PoolSync): Promise<Plan> {
     ps.pruneDecoded()
-    const entries = ps.pdoc.entries()
-    const records: PoolRecord[] = []
-    for (const [key, value] of entries) {
-      const d = ps.decode(key, value)
-      if (d.ok) records.push(d.record)
-    }
-    const signatures = await this.#sigs.verify(records)
-    return materialize({ pool: ps.pool, entries, signatures, decode: ps.decode })
+    const step = ps.planner.begin(ps.takeChanged(), ps.pdoc.map, ps.decode)
+    return step.finish(await this.#sigs.verify(step.records))
   }
 
-  /** Whether the document holds a valid copy of a stored record under its id. */
-  #holdsValid(ps: PoolSync, id: string, signatures: ReadonlyMap<string, boolean>): boolean {
+  /** Whether the document holds a valid copy of a stored record under its id: this very value verified. */
+  #holdsValid(ps: PoolSync, id: string): boolean {
     const d = ps.decode(id, ps.pdoc.map.get(id))
-    return d.ok && signatures.get(SignatureCache.key(d.record)) === true
+    return d.ok && this.#sigs.known(d.record) === true
   }
 
   async #materialize(ps: PoolSync): Promise<void> {
@@ -338,8 +336,12 @@ export class SyncStore implements Sync {
     // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
     const candidates = ps.fullCheck ? [...ps.stored] : touched.filter((k) => ps.stored.has(k))
     ps.fullCheck = false
-    const signatures = await this.#sigs.verify([])
-    const heal = candidates.filter((id) => !plan.forgotten.has(id) && !this.#holdsValid(ps, id, signatures))
+    // Verdicts on the values the candidates' keys hold now (one that changes meanwhile has none: it is healed).
+    await this.#sigs.verify(candidates.flatMap((id) => {
+      const d = ps.decode(id, ps.pdoc.map.get(id))
+      return d.ok ? [d.record] : []
+    }))
+    const heal = candidates.filter((id) => !plan.forgotten.has(id) && !this.#holdsValid(ps, id))
     if (heal.length) {
       const got = await this.#storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
       const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool)
@@ -441,5 +443,5 @@ export class SyncStore implements Sync {
 /** Whether a value held under a key is the stored record (for tests and tools). */
 export function holdsRecord(doc: Y.Doc, record: PoolRecord): boolean {
   const d = decodeRecord(record.id, doc.getMap('records').get(record.id))
-  return d.ok && sameRecord(d.record, record)
+  return d.ok && sameContent(d.record, record)
 }

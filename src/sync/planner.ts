@@ -1,0 +1,203 @@
+import { Verdict } from '../pools/authority.js'
+import { compareRecords, type PoolRecord } from '../pools/records.js'
+import type { Structure } from '../pools/state.js'
+import type { PoolId } from '../pools/types.js'
+import { decodeRecord, type Decoded } from './codec.js'
+import { isContentKind, refuseContent } from './content.js'
+import { STRUCTURAL_KINDS, compareQuarantined, judgePool, judgeSigned, refusal, type Plan } from './materialize.js'
+import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
+import { SignatureCache } from './signatures.js'
+
+/** What the planner reads of a pool's Y.Map. */
+export interface RecordMap {
+  has(key: string): boolean
+  get(key: string): unknown
+  entries(): IterableIterator<[string, unknown]>
+}
+
+/** One pass: the records whose signature verdicts it needs, then the plan. */
+export interface PlanStep {
+  readonly records: readonly PoolRecord[]
+  /** Whether the pass re-judges the whole set (for tests and diagnostics). */
+  readonly full: boolean
+  finish(signatures: ReadonlyMap<string, boolean>): Plan
+}
+
+/**
+ * The materializer run pass after pass on one pool, without judging again what did not change.
+ * Its plan is always the plan `materialize` makes of the document as it stands (the planner test
+ * compares the two over random histories); only the work differs. `materialize` re-derives the
+ * pool and re-judges every value: at 100k records that is seconds per pass, paid again for every
+ * record that arrives. Here:
+ * - a pass whose changes are only new values that are not records, or records of the memory,
+ *   resolve, access, rating and content kinds, judges those alone: against the authority (owner,
+ *   tenant, ACL) and the forgotten set of the last full pass, which such records cannot change
+ *   (judgeRecord reads only the owner, tenant and ACL; what is forgotten depends on tombstones and
+ *   on the records they name, which go the full way), and content records are judged by their
+ *   modules' rules again as a set (they are few);
+ * - anything else re-judges the whole set as `materialize` does: the first pass, a value that
+ *   changed or vanished, a create, ACL, policy, key or tombstone record, a record that a tombstone
+ *   names, a pass begun before and never finished (its step threw).
+ */
+export class Planner {
+  readonly #pool: PoolId
+  /** The values judged, by key: the document as of the last plan; null before the first. */
+  #values: Map<string, unknown> | null = null
+  #structure: Structure | null = null
+  #targets: ReadonlySet<string> = new Set()
+  #forgotten: ReadonlySet<string> = new Set()
+  #accepted = new SortedList<PoolRecord>(compareRecords)
+  #quarantined = new SortedList<QuarantinedRecord>(compareQuarantined)
+  /** Content records the ACL admits -> where their modules' rules put them: null accepted, else the refusal. */
+  #content = new Map<string, { readonly record: PoolRecord; placed: QuarantinedRecord | null }>()
+  #unfinished = false
+
+  constructor(pool: PoolId) {
+    this.#pool = pool
+  }
+
+  /**
+   * Starts a pass over the keys that changed since the last one (any origin); the values are read
+   * now, so the document may change while signatures are verified (those changes are the next pass's).
+   */
+  begin(changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded = decodeRecord): PlanStep {
+    const added = this.#unfinished ? null : this.#additions(changed, map, decode)
+    this.#unfinished = true
+    if (added === null) {
+      const entries = [...map.entries()]
+      const records = entries.map(([k, v]) => decode(k, v)).flatMap((d) => (d.ok ? [d.record] : []))
+      return {
+        records, full: true,
+        finish: (signatures) => this.#full(entries, signatures, decode),
+      }
+    }
+    return {
+      records: added.flatMap(({ d }) => (d.ok && d.record.pool === this.#pool ? [d.record] : [])),
+      full: false,
+      finish: (signatures) => this.#incremental(added, signatures),
+    }
+  }
+
+  /** The new values among `changed`, or null when the pass must re-judge everything. */
+  #additions(changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded): Array<{ key: string; value: unknown; d: Decoded }> | null {
+    const values = this.#values
+    if (values === null) return null
+    const out: Array<{ key: string; value: unknown; d: Decoded }> = []
+    for (const key of new Set(changed)) {
+      const present = map.has(key)
+      if (values.has(key)) {
+        if (!present || map.get(key) !== values.get(key)) return null
+        continue
+      }
+      if (!present) continue
+      const value = map.get(key)
+      const d = decode(key, value)
+      if (d.ok && d.record.pool === this.#pool && (STRUCTURAL_KINDS.has(d.record.kind) || this.#targets.has(d.record.id))) return null
+      out.push({ key, value, d })
+    }
+    return out
+  }
+
+  #full(entries: ReadonlyArray<readonly [string, unknown]>, signatures: ReadonlyMap<string, boolean>, decode: (key: string, value: unknown) => Decoded): Plan {
+    const judged = judgePool({ pool: this.#pool, entries, signatures, decode })
+    this.#values = new Map(entries)
+    this.#structure = judged.structure
+    this.#targets = judged.targets
+    this.#forgotten = judged.plan.forgotten
+    this.#accepted = new SortedList(compareRecords, judged.plan.accepted)
+    this.#quarantined = new SortedList(compareQuarantined, judged.plan.quarantined)
+    const refusedContent = new Map(judged.plan.quarantined.filter((q) => q.reason === QuarantineReason.PROTOCOL).map((q) => [q.key, q]))
+    this.#content = new Map(judged.content.map((r) => [r.id, { record: r, placed: refusedContent.get(r.id) ?? null }]))
+    this.#unfinished = false
+    return this.#plan()
+  }
+
+  #incremental(added: ReadonlyArray<{ key: string; value: unknown; d: Decoded }>, signatures: ReadonlyMap<string, boolean>): Plan {
+    const pool = this.#pool
+    const s = this.#structure
+    let content = false
+    for (const { key, value, d } of added) {
+      this.#values!.set(key, value)
+      if (!d.ok) {
+        this.#quarantined.insert(refusal(pool, key, d.reason, typeof value === 'object' ? (value as object) : null, d.detail))
+        continue
+      }
+      const r = d.record
+      if (r.pool !== pool) this.#quarantined.insert(refusal(pool, r.id, QuarantineReason.WRONG_POOL, r))
+      else if (signatures.get(SignatureCache.key(r)) !== true) this.#quarantined.insert(refusal(pool, r.id, QuarantineReason.BAD_SIGNATURE, r))
+      // A create record takes the full way, so an unfounded pool here means: no create yet.
+      else if (!s) this.#quarantined.insert(refusal(pool, r.id, QuarantineReason.UNKNOWN_POOL, r))
+      else {
+        const verdict = judgeSigned(s, r)
+        if (verdict !== Verdict.OK) this.#quarantined.insert(refusal(pool, r.id, verdict, r))
+        else if (isContentKind(r.kind)) {
+          this.#content.set(r.id, { record: r, placed: null })
+          this.#accepted.insert(r)
+          content = true
+        } else this.#accepted.insert(r)
+      }
+    }
+    if (content && s) this.#judgeContent(s)
+    this.#unfinished = false
+    return this.#plan()
+  }
+
+  /** The content modules' rules over the admitted content records as a set; moves the records whose placement changed. */
+  #judgeContent(s: Structure): void {
+    const refused = refuseContent(s, [...this.#content.values()].map((c) => c.record))
+    for (const c of this.#content.values()) {
+      const detail = refused.get(c.record.id)
+      if ((c.placed?.detail ?? undefined) === detail) continue
+      if (c.placed) this.#quarantined.remove(c.placed)
+      else this.#accepted.remove(c.record)
+      if (detail === undefined) {
+        c.placed = null
+        this.#accepted.insert(c.record)
+      } else {
+        c.placed = refusal(this.#pool, c.record.id, QuarantineReason.PROTOCOL, c.record, detail)
+        this.#quarantined.insert(c.placed)
+      }
+    }
+  }
+
+  #plan(): Plan {
+    // Copies: the caller keeps a plan (its quarantine) while the next pass changes the lists.
+    return { accepted: this.#accepted.toArray(), forgotten: this.#forgotten, quarantined: this.#quarantined.toArray() }
+  }
+}
+
+/** An array kept sorted by a total order, with binary-search insertion and removal. */
+class SortedList<T> {
+  readonly #items: T[]
+  readonly #compare: (a: T, b: T) => number
+
+  constructor(compare: (a: T, b: T) => number, sorted: readonly T[] = []) {
+    this.#compare = compare
+    this.#items = [...sorted]
+  }
+
+  /** The first index whose item is not below `x`. */
+  #lowerBound(x: T): number {
+    let lo = 0
+    let hi = this.#items.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.#compare(this.#items[mid]!, x) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  insert(x: T): void {
+    this.#items.splice(this.#lowerBound(x), 0, x)
+  }
+
+  remove(x: T): void {
+    const i = this.#lowerBound(x)
+    if (i < this.#items.length && this.#compare(this.#items[i]!, x) === 0) this.#items.splice(i, 1)
+  }
+
+  toArray(): T[] {
+    return this.#items.slice()
+  }
+}
