@@ -5,6 +5,8 @@ import { runFactsBench } from './facts-bench.js'
 import { formatReport } from './report.js'
 import { formatClientReport, runClientBench } from './client-run.js'
 import { formatWorkingReport, runWorkingBench } from './working-bench.js'
+import { runSyncBench } from './sync-bench.js'
+import { formatSyncReport } from './sync-report.js'
 
 /**
  * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
@@ -14,7 +16,9 @@ import { formatWorkingReport, runWorkingBench } from './working-bench.js'
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
- *   MEMWEAVE_BENCH_ONLY=node | chromium            run one runtime
+ *   MEMWEAVE_BENCH_ONLY=node | chromium | sync     run one runtime (node includes sync), or only the sync bench
+ *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
+ *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench
  *   MEMWEAVE_BENCH_WRITE_BUDGET_S=150              per size: stop memweave's write after this long
  *   MEMWEAVE_BENCH_NAIVE_BUDGET_S=30               per size: stop the naive baseline's queries after this long
  *   MEMWEAVE_CHROMIUM=/path/to/chrome              which browser (scripts/browser.ts)
@@ -53,13 +57,16 @@ async function main(): Promise<void> {
   const chromiumSizes = sizesFrom('MEMWEAVE_BENCH_CHROMIUM_SIZES', [1000, 10_000, 100_000])
   const writeBudgetMs = seconds('MEMWEAVE_BENCH_WRITE_BUDGET_S', WRITE_BUDGET_S)
   const naiveBudgetMs = seconds('MEMWEAVE_BENCH_NAIVE_BUDGET_S', NAIVE_BUDGET_S)
+  const syncSizes = sizesFrom('MEMWEAVE_BENCH_SYNC_SIZES', [10_000, 100_000])
+  const syncWrites = sizesFrom('MEMWEAVE_BENCH_SYNC_WRITES', [100])[0]!
+  const want = (part: 'node' | 'chromium' | 'sync'): boolean => only === undefined || only === part || (only === 'node' && part === 'sync')
   const started = performance.now()
   console.log(`memweave fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.versions.node}`)
   // Other work on the machine skews every figure; the same-run baseline skews with it, the ratio less.
   console.log(`Load average at start: ${loadavg()[0]!.toFixed(2)} (1 min).`)
   console.log('ratio = memweave time / baseline time: above 1x memweave is slower, below 1x faster.\n')
 
-  if (only !== 'chromium') {
+  if (want('node')) {
     const rows = await runFactsBench({
       runtime: 'node',
       sizes: nodeSizes,
@@ -73,7 +80,7 @@ async function main(): Promise<void> {
     console.log(formatReport(rows))
   }
 
-  if (only !== 'node') {
+  if (want('chromium')) {
     const run = await runInChromium({ sizes: chromiumSizes, writeBudgetMs, naiveBudgetMs, log, timeoutMs: 20 * 60_000 })
     console.log(`== Chromium ${run.version}, real IndexedDB (headless, on disk) ==`)
     console.log(formatReport(run.rows))
@@ -83,11 +90,18 @@ async function main(): Promise<void> {
     console.log(formatClientReport(client.rows))
   }
 
-  if (only !== 'chromium') {
+  if (want('node')) {
     // Shared working memory (FR-001): add-observation at a full pool with conflict checks on, and decay cycles.
     const working = await runWorkingBench({ runtime: 'node', freshIdb: () => ({ indexedDB: new IDBFactory(), IDBKeyRange }), log })
     console.log(`== Node ${process.versions.node}, working memory (FR-001) ==`)
     console.log(formatWorkingReport(working))
+  }
+
+  if (want('sync')) {
+    // Pools between two devices through the relay (issue 8), beside plain Yjs doing the same transfer.
+    const sync = await runSyncBench({ writes: syncWrites, sizes: syncSizes, log })
+    console.log(`== Node ${process.versions.node}, sync: two devices through the memweave relay on loopback, in-memory storage ==`)
+    console.log(formatSyncReport(sync))
   }
   console.log(`Total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end: ${loadavg()[0]!.toFixed(2)}.`)
 }
