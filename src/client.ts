@@ -6,7 +6,7 @@ import type { Memory } from './memory.js'
 import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
 import type { HostedMemory, MemoryHost } from './runtime/host.js'
-import { remoteObject, type CallTarget } from './runtime/remote-call.js'
+import { lazyTarget, remoteObject, type CallTarget } from './runtime/remote-call.js'
 
 export interface OpenMemoryOptions {
   /** IndexedDB database name. Default `'memweave'`. */
@@ -22,8 +22,16 @@ export interface OpenMemoryOptions {
    * Locks leader election (what browsers without SharedWorker get). `'auto'` (default) picks shared where it exists.
    */
   readonly mode?: 'auto' | 'shared' | 'dedicated'
-  /** URL of the worker module (`memweave/worker`); defaults to the one shipped beside this file. */
+  /**
+   * URL of the worker module. Default: the bundled worker shipped in this package, referenced as
+   * `new SharedWorker(new URL(..., import.meta.url))` so that bundlers (Vite) find and emit it.
+   */
   readonly worker?: URL | string
+  /**
+   * How long the worker may take to load its script and answer, in ms, before openMemory rejects
+   * with WORKER_FAILED. Opening the database is not counted. Default 10,000.
+   */
+  readonly workerTimeoutMs?: number
   /** Ask the browser to keep this origin's storage under pressure (navigator.storage.persist()). Default true. */
   readonly persist?: boolean
 }
@@ -62,24 +70,15 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
   const mode: 'shared' | 'dedicated' = requested === 'dedicated' || (requested === 'auto' && !hasShared) ? 'dedicated' : 'shared'
   if (mode === 'shared' && !hasShared) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'this browser has no SharedWorker; use mode "dedicated" or "auto"', { capability: 'SharedWorker', operation: 'openMemory' })
   if (typeof Worker === 'undefined') throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'openMemory needs Web Workers; use createMemory() here', { capability: 'Worker', operation: 'openMemory' })
-  const url = options.worker ?? new URL('../worker/memory-worker.js', import.meta.url)
   const name = options.name ?? 'memweave'
+  const timeoutMs = options.workerTimeoutMs ?? 10_000
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalidArgument('workerTimeoutMs', 'must be a positive number of milliseconds')
 
-  let endpoint: Comlink.Endpoint
-  let terminate: () => void
-  if (mode === 'shared') {
-    const worker = new SharedWorker(url, { type: 'module', name: `memweave:${name}` })
-    worker.port.start()
-    endpoint = worker.port
-    terminate = () => worker.port.close()
-  } else {
-    const worker = new Worker(url, { type: 'module', name: `memweave:${name}` })
-    endpoint = worker
-    terminate = () => worker.terminate()
-  }
-  const host = Comlink.wrap<MemoryHost>(endpoint)
+  const started = startWorker(mode, name, options.worker)
+  const host = Comlink.wrap<MemoryHost>(started.endpoint)
   let hosted: Comlink.Remote<HostedMemory>
   try {
+    await answers(host, started, timeoutMs)
     hosted = (await host.open({
       name,
       identity: options.identity ? identityKeys(options.identity) : null,
@@ -89,18 +88,73 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
       election: mode === 'dedicated',
     })) as unknown as Comlink.Remote<HostedMemory>
   } catch (err) {
-    terminate()
+    started.terminate()
     throw err
+  } finally {
+    started.stopWatching()
   }
   const persisted = options.persist === false ? null : await requestPersistence()
-  const modules = Object.fromEntries(
-    await Promise.all(MEMORY_MODULES.map(async (m) => [m, (await hosted.module(m)) as unknown as Comlink.Remote<CallTarget>] as const)),
-  ) as { [K in MemoryModule]: Comlink.Remote<CallTarget> }
-  return new ClientMemory(hosted, modules, options.identity ?? null, terminate, {
+  // A module's code is loaded in the worker by its first call, not here: a facts-only page never downloads the others.
+  const modules = Object.fromEntries(MEMORY_MODULES.map((m) => [m, lazyTarget(() => hosted.module(m))] as const)) as {
+    [K in MemoryModule]: Comlink.Remote<CallTarget>
+  }
+  return new ClientMemory(hosted, modules, options.identity ?? null, started.terminate, {
     mode,
     persisted,
     isLeader: async () => (await hosted.info()).leader,
   })
+}
+
+interface StartedWorker {
+  readonly endpoint: Comlink.Endpoint
+  readonly terminate: () => void
+  /** Resolves with the first error event the worker's script raised while loading. */
+  readonly failed: Promise<string>
+  readonly stopWatching: () => void
+}
+
+/**
+ * Starts the worker. The default URL is written literally inside `new SharedWorker(...)` and
+ * `new Worker(...)`: that is the pattern bundlers recognise, so Vite (dev and build) emits the
+ * pre-bundled worker shipped in dist/worker and rewrites the URL. Do not factor it out.
+ */
+function startWorker(mode: 'shared' | 'dedicated', name: string, url: URL | string | undefined): StartedWorker {
+  const label = `memweave:${name}`
+  let failure: (message: string) => void = () => undefined
+  const failed = new Promise<string>((resolve) => (failure = resolve))
+  const onError = (event: Event): void => failure(event instanceof ErrorEvent && event.message ? event.message : 'the worker script failed to load')
+  if (mode === 'shared') {
+    const worker = url
+      ? new SharedWorker(url, { type: 'module', name: label })
+      : new SharedWorker(new URL('../worker/memory-worker.js', import.meta.url), { type: 'module', name: label })
+    worker.addEventListener('error', onError)
+    worker.port.start()
+    return { endpoint: worker.port, terminate: () => worker.port.close(), failed, stopWatching: () => worker.removeEventListener('error', onError) }
+  }
+  const worker = url
+    ? new Worker(url, { type: 'module', name: label })
+    : new Worker(new URL('../worker/memory-worker.js', import.meta.url), { type: 'module', name: label })
+  worker.addEventListener('error', onError)
+  return { endpoint: worker, terminate: () => worker.terminate(), failed, stopWatching: () => worker.removeEventListener('error', onError) }
+}
+
+/** Waits until the worker's script has loaded and answers, or rejects with WORKER_FAILED naming the likely cause. */
+async function answers(host: Comlink.Remote<MemoryHost>, started: StartedWorker, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timedOut = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs)))
+  try {
+    const outcome = await Promise.race([host.ping().then(() => null), started.failed, timedOut])
+    if (outcome === null) return
+    throw new MemweaveError(
+      ErrorCode.WORKER_FAILED,
+      `the memweave worker did not start (${outcome}). Likely causes: the worker script or one of its chunks was not served ` +
+        '(a bundler that did not emit dist/worker, a server without the files, a wrong `worker` option), a Content-Security-Policy ' +
+        'without worker-src, or a browser without module workers.',
+      { operation: 'openMemory', reason: outcome },
+    )
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 async function requestPersistence(): Promise<boolean | null> {

@@ -1,25 +1,18 @@
-import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
+import { invalidArgument } from './core/errors.js'
 import type { Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
 import type { Embedder } from './core/embedder.js'
-import { GmpFactStore } from './facts/store.js'
+import { MEMORY_MODULES } from './memory-modules.js'
+import { openMemoryModules, type MemoryModules } from './memory-loader.js'
 export { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import type { RankParams } from './facts/rank.js'
 import type { FactStore } from './facts/types.js'
-import { PoolStore } from './pools/store.js'
 import type { Pools } from './pools/types.js'
-import { indexedDbStorage } from './storage/dexie-adapter.js'
-import { memoryStorage } from './storage/memory-adapter.js'
+import type { IndexedDbFactory, IndexedDbKeyRange } from './storage/dexie-adapter.js'
 import type { StoragePort } from './storage/port.js'
-import { createSmallStore } from './small/store.js'
 import type { SmallStore } from './small/store-api.js'
-import { WorkingStore } from './working/store.js'
 import type { WorkingMemory } from './working/types.js'
-import { SmpArtifactStore } from './artifacts/store.js'
 import type { ArtifactStore } from './artifacts/types.js'
-import { SignatureCache } from './core/signature-cache.js'
-import { SignallingStorage } from './sync/commit-signal.js'
-import { SyncStore } from './sync/store.js'
 import type { Sync } from './sync/types.js'
 
 export interface CreateMemoryOptions {
@@ -58,8 +51,8 @@ export interface CreateMemoryOptions {
     readonly clientId?: () => number
   }
   /** An IndexedDB factory and key range, e.g. fake-indexeddb in Node. */
-  readonly indexedDB?: IDBFactory
-  readonly IDBKeyRange?: typeof IDBKeyRange
+  readonly indexedDB?: IndexedDbFactory
+  readonly IDBKeyRange?: IndexedDbKeyRange
   /** Wall clock in ms, injected by tests. */
   readonly now?: () => number
 }
@@ -83,54 +76,6 @@ export interface Memory {
   close(): Promise<void>
 }
 
-class MemoryImpl implements Memory {
-  readonly facts: GmpFactStore
-  readonly pools: PoolStore
-  readonly working: WorkingStore
-  readonly small: SmallStore
-  readonly artifacts: SmpArtifactStore
-  readonly sync: SyncStore
-  readonly identity: Identity | null
-
-  constructor(facts: GmpFactStore, identity: Identity | null, pools: PoolStore, working: WorkingStore, small: SmallStore, artifacts: SmpArtifactStore, sync: SyncStore) {
-    this.facts = facts
-    this.sync = sync
-    this.artifacts = artifacts
-    this.small = small
-    this.pools = pools
-    this.working = working
-    this.identity = identity
-  }
-
-  async close(): Promise<void> {
-    // Sync stops first (its links, its last persisted updates); the fact store owns the storage and closes it last.
-    await this.sync.close()
-    await this.working.close()
-    await this.artifacts.close()
-    await this.small.close()
-    await this.pools.close()
-    return this.facts.close()
-  }
-}
-
-function pickStorage(options: CreateMemoryOptions): StoragePort {
-  const storage = options.storage ?? (options.indexedDB || typeof indexedDB !== 'undefined' ? 'indexeddb' : 'memory')
-  if (typeof storage === 'object' && storage !== null) return storage
-  if (storage === 'memory') return memoryStorage()
-  if (storage === 'indexeddb') {
-    const factory = options.indexedDB ?? (typeof indexedDB === 'undefined' ? undefined : indexedDB)
-    if (!factory) {
-      throw new MemweaveError(ErrorCode.INVALID_ARGUMENT, 'storage: "indexeddb" needs IndexedDB; pass options.indexedDB (e.g. fake-indexeddb) in Node', { field: 'storage' })
-    }
-    return indexedDbStorage({
-      name: options.name ?? 'memweave',
-      indexedDB: factory,
-      IDBKeyRange: options.IDBKeyRange ?? globalThis.IDBKeyRange,
-    })
-  }
-  throw invalidArgument('storage', `must be "memory", "indexeddb" or a StoragePort, got ${JSON.stringify(storage)}`)
-}
-
 /**
  * Creates an agent memory in this thread, on IndexedDB (browser, worker) or in memory (Node, edge),
  * and loads its state.
@@ -142,38 +87,36 @@ function pickStorage(options: CreateMemoryOptions): StoragePort {
  * const hits = await mem.facts.retrieve('where does Aria live?', { budgetTokens: 200 })
  */
 export async function createMemory(options: CreateMemoryOptions = {}): Promise<Memory> {
-  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
-  // Every module writes through one port that also signals this Memory's own commits to the sync layer.
-  const storage = new SignallingStorage(pickStorage(options))
-  const facts = new GmpFactStore(storage, {
-    capabilities: options.capabilities,
-    identity: options.identity ?? null,
-    multiValuedPredicates: options.facts?.multiValuedPredicates,
-    embedder: options.facts?.embedder ?? null,
-    ranking: options.facts?.ranking,
-    now: options.now,
-  })
-  await facts.refresh() // open storage and load the facts' state now, so errors surface here
-  // The fact store opened the storage and owns its lifecycle; pools share it.
-  // One set of signature verdicts for the pools module and the sync layer: a synced record is verified once.
-  const signatures = new SignatureCache()
-  const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false, signatures })
-  const working = new WorkingStore(storage, {
-    identity: options.identity ?? null,
-    embedder: options.working?.embedder ?? null,
-    now: options.now,
-    ownsStorage: false,
-    pools: pools.gate,
-  })
-  const small = createSmallStore(storage, { identity: options.identity ?? null, humans: options.small?.humans, strict: options.small?.strict, now: options.now, ownsStorage: false, pools: pools.gate })
-  const artifacts = new SmpArtifactStore(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: false, pools: pools.gate })
-  const sync = new SyncStore(storage, {
-    onCommit: (listener) => storage.onCommit(listener),
-    onApplied: (pool, ids) => pools._synced(pool, ids),
-    WebSocketPolyfill: options.sync?.WebSocketPolyfill,
-    compactEvery: options.sync?.compactEvery,
-    clientId: options.sync?.clientId,
-    signatures,
-  })
-  return new MemoryImpl(facts, options.identity ?? null, pools, working, small, artifacts, sync)
+  const modules = await openMemoryModules(options)
+  try {
+    // In this thread every module is loaded at once: a caller of createMemory() holds them all.
+    for (const name of MEMORY_MODULES) await modules.load(name)
+  } catch (err) {
+    await modules.close().catch(() => undefined)
+    throw err
+  }
+  return new LoadedMemory(modules, await modules.load('pools'), await modules.load('working'), await modules.load('small'), await modules.load('artifacts'), await modules.load('sync'))
+}
+
+class LoadedMemory implements Memory {
+  readonly facts: FactStore
+  readonly identity: Identity | null
+  readonly #modules: MemoryModules
+
+  constructor(
+    modules: MemoryModules,
+    readonly pools: Pools,
+    readonly working: WorkingMemory,
+    readonly small: SmallStore,
+    readonly artifacts: ArtifactStore,
+    readonly sync: Sync,
+  ) {
+    this.#modules = modules
+    this.facts = modules.facts
+    this.identity = modules.identity
+  }
+
+  close(): Promise<void> {
+    return this.#modules.close()
+  }
 }

@@ -22,6 +22,8 @@ export const ErrorCode = {
   STORAGE: 'STORAGE',
   /** The memory or store was closed before or during the call. */
   CLOSED: 'CLOSED',
+  /** The memory worker did not start (its script failed to load or never answered); the message names the likely cause. */
+  WORKER_FAILED: 'WORKER_FAILED',
   /** The caller's AbortSignal fired. */
   ABORTED: 'ABORTED',
   /** A bug in memweave: an invariant did not hold. Please report it. */

@@ -2,7 +2,8 @@ import * as Comlink from 'comlink'
 import { identityFromKeys, type IdentityKeys } from '../core/identity.js'
 import type { Capability } from '../facts/capabilities.js'
 import { GmpFactStore } from '../facts/store.js'
-import { createMemory, MEMORY_MODULES, type Memory, type MemoryModule } from '../memory.js'
+import { openMemoryModules, type MemoryModules } from '../memory-loader.js'
+import { MEMORY_MODULES, type MemoryModule } from '../memory-modules.js'
 import { indexedDbStorage } from '../storage/dexie-adapter.js'
 import { TabElection } from './election.js'
 import { TabSync } from './tab-sync.js'
@@ -28,20 +29,23 @@ export interface HostedInfo {
 
 /** The worker-side object a page holds through comlink. */
 export interface HostedMemory {
-  /** One module of the Memory (facts, pools, working, small, artifacts), callable method by method. */
-  module(name: MemoryModule): CallTarget
+  /** One module of the Memory (facts, pools, working, small, artifacts, sync), callable method by method; its code loads on first ask. */
+  module(name: MemoryModule): Promise<CallTarget>
   info(): HostedInfo
   close(): Promise<void>
 }
 
 export interface MemoryHost {
+  /** Answers once the worker's script and its imports have loaded (openMemory's WORKER_FAILED check). */
+  ping(): true
   open(options: WorkerOpenOptions): Promise<HostedMemory>
 }
 
 interface Entry {
-  readonly memory: Memory
+  readonly memory: MemoryModules
   readonly election: TabElection | null
-  readonly targets: ReadonlyMap<MemoryModule, CallTarget>
+  readonly sync: TabSync | null
+  readonly targets: Map<MemoryModule, Promise<CallTarget>>
   users: number
 }
 
@@ -57,7 +61,7 @@ export function createMemoryHost(): MemoryHost {
 
   async function build(o: WorkerOpenOptions): Promise<Entry> {
     const identity = o.identity ? await identityFromKeys(o.identity) : null
-    const memory = await createMemory({
+    const memory = await openMemoryModules({
       storage: indexedDbStorage({ name: o.name }),
       identity,
       capabilities: o.capabilities,
@@ -67,12 +71,25 @@ export function createMemoryHost(): MemoryHost {
     // Fact writes are the contended path across tabs: in the dedicated fallback, one elected worker commits them.
     const election = o.election && memory.facts instanceof GmpFactStore ? new TabElection(o.name, memory.facts) : null
     // One replica per origin: in the fallback only the leader runs sync; the others ask it.
-    const sync = election ? new TabSync(memory.sync, election) : memory.sync
-    const targets = new Map(MEMORY_MODULES.map((m) => [m, callTarget((m === 'sync' ? sync : memory[m]) as object, m)] as const))
-    return { memory, election, targets, users: 0 }
+    const sync = election ? new TabSync(() => memory.load('sync'), election) : null
+    return { memory, election, sync, targets: new Map(), users: 0 }
+  }
+
+  /** A module's call target; its code is loaded by the first page that calls it. */
+  function target(entry: Entry, name: MemoryModule): Promise<CallTarget> {
+    let pending = entry.targets.get(name)
+    if (!pending) {
+      const module: Promise<object> = name === 'sync' && entry.sync ? Promise.resolve(entry.sync) : entry.memory.load(name)
+      const made = module.then((m) => callTarget(m, name))
+      made.catch(() => entry.targets.delete(name))
+      entry.targets.set(name, made)
+      pending = made
+    }
+    return pending
   }
 
   return {
+    ping: () => true,
     async open(o: WorkerOpenOptions): Promise<HostedMemory> {
       const did = o.identity ? (await identityFromKeys(o.identity)).did : null
       const key = JSON.stringify([o.name, did, o.capabilities ?? null, o.multiValuedPredicates ?? null, o.small ?? null, o.election])
@@ -87,9 +104,8 @@ export function createMemoryHost(): MemoryHost {
       let closed = false
       return Comlink.proxy({
         module: (name: MemoryModule) => {
-          const target = entry.targets.get(name)
-          if (!target) throw new TypeError(`no module "${String(name)}"`)
-          return target
+          if (!MEMORY_MODULES.includes(name)) return Promise.reject(new TypeError(`no module "${String(name)}"`))
+          return target(entry, name)
         },
         info: () => ({
           did: entry.memory.identity?.did ?? null,

@@ -64,6 +64,30 @@ function wrapResult(result: unknown, label: string): unknown {
   return typeof result === 'function' || isHandle(result) ? callTarget(result as object, label) : result
 }
 
+/**
+ * Page side: a target that asks for the real one on its first call (the worker then loads that
+ * module's code) and keeps it. A failed ask is retried by the next call.
+ */
+export function lazyTarget(resolve: () => Promise<unknown>): Comlink.Remote<CallTarget> {
+  let pending: Promise<Comlink.Remote<CallTarget>> | null = null
+  const get = (): Promise<Comlink.Remote<CallTarget>> => {
+    if (!pending) {
+      const asked = resolve().then((t) => t as Comlink.Remote<CallTarget>)
+      asked.catch(() => {
+        if (pending === asked) pending = null
+      })
+      pending = asked
+    }
+    return pending
+  }
+  const lazy = {
+    describe: async () => (await get()).describe(),
+    call: async (method: string, ...args: unknown[]) => (await get()).call(method, ...args),
+    invoke: async (...args: unknown[]) => (await get()).invoke(...args),
+  }
+  return lazy as unknown as Comlink.Remote<CallTarget>
+}
+
 /** Page side: an object whose methods call `target` in the worker. */
 export function remoteObject<T extends object>(target: Comlink.Remote<CallTarget>, data: Readonly<Record<string, unknown>> = {}): T {
   const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>()

@@ -17,7 +17,9 @@ const OFFLINE: SyncStatus = { state: 'offline', pending: { outgoing: 0, incoming
  * take the origin offline.
  */
 export class TabSync implements Sync {
-  readonly #local: Sync
+  readonly #load: () => Promise<Sync>
+  /** This worker's own sync, loaded (with its code) the first time this worker leads a call. */
+  #local: Promise<Sync> | null = null
   readonly #election: TabElection
   /** Pool -> link: the leader's own, or the last list a follower heard. */
   #links = new Map<string, Link>()
@@ -25,8 +27,8 @@ export class TabSync implements Sync {
   readonly #subscribers = new Set<(status: SyncStatus) => void>()
   #unsubscribeLocal: (() => void) | null = null
 
-  constructor(local: Sync, election: TabElection) {
-    this.#local = local
+  constructor(local: () => Promise<Sync>, election: TabElection) {
+    this.#load = local
     this.#election = election
     election.serve((method, args) => this.#serve(method, args))
     election.onNews('sync-status', (value) => {
@@ -40,13 +42,31 @@ export class TabSync implements Sync {
     election.onLead(() => void this.#lead())
   }
 
+  /** The leader's sync, whose status it announces to the followers. */
+  #sync(): Promise<Sync> {
+    if (!this.#local) {
+      const loading = (async () => {
+        const local = await this.#load()
+        this.#unsubscribeLocal ??= await local.subscribe((status) => {
+          this.#status = status
+          this.#election.announce('sync-status', status)
+          this.#notify()
+        })
+        return local
+      })()
+      loading.catch(() => {
+        if (this.#local === loading) this.#local = null
+      })
+      this.#local = loading
+    }
+    return this.#local
+  }
+
   async #lead(): Promise<void> {
-    this.#unsubscribeLocal ??= await this.#local.subscribe((status) => {
-      this.#status = status
-      this.#election.announce('sync-status', status)
-      this.#notify()
-    })
-    for (const [pool, link] of this.#links) await this.#local.connect(pool, link).catch(() => undefined)
+    // A new leader takes over the links the old one announced; with none, sync's code stays unloaded.
+    if (this.#links.size === 0) return
+    const local = await this.#sync()
+    for (const [pool, link] of this.#links) await local.connect(pool, link).catch(() => undefined)
   }
 
   #announceLinks(): void {
@@ -56,14 +76,15 @@ export class TabSync implements Sync {
   /** What the leader runs, for itself or for a follower. */
   async #serve(method: string, args: readonly unknown[]): Promise<unknown> {
     const [pool, options] = args as [string, Link | undefined]
+    const local = await this.#sync()
     switch (method) {
       case 'connect': {
         if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
         // One link per pool and relay: a tab that connects again after a reload must not add a second one.
         const known = this.#links.get(pool)
-        if (known && JSON.stringify(known) === JSON.stringify(options)) return this.#local.open(pool)
-        if (known) await this.#local.disconnect(pool)
-        await this.#local.connect(pool, options)
+        if (known && JSON.stringify(known) === JSON.stringify(options)) return local.open(pool)
+        if (known) await local.disconnect(pool)
+        await local.connect(pool, options)
         this.#links.set(pool, options)
         this.#announceLinks()
         return undefined
@@ -72,17 +93,17 @@ export class TabSync implements Sync {
       case 'stop':
         this.#links.delete(pool)
         this.#announceLinks()
-        return this.#local[method](pool)
+        return local[method](pool)
       case 'open':
-        return this.#local.open(pool)
+        return local.open(pool)
       case 'status':
-        return this.#local.status()
+        return local.status()
       case 'quarantine':
-        return this.#local.quarantine(pool)
+        return local.quarantine(pool)
       case 'compact':
-        return this.#local.compact(pool)
+        return local.compact(pool)
       case 'flush':
-        return this.#local.flush()
+        return local.flush()
       default:
         throw new MemweaveError(ErrorCode.INTERNAL, `sync has no method "${method}"`)
     }
@@ -103,7 +124,7 @@ export class TabSync implements Sync {
   }
 
   attach(poolId: string, provider: SyncProvider): Promise<void> {
-    if (this.#election.isLeader) return this.#local.attach(poolId, provider)
+    if (this.#election.isLeader) return this.#sync().then((local) => local.attach(poolId, provider))
     return Promise.reject(new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'a provider cannot be handed to the leading tab: use connect() with a relay URL', { field: 'provider' }))
   }
 
@@ -153,6 +174,7 @@ export class TabSync implements Sync {
   async close(): Promise<void> {
     this.#unsubscribeLocal?.()
     this.#subscribers.clear()
-    await this.#local.close()
+    const local = await this.#local?.catch(() => null)
+    await local?.close()
   }
 }

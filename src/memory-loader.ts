@@ -1,0 +1,174 @@
+import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
+import type { Identity } from './core/identity.js'
+import type { PoolGate } from './core/pool-gate.js'
+import { SignatureCache } from './core/signature-cache.js'
+import { GmpFactStore } from './facts/store.js'
+import type { CreateMemoryOptions } from './memory.js'
+import type { MemoryModule } from './memory-modules.js'
+import type { SmpArtifactStore } from './artifacts/store.js'
+import type { PoolStore } from './pools/store.js'
+import type { SmallStore } from './small/store-api.js'
+import { indexedDbStorage } from './storage/dexie-adapter.js'
+import { memoryStorage } from './storage/memory-adapter.js'
+import type { StoragePort } from './storage/port.js'
+import { SignallingStorage } from './sync/commit-signal.js'
+import type { SyncStore } from './sync/store.js'
+import type { WorkingStore } from './working/store.js'
+
+/** The module objects behind a Memory, by property name. */
+export interface ModuleStores {
+  readonly facts: GmpFactStore
+  readonly pools: PoolStore
+  readonly working: WorkingStore
+  readonly small: SmallStore
+  readonly artifacts: SmpArtifactStore
+  readonly sync: SyncStore
+}
+
+/** Closed in this order: sync stops first (links, last persisted updates); the fact store owns the storage and closes last. */
+const CLOSE_ORDER = ['sync', 'working', 'artifacts', 'small', 'pools'] as const
+
+/**
+ * The modules of one Memory over one storage, each loaded on first use. Every module but facts
+ * sits behind a dynamic import, so a bundler splits it into its own chunk: the worker of a page
+ * that only writes and retrieves facts never downloads pools, sync, SMALL, artifacts (yaml, ajv)
+ * or the working memory. Dependencies between modules load what they need: sync loads pools; a
+ * pooled write of another module asks the pool gate, which loads pools at that moment only.
+ */
+export class MemoryModules {
+  readonly facts: GmpFactStore
+  readonly identity: Identity | null
+  readonly #storage: SignallingStorage
+  readonly #options: CreateMemoryOptions
+  /** One set of signature verdicts for pools and sync: a synced record is verified once. */
+  readonly #signatures = new SignatureCache()
+  readonly #loading = new Map<MemoryModule, Promise<unknown>>()
+  #closing: Promise<void> | null = null
+
+  private constructor(storage: SignallingStorage, facts: GmpFactStore, options: CreateMemoryOptions) {
+    this.#storage = storage
+    this.facts = facts
+    this.identity = options.identity ?? null
+    this.#options = options
+  }
+
+  /** Opens the storage through the fact store (which owns it) and loads the facts' state, so errors surface here. */
+  static async open(port: StoragePort, options: CreateMemoryOptions): Promise<MemoryModules> {
+    // Every module writes through one port that also signals this Memory's own commits to the sync layer.
+    const storage = new SignallingStorage(port)
+    const facts = new GmpFactStore(storage, {
+      capabilities: options.capabilities,
+      identity: options.identity ?? null,
+      multiValuedPredicates: options.facts?.multiValuedPredicates,
+      embedder: options.facts?.embedder ?? null,
+      ranking: options.facts?.ranking,
+      now: options.now,
+    })
+    await facts.refresh()
+    return new MemoryModules(storage, facts, options)
+  }
+
+  /** Whether a module's code has been asked for (tests, and close()). */
+  isLoaded(name: MemoryModule): boolean {
+    return name === 'facts' || this.#loading.has(name)
+  }
+
+  /**
+   * The module, loading its code the first time.
+   * @throws MemweaveError CLOSED after close().
+   */
+  load<K extends MemoryModule>(name: K): Promise<ModuleStores[K]> {
+    if (this.#closing) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'this memory is closed'))
+    if (name === 'facts') return Promise.resolve(this.facts as ModuleStores[K])
+    let pending = this.#loading.get(name)
+    if (!pending) {
+      pending = this.#build(name)
+      this.#loading.set(name, pending)
+      // A failed load (a chunk that did not download) may be retried by the next call.
+      pending.catch(() => this.#loading.delete(name))
+    }
+    return pending as Promise<ModuleStores[K]>
+  }
+
+  /** What working memory, SMALL and artifacts ask before a pooled write; pools load only when one happens. */
+  readonly #gate: PoolGate = {
+    writable: async (pool, author) => (await this.load('pools')).gate.writable(pool, author),
+  }
+
+  async #build(name: Exclude<MemoryModule, 'facts'>): Promise<unknown> {
+    const o = this.#options
+    const identity = o.identity ?? null
+    const storage = this.#storage
+    switch (name) {
+      case 'pools': {
+        const { PoolStore } = await import('./pools/store.js')
+        return new PoolStore(storage, { identity, facts: this.facts, now: o.now, ownsStorage: false, signatures: this.#signatures })
+      }
+      case 'working': {
+        const { WorkingStore } = await import('./working/store.js')
+        return new WorkingStore(storage, { identity, embedder: o.working?.embedder ?? null, now: o.now, ownsStorage: false, pools: this.#gate })
+      }
+      case 'small': {
+        const { createSmallStore } = await import('./small/store.js')
+        return createSmallStore(storage, { identity, humans: o.small?.humans, strict: o.small?.strict, now: o.now, ownsStorage: false, pools: this.#gate })
+      }
+      case 'artifacts': {
+        const { SmpArtifactStore } = await import('./artifacts/store.js')
+        return new SmpArtifactStore(storage, { identity, now: o.now, ownsStorage: false, pools: this.#gate })
+      }
+      case 'sync': {
+        const [{ SyncStore }, pools] = await Promise.all([import('./sync/store.js'), this.load('pools')])
+        return new SyncStore(storage, {
+          onCommit: (listener) => storage.onCommit(listener),
+          onApplied: (pool, ids) => pools._synced(pool, ids),
+          WebSocketPolyfill: o.sync?.WebSocketPolyfill,
+          compactEvery: o.sync?.compactEvery,
+          clientId: o.sync?.clientId,
+          signatures: this.#signatures,
+        })
+      }
+    }
+  }
+
+  /** Closes every loaded module, then the fact store and its storage. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const name of CLOSE_ORDER) {
+        const pending = this.#loading.get(name)
+        if (!pending) continue
+        const module = await pending.catch(() => null)
+        await (module as { close(): Promise<void> } | null)?.close()
+      }
+      await this.facts.close()
+    })()
+    return this.#closing
+  }
+}
+
+/**
+ * Opens storage and the fact store, and returns the loader of the other modules: the worker runtime
+ * loads a module's code on its first call, so a page that only uses facts never downloads SMALL,
+ * ajv or yaml. createMemory() loads them all.
+ */
+export async function openMemoryModules(options: CreateMemoryOptions = {}): Promise<MemoryModules> {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
+  return MemoryModules.open(pickStorage(options), options)
+}
+
+function pickStorage(options: CreateMemoryOptions): StoragePort {
+  const storage = options.storage ?? (options.indexedDB || typeof indexedDB !== 'undefined' ? 'indexeddb' : 'memory')
+  if (typeof storage === 'object' && storage !== null) return storage
+  if (storage === 'memory') return memoryStorage()
+  if (storage === 'indexeddb') {
+    const factory = options.indexedDB ?? (typeof indexedDB === 'undefined' ? undefined : indexedDB)
+    if (!factory) {
+      throw new MemweaveError(ErrorCode.INVALID_ARGUMENT, 'storage: "indexeddb" needs IndexedDB; pass options.indexedDB (e.g. fake-indexeddb) in Node', { field: 'storage' })
+    }
+    return indexedDbStorage({
+      name: options.name ?? 'memweave',
+      indexedDB: factory,
+      IDBKeyRange: options.IDBKeyRange ?? globalThis.IDBKeyRange,
+    })
+  }
+  throw invalidArgument('storage', `must be "memory", "indexeddb" or a StoragePort, got ${JSON.stringify(storage)}`)
+}
