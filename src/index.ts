@@ -20,7 +20,12 @@ export {
   AgentRole, BeliefType, ConflictDetector, DEFAULT_WORKING_CONFIG, hashEmbedder, pipelineEmbedder,
 } from './working/index.js'
 export { MemoryType, PrivacyLevel, MergeStrategy, Lifecycle, DEFAULT_POLICIES, parsePoolId, parseMemoryId, PoolKind } from './pools/index.js'
-export { SyncState, QuarantineReason, InProcessNetwork, websocketProvider } from './sync/index.js'
+// Sync names come from their own files, not src/sync/index.ts: its SyncStore's types import yjs, whose
+// declarations need the DOM lib, which a Node-only project does not have.
+export { SyncState } from './sync/types.js'
+export { QuarantineReason } from './sync/quarantine.js'
+export { InProcessNetwork } from './sync/connector.js'
+export { websocketProvider } from './sync/websocket.js'
 export { createPoolToken, verifyPoolToken, TokenFailure } from './relay/token.js'
 export { RelayCloseCode, READ_ONLY_REFUSAL } from './relay/protocol.js'
 
@@ -32,8 +37,10 @@ export {
 
 export type { CreateMemoryOptions, Memory } from './memory.js'
 export type {
-  ConnectOptions, InProcessNetworkOptions, LinkState, PendingCounts, PoolSyncStatus, QuarantinedRecord, Sync, SyncLink, SyncProvider, SyncStatus,
-} from './sync/index.js'
+  ConnectOptions, LinkState, PendingCounts, PoolDocument, PoolSyncStatus, Sync, SyncLink, SyncProvider, SyncStatus,
+} from './sync/types.js'
+export type { InProcessNetworkOptions } from './sync/connector.js'
+export type { QuarantinedRecord } from './sync/quarantine.js'
 export type { PoolGrant, PoolTokenOptions, VerifyPoolTokenOptions } from './relay/token.js'
 export type { PoolTokenPayload } from './relay/protocol.js'
 export type { OpenMemoryOptions, RemoteMemory, RuntimeInfo } from './client.js'
@@ -46,6 +53,7 @@ export type {
   StorePolicy, WriteOptions,
 } from './facts/types.js'
 export type { Key, ReadTx, Schema, StoragePort, TableSpec, WriteTx } from './storage/port.js'
+export type { DexieStorageOptions, IndexedDbFactory, IndexedDbKeyRange } from './storage/dexie-adapter.js'
 export type {
   Artifact, ArtifactFile, ArtifactFrontmatter, ArtifactImportResult, ArtifactProblem, ArtifactSearchHit, ArtifactSlug, ArtifactStore,
   ArtifactStoreOptions, ArtifactSummary, ArtifactValidation, ArtifactVersionId, ArtifactVersionInfo, CommitArtifactInput, CreateArtifactInput,

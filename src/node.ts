@@ -1,11 +1,11 @@
-// The Node entry of memweave ('memweave/node'): the HTTP server, its client, file storage and the
-// CLI. Everything else is imported from 'memweave'.
+// The Node entry of memweave ('memweave/node'): the HTTP server, its client, file storage, the relay
+// (needs the optional peer `ws`) and the CLI. The MCP server is 'memweave/mcp' (needs the optional
+// peers `@modelcontextprotocol/sdk` and `zod`). Everything else is imported from 'memweave'.
 export { createGmpServer, GmpHttpClient } from './gmp-http/index.js'
 export { fileStorage, FileStorage } from './storage/file-adapter.js'
 export { runCli } from './cli/index.js'
 export { ArtifactWorkspace } from './artifacts/workspace.js'
 export { importWorkspace, exportWorkspace } from './artifacts/workspace-sync.js'
-export { createMcpServer } from './mcp/server.js'
 export { createRelay, createPoolToken, verifyPoolToken, TokenFailure, RelayCloseCode, READ_ONLY_REFUSAL, DEFAULT_LIMITS } from './relay/index.js'
 export { readWorkspace, validateDir, writeDocument, appendProgressEntry, regenerateHandoff, initWorkspace } from './small/workspace-dir.js'
 
@@ -17,6 +17,5 @@ export type { FileStorageOptions } from './storage/file-adapter.js'
 export type { CliIO, Command } from './cli/index.js'
 export type { ArtifactWorkspaceOptions, SkippedFile, WorkspaceArtifact } from './artifacts/workspace.js'
 export type { ExportReport, ImportReport, TransferProblem } from './artifacts/workspace-sync.js'
-export type { McpMemory, McpServerOptions } from './mcp/server.js'
 export type { Relay, RelayAddress, RelayOptions, RelayLimits, PoolGrant, PoolTokenOptions, PoolTokenPayload, VerifyPoolTokenOptions } from './relay/index.js'
 export type { LoadedWorkspace, DirValidateOptions, DirWriteOptions, DirWriteResult, AppendOptions, InitOptions } from './small/workspace-dir.js'

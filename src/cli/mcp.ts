@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isMemweaveError } from '../core/errors.js'
 import { loadOrCreateIdentity } from '../gmp-http/server-identity.js'
-import { createMcpServer } from '../mcp/server.js'
+import { loadPeer } from '../core/peer.js'
 import { createMemory, type Memory } from '../memory.js'
 import { fileStorage } from '../storage/file-adapter.js'
 import { EXIT, parseCommandFlags, type Command } from './command.js'
+
+const MCP_PACKAGES = ['@modelcontextprotocol/sdk', 'zod'] as const
 
 const FLAGS = {
   dir: { type: 'string' },
@@ -49,8 +50,20 @@ Example MCP client configuration:
       io.stderr(`memweave: cannot open the store in ${dir}: ${isMemweaveError(err) ? err.message : String((err as Error)?.message ?? err)}\n`)
       return EXIT.FAILURE
     }
-    const server = createMcpServer(memory, { version: packageVersion() })
-    const transport = new StdioServerTransport()
+    // The MCP SDK is an optional peer dependency: only those who run `memweave mcp` install it.
+    let server: Awaited<ReturnType<typeof import('../mcp/server.js')['createMcpServer']>>
+    let transport: InstanceType<(typeof import('@modelcontextprotocol/sdk/server/stdio.js'))['StdioServerTransport']>
+    try {
+      const [{ createMcpServer }, { StdioServerTransport }] = await loadPeer('memweave mcp', MCP_PACKAGES, () =>
+        Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
+      )
+      server = createMcpServer(memory, { version: packageVersion() })
+      transport = new StdioServerTransport()
+    } catch (err) {
+      await memory.close()
+      io.stderr(`memweave: ${isMemweaveError(err) ? err.message : String((err as Error)?.message ?? err)}\n`)
+      return EXIT.FAILURE
+    }
     const shutdown = io.shutdown()
     const done = new Promise<void>((ok) => {
       server.server.onclose = () => ok()

@@ -1,4 +1,11 @@
 import * as noble from '@noble/ed25519'
+
+/**
+ * A WebCrypto `CryptoKey` (the browser's, or Node's `crypto.webcrypto`). Spelled through
+ * `globalThis` so the shipped types need neither the DOM lib nor an @types/node that declares a
+ * global CryptoKey: where neither does, it is an opaque object.
+ */
+export type WebCryptoKey = typeof globalThis extends { CryptoKey: { prototype: infer K } } ? K : object
 import { concatBytes, toHex } from './bytes.js'
 
 /**
@@ -49,7 +56,7 @@ export async function publicKeyFromSeed(seed: Uint8Array): Promise<Uint8Array> {
 }
 
 /** Imports a seed as a WebCrypto private key; `extractable: false` keeps it out of reach of page scripts. */
-export async function importSigningKey(seed: Uint8Array, extractable = false): Promise<CryptoKey> {
+export async function importSigningKey(seed: Uint8Array, extractable = false): Promise<WebCryptoKey> {
   return subtle()!.importKey('pkcs8', bs(concatBytes(PKCS8_PREFIX, seed)), { name: 'Ed25519' }, extractable, ['sign'])
 }
 
@@ -61,7 +68,7 @@ export async function sign(message: Uint8Array, seed: Uint8Array, backend: Ed255
   return noble.signAsync(message, seed)
 }
 
-export async function signWithKey(message: Uint8Array, key: CryptoKey): Promise<Uint8Array> {
+export async function signWithKey(message: Uint8Array, key: WebCryptoKey): Promise<Uint8Array> {
   return new Uint8Array(await subtle()!.sign({ name: 'Ed25519' }, key, bs(message)))
 }
 

@@ -1,6 +1,6 @@
 import { MemweaveError, ErrorCode, invalidArgument } from './errors.js'
 import { concatBytes, fromBase58, toBase58, toHex, bytesFrom } from './bytes.js'
-import { hasWebCryptoEd25519, importSigningKey, publicKeyFromSeed, randomSeed, sign, signWithKey, verify, type Ed25519Backend } from './ed25519.js'
+import { hasWebCryptoEd25519, importSigningKey, publicKeyFromSeed, randomSeed, sign, signWithKey, verify, type Ed25519Backend, type WebCryptoKey } from './ed25519.js'
 
 /** A `did:key` identifier of an Ed25519 public key, e.g. `did:key:z6Mk...`. */
 export type AgentDid = string & { readonly __brand: 'AgentDid' }
@@ -104,9 +104,9 @@ class SeedIdentity implements Identity {
 class CryptoKeyIdentity implements Identity {
   readonly did: AgentDid
   readonly publicKey: Uint8Array
-  readonly privateKey: CryptoKey
+  readonly privateKey: WebCryptoKey
 
-  constructor(publicKey: Uint8Array, privateKey: CryptoKey) {
+  constructor(publicKey: Uint8Array, privateKey: WebCryptoKey) {
     this.publicKey = publicKey
     this.privateKey = privateKey
     this.did = didFromPublicKey(publicKey)
@@ -124,7 +124,7 @@ class CryptoKeyIdentity implements Identity {
 /** A key pair as it crosses a worker boundary or sits in IndexedDB: no functions, structured-cloneable. */
 export type IdentityKeys =
   | { readonly type: 'seed'; readonly seed: Uint8Array }
-  | { readonly type: 'cryptokey'; readonly publicKey: Uint8Array; readonly privateKey: CryptoKey }
+  | { readonly type: 'cryptokey'; readonly publicKey: Uint8Array; readonly privateKey: WebCryptoKey }
 
 /** The cloneable key material of an identity made by this module. */
 export function identityKeys(identity: Identity): IdentityKeys {

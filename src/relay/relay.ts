@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { join, resolve } from 'node:path'
-import { WebSocketServer, type WebSocket } from 'ws'
+import type { WebSocket, WebSocketServer } from 'ws'
+import { loadPeer } from '../core/peer.js'
 import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { parseAgentDid } from '../core/identity.js'
 import { acquireLock, type FileLock } from '../storage/file-lock.js'
@@ -138,6 +139,8 @@ class YRelay implements Relay {
         idleUnloadMs: this.#options.idleUnloadMs ?? 30_000,
         onError: this.#onError,
       })
+      // `ws` is an optional peer dependency: a browser app that installs memweave never gets it.
+      const { WebSocketServer } = await loadPeer('the relay', ['ws'], () => import('ws'))
       this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
       const server = createServer((_req, res) => {
         res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })

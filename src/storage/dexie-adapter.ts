@@ -3,12 +3,28 @@ import { translateStorageError } from './errors.js'
 import type { Key, ReadTx, StoragePort, WriteTx } from './port.js'
 import { DEXIE_VERSIONS, SCHEMA } from './schema.js'
 
+/**
+ * What memweave needs of an IndexedDB factory: the browser's `indexedDB` or fake-indexeddb's.
+ * Declared structurally, so a Node-only TypeScript project compiles memweave's types without the DOM lib.
+ */
+export interface IndexedDbFactory {
+  open(name: string, version?: number): unknown
+  deleteDatabase(name: string): unknown
+}
+
+/** What memweave needs of `IDBKeyRange` (the browser's or fake-indexeddb's), declared structurally for the same reason. */
+export interface IndexedDbKeyRange {
+  bound(lower: unknown, upper: unknown, lowerOpen?: boolean, upperOpen?: boolean): unknown
+  lowerBound(lower: unknown, open?: boolean): unknown
+  upperBound(upper: unknown, open?: boolean): unknown
+}
+
 export interface DexieStorageOptions {
   /** The IndexedDB database name. */
   readonly name: string
   /** An IndexedDB factory (fake-indexeddb in Node tests); the global one by default. */
-  readonly indexedDB?: IDBFactory
-  readonly IDBKeyRange?: typeof IDBKeyRange
+  readonly indexedDB?: IndexedDbFactory
+  readonly IDBKeyRange?: IndexedDbKeyRange
 }
 
 /**
@@ -29,11 +45,6 @@ export class DexieStorage implements StoragePort {
     const deps = options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange! } : {}
     this.#db = new Dexie(options.name, { ...deps, autoOpen: false })
     for (const { version, stores } of DEXIE_VERSIONS) this.#db.version(version).stores(stores)
-  }
-
-  /** The Dexie instance, for benchmarks and migrations. Not part of the stable API. */
-  get dexie(): Dexie {
-    return this.#db
   }
 
   async open(): Promise<void> {

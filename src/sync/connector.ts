@@ -78,7 +78,8 @@ export class InProcessNetwork {
 
   /** The provider of one node (a replica); attach it to each pool the node replicates. */
   provider(node: string): SyncProvider {
-    return { kind: 'in-process', connect: (pool, doc, report) => this.#join(node, pool, doc, report) }
+    // The document is the pool's Y.Doc (PoolDocument is its structural public type).
+    return { kind: 'in-process', connect: (pool, doc, report) => this.#join(node, pool, doc as unknown as Y.Doc, report) }
   }
 
   isOnline(node: string): boolean {

@@ -12,5 +12,5 @@ export { QuarantineReason } from './quarantine.js'
 export type { QuarantinedRecord } from './quarantine.js'
 export { SyncState } from './types.js'
 export type {
-  ConnectOptions, LinkState, PendingCounts, PoolSyncStatus, Sync, SyncLink, SyncProvider, SyncStatus,
+  ConnectOptions, LinkState, PendingCounts, PoolDocument, PoolSyncStatus, Sync, SyncLink, SyncProvider, SyncStatus,
 } from './types.js'

@@ -1,4 +1,3 @@
-import type * as Y from 'yjs'
 import type { PoolId } from '../pools/types.js'
 import type { QuarantinedRecord } from './quarantine.js'
 
@@ -69,6 +68,18 @@ export interface SyncLink {
 }
 
 /**
+ * A pool's Y.Doc as a provider receives it: a yjs `Doc`, declared structurally so that memweave's
+ * types compile without the DOM lib (yjs's own declarations need it). A provider built on a Yjs
+ * library passes it on as `doc as unknown as Y.Doc`.
+ */
+export interface PoolDocument {
+  readonly guid: string
+  readonly clientID: number
+  on(event: 'update', handler: (update: Uint8Array, origin: unknown) => void): void
+  off(event: 'update', handler: (update: Uint8Array, origin: unknown) => void): void
+}
+
+/**
  * Carries Y.Doc updates between replicas: y-websocket to a relay (`websocketProvider`), the
  * in-process connector (`InProcessNetwork`), or anything that speaks Yjs updates. Updates it applies
  * to the document must use a transaction origin of its own (not one of the sync layer's).
@@ -77,7 +88,7 @@ export interface SyncProvider {
   /** A short name for reports: `'websocket'`, `'in-process'`. */
   readonly kind: string
   /** Starts carrying `doc`, the document of `pool`; calls `report` whenever the link's state changes. */
-  connect(pool: PoolId, doc: Y.Doc, report: (state: LinkState) => void): SyncLink
+  connect(pool: PoolId, doc: PoolDocument, report: (state: LinkState) => void): SyncLink
 }
 
 /** Options of `mem.sync.connect()`: a y-websocket relay. */
