@@ -1,0 +1,182 @@
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { join } from 'node:path'
+import { LoggingServer, pageScripts, prepareConsumerApp, run, startUntil, type ConsumerApp } from './consumer-app.js'
+
+/**
+ * memweave as a dependency (issue 12): `npm pack`, installed into a fresh app with a fresh resolve,
+ * type-checked in a Node-only and a browser project, built by `vite build` (with the README's config
+ * and with none) and served by `vite dev`, each opened in Chromium; a pool synced between two
+ * browser contexts through `memweave relay` started from the installed package's bin. The sizes a
+ * user pays are printed and budgeted.
+ */
+
+const BUDGET = {
+  /** The packed tarball. */
+  tarballBytes: 1_000_000,
+  /** Packages a browser-only app installs besides memweave. */
+  browserOnlyPackages: 25,
+  /** JavaScript the page itself loads (the client, not the worker), gzipped. */
+  pageJsGz: 30_000,
+  /** The worker of a page that only uses facts, gzipped: the issue's aim. */
+  factsWorkerGz: 80_000,
+  /** The worker once every module has been used, gzipped. */
+  allModulesWorkerGz: 260_000,
+}
+
+const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`
+
+test.describe.configure({ mode: 'serial' })
+
+let app: ConsumerApp
+
+test.beforeAll(async ({}, info) => {
+  info.setTimeout(900_000)
+  app = await prepareConsumerApp()
+  const s = app.sizes
+  console.log(`consumer: tarball ${kB(s.tarballBytes)} (${s.packedFiles} files); a browser-only app installs ${s.browserOnlyPackages} packages besides memweave`)
+})
+
+test.afterAll(() => app?.cleanup())
+
+test('the package installs lean: tarball, package count, no install scripts', () => {
+  expect(app.sizes.tarballBytes).toBeLessThan(BUDGET.tarballBytes)
+  expect(app.sizes.browserOnlyPackages).toBeLessThanOrEqual(BUDGET.browserOnlyPackages)
+  expect(app.sizes.packagesWithInstallScripts).toEqual([])
+})
+
+test('the public types compile in a Node-only project (no DOM lib) and in a browser project', async () => {
+  test.setTimeout(180_000)
+  const node = await run('npx', ['tsc', '-p', 'tsconfig.node.json'], app.dir)
+  expect(node.output, 'tsc in a Node-only project').not.toContain('error TS')
+  expect(node.code, node.output).toBe(0)
+  const browser = await run('npx', ['tsc', '-p', 'tsconfig.json'], app.dir)
+  expect(browser.output, 'tsc in a browser project').not.toContain('error TS')
+  expect(browser.code, browser.output).toBe(0)
+})
+
+test('require() says the package is ESM-only', async () => {
+  const r = await run(process.execPath, ['-e', "require('memweave')"], app.dir)
+  expect(r.code).not.toBe(0)
+  expect(r.output).toContain('memweave is ESM-only')
+})
+
+/** Runs the README's quick start page and checks what it shows. */
+async function quickStart(page: Page, url: string): Promise<void> {
+  const errors: string[] = []
+  page.on('pageerror', (err) => errors.push(String(err)))
+  await page.goto(url)
+  await expect(page.locator('#answer')).toHaveText('The user prefers dark mode', { timeout: 30_000 })
+  // The live query pushed the write into the list.
+  await expect(page.locator('#preferences li')).toHaveText(['The user prefers dark mode'])
+  expect(errors).toEqual([])
+}
+
+test('vite build with the README config: the quick start works, and a facts-only page downloads a small worker', async ({ page }) => {
+  test.setTimeout(180_000)
+  const built = await run('npx', ['vite', 'build'], app.dir)
+  expect(built.code, built.output).toBe(0)
+  expect(built.output).not.toMatch(/sourcemap|Sourcemap/)
+  const dist = join(app.dir, 'dist')
+  const server = new LoggingServer(dist)
+  try {
+    await quickStart(page, `${await server.listen()}/`)
+    const pageJs = pageScripts(dist)
+    const pageGz = server.jsGzipBytes((f) => pageJs.has(f))
+    const workerGz = server.jsGzipBytes((f) => !pageJs.has(f))
+    console.log(`consumer (vite build, worker.format es): page JS ${kB(pageGz)} gz, facts-only worker ${kB(workerGz)} gz`)
+    expect(pageGz).toBeGreaterThan(0)
+    expect(workerGz).toBeGreaterThan(0)
+    expect(pageGz).toBeLessThan(BUDGET.pageJsGz)
+    expect(workerGz).toBeLessThan(BUDGET.factsWorkerGz)
+  } finally {
+    await server.close()
+  }
+})
+
+test('vite build with no config at all: the quick start works (one classic worker script)', async ({ page }) => {
+  test.setTimeout(180_000)
+  const built = await run('npx', ['vite', 'build', '--config', 'vite.zero.config.js', '--outDir', 'dist-zero'], app.dir)
+  expect(built.code, built.output).toBe(0)
+  const dist = join(app.dir, 'dist-zero')
+  const server = new LoggingServer(dist)
+  try {
+    await quickStart(page, `${await server.listen()}/`)
+    const pageJs = pageScripts(dist)
+    console.log(`consumer (vite build, no config): worker ${kB(server.jsGzipBytes((f) => !pageJs.has(f)))} gz`)
+  } finally {
+    await server.close()
+  }
+})
+
+test('vite dev: the quick start works with no pre-bundling configuration', async ({ page }) => {
+  test.setTimeout(180_000)
+  const dev = await startUntil('npx', ['vite', '--host', '127.0.0.1', '--port', '0', '--strictPort'], app.dir, /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//)
+  try {
+    await quickStart(page, `${dev.match[1]}/`)
+  } finally {
+    await dev.stop()
+  }
+})
+
+async function device(browser: Browser, url: string, name: string): Promise<{ page: Page; did: string; close: () => Promise<void> }> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(url)
+  await expect(page.locator('#state')).toHaveText('ready')
+  const did = await page.evaluate((n) => window.consumer.open(n), name)
+  return { page, did, close: () => context.close() }
+}
+
+test('a pool syncs between two browser contexts through `memweave relay` from the installed bin; every module loads', async ({ browser }) => {
+  test.setTimeout(240_000)
+  const built = await run('npx', ['vite', 'build', 'pools', '--outDir', join(app.dir, 'dist-pools'), '--emptyOutDir'], app.dir)
+  expect(built.code, built.output).toBe(0)
+  const dist = join(app.dir, 'dist-pools')
+  const server = new LoggingServer(dist)
+  const relay = await startUntil(join(app.dir, 'node_modules', '.bin', 'memweave'), ['relay', '--host', '127.0.0.1', '--port', '0'], app.dir, /memweave relay listening on (ws:\/\/\S+)/)
+  const url = `${await server.listen()}/`
+  const a = await device(browser, url, 'device-a')
+  const b = await device(browser, url, 'device-b')
+  try {
+    const pool = await a.page.evaluate(() => window.consumer.createPool())
+    await a.page.evaluate(([p, did]) => window.consumer.share(p, did), [pool, b.did] as const)
+    const tokenA = await a.page.evaluate(([p, did]) => window.consumer.token(p, did), [pool, a.did] as const)
+    const tokenB = await a.page.evaluate(([p, did]) => window.consumer.token(p, did), [pool, b.did] as const)
+    await a.page.evaluate(([p, u, t]) => window.consumer.connect(p, u, t), [pool, relay.match[1]!, tokenA] as const)
+    await b.page.evaluate(([p, u, t]) => window.consumer.connect(p, u, t), [pool, relay.match[1]!, tokenB] as const)
+    await a.page.evaluate((p) => window.consumer.write(p, '09:30'), pool)
+    await expect.poll(() => b.page.evaluate((p) => window.consumer.objects(p), pool), { timeout: 60_000 }).toEqual(['09:30'])
+    // And back: B's write reaches A.
+    await b.page.evaluate((p) => window.consumer.write(p, '10:00'), pool)
+    await expect.poll(() => a.page.evaluate((p) => window.consumer.objects(p), pool), { timeout: 60_000 }).toEqual(['09:30', '10:00'])
+    // The pool's facts show in B's GMP store too.
+    await expect.poll(() => b.page.evaluate(() => window.consumer.retrieve('standup starts at')), { timeout: 30_000 }).toHaveLength(2)
+
+    expect(await a.page.evaluate(() => window.consumer.everyModule())).toEqual(['team-notes'])
+    const pageJs = pageScripts(dist)
+    const workerGz = server.jsGzipBytes((f) => !pageJs.has(f))
+    console.log(`consumer (vite build, worker.format es): worker with every module ${kB(workerGz)} gz`)
+    expect(workerGz).toBeLessThan(BUDGET.allModulesWorkerGz)
+  } finally {
+    await a.close()
+    await b.close()
+    await relay.stop()
+    await server.close()
+  }
+})
+
+declare global {
+  interface Window {
+    consumer: {
+      open(name: string): Promise<string>
+      createPool(): Promise<string>
+      share(pool: string, did: string): Promise<void>
+      token(pool: string, sub: string): Promise<string>
+      connect(pool: string, url: string, token: string): Promise<void>
+      write(pool: string, object: string): Promise<void>
+      objects(pool: string): Promise<string[] | null>
+      retrieve(query: string): Promise<string[]>
+      everyModule(): Promise<string[]>
+    }
+  }
+}
