@@ -98,7 +98,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
   mkdirSync(app)
   writeFileSync(join(app, 'package.json'), JSON.stringify({
     name: 'consumer-app', private: true, type: 'module',
-    dependencies: { memweave: `file:${tarball}`, ws: '^8.18.0' },
+    dependencies: { memweave: `file:${tarball}`, ws: '^8.18.0', ai: '>=5.0.0' },
     devDependencies: { vite: '^8.0.0', typescript: '^5.9.0', '@types/node': '^20.19.0' },
   }, null, 2))
   for (const [path, body] of readmeAppFiles()) {

@@ -108,11 +108,16 @@ test('vite build with no config at all: the quick start works (one classic worke
   }
 })
 
-test('vite dev: the quick start works with no pre-bundling configuration', async ({ page }) => {
+test('vite dev: the quick start and the README agent (memweave/ai, across a reload) work with no pre-bundling configuration', async ({ page }) => {
   test.setTimeout(180_000)
   const dev = await startUntil('npx', ['vite', '--host', '127.0.0.1', '--port', '0', '--strictPort'], app.dir, /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//)
   try {
     await quickStart(page, `${dev.match[1]}/`)
+    // The README's agent (memweave/ai), told something, then asked after a reload: it remembers.
+    await page.goto(`${dev.match[1]}/agent.html?say=${encodeURIComponent('Remember: My name is Ada')}`)
+    await expect(page.locator('#reply')).toHaveText('Noted.', { timeout: 30_000 })
+    await page.goto(`${dev.match[1]}/agent.html?say=${encodeURIComponent('What is my name?')}`)
+    await expect(page.locator('#reply')).toHaveText('My name is Ada', { timeout: 30_000 })
   } finally {
     await dev.stop()
   }

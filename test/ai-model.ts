@@ -1,0 +1,44 @@
+import { MockLanguageModelV3 } from 'ai/test'
+
+/** One turn of a scripted model: a tool call, or a final text. */
+export type Turn = { readonly text: string } | { readonly call: string; readonly input: Record<string, unknown> }
+
+type Prompt = Parameters<MockLanguageModelV3['doGenerate']>[0]['prompt']
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+}
+
+/** The text of the first user message of a prompt. */
+export function userText(prompt: Prompt): string {
+  for (const m of prompt) if (m.role === 'user') return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
+  return ''
+}
+
+/** The output of the last tool result in a prompt (what the tools returned to the model), or null before any. */
+export function lastToolResult(prompt: Prompt): { toolName: string; output: unknown } | null {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const m = prompt[i]!
+    if (m.role !== 'tool') continue
+    for (const part of m.content) if (part.type === 'tool-result') return { toolName: part.toolName, output: (part.output as { value?: unknown }).value ?? part.output }
+  }
+  return null
+}
+
+/**
+ * A language model that follows a script (the AI SDK's own MockLanguageModelV3): each call sees
+ * the prompt so far, tool results included, and answers with a tool call or a text.
+ */
+export function scriptedModel(decide: (prompt: Prompt) => Turn): MockLanguageModelV3 {
+  let calls = 0
+  return new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      const turn = decide(prompt)
+      const content = 'text' in turn
+        ? [{ type: 'text' as const, text: turn.text }]
+        : [{ type: 'tool-call' as const, toolCallId: `call-${++calls}`, toolName: turn.call, input: JSON.stringify(turn.input) }]
+      return { content, finishReason: { unified: 'text' in turn ? 'stop' : 'tool-calls', raw: undefined }, usage, warnings: [] }
+    },
+  })
+}
