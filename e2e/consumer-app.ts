@@ -63,6 +63,8 @@ export interface Sizes {
 
 export interface ConsumerApp {
   readonly dir: string
+  /** The browser-only install (memweave alone, no optional peers). */
+  readonly bareDir: string
   readonly sizes: Sizes
   cleanup(): void
 }
@@ -113,6 +115,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
 
   return {
     dir: app,
+    bareDir: bare,
     sizes: {
       tarballBytes: packed.size,
       packedFiles: packed.entryCount,

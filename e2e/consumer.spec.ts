@@ -60,6 +60,16 @@ test('require() says the package is ESM-only', async () => {
   expect(r.output).toContain('memweave is ESM-only')
 })
 
+test('without their optional peers, the Node-only commands say what to install', async () => {
+  const bin = join(app.bareDir, 'node_modules', '.bin', 'memweave')
+  const relay = await run(bin, ['relay', '--port', '0'], app.bareDir, 30_000)
+  expect(relay.code).toBe(1)
+  expect(relay.output).toContain('npm install ws')
+  const mcp = await run(bin, ['mcp', '--dir', join(app.bareDir, '.memweave')], app.bareDir, 30_000)
+  expect(mcp.code).toBe(1)
+  expect(mcp.output).toContain('npm install @modelcontextprotocol/sdk zod')
+})
+
 /** Runs the README's quick start page and checks what it shows. */
 async function quickStart(page: Page, url: string): Promise<void> {
   const errors: string[] = []
