@@ -11,7 +11,7 @@ export { readWorkspace, validateDir, writeDocument, appendProgressEntry, regener
 
 export type {
   CreateStoreOptions, GmpHttpClientOptions, GmpServer, GmpServerAddress, GmpServerOptions, GmpWireStore, WireErrorBody,
-  WireMemory, WireRetrieveOptions, WireSource, WireWriteOptions,
+  WireConflict, WireMemory, WireRetrieveOptions, WireSource, WireStoreInfo, WireWriteOptions,
 } from './gmp-http/index.js'
 export type { FileStorageOptions } from './storage/file-adapter.js'
 export type { CliIO, Command } from './cli/index.js'

@@ -209,7 +209,7 @@ export function factStoreSuite(label: string, env: FactsEnv): void {
       const own = byContent.get('Aria prefers tea')!
       const per = byContent.get('Aria prefers green tea')!
       expect(own.source!.publicKey).toEqual(identity.publicKey)
-      expect(own.source!.writtenBy).toBe(Array.from(identity.publicKey, (b) => b.toString(16).padStart(2, '0')).join(''))
+      expect(own.source!.writtenBy).toBe(identity.did)
       expect(per.source!.publicKey).toEqual(other.publicKey)
       expect(per.source!.writtenBy).toBe('S1')
       expect(await mem.facts.verifyProvenance(own, own.factId)).toBe(true)

@@ -306,7 +306,7 @@ describe('GMP HTTP server: rejected requests answer the right status and change 
       ['PUT', `${storeUrl}/delete`, 'POST'],
       ['POST', `${storeUrl}/audit`, 'GET'],
       ['DELETE', `${storeUrl}/capabilities`, 'GET'],
-      ['GET', `${url}/stores`, 'POST'],
+      ['PUT', `${url}/stores`, 'GET, POST'],
     ]
     for (const [method, target, allow] of cases) {
       const r = await http(target, method, method === 'GET' || method === 'DELETE' ? undefined : { ref: 'x', content: 'x' }, auth)

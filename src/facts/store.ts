@@ -2,7 +2,7 @@ import { HybridClock, decodeHlc, encodeHlc, hlcMicros } from '../core/clock.js'
 import { ErrorCode, MemweaveError, capabilityNotSupported, invalidArgument } from '../core/errors.js'
 import { contentFactId, recordId, structuredFactId, type FactObject } from '../core/ids.js'
 import { publicKeyFromSeed, sign } from '../core/ed25519.js'
-import { isIdentity, type Identity } from '../core/identity.js'
+import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
 import { formatTime, parseOptionalTime, parseTime } from '../core/time.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
@@ -253,12 +253,14 @@ export class GmpFactStore implements FactStore, FactLookup {
     const signer = key ?? (this.#caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? this.#identity : null)
     let signature: string | null = null
     let publicKey: string | null = null
+    let signerDid: string | null = null
     if (signer) {
       const [sig, pub] = isIdentity(signer)
         ? [await signer.sign(factIdBytes), signer.publicKey]
         : await Promise.all([sign(factIdBytes, signer), publicKeyFromSeed(signer)])
       signature = toHex(sig)
       publicKey = toHex(pub)
+      signerDid = didFromPublicKey(pub)
     }
     const vector = this.#embedder ? ((await this.#embedder.embed([text]))[0] ?? null) : null
     // The clock ticks last, just before the op is queued, so sequence order is commit order.
@@ -272,7 +274,8 @@ export class GmpFactStore implements FactStore, FactLookup {
     const writtenBy =
       (typeof metadata['session_id'] === 'string' ? (metadata['session_id'] as string) : null) ??
       (typeof metadata['agent_id'] === 'string' ? (metadata['agent_id'] as string) : null) ??
-      publicKey
+      // Who signed, as memweave names agents everywhere else: a did:key (it encodes the public key).
+      signerDid
     return {
       explicitValidFrom: validFromInput !== null,
       tenant,

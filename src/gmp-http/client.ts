@@ -1,10 +1,10 @@
 import { ErrorCode, MemweaveError, capabilityNotSupported } from '../core/errors.js'
 import type { Capability } from '../facts/capabilities.js'
 import { verifyProvenance } from '../facts/provenance.js'
-import type { FactRef, FactStore, Memory, RetrieveOptions, WriteOptions } from '../facts/types.js'
+import type { FactConflict, FactRef, FactStore, Memory, RetrieveOptions, WriteOptions } from '../facts/types.js'
 import {
   WIRE_BASE_PATH, memoryFromWire, retrieveOptionsToWire, writeOptionsToWire, type CreateStoreRequest, type DeleteRequest,
-  type RetrieveRequest, type SupersedeRequest, type WireErrorBody, type WriteRequest,
+  type RetrieveRequest, type SupersedeRequest, type WireConflict, type WireErrorBody, type WireStoreInfo, type WriteRequest,
 } from './protocol.js'
 
 export interface GmpHttpClientOptions {
@@ -157,6 +157,21 @@ export class GmpHttpClient implements GmpWireStore {
 
   async flush(): Promise<void> {
     await this.#call('flush', 'POST', {})
+  }
+
+  /** The store's current contradictions (`GET .../conflicts`, a memweave extension of WIRE.md). */
+  async conflicts(options: { tenantId?: string | null } = {}): Promise<FactConflict[]> {
+    const query = options.tenantId ? `?tenant_id=${encodeURIComponent(options.tenantId)}` : ''
+    const list = (await this.#call(`conflicts${query}`, 'GET'))['conflicts']
+    if (!Array.isArray(list)) throw new MemweaveError(ErrorCode.STORAGE, 'GMP server sent no "conflicts" list')
+    return (list as WireConflict[]).map((c) => ({ kind: c.kind, refs: [c.refs[0] as FactRef, c.refs[1] as FactRef], tenantId: c.tenant_id, subject: c.subject, predicate: c.predicate, reason: c.reason }))
+  }
+
+  /** Every store on the server (`GET /v1/stores`, a memweave extension): what a token holder may open. */
+  static async listStores(baseUrl: string, options: GmpHttpClientOptions = {}): Promise<WireStoreInfo[]> {
+    const list = (await call(`${apiBase(baseUrl)}/stores`, 'GET', undefined, options))['stores']
+    if (!Array.isArray(list)) throw new MemweaveError(ErrorCode.STORAGE, 'GMP server sent no "stores" list')
+    return list as WireStoreInfo[]
   }
 
   /** GMP's `verify_provenance`, computed here from the memory itself; the server is not trusted for it. */

@@ -3,5 +3,5 @@ export { GmpHttpClient } from './client.js'
 export type { GmpServer, GmpServerAddress, GmpServerOptions } from './server.js'
 export type { CreateStoreOptions, GmpHttpClientOptions, GmpWireStore } from './client.js'
 export type {
-  WireMemory, WireRetrieveOptions, WireSource, WireWriteOptions, WireErrorBody,
+  WireConflict, WireMemory, WireRetrieveOptions, WireSource, WireStoreInfo, WireWriteOptions, WireErrorBody,
 } from './protocol.js'

@@ -2,7 +2,7 @@ import { fromBase64, toBase64, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { isIdentity } from '../core/identity.js'
 import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
-import type { FactRef, Memory, RetrieveOptions, SourceMeta, WriteOptions } from '../facts/types.js'
+import type { FactConflict, FactRef, Memory, RetrieveOptions, SourceMeta, WriteOptions } from '../facts/types.js'
 
 /**
  * GMP over HTTP + JSON (shared/specs/gmp/WIRE.md): the JSON shapes and their mapping to the
@@ -92,6 +92,27 @@ export interface WireErrorBody {
   readonly message?: string
   readonly capability?: string
   readonly operation?: string
+}
+
+/** A contradiction the store holds (`GET /v1/stores/{id}/conflicts`, a memweave extension). */
+export interface WireConflict {
+  readonly kind: 'single-valued-predicate' | 'competing-supersession'
+  readonly refs: readonly [WireRef, WireRef]
+  readonly tenant_id: string | null
+  readonly subject: string | null
+  readonly predicate: string | null
+  readonly reason: string
+}
+
+/** One entry of `GET /v1/stores` (a memweave extension). */
+export interface WireStoreInfo {
+  readonly store_id: string
+  readonly capabilities: readonly string[]
+  readonly created_at: string | null
+}
+
+export function conflictToWire(c: FactConflict): WireConflict {
+  return { kind: c.kind, refs: [c.refs[0], c.refs[1]], tenant_id: c.tenantId, subject: c.subject, predicate: c.predicate, reason: c.reason }
 }
 
 // ---- Memory ------------------------------------------------------------------------------------
@@ -195,6 +216,43 @@ function attempt<T>(fn: () => T): T | undefined {
     return fn()
   } catch {
     return undefined
+  }
+}
+
+// ---- request bodies ----------------------------------------------------------------------------
+
+/** The fields each request body may carry (WIRE.md); anything else is refused, never dropped. */
+export const BODY_FIELDS = {
+  create: ['capabilities'],
+  write: ['content', 'options'],
+  supersede: ['old_ref', 'content', 'options'],
+  delete: ['ref'],
+  retrieve: ['query', 'options'],
+  flush: [],
+} as const satisfies Record<string, readonly string[]>
+
+const WRITE_OPTION_FIELDS = ['valid_from', 'tenant_id', 'metadata', 'signing_key'] as const
+const RETRIEVE_OPTION_FIELDS = ['budget_tokens', 'as_of', 'tenant_id', 'top_k'] as const
+
+/**
+ * Refuses a field a body may not carry, naming it, and where it belongs when it is an option put at
+ * the top level (`{"content": ..., "valid_from": ...}`): a request whose fields were silently
+ * dropped would be answered 200 for something other than what was asked.
+ * @throws MemweaveError INVALID_ARGUMENT naming the field.
+ */
+export function assertBodyFields(body: Record<string, unknown>, op: keyof typeof BODY_FIELDS): void {
+  const allowed: readonly string[] = BODY_FIELDS[op]
+  const options: readonly string[] = op === 'retrieve' ? RETRIEVE_OPTION_FIELDS : op === 'write' || op === 'supersede' ? WRITE_OPTION_FIELDS : []
+  for (const key of Object.keys(body)) {
+    if (allowed.includes(key)) continue
+    const hint = options.includes(key) ? `; it belongs under "options" ({"options": {"${key}": ...}})` : `; this body takes ${allowed.length ? allowed.map((f) => `"${f}"`).join(', ') : 'no fields'}`
+    throw invalidArgument(key, `unknown field "${key}" in the ${op} request${hint}`)
+  }
+  if ('options' in body && body['options'] !== undefined && body['options'] !== null) {
+    const o = plainObject(body['options'], 'options')
+    for (const key of Object.keys(o)) {
+      if (!options.includes(key)) throw invalidArgument(`options.${key}`, `unknown field "options.${key}" in the ${op} request; options are ${options.map((f) => `"${f}"`).join(', ')}`)
+    }
   }
 }
 

@@ -9,7 +9,7 @@ import { acquireLock, type FileLock } from '../storage/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
 import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson } from './http-io.js'
 import {
-  WIRE_BASE_PATH, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
+  BODY_FIELDS, WIRE_BASE_PATH, assertBodyFields, conflictToWire, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
 } from './protocol.js'
 import { loadOrCreateIdentity } from './server-identity.js'
 import { StoreRegistry } from './store-registry.js'
@@ -52,11 +52,11 @@ export interface GmpServer {
   close(): Promise<void>
 }
 
-type Op = 'write' | 'supersede' | 'delete' | 'retrieve' | 'audit' | 'flush' | 'capabilities'
+type Op = 'write' | 'supersede' | 'delete' | 'retrieve' | 'audit' | 'flush' | 'capabilities' | 'conflicts'
 
 interface Route {
   readonly method: 'GET' | 'POST'
-  readonly handle: (store: FactStore, body: Record<string, unknown>) => Promise<unknown>
+  readonly handle: (store: FactStore, body: Record<string, unknown>, query: URLSearchParams) => Promise<unknown>
 }
 
 /** The per-store operations of WIRE.md, by last path segment. */
@@ -90,6 +90,15 @@ const STORE_ROUTES: Readonly<Record<Op, Route>> = {
     }),
   },
   audit: { method: 'GET', handle: async (s) => ({ memories: (await s.audit()).map(memoryToWire) }) },
+  // A memweave extension of WIRE.md (docs/gmp-http.md): the store declares conflict_detection, so it
+  // must be able to say which contradictions it holds. `?tenant_id=` scopes it like retrieve.
+  conflicts: {
+    method: 'GET',
+    handle: async (s, _b, query) => {
+      for (const key of query.keys()) if (key !== 'tenant_id') throw invalidArgument(key, `unknown query parameter "${key}"; conflicts takes "tenant_id"`)
+      return { conflicts: (await s.conflicts({ tenantId: query.get('tenant_id') })).map(conflictToWire) }
+    },
+  },
   flush: {
     method: 'POST',
     handle: async (s) => {
@@ -226,9 +235,12 @@ class GmpHttpServer implements GmpServer {
       const path = pathOf(req.url)
       const method = req.method ?? 'GET'
       if (path === `${WIRE_BASE_PATH}/stores`) {
+        // GET lists the stores (a memweave extension: whoever holds the token may see them all).
+        if (method === 'GET') return sendJson(res, 200, { stores: await this.#registry!.list() })
         op = 'create'
-        if (method !== 'POST') throw methodNotAllowed('POST')
+        if (method !== 'POST') throw methodNotAllowed('GET, POST')
         const body = await readJsonObject(req, this.#maxBody)
+        assertBodyFields(body, 'create')
         const storeId = await this.#registry!.create(body['capabilities'])
         return sendJson(res, 200, { store_id: storeId })
       }
@@ -239,9 +251,10 @@ class GmpHttpServer implements GmpServer {
       if (method !== route.method) throw methodNotAllowed(route.method)
       // The body is read in full before the store is looked at: a rejected request changes nothing.
       const body = route.method === 'POST' ? await readJsonObject(req, this.#maxBody) : {}
+      if (route.method === 'POST') assertBodyFields(body, op as keyof typeof BODY_FIELDS)
       const store = await this.#registry!.get(match[1]!)
       if (!store) throw new HttpReply(404, { error: 'unknown_store', message: `no store "${match[1]}"` })
-      return sendJson(res, 200, await route.handle(store, body))
+      return sendJson(res, 200, await route.handle(store, body, queryOf(req.url)))
     } catch (err) {
       const reply = this.#toReply(err, op)
       sendJson(res, reply.status, reply.body, reply.headers)
@@ -271,6 +284,15 @@ class GmpHttpServer implements GmpServer {
 
 function methodNotAllowed(allow: string): HttpReply {
   return new HttpReply(405, { error: 'method_not_allowed', message: `use ${allow}` }, { allow })
+}
+
+/** The query parameters of a request target. */
+function queryOf(target: string | undefined): URLSearchParams {
+  try {
+    return new URL(target ?? '/', 'http://localhost').searchParams
+  } catch {
+    return new URLSearchParams()
+  }
 }
 
 /** The path of a request target, or undefined when it is not a valid URL path. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename } from 'node:fs/promises'
+import { mkdir, open, readFile, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
@@ -8,6 +8,7 @@ import type { FactStore } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
 import { fileStorage } from '../storage/file-adapter.js'
 import type { StoragePort } from '../storage/port.js'
+import type { WireStoreInfo } from './protocol.js'
 
 /**
  * The GMP server's stores, by id. Without a directory they live in memory for the server's
@@ -88,6 +89,29 @@ export class StoreRegistry {
       }
     }
     return (await opening).facts
+  }
+
+  /** Every store: those on disk (with `dir`) and those open in memory, by id. */
+  async list(): Promise<WireStoreInfo[]> {
+    this.#assertOpen()
+    const out = new Map<string, WireStoreInfo>()
+    if (this.#options.dir !== null) {
+      const root = join(this.#options.dir, 'stores')
+      const ids = await readdir(root).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [] as string[]
+        throw err
+      })
+      for (const id of ids.filter((x) => STORE_ID.test(x)).sort()) {
+        const file = await readStoreFile(join(root, id, 'store.json')).catch(() => undefined)
+        if (file) out.set(id, { store_id: id, capabilities: file.capabilities, created_at: file.created_at ?? null })
+      }
+    }
+    for (const [id, opening] of this.#stores) {
+      if (out.has(id)) continue
+      const memory = await opening.catch(() => null)
+      if (memory) out.set(id, { store_id: id, capabilities: [...(await memory.facts.capabilities())].sort(), created_at: null })
+    }
+    return [...out.values()].sort((a, b) => a.store_id.localeCompare(b.store_id))
   }
 
   #track(id: string, opening: Promise<Memory>): void {
