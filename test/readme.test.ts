@@ -40,6 +40,8 @@ test.each(blocks.map((code, i) => [i, code] as const))('README example %i runs i
     .replace(/from 'memweave'/g, "from '../../src/index.ts'")
     .replace(/from 'memweave\/node'/g, "from '../../src/node.ts'")
     .replace(/console\.assert\(/g, '__assert(')
+    // The README's MCP client starts the command as a user does (npx memweave); here it is this repository's build.
+    .replace(/command: 'npx', args: \['memweave', /g, `command: process.execPath, args: [${JSON.stringify(join(root, 'bin', 'memweave.js'))}, `)
   writeFileSync(file, `const __assert = (ok: unknown, msg = 'README assertion failed') => { if (!ok) throw new Error(msg) }\n${body}\nexport {}\n`)
   const r = await runAlone(file, 25_000)
   expect(r.signal, `example ${i} did not exit by itself within 25 s:\n${r.output}`).toBeNull()

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { isMemweaveError } from '../core/errors.js'
+import { ErrorCode, isMemweaveError } from '../core/errors.js'
+import { attach, attachPath, refuseSessions, serveAttachments, type Attachments } from '../mcp/shared-dir.js'
 import { loadOrCreateIdentity } from '../gmp-http/server-identity.js'
 import { loadPeer } from '../core/peer.js'
 import { createMemory, type Memory } from '../memory.js'
@@ -27,9 +28,12 @@ export const mcpCommand: Command = {
 
 Serves one durable memweave store to an MCP client on stdin/stdout, until the client closes stdin
 or the process gets SIGINT or SIGTERM. Tools: awp_artifact_read, awp_artifact_write,
-awp_artifact_list, awp_artifact_search, awp_artifact_merge (SMP knowledge artifacts), and
-gmp_write, gmp_retrieve, gmp_supersede, gmp_delete, gmp_audit (GMP facts) over the same store.
-The store's agent identity (did:key) is kept in D/identity.json and authors every write.
+awp_artifact_list, awp_artifact_search, awp_artifact_merge (SMP knowledge artifacts); gmp_write,
+gmp_retrieve, gmp_supersede, gmp_delete, gmp_audit, gmp_conflicts (GMP facts); pool_create,
+pool_list, pool_share, pool_write, pool_query, pool_forget, pool_conflicts, pool_resolve (LCS-004
+pools). Unknown argument keys are refused. The store's agent identity (did:key) is kept in
+D/identity.json and authors every write. Several agents may share D: the first process serves it,
+later ones attach to it (a socket in D), and one of them takes D over if the first is stopped.
 
 Options:
   --dir D     The store directory (default: .memweave in the current directory); one process at a time
@@ -45,49 +49,122 @@ Example MCP client configuration:
     let memory: Memory
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })
-      memory = await createMemory({ storage: fileStorage({ dir }), identity: await loadOrCreateIdentity(dir) })
+      memory = await openStore(dir)
     } catch (err) {
-      io.stderr(`memweave: cannot open the store in ${dir}: ${isMemweaveError(err) ? err.message : String((err as Error)?.message ?? err)}\n`)
+      // Another `memweave mcp` serves this directory: share its memory instead of dying (src/mcp/shared-dir.ts).
+      if (isMemweaveError(err) && err.code === ErrorCode.CONFLICT) return attachToServer(dir, io)
+      io.stderr(`memweave: cannot open the store in ${dir}: ${message(err)}\n`)
       return EXIT.FAILURE
     }
-    // The MCP SDK is an optional peer dependency: only those who run `memweave mcp` install it.
-    let server: Awaited<ReturnType<typeof import('../mcp/server.js')['createMcpServer']>>
-    let transport: InstanceType<(typeof import('@modelcontextprotocol/sdk/server/stdio.js'))['StdioServerTransport']>
-    try {
-      const [{ createMcpServer }, { StdioServerTransport }] = await loadPeer('memweave mcp', MCP_PACKAGES, () =>
-        Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
-      )
-      server = createMcpServer(memory, { version: packageVersion() })
-      transport = new StdioServerTransport()
-    } catch (err) {
-      await memory.close()
-      io.stderr(`memweave: ${isMemweaveError(err) ? err.message : String((err as Error)?.message ?? err)}\n`)
-      return EXIT.FAILURE
-    }
-    const shutdown = io.shutdown()
-    const done = new Promise<void>((ok) => {
-      server.server.onclose = () => ok()
-      process.stdin.once('end', () => ok())
-      if (shutdown.aborted) ok()
-      else shutdown.addEventListener('abort', () => ok(), { once: true })
-    })
-    let code: number = EXIT.OK
-    try {
-      await server.connect(transport)
-      await done
-    } catch (err) {
-      io.stderr(`memweave: MCP server failed: ${String((err as Error)?.message ?? err)}\n`)
-      code = EXIT.FAILURE
-    } finally {
-      await server.close().catch(() => undefined)
-      await memory.close().catch((err: unknown) => {
-        io.stderr(`memweave: error while closing the store: ${String((err as Error)?.message ?? err)}\n`)
-        code = EXIT.FAILURE
-      })
-      process.stdin.pause()
-    }
-    return code
+    return serve(dir, memory, io)
   },
+}
+
+type IO = Parameters<Command['run']>[1]
+
+const message = (err: unknown): string => (isMemweaveError(err) ? err.message : String((err as Error)?.message ?? err))
+
+async function openStore(dir: string): Promise<Memory> {
+  return createMemory({ storage: fileStorage({ dir }), identity: await loadOrCreateIdentity(dir) })
+}
+
+/** Serves `memory` to this process's MCP client on stdio, and to the processes that attach, until the client leaves. */
+async function serve(dir: string, memory: Memory, io: IO): Promise<number> {
+  // The MCP SDK is an optional peer dependency: only those who run `memweave mcp` install it.
+  let server: Awaited<ReturnType<typeof import('../mcp/server.js')['createMcpServer']>>
+  let transport: InstanceType<(typeof import('@modelcontextprotocol/sdk/server/stdio.js'))['StdioServerTransport']>
+  let attachments: Attachments | null = null
+  try {
+    const [{ createMcpServer }, { StdioServerTransport }] = await loadPeer('memweave mcp', MCP_PACKAGES, () =>
+      Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
+    )
+    server = createMcpServer(memory, { version: packageVersion() })
+    transport = new StdioServerTransport()
+    // Later `memweave mcp` processes on this directory attach here: one more session each, over the same memory.
+    attachments = await serveAttachments(attachPath(dir), async (socket) => {
+      const session = createMcpServer(memory, { version: packageVersion() })
+      const ended = new Promise<void>((ok) => socket.once('close', () => ok()))
+      await session.connect(new StdioServerTransport(socket, socket))
+      await ended
+      await session.close().catch(() => undefined)
+    }).catch((err: unknown) => {
+      io.stderr(`memweave: other processes cannot attach to this store (${message(err)})\n`)
+      return null
+    })
+  } catch (err) {
+    await memory.close()
+    io.stderr(`memweave: ${message(err)}\n`)
+    return EXIT.FAILURE
+  }
+  const shutdown = io.shutdown()
+  const done = new Promise<void>((ok) => {
+    server.server.onclose = () => ok()
+    process.stdin.once('end', () => ok())
+    if (shutdown.aborted) ok()
+    else shutdown.addEventListener('abort', () => ok(), { once: true })
+  })
+  let code: number = EXIT.OK
+  try {
+    await server.connect(transport)
+    // stdin may have been paused by a relay to a serving process that has since gone (attachToServer).
+    process.stdin.resume()
+    await done
+    // Attached agents keep working after this process's own client has gone (until it is stopped).
+    if (attachments && attachments.count > 0 && !shutdown.aborted) {
+      await Promise.race([attachments.idle(), new Promise<void>((ok) => shutdown.addEventListener('abort', () => ok(), { once: true }))])
+    }
+  } catch (err) {
+    io.stderr(`memweave: MCP server failed: ${message(err)}\n`)
+    code = EXIT.FAILURE
+  } finally {
+    await attachments?.close().catch(() => undefined)
+    await server.close().catch(() => undefined)
+    await memory.close().catch((err: unknown) => {
+      io.stderr(`memweave: error while closing the store: ${message(err)}\n`)
+      code = EXIT.FAILURE
+    })
+    process.stdin.pause()
+  }
+  return code
+}
+
+/** How long a process whose server went away waits for the directory's lock to come free. */
+const TAKEOVER_MS = 10_000
+
+/**
+ * A second process on a held directory: relays stdio to the serving one. When that one goes away
+ * (its host stopped it) while this client is still here, this process takes the directory over
+ * and serves its client itself, and the next ones attach to it. With nothing to attach to, it
+ * refuses the MCP handshake saying why.
+ */
+async function attachToServer(dir: string, io: IO): Promise<number> {
+  let outcome: 'client-left' | 'server-left'
+  try {
+    outcome = await attach(attachPath(dir), process.stdin, process.stdout)
+  } catch (err) {
+    const reason = `another memweave mcp holds ${dir} and does not accept attachments (${message(err)}); stop it, or give this agent its own --dir`
+    io.stderr(`memweave: ${reason}\n`)
+    await refuseSessions(process.stdin, process.stdout, reason)
+    return EXIT.FAILURE
+  }
+  if (outcome === 'client-left') return EXIT.OK
+  const deadline = Date.now() + TAKEOVER_MS
+  for (;;) {
+    try {
+      return await serve(dir, await openStore(dir), io)
+    } catch (err) {
+      if (!isMemweaveError(err) || err.code !== ErrorCode.CONFLICT || Date.now() > deadline) {
+        io.stderr(`memweave: the serving process left and this one cannot take ${dir} over: ${message(err)}\n`)
+        return EXIT.FAILURE
+      }
+      // Another attached process may have taken it over first: attach to that one instead.
+      try {
+        if ((await attach(attachPath(dir), process.stdin, process.stdout)) === 'client-left') return EXIT.OK
+      } catch {
+        await new Promise((ok) => setTimeout(ok, 100))
+      }
+    }
+  }
 }
 
 /** The package version, from package.json above this file (src/cli/ or dist/src/cli/). */

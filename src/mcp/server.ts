@@ -4,13 +4,17 @@ import { z } from 'zod'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Artifact, ArtifactStore } from '../artifacts/types.js'
 import type { FactStore } from '../facts/types.js'
-import { memoryToWire, wireFieldName } from '../gmp-http/protocol.js'
+import type { Pools } from '../pools/types.js'
+import { registerPoolTools } from './pool-tools.js'
+import { conflictToWire, memoryToWire, wireFieldName } from '../gmp-http/protocol.js'
 
 /**
  * An MCP server over one memweave store (Node only): the SMP tools of SMP §5.1 (`awp_artifact_*`,
  * named and shaped as AWP's own MCP server has them, plus `awp_artifact_merge`) and the GMP
- * operations (`gmp_*`, arguments and memories in GMP's JSON wire shape, WIRE.md). Every result is
- * one JSON text block; an error is `{"error": {"code", "message", "field"?}}` with `isError`.
+ * operations (`gmp_*`, arguments and memories in GMP's JSON wire shape, WIRE.md), and LCS-004
+ * pools (`pool_*`, src/mcp/pool-tools.ts). Every result is one JSON text block; an error is
+ * `{"error": {"code", "message", "field"?}}` with `isError`. Arguments are strict: an unknown key
+ * is refused (a misspelt `valid_from` must not become a fact valid from now).
  */
 
 export interface McpServerOptions {
@@ -22,6 +26,7 @@ export interface McpServerOptions {
 export interface McpMemory {
   readonly artifacts: ArtifactStore
   readonly facts: FactStore
+  readonly pools: Pools
 }
 
 function json(value: unknown): CallToolResult {
@@ -29,7 +34,7 @@ function json(value: unknown): CallToolResult {
 }
 
 /** Runs a tool body; a MemweaveError becomes a structured tool error (the client sees the code and field). */
-function tool<A>(body: (args: A) => Promise<unknown>): (args: A) => Promise<CallToolResult> {
+export function tool<A>(body: (args: A) => Promise<unknown>): (args: A) => Promise<CallToolResult> {
   return async (args) => {
     try {
       return json(await body(args))
@@ -68,16 +73,16 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
   server.registerTool('awp_artifact_read', {
     title: 'Read Knowledge Artifact',
     description: 'Read a knowledge artifact by slug: frontmatter (title, version, confidence, provenance) and Markdown body. "conflicted" is true when it has forked.',
-    inputSchema: {
+    inputSchema: z.strictObject({
       slug: z.string().describe("Artifact slug (e.g. 'llm-context-research') or id ('artifact:llm-context-research')"),
       version: z.union([z.number().int().min(1), z.string()]).optional().describe('An earlier version number or version id (default: current)'),
-    },
+    }),
   }, tool(async ({ slug, version }) => artifactJson(await artifacts.read(slug, version === undefined ? {} : { version }))))
 
   server.registerTool('awp_artifact_write', {
     title: 'Write Knowledge Artifact',
     description: 'Create or update a knowledge artifact. If it exists, the version goes up by one and provenance is appended; if new, it is created at version 1.',
-    inputSchema: {
+    inputSchema: z.strictObject({
       slug: z.string().describe('Artifact slug (lowercase letters, digits, hyphens)'),
       title: z.string().optional().describe('Title (default for new artifacts: the slug in title case)'),
       content: z.string().describe('Markdown body content'),
@@ -85,7 +90,7 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
       confidence: confidence.optional().describe('Confidence score (0.0-1.0)'),
       message: z.string().optional().describe('Commit message for provenance'),
       expectedVersion: z.number().int().min(1).optional().describe('Fail with CONFLICT unless the artifact is at this version'),
-    },
+    }),
   }, tool(async ({ slug, title, content, tags, confidence: c, message, expectedVersion }) => {
     let existing = true
     try {
@@ -103,27 +108,27 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
   server.registerTool('awp_artifact_list', {
     title: 'List Knowledge Artifacts',
     description: 'List all knowledge artifacts with metadata, optionally those with a tag',
-    inputSchema: { tag: z.string().optional().describe('Filter by tag (case-insensitive)') },
+    inputSchema: z.strictObject({ tag: z.string().optional().describe('Filter by tag (case-insensitive)') }),
   }, tool(async ({ tag }) => ({ artifacts: await artifacts.list(tag === undefined ? {} : { tag }) })))
 
   server.registerTool('awp_artifact_search', {
     title: 'Search Knowledge Artifacts',
     description: 'Search artifacts by title, tags or body content (case-insensitive), best match first',
-    inputSchema: {
+    inputSchema: z.strictObject({
       query: z.string().describe('Search query'),
       limit: z.number().int().min(1).optional().describe('At most this many results'),
-    },
+    }),
   }, tool(async ({ query, limit }) => ({ results: await artifacts.search(query, limit === undefined ? {} : { limit }) })))
 
   server.registerTool('awp_artifact_merge', {
     title: 'Merge Knowledge Artifacts',
     description: 'Additive merge (SMP §4.6): append the source body to the target with attribution, union authors and tags, take the minimum confidence. Merging an artifact into itself resolves a fork.',
-    inputSchema: {
+    inputSchema: z.strictObject({
       target: z.string().describe('Target slug'),
       source: z.string().describe('Source slug (not modified)'),
       message: z.string().optional().describe('Commit message for provenance'),
       confidence: confidence.optional().describe('The merged confidence (default: the minimum of both)'),
-    },
+    }),
   }, tool(async ({ target, source, message, confidence: c }) => artifactJson(await artifacts.merge(target, source, { message, confidence: c }))))
 
   // ---- GMP ---------------------------------------------------------------------------------------
@@ -151,19 +156,19 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
   server.registerTool('gmp_write', {
     title: 'Write a Memory (GMP)',
     description: 'Store a fact. Returns its opaque ref.',
-    inputSchema: { content: z.string().describe('The fact, as text'), ...writeOptions },
+    inputSchema: z.strictObject({ content: z.string().describe('The fact, as text'), ...writeOptions }),
   }, gmp(async ({ content, ...o }) => ({ ref: await facts.write(content, toWrite(o)) })))
 
   server.registerTool('gmp_retrieve', {
     title: 'Retrieve Memories (GMP)',
     description: 'The current memories most relevant to a query, within a character budget.',
-    inputSchema: {
+    inputSchema: z.strictObject({
       query: z.string().describe('What to look for'),
       budget_tokens: z.number().int().min(0).optional().describe('Total characters of content to return (default 4000)'),
       top_k: z.number().int().min(1).optional().describe('At most this many memories'),
       as_of: z.string().optional().describe('ISO 8601 valid-time instant to answer at'),
       tenant_id: z.string().optional().describe('Tenant scope'),
-    },
+    }),
   }, gmp(async ({ query, budget_tokens, top_k, as_of, tenant_id }) => ({
     memories: (await facts.retrieve(query, { budgetTokens: budget_tokens, topK: top_k ?? null, asOf: as_of ?? null, tenantId: tenant_id ?? null })).map(memoryToWire),
   })))
@@ -171,20 +176,27 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
   server.registerTool('gmp_supersede', {
     title: 'Supersede a Memory (GMP)',
     description: 'Write a fact that replaces an earlier one (by ref). Returns the new ref.',
-    inputSchema: { old_ref: z.string().describe('The ref being replaced'), content: z.string().describe('The new fact'), ...writeOptions },
+    inputSchema: z.strictObject({ old_ref: z.string().describe('The ref being replaced'), content: z.string().describe('The new fact'), ...writeOptions }),
   }, gmp(async ({ old_ref, content, ...o }) => ({ ref: await facts.supersede(old_ref, content, toWrite(o)) })))
 
   server.registerTool('gmp_delete', {
     title: 'Delete a Memory (GMP)',
     description: 'Hard-delete a fact by ref. Returns whether it existed.',
-    inputSchema: { ref: z.string().describe('The ref to delete') },
+    inputSchema: z.strictObject({ ref: z.string().describe('The ref to delete') }),
   }, gmp(async ({ ref }) => ({ deleted: await facts.delete(ref) })))
 
   server.registerTool('gmp_audit', {
     title: 'Audit Memories (GMP)',
     description: 'Every stored fact version, superseded ones included, in write order.',
-    inputSchema: {},
+    inputSchema: z.strictObject({}),
   }, gmp(async () => ({ memories: (await facts.audit()).map(memoryToWire) })))
 
+  server.registerTool('gmp_conflicts', {
+    title: 'List Contradictions (GMP)',
+    description: 'Current contradictions between facts: pairs of refs that cannot both be true, with the reason. Settle one by gmp_supersede or gmp_delete.',
+    inputSchema: z.strictObject({ tenant_id: z.string().optional().describe('Tenant scope') }),
+  }, gmp(async ({ tenant_id }) => ({ conflicts: (await facts.conflicts({ tenantId: tenant_id ?? null })).map(conflictToWire) })))
+
+  registerPoolTools(server, memory.pools, tool)
   return server
 }
