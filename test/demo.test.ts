@@ -42,7 +42,7 @@ function snapshot(at: number, pools: readonly PoolView[], state: Snapshot['sync'
 function pool(memories: readonly MemoryRow[], info = true): PoolView {
   const members = [{ did: OTHER, read: true, write: true, owner: true, expiresAt: null }, { did: ME, read: true, write: true, owner: false, expiresAt: null }]
   return {
-    id: CODE.pool, name: 'household', memories, conflicts: [], sync: null, error: null,
+    id: CODE.pool, name: 'household', memories, conflicts: [], sync: null, error: null, denied: false, joinedAt: null,
     info: info ? ({ owner: OTHER, members } as unknown as PoolView['info']) : null,
   }
 }
@@ -50,7 +50,7 @@ function pool(memories: readonly MemoryRow[], info = true): PoolView {
 describe('demo timeline', () => {
   test('the first snapshot is one summary line', () => {
     expect(changes(null, snapshot(1, [pool([memory('a', ME, 'Rome')])]), ME)).toEqual([
-      { at: 1, kind: 'pool', text: 'opened: 1 pool(s), 1 memories', mine: true },
+      { at: 1, kind: 'pool', text: 'opened: 1 pool, 1 memory', mine: true },
     ])
   })
 
@@ -58,21 +58,44 @@ describe('demo timeline', () => {
     const waiting = snapshot(1, [pool([], false)], 'connected')
     const arrived = snapshot(2, [pool([memory('a', OTHER, 'Rome')])])
     expect(changes(waiting, arrived, ME).map((e) => [e.kind, e.text, e.mine])).toEqual([
-      ['sync', 'sync connected → synced', true],
+      ['sync', 'sync: connecting → up to date', true],
       ['pool', 'pool "household" arrived from the relay', false],
     ])
     const more = snapshot(3, [pool([memory('a', OTHER, 'Rome'), memory('b', ME, 'Milan')])])
-    expect(changes(arrived, more, ME).map((e) => [e.text, e.mine])).toEqual([['"household": Aria · lives_in · Milan written here', true]])
+    expect(changes(arrived, more, ME).map((e) => [e.text, e.mine])).toEqual([['"household": Aria · lives_in · Milan, written by you', true]])
     const next = snapshot(4, [pool([memory('b', ME, 'Milan'), memory('c', OTHER, 'Turin')])])
     expect(changes(more, next, ME).map((e) => e.text)).toEqual([
-      `"household": Aria · lives_in · Turin arrived from ${OTHER}`,
-      '"household": Aria · lives_in · Rome forgotten',
+      `"household": Aria · lives_in · Turin, from ${OTHER}`,
+      // ME and OTHER are the only writers and ME did not forget it here: OTHER did.
+      `"household": ${OTHER} forgot Aria · lives_in · Rome`,
     ])
   })
 
   test('synced ↔ syncing blips of every write stay out of it; going offline does not', () => {
     const p = [pool([])]
     expect(changes(snapshot(1, p, 'synced'), snapshot(2, p, 'syncing'), ME)).toEqual([])
-    expect(changes(snapshot(1, p, 'synced'), snapshot(2, p, 'offline'), ME).map((e) => e.text)).toEqual(['sync synced → offline'])
+    expect(changes(snapshot(1, p, 'synced'), snapshot(2, p, 'offline'), ME).map((e) => e.text)).toEqual(['sync: up to date → offline'])
+  })
+
+  test('a forget or a settled conflict names who did it and which value won', () => {
+    const rome = memory('a', OTHER, 'Rome'), milan = memory('b', ME, 'Milan')
+    const conflict = { id: 'c1', pool: CODE.pool, kind: 'contradiction', memories: ['a', 'b'], subject: 'Aria', predicate: 'lives_in', context: null, suggestion: { winner: null, rule: 'merge', reason: 'close in time' } }
+    const open = snapshot(1, [{ ...pool([rome, milan]), conflicts: [conflict] } as unknown as PoolView])
+    const name = (did: string): string => (did === ME ? 'you' : 'Bob')
+    // Kept here: "you".
+    const kept = snapshot(2, [pool([{ ...rome, lifecycle: 'archived' }, milan])])
+    expect(changes(open, kept, ME, { name, here: new Set(['c1']) }).map((e) => [e.text, e.mine])).toEqual([
+      ['"household": conflict on Aria · lives_in settled by you: "Milan" kept over "Rome"', true],
+    ])
+    // Kept elsewhere: the pool's one other writer.
+    expect(changes(open, kept, ME, { name }).map((e) => e.text)).toEqual(['"household": conflict on Aria · lives_in settled by Bob: "Milan" kept over "Rome"'])
+    // Merged by OTHER: the merge's author, and the value it kept.
+    const merged = { ...memory('m', OTHER, 'Milan'), supersedes: ['a', 'b'] }
+    const afterMerge = snapshot(3, [pool([{ ...rome, lifecycle: 'archived' }, { ...milan, lifecycle: 'archived' }, merged])])
+    expect(changes(open, afterMerge, ME, { name }).map((e) => [e.text, e.mine])).toEqual([
+      ['"household": Bob merged the conflict on Aria · lives_in: "Milan" kept', false],
+    ])
+    // Forgotten here.
+    expect(changes(kept, snapshot(4, [pool([milan])]), ME, { name, here: new Set(['a']) }).map((e) => e.text)).toEqual(['"household": you forgot Aria · lives_in · Rome'])
   })
 })
