@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { encodeJoin, joinLink, parseJoin, type JoinCode } from '../demo/src/join.js'
 import type { MemoryRow, PoolView, Snapshot } from '../demo/src/snapshot.js'
+import { poolProblem, STALL_MS } from '../demo/src/render.js'
 import { changes } from '../demo/src/timeline.js'
 
 // The demo's pure parts (demo/src): join codes and the timeline. The page itself is covered by e2e/demo.spec.ts.
@@ -97,5 +98,20 @@ describe('demo timeline', () => {
     ])
     // Forgotten here.
     expect(changes(kept, snapshot(4, [pool([milan])]), ME, { name, here: new Set(['a']) }).map((e) => e.text)).toEqual(['"household": you forgot Aria · lives_in · Rome'])
+  })
+})
+
+describe('demo pool problems', () => {
+  const waiting = (joinedAt: number | null, state: 'synced' | 'connected', error: string | null = null): PoolView => ({
+    ...pool([], false), joinedAt, sync: { pool: CODE.pool, state, connected: true, links: 1, pending: { outgoing: 0, incoming: 0 }, records: 3, quarantined: 0, error },
+  } as unknown as PoolView)
+
+  test('a joined pool whose records never arrive is told, not left "waiting" under a green badge', () => {
+    expect(poolProblem(waiting(0, 'synced'), STALL_MS - 1)).toBeNull() // still arriving
+    expect(poolProblem(waiting(0, 'connected'), STALL_MS + 1)).toBeNull() // not in step with the relay yet
+    expect(poolProblem(waiting(0, 'synced'), STALL_MS + 1)?.title).toBe('Nothing has arrived from this pool.')
+    expect(poolProblem(waiting(0, 'connected', 'token expired'), 0)?.text).toContain('token expired')
+    expect(poolProblem({ ...pool([]), denied: true }, 0)?.title).toBe('You no longer have access to this pool.')
+    expect(poolProblem(pool([]), 0)).toBeNull()
   })
 })

@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   const events: TimelineEvent[] = []
   /** Memories forgotten and conflicts settled from this page: the timeline says "you" for them. */
   const here = new Set<string>()
+  /** Pools this agent has been able to read since the page loaded. */
+  const readable = new Set<string>()
   let selected: string | null = localStorage.getItem(SELECTED)
   let invite: { pool: string; link: string; expiresAt: number; to: string } | null = null
 
@@ -63,7 +65,10 @@ async function main(): Promise<void> {
 
   const draw = async (): Promise<void> => {
     const joined = new Map<string, Joined>(Object.values(links.joined()).map((c) => [c.pool, { name: c.name, joinedAt: c.joinedAt ?? null }]))
-    const next = await readSnapshot(mem, joined, links.left())
+    const read = await readSnapshot(mem, joined, links.left())
+    // A pool whose records this agent could read and now cannot (it disappears from pools.list): removed by its owner.
+    for (const p of read.pools) if (p.info) readable.add(p.id)
+    const next = { ...read, pools: read.pools.map((p) => (!p.info && readable.has(p.id) ? { ...p, denied: true } : p)) }
     events.push(...changes(snapshot, next, me, { name: (did) => names.of(did), here }))
     snapshot = next
     if (!next.pools.some((p) => p.id === selected)) selected = next.pools[0]?.id ?? null

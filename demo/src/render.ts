@@ -50,7 +50,7 @@ export function poolProblem(p: PoolView, now: number): { title: string; text: st
   if (!p.info && p.joinedAt !== null && now - p.joinedAt > STALL_MS && p.sync?.state === 'synced') {
     return {
       title: 'Nothing has arrived from this pool.',
-      text: 'The relay has sent everything it holds, but none of it is readable by this agent: the link was probably made for another agent, or the owner removed this one. Send the owner your agent ID (Copy, in the "You" card) and ask for a new link; then leave this pool.',
+      text: 'The relay has sent everything it holds, but none of it is readable by this agent: the owner has not shared the pool with it, or has removed it. Send the owner your agent ID (Copy, in the "You" card) and ask for a new link; or leave this pool.',
     }
   }
   return null
@@ -109,7 +109,7 @@ function renderDetail(view: PoolView, v: View, act: Actions): void {
   const archived = view.memories.length - current.length
   fill(byId('memory-count'), info ? `· ${current.length} live${archived ? `, ${archived} superseded` : ''}` : '')
   byId('memory-table').hidden = view.memories.length === 0
-  byId('no-memories').hidden = view.memories.length > 0 || !info
+  byId('no-memories').hidden = view.memories.length > 0 || !info || view.denied
   fill(byId('no-memories'), info?.access.write ? 'No memories in this pool yet. Write the first one above.' : 'No memories in this pool yet.')
   const conflicted = new Set(view.conflicts.flatMap((c) => c.memories as readonly string[]))
   fill(byId('memories'), ...view.memories.map((m) => {

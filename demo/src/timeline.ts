@@ -54,6 +54,7 @@ export function changes(prev: Snapshot | null, next: Snapshot, me: string, ctx: 
     if (!old && !info) add('pool', `joining pool ${label(pool)}: waiting for its records`)
     const error = pool.sync?.error ?? null
     if (error && error !== (old?.sync?.error ?? null)) add('sync', `${label(pool)}: ${error}`)
+    if (!info && old?.info) add('member', `${label(pool)}: this agent can no longer read it`, false)
     if (!info || !old?.info) continue
     const owner = name(info.owner)
     const members = new Map(old.info.members.map((m) => [m.did, m]))
