@@ -57,7 +57,7 @@ interface Overflow {
   readonly cardBox: readonly number[]
 }
 
-/** Elements (visible ones, clipped by scrolling ancestors) outside their card by more than 1 px, and scrollers inside a card that overflow sideways. */
+/** Elements (visible ones, clipped by scrolling ancestors) outside their card by more than 1 px, buttons narrower than their label, and scrollers inside a card that overflow sideways. */
 function outsideCards(page: Page): Promise<Overflow[]> {
   return page.evaluate(() => {
     const out: { card: string; element: string; box: number[]; cardBox: number[] }[] = []
@@ -80,6 +80,10 @@ function outsideCards(page: Page): Promise<Overflow[]> {
         if (right <= left || bottom <= top) continue
         if (left < c.left - 1 || right > c.right + 1 || top < c.top - 1 || bottom > c.bottom + 1) {
           out.push({ card: name(card), element: name(el), box: [left, right, top, bottom].map(Math.round), cardBox: [c.left, c.right, c.top, c.bottom].map(Math.round) })
+        }
+        // A button squeezed narrower than its label (the label spills over its edge).
+        if (el instanceof HTMLButtonElement && el.scrollWidth > el.clientWidth + 1) {
+          out.push({ card: name(card), element: `${name(el)} "${el.textContent}" is narrower than its label (${el.clientWidth} < ${el.scrollWidth})`, box: [left, right], cardBox: [c.left, c.right].map(Math.round) })
         }
         // A sideways scroller would hide an overflow instead of fixing it (form fields scroll their own text).
         if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') {
