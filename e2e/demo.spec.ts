@@ -41,6 +41,13 @@ async function setName(page: Page, name: string): Promise<void> {
 
 const timeline = (d: Device) => d.page.getByTestId('timeline')
 
+/** A screenshot in test-results/demo/, attached to the report: to look at, not compared. */
+async function shot(page: Page, name: string): Promise<void> {
+  const path = `${new URL('../test-results/demo/', import.meta.url).pathname}${name}.png`
+  await page.screenshot({ path })
+  await test.info().attach(name, { path, contentType: 'image/png' })
+}
+
 test('two devices share a pool through the relay of `memweave start`, from the demo page alone', async ({ browser }) => {
   test.setTimeout(240_000)
   const a = await stack.device(browser, 'A')
@@ -92,6 +99,7 @@ test('two devices share a pool through the relay of `memweave start`, from the d
   await expect(c.page.locator('#error-hint')).toContainText('Send the pool\'s owner your agent ID')
   await expect(c.page.getByTestId('pool-list')).toContainText('No pools yet')
   await expect(c.page.getByTestId('sync-state')).toHaveText('No shared pool yet')
+  await shot(c.page, 'wrong-agent')
 
   // B opens it: the pool arrives, and A goes by the name A chose.
   await b.page.getByTestId('join-code').fill(link)
@@ -166,6 +174,7 @@ test('two devices share a pool through the relay of `memweave start`, from the d
   await italian.getByTestId('forget').click()
   await expect(a.page.getByTestId('confirm')).toBeVisible()
   await expect(a.page.getByTestId('confirm')).toContainText('every device')
+  await shot(a.page, 'forget-confirm')
   await a.page.getByTestId('confirm-cancel').click()
   await expect(a.page.getByTestId('confirm')).toBeHidden()
   await expect(italian).toHaveCount(1)

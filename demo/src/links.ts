@@ -1,5 +1,5 @@
 import { createPoolToken, type Identity, type PoolInfo, type RemoteMemory } from '../../src/index.js'
-import type { JoinCode } from './join.js'
+import { tokenClaims, type JoinCode } from './join.js'
 
 /**
  * The pools' links to the relay. An owner mints its own pool tokens (and its members'), always with
@@ -113,7 +113,8 @@ export class Links {
     const left = this.left()
     const owned = (await this.#mem.pools.list()).filter((p) => p.access.owner && !linked.has(p.id) && !left.has(p.id))
     await Promise.all(owned.map((p) => this.connectOwned(p)))
-    const joined = Object.values(this.joined()).filter((c) => !linked.has(c.pool) && !owned.some((p) => p.id === c.pool))
+    // A code for another agent (remembered before the page refused those) would connect and never show a pool.
+    const joined = Object.values(this.joined()).filter((c) => !linked.has(c.pool) && !owned.some((p) => p.id === c.pool) && tokenClaims(c.token).sub === this.#identity.did)
     await Promise.all(joined.map((c) => this.#mem.sync.connect(c.pool, { url: c.relay, token: c.token })))
   }
 }

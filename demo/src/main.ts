@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   agent.textContent = shortDid(me)
   agent.title = me
   const drawName = (): void => {
-    byId('agent-name').textContent = names.label(me) ?? 'Unnamed agent'
+    byId('agent-name').textContent = names.label(me) ?? 'No name yet'
     byId('rename-me').textContent = names.label(me) ? 'Rename' : 'Set name'
   }
   drawName()
