@@ -75,7 +75,7 @@ export async function startDemo(): Promise<DemoStack> {
   return {
     url: cli.demo,
     async device(browser, name, options = {}) {
-      const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } })
+      const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
       contexts.push(context)
       const page = await context.newPage()
       const errors: string[] = []

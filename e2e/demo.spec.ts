@@ -87,6 +87,9 @@ test('two devices share a pool through the relay of `memweave start`, from the d
   await expect(a.page.getByTestId('join-link')).toHaveValue(/#join=[A-Za-z0-9_-]+$/)
   await expect(a.page.getByTestId('member').filter({ hasText: 'Bob' })).toContainText('reads and writes')
   await expect(a.page.getByTestId('member').filter({ hasText: 'Bob' }).locator('.who')).toHaveAttribute('title', b.did)
+  await a.page.getByTestId('member').filter({ hasText: 'Bob' }).locator('.who').click() // a click copies the full DID
+  await expect(a.page.locator('#message')).toHaveText('Copied.')
+  expect(await a.page.evaluate(() => navigator.clipboard.readText())).toBe(b.did)
   await expect(error).toBeVisible()
   await a.page.getByTestId('error-close').click()
   await expect(error).toBeHidden()

@@ -211,6 +211,11 @@ async function main(): Promise<void> {
   }))
   byId('error-close', HTMLButtonElement).addEventListener('click', () => (byId('error').hidden = true))
   copyButton('copy-did', () => me)
+  // Any agent shown by name or short DID: its full DID is the title (hover), and a click copies it.
+  document.addEventListener('click', (event) => {
+    const who = event.target instanceof Element ? event.target.closest('.who[title^="did:"]') : null
+    if (who) copy(who.getAttribute('title')!)
+  })
   copyButton('copy-link', () => byId('join-link', HTMLTextAreaElement).value)
 
   // A join link opened in this window joins at once, then leaves the address bar.
@@ -238,9 +243,11 @@ function form(id: string, submit: (data: FormData, el: HTMLFormElement) => void)
 }
 
 function copyButton(id: string, text: () => string): void {
-  byId(id, HTMLButtonElement).addEventListener('click', () => {
-    navigator.clipboard.writeText(text()).then(() => say('Copied.'), () => say('Copy failed: select the text and copy it by hand.'))
-  })
+  byId(id, HTMLButtonElement).addEventListener('click', () => copy(text()))
+}
+
+function copy(text: string): void {
+  navigator.clipboard.writeText(text).then(() => say('Copied.'), () => say('Copy failed: select the text and copy it by hand.'))
 }
 
 let clearing: ReturnType<typeof setTimeout> | undefined

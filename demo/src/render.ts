@@ -31,7 +31,7 @@ export const STALL_MS = 12_000
 
 const STATE: Record<SyncState, string> = { offline: 'Offline', connected: 'Connecting…', syncing: 'Syncing…', synced: 'Up to date' }
 
-/** An agent on screen: its name, the full DID on hover. */
+/** An agent on screen: its name, the full DID on hover (and copied on click, main.ts). */
 function who(did: string, v: View): HTMLElement {
   return h('span', { class: 'who', title: did }, v.names.of(did))
 }
