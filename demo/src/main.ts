@@ -8,7 +8,7 @@ import { DemoError, humanError } from './errors.js'
 import { joinLink, parseJoin, tokenClaims } from './join.js'
 import { Links } from './links.js'
 import { Names } from './names.js'
-import { renderConflicts, renderPools, renderSync, renderTimeline, STALL_MS, type Actions } from './render.js'
+import { renderConflicts, renderPools, renderSync, renderTimeline, type Actions } from './render.js'
 import { readSnapshot, type Joined, type Snapshot } from './snapshot.js'
 import { changes, type TimelineEvent } from './timeline.js'
 
@@ -167,9 +167,8 @@ async function main(): Promise<void> {
     }
     if (iss) names.suggest(iss, code.from)
     await links.join(code)
+    // A pool that never arrives is told by poolProblem after STALL_MS, on one of the regular redraws.
     select(code.pool)
-    // A pool that never arrives is told by poolProblem once STALL_MS have passed: redraw then.
-    setTimeout(refresh, STALL_MS + 500)
   }
 
   form('create-pool', (data, el) => act(async () => {
