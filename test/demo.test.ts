@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { encodeJoin, joinLink, parseJoin, type JoinCode } from '../demo/src/join.js'
 import type { MemoryRow, PoolView, Snapshot } from '../demo/src/snapshot.js'
+import { poolProblem, STALL_MS } from '../demo/src/render.js'
 import { changes } from '../demo/src/timeline.js'
 
 // The demo's pure parts (demo/src): join codes and the timeline. The page itself is covered by e2e/demo.spec.ts.
@@ -42,7 +43,7 @@ function snapshot(at: number, pools: readonly PoolView[], state: Snapshot['sync'
 function pool(memories: readonly MemoryRow[], info = true): PoolView {
   const members = [{ did: OTHER, read: true, write: true, owner: true, expiresAt: null }, { did: ME, read: true, write: true, owner: false, expiresAt: null }]
   return {
-    id: CODE.pool, name: 'household', memories, conflicts: [], sync: null, error: null,
+    id: CODE.pool, name: 'household', memories, conflicts: [], sync: null, error: null, denied: false, joinedAt: null,
     info: info ? ({ owner: OTHER, members } as unknown as PoolView['info']) : null,
   }
 }
@@ -50,7 +51,7 @@ function pool(memories: readonly MemoryRow[], info = true): PoolView {
 describe('demo timeline', () => {
   test('the first snapshot is one summary line', () => {
     expect(changes(null, snapshot(1, [pool([memory('a', ME, 'Rome')])]), ME)).toEqual([
-      { at: 1, kind: 'pool', text: 'opened: 1 pool(s), 1 memories', mine: true },
+      { at: 1, kind: 'pool', text: 'opened: 1 pool, 1 memory', mine: true },
     ])
   })
 
@@ -58,21 +59,59 @@ describe('demo timeline', () => {
     const waiting = snapshot(1, [pool([], false)], 'connected')
     const arrived = snapshot(2, [pool([memory('a', OTHER, 'Rome')])])
     expect(changes(waiting, arrived, ME).map((e) => [e.kind, e.text, e.mine])).toEqual([
-      ['sync', 'sync connected → synced', true],
+      ['sync', 'sync: connecting → up to date', true],
       ['pool', 'pool "household" arrived from the relay', false],
     ])
     const more = snapshot(3, [pool([memory('a', OTHER, 'Rome'), memory('b', ME, 'Milan')])])
-    expect(changes(arrived, more, ME).map((e) => [e.text, e.mine])).toEqual([['"household": Aria · lives_in · Milan written here', true]])
+    expect(changes(arrived, more, ME).map((e) => [e.text, e.mine])).toEqual([['"household": Aria · lives_in · Milan, written by you', true]])
     const next = snapshot(4, [pool([memory('b', ME, 'Milan'), memory('c', OTHER, 'Turin')])])
     expect(changes(more, next, ME).map((e) => e.text)).toEqual([
-      `"household": Aria · lives_in · Turin arrived from ${OTHER}`,
-      '"household": Aria · lives_in · Rome forgotten',
+      `"household": Aria · lives_in · Turin, from ${OTHER}`,
+      // ME and OTHER are the only writers and ME did not forget it here: OTHER did.
+      `"household": ${OTHER} forgot Aria · lives_in · Rome`,
     ])
   })
 
   test('synced ↔ syncing blips of every write stay out of it; going offline does not', () => {
     const p = [pool([])]
     expect(changes(snapshot(1, p, 'synced'), snapshot(2, p, 'syncing'), ME)).toEqual([])
-    expect(changes(snapshot(1, p, 'synced'), snapshot(2, p, 'offline'), ME).map((e) => e.text)).toEqual(['sync synced → offline'])
+    expect(changes(snapshot(1, p, 'synced'), snapshot(2, p, 'offline'), ME).map((e) => e.text)).toEqual(['sync: up to date → offline'])
+  })
+
+  test('a forget or a settled conflict names who did it and which value won', () => {
+    const rome = memory('a', OTHER, 'Rome'), milan = memory('b', ME, 'Milan')
+    const conflict = { id: 'c1', pool: CODE.pool, kind: 'contradiction', memories: ['a', 'b'], subject: 'Aria', predicate: 'lives_in', context: null, suggestion: { winner: null, rule: 'merge', reason: 'close in time' } }
+    const open = snapshot(1, [{ ...pool([rome, milan]), conflicts: [conflict] } as unknown as PoolView])
+    const name = (did: string): string => (did === ME ? 'you' : 'Bob')
+    // Kept here: "you".
+    const kept = snapshot(2, [pool([{ ...rome, lifecycle: 'archived' }, milan])])
+    expect(changes(open, kept, ME, { name, here: new Set(['c1']) }).map((e) => [e.text, e.mine])).toEqual([
+      ['"household": conflict on Aria · lives_in settled by you: "Milan" kept over "Rome"', true],
+    ])
+    // Kept elsewhere: the pool's one other writer.
+    expect(changes(open, kept, ME, { name }).map((e) => e.text)).toEqual(['"household": conflict on Aria · lives_in settled by Bob: "Milan" kept over "Rome"'])
+    // Merged by OTHER: the merge's author, and the value it kept.
+    const merged = { ...memory('m', OTHER, 'Milan'), supersedes: ['a', 'b'] }
+    const afterMerge = snapshot(3, [pool([{ ...rome, lifecycle: 'archived' }, { ...milan, lifecycle: 'archived' }, merged])])
+    expect(changes(open, afterMerge, ME, { name }).map((e) => [e.text, e.mine])).toEqual([
+      ['"household": Bob merged the conflict on Aria · lives_in: "Milan" kept', false],
+    ])
+    // Forgotten here.
+    expect(changes(kept, snapshot(4, [pool([milan])]), ME, { name, here: new Set(['a']) }).map((e) => e.text)).toEqual(['"household": you forgot Aria · lives_in · Rome'])
+  })
+})
+
+describe('demo pool problems', () => {
+  const waiting = (joinedAt: number | null, state: 'synced' | 'connected', error: string | null = null): PoolView => ({
+    ...pool([], false), joinedAt, sync: { pool: CODE.pool, state, connected: true, links: 1, pending: { outgoing: 0, incoming: 0 }, records: 3, quarantined: 0, error },
+  } as unknown as PoolView)
+
+  test('a joined pool whose records never arrive is told, not left "waiting" under a green badge', () => {
+    expect(poolProblem(waiting(0, 'synced'), STALL_MS - 1)).toBeNull() // still arriving
+    expect(poolProblem(waiting(0, 'connected'), STALL_MS + 1)).toBeNull() // not in step with the relay yet
+    expect(poolProblem(waiting(0, 'synced'), STALL_MS + 1)?.title).toBe('Nothing has arrived from this pool.')
+    expect(poolProblem(waiting(0, 'connected', 'token expired'), 0)?.text).toContain('token expired')
+    expect(poolProblem({ ...pool([]), denied: true }, 0)?.title).toBe('You no longer have access to this pool.')
+    expect(poolProblem(pool([]), 0)).toBeNull()
   })
 })

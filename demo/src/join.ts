@@ -15,6 +15,8 @@ export interface JoinCode {
   readonly name: string | null
   /** The token's expiry, epoch ms. */
   readonly expiresAt: number
+  /** The inviting owner's display name, so the member can label it. */
+  readonly from?: string
 }
 
 const POOL = /^[0-9a-f]{32}$/
@@ -52,9 +54,25 @@ export function parseJoin(text: string): JoinCode {
   if (
     typeof j !== 'object' || j === null || j.v !== 1 || typeof j.pool !== 'string' || !POOL.test(j.pool) ||
     typeof j.relay !== 'string' || !/^wss?:\/\//.test(j.relay) || typeof j.token !== 'string' ||
-    typeof j.expiresAt !== 'number' || (j.name !== null && typeof j.name !== 'string')
+    typeof j.expiresAt !== 'number' || (j.name !== null && typeof j.name !== 'string') || (j.from !== undefined && typeof j.from !== 'string')
   ) {
     throw new Error('the join code is incomplete')
   }
-  return { v: 1, pool: j.pool, relay: j.relay, token: j.token, name: j.name ?? null, expiresAt: j.expiresAt }
+  return { v: 1, pool: j.pool, relay: j.relay, token: j.token, name: j.name ?? null, expiresAt: j.expiresAt, ...(j.from ? { from: j.from.slice(0, 40) } : {}) }
+}
+
+/**
+ * Whom a pool token was issued to (`sub`) and by whom (`iss`), read without checking the signature:
+ * only to tell a person that a link was made for another agent, and to label its owner. The relay
+ * checks the token itself.
+ */
+export function tokenClaims(token: string): { sub: string | null; iss: string | null } {
+  try {
+    const body = token.split('.')[0]!
+    const bin = atob(body.replace(/-/g, '+').replace(/_/g, '/'))
+    const payload = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as { sub?: unknown; iss?: unknown }
+    return { sub: typeof payload.sub === 'string' ? payload.sub : null, iss: typeof payload.iss === 'string' ? payload.iss : null }
+  } catch {
+    return { sub: null, iss: null }
+  }
 }

@@ -1,12 +1,15 @@
-import { isMemweaveError, loadOrCreateIdentity, openMemory, type MemoryType, type RemoteMemory } from '../../src/index.js'
+import { loadOrCreateIdentity, openMemory, type MemoryType, type RemoteMemory } from '../../src/index.js'
 // The worker bundled as an ES module worker; openMemory starts it as a SharedWorker (or dedicated workers where there is none).
 import workerUrl from '../../worker/memory-worker.ts?worker&url'
 import { loadConfig } from './config.js'
-import { byId } from './dom.js'
-import { joinLink, parseJoin } from './join.js'
+import { confirmDialog, nameDialog } from './dialog.js'
+import { byId, shortDid } from './dom.js'
+import { DemoError, humanError } from './errors.js'
+import { joinLink, parseJoin, tokenClaims } from './join.js'
 import { Links } from './links.js'
+import { Names } from './names.js'
 import { renderConflicts, renderPools, renderSync, renderTimeline, type Actions } from './render.js'
-import { readSnapshot, type Snapshot } from './snapshot.js'
+import { readSnapshot, type Joined, type Snapshot } from './snapshot.js'
 import { changes, type TimelineEvent } from './timeline.js'
 
 /**
@@ -34,13 +37,25 @@ async function main(): Promise<void> {
   const mem = await openMemory({ name: DATABASE, identity, worker: workerUrl })
   const me = identity.did
   const links = new Links(mem, identity, config.relay)
+  const names = new Names(me)
   window.demo = { mem, links }
-  byId('agent-did').textContent = me
+  const agent = byId('agent-did')
+  agent.textContent = shortDid(me)
+  agent.title = me
+  const drawName = (): void => {
+    byId('agent-name').textContent = names.label(me) ?? 'No name yet'
+    byId('rename-me').textContent = names.label(me) ? 'Rename' : 'Set name'
+  }
+  drawName()
 
   let snapshot: Snapshot | null = null
   const events: TimelineEvent[] = []
+  /** Memories forgotten and conflicts settled from this page: the timeline says "you" for them. */
+  const here = new Set<string>()
+  /** Pools this agent has been able to read since the page loaded. */
+  const readable = new Set<string>()
   let selected: string | null = localStorage.getItem(SELECTED)
-  let invite: { pool: string; link: string; expiresAt: number } | null = null
+  let invite: { pool: string; link: string; expiresAt: number; to: string } | null = null
 
   const select = (pool: string | null): void => {
     selected = pool
@@ -49,20 +64,25 @@ async function main(): Promise<void> {
   }
 
   const draw = async (): Promise<void> => {
-    const waiting = new Map(Object.values(links.joined()).map((c) => [c.pool, c.name]))
-    const next = await readSnapshot(mem, waiting)
-    events.push(...changes(snapshot, next, me))
+    const joined = new Map<string, Joined>(Object.values(links.joined()).map((c) => [c.pool, { name: c.name, joinedAt: c.joinedAt ?? null }]))
+    const read = await readSnapshot(mem, joined, links.left())
+    // A pool whose records this agent could read and now cannot (it disappears from pools.list): removed by its owner.
+    for (const p of read.pools) if (p.info) readable.add(p.id)
+    const next = { ...read, pools: read.pools.map((p) => (!p.info && readable.has(p.id) ? { ...p, denied: true } : p)) }
+    events.push(...changes(snapshot, next, me, { name: (did) => names.of(did), here }))
     snapshot = next
     if (!next.pools.some((p) => p.id === selected)) selected = next.pools[0]?.id ?? null
-    renderPools(next, selected, me, actions)
+    const view = { names, now: next.at }
+    renderPools(next, selected, view, actions)
     renderSync(next, links.relay, actions)
-    renderConflicts(next, me, actions)
+    renderConflicts(next, view, actions)
     renderTimeline(events)
     const shown = invite !== null && invite.pool === selected
     byId('invite').hidden = !shown
     if (shown) {
       byId('join-link', HTMLTextAreaElement).value = invite!.link
       byId('invite-expiry').textContent = new Date(invite!.expiresAt).toLocaleString()
+      byId('invite-to').textContent = names.of(invite!.to)
     }
   }
 
@@ -82,23 +102,72 @@ async function main(): Promise<void> {
     })().catch(report).finally(() => (drawing = null))
   }
 
-  /** Runs a user action: its error goes to the status line, and the page redraws either way. */
+  /** Runs a user action: its error goes to the error banner, and the page redraws either way. */
   const act = (what: () => Promise<unknown>): void => {
-    void what().then(() => say(''), report).finally(refresh)
+    void what().then(() => undefined, report).finally(refresh)
   }
 
   const actions: Actions = {
     select,
-    forget: (memory) => act(() => mem.pools.forget(memory)),
-    resolve: (conflict, winner) => act(() => mem.pools.resolve(conflict, { winner })),
+    forget: (pool, m) => act(async () => {
+      const ok = await confirmDialog({
+        title: 'Forget this memory everywhere?',
+        text: `"${m.subject} ${m.predicate} ${m.object}" will be deleted for good from every device in "${pool.name ?? 'this pool'}", not just this one. This cannot be undone.`,
+        confirm: 'Forget everywhere',
+      })
+      if (!ok) return
+      here.add(m.id)
+      await mem.pools.forget(m.id)
+    }),
+    resolve: (_pool, conflict, decision) => act(async () => {
+      here.add(conflict)
+      await mem.pools.resolve(conflict, decision)
+    }),
     reconnect: (pool) => act(() => links.reconnect(pool)),
     disconnect: (pool) => act(() => mem.sync.disconnect(pool)),
+    rename: (did) => act(async () => {
+      const name = await nameDialog({ title: 'Name this agent', text: `A name for ${shortDid(did)}, kept in this browser only.`, value: names.label(did) ?? '' })
+      if (name !== null) names.set(did, name)
+    }),
+    revoke: (pool, did) => act(async () => {
+      const ok = await confirmDialog({
+        title: `Remove ${names.of(did)} from "${pool.name ?? 'this pool'}"?`,
+        text: 'Every device stops accepting their changes at once, and they can no longer read new memories. What they already copied stays with them.',
+        confirm: 'Remove member',
+      })
+      if (ok) await mem.pools.revoke(pool.id, did)
+    }),
+    leave: (pool) => act(async () => {
+      const ok = await confirmDialog({
+        title: `Leave "${pool.name ?? 'this pool'}"?`,
+        text: 'This device stops syncing the pool and stops showing it. The memories stay with the other members; to come back you need a new join link from the owner.',
+        confirm: 'Leave pool',
+      })
+      if (!ok) return
+      await links.leave(pool.id)
+      if (selected === pool.id) select(null)
+    }),
   }
 
   const join = async (text: string): Promise<void> => {
-    const code = parseJoin(text)
-    if (code.expiresAt <= Date.now()) throw new Error('this join link has expired: ask the owner for a new one')
+    let code
+    try {
+      code = parseJoin(text)
+    } catch {
+      throw new DemoError('That is not a join link.', 'Copy the whole link the pool\'s owner sent you (it contains "#join=") and paste it again.')
+    }
+    if (code.expiresAt <= Date.now()) throw new DemoError('This join link has expired.', 'Ask the pool\'s owner for a new one.')
+    const { sub, iss } = tokenClaims(code.token)
+    if (sub !== me) {
+      // A token is a bearer capability: it would connect, but this agent is not a member, so nothing it receives is readable.
+      throw new DemoError(
+        `This join link was made for another agent (${sub ? shortDid(sub) : 'unknown'}), not for this device (${shortDid(me)}).`,
+        'Links work only for the agent they were made for. Send the pool\'s owner your agent ID (Copy, in the "You" card) and ask them to share the pool with it.',
+      )
+    }
+    if (iss) names.suggest(iss, code.from)
     await links.join(code)
+    // A pool that never arrives is told by poolProblem after STALL_MS, on one of the regular redraws.
     select(code.pool)
   }
 
@@ -117,9 +186,11 @@ async function main(): Promise<void> {
   form('share-form', (data, el) => act(async () => {
     if (!selected) return
     const info = await mem.pools.info(selected)
-    const code = await links.invite(info, String(data.get('did')).trim(), data.get('write') === 'on')
-    invite = { pool: info.id, link: joinLink(location.origin + location.pathname, code), expiresAt: code.expiresAt }
-    ;(el.elements.namedItem('did') as HTMLInputElement).value = ''
+    const did = String(data.get('did')).trim()
+    const code = await links.invite(info, did, data.get('write') === 'on', names.label(me))
+    names.suggest(did, String(data.get('label') ?? '').trim())
+    invite = { pool: info.id, link: joinLink(location.origin + location.pathname, code), expiresAt: code.expiresAt, to: did }
+    el.reset()
   }))
 
   form('write-form', (data, el) => act(async () => {
@@ -132,7 +203,18 @@ async function main(): Promise<void> {
     ;(el.elements.namedItem('object') as HTMLInputElement).value = ''
   }))
 
+  byId('rename-me', HTMLButtonElement).addEventListener('click', () => act(async () => {
+    const name = await nameDialog({ title: 'Your name', text: 'Shown on this device, and given to members with the join links you make.', value: names.label(me) ?? '' })
+    if (name !== null) names.set(me, name)
+    drawName()
+  }))
+  byId('error-close', HTMLButtonElement).addEventListener('click', () => (byId('error').hidden = true))
   copyButton('copy-did', () => me)
+  // Any agent shown by name or short DID: its full DID is the title (hover), and a click copies it.
+  document.addEventListener('click', (event) => {
+    const who = event.target instanceof Element ? event.target.closest('.who[title^="did:"]') : null
+    if (who) copy(who.getAttribute('title')!)
+  })
   copyButton('copy-link', () => byId('join-link', HTMLTextAreaElement).value)
 
   // A join link opened in this window joins at once, then leaves the address bar.
@@ -160,24 +242,31 @@ function form(id: string, submit: (data: FormData, el: HTMLFormElement) => void)
 }
 
 function copyButton(id: string, text: () => string): void {
-  byId(id, HTMLButtonElement).addEventListener('click', () => {
-    navigator.clipboard.writeText(text()).then(() => say('copied'), () => say('copy failed: select the text and copy it by hand'))
-  })
+  byId(id, HTMLButtonElement).addEventListener('click', () => copy(text()))
+}
+
+function copy(text: string): void {
+  navigator.clipboard.writeText(text).then(() => say('Copied.'), () => say('Copy failed: select the text and copy it by hand.'))
 }
 
 let clearing: ReturnType<typeof setTimeout> | undefined
 
-function say(text: string, error = false): void {
+/** A passing note ("Copied."); errors go to the banner instead, which stays until dismissed. */
+function say(text: string): void {
   const el = byId('message')
   el.textContent = text
-  el.className = error ? 'error' : ''
   clearTimeout(clearing)
-  if (text) clearing = setTimeout(() => (el.textContent = ''), 8000)
+  if (text) clearing = setTimeout(() => (el.textContent = ''), 4000)
 }
 
 function report(err: unknown): void {
   console.error(err)
-  say(isMemweaveError(err) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err), true)
+  const e = humanError(err)
+  byId('error-title').textContent = e.title
+  byId('error-hint').textContent = e.hint
+  byId('error-more').hidden = e.detail === null
+  byId('error-detail').textContent = e.detail ?? ''
+  byId('error').hidden = false
 }
 
 main().catch((err: unknown) => {

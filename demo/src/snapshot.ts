@@ -34,6 +34,16 @@ export interface PoolView {
   readonly sync: PoolSyncStatus | null
   /** Why the pool could not be read (e.g. access revoked). */
   readonly error: string | null
+  /** This agent may not read the pool (never shared with it, or revoked). */
+  readonly denied: boolean
+  /** When this page joined it with a code (epoch ms), or null. */
+  readonly joinedAt: number | null
+}
+
+/** A pool joined with a code: its name before its records arrive, and when it was joined. */
+export interface Joined {
+  readonly name: string | null
+  readonly joinedAt: number | null
 }
 
 export interface Snapshot {
@@ -43,30 +53,37 @@ export interface Snapshot {
   readonly sync: SyncStatus
 }
 
-/** Reads every pool this replica knows, plus `waiting` ones (joined, records not arrived) by id and name. */
-export async function readSnapshot(mem: RemoteMemory, waiting: ReadonlyMap<string, string | null>): Promise<Snapshot> {
-  const [infos, sync, factConflicts] = await Promise.all([mem.pools.list(), mem.sync.status(), mem.facts.conflicts()])
+/**
+ * Reads every pool this replica knows, plus `joined` ones whose records have not arrived, leaving
+ * out `hidden` ones (pools this page left).
+ */
+export async function readSnapshot(mem: RemoteMemory, joined: ReadonlyMap<string, Joined>, hidden: ReadonlySet<string> = new Set()): Promise<Snapshot> {
+  const [all, sync, factConflicts] = await Promise.all([mem.pools.list(), mem.sync.status(), mem.facts.conflicts()])
+  const infos = all.filter((p) => !hidden.has(p.id))
   const known = new Set<string>(infos.map((p) => p.id))
-  const pools = await Promise.all(infos.map((info) => readPool(mem, info, sync)))
-  const pending = new Map(waiting)
-  for (const p of sync.pools) if (!pending.has(p.pool)) pending.set(p.pool, null)
-  for (const [id, name] of pending) {
-    if (known.has(id)) continue
-    pools.push({ id, info: null, name, memories: [], conflicts: [], sync: sync.pools.find((p) => p.pool === id) ?? null, error: null })
+  const pools = await Promise.all(infos.map((info) => readPool(mem, info, sync, joined.get(info.id)?.joinedAt ?? null)))
+  const pending = new Map(joined)
+  for (const p of sync.pools) if (!pending.has(p.pool)) pending.set(p.pool, { name: null, joinedAt: null })
+  for (const [id, j] of pending) {
+    if (known.has(id) || hidden.has(id)) continue
+    pools.push({ id, info: null, name: j.name, memories: [], conflicts: [], sync: sync.pools.find((p) => p.pool === id) ?? null, error: null, denied: false, joinedAt: j.joinedAt })
   }
-  return { at: Date.now(), pools, factConflicts, sync }
+  return { at: Date.now(), pools, factConflicts, sync: { ...sync, pools: sync.pools.filter((p) => !hidden.has(p.pool)) } }
 }
 
-async function readPool(mem: RemoteMemory, info: PoolInfo, sync: SyncStatus): Promise<PoolView> {
+async function readPool(mem: RemoteMemory, info: PoolInfo, sync: SyncStatus, joinedAt: number | null): Promise<PoolView> {
   const status = sync.pools.find((p) => p.pool === info.id) ?? null
+  const base = { id: info.id, info, name: info.name, sync: status, joinedAt }
+  if (!info.access.read) return { ...base, memories: [], conflicts: [], error: null, denied: true }
   try {
     const [exported, conflicts] = await Promise.all([mem.pools.export(info.id), mem.pools.conflicts(info.id)])
     // status() is not a read either; it tells a superseded (archived) memory from a current one, which export does not.
     const lifecycles = await Promise.all(exported.memories.map((m) => mem.pools.status(unprefix(m.memory_id))))
     const memories = exported.memories.map((m, i) => row(m, lifecycles[i] ?? 'forgotten')).sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
-    return { id: info.id, info, name: info.name, memories, conflicts, sync: status, error: null }
+    return { ...base, memories, conflicts, error: null, denied: false }
   } catch (err) {
-    return { id: info.id, info, name: info.name, memories: [], conflicts: [], sync: status, error: (err as Error).message }
+    const code = (err as { code?: unknown }).code
+    return { ...base, memories: [], conflicts: [], error: (err as Error).message, denied: code === 'PERMISSION_DENIED' }
   }
 }
 
