@@ -58,6 +58,8 @@ export interface Sizes {
   readonly tarballBytes: number
   readonly packedFiles: number
   readonly browserOnlyPackages: number
+  /** Bytes on disk of that install's node_modules. */
+  readonly browserOnlyBytes: number
   readonly packagesWithInstallScripts: readonly string[]
 }
 
@@ -120,6 +122,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
       tarballBytes: packed.size,
       packedFiles: packed.entryCount,
       browserOnlyPackages: bareInstalled.filter((p) => p.name !== 'memweave').length,
+      browserOnlyBytes: listFiles(join(bare, 'node_modules')).reduce((sum, f) => sum + statSync(f).size, 0),
       packagesWithInstallScripts: bareInstalled.filter((p) => p.hasInstallScript).map((p) => p.name),
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),

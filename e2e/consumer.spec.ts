@@ -33,7 +33,7 @@ test.beforeAll(async ({}, info) => {
   info.setTimeout(900_000)
   app = await prepareConsumerApp()
   const s = app.sizes
-  console.log(`consumer: tarball ${kB(s.tarballBytes)} (${s.packedFiles} files); a browser-only app installs ${s.browserOnlyPackages} packages besides memweave`)
+  console.log(`consumer: tarball ${kB(s.tarballBytes)} (${s.packedFiles} files); a browser-only app installs ${s.browserOnlyPackages} packages besides memweave, ${(s.browserOnlyBytes / 1024 / 1024).toFixed(1)} MB`)
 })
 
 test.afterAll(() => app?.cleanup())
