@@ -11,7 +11,7 @@ import { CONTENT_KINDS, isContentKind } from './content.js'
 import type { Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
-import { AUTHORITY_REASONS, quarantineRowId, toQuarantineRow, toReport, type QuarantinedRecord } from './quarantine.js'
+import { AUTHORITY_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
 import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type SyncProvider, type SyncStatus } from './types.js'
 import { websocketProvider } from './websocket.js'
@@ -31,7 +31,7 @@ export interface SyncStoreOptions {
   readonly signatures?: SignatureCache
 }
 
-const TABLES = ['records', 'log', 'quarantine'] as const
+const RECORD_TABLES = ['records', 'log'] as const
 const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
 
 /**
@@ -373,21 +373,49 @@ export class SyncStore implements Sync {
       ps.quarantine = plan.quarantined
       return
     }
-    await this.#storage.write(TABLES, async (tx) => {
-      if (puts.length) await tx.put('records', puts)
-      if (deletes.length) await tx.delete('records', deletes)
-      const rows: LogRow[] = [...puts.map((r) => ({ ref: r.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
-      if (rows.length) await tx.put('log', rows)
-      if (qPuts.length) await tx.put('quarantine', qPuts)
-      if (qDeletes.length) await tx.delete('quarantine', qDeletes)
-    })
+    if (puts.length || deletes.length) {
+      await this.#storage.write(RECORD_TABLES, async (tx) => {
+        if (puts.length) await tx.put('records', puts)
+        if (deletes.length) await tx.delete('records', deletes)
+        const rows: LogRow[] = [...puts.map((r) => ({ ref: r.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
+        await tx.put('log', rows)
+      })
+    }
     for (const r of puts) ps.stored.add(r.id)
     for (const id of deletes) ps.stored.delete(id)
     ps.quarantine = plan.quarantined
+    // After the records, in transactions of their own: the report of a refused value must never
+    // hold back an accepted record (issue 13: one unstorable row used to wedge the pool for good).
+    await this.#storeQuarantine(ps, qPuts, qDeletes, plan.quarantined)
     // Other modules' records reach their modules through the log; the pool store hears of its own only.
     const evictedOwn = evictedRows.filter((q) => !isContentKind(q.kind ?? '')).map((q) => q.key)
     const changed = [...puts.filter((r) => !isContentKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
     if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, [...new Set(changed)])
+  }
+
+  /** Quarantine rows in and out; a row the store refuses is kept as its bare report, and a store that refuses even that is reported, not thrown. */
+  async #storeQuarantine(ps: PoolSync, puts: QuarantineRow[], deletes: string[], reports: readonly QuarantinedRecord[]): Promise<void> {
+    if (puts.length === 0 && deletes.length === 0) return
+    const write = (rows: readonly QuarantineRow[], dels: readonly string[]): Promise<void> =>
+      this.#storage.write(['quarantine'], async (tx) => {
+        if (rows.length) await tx.put('quarantine', rows)
+        if (dels.length) await tx.delete('quarantine', dels)
+      })
+    try {
+      await write(puts, deletes)
+      return
+    } catch {
+      // One row at a time below, so that one bad row costs only itself.
+    }
+    const byId = new Map(reports.map((q) => [quarantineRowId(q.pool, q.key), q]))
+    if (deletes.length) await write([], deletes).catch((err: unknown) => this.#fail(ps, err))
+    for (const row of puts) {
+      try {
+        await write([row], [])
+      } catch {
+        await write([bareQuarantineRow(byId.get(row.id) ?? row)], []).catch((err: unknown) => this.#fail(ps, err))
+      }
+    }
   }
 
   /**

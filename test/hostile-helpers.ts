@@ -1,0 +1,91 @@
+import { afterEach, expect } from 'vitest'
+import { WebSocket } from 'ws'
+import { createMemory, type Memory, type PoolId } from '../src/index.js'
+import type { Identity } from '../src/core/identity.js'
+import { createPoolToken } from '../src/relay/token.js'
+import { rawClient, type RawClient } from '../e2e/raw-client.js'
+import { RelayProcess, killAllRelays, removeDir, tempDir } from '../e2e/relay-process.js'
+import { identityFor } from './sync-helpers.js'
+
+/**
+ * The attacker's side of issue 13 ("Hostile peers"): the real relay as a child process
+ * (`node bin/memweave.js relay`, needs `npm run build`), honest replicas (Memories in this process
+ * on their own storage, connected through y-websocket with owner-signed tokens), and a raw
+ * y-websocket client holding a valid token that puts into the pool's document whatever it likes.
+ */
+
+const HOUR = 3_600_000
+const open: Memory[] = []
+const raws: RawClient[] = []
+const dirs: string[] = []
+let relay: RelayProcess | null = null
+
+afterEach(async () => {
+  for (const r of raws.splice(0)) r.destroy()
+  for (const m of open.splice(0)) await m.close()
+  await relay?.stop().catch(() => undefined)
+  relay = null
+  await killAllRelays()
+  await Promise.all(dirs.splice(0).map(removeDir))
+})
+
+export interface Replica {
+  readonly mem: Memory
+  readonly id: Identity
+}
+
+export interface Arena {
+  readonly url: string
+  readonly pool: PoolId
+  /** The owner's replica; the owner signs every token. */
+  readonly owner: Replica
+  /** A token for `did` signed by the owner. */
+  token(did: string, write: boolean): Promise<string>
+  /** A replica of `name` connected to the pool through the relay. */
+  replica(name: string): Promise<Replica>
+  /** A raw y-websocket client on the pool with `did`'s token, synced with the relay. */
+  raw(did: string, write?: boolean): Promise<RawClient>
+}
+
+export async function arena(): Promise<Arena> {
+  const dir = await tempDir()
+  dirs.push(dir)
+  relay = await RelayProcess.start(dir)
+  const url = relay.url
+  const ownerId = await identityFor('alice')
+  const ownerMem = await createMemory({ storage: 'memory', identity: ownerId, sync: { WebSocketPolyfill: WebSocket } })
+  open.push(ownerMem)
+  const pool = (await ownerMem.pools.create({ name: 'household' })).id
+  const token = (did: string, write: boolean): Promise<string> => createPoolToken(ownerId, { pool, sub: did, write, expiresAt: Date.now() + HOUR })
+  await ownerMem.sync.connect(pool, { url, token: await token(ownerId.did, true) })
+  return {
+    url, pool, owner: { mem: ownerMem, id: ownerId }, token,
+    async replica(name) {
+      const id = await identityFor(name)
+      const mem = await createMemory({ storage: 'memory', identity: id, sync: { WebSocketPolyfill: WebSocket } })
+      open.push(mem)
+      await mem.sync.connect(pool, { url, token: await token(id.did, true) })
+      return { mem, id }
+    },
+    async raw(did, write = true) {
+      const c = rawClient(url, pool, await token(did, write))
+      raws.push(c)
+      await c.synced()
+      return c
+    },
+  }
+}
+
+/** The objects of the pool's live memories on a replica ([] while the pool is not there yet). */
+export async function objects(mem: Memory, pool: PoolId): Promise<string[]> {
+  try {
+    return (await mem.pools.export(pool)).memories.map((m) => String(m.content.object)).sort()
+  } catch {
+    return []
+  }
+}
+
+/** Polls until `read()` equals `expected` (the replicas work asynchronously). */
+export async function eventually<T>(read: () => T | Promise<T>, expected: T, timeout = 10_000): Promise<void> {
+  await expect.poll(read, { timeout, interval: 20 }).toEqual(expected)
+}
