@@ -20,6 +20,7 @@ import type { ArtifactStore } from './artifacts/types.js'
 import { SignatureCache } from './core/signature-cache.js'
 import { SignallingStorage } from './sync/commit-signal.js'
 import { SyncStore } from './sync/store.js'
+import { CONTENT_KINDS } from './sync/content.js'
 import type { Sync } from './sync/types.js'
 
 export interface CreateMemoryOptions {
@@ -157,7 +158,7 @@ export async function createMemory(options: CreateMemoryOptions = {}): Promise<M
   // The fact store opened the storage and owns its lifecycle; pools share it.
   // One set of signature verdicts for the pools module and the sync layer: a synced record is verified once.
   const signatures = new SignatureCache()
-  const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false, signatures })
+  const pools = new PoolStore(storage, { identity: options.identity ?? null, facts, now: options.now, ownsStorage: false, signatures, sharedKinds: CONTENT_KINDS })
   const working = new WorkingStore(storage, {
     identity: options.identity ?? null,
     embedder: options.working?.embedder ?? null,

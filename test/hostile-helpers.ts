@@ -2,6 +2,8 @@ import { afterEach, expect } from 'vitest'
 import { WebSocket } from 'ws'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import type { Identity } from '../src/core/identity.js'
+import { encodeHlc } from '../src/core/clock.js'
+import { signRecord, type MemoryBody, type PoolBody, type PoolKind, type PoolRecord } from '../src/pools/records.js'
 import { createPoolToken } from '../src/relay/token.js'
 import { rawClient, type RawClient } from '../e2e/raw-client.js'
 import { RelayProcess, killAllRelays, removeDir, tempDir } from '../e2e/relay-process.js'
@@ -89,3 +91,20 @@ export async function objects(mem: Memory, pool: PoolId): Promise<string[]> {
 export async function eventually<T>(read: () => T | Promise<T>, expected: T, timeout = 10_000): Promise<void> {
   await expect.poll(read, { timeout, interval: 20 }).toEqual(expected)
 }
+
+/** A record signed by `author` by hand with the clock it chooses: what a hostile member can make. */
+export function signedAt<B extends PoolBody>(author: Identity, pool: PoolId, kind: PoolKind, body: B, wallMs: number): Promise<PoolRecord<B>> {
+  return signRecord(author, { kind, pool, tenant: null, body, author: author.did, hlc: encodeHlc({ wall: wallMs, counter: 0, node: 'mallory' }) })
+}
+
+/** A pool memory payload as a Memory would write it. */
+export function memoryBody(subject: string, object: string, createdAt = Date.now()): MemoryBody {
+  return {
+    payload: {
+      type: 'KNOWLEDGE', subject, predicate: 'is', object, context: null, confidence: 1, source: 'direct_statement', evidence: [],
+      createdAt, ttl: null, permanent: false, visibility: 'AUTHORIZED', ephemeral: false, noTraining: false, supersedes: [], merged: null,
+    },
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms))

@@ -112,3 +112,18 @@ test('a pass of memory records alone judges only them; a grant re-judges the set
   map.set(acl.key, acl.value)
   expect(planner.begin([acl.key], map).full).toBe(true)
 })
+
+test('the universe exercises a revocation cutoff: a record signed after it and dated inside the old grant is refused', () => {
+  const plan = materialize({ pool: u.pool, entries: u.items.map((i) => [i.key, i.value] as const), signatures: u.signatures })
+  const subject = (id: string): string | undefined => {
+    const r = u.records.find((x) => x.id === id)
+    return r?.kind === PoolKind.MEMORY ? (r.body as { payload: { subject: string } }).payload.subject : r?.kind
+  }
+  const accepted = plan.accepted.map((r) => subject(r.id))
+  expect(accepted).toEqual(expect.arrayContaining(['Erin', 'Erin again']))
+  const refused = new Map(plan.quarantined.map((q) => [subject(q.key), q.reason]))
+  expect(refused.get('Erin backdated')).toBe('not-member')
+  expect(refused.get('Erin in the gap')).toBe('not-member')
+  // Erin's backdated tombstone of her own early memory is refused too: it stays.
+  expect(plan.forgotten.has(u.records.find((r) => subject(r.id) === 'Erin')!.id)).toBe(false)
+})

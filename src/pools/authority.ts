@@ -38,9 +38,12 @@ export interface Authority {
 
 const CONSUMING: ReadonlySet<TombstoneReason> = new Set(['ephemeral', 'session-end'])
 
-/** The author's rights at the record's own timestamp. */
+/**
+ * The author's rights at the record's own timestamp, less what a later revocation with a cutoff
+ * took away from records it does not list (acl.ts `at`): a backdated record gains nothing.
+ */
 export function rightsAt(a: Authority, r: PoolRecord): Rights {
-  return a.acl.at(r.author, r.hlc, decodeHlc(r.hlc).wall)
+  return a.acl.at(r.author, r.hlc, decodeHlc(r.hlc).wall, r.id)
 }
 
 /** Whether a `pool-create` record founds its pool: the pool id is bound to its author, nonce and tenant. */
@@ -111,7 +114,7 @@ export function isWellFormed(r: PoolRecord): boolean {
         (b['sealedName'] === null || isSealed(b['sealedName'])) && policiesOk(b['policies'])
     case PoolKind.ACL:
       return typeof b['member'] === 'string' && typeof b['read'] === 'boolean' && typeof b['write'] === 'boolean' &&
-        (b['expiresAt'] === null || isNum(b['expiresAt']))
+        (b['expiresAt'] === null || isNum(b['expiresAt'])) && (b['cutoff'] === undefined || isStrings(b['cutoff']))
     case PoolKind.POLICY:
       return policiesOk(b['policies'])
     case PoolKind.KEY:

@@ -178,6 +178,13 @@ export class PoolState {
     p.cache = undefined
   }
 
+  /** Ids of every record of `author` in a pool (valid or not), for a revocation's cutoff. */
+  idsBy(poolId: string, author: string): string[] {
+    const out: string[] = []
+    for (const r of this.#pools.get(poolId)?.records.values() ?? []) if (r.author === author) out.push(r.id)
+    return out
+  }
+
   /** Sealed memory records without a payload yet. */
   sealedPending(): PoolRecord<MemoryBody>[] {
     const out: PoolRecord<MemoryBody>[] = []

@@ -71,6 +71,11 @@ export interface PoolStoreOptions {
   readonly ownsStorage?: boolean
   /** Signature verdicts shared with the sync layer (src/core/signature-cache.ts); a cache of its own by default. */
   readonly signatures?: SignatureCache
+  /**
+   * Other modules' record kinds that travel in a pool (src/sync/content.ts CONTENT_KINDS): a
+   * revocation's cutoff lists the member's records of these kinds too, so they stay valid.
+   */
+  readonly sharedKinds?: readonly string[]
 }
 
 function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
@@ -85,6 +90,8 @@ function notFound(what: string, id: string): MemweaveError {
 export class PoolStore implements Pools {
   readonly #r: PoolReplica
   readonly #factView: FactView
+  readonly #storage: StoragePort
+  readonly #sharedKinds: readonly string[]
   readonly #names = new Map<string, string | null>()
   /** Duplicate key -> id of memories this handle wrote: same-batch deduplication without re-deriving the pool. */
   readonly #written = new Map<string, string>()
@@ -101,6 +108,28 @@ export class PoolStore implements Pools {
       identity: options.identity ?? null, now: options.now ?? Date.now, ownsStorage: options.ownsStorage ?? true, signatures: options.signatures,
     })
     this.#factView = new FactView(options.facts ?? null)
+    this.#storage = storage
+    this.#sharedKinds = options.sharedKinds ?? []
+  }
+
+  /**
+   * The cutoff of a record that takes rights from `did` (AclBody `cutoff`): every record of the
+   * member in the pool that this owner holds now, pool records and other modules' alike, sorted.
+   * What the owner has not received by then is cut off with the rest (docs/pools.md, "Revocation").
+   */
+  async #cutoff(pool: PoolId, did: string): Promise<string[]> {
+    const ids = this.#r.state.idsBy(pool, did)
+    if (this.#sharedKinds.length) {
+      const shared = await this.#storage.read(['records'], async (tx) => {
+        const out: string[] = []
+        for (const kind of this.#sharedKinds) {
+          for (const r of await tx.where<{ id: string; pool?: unknown; author?: unknown }>('records', 'kind', kind)) if (r.pool === pool && r.author === did) out.push(r.id)
+        }
+        return out
+      })
+      ids.push(...shared)
+    }
+    return [...new Set(ids)].sort()
   }
 
   /** Opens, waits for committing writes, catches up with every handle's records. */
@@ -389,7 +418,13 @@ export class PoolStore implements Pools {
         const ctx = this.#context(pool)
         this.#owner(ctx)
         if (did === ctx.s.owner) return
-        const body: AclBody = { member: did, read: true, write: options.write === true, expiresAt: duration === null ? null : ctx.now + Math.round(duration * 1000) }
+        const write = options.write === true
+        const expiresAt = duration === null ? null : ctx.now + Math.round(duration * 1000)
+        // A writer made a reader loses write access the way a revoked member loses all: with a cutoff.
+        const downgrade = !write && ctx.s.acl.at(did, null, ctx.now).write
+        const body: AclBody = downgrade
+          ? { member: did, read: true, write, expiresAt, cutoff: await this.#cutoff(pool, did) }
+          : { member: did, read: true, write, expiresAt }
         const puts: Put[] = [{ record: await this.#r.sign(ctx.s, PoolKind.ACL, body) }]
         if (ctx.s.create.body.encrypted) {
           const wrapped = new Set(ctx.s.keys.filter((k) => k.body.member === did).map((k) => k.body.keyId))
@@ -416,7 +451,8 @@ export class PoolStore implements Pools {
         const ctx = this.#context(pool)
         this.#owner(ctx)
         if (did === ctx.s.owner) throw invalidArgument('agentDid', 'the owner cannot be revoked')
-        const puts: Put[] = [{ record: await this.#r.sign(ctx.s, PoolKind.ACL, { member: did, read: false, write: false, expiresAt: null }) }]
+        const cutoff = await this.#cutoff(pool, did)
+        const puts: Put[] = [{ record: await this.#r.sign(ctx.s, PoolKind.ACL, { member: did, read: false, write: false, expiresAt: null, cutoff }) }]
         if (ctx.s.create.body.encrypted) {
           const epoch = ctx.s.epoch + 1
           const keyId = await this.#r.ring.generate(pool, epoch)
