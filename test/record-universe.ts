@@ -74,6 +74,8 @@ export async function recordUniverse(): Promise<Universe> {
   const mCarolEarly = await memory(carol!, 'Chen', 14)
   // Erin: a writer revoked at 52 with a cutoff that lists her memory of 9 only; a re-grant at 70.
   const mErinEarly = await memory(erin!, 'Erin', 9)
+  // A memory with a TTL that ended at T0 + 10 ms: any writer may sweep it once it has.
+  const mShort = await memory(alice!, 'Short', 10, { ttl: 0.01 })
   const records: PoolRecord[] = [
     await sign(alice!, PoolKind.CREATE, createBody('00'.repeat(16)), 0),
     await sign(mallory!, PoolKind.CREATE, createBody('11'.repeat(16)), 1),
@@ -109,6 +111,11 @@ export async function recordUniverse(): Promise<Universe> {
     await forget(bob!, [mAlice.id], 21),
     await forget(dave!, [mEph.id, mAlice.id], 22, 'ephemeral'),
     await forget(bob!, [aclDave.id], 23),
+    mShort,
+    await forget(bob!, [mShort.id], 30, 'expired'),
+    // Not expired (no TTL), not EPHEMERAL, not his: ignored.
+    await forget(bob!, [mCarolEarly.id], 31, 'expired'),
+    await forget(bob!, [mCarolEarly.id], 32, 'ephemeral'),
     await forget(alice!, ['cd'.repeat(16)], 24),
     await sign(alice!, PoolKind.RESOLVE, { winner: mAlice.id, losers: [mCarolEarly.id] }, 25),
     await sign(dave!, PoolKind.RESOLVE, { winner: mAlice.id, losers: [mBob.id] }, 26),

@@ -127,3 +127,16 @@ test('the universe exercises a revocation cutoff: a record signed after it and d
   // Erin's backdated tombstone of her own early memory is refused too: it stays.
   expect(plan.forgotten.has(u.records.find((r) => subject(r.id) === 'Erin')!.id)).toBe(false)
 })
+
+test('the universe exercises who may forget: the owner, the author, expiry and EPHEMERAL that the record shows; not another writer', () => {
+  const plan = materialize({ pool: u.pool, entries: u.items.map((i) => [i.key, i.value] as const), signatures: u.signatures })
+  const bySubject = (subject: string): string =>
+    u.records.find((r) => r.kind === PoolKind.MEMORY && (r.body as { payload: { subject: string } }).payload.subject === subject)!.id
+  // Alice (owner) forgot Bruno; Bob swept Alice's expired memory.
+  expect(plan.forgotten.has(bySubject('Bruno'))).toBe(true)
+  expect(plan.forgotten.has(bySubject('Short'))).toBe(true)
+  // Bob's forget of Aria, Dave's consuming tombstone of a memory that is not EPHEMERAL, Bob's expiry of one without a TTL: ignored.
+  expect(plan.forgotten.has(bySubject('Aria'))).toBe(false)
+  expect(plan.forgotten.has(bySubject('Chen'))).toBe(false)
+  expect(plan.accepted.map((r) => r.id)).toEqual(expect.arrayContaining([bySubject('Aria'), bySubject('Chen')]))
+})

@@ -2,8 +2,8 @@ import { decodeHlc } from '../core/clock.js'
 import type { Acl } from './acl.js'
 import { DEFAULT_POLICIES, mergePolicies } from './input.js'
 import { isPayload } from './payload.js'
-import { PoolKind, derivePoolId, type PoolRecord, type TombstoneReason } from './records.js'
-import type { Rights } from './types.js'
+import { PoolKind, derivePoolId, type MemoryPayload, type PoolRecord, type TombstoneBody, type TombstoneReason } from './records.js'
+import type { PoolPolicies, Rights } from './types.js'
 
 /**
  * Who may author which pool record (docs/pools.md, "Records"), as one rule shared by the state
@@ -82,6 +82,37 @@ export function judgeRecord(a: Authority, r: PoolRecord): Verdict {
     default:
       return Verdict.NOT_MEMBER
   }
+}
+
+/**
+ * Who may forget a memory (docs/pools.md, "Forget"): LCS-004 does not say, and a tombstone is a
+ * hard delete on every replica, so by default only the memory's author and the pool's owner. The
+ * pool policy `forgetBy: 'writers'` widens it to every writer. Beyond that, a tombstone forgets
+ * another's memory only for a reason every replica can check from the record set alone, with the
+ * plaintext record in hand (never a decrypted payload: a replica without the key, or the relay,
+ * must reach the same verdict):
+ * - `ephemeral` (a read consumed it): the memory is EPHEMERAL;
+ * - `expired`: the memory has a TTL and it ended by the tombstone's time;
+ * - `pruned`, `forget`, `cascade`, `session-end`: never (whether a pool was over its maxSize
+ *   depends on importance, which depends on the clock and on reads).
+ * `writerNow`: whether the tombstone's author could write at the tombstone's timestamp.
+ */
+export function mayForget(
+  a: Authority & { readonly policies: PoolPolicies }, author: string, writerNow: boolean, reason: TombstoneReason, wallMs: number, target: PoolRecord,
+): boolean {
+  if (author === a.owner || author === target.author) return true
+  if (a.policies.forgetBy === 'writers' && writerNow) return true
+  const body = target.body as { payload?: MemoryPayload }
+  const p = body.payload
+  if (!p) return false
+  if (reason === 'ephemeral') return p.ephemeral === true
+  if (reason === 'expired') return !p.permanent && p.ttl !== null && p.createdAt + Math.round(p.ttl * 1000) <= wallMs
+  return false
+}
+
+/** Whether a valid tombstone forgets one of its present targets (`mayForget` at the tombstone's own timestamp). */
+export function tombstoneForgets(a: Authority & { readonly policies: PoolPolicies }, t: PoolRecord<TombstoneBody>, target: PoolRecord): boolean {
+  return mayForget(a, t.author, rightsAt(a, t).write, t.body.reason, decodeHlc(t.hlc).wall, target)
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)

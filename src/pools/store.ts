@@ -4,6 +4,7 @@ import type { Identity } from '../core/identity.js'
 import type { SignatureCache } from '../core/signature-cache.js'
 import type { FactLookup, FactRef, FactStore } from '../facts/types.js'
 import type { StoragePort } from '../storage/port.js'
+import { mayForget } from './authority.js'
 import { findConflicts } from './conflicts.js'
 import { randomBytes } from './crypto.js'
 import { FactView } from './fact-view.js'
@@ -16,7 +17,7 @@ import { byRecency, mergePayloads } from './merge.js'
 import { buildPayload } from './payload.js'
 import { conflictIndex, importanceOf, poolInfo, toPoolMemory } from './present.js'
 import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
-import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload } from './records.js'
+import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
 import { PoolReplica, type Ctx, type Put } from './replica.js'
 import { duplicateKey, nearDuplicate, norm } from './similarity.js'
 import type { LiveMemory, Structure, View } from './state.js'
@@ -196,9 +197,10 @@ export class PoolStore implements Pools {
     await this.#ready()
     let ctx = this.#context(pool)
     if (!ctx.rights.write) return replaced
-    if (ctx.view.expired.length) {
-      for (const id of this.#predecessors(ctx.s, ctx.view.expired.map((m) => m.id))) dirty.add(id)
-      await this.#r.tombstone(ctx.s, ctx.view.expired.map((m) => m.id), 'expired')
+    const expired = this.#forgettable(ctx, ctx.view.expired, 'expired')
+    if (expired.length) {
+      for (const id of this.#predecessors(ctx.s, expired)) dirty.add(id)
+      await this.#r.tombstone(ctx.s, expired, 'expired')
       ctx = this.#context(pool)
     }
     if (ctx.s.policies.autoMerge) {
@@ -226,6 +228,16 @@ export class PoolStore implements Pools {
     return replaced
   }
 
+  /**
+   * The ids among `memories` that this identity may forget for `reason` (authority.ts `mayForget`,
+   * the rule every replica applies to the tombstone): a tombstone that would be ignored is not written.
+   */
+  #forgettable(ctx: Ctx, memories: readonly { readonly id: string; readonly record: PoolRecord }[], reason: TombstoneReason): string[] {
+    const me = this.#r.identity?.did
+    if (!me) return []
+    return memories.filter((m) => mayForget(ctx.s, me, ctx.rights.write, reason, ctx.now, m.record)).map((m) => m.id)
+  }
+
   /** Memories that may become current again when `removed` go (their supersession predecessors). */
   #predecessors(s: Structure, removed: readonly string[]): string[] {
     const gone = new Set(removed)
@@ -245,8 +257,10 @@ export class PoolStore implements Pools {
     const stored = [...ctx.view.live.values()]
     if (max === null || stored.length <= max) return []
     const target = Math.floor(max * ctx.s.policies.pruningThreshold)
+    // Only memories this identity may forget: another writer's pruned tombstone would be ignored everywhere.
+    const mine = new Set(this.#forgettable(ctx, stored, 'pruned'))
     const ranked = stored
-      .filter((m) => !m.payload.permanent && !keep.has(m.id))
+      .filter((m) => !m.payload.permanent && !keep.has(m.id) && mine.has(m.id))
       .map((m) => ({ m, imp: importanceOf(ctx.view, m) }))
       .sort((a, b) => a.imp - b.imp || a.m.payload.createdAt - b.m.payload.createdAt || (a.m.id < b.m.id ? -1 : 1))
     return ranked.slice(0, Math.max(0, stored.length - target)).map((x) => x.m.id)
@@ -299,8 +313,8 @@ export class PoolStore implements Pools {
     const me = this.#r.me()
     const puts: Put[] = []
     if (read.length) puts.push({ record: await this.#r.sign(ctx.s, PoolKind.ACCESS, { reads: read.map((m) => m.id).sort(), at: ctx.now }) })
-    const consumed = read.filter((m) => m.payload.ephemeral && m.record.author !== me.did).map((m) => m.id)
-    const expired = ctx.rights.write ? ctx.view.expired.map((m) => m.id) : []
+    const consumed = this.#forgettable(ctx, read.filter((m) => m.payload.ephemeral && m.record.author !== me.did), 'ephemeral')
+    const expired = ctx.rights.write ? this.#forgettable(ctx, ctx.view.expired, 'expired') : []
     if (consumed.length) await this.#r.tombstone(ctx.s, consumed, 'ephemeral', puts.splice(0))
     if (expired.length) await this.#r.tombstone(ctx.s, expired, 'expired', puts.splice(0))
     if (puts.length) await this.#r.save(puts)
@@ -688,7 +702,10 @@ export class PoolStore implements Pools {
    * LCS-004 §4.5: hard-deletes a memory (its record leaves storage; a tombstone keeps only its id),
    * and with `cascade` every memory that rests on it through supporting evidence or as a merge of it,
    * transitively. Its fact views are hard-deleted too. Returns the ids forgotten ([] if already gone).
-   * @throws PERMISSION_DENIED for a non-writer.
+   * Only the memory's author or the pool's owner may forget it, or any writer when the pool's policy
+   * says `forgetBy: 'writers'` (docs/pools.md, "Forget"); with `cascade`, every memory reached.
+   * @throws PERMISSION_DENIED for a non-writer, or for a memory (or one reached by `cascade`) this
+   * identity may not forget (`details.ids`); nothing is written then.
    */
   forget(memoryId: string, options: ForgetOptions = {}): Promise<MemoryId[]> {
     return this.#track(
@@ -711,8 +728,15 @@ export class PoolStore implements Pools {
             }
           }
         }
+        const reason = options.cascade === true ? 'cascade' : 'forget'
+        // Refused whole, before anything is written: a tombstone of another's memory would be ignored by every replica.
+        const allowed = new Set(this.#forgettable(ctx, targets.map((t) => ctx.s.memories.get(t)!), reason))
+        const refused = targets.filter((t) => !allowed.has(t))
+        if (refused.length) {
+          throw denied(`only a memory's author or the pool's owner may forget it (pool policy forgetBy: ${ctx.s.policies.forgetBy})`, { pool, ids: refused })
+        }
         const dirty = this.#predecessors(ctx.s, targets)
-        await this.#r.tombstone(ctx.s, targets, options.cascade === true ? 'cascade' : 'forget')
+        await this.#r.tombstone(ctx.s, targets, reason)
         await this.#afterCommit(pool, dirty)
         return targets as MemoryId[]
       })(),

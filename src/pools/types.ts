@@ -117,6 +117,12 @@ export interface PoolMemory {
 }
 
 export interface PoolPolicies {
+  /**
+   * Who may forget (hard-delete) a memory: `'author'` (default): its author and the owner;
+   * `'writers'`: any writer. Expiry and EPHEMERAL consumption count for anyone whatever this says,
+   * where every replica can check them (docs/pools.md, "Forget").
+   */
+  readonly forgetBy: 'author' | 'writers'
   /** Cap on stored memories (superseded ones count); null for none. */
   readonly maxSize: number | null
   /** When the pool exceeds maxSize, the least important memories are pruned down to this fraction of it. */

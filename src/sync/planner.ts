@@ -56,6 +56,11 @@ export class Planner {
     this.#pool = pool
   }
 
+  /** The pool's structure as of the last plan (null before the pool is founded). */
+  get structure(): Structure | null {
+    return this.#structure
+  }
+
   /**
    * Starts a pass over the keys that changed since the last one (any origin); the values are read
    * now, so the document may change while signatures are verified (those changes are the next pass's).

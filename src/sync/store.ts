@@ -2,7 +2,8 @@ import * as Y from 'yjs'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parsePoolId } from '../pools/input.js'
 import { isPooled } from '../core/signed-record.js'
-import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody, type TombstoneBody } from '../pools/records.js'
+import { forgottenBy } from '../pools/state.js'
+import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { LogRow } from '../storage/schema.js'
@@ -40,8 +41,7 @@ const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncin
  * so the steps never race each other:
  * 1. outbound: new pooled records in the local store (`pool-*` ones, and other modules' records
  *    that name a pool, content.ts) (this Memory's writes, other handles' on the
- *    same database) enter their pool's document; a tombstone and the removal of its targets travel
- *    as one update;
+ *    same database) enter their pool's document; the targets a tombstone may forget leave it in step 2;
  * 2. materialize (materialize.ts): the document's record set is judged; accepted records are
  *    written to `records` with a `log` row (PoolStore catches up from the log, and its fact view
  *    through `onApplied`); forgotten ones are hard-deleted and their keys removed from the
@@ -307,11 +307,15 @@ export class SyncStore implements Sync {
     for (const [pool, records] of byPool) this.#toDoc(this.#pools.get(pool)!.sync, records)
   }
 
-  /** Local records into the document, with the keys their tombstones forget, in one transaction. */
+  /**
+   * Local records into the document. The keys a tombstone forgets leave it in the materialize step
+   * of the same pass, after the tombstone (so no peer sees a removal before the tombstone that
+   * justifies it), and only those the plan says it forgets: a stored tombstone is not a licence to
+   * delete its targets, who may forget whose memory is authority.ts `mayForget` (issue 13).
+   */
   #toDoc(ps: PoolSync, records: readonly PoolRecord[]): void {
-    const forget: string[] = []
-    for (const r of records) if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) forget.push(t.id)
-    ps.noteSent(ps.pdoc.write(records, forget, Origin.LOCAL))
+    ps.noteSent(ps.pdoc.write(records, [], Origin.LOCAL))
+    if (records.some((r) => r.kind === PoolKind.TOMBSTONE)) ps.wantMaterialize = true
   }
 
   /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts). */
@@ -341,12 +345,17 @@ export class SyncStore implements Sync {
       const d = ps.decode(id, ps.pdoc.map.get(id))
       return d.ok ? [d.record] : []
     }))
-    const heal = candidates.filter((id) => !plan.forgotten.has(id) && !this.#holdsValid(ps, id))
+    // A key that is absent, though a tombstone names it, is healed unless that tombstone may forget
+    // the record held here: whoever removed the key with the tombstone proves nothing (issue 13).
+    const heal = candidates.filter((id) => !this.#holdsValid(ps, id))
     if (heal.length) {
       const got = await this.#storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
-      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool)
-      ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
-      plan = await this.#plan(ps)
+      const s = ps.planner.structure
+      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
+      if (records.length) {
+        ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
+        plan = await this.#plan(ps)
+      }
     }
 
     // Forgotten memories leave the document (the tombstone stays).
