@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { afterEach, expect } from 'vitest'
 import { WebSocket } from 'ws'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
@@ -17,12 +19,15 @@ import { identityFor } from './sync-helpers.js'
  */
 
 const HOUR = 3_600_000
+const REPLICA = new URL('./processes/replica.mjs', import.meta.url).pathname
+const children: ChildProcess[] = []
 const open: Memory[] = []
 const raws: RawClient[] = []
 const dirs: string[] = []
 let relay: RelayProcess | null = null
 
 afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
   for (const r of raws.splice(0)) r.destroy()
   for (const m of open.splice(0)) await m.close()
   await relay?.stop().catch(() => undefined)
@@ -108,3 +113,41 @@ export function memoryBody(subject: string, object: string, createdAt = Date.now
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms))
+
+/** An honest replica in a child process (test/processes/replica.mjs): a device of its own. */
+export interface ReplicaProcess {
+  readonly did: string
+  /** Sends a command; resolves with the next answer. */
+  ask(cmd: Record<string, unknown>): Promise<Record<string, unknown>>
+  close(): Promise<void>
+}
+
+export async function replicaProcess(a: Arena, name: string): Promise<ReplicaProcess> {
+  const id = await identityFor(name)
+  const seed = Buffer.from(id.exportSeed()).toString('hex')
+  const child = spawn(process.execPath, [REPLICA, a.url, a.pool, await a.token(id.did, true), seed], { stdio: ['pipe', 'pipe', 'inherit'] })
+  children.push(child)
+  const lines = createInterface({ input: child.stdout! })
+  const waiting: Array<(o: Record<string, unknown>) => void> = []
+  let ready: () => void = () => undefined
+  const isReady = new Promise<void>((ok) => (ready = ok))
+  lines.on('line', (line) => {
+    const o = JSON.parse(line) as Record<string, unknown>
+    if (o['ready']) ready()
+    else waiting.shift()?.(o)
+  })
+  await isReady
+  return {
+    did: id.did,
+    ask: (cmd) => new Promise((ok) => {
+      waiting.push(ok)
+      child.stdin!.write(`${JSON.stringify(cmd)}\n`)
+    }),
+    close: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((ok) => child.once('exit', ok))
+      child.stdin!.end(`${JSON.stringify({ cmd: 'close' })}\n`)
+      await exited
+    },
+  }
+}

@@ -14,6 +14,7 @@ import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
 import { AUTHORITY_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
+import { SliceSize } from './slice.js'
 import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type SyncProvider, type SyncStatus } from './types.js'
 import { websocketProvider } from './websocket.js'
 
@@ -30,6 +31,12 @@ export interface SyncStoreOptions {
   readonly WebSocketPolyfill?: unknown
   /** Signature verdicts, shared with the pools module so that a record is verified once per Memory; a cache of its own by default. */
   readonly signatures?: SignatureCache
+  /**
+   * About how long one materializer pass may take, in ms (default 100): a pass takes as many
+   * changed keys as fit at the measured cost per key, fairly by author (slice.ts), so an honest
+   * record never waits for a whole flood of another writer's.
+   */
+  readonly passBudgetMs?: number
 }
 
 const RECORD_TABLES = ['records', 'log'] as const
@@ -67,6 +74,11 @@ export class SyncStore implements Sync {
   #again = false
   #lastStatus = ''
   #closed = false
+  /** How many changed keys a materializer pass takes (slice.ts): passes stay short during a flood. */
+  readonly #slice: SliceSize
+  /** Records the current pass took to judge (the cost per key of `#slice`). */
+  #taken = 0
+  #yield = false
 
   constructor(storage: StoragePort, options: SyncStoreOptions = {}) {
     this.#storage = storage
@@ -75,6 +87,7 @@ export class SyncStore implements Sync {
     this.#clientId = options.clientId
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
+    this.#slice = new SliceSize(options.passBudgetMs ?? 50)
     const kick = (): void => {
       if (this.#pools.size === 0) return
       this.#wantOutbound = true
@@ -207,8 +220,11 @@ export class SyncStore implements Sync {
       try {
         do {
           this.#again = false
-          // Let the changes of this tick gather into one pass.
-          await Promise.resolve()
+          // Let the changes of this tick gather into one pass; after a bounded slice, let a macrotask run too.
+          if (this.#yield) {
+            this.#yield = false
+            await new Promise<void>((ok) => setTimeout(ok, 0))
+          } else await Promise.resolve()
           await this.#pass()
         } while (this.#again)
       } finally {
@@ -321,7 +337,9 @@ export class SyncStore implements Sync {
   /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts). */
   async #plan(ps: PoolSync): Promise<Plan> {
     ps.pruneDecoded()
-    const step = ps.planner.begin(ps.takeChanged(), ps.pdoc.map, ps.decode)
+    const { slice, deferred } = ps.takeChanged(this.#slice.next)
+    const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
+    this.#taken += slice.size
     return step.finish(await this.#sigs.verify(step.records))
   }
 
@@ -335,6 +353,8 @@ export class SyncStore implements Sync {
     ps.wantMaterialize = false
     // Touched keys stay counted as incoming until they are applied.
     const touched = [...ps.touched]
+    const started = performance.now()
+    this.#taken = 0
     let plan = await this.#plan(ps)
 
     // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
@@ -363,7 +383,15 @@ export class SyncStore implements Sync {
     if (forget.length) ps.pdoc.write([], forget, Origin.FORGET)
 
     await this.#apply(ps, plan)
-    for (const key of touched) ps.touched.delete(key)
+    for (const key of touched) if (!ps.isPending(key)) ps.touched.delete(key)
+    this.#slice.note(this.#taken, performance.now() - started)
+    if (ps.pending) {
+      // A bounded slice left changes for the next pass; let the event loop deliver what arrived
+      // meanwhile (another writer's record) and this replica's own writes go out first.
+      ps.wantMaterialize = true
+      this.#again = true
+      this.#yield = true
+    }
   }
 
   /** The plan into storage: accepted records in, forgotten and no-longer-authorized ones out, quarantine rewritten. */
