@@ -36,14 +36,22 @@ test('keys no longer pending or queued twice are skipped, and an exhausted queue
   expect(q.take(10, () => true)).toEqual([])
 })
 
-test('the slice size follows the measured cost per key, within its bounds', () => {
+test('the slice size fits the budget at the measured cost per key, and outgrows the fixed part of a pass in a big pool', () => {
   const s = new SliceSize(50)
   expect(s.next).toBe(4)
-  s.note(10, 100) // 10 ms a key
-  expect(s.next).toBe(5)
-  s.note(100, 10) // cheaper: the average moves
-  expect(s.next).toBe(Math.floor(50 / ((10 + 0.1) / 2)))
-  const slow = new SliceSize(50)
-  slow.note(1, 5000)
-  expect(slow.next).toBe(1)
+  // Cheap passes: 2 ms fixed, 1 ms a key: about 48 keys fit in 50 ms (give or take the alternation).
+  s.note(4, 6)
+  s.note(10, 12)
+  expect(s.next).toBeGreaterThanOrEqual(48 * 0.8 - 1)
+  expect(s.next).toBeLessThanOrEqual(48 * 1.25 + 1)
+  // A big pool: 200 ms fixed, 1 ms a key: the keys get three times the fixed part.
+  const big = new SliceSize(50)
+  big.note(4, 204)
+  big.note(100, 300)
+  expect(big.next).toBeGreaterThanOrEqual(600 * 0.8 - 1)
+  expect(big.next).toBeLessThanOrEqual(600 * 1.25 + 1)
+  // One size only: all of a pass counts per key, so the pass fits the budget.
+  const flat = new SliceSize(50)
+  flat.note(10, 100)
+  expect(flat.next).toBeLessThanOrEqual(Math.ceil(5 * 1.25))
 })

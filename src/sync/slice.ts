@@ -52,32 +52,58 @@ export class FairQueue {
 
 /** Before any pass was measured: small, since a pass cannot be interrupted. */
 const FIRST = 4
+/** Passes remembered for the estimate. */
+const WINDOW = 16
 
 /**
- * How many keys the next pass takes: as many as fit in `budgetMs` at the cost per key of the last
- * passes (a slow machine takes fewer), within [min, max].
+ * How many keys the next pass takes. A pass costs a fixed part (re-deriving the pool, the fact
+ * view's pass over it: linear in the pool, not in the slice) plus a part per key, fitted over the
+ * recent passes (least squares; sizes alternate a little so the two can be told apart). A pass gets
+ * `budgetMs` in all while the fixed part is small; once the fixed part alone is a large share of
+ * it (a big pool), the keys get three times the fixed part, so that passes stay at least 75%
+ * useful work: a new device joining a 10k pool must not pay the fixed part once per handful of records.
  */
 export class SliceSize {
   readonly #budgetMs: number
   readonly #min: number
   readonly #max: number
-  #msPerKey: number | null = null
+  readonly #passes: Array<{ keys: number; ms: number }> = []
 
-  constructor(budgetMs: number, min = 1, max = 20_000) {
+  constructor(budgetMs: number, min = 1, max = 50_000) {
     this.#budgetMs = budgetMs
     this.#min = min
     this.#max = max
   }
 
   get next(): number {
-    if (this.#msPerKey === null) return FIRST
-    return Math.max(this.#min, Math.min(this.#max, Math.floor(this.#budgetMs / this.#msPerKey)))
+    const passes = this.#passes
+    if (passes.length === 0) return FIRST
+    const { fixed, perKey } = fit(passes)
+    const forKeys = Math.max(this.#budgetMs - fixed, 3 * fixed)
+    // Alternately a little more and a little less: passes of one size cannot tell the fixed part from the rest.
+    const jitter = passes.length % 2 ? 1.25 : 0.8
+    return Math.max(this.#min, Math.min(this.#max, Math.floor((jitter * forKeys) / Math.max(perKey, 1e-3))))
   }
 
   /** A pass judged `keys` new keys in `ms`. */
   note(keys: number, ms: number): void {
     if (keys === 0) return
-    const perKey = ms / keys
-    this.#msPerKey = this.#msPerKey === null ? perKey : (this.#msPerKey + perKey) / 2
+    this.#passes.push({ keys, ms })
+    if (this.#passes.length > WINDOW) this.#passes.shift()
   }
+}
+
+/** Least squares of ms = fixed + perKey * keys over the passes (fixed >= 0); all of it per key when the sizes do not differ. */
+function fit(passes: ReadonlyArray<{ keys: number; ms: number }>): { fixed: number; perKey: number } {
+  const n = passes.length
+  const mk = passes.reduce((s, p) => s + p.keys, 0) / n
+  const mt = passes.reduce((s, p) => s + p.ms, 0) / n
+  const vk = passes.reduce((s, p) => s + (p.keys - mk) ** 2, 0)
+  const perKeyAll = mt / mk
+  if (vk < 1e-9) return { fixed: 0, perKey: perKeyAll }
+  const perKey = passes.reduce((s, p) => s + (p.keys - mk) * (p.ms - mt), 0) / vk
+  const fixed = mt - perKey * mk
+  // Noise can make either negative: fall back to what a pass costs per key, all told.
+  if (perKey <= 0 || fixed < 0) return { fixed: Math.max(0, Math.min(fixed, mt)), perKey: perKey > 0 ? perKey : perKeyAll }
+  return { fixed, perKey }
 }
