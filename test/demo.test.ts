@@ -39,10 +39,10 @@ function snapshot(at: number, pools: readonly PoolView[], state: Snapshot['sync'
   return { at, pools, factConflicts: [], sync: { state, pending: { outgoing: 0, incoming: 0 }, pools: [] } }
 }
 
-function pool(memories: readonly MemoryRow[], info = true): PoolView {
+function pool(memories: readonly MemoryRow[], info = true, forgotten: PoolView['forgotten'] = []): PoolView {
   const members = [{ did: OTHER, read: true, write: true, owner: true, expiresAt: null }, { did: ME, read: true, write: true, owner: false, expiresAt: null }]
   return {
-    id: CODE.pool, name: 'household', memories, conflicts: [], sync: null, error: null,
+    id: CODE.pool, name: 'household', memories, conflicts: [], forgotten, sync: null, error: null,
     info: info ? ({ owner: OTHER, members } as unknown as PoolView['info']) : null,
   }
 }
@@ -67,6 +67,20 @@ describe('demo timeline', () => {
     expect(changes(more, next, ME).map((e) => e.text)).toEqual([
       `"household": Aria · lives_in · Turin arrived from ${OTHER}`,
       '"household": Aria · lives_in · Rome forgotten',
+    ])
+  })
+
+  test('who forgot what: the tombstone’s signer and its reason', () => {
+    const before = snapshot(1, [pool([memory('a', OTHER, 'Rome'), memory('b', ME, 'Milan'), memory('c', OTHER, 'Oslo')])])
+    const after = snapshot(2, [pool([], true, [
+      { memory: 'a' as never, by: OTHER as never, reason: 'forget', at: 2 },
+      { memory: 'b' as never, by: ME as never, reason: 'forget', at: 2 },
+      { memory: 'c' as never, by: ME as never, reason: 'expired', at: 2 },
+    ])])
+    expect(changes(before, after, ME).map((e) => [e.text, e.mine])).toEqual([
+      [`"household": Aria · lives_in · Rome forgotten by ${OTHER}`, false],
+      ['"household": Aria · lives_in · Milan forgotten by you', true],
+      ['"household": Aria · lives_in · Oslo forgotten by you (expired)', true],
     ])
   })
 

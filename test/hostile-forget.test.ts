@@ -42,6 +42,10 @@ test('a writer’s tombstones of the owner’s memory, from a raw client, are ig
     expect(await r.mem.pools.status(own.id)).toBe('forgotten')
   }
   await eventually(() => mallory.records.has(rome.id), true)
+  // Who forgot what, as every replica tells it: her own memory, by her; nothing else.
+  for (const r of [a.owner, bob]) {
+    expect((await r.mem.pools.forgotten(a.pool)).map((f) => [f.memory, f.by, f.reason])).toEqual([[own.id, malloryId.did, 'forget']])
+  }
   // A device that joins later gets the owner's memory.
   const carol = await a.replica('carol')
   await a.owner.mem.pools.share(a.pool, carol.id.did, { write: false })

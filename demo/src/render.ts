@@ -51,7 +51,13 @@ function renderDetail(view: PoolView, me: string, act: Actions): void {
   h('td', {}, m.subject), h('td', {}, m.predicate), h('td', {}, m.object), h('td', {}, m.type), h('td', {}, m.lifecycle),
   h('td', {}, h('code', { title: m.author }, who(m.author, me))),
   h('td', { title: new Date(m.at).toISOString() }, clock(m.at)),
-  h('td', {}, info?.access.write ? h('button', { type: 'button', title: 'hard delete, on every replica', onclick: () => act.forget(m.id) }, 'forget') : null))))
+  h('td', {}, mayForget(info, m.author, me) ? h('button', { type: 'button', title: 'hard delete, on every replica', onclick: () => act.forget(m.id) }, 'forget') : null))))
+}
+
+/** The pool's forget rule (docs/pools.md): the author or the owner, or any writer under `forgetBy: 'writers'`. */
+function mayForget(info: PoolView['info'], author: string, me: string): boolean {
+  if (!info?.access.write) return false
+  return author === me || info.access.owner || info.policies.forgetBy === 'writers'
 }
 
 export function renderSync(s: Snapshot, relay: string, act: Actions): void {

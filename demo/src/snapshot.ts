@@ -1,5 +1,5 @@
 import type {
-  ExportedMemory, FactConflict, PoolConflict, PoolInfo, PoolSyncStatus, RemoteMemory, SyncStatus,
+  ExportedMemory, FactConflict, ForgottenMemory, PoolConflict, PoolInfo, PoolSyncStatus, RemoteMemory, SyncStatus,
 } from '../../src/index.js'
 
 /**
@@ -31,6 +31,8 @@ export interface PoolView {
   readonly name: string | null
   readonly memories: readonly MemoryRow[]
   readonly conflicts: readonly PoolConflict[]
+  /** Who forgot what (tombstones), for the timeline. */
+  readonly forgotten: readonly ForgottenMemory[]
   readonly sync: PoolSyncStatus | null
   /** Why the pool could not be read (e.g. access revoked). */
   readonly error: string | null
@@ -52,7 +54,7 @@ export async function readSnapshot(mem: RemoteMemory, waiting: ReadonlyMap<strin
   for (const p of sync.pools) if (!pending.has(p.pool)) pending.set(p.pool, null)
   for (const [id, name] of pending) {
     if (known.has(id)) continue
-    pools.push({ id, info: null, name, memories: [], conflicts: [], sync: sync.pools.find((p) => p.pool === id) ?? null, error: null })
+    pools.push({ id, info: null, name, memories: [], conflicts: [], forgotten: [], sync: sync.pools.find((p) => p.pool === id) ?? null, error: null })
   }
   return { at: Date.now(), pools, factConflicts, sync }
 }
@@ -60,13 +62,13 @@ export async function readSnapshot(mem: RemoteMemory, waiting: ReadonlyMap<strin
 async function readPool(mem: RemoteMemory, info: PoolInfo, sync: SyncStatus): Promise<PoolView> {
   const status = sync.pools.find((p) => p.pool === info.id) ?? null
   try {
-    const [exported, conflicts] = await Promise.all([mem.pools.export(info.id), mem.pools.conflicts(info.id)])
+    const [exported, conflicts, forgotten] = await Promise.all([mem.pools.export(info.id), mem.pools.conflicts(info.id), mem.pools.forgotten(info.id)])
     // status() is not a read either; it tells a superseded (archived) memory from a current one, which export does not.
     const lifecycles = await Promise.all(exported.memories.map((m) => mem.pools.status(unprefix(m.memory_id))))
     const memories = exported.memories.map((m, i) => row(m, lifecycles[i] ?? 'forgotten')).sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
-    return { id: info.id, info, name: info.name, memories, conflicts, sync: status, error: null }
+    return { id: info.id, info, name: info.name, memories, conflicts, forgotten, sync: status, error: null }
   } catch (err) {
-    return { id: info.id, info, name: info.name, memories: [], conflicts: [], sync: status, error: (err as Error).message }
+    return { id: info.id, info, name: info.name, memories: [], conflicts: [], forgotten: [], sync: status, error: (err as Error).message }
   }
 }
 

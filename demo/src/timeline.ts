@@ -53,7 +53,14 @@ export function changes(prev: Snapshot | null, next: Snapshot, me: string): Time
       add('memory', `${label(pool)}: ${triple(m)} ${mine ? 'written here' : `arrived from ${m.author}`}`, mine)
     }
     const now = new Set(pool.memories.map((m) => m.id))
-    for (const m of old.memories) if (!now.has(m.id)) add('forget', `${label(pool)}: ${triple(m)} forgotten`)
+    // Who forgot it, from the tombstone (only the author, the owner, or a condition every replica checks: docs/pools.md).
+    const by = new Map(pool.forgotten.map((f) => [f.memory as string, f]))
+    for (const m of old.memories) {
+      if (now.has(m.id)) continue
+      const f = by.get(m.id)
+      const who = f ? ` by ${f.by === me ? 'you' : f.by}${f.reason === 'forget' ? '' : ` (${f.reason})`}` : ''
+      add('forget', `${label(pool)}: ${triple(m)} forgotten${who}`, f ? f.by === me : true)
+    }
     const conflicts = new Set(old.conflicts.map((c) => c.id))
     for (const c of pool.conflicts) if (!conflicts.has(c.id)) add('conflict', `${label(pool)}: conflict flagged on ${c.subject} · ${c.predicate}`)
     for (const c of old.conflicts) if (!pool.conflicts.some((x) => x.id === c.id)) add('conflict', `${label(pool)}: conflict on ${c.subject} · ${c.predicate} settled`)

@@ -300,6 +300,20 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
 }
 
 /**
+ * The tombstone that forgot each forgotten id: the earliest valid one (record order) that may
+ * forget it (for a target not in the set: the earliest naming it). Sorted by that tombstone.
+ */
+export function forgetLog(s: Structure, record: (id: string) => PoolRecord | undefined): Array<{ id: string; by: PoolRecord<TombstoneBody> }> {
+  const out: Array<{ id: string; by: PoolRecord<TombstoneBody> }> = []
+  for (const id of s.forgotten.keys()) {
+    const target = record(id)
+    const by = (s.forgetters.get(id) ?? []).find((t) => !target || tombstoneForgets(s, t, target))
+    if (by) out.push({ id, by })
+  }
+  return out.sort((a, b) => compareRecords(a.by, b.by) || (a.id < b.id ? -1 : 1))
+}
+
+/**
  * Whether a valid tombstone of the pool forgets `record` (a memory this replica holds, whatever
  * the set says): a peer that removes a key together with its tombstone must not make a replica
  * drop a record the tombstone's author had no right to forget. The sync layer asks before it

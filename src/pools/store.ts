@@ -1,4 +1,6 @@
 import { toHex } from '../core/bytes.js'
+import { decodeHlc } from '../core/clock.js'
+import type { AgentDid } from '../core/identity.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import type { SignatureCache } from '../core/signature-cache.js'
@@ -20,9 +22,9 @@ import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
 import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
 import { PoolReplica, type Ctx, type Put } from './replica.js'
 import { duplicateKey, nearDuplicate, norm } from './similarity.js'
-import type { LiveMemory, Structure, View } from './state.js'
+import { forgetLog, type LiveMemory, type Structure, type View } from './state.js'
 import type {
-  ConflictDecision, CreatePoolOptions, ForgetOptions, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
+  ConflictDecision, CreatePoolOptions, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
   PoolExport, PoolId, PoolInfo, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './types.js'
 
@@ -741,6 +743,23 @@ export class PoolStore implements Pools {
         return targets as MemoryId[]
       })(),
     )
+  }
+
+  /**
+   * Who forgot what in a pool: one entry per hard-deleted memory, with the signer of the tombstone
+   * that forgot it, its reason and time, oldest first. Not a read (no access record).
+   * @throws PERMISSION_DENIED for a non-reader; NOT_FOUND.
+   * @example
+   * for (const f of await mem.pools.forgotten(pool.id)) console.log(`${f.by} forgot ${f.memory} (${f.reason})`)
+   */
+  async forgotten(poolId: string): Promise<ForgottenMemory[]> {
+    const pool = parsePoolId(poolId)
+    await this.#ready()
+    const ctx = this.#context(pool)
+    if (!ctx.rights.read) throw denied(`may not read pool ${pool}`, { pool })
+    return forgetLog(ctx.s, (id) => this.#r.state.record(id)).map(({ id, by }) => ({
+      memory: id as MemoryId, by: by.author as AgentDid, reason: by.body.reason, at: decodeHlc(by.hlc).wall,
+    }))
   }
 
   /** LCS-004 §8 `user_feedback`: rates a memory in [-1, 1] (the latest rating of each rater counts). */

@@ -290,6 +290,17 @@ export type ConflictDecision =
   | { readonly strategy: MergeStrategy }
   | 'suggested'
 
+/** One hard delete in a pool (`mem.pools.forgotten`): which memory, by whom, why, when. */
+export interface ForgottenMemory {
+  readonly memory: MemoryId
+  /** The signer of the tombstone that forgot it (the earliest one that may, docs/pools.md "Trust model"). */
+  readonly by: AgentDid
+  /** `forget`, `cascade`, `ephemeral` (a read consumed it), `session-end`, `expired` or `pruned`. */
+  readonly reason: 'forget' | 'cascade' | 'ephemeral' | 'session-end' | 'expired' | 'pruned'
+  /** Epoch ms of the tombstone (its author's clock). */
+  readonly at: number
+}
+
 /** The pool API (`mem.pools`). Every operation acts as the memory's identity. */
 export interface Pools {
   create(options?: CreatePoolOptions): Promise<PoolInfo>
@@ -306,6 +317,7 @@ export interface Pools {
   query(poolId: string, options?: QueryOptions): Promise<PoolMemory[]>
   merge(memoryIds: readonly string[], strategy?: MergeStrategy): Promise<PoolMemory>
   forget(memoryId: string, options?: ForgetOptions): Promise<MemoryId[]>
+  forgotten(poolId: string): Promise<ForgottenMemory[]>
   rate(memoryId: string, rating: number): Promise<void>
   conflicts(poolId: string): Promise<PoolConflict[]>
   resolve(conflictId: string, decision?: ConflictDecision): Promise<PoolMemory>
