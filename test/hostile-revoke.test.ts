@@ -50,3 +50,28 @@ test('a revoked member that backdates its records into its old grant is refused 
   await eventually(() => objects(carol.mem, a.pool), ['Rome', 'early'])
   expect((await carol.mem.sync.quarantine(a.pool)).map((q) => q.key).sort()).toEqual([backdated.id, erase.id].sort())
 }, 60_000)
+
+test('a writer made a reader cannot backdate writes into its old grant; its reads still count', async () => {
+  const a = await arena()
+  const malloryId = await identityFor('mallory')
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  const mallory = await a.raw(malloryId.did, true)
+  await sleep(30)
+  const early = await signedAt(malloryId, a.pool, PoolKind.MEMORY, memoryBody('mallory', 'early'), Date.now())
+  mallory.records.set(early.id, asValue(early))
+  await eventually(() => objects(a.owner.mem, a.pool), ['early'])
+  await sleep(30)
+  const insideOldGrant = Date.now()
+  await sleep(30)
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: false })
+  expect(await a.owner.mem.pools.access(a.pool, malloryId.did)).toMatchObject({ read: true, write: false })
+
+  const backdated = await signedAt(malloryId, a.pool, PoolKind.MEMORY, memoryBody('mallory', 'backdated'), insideOldGrant)
+  const rating = await signedAt(malloryId, a.pool, PoolKind.RATING, { memory: early.id, rating: 1 }, insideOldGrant)
+  mallory.doc.transact(() => {
+    mallory.records.set(backdated.id, asValue(backdated))
+    mallory.records.set(rating.id, asValue(rating))
+  })
+  await eventually(async () => (await a.owner.mem.sync.quarantine(a.pool)).map((q) => `${q.key} ${q.reason}`), [`${backdated.id} read-only`])
+  expect(await objects(a.owner.mem, a.pool)).toEqual(['early'])
+}, 60_000)
