@@ -101,8 +101,9 @@ export class MemoryModules {
     const storage = this.#storage
     switch (name) {
       case 'pools': {
-        const { PoolStore } = await import('./pools/store.js')
-        return new PoolStore(storage, { identity, facts: this.facts, now: o.now, ownsStorage: false, signatures: this.#signatures })
+        // The kinds other modules put into pools: a revocation's cutoff lists the revoked member's records of those too.
+        const [{ PoolStore }, { CONTENT_KINDS }] = await Promise.all([import('./pools/store.js'), import('./sync/content.js')])
+        return new PoolStore(storage, { identity, facts: this.facts, now: o.now, ownsStorage: false, signatures: this.#signatures, sharedKinds: CONTENT_KINDS })
       }
       case 'working': {
         const { WorkingStore } = await import('./working/store.js')

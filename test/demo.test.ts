@@ -40,15 +40,29 @@ function snapshot(at: number, pools: readonly PoolView[], state: Snapshot['sync'
   return { at, pools, factConflicts: [], sync: { state, pending: { outgoing: 0, incoming: 0 }, pools: [] } }
 }
 
-function pool(memories: readonly MemoryRow[], info = true): PoolView {
+function pool(memories: readonly MemoryRow[], info = true, forgotten: PoolView['forgotten'] = []): PoolView {
   const members = [{ did: OTHER, read: true, write: true, owner: true, expiresAt: null }, { did: ME, read: true, write: true, owner: false, expiresAt: null }]
   return {
-    id: CODE.pool, name: 'household', memories, conflicts: [], sync: null, error: null, denied: false, joinedAt: null,
+    id: CODE.pool, name: 'household', memories, conflicts: [], forgotten, sync: null, error: null, denied: false, joinedAt: null,
     info: info ? ({ owner: OTHER, members } as unknown as PoolView['info']) : null,
   }
 }
 
 describe('demo timeline', () => {
+  test('who forgot what: the tombstone’s signer (named as the page names people) and its reason', () => {
+    const before = snapshot(1, [pool([memory('a', OTHER, 'Rome'), memory('b', ME, 'Milan'), memory('c', OTHER, 'Oslo')])])
+    const after = snapshot(2, [pool([], true, [
+      { memory: 'a' as never, by: OTHER as never, reason: 'forget', at: 2 },
+      { memory: 'b' as never, by: ME as never, reason: 'forget', at: 2 },
+      { memory: 'c' as never, by: ME as never, reason: 'expired', at: 2 },
+    ])])
+    expect(changes(before, after, ME).map((e) => [e.text, e.mine])).toEqual([
+      [`"household": ${OTHER} forgot Aria · lives_in · Rome`, false],
+      ['"household": you forgot Aria · lives_in · Milan', true],
+      ['"household": you forgot Aria · lives_in · Oslo (expired)', true],
+    ])
+  })
+
   test('the first snapshot is one summary line', () => {
     expect(changes(null, snapshot(1, [pool([memory('a', ME, 'Rome')])]), ME)).toEqual([
       { at: 1, kind: 'pool', text: 'opened: 1 pool, 1 memory', mine: true },

@@ -52,7 +52,7 @@ function payload(subject: string, extra: Partial<MemoryPayload> = {}): MemoryPay
 }
 
 export async function recordUniverse(): Promise<Universe> {
-  const [alice, bob, carol, dave, mallory] = await Promise.all(['alice', 'bob', 'carol', 'dave', 'mallory'].map((n) => identityFor(n)))
+  const [alice, bob, carol, dave, mallory, erin] = await Promise.all(['alice', 'bob', 'carol', 'dave', 'mallory', 'erin'].map((n) => identityFor(n)))
   const pool = derivePoolId(alice!.did, '00'.repeat(16), null)
   const sign = <B extends PoolBody>(who: Identity, kind: PoolRecord['kind'], body: B, ms: number, extra: { pool?: PoolId; tenant?: string | null } = {}) =>
     signRecord(who, { kind, pool: extra.pool ?? pool, tenant: extra.tenant ?? null, body, author: who.did, hlc: hlc(ms) })
@@ -72,6 +72,10 @@ export async function recordUniverse(): Promise<Universe> {
   const mBob = await memory(bob!, 'Bruno', 11)
   const mEph = await memory(alice!, 'Ephemeral', 15, { ephemeral: true, ttl: 3600 })
   const mCarolEarly = await memory(carol!, 'Chen', 14)
+  // Erin: a writer revoked at 52 with a cutoff that lists her memory of 9 only; a re-grant at 70.
+  const mErinEarly = await memory(erin!, 'Erin', 9)
+  // A memory with a TTL that ended at T0 + 10 ms: any writer may sweep it once it has.
+  const mShort = await memory(alice!, 'Short', 10, { ttl: 0.01 })
   const records: PoolRecord[] = [
     await sign(alice!, PoolKind.CREATE, createBody('00'.repeat(16)), 0),
     await sign(mallory!, PoolKind.CREATE, createBody('11'.repeat(16)), 1),
@@ -87,6 +91,15 @@ export async function recordUniverse(): Promise<Universe> {
     await sign<TombstoneBody>(alice!, PoolKind.TOMBSTONE, { targets: [{ id: mBob.id, supersedes: [mAlice.id] }], reason: 'forget' }, 44),
     await sign(bob!, PoolKind.POLICY, { policies: DEFAULT_POLICIES }, 7),
     await sign(alice!, PoolKind.ACL, grant(bob!, false, false), 50),
+    await sign(alice!, PoolKind.ACL, grant(erin!, true), 8),
+    mErinEarly,
+    await sign<AclBody>(alice!, PoolKind.ACL, { ...grant(erin!, false, false), cutoff: [mErinEarly.id] }, 52),
+    // Signed after the revocation, dated inside the old grant: outside the cutoff, refused.
+    await memory(erin!, 'Erin backdated', 18),
+    await forget(erin!, [mErinEarly.id], 19),
+    await memory(erin!, 'Erin in the gap', 55),
+    await sign(alice!, PoolKind.ACL, grant(erin!, true), 70),
+    await memory(erin!, 'Erin again', 71),
     mAlice, mBob, mEph, mCarolEarly,
     await memory(bob!, 'Bruno late', 60),
     await memory(dave!, 'Dave', 12),
@@ -98,6 +111,11 @@ export async function recordUniverse(): Promise<Universe> {
     await forget(bob!, [mAlice.id], 21),
     await forget(dave!, [mEph.id, mAlice.id], 22, 'ephemeral'),
     await forget(bob!, [aclDave.id], 23),
+    mShort,
+    await forget(bob!, [mShort.id], 30, 'expired'),
+    // Not expired (no TTL), not EPHEMERAL, not his: ignored.
+    await forget(bob!, [mCarolEarly.id], 31, 'expired'),
+    await forget(bob!, [mCarolEarly.id], 32, 'ephemeral'),
     await forget(alice!, ['cd'.repeat(16)], 24),
     await sign(alice!, PoolKind.RESOLVE, { winner: mAlice.id, losers: [mCarolEarly.id] }, 25),
     await sign(dave!, PoolKind.RESOLVE, { winner: mAlice.id, losers: [mBob.id] }, 26),

@@ -42,7 +42,8 @@ describe('hard delete through sync', () => {
       expect(x.storage.dump()['syncUpdates']!.some((row) => bytesText((row as { update: Uint8Array }).update).includes('the blue flowerpot'))).toBe(true)
     }
 
-    await d.bob.mem.pools.forget(secret.id)
+    // Its author forgets it (a writer may not forget another's memory: issue 13); Bob's replica obeys.
+    await d.alice.mem.pools.forget(secret.id)
     await settle(net, [d.alice.mem, d.bob.mem])
 
     for (const x of [d.alice, d.bob]) {

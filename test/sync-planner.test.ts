@@ -93,6 +93,61 @@ test('every plan of the incremental planner equals the materializer run on the w
   expect(incremental).toBeGreaterThan(RUNS)
 })
 
+/**
+ * Bounded passes (src/sync/slice.ts): a pass takes some of the changed keys and defers the rest.
+ * The planner then judges the document as it would stand with only the taken changes applied (a
+ * deferred key keeps the value it was last judged with); every plan must equal `materialize` of
+ * exactly that document, and once everything is taken, of the document itself.
+ */
+function runSliced(ops: readonly Op[], founded: boolean, cut: number): void {
+  const doc = new Y.Doc()
+  const map = doc.getMap(RECORDS_MAP)
+  let pending = new Set<string>()
+  map.observe((e) => {
+    for (const key of e.changes.keys.keys()) pending.add(key)
+  })
+  const planner = new Planner(u.pool)
+  // The document as the planner has taken it.
+  const taken = new Map<string, unknown>()
+  if (founded) map.set(u.create.key, u.create.value)
+  const check = (all: boolean, k: number): void => {
+    const keys = [...pending]
+    const slice = new Set(all ? keys : keys.filter((_, i) => (i * 7 + k) % cut !== 0))
+    const deferred = new Set(keys.filter((key) => !slice.has(key)))
+    pending = deferred
+    for (const key of slice) {
+      if (map.has(key)) taken.set(key, map.get(key))
+      else taken.delete(key)
+    }
+    const got = planner.begin(slice, map, undefined, deferred).finish(u.signatures)
+    expect(shape(got)).toEqual(shape(materialize({ pool: u.pool, entries: [...taken.entries()], signatures: u.signatures })))
+  }
+  let n = 0
+  for (const o of ops) {
+    if (o.t === 'set') {
+      const item = u.items[o.item % u.items.length]!
+      map.set(item.key, item.value)
+    } else if (o.t === 'delete') map.delete(u.keys[o.key % u.keys.length]!)
+    else check(false, n++)
+  }
+  check(true, 0)
+  expect(shape(planner.begin([], map).finish(u.signatures))).toEqual(shape(materialize({ pool: u.pool, entries: [...map.entries()], signatures: u.signatures })))
+}
+
+test('bounded passes: every plan equals the materializer run on the document as the taken changes left it', () => {
+  try {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 80, size: 'max' }), fc.boolean(), fc.integer({ min: 2, max: 4 }), (ops, founded, cut) => {
+        runSliced(ops, founded, cut)
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: process.env.SYNC_SHRINK === undefined },
+    )
+  } catch (err) {
+    console.error(`sliced planner equivalence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync-planner.test.ts`)
+    throw err
+  }
+})
+
 test('a pass of memory records alone judges only them; a grant re-judges the set', async () => {
   const doc = new Y.Doc()
   const map = doc.getMap(RECORDS_MAP)
@@ -111,4 +166,32 @@ test('a pass of memory records alone judges only them; a grant re-judges the set
   step.finish(signatures)
   map.set(acl.key, acl.value)
   expect(planner.begin([acl.key], map).full).toBe(true)
+})
+
+test('the universe exercises a revocation cutoff: a record signed after it and dated inside the old grant is refused', () => {
+  const plan = materialize({ pool: u.pool, entries: u.items.map((i) => [i.key, i.value] as const), signatures: u.signatures })
+  const subject = (id: string): string | undefined => {
+    const r = u.records.find((x) => x.id === id)
+    return r?.kind === PoolKind.MEMORY ? (r.body as { payload: { subject: string } }).payload.subject : r?.kind
+  }
+  const accepted = plan.accepted.map((r) => subject(r.id))
+  expect(accepted).toEqual(expect.arrayContaining(['Erin', 'Erin again']))
+  const refused = new Map(plan.quarantined.map((q) => [subject(q.key), q.reason]))
+  expect(refused.get('Erin backdated')).toBe('not-member')
+  expect(refused.get('Erin in the gap')).toBe('not-member')
+  // Erin's backdated tombstone of her own early memory is refused too: it stays.
+  expect(plan.forgotten.has(u.records.find((r) => subject(r.id) === 'Erin')!.id)).toBe(false)
+})
+
+test('the universe exercises who may forget: the owner, the author, expiry and EPHEMERAL that the record shows; not another writer', () => {
+  const plan = materialize({ pool: u.pool, entries: u.items.map((i) => [i.key, i.value] as const), signatures: u.signatures })
+  const bySubject = (subject: string): string =>
+    u.records.find((r) => r.kind === PoolKind.MEMORY && (r.body as { payload: { subject: string } }).payload.subject === subject)!.id
+  // Alice (owner) forgot Bruno; Bob swept Alice's expired memory.
+  expect(plan.forgotten.has(bySubject('Bruno'))).toBe(true)
+  expect(plan.forgotten.has(bySubject('Short'))).toBe(true)
+  // Bob's forget of Aria, Dave's consuming tombstone of a memory that is not EPHEMERAL, Bob's expiry of one without a TTL: ignored.
+  expect(plan.forgotten.has(bySubject('Aria'))).toBe(false)
+  expect(plan.forgotten.has(bySubject('Chen'))).toBe(false)
+  expect(plan.accepted.map((r) => r.id)).toEqual(expect.arrayContaining([bySubject('Aria'), bySubject('Chen')]))
 })

@@ -122,7 +122,7 @@ function renderDetail(view: PoolView, v: View, act: Actions): void {
       h('span', { class: 'triple' }, m.subject, ' ', h('span', { class: 'pred' }, m.predicate), ' ', h('strong', {}, m.object)),
       h('span', { class: 'meta' }, `${m.type.toLowerCase()} · `, h('time', { title: new Date(m.at).toISOString() }, clock(m.at)), archived ? ' · superseded' : conflicted.has(m.id) ? ' · in conflict' : null)),
     h('td', {}, who(m.author, v)),
-    h('td', { class: 'act' }, info?.access.write ? h('button', { type: 'button', class: 'quiet danger-text', 'data-testid': 'forget', onclick: () => act.forget(view, m) }, 'Forget') : null))
+    h('td', { class: 'act' }, mayForget(info, m.author, me) ? h('button', { type: 'button', class: 'quiet danger-text', 'data-testid': 'forget', onclick: () => act.forget(view, m) }, 'Forget') : null))
   }))
 }
 
@@ -194,3 +194,8 @@ export function renderTimeline(events: readonly TimelineEvent[]): void {
       h('time', {}, clock(e.at)), e.text)))
 }
 
+/** The pool's forget rule (docs/pools.md): the author or the owner, or any writer under `forgetBy: 'writers'`. */
+function mayForget(info: PoolView['info'], author: string, me: string): boolean {
+  if (!info?.access.write) return false
+  return author === me || info.access.owner || info.policies.forgetBy === 'writers'
+}

@@ -1,5 +1,5 @@
 import type {
-  ExportedMemory, FactConflict, PoolConflict, PoolInfo, PoolSyncStatus, RemoteMemory, SyncStatus,
+  ExportedMemory, FactConflict, ForgottenMemory, PoolConflict, PoolInfo, PoolSyncStatus, RemoteMemory, SyncStatus,
 } from '../../src/index.js'
 
 /**
@@ -31,6 +31,8 @@ export interface PoolView {
   readonly name: string | null
   readonly memories: readonly MemoryRow[]
   readonly conflicts: readonly PoolConflict[]
+  /** Who forgot what (tombstones), for the timeline. */
+  readonly forgotten: readonly ForgottenMemory[]
   readonly sync: PoolSyncStatus | null
   /** Why the pool could not be read (e.g. access revoked). */
   readonly error: string | null
@@ -66,7 +68,7 @@ export async function readSnapshot(mem: RemoteMemory, joined: ReadonlyMap<string
   for (const p of sync.pools) if (!pending.has(p.pool)) pending.set(p.pool, { name: null, joinedAt: null })
   for (const [id, j] of pending) {
     if (known.has(id) || hidden.has(id)) continue
-    pools.push({ id, info: null, name: j.name, memories: [], conflicts: [], sync: sync.pools.find((p) => p.pool === id) ?? null, error: null, denied: false, joinedAt: j.joinedAt })
+    pools.push({ id, info: null, name: j.name, memories: [], conflicts: [], forgotten: [], sync: sync.pools.find((p) => p.pool === id) ?? null, error: null, denied: false, joinedAt: j.joinedAt })
   }
   return { at: Date.now(), pools, factConflicts, sync: { ...sync, pools: sync.pools.filter((p) => !hidden.has(p.pool)) } }
 }
@@ -74,16 +76,16 @@ export async function readSnapshot(mem: RemoteMemory, joined: ReadonlyMap<string
 async function readPool(mem: RemoteMemory, info: PoolInfo, sync: SyncStatus, joinedAt: number | null): Promise<PoolView> {
   const status = sync.pools.find((p) => p.pool === info.id) ?? null
   const base = { id: info.id, info, name: info.name, sync: status, joinedAt }
-  if (!info.access.read) return { ...base, memories: [], conflicts: [], error: null, denied: true }
+  if (!info.access.read) return { ...base, memories: [], conflicts: [], forgotten: [], error: null, denied: true }
   try {
-    const [exported, conflicts] = await Promise.all([mem.pools.export(info.id), mem.pools.conflicts(info.id)])
+    const [exported, conflicts, forgotten] = await Promise.all([mem.pools.export(info.id), mem.pools.conflicts(info.id), mem.pools.forgotten(info.id)])
     // status() is not a read either; it tells a superseded (archived) memory from a current one, which export does not.
     const lifecycles = await Promise.all(exported.memories.map((m) => mem.pools.status(unprefix(m.memory_id))))
     const memories = exported.memories.map((m, i) => row(m, lifecycles[i] ?? 'forgotten')).sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
-    return { ...base, memories, conflicts, error: null, denied: false }
+    return { ...base, memories, conflicts, forgotten, error: null, denied: false }
   } catch (err) {
     const code = (err as { code?: unknown }).code
-    return { ...base, memories: [], conflicts: [], error: (err as Error).message, denied: code === 'PERMISSION_DENIED' }
+    return { ...base, memories: [], conflicts: [], forgotten: [], error: (err as Error).message, denied: code === 'PERMISSION_DENIED' }
   }
 }
 

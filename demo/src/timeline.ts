@@ -70,10 +70,15 @@ export function changes(prev: Snapshot | null, next: Snapshot, me: string, ctx: 
       add('memory', `${label(pool)}: ${triple(m)}, ${mine ? 'written by you' : `from ${name(m.author)}`}`, mine)
     }
     const now = new Set(pool.memories.map((m) => m.id))
+    // Who forgot it: the tombstone's signer when it is known here (only the author, the owner, or a
+    // condition every replica checks may forget: docs/pools.md), else what this page saw.
+    const by = new Map((pool.forgotten ?? []).map((f) => [f.memory as string, f]))
     for (const m of old.memories) {
       if (now.has(m.id)) continue
-      const who = actor(m.id, pool, me, here, name)
-      add('forget', `${label(pool)}: ${who} forgot ${triple(m)}`, who === 'you')
+      const f = by.get(m.id)
+      const who = f ? name(f.by) : actor(m.id, pool, me, here, name)
+      const why = f && f.reason !== 'forget' ? ` (${f.reason})` : ''
+      add('forget', `${label(pool)}: ${who} forgot ${triple(m)}${why}`, who === 'you')
     }
     const conflicts = new Set(old.conflicts.map((c) => c.id))
     for (const c of pool.conflicts) if (!conflicts.has(c.id)) add('conflict', `${label(pool)}: conflict flagged on ${c.subject} · ${c.predicate}`)

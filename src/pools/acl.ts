@@ -8,6 +8,8 @@ interface Grant {
   readonly read: boolean
   readonly write: boolean
   readonly expiresAt: number | null
+  /** The member's records this grant leaves their earlier rights (AclBody `cutoff`); null: no cutoff. */
+  readonly cutoff: ReadonlySet<string> | null
 }
 
 const NONE: Rights = { read: false, write: false, owner: false }
@@ -35,15 +37,18 @@ export class Acl {
     let list = this.#grants.get(b.member)
     if (!list) this.#grants.set(b.member, (list = []))
     if (list.some((g) => g.id === record.id)) return
-    list.push({ hlc: record.hlc, id: record.id, read: b.read || b.write, write: b.write, expiresAt: b.expiresAt })
+    list.push({ hlc: record.hlc, id: record.id, read: b.read || b.write, write: b.write, expiresAt: b.expiresAt, cutoff: b.cutoff ? new Set(b.cutoff) : null })
     list.sort(compareRecords)
   }
 
   /**
    * The rights of `did` at a timestamp: `hlc` (the acting record's clock; null for "now, after
-   * every known change") and `wallMs` (for grant expiry).
+   * every known change") and `wallMs` (for grant expiry). With `id` (the acting record's), every
+   * later record with a cutoff that does not list `id` caps the rights to what it grants: the clock
+   * is the author's word, the cutoff the owner's, so a record signed after a revocation and dated
+   * before it is refused all the same. Still a function of the record set alone.
    */
-  at(did: string, hlc: string | null, wallMs: number): Rights {
+  at(did: string, hlc: string | null, wallMs: number, id?: string): Rights {
     if (did === this.owner) return OWNER
     const list = this.#grants.get(did)
     if (!list) return NONE
@@ -51,7 +56,17 @@ export class Acl {
     if (hlc === null) grant = list.at(-1)
     else for (const g of list) if (g.hlc <= hlc) grant = g
     if (!grant || (grant.expiresAt !== null && wallMs >= grant.expiresAt)) return NONE
-    return { read: grant.read, write: grant.write, owner: false }
+    let read = grant.read
+    let write = grant.write
+    if (hlc !== null && id !== undefined) {
+      for (const g of list) {
+        if (g.hlc > hlc && g.cutoff !== null && !g.cutoff.has(id)) {
+          read &&= g.read
+          write &&= g.write
+        }
+      }
+    }
+    return read ? { read, write, owner: false } : NONE
   }
 
   /** Members with a live grant at `now`, the owner first. */

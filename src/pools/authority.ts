@@ -2,8 +2,8 @@ import { decodeHlc } from '../core/clock.js'
 import type { Acl } from './acl.js'
 import { DEFAULT_POLICIES, mergePolicies } from './input.js'
 import { isPayload } from './payload.js'
-import { PoolKind, derivePoolId, type PoolRecord, type TombstoneReason } from './records.js'
-import type { Rights } from './types.js'
+import { PoolKind, derivePoolId, type MemoryPayload, type PoolRecord, type TombstoneBody, type TombstoneReason } from './records.js'
+import type { PoolPolicies, Rights } from './types.js'
 
 /**
  * Who may author which pool record (docs/pools.md, "Records"), as one rule shared by the state
@@ -38,9 +38,12 @@ export interface Authority {
 
 const CONSUMING: ReadonlySet<TombstoneReason> = new Set(['ephemeral', 'session-end'])
 
-/** The author's rights at the record's own timestamp. */
+/**
+ * The author's rights at the record's own timestamp, less what a later revocation with a cutoff
+ * took away from records it does not list (acl.ts `at`): a backdated record gains nothing.
+ */
 export function rightsAt(a: Authority, r: PoolRecord): Rights {
-  return a.acl.at(r.author, r.hlc, decodeHlc(r.hlc).wall)
+  return a.acl.at(r.author, r.hlc, decodeHlc(r.hlc).wall, r.id)
 }
 
 /** Whether a `pool-create` record founds its pool: the pool id is bound to its author, nonce and tenant. */
@@ -81,6 +84,37 @@ export function judgeRecord(a: Authority, r: PoolRecord): Verdict {
   }
 }
 
+/**
+ * Who may forget a memory (docs/pools.md, "Forget"): LCS-004 does not say, and a tombstone is a
+ * hard delete on every replica, so by default only the memory's author and the pool's owner. The
+ * pool policy `forgetBy: 'writers'` widens it to every writer. Beyond that, a tombstone forgets
+ * another's memory only for a reason every replica can check from the record set alone, with the
+ * plaintext record in hand (never a decrypted payload: a replica without the key, or the relay,
+ * must reach the same verdict):
+ * - `ephemeral` (a read consumed it): the memory is EPHEMERAL;
+ * - `expired`: the memory has a TTL and it ended by the tombstone's time;
+ * - `pruned`, `forget`, `cascade`, `session-end`: never (whether a pool was over its maxSize
+ *   depends on importance, which depends on the clock and on reads).
+ * `writerNow`: whether the tombstone's author could write at the tombstone's timestamp.
+ */
+export function mayForget(
+  a: Authority & { readonly policies: PoolPolicies }, author: string, writerNow: boolean, reason: TombstoneReason, wallMs: number, target: PoolRecord,
+): boolean {
+  if (author === a.owner || author === target.author) return true
+  if (a.policies.forgetBy === 'writers' && writerNow) return true
+  const body = target.body as { payload?: MemoryPayload }
+  const p = body.payload
+  if (!p) return false
+  if (reason === 'ephemeral') return p.ephemeral === true
+  if (reason === 'expired') return !p.permanent && p.ttl !== null && p.createdAt + Math.round(p.ttl * 1000) <= wallMs
+  return false
+}
+
+/** Whether a valid tombstone forgets one of its present targets (`mayForget` at the tombstone's own timestamp). */
+export function tombstoneForgets(a: Authority & { readonly policies: PoolPolicies }, t: PoolRecord<TombstoneBody>, target: PoolRecord): boolean {
+  return mayForget(a, t.author, rightsAt(a, t).write, t.body.reason, decodeHlc(t.hlc).wall, target)
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string')
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
@@ -111,7 +145,7 @@ export function isWellFormed(r: PoolRecord): boolean {
         (b['sealedName'] === null || isSealed(b['sealedName'])) && policiesOk(b['policies'])
     case PoolKind.ACL:
       return typeof b['member'] === 'string' && typeof b['read'] === 'boolean' && typeof b['write'] === 'boolean' &&
-        (b['expiresAt'] === null || isNum(b['expiresAt']))
+        (b['expiresAt'] === null || isNum(b['expiresAt'])) && (b['cutoff'] === undefined || isStrings(b['cutoff']))
     case PoolKind.POLICY:
       return policiesOk(b['policies'])
     case PoolKind.KEY:

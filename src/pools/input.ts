@@ -10,6 +10,7 @@ const DAY = 24 * 3600
 const HEX32 = /^[0-9a-f]{32}$/
 
 export const DEFAULT_POLICIES: PoolPolicies = {
+  forgetBy: 'author',
   maxSize: null,
   pruningThreshold: 0.9,
   autoMerge: false,
@@ -166,6 +167,10 @@ export function mergePolicies(base: PoolPolicies, patch: unknown, field = 'polic
   }
   if (p['pruningThreshold'] !== undefined) out['pruningThreshold'] = fraction(p['pruningThreshold'], `${field}.pruningThreshold`)
   if (p['similarity'] !== undefined) out['similarity'] = fraction(p['similarity'], `${field}.similarity`)
+  if (p['forgetBy'] !== undefined) {
+    if (p['forgetBy'] !== 'author' && p['forgetBy'] !== 'writers') throw invalidArgument(`${field}.forgetBy`, "must be 'author' or 'writers'")
+    out['forgetBy'] = p['forgetBy']
+  }
   bool('autoMerge')
   bool('deduplication')
   if (p['mergeStrategy'] !== undefined) out['mergeStrategy'] = assertStrategy(p['mergeStrategy'], `${field}.mergeStrategy`)

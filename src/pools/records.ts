@@ -59,6 +59,14 @@ export interface AclBody {
   readonly read: boolean
   readonly write: boolean
   readonly expiresAt: number | null
+  /**
+   * On a record that takes rights away (a revocation, or a writer made a reader): the ids of the
+   * member's records the owner held when it signed it, sorted. Every replica refuses any other
+   * record of the member dated before this one the rights it takes away, whatever its date: a
+   * record's clock is chosen by its author, so a revoked member could otherwise backdate records
+   * into its old grant (docs/pools.md, "Revocation"). Absent on grants and on older records.
+   */
+  readonly cutoff?: readonly string[]
 }
 
 export interface PolicyBody {

@@ -1,6 +1,6 @@
 import { decodeHlc } from '../core/clock.js'
 import { Acl } from './acl.js'
-import { Verdict, foundsPool, isWellFormed, judgeRecord, rightsAt, type Authority } from './authority.js'
+import { Verdict, foundsPool, isWellFormed, judgeRecord, tombstoneForgets, type Authority } from './authority.js'
 import { DEFAULT_POLICIES } from './input.js'
 import {
   PoolKind, compareRecords,
@@ -22,8 +22,9 @@ import type { PoolId, PoolPolicies } from './types.js'
  * - `pool-acl`, `pool-policy`, `pool-key` count only when the owner signed them;
  * - `pool-memory`, `pool-resolve` count only when their author could write the pool at the record's
  *   timestamp; `pool-access`, `pool-rating` when it could read;
- * - a `pool-tombstone` forgets its targets when its author could write; a reader's tombstone with
- *   reason `ephemeral`/`session-end` forgets only EPHEMERAL targets (the first read consumes them);
+ * - a valid `pool-tombstone` (a writer's, or a reader's consuming one) forgets a memory only if its
+ *   author may forget that memory (authority.ts `mayForget`: the memory's author, the owner, a
+ *   writer under `forgetBy: 'writers'`, or a condition every replica can check: EPHEMERAL, expired);
  * - a memory that a valid tombstone covers is dead even if its record arrives later: the replica
  *   deletes the record again (heals) instead of showing it.
  * - a record whose body does not have its kind's shape is ignored (authority.ts `isWellFormed`).
@@ -51,8 +52,14 @@ export interface Structure {
   readonly memories: ReadonlyMap<string, ValidMemory>
   /** Present memory records a valid tombstone covers: to be deleted from storage. */
   readonly dead: ReadonlySet<string>
-  /** Ids a valid tombstone forgot, with the links they had (chain repair). */
+  /**
+   * Ids a valid tombstone forgot, with the links they had (chain repair). A target whose record is
+   * not in the set counts (it cannot be judged, and after a hard delete it is absent everywhere);
+   * a replica that holds it judges it with `forgottenBy` before believing its absence.
+   */
   readonly forgotten: ReadonlyMap<string, readonly string[]>
+  /** Valid tombstones by the ids they name (whether or not they may forget them). */
+  readonly forgetters: ReadonlyMap<string, readonly PoolRecord<TombstoneBody>[]>
   /** In force (latest per pair wins): loser -> winner. */
   readonly resolutions: ReadonlyMap<string, string>
   readonly access: ReadonlyMap<string, { readonly count: number; readonly last: number }>
@@ -178,6 +185,13 @@ export class PoolState {
     p.cache = undefined
   }
 
+  /** Ids of every record of `author` in a pool (valid or not), for a revocation's cutoff. */
+  idsBy(poolId: string, author: string): string[] {
+    const out: string[] = []
+    for (const r of this.#pools.get(poolId)?.records.values() ?? []) if (r.author === author) out.push(r.id)
+    return out
+  }
+
   /** Sealed memory records without a payload yet. */
   sealedPending(): PoolRecord<MemoryBody>[] {
     const out: PoolRecord<MemoryBody>[] = []
@@ -216,7 +230,6 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   const valid = <B>(list: readonly PoolRecord<B>[]): PoolRecord<B>[] => list.filter((r) => verdict(r as PoolRecord) === Verdict.OK)
 
   for (const r of valid(of<AclBody>(PoolKind.ACL))) acl.add(r)
-  const can = (r: PoolRecord, right: 'read' | 'write'): boolean => rightsAt(auth, r)[right]
 
   const policyRecord = valid(of<PolicyBody>(PoolKind.POLICY)).at(-1)
   const policies = { ...DEFAULT_POLICIES, ...(policyRecord ? policyRecord.body.policies : create.body.policies) }
@@ -233,15 +246,19 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
 
   const forgotten = new Map<string, readonly string[]>()
   const dead = new Set<string>()
+  const forgetAuth = { ...auth, policies }
+  const forgetters = new Map<string, PoolRecord<TombstoneBody>[]>()
   for (const t of valid(of<TombstoneBody>(PoolKind.TOMBSTONE))) {
-    // A valid tombstone by a non-writer is a reader consuming EPHEMERAL memories: it forgets only those.
-    const consumer = !can(t, 'write')
     for (const target of t.body.targets) {
+      let list = forgetters.get(target.id)
+      if (!list) forgetters.set(target.id, (list = []))
+      list.push(t)
       // Only memories can be forgotten: a writer must not erase the owner's ACL, keys or create record.
       const present = p.records.get(target.id)
       if (present && present.kind !== PoolKind.MEMORY) continue
-      const m = candidates.get(target.id)
-      if (consumer && m && m.payload?.ephemeral !== true) continue
+      // Who may forget whose memory (authority.ts `mayForget`). A target not here yet counts as
+      // forgotten (it may be the tombstone author's own); it is judged again once it arrives.
+      if (present && !tombstoneForgets(forgetAuth, t, present)) continue
       forgotten.set(target.id, target.supersedes)
       if (p.records.has(target.id)) dead.add(target.id)
     }
@@ -278,8 +295,33 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
 
   return {
     id: poolId, owner, tenant, createdAt: wall(create), create, policies, acl, keys, epoch,
-    memories: candidates, dead, forgotten, resolutions, access, ratings,
+    memories: candidates, dead, forgotten, forgetters, resolutions, access, ratings,
   }
+}
+
+/**
+ * The tombstone that forgot each forgotten id: the earliest valid one (record order) that may
+ * forget it (for a target not in the set: the earliest naming it). Sorted by that tombstone.
+ */
+export function forgetLog(s: Structure, record: (id: string) => PoolRecord | undefined): Array<{ id: string; by: PoolRecord<TombstoneBody> }> {
+  const out: Array<{ id: string; by: PoolRecord<TombstoneBody> }> = []
+  for (const id of s.forgotten.keys()) {
+    const target = record(id)
+    const by = (s.forgetters.get(id) ?? []).find((t) => !target || tombstoneForgets(s, t, target))
+    if (by) out.push({ id, by })
+  }
+  return out.sort((a, b) => compareRecords(a.by, b.by) || (a.id < b.id ? -1 : 1))
+}
+
+/**
+ * Whether a valid tombstone of the pool forgets `record` (a memory this replica holds, whatever
+ * the set says): a peer that removes a key together with its tombstone must not make a replica
+ * drop a record the tombstone's author had no right to forget. The sync layer asks before it
+ * believes a key's absence (src/sync/store.ts, heal).
+ */
+export function forgottenBy(s: Structure, record: PoolRecord): boolean {
+  if (record.kind !== PoolKind.MEMORY) return false
+  return s.forgetters.get(record.id)?.some((t) => tombstoneForgets(s, t, record)) ?? false
 }
 
 /** Epoch ms at which a memory expires, or null. */

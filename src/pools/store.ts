@@ -1,9 +1,12 @@
 import { toHex } from '../core/bytes.js'
+import { decodeHlc } from '../core/clock.js'
+import type { AgentDid } from '../core/identity.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import type { SignatureCache } from '../core/signature-cache.js'
 import type { FactLookup, FactRef, FactStore } from '../facts/types.js'
 import type { StoragePort } from '../storage/port.js'
+import { mayForget } from './authority.js'
 import { findConflicts } from './conflicts.js'
 import { randomBytes } from './crypto.js'
 import { FactView } from './fact-view.js'
@@ -16,12 +19,12 @@ import { byRecency, mergePayloads } from './merge.js'
 import { buildPayload } from './payload.js'
 import { conflictIndex, importanceOf, poolInfo, toPoolMemory } from './present.js'
 import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
-import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload } from './records.js'
+import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
 import { PoolReplica, type Ctx, type Put } from './replica.js'
 import { duplicateKey, nearDuplicate, norm } from './similarity.js'
-import type { LiveMemory, Structure, View } from './state.js'
+import { forgetLog, type LiveMemory, type Structure, type View } from './state.js'
 import type {
-  ConflictDecision, CreatePoolOptions, ForgetOptions, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
+  ConflictDecision, CreatePoolOptions, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
   PoolExport, PoolId, PoolInfo, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './types.js'
 
@@ -71,6 +74,11 @@ export interface PoolStoreOptions {
   readonly ownsStorage?: boolean
   /** Signature verdicts shared with the sync layer (src/core/signature-cache.ts); a cache of its own by default. */
   readonly signatures?: SignatureCache
+  /**
+   * Other modules' record kinds that travel in a pool (src/sync/content.ts CONTENT_KINDS): a
+   * revocation's cutoff lists the member's records of these kinds too, so they stay valid.
+   */
+  readonly sharedKinds?: readonly string[]
 }
 
 function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
@@ -85,6 +93,8 @@ function notFound(what: string, id: string): MemweaveError {
 export class PoolStore implements Pools {
   readonly #r: PoolReplica
   readonly #factView: FactView
+  readonly #storage: StoragePort
+  readonly #sharedKinds: readonly string[]
   readonly #names = new Map<string, string | null>()
   /** Duplicate key -> id of memories this handle wrote: same-batch deduplication without re-deriving the pool. */
   readonly #written = new Map<string, string>()
@@ -101,6 +111,28 @@ export class PoolStore implements Pools {
       identity: options.identity ?? null, now: options.now ?? Date.now, ownsStorage: options.ownsStorage ?? true, signatures: options.signatures,
     })
     this.#factView = new FactView(options.facts ?? null)
+    this.#storage = storage
+    this.#sharedKinds = options.sharedKinds ?? []
+  }
+
+  /**
+   * The cutoff of a record that takes rights from `did` (AclBody `cutoff`): every record of the
+   * member in the pool that this owner holds now, pool records and other modules' alike, sorted.
+   * What the owner has not received by then is cut off with the rest (docs/pools.md, "Revocation").
+   */
+  async #cutoff(pool: PoolId, did: string): Promise<string[]> {
+    const ids = this.#r.state.idsBy(pool, did)
+    if (this.#sharedKinds.length) {
+      const shared = await this.#storage.read(['records'], async (tx) => {
+        const out: string[] = []
+        for (const kind of this.#sharedKinds) {
+          for (const r of await tx.where<{ id: string; pool?: unknown; author?: unknown }>('records', 'kind', kind)) if (r.pool === pool && r.author === did) out.push(r.id)
+        }
+        return out
+      })
+      ids.push(...shared)
+    }
+    return [...new Set(ids)].sort()
   }
 
   /** Opens, waits for committing writes, catches up with every handle's records. */
@@ -167,9 +199,10 @@ export class PoolStore implements Pools {
     await this.#ready()
     let ctx = this.#context(pool)
     if (!ctx.rights.write) return replaced
-    if (ctx.view.expired.length) {
-      for (const id of this.#predecessors(ctx.s, ctx.view.expired.map((m) => m.id))) dirty.add(id)
-      await this.#r.tombstone(ctx.s, ctx.view.expired.map((m) => m.id), 'expired')
+    const expired = this.#forgettable(ctx, ctx.view.expired, 'expired')
+    if (expired.length) {
+      for (const id of this.#predecessors(ctx.s, expired)) dirty.add(id)
+      await this.#r.tombstone(ctx.s, expired, 'expired')
       ctx = this.#context(pool)
     }
     if (ctx.s.policies.autoMerge) {
@@ -197,6 +230,16 @@ export class PoolStore implements Pools {
     return replaced
   }
 
+  /**
+   * The ids among `memories` that this identity may forget for `reason` (authority.ts `mayForget`,
+   * the rule every replica applies to the tombstone): a tombstone that would be ignored is not written.
+   */
+  #forgettable(ctx: Ctx, memories: readonly { readonly id: string; readonly record: PoolRecord }[], reason: TombstoneReason): string[] {
+    const me = this.#r.identity?.did
+    if (!me) return []
+    return memories.filter((m) => mayForget(ctx.s, me, ctx.rights.write, reason, ctx.now, m.record)).map((m) => m.id)
+  }
+
   /** Memories that may become current again when `removed` go (their supersession predecessors). */
   #predecessors(s: Structure, removed: readonly string[]): string[] {
     const gone = new Set(removed)
@@ -216,8 +259,10 @@ export class PoolStore implements Pools {
     const stored = [...ctx.view.live.values()]
     if (max === null || stored.length <= max) return []
     const target = Math.floor(max * ctx.s.policies.pruningThreshold)
+    // Only memories this identity may forget: another writer's pruned tombstone would be ignored everywhere.
+    const mine = new Set(this.#forgettable(ctx, stored, 'pruned'))
     const ranked = stored
-      .filter((m) => !m.payload.permanent && !keep.has(m.id))
+      .filter((m) => !m.payload.permanent && !keep.has(m.id) && mine.has(m.id))
       .map((m) => ({ m, imp: importanceOf(ctx.view, m) }))
       .sort((a, b) => a.imp - b.imp || a.m.payload.createdAt - b.m.payload.createdAt || (a.m.id < b.m.id ? -1 : 1))
     return ranked.slice(0, Math.max(0, stored.length - target)).map((x) => x.m.id)
@@ -270,8 +315,8 @@ export class PoolStore implements Pools {
     const me = this.#r.me()
     const puts: Put[] = []
     if (read.length) puts.push({ record: await this.#r.sign(ctx.s, PoolKind.ACCESS, { reads: read.map((m) => m.id).sort(), at: ctx.now }) })
-    const consumed = read.filter((m) => m.payload.ephemeral && m.record.author !== me.did).map((m) => m.id)
-    const expired = ctx.rights.write ? ctx.view.expired.map((m) => m.id) : []
+    const consumed = this.#forgettable(ctx, read.filter((m) => m.payload.ephemeral && m.record.author !== me.did), 'ephemeral')
+    const expired = ctx.rights.write ? this.#forgettable(ctx, ctx.view.expired, 'expired') : []
     if (consumed.length) await this.#r.tombstone(ctx.s, consumed, 'ephemeral', puts.splice(0))
     if (expired.length) await this.#r.tombstone(ctx.s, expired, 'expired', puts.splice(0))
     if (puts.length) await this.#r.save(puts)
@@ -389,7 +434,13 @@ export class PoolStore implements Pools {
         const ctx = this.#context(pool)
         this.#owner(ctx)
         if (did === ctx.s.owner) return
-        const body: AclBody = { member: did, read: true, write: options.write === true, expiresAt: duration === null ? null : ctx.now + Math.round(duration * 1000) }
+        const write = options.write === true
+        const expiresAt = duration === null ? null : ctx.now + Math.round(duration * 1000)
+        // A writer made a reader loses write access the way a revoked member loses all: with a cutoff.
+        const downgrade = !write && ctx.s.acl.at(did, null, ctx.now).write
+        const body: AclBody = downgrade
+          ? { member: did, read: true, write, expiresAt, cutoff: await this.#cutoff(pool, did) }
+          : { member: did, read: true, write, expiresAt }
         const puts: Put[] = [{ record: await this.#r.sign(ctx.s, PoolKind.ACL, body) }]
         if (ctx.s.create.body.encrypted) {
           const wrapped = new Set(ctx.s.keys.filter((k) => k.body.member === did).map((k) => k.body.keyId))
@@ -416,7 +467,8 @@ export class PoolStore implements Pools {
         const ctx = this.#context(pool)
         this.#owner(ctx)
         if (did === ctx.s.owner) throw invalidArgument('agentDid', 'the owner cannot be revoked')
-        const puts: Put[] = [{ record: await this.#r.sign(ctx.s, PoolKind.ACL, { member: did, read: false, write: false, expiresAt: null }) }]
+        const cutoff = await this.#cutoff(pool, did)
+        const puts: Put[] = [{ record: await this.#r.sign(ctx.s, PoolKind.ACL, { member: did, read: false, write: false, expiresAt: null, cutoff }) }]
         if (ctx.s.create.body.encrypted) {
           const epoch = ctx.s.epoch + 1
           const keyId = await this.#r.ring.generate(pool, epoch)
@@ -652,7 +704,10 @@ export class PoolStore implements Pools {
    * LCS-004 §4.5: hard-deletes a memory (its record leaves storage; a tombstone keeps only its id),
    * and with `cascade` every memory that rests on it through supporting evidence or as a merge of it,
    * transitively. Its fact views are hard-deleted too. Returns the ids forgotten ([] if already gone).
-   * @throws PERMISSION_DENIED for a non-writer.
+   * Only the memory's author or the pool's owner may forget it, or any writer when the pool's policy
+   * says `forgetBy: 'writers'` (docs/pools.md, "Forget"); with `cascade`, every memory reached.
+   * @throws PERMISSION_DENIED for a non-writer, or for a memory (or one reached by `cascade`) this
+   * identity may not forget (`details.ids`); nothing is written then.
    */
   forget(memoryId: string, options: ForgetOptions = {}): Promise<MemoryId[]> {
     return this.#track(
@@ -675,12 +730,36 @@ export class PoolStore implements Pools {
             }
           }
         }
+        const reason = options.cascade === true ? 'cascade' : 'forget'
+        // Refused whole, before anything is written: a tombstone of another's memory would be ignored by every replica.
+        const allowed = new Set(this.#forgettable(ctx, targets.map((t) => ctx.s.memories.get(t)!), reason))
+        const refused = targets.filter((t) => !allowed.has(t))
+        if (refused.length) {
+          throw denied(`only a memory's author or the pool's owner may forget it (pool policy forgetBy: ${ctx.s.policies.forgetBy})`, { pool, ids: refused })
+        }
         const dirty = this.#predecessors(ctx.s, targets)
-        await this.#r.tombstone(ctx.s, targets, options.cascade === true ? 'cascade' : 'forget')
+        await this.#r.tombstone(ctx.s, targets, reason)
         await this.#afterCommit(pool, dirty)
         return targets as MemoryId[]
       })(),
     )
+  }
+
+  /**
+   * Who forgot what in a pool: one entry per hard-deleted memory, with the signer of the tombstone
+   * that forgot it, its reason and time, oldest first. Not a read (no access record).
+   * @throws PERMISSION_DENIED for a non-reader; NOT_FOUND.
+   * @example
+   * for (const f of await mem.pools.forgotten(pool.id)) console.log(`${f.by} forgot ${f.memory} (${f.reason})`)
+   */
+  async forgotten(poolId: string): Promise<ForgottenMemory[]> {
+    const pool = parsePoolId(poolId)
+    await this.#ready()
+    const ctx = this.#context(pool)
+    if (!ctx.rights.read) throw denied(`may not read pool ${pool}`, { pool })
+    return forgetLog(ctx.s, (id) => this.#r.state.record(id)).map(({ id, by }) => ({
+      memory: id as MemoryId, by: by.author as AgentDid, reason: by.body.reason, at: decodeHlc(by.hlc).wall,
+    }))
   }
 
   /** LCS-004 §8 `user_feedback`: rates a memory in [-1, 1] (the latest rating of each rater counts). */

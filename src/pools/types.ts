@@ -117,6 +117,12 @@ export interface PoolMemory {
 }
 
 export interface PoolPolicies {
+  /**
+   * Who may forget (hard-delete) a memory: `'author'` (default): its author and the owner;
+   * `'writers'`: any writer. Expiry and EPHEMERAL consumption count for anyone whatever this says,
+   * where every replica can check them (docs/pools.md, "Forget").
+   */
+  readonly forgetBy: 'author' | 'writers'
   /** Cap on stored memories (superseded ones count); null for none. */
   readonly maxSize: number | null
   /** When the pool exceeds maxSize, the least important memories are pruned down to this fraction of it. */
@@ -284,6 +290,17 @@ export type ConflictDecision =
   | { readonly strategy: MergeStrategy }
   | 'suggested'
 
+/** One hard delete in a pool (`mem.pools.forgotten`): which memory, by whom, why, when. */
+export interface ForgottenMemory {
+  readonly memory: MemoryId
+  /** The signer of the tombstone that forgot it (the earliest one that may, docs/pools.md "Trust model"). */
+  readonly by: AgentDid
+  /** `forget`, `cascade`, `ephemeral` (a read consumed it), `session-end`, `expired` or `pruned`. */
+  readonly reason: 'forget' | 'cascade' | 'ephemeral' | 'session-end' | 'expired' | 'pruned'
+  /** Epoch ms of the tombstone (its author's clock). */
+  readonly at: number
+}
+
 /** The pool API (`mem.pools`). Every operation acts as the memory's identity. */
 export interface Pools {
   create(options?: CreatePoolOptions): Promise<PoolInfo>
@@ -300,6 +317,7 @@ export interface Pools {
   query(poolId: string, options?: QueryOptions): Promise<PoolMemory[]>
   merge(memoryIds: readonly string[], strategy?: MergeStrategy): Promise<PoolMemory>
   forget(memoryId: string, options?: ForgetOptions): Promise<MemoryId[]>
+  forgotten(poolId: string): Promise<ForgottenMemory[]>
   rate(memoryId: string, rating: number): Promise<void>
   conflicts(poolId: string): Promise<PoolConflict[]>
   resolve(conflictId: string, decision?: ConflictDecision): Promise<PoolMemory>

@@ -83,14 +83,17 @@ export function judgeSigned(s: Structure, r: PoolRecord): Verdict {
   return isContentKind(r.kind) ? judgeContent(s, r) : judgeRecord(s, r)
 }
 
+/** A refused value's kind and author are whatever a peer wrote: a megabyte "kind" must not make a megabyte quarantine row. */
+const MAX_LABEL = 256
+
 /** A quarantine entry for a refused value (the record's kind and author when it has them). */
 export function refusal(
   pool: PoolId, key: string, reason: QuarantineReason, r: { kind?: unknown; author?: unknown } | null, detail = DETAIL[reason] ?? reason,
 ): QuarantinedRecord {
   return {
     pool, key, reason, detail,
-    kind: typeof r?.kind === 'string' ? r.kind : null,
-    author: typeof r?.author === 'string' ? r.author : null,
+    kind: typeof r?.kind === 'string' ? r.kind.slice(0, MAX_LABEL) : null,
+    author: typeof r?.author === 'string' ? r.author.slice(0, MAX_LABEL) : null,
   }
 }
 

@@ -8,6 +8,8 @@ import { STRUCTURAL_KINDS, compareQuarantined, judgePool, judgeSigned, refusal, 
 import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
 
+const NONE: ReadonlySet<string> = new Set()
+
 /** What the planner reads of a pool's Y.Map. */
 export interface RecordMap {
   has(key: string): boolean
@@ -56,15 +58,22 @@ export class Planner {
     this.#pool = pool
   }
 
+  /** The pool's structure as of the last plan (null before the pool is founded). */
+  get structure(): Structure | null {
+    return this.#structure
+  }
+
   /**
    * Starts a pass over the keys that changed since the last one (any origin); the values are read
    * now, so the document may change while signatures are verified (those changes are the next pass's).
    */
-  begin(changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded = decodeRecord): PlanStep {
+  begin(
+    changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded = decodeRecord, deferred: ReadonlySet<string> = NONE,
+  ): PlanStep {
     const added = this.#unfinished ? null : this.#additions(changed, map, decode)
     this.#unfinished = true
     if (added === null) {
-      const entries = [...map.entries()]
+      const entries = this.#view(map, deferred)
       const records = entries.map(([k, v]) => decode(k, v)).flatMap((d) => (d.ok ? [d.record] : []))
       return {
         records, full: true,
@@ -76,6 +85,24 @@ export class Planner {
       full: false,
       finish: (signatures) => this.#incremental(added, signatures),
     }
+  }
+
+  /**
+   * The document as this planner takes it: its entries, except that a `deferred` key (changed, and
+   * left for a later pass by a bounded slice, store.ts) keeps the value it had when last judged, or
+   * stays out if it was never judged. So a full pass costs what was taken, not what is pending.
+   */
+  #view(map: RecordMap, deferred: ReadonlySet<string>): Array<[string, unknown]> {
+    if (deferred.size === 0) return [...map.entries()]
+    const judged = this.#values
+    const out: Array<[string, unknown]> = []
+    for (const [k, v] of map.entries()) {
+      if (!deferred.has(k)) out.push([k, v])
+      else if (judged?.has(k)) out.push([k, judged.get(k)])
+    }
+    // A deferred removal: the key is judged as it was until its pass comes.
+    for (const k of deferred) if (!map.has(k) && judged?.has(k)) out.push([k, judged.get(k)])
+    return out
   }
 
   /** The new values among `changed`, or null when the pass must re-judge everything. */

@@ -67,8 +67,8 @@ export class PoolDoc {
 
   /**
    * In one transaction: sets each record not already held, and removes the keys in `forget` that
-   * hold a memory record (a tombstone and the removal of its targets travel as one update, so no
-   * peer sees the removal before the tombstone that justifies it). Returns the ids it set.
+   * hold a memory record (the materializer's forgotten set: the tombstone that justifies a removal
+   * is in the document before it). Returns the ids it set.
    */
   write(records: readonly PoolRecord[], forget: readonly string[], origin: symbol): string[] {
     const set: string[] = []

@@ -4,6 +4,7 @@ import type { StoragePort } from '../storage/port.js'
 import { Origin, PoolDoc, isOwnOrigin } from './pool-doc.js'
 import { decodeRecord, type Decoded } from './codec.js'
 import { Planner } from './planner.js'
+import { FairQueue } from './slice.js'
 import type { QuarantinedRecord } from './quarantine.js'
 import { SyncState, type LinkState, type PoolSyncStatus, type SyncLink } from './types.js'
 import { UpdateLog } from './update-log.js'
@@ -35,6 +36,8 @@ export class PoolSync {
   readonly planner: Planner
   /** Keys changed by anyone (providers and this layer alike) since the planner's last pass. */
   #changed = new Set<string>()
+  /** The changed keys by author, for bounded passes that take them fairly (slice.ts). */
+  readonly #fair = new FairQueue()
   readonly #links = new Set<LinkSlot>()
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
@@ -74,6 +77,7 @@ export class PoolSync {
       let removed = false
       for (const [key, change] of event.changes.keys) {
         this.#changed.add(key)
+        this.#fair.add(key, this.#bucketOf(key))
         if (!own) this.touched.add(key)
         if (change.action !== 'add') removed = true
       }
@@ -85,11 +89,43 @@ export class PoolSync {
     })
   }
 
-  /** The keys changed since the last call (the planner's next pass looks at these). */
-  takeChanged(): Set<string> {
-    const out = this.#changed
-    this.#changed = new Set()
-    return out
+  /**
+   * The keys changed since the last call that the planner's next pass looks at: all of them, or a
+   * fair slice of `limit` (slice.ts); the rest stay pending (`deferred`) for the next passes.
+   */
+  takeChanged(limit = Infinity): { slice: Set<string>; deferred: ReadonlySet<string> } {
+    if (this.#changed.size <= limit) {
+      const slice = this.#changed
+      this.#changed = new Set()
+      this.#fair.clear()
+      return { slice, deferred: this.#changed }
+    }
+    const slice = new Set(this.#fair.take(limit, (key) => this.#changed.has(key)))
+    for (const key of slice) this.#changed.delete(key)
+    return { slice, deferred: new Set(this.#changed) }
+  }
+
+  /** Whether changed keys wait for a pass (a sliced pass left some). */
+  get pending(): boolean {
+    return this.#changed.size > 0
+  }
+
+  /** Whether `key` changed and waits for a pass. */
+  isPending(key: string): boolean {
+    return this.#changed.has(key)
+  }
+
+  /**
+   * The fair-queue bucket of a changed key: the author its value names when that is a member of the
+   * pool as last judged, else one bucket for everything else (removals, junk, strangers), so that
+   * signing with many throwaway identities does not buy a flood more turns. Unverified: a value
+   * that lies about its author only moves its own place in the queue.
+   */
+  #bucketOf(key: string): string {
+    const s = this.planner.structure
+    const author = (this.pdoc.map.get(key) as { author?: unknown } | undefined)?.author
+    if (!s || typeof author !== 'string') return ''
+    return author === s.owner || s.acl.at(author, null, Date.now()).read ? author : ''
   }
 
   /** The codec's decode, memoized per key and value (materialize.ts `decode`). */

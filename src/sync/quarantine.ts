@@ -1,5 +1,6 @@
 import { Verdict } from '../pools/authority.js'
 import type { PoolId } from '../pools/types.js'
+import { describeValue, type Described } from './describe.js'
 
 /**
  * Why the materializer refused a value it found in a pool's Y.Doc. Quarantine is a pure function
@@ -49,10 +50,13 @@ export interface QuarantinedRecord {
   readonly author: string | null
 }
 
-/** The stored row: the report plus the refused value itself, kept for inspection (capped in size). */
+/**
+ * The stored row: the report plus a JSON-safe description of the refused value (describe.ts), for
+ * inspection. Never the value itself: it may be a live Yjs type that no store can clone.
+ */
 export interface QuarantineRow extends QuarantinedRecord {
   readonly id: string
-  readonly value: unknown
+  readonly value: Described
 }
 
 /** Values larger than this (as JSON) are stored as a note, not verbatim: a hostile peer must not fill the disk through quarantine. */
@@ -63,14 +67,15 @@ export function quarantineRowId(pool: string, key: string): string {
 }
 
 export function toQuarantineRow(q: QuarantinedRecord, value: unknown): QuarantineRow {
-  let kept: unknown = value
-  try {
-    const text = JSON.stringify(value) ?? ''
-    if (text.length > MAX_VALUE_CHARS) kept = { truncated: true, chars: text.length }
-  } catch {
-    kept = { unserializable: true }
-  }
+  let kept = describeValue(value)
+  const chars = JSON.stringify(kept).length
+  if (chars > MAX_VALUE_CHARS) kept = { truncated: true, chars }
   return { id: quarantineRowId(q.pool, q.key), ...q, value: kept }
+}
+
+/** The row kept when even the described row could not be stored: the report alone. */
+export function bareQuarantineRow(q: QuarantinedRecord): QuarantineRow {
+  return { id: quarantineRowId(q.pool, q.key), ...toReport(q), value: { unstorable: true } }
 }
 
 /** A report without the stored value (what the API returns). */

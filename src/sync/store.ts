@@ -2,7 +2,8 @@ import * as Y from 'yjs'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parsePoolId } from '../pools/input.js'
 import { isPooled } from '../core/signed-record.js'
-import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody, type TombstoneBody } from '../pools/records.js'
+import { forgottenBy } from '../pools/state.js'
+import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { LogRow } from '../storage/schema.js'
@@ -11,8 +12,9 @@ import { CONTENT_KINDS, isContentKind } from './content.js'
 import type { Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
-import { AUTHORITY_REASONS, quarantineRowId, toQuarantineRow, toReport, type QuarantinedRecord } from './quarantine.js'
+import { AUTHORITY_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
+import { SliceSize } from './slice.js'
 import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type SyncProvider, type SyncStatus } from './types.js'
 import { websocketProvider } from './websocket.js'
 
@@ -29,9 +31,15 @@ export interface SyncStoreOptions {
   readonly WebSocketPolyfill?: unknown
   /** Signature verdicts, shared with the pools module so that a record is verified once per Memory; a cache of its own by default. */
   readonly signatures?: SignatureCache
+  /**
+   * About how long one materializer pass may take, in ms (default 100): a pass takes as many
+   * changed keys as fit at the measured cost per key, fairly by author (slice.ts), so an honest
+   * record never waits for a whole flood of another writer's.
+   */
+  readonly passBudgetMs?: number
 }
 
-const TABLES = ['records', 'log', 'quarantine'] as const
+const RECORD_TABLES = ['records', 'log'] as const
 const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
 
 /**
@@ -40,8 +48,7 @@ const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncin
  * so the steps never race each other:
  * 1. outbound: new pooled records in the local store (`pool-*` ones, and other modules' records
  *    that name a pool, content.ts) (this Memory's writes, other handles' on the
- *    same database) enter their pool's document; a tombstone and the removal of its targets travel
- *    as one update;
+ *    same database) enter their pool's document; the targets a tombstone may forget leave it in step 2;
  * 2. materialize (materialize.ts): the document's record set is judged; accepted records are
  *    written to `records` with a `log` row (PoolStore catches up from the log, and its fact view
  *    through `onApplied`); forgotten ones are hard-deleted and their keys removed from the
@@ -67,6 +74,11 @@ export class SyncStore implements Sync {
   #again = false
   #lastStatus = ''
   #closed = false
+  /** How many changed keys a materializer pass takes (slice.ts): passes stay short during a flood. */
+  readonly #slice: SliceSize
+  /** Records the current pass took to judge (the cost per key of `#slice`). */
+  #taken = 0
+  #yield = false
 
   constructor(storage: StoragePort, options: SyncStoreOptions = {}) {
     this.#storage = storage
@@ -75,6 +87,7 @@ export class SyncStore implements Sync {
     this.#clientId = options.clientId
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
+    this.#slice = new SliceSize(options.passBudgetMs ?? 50)
     const kick = (): void => {
       if (this.#pools.size === 0) return
       this.#wantOutbound = true
@@ -207,8 +220,11 @@ export class SyncStore implements Sync {
       try {
         do {
           this.#again = false
-          // Let the changes of this tick gather into one pass.
-          await Promise.resolve()
+          // Let the changes of this tick gather into one pass; after a bounded slice, let a macrotask run too.
+          if (this.#yield) {
+            this.#yield = false
+            await new Promise<void>((ok) => setTimeout(ok, 0))
+          } else await Promise.resolve()
           await this.#pass()
         } while (this.#again)
       } finally {
@@ -307,17 +323,23 @@ export class SyncStore implements Sync {
     for (const [pool, records] of byPool) this.#toDoc(this.#pools.get(pool)!.sync, records)
   }
 
-  /** Local records into the document, with the keys their tombstones forget, in one transaction. */
+  /**
+   * Local records into the document. The keys a tombstone forgets leave it in the materialize step
+   * of the same pass, after the tombstone (so no peer sees a removal before the tombstone that
+   * justifies it), and only those the plan says it forgets: a stored tombstone is not a licence to
+   * delete its targets, who may forget whose memory is authority.ts `mayForget` (issue 13).
+   */
   #toDoc(ps: PoolSync, records: readonly PoolRecord[]): void {
-    const forget: string[] = []
-    for (const r of records) if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) forget.push(t.id)
-    ps.noteSent(ps.pdoc.write(records, forget, Origin.LOCAL))
+    ps.noteSent(ps.pdoc.write(records, [], Origin.LOCAL))
+    if (records.some((r) => r.kind === PoolKind.TOMBSTONE)) ps.wantMaterialize = true
   }
 
   /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts). */
   async #plan(ps: PoolSync): Promise<Plan> {
     ps.pruneDecoded()
-    const step = ps.planner.begin(ps.takeChanged(), ps.pdoc.map, ps.decode)
+    const { slice, deferred } = ps.takeChanged(this.#slice.next)
+    const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
+    this.#taken += slice.size
     return step.finish(await this.#sigs.verify(step.records))
   }
 
@@ -331,6 +353,8 @@ export class SyncStore implements Sync {
     ps.wantMaterialize = false
     // Touched keys stay counted as incoming until they are applied.
     const touched = [...ps.touched]
+    const started = performance.now()
+    this.#taken = 0
     let plan = await this.#plan(ps)
 
     // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
@@ -341,12 +365,17 @@ export class SyncStore implements Sync {
       const d = ps.decode(id, ps.pdoc.map.get(id))
       return d.ok ? [d.record] : []
     }))
-    const heal = candidates.filter((id) => !plan.forgotten.has(id) && !this.#holdsValid(ps, id))
+    // A key that is absent, though a tombstone names it, is healed unless that tombstone may forget
+    // the record held here: whoever removed the key with the tombstone proves nothing (issue 13).
+    const heal = candidates.filter((id) => !this.#holdsValid(ps, id))
     if (heal.length) {
       const got = await this.#storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
-      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool)
-      ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
-      plan = await this.#plan(ps)
+      const s = ps.planner.structure
+      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
+      if (records.length) {
+        ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
+        plan = await this.#plan(ps)
+      }
     }
 
     // Forgotten memories leave the document (the tombstone stays).
@@ -354,7 +383,15 @@ export class SyncStore implements Sync {
     if (forget.length) ps.pdoc.write([], forget, Origin.FORGET)
 
     await this.#apply(ps, plan)
-    for (const key of touched) ps.touched.delete(key)
+    for (const key of touched) if (!ps.isPending(key)) ps.touched.delete(key)
+    this.#slice.note(this.#taken, performance.now() - started)
+    if (ps.pending) {
+      // A bounded slice left changes for the next pass; let the event loop deliver what arrived
+      // meanwhile (another writer's record) and this replica's own writes go out first.
+      ps.wantMaterialize = true
+      this.#again = true
+      this.#yield = true
+    }
   }
 
   /** The plan into storage: accepted records in, forgotten and no-longer-authorized ones out, quarantine rewritten. */
@@ -373,21 +410,49 @@ export class SyncStore implements Sync {
       ps.quarantine = plan.quarantined
       return
     }
-    await this.#storage.write(TABLES, async (tx) => {
-      if (puts.length) await tx.put('records', puts)
-      if (deletes.length) await tx.delete('records', deletes)
-      const rows: LogRow[] = [...puts.map((r) => ({ ref: r.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
-      if (rows.length) await tx.put('log', rows)
-      if (qPuts.length) await tx.put('quarantine', qPuts)
-      if (qDeletes.length) await tx.delete('quarantine', qDeletes)
-    })
+    if (puts.length || deletes.length) {
+      await this.#storage.write(RECORD_TABLES, async (tx) => {
+        if (puts.length) await tx.put('records', puts)
+        if (deletes.length) await tx.delete('records', deletes)
+        const rows: LogRow[] = [...puts.map((r) => ({ ref: r.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
+        await tx.put('log', rows)
+      })
+    }
     for (const r of puts) ps.stored.add(r.id)
     for (const id of deletes) ps.stored.delete(id)
     ps.quarantine = plan.quarantined
+    // After the records, in transactions of their own: the report of a refused value must never
+    // hold back an accepted record (issue 13: one unstorable row used to wedge the pool for good).
+    await this.#storeQuarantine(ps, qPuts, qDeletes, plan.quarantined)
     // Other modules' records reach their modules through the log; the pool store hears of its own only.
     const evictedOwn = evictedRows.filter((q) => !isContentKind(q.kind ?? '')).map((q) => q.key)
     const changed = [...puts.filter((r) => !isContentKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
     if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, [...new Set(changed)])
+  }
+
+  /** Quarantine rows in and out; a row the store refuses is kept as its bare report, and a store that refuses even that is reported, not thrown. */
+  async #storeQuarantine(ps: PoolSync, puts: QuarantineRow[], deletes: string[], reports: readonly QuarantinedRecord[]): Promise<void> {
+    if (puts.length === 0 && deletes.length === 0) return
+    const write = (rows: readonly QuarantineRow[], dels: readonly string[]): Promise<void> =>
+      this.#storage.write(['quarantine'], async (tx) => {
+        if (rows.length) await tx.put('quarantine', rows)
+        if (dels.length) await tx.delete('quarantine', dels)
+      })
+    try {
+      await write(puts, deletes)
+      return
+    } catch {
+      // One row at a time below, so that one bad row costs only itself.
+    }
+    const byId = new Map(reports.map((q) => [quarantineRowId(q.pool, q.key), q]))
+    if (deletes.length) await write([], deletes).catch((err: unknown) => this.#fail(ps, err))
+    for (const row of puts) {
+      try {
+        await write([row], [])
+      } catch {
+        await write([bareQuarantineRow(byId.get(row.id) ?? row)], []).catch((err: unknown) => this.#fail(ps, err))
+      }
+    }
   }
 
   /**

@@ -1,0 +1,57 @@
+import { expect, test } from 'vitest'
+import { FairQueue, SliceSize } from '../src/sync/slice.js'
+
+/** Bounded materializer passes (src/sync/slice.ts): fair by author, sized by the measured cost per key. */
+
+test('a flood of one author does not keep another author’s key out of the next slice, whatever the slice size', () => {
+  for (const limit of [1, 2, 3, 16]) {
+    const q = new FairQueue()
+    const live = new Set<string>()
+    for (let i = 0; i < 1000; i++) {
+      q.add(`m${i}`, 'mallory')
+      live.add(`m${i}`)
+    }
+    q.add('bob-1', 'bob')
+    live.add('bob-1')
+    const taken: string[] = []
+    // Within two passes of any size the honest key is taken (one pass when the slice holds two).
+    for (let pass = 0; pass < 2 && !taken.includes('bob-1'); pass++) {
+      const slice = q.take(limit, (k) => live.has(k))
+      expect(slice.length).toBe(limit)
+      for (const k of slice) live.delete(k)
+      taken.push(...slice)
+    }
+    expect(taken).toContain('bob-1')
+    // Each author's keys in their order; nothing twice.
+    const ms = taken.filter((k) => k.startsWith('m'))
+    expect(ms).toEqual(ms.map((_, i) => `m${i}`))
+  }
+})
+
+test('keys no longer pending or queued twice are skipped, and an exhausted queue yields nothing', () => {
+  const q = new FairQueue()
+  for (const k of ['a', 'b', 'a', 'c']) q.add(k, 'x')
+  q.add('d', 'y')
+  expect(q.take(10, (k) => k !== 'b')).toEqual(['a', 'd', 'c'])
+  expect(q.take(10, () => true)).toEqual([])
+})
+
+test('the slice size fits the budget at the measured cost per key, and outgrows the fixed part of a pass in a big pool', () => {
+  const s = new SliceSize(50)
+  expect(s.next).toBe(4)
+  // Cheap passes: 2 ms fixed, 1 ms a key: about 48 keys fit in 50 ms (give or take the alternation).
+  s.note(4, 6)
+  s.note(10, 12)
+  expect(s.next).toBeGreaterThanOrEqual(48 * 0.8 - 1)
+  expect(s.next).toBeLessThanOrEqual(48 * 1.25 + 1)
+  // A big pool: 200 ms fixed, 1 ms a key: the keys get three times the fixed part.
+  const big = new SliceSize(50)
+  big.note(4, 204)
+  big.note(100, 300)
+  expect(big.next).toBeGreaterThanOrEqual(600 * 0.8 - 1)
+  expect(big.next).toBeLessThanOrEqual(600 * 1.25 + 1)
+  // One size only: all of a pass counts per key, so the pass fits the budget.
+  const flat = new SliceSize(50)
+  flat.note(10, 100)
+  expect(flat.next).toBeLessThanOrEqual(Math.ceil(5 * 1.25))
+})
