@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isMemweaveError } from '../core/errors.js'
 import { loadOrCreateIdentity } from '../gmp-http/server-identity.js'
 import { createMcpServer } from '../mcp/server.js'
+import { StdioTransport } from '../mcp/stdio-transport.js'
 import { createMemory, type Memory } from '../memory.js'
 import { fileStorage } from '../storage/file-adapter.js'
 import { EXIT, parseCommandFlags, type Command } from './command.js'
@@ -15,7 +15,7 @@ const FLAGS = {
 } as const
 
 /**
- * `memweave mcp`: an MCP server on stdin/stdout (the official SDK's stdio transport) over one
+ * `memweave mcp`: an MCP server on stdin/stdout (newline-delimited JSON-RPC, as the SDK's) over one
  * durable store, until the client closes stdin or the process gets SIGINT/SIGTERM. Stdout carries
  * the protocol only; diagnostics go to stderr.
  */
@@ -29,6 +29,8 @@ or the process gets SIGINT or SIGTERM. Tools: awp_artifact_read, awp_artifact_wr
 awp_artifact_list, awp_artifact_search, awp_artifact_merge (SMP knowledge artifacts), and
 gmp_write, gmp_retrieve, gmp_supersede, gmp_delete, gmp_audit (GMP facts) over the same store.
 The store's agent identity (did:key) is kept in D/identity.json and authors every write.
+A message (one line) above 10 MiB is not read: it is answered with a JSON-RPC error -32600 whose
+data.code is INVALID_ARGUMENT, and the server goes on serving.
 
 Options:
   --dir D     The store directory (default: .memweave in the current directory); one process at a time
@@ -50,7 +52,8 @@ Example MCP client configuration:
       return EXIT.FAILURE
     }
     const server = createMcpServer(memory, { version: packageVersion() })
-    const transport = new StdioServerTransport()
+    // Not the SDK's StdioServerTransport: it closes itself on one line over 10 MiB (issue 13).
+    const transport = new StdioTransport()
     const shutdown = io.shutdown()
     const done = new Promise<void>((ok) => {
       server.server.onclose = () => ok()
