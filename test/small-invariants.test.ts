@@ -300,3 +300,18 @@ describe('malformed and missing documents are findings, not crashes', () => {
     expect(r.errors.map((e) => `${e.pointer}: ${e.message}`)).toEqual(['/links: "links" is required but missing', '/replayId/source: must be one of "auto", "manual", got "guessed"'])
   })
 })
+
+describe('issue 13: large documents', () => {
+  test('a progress file with 70k bad entries (140k findings from one check) gets them all, not "Maximum call stack size exceeded"', () => {
+    const progress = `small_version: "1.0.0"\nowner: agent\nentries:\n${'  - {task_id: t1, status: completed}\n'.repeat(70_000)}`
+    const r = check({ ...BASE, progress })
+    const mine = r.errors.filter((f) => f.file === '.small/progress.small.yml')
+    expect(mine.filter((f) => f.rule === SmallRule.EVIDENCE)).toHaveLength(70_000)
+  }, 20_000)
+
+  test('80k keys in a document: checked in linear time, a duplicate among them found', () => {
+    const keys = Array.from({ length: 80_000 }, (_, i) => `k${i}: ${i}\n`).join('')
+    const r = check({ ...BASE, intent: `${BASE.intent}${keys}k0: again\n` })
+    expect(r.errors[0]).toMatchObject({ rule: SmallRule.YAML, file: '.small/intent.small.yml', message: expect.stringMatching(/Map keys must be unique/), line: 80_008 })
+  }, 20_000)
+})
