@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { EVIDENCE_FIELDS } from '../src/small/evidence.js'
 import { SmallRule, formatFinding, type Finding } from '../src/small/findings.js'
+import { prepareEntry } from '../src/small/progress.js'
 import { computeReplayId, normalizeLineEndings } from '../src/small/replay-id.js'
 import { findSecrets } from '../src/small/secrets.js'
 import { compareInstants, formatNanos, instantNanos, nextTimestamp, parseTimestamp } from '../src/small/timestamp.js'
@@ -307,6 +308,12 @@ describe('issue 13: large documents', () => {
     const r = check({ ...BASE, progress })
     const mine = r.errors.filter((f) => f.file === '.small/progress.small.yml')
     expect(mine.filter((f) => f.rule === SmallRule.EVIDENCE)).toHaveLength(70_000)
+  }, 20_000)
+
+  test('progress add after 70k entries without evidence judges the new entry (the old spread of 70k findings overflowed the stack)', () => {
+    const entries = Array.from({ length: 70_000 }, () => ({ task_id: 't1', status: 'completed' }))
+    const { entry } = prepareEntry({ task_id: 'meta/next', status: 'completed', evidence: 'ran it' }, { entries, now: Date.UTC(2026, 0, 1) })
+    expect(entry).toMatchObject({ task_id: 'meta/next', evidence: 'ran it' })
   }, 20_000)
 
   test('80k keys in a document: checked in linear time, a duplicate among them found', () => {
