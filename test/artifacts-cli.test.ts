@@ -122,6 +122,29 @@ describe('memweave artifact (SMP §5.2)', () => {
 })
 
 describe('memweave artifact validate', () => {
+  test('issue 13: bytes that are not UTF-8 are refused by commit, read and validate, and the file is left as it was', async () => {
+    await artifact(['create', 'notes', '--body', 'Fine.'])
+    const good = await readFile(file('notes'))
+    // A latin-1 "é" (0xE9) inside the body: readFile(path, 'utf8') turned it into U+FFFD silently.
+    const damaged = Buffer.concat([good, Buffer.from('caf'), Buffer.of(0xe9), Buffer.from('\n')])
+    await writeFile(file('notes'), damaged)
+    const committed = await artifact(['commit', 'notes', '--message', 'edit', '--json'])
+    expect(committed.code).toBe(1)
+    expect(committed.json().error).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'artifacts/notes.md', message: expect.stringMatching(new RegExp(`is not valid UTF-8 \\(the first bad byte is at offset ${good.length + 3}\\)`)) })
+    expect(await readFile(file('notes'))).toEqual(damaged)
+    expect((await artifact(['read', 'notes'])).code).toBe(1)
+    const validated = await artifact(['validate', join(ws, 'artifacts'), '--json'])
+    expect(validated.code).toBe(1)
+    expect(validated.json().files[0]).toMatchObject({ valid: false, problems: [{ field: 'text', message: expect.stringMatching(/^is not valid UTF-8/) }] })
+    // --body-file is held to the same rule.
+    await writeFile(join(root, 'body.md'), Buffer.of(0x61, 0xff, 0x62))
+    await writeFile(file('notes'), good)
+    const fromFile = await artifact(['commit', 'notes', '--message', 'edit', '--body-file', join(root, 'body.md')])
+    expect(fromFile.code).toBe(1)
+    expect(fromFile.stderr).toMatch(/--body-file: is not valid UTF-8/)
+    expect(await readFile(file('notes'))).toEqual(good)
+  })
+
   test('the seven shared fixtures: exit 0', async () => {
     const r = await artifact(['validate', join(FIXTURES_DIR, 'repo-artifacts'), join(FIXTURES_DIR, 'templates-clawd')])
     expect(r).toMatchObject({ code: 0, stdout: '7 file(s) checked, 0 invalid\n', stderr: '' })

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -134,6 +134,32 @@ describe('memweave mcp (the built command, over stdio with the official SDK clie
     await second.close()
     await first.close()
   }, 30_000)
+
+  test('issue 13: an 11 MiB message is answered with a JSON-RPC error and the server keeps serving (the SDK transport exited 0)', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'memweave-mcp-big-'))
+    const s = await connect(own)
+    expect((await call(s.client, 'awp_artifact_write', { slug: 'kept', content: 'Stored before.', message: 'm' })).isError).toBe(false)
+    const huge = call(s.client, 'awp_artifact_write', { slug: 'huge', content: 'x'.repeat(11 * 1024 * 1024), message: 'm' })
+    await expect(huge).rejects.toMatchObject({ code: -32600, message: expect.stringMatching(/over the limit of 10485760 bytes/), data: { code: 'INVALID_ARGUMENT', field: 'message' } })
+    // The same process answers the next request, and what was stored is still there.
+    expect((await call(s.client, 'awp_artifact_read', { slug: 'kept' })).body.body).toBe('Stored before.')
+    expect((await call(s.client, 'awp_artifact_read', { slug: 'huge' })).isError).toBe(true)
+    await s.close()
+    // A raw client: an oversized notification (no id) and a line that is not JSON get errors with
+    // id null, and the request after them is answered.
+    const child = spawn(process.execPath, [BIN, 'mcp', '--dir', own], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"${'y'.repeat(11 * 1024 * 1024)}"}}\n`)
+    child.stdin.write('not json\n')
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) + '\n')
+    await expect.poll(() => out.split('\n').filter(Boolean).length, { timeout: 15_000 }).toBe(3)
+    const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: unknown; error?: { code: number } })
+    expect(lines.map((l) => [l.id, l.error?.code])).toEqual([[null, -32600], [null, -32700], [7, undefined]])
+    child.stdin.end()
+    expect(await new Promise((ok) => child.once('exit', ok))).toBe(0)
+    await rm(own, { recursive: true, force: true })
+  }, 60_000)
 
   test('the built artifact command: exit codes 0, 1, 2', async () => {
     const run = (args: string[]) =>

@@ -141,3 +141,24 @@ describe('§2.5/§2.6 across versions: monotonic version, append-only provenance
     expect(validateSuccessor(base, next(change)).map((p) => p.field)).toEqual(fields)
   })
 })
+
+describe('issue 13: frontmatter size', () => {
+  test('80k keys validate in linear time (yaml uniqueKeys compared every pair: 30 s before), duplicates still found', () => {
+    const extra = Array.from({ length: 80_000 }, (_, i) => `k${i}: ${i}\n`).join('')
+    const big = VALID.replace('title: "Quick Note"\n', `title: "Quick Note"\n${extra}`)
+    const r = validateArtifactText(big, { slug: 'quick-note' })
+    expect(r.file).not.toBeNull()
+    expect(Object.keys(r.file!.frontmatter).length).toBeGreaterThan(80_000)
+    // The last key repeats the first of the 80k: found without comparing every pair.
+    const dup = validateArtifactText(big.replace('title: "Quick Note"\n', 'title: "Quick Note"\nk79999: again\n'))
+    expect(dup).toMatchObject({ valid: false, problems: [{ field: 'frontmatter', message: expect.stringMatching(/Map keys must be unique/) }] })
+  }, 20_000)
+
+  test('duplicate keys in nested block and flow mappings are still refused; equal keys in different maps are not duplicates', () => {
+    const nested = VALID.replace('    message: "second look"\n', '    message: "second look"\n    message: "again"\n')
+    expect(validateArtifactText(nested).problems[0]).toMatchObject({ field: 'frontmatter', message: expect.stringMatching(/Map keys must be unique/) })
+    const flow = VALID.replace('tags: [notes]', 'tags: [notes]\nx-meta: {a: 1, b: 2, a: 3}')
+    expect(validateArtifactText(flow).problems[0]).toMatchObject({ field: 'frontmatter', message: expect.stringMatching(/Map keys must be unique/) })
+    expect(validateArtifactText(VALID)).toMatchObject({ valid: true })
+  })
+})

@@ -73,6 +73,20 @@ describe('a workspace on disk (SMP §3)', () => {
   })
 })
 
+describe('issue 13: lone surrogates', () => {
+  test('create and commit refuse a title, body, message or tag with a lone UTF-16 surrogate (UTF-8 would write U+FFFD silently)', async () => {
+    const w = new ArtifactWorkspace({ dir: ws })
+    await expect(w.create('a', { title: 'T\uD800' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'title' } })
+    await expect(w.create('a', { body: 'x\uDC00' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'body' } })
+    await expect(w.create('a', { tags: ['\uDBFF'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'tags[0]' } })
+    expect(await readdir(ws)).toEqual([])
+    await w.create('a', { title: 'T \uD83D\uDE00', body: '\uFFFD is fine' })
+    const before = await readFile(join(ws, 'artifacts', 'a.md'))
+    await expect(w.commit('a', { message: 'm\uD800' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'message' } })
+    expect(await readFile(join(ws, 'artifacts', 'a.md'))).toEqual(before)
+  })
+})
+
 describe('paths are confined to the workspace', () => {
   test.each(['../outside/secret', '../../etc/passwd', '/etc/passwd', 'artifact:../x', 'a/b', '.hidden', 'x.md', ''])('slug %j is refused', async (slug) => {
     const w = new ArtifactWorkspace({ dir: ws })

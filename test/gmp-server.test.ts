@@ -232,6 +232,13 @@ describe('GMP HTTP server: rejected requests answer the right status and change 
     ['valid_from not a date', 'write', { content: 'x', options: { valid_from: 'yesterday' } }],
     ['valid_from a number', 'write', { content: 'x', options: { valid_from: 1700000000 } }],
     ['tenant_id a number', 'write', { content: 'x', options: { tenant_id: 7 } }],
+    // Issue 13: UTF-8 turns each lone surrogate into U+FFFD, so these tenants shared fact ids and signatures.
+    ['tenant_id with a lone high surrogate', 'write', { content: 'x', options: { tenant_id: 'a\uD800' } }],
+    ['tenant_id with a lone low surrogate', 'write', { content: 'x', options: { tenant_id: 'a\uDC00' } }],
+    ['content with a lone surrogate', 'write', { content: 'x\uD800' }],
+    ['a metadata key with a lone surrogate', 'write', { content: 'x', options: { metadata: { 'k\uD800': 1 } } }],
+    ['a metadata value with a lone surrogate', 'write', { content: 'x', options: { metadata: { k: ['\uDFFF'] } } }],
+    ['options nested 100k deep', 'write', `{"content":"x","options":{"metadata":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`],
     ['metadata an array', 'write', { content: 'x', options: { metadata: ['a'] } }],
     ['metadata.importance a string', 'write', { content: 'x', options: { metadata: { importance: 'high' } } }],
     ['signing_key not 32 bytes', 'write', { content: 'x', options: { signing_key: 'AAAA' } }],
@@ -265,6 +272,15 @@ describe('GMP HTTP server: rejected requests answer the right status and change 
   test('400 for an unknown capability in POST /v1/stores (no store is made)', async () => {
     const r = await http(`${url}/stores`, 'POST', { capabilities: ['audit', 'telepathy'] }, auth)
     expect(r).toMatchObject({ status: 400, json: { error: 'bad_request' } })
+  })
+
+  test('issue 13: a 100k-deep capabilities array is a 400 (was a 500: stack overflow), and the server keeps serving', async () => {
+    const deep = `{"capabilities":${'['.repeat(100_000)}"audit"${']'.repeat(100_000)}}`
+    expect(await http(`${url}/stores`, 'POST', deep, auth)).toMatchObject({ status: 400, json: { error: 'bad_request', message: expect.stringMatching(/more than 64 levels deep/) } })
+    // 60 levels pass the depth check and are refused by the capability check, naming no content.
+    const nested = { capabilities: [JSON.parse(`${'['.repeat(60)}"x"${']'.repeat(60)}`)] }
+    expect(await http(`${url}/stores`, 'POST', nested, auth)).toMatchObject({ status: 400, json: { message: expect.stringMatching(/unknown capability an array/) } })
+    expect((await http(`${url}/stores`, 'POST', {}, auth)).status).toBe(200)
   })
 
   test('401 unauthorized without the bearer token, with a wrong one, or another scheme', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { blake2b128, canonicalJson, contentFactId, pythonFloatRepr, structuredFactId } from '../src/core/ids.js'
+import { blake2b128, canonicalJson, contentFactId, pythonFloatRepr, recordId, structuredFactId } from '../src/core/ids.js'
 import { toHex, utf8 } from '../src/core/bytes.js'
 import { SHARED_DIR } from './shared-path.js'
 
@@ -70,5 +70,28 @@ describe('canonical encodings', () => {
   test('RFC 8785 canonical JSON sorts keys and drops whitespace', () => {
     expect(canonicalJson({ b: [1, 'x', null], a: { d: true, c: 0.5 } })).toBe('{"a":{"c":0.5,"d":true},"b":[1,"x",null]}')
     expect(() => canonicalJson({ x: NaN })).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+  })
+})
+
+describe('issue 13: ill-formed strings never reach an id or a signature', () => {
+  const lone = ['\uD800', '\uDC00', 'a\uDBFFb']
+  test('three tenants that UTF-8 collapses into one are refused, not given one fact id', () => {
+    for (const tenant of lone) {
+      expect(() => contentFactId('x', tenant)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', details: expect.objectContaining({ field: 'tenantId' }) }))
+      expect(() => structuredFactId({ tenantId: tenant, predicate: 'p', subject: 's', object: 1, validFrom: '2026-01-01T00:00:00Z' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+    }
+    expect(() => contentFactId('x\uD800', null)).toThrow(expect.objectContaining({ details: expect.objectContaining({ field: 'content' }) }))
+    // A well-formed U+FFFD and a surrogate pair are text like any other.
+    expect(toHex(contentFactId('x', '\uFFFD'))).not.toBe(toHex(contentFactId('x', '\uD83D\uDE00')))
+  })
+
+  test('canonical JSON (record ids, pool ids, signed records, tokens) refuses lone surrogates in keys and values', () => {
+    for (const s of lone) {
+      expect(() => canonicalJson({ a: s })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+      expect(() => canonicalJson({ [s]: 1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+      expect(() => canonicalJson([[s]])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+      expect(() => recordId({ kind: 'pool-id', owner: 'did:key:z', nonce: '0', tenant: s })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+    }
+    expect(canonicalJson({ b: '\uD83D\uDE00', a: '\uFFFD' })).toBe('{"a":"\uFFFD","b":"\uD83D\uDE00"}')
   })
 })

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
-import { readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises'
+import { mkdir, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -146,6 +146,48 @@ describe('memweave small: writing a workspace', () => {
     // A removed entry too.
     await writeFile(path, 'small_version: "1.0.0"\nowner: agent\nentries: []\n')
     expect((await small('verify', '--dir', dir)).stdout).toMatch(/\[progress-append-only\] 2 recorded progress entries were removed/)
+  })
+
+  test('issue 13: symbolic links out of the workspace are refused, their content never shown, nothing written through a linked .small', async () => {
+    const outside = await scratchDir()
+    const secret = 'SECRET-LINE: root:x:0:0\n'
+    await writeFile(join(outside, 'secret.txt'), secret)
+    // A document linked to a file elsewhere: validate, verify and progress add refuse it without reading it.
+    const dir = await copyExample(VALID_EXAMPLE)
+    await rm(join(dir, '.small', 'intent.small.yml'))
+    await symlink(join(outside, 'secret.txt'), join(dir, '.small', 'intent.small.yml'))
+    for (const args of [['validate'], ['verify'], ['handoff']]) {
+      const r = await small(...args, '--dir', dir)
+      expect(r.code, args.join(' ')).toBe(1)
+      expect(r.stderr).toMatch(/\.small\/intent\.small\.yml is, or goes through, a symbolic link that leads outside the workspace; refused/)
+      expect(r.stdout + r.stderr).not.toMatch(/SECRET|root:x/)
+    }
+    await rm(join(dir, '.small', 'progress.small.yml'))
+    await symlink(join(outside, 'secret.txt'), join(dir, '.small', 'progress.small.yml'))
+    const added = await small('progress', 'add', '--dir', dir, '--task', 'task-2', '--evidence', 'x')
+    expect(added.code).toBe(1)
+    expect(added.stderr).toMatch(/\.small\/progress\.small\.yml is, or goes through, a symbolic link that leads outside/)
+    expect(added.stdout + added.stderr).not.toMatch(/SECRET|root:x/)
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(secret)
+    // A linked .small/ (to a copy outside): refused, and the files it points to are not written.
+    const linked = await copyExample(VALID_EXAMPLE)
+    const elsewhere = join(outside, 'small-copy')
+    await rename(join(linked, '.small'), elsewhere)
+    await symlink(elsewhere, join(linked, '.small'))
+    const progressBefore = await readFile(join(elsewhere, 'progress.small.yml'), 'utf8')
+    const add = await small('progress', 'add', '--dir', linked, '--task', 'task-2', '--evidence', 'x')
+    expect(add.code).toBe(1)
+    expect(add.stderr).toMatch(/\.small\/progress\.small\.yml is, or goes through, a symbolic link that leads outside the workspace; refused/)
+    expect(await readFile(join(elsewhere, 'progress.small.yml'), 'utf8')).toBe(progressBefore)
+    // A linked .small/ inside the workspace may be read, but is not written through either.
+    const inside = await copyExample(VALID_EXAMPLE)
+    await rename(join(inside, '.small'), join(inside, 'state'))
+    await symlink(join(inside, 'state'), join(inside, '.small'))
+    expect((await small('validate', '--dir', inside)).code).toBe(0)
+    const write = await small('progress', 'add', '--dir', inside, '--task', 'task-2', '--evidence', 'x')
+    expect(write.code).toBe(1)
+    expect(write.stderr).toMatch(/\.small is a symbolic link; memweave writes only into a real directory/)
+    await rm(outside, { recursive: true, force: true })
   })
 
   test('handoff regenerates from plan and progress; plan add/set/show', async () => {

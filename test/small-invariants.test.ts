@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { EVIDENCE_FIELDS } from '../src/small/evidence.js'
 import { SmallRule, formatFinding, type Finding } from '../src/small/findings.js'
+import { prepareEntry } from '../src/small/progress.js'
 import { computeReplayId, normalizeLineEndings } from '../src/small/replay-id.js'
 import { findSecrets } from '../src/small/secrets.js'
 import { compareInstants, formatNanos, instantNanos, nextTimestamp, parseTimestamp } from '../src/small/timestamp.js'
@@ -299,4 +300,25 @@ describe('malformed and missing documents are findings, not crashes', () => {
     }
     expect(r.errors.map((e) => `${e.pointer}: ${e.message}`)).toEqual(['/links: "links" is required but missing', '/replayId/source: must be one of "auto", "manual", got "guessed"'])
   })
+})
+
+describe('issue 13: large documents', () => {
+  test('a progress file with 70k bad entries (140k findings from one check) gets them all, not "Maximum call stack size exceeded"', () => {
+    const progress = `small_version: "1.0.0"\nowner: agent\nentries:\n${'  - {task_id: t1, status: completed}\n'.repeat(70_000)}`
+    const r = check({ ...BASE, progress })
+    const mine = r.errors.filter((f) => f.file === '.small/progress.small.yml')
+    expect(mine.filter((f) => f.rule === SmallRule.EVIDENCE)).toHaveLength(70_000)
+  }, 20_000)
+
+  test('progress add after 70k entries without evidence judges the new entry (the old spread of 70k findings overflowed the stack)', () => {
+    const entries = Array.from({ length: 70_000 }, () => ({ task_id: 't1', status: 'completed' }))
+    const { entry } = prepareEntry({ task_id: 'meta/next', status: 'completed', evidence: 'ran it' }, { entries, now: Date.UTC(2026, 0, 1) })
+    expect(entry).toMatchObject({ task_id: 'meta/next', evidence: 'ran it' })
+  }, 20_000)
+
+  test('80k keys in a document: checked in linear time, a duplicate among them found', () => {
+    const keys = Array.from({ length: 80_000 }, (_, i) => `k${i}: ${i}\n`).join('')
+    const r = check({ ...BASE, intent: `${BASE.intent}${keys}k0: again\n` })
+    expect(r.errors[0]).toMatchObject({ rule: SmallRule.YAML, file: '.small/intent.small.yml', message: expect.stringMatching(/Map keys must be unique/), line: 80_008 })
+  }, 20_000)
 })

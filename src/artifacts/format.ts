@@ -1,5 +1,6 @@
 import { Document, isMap, parseDocument, Scalar, visit, type Node, type ToStringOptions } from 'yaml'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { LINEAR_KEYS, addDuplicateKeyErrors } from '../core/yaml-keys.js'
 import { stringStyle, type QuoteStyle } from './yaml-style.js'
 
 /**
@@ -79,7 +80,8 @@ export function parseArtifactFile(text: string): ArtifactFile {
   }
   if (close === undefined) throw malformed('has no closing "---" line')
   const source = text.slice(yamlStart, pos)
-  const doc = parseDocument(source, { prettyErrors: true, uniqueKeys: true })
+  const doc = parseDocument(source, { prettyErrors: true, ...LINEAR_KEYS })
+  addDuplicateKeyErrors(doc)
   if (doc.errors.length > 0) throw malformed(`is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`, doc.errors[0])
   if (!isMap(doc.contents)) throw malformed(doc.contents === null ? 'is empty' : 'must be a YAML mapping')
   const layout = detectLayout(source, open[1]!, close, open[2] as '\n' | '\r\n', doc)

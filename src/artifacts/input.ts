@@ -1,4 +1,5 @@
 import { invalidArgument } from '../core/errors.js'
+import { assertWellFormed } from '../core/ids.js'
 import type {
   CommitArtifactInput, CreateArtifactInput, ImportArtifactOptions, ListArtifactsOptions, MergeArtifactInput, ReadArtifactOptions,
   SearchArtifactsOptions,
@@ -23,11 +24,15 @@ function options<T>(value: unknown, field: string, spec: Spec, required: readonl
   return o as T
 }
 
+// Every string here ends up in a file (UTF-8) and in a signed record: a lone surrogate would be
+// written as U+FFFD silently, and two different inputs would sign alike (issue 13).
 const str = (v: unknown, f: string): void => {
   if (typeof v !== 'string') throw invalidArgument(f, 'must be a string')
+  assertWellFormed(f, v)
 }
 const text = (v: unknown, f: string): void => {
   if (typeof v !== 'string' || v.trim() === '') throw invalidArgument(f, 'must be a non-empty string')
+  assertWellFormed(f, v)
 }
 const confidence = (v: unknown, f: string): void => {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw invalidArgument(f, `must be a number from 0 to 1, got ${JSON.stringify(v)}`)

@@ -12,6 +12,7 @@ import type {
   ListArtifactsOptions, MergeArtifactInput, ProvenanceEntry, SearchArtifactsOptions,
 } from './types.js'
 import { assertNoProblems, validateArtifactText } from './validate.js'
+import { decodeUtf8 } from './utf8.js'
 
 /**
  * SMP artifacts as files in an AWP workspace (SMP §3): `<dir>/artifacts/<slug>.md`, one current
@@ -147,13 +148,14 @@ export class ArtifactWorkspace {
 
   async #load(slug: ArtifactSlug): Promise<{ path: string; file: ArtifactFile }> {
     const path = await this.path(slug)
-    let text: string
+    let bytes: Uint8Array
     try {
-      text = await readFile(path, 'utf8')
+      bytes = await readFile(path)
     } catch (err) {
       if (errno(err) === 'ENOENT') throw new MemweaveError(ErrorCode.NOT_FOUND, `artifact:${slug} does not exist (no ${ARTIFACTS_DIR}/${slug}.md)`, { field: 'slug', slug })
       throw err
     }
+    const text = decodeUtf8(bytes, `${ARTIFACTS_DIR}/${slug}.md`)
     const checked = validateArtifactText(text, { slug })
     if (!checked.valid) {
       const p = checked.problems[0]!
@@ -185,7 +187,8 @@ export class ArtifactWorkspace {
           throw err
         })
       } else {
-        const now = await readFile(path, 'utf8').catch(() => null)
+        // Strict: bytes that are not UTF-8 must not compare equal to text that has U+FFFD.
+        const now = await readFile(path).then((b) => decodeUtf8(b, 'file')).catch(() => null)
         if (now !== expected) throw new MemweaveError(ErrorCode.CONFLICT, `${ARTIFACTS_DIR}/${slug}.md changed while this write was being prepared; try again`, { field: 'slug', slug })
         await rename(tmp, path)
       }
@@ -313,7 +316,8 @@ export class ArtifactWorkspace {
   /** The file's text, or null when there is none. */
   async readText(slug: string): Promise<string | null> {
     const path = await this.path(slug)
-    return readFile(path, 'utf8').catch((err: unknown) => (errno(err) === 'ENOENT' ? null : Promise.reject(err)))
+    const bytes = await readFile(path).catch((err: unknown) => (errno(err) === 'ENOENT' ? null : Promise.reject(err)))
+    return bytes === null ? null : decodeUtf8(bytes, `${ARTIFACTS_DIR}/${parseArtifactSlug(slug)}.md`)
   }
 }
 

@@ -4,6 +4,7 @@ import { SmpArtifactStore } from '../artifacts/store.js'
 import type { ArtifactProblem } from '../artifacts/types.js'
 import { SLUG_PATTERN } from '../artifacts/slug.js'
 import { validateArtifactText } from '../artifacts/validate.js'
+import { decodeUtf8 } from '../artifacts/utf8.js'
 import { exportWorkspace, importWorkspace, type TransferProblem } from '../artifacts/workspace-sync.js'
 import { fileStorage } from '../storage/file-adapter.js'
 import { sub } from './artifact-sub.js'
@@ -53,14 +54,22 @@ Exit 0 when every file is valid, 1 when any is invalid, 2 when a path cannot be 
         continue
       }
       for (const file of files) {
-        let text: string
+        let bytes: Uint8Array
         try {
-          text = await readFile(file, 'utf8')
+          bytes = await readFile(file)
         } catch (err) {
           errors.push({ path: file, message: systemMessage(err) })
           continue
         }
         const name = basename(file, '.md')
+        let text: string
+        try {
+          text = decodeUtf8(bytes, 'text')
+        } catch (err) {
+          // A file that is not UTF-8 is an invalid artifact, not a file that cannot be read.
+          reports.push({ file, valid: false, problems: [{ field: 'text', message: (err as Error).message.replace(/^text: /, '') }] })
+          continue
+        }
         const result = validateArtifactText(text, SLUG_PATTERN.test(name) ? { slug: name } : {})
         const problems = SLUG_PATTERN.test(name) ? [...result.problems] : [{ field: 'id', message: `the file name "${basename(file)}" is not <slug>.md with a valid slug (SMP §3.2)` }, ...result.problems]
         reports.push({ file, valid: problems.length === 0, problems })

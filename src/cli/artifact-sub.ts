@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { ErrorCode, isMemweaveError, type MemweaveError } from '../core/errors.js'
 import { ArtifactWorkspace, type SkippedFile, type WorkspaceArtifact } from '../artifacts/workspace.js'
+import { decodeUtf8 } from '../artifacts/utf8.js'
 import { parseArgs, type FlagSpecs, type FlagValues } from './args.js'
 import { EXIT, UsageError, type CliIO, type Command } from './command.js'
 
@@ -111,7 +112,7 @@ export const tagList = (text: string | undefined): string[] | undefined =>
 export async function bodyFrom(values: { body?: string; 'body-file'?: string }, command: () => Command): Promise<string | undefined> {
   if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError(command(), 'give --body or --body-file, not both')
   if (values.body !== undefined) return `\n${values.body}\n`
-  if (values['body-file'] !== undefined) return readFile(values['body-file'], 'utf8')
+  if (values['body-file'] !== undefined) return decodeUtf8(await readFile(values['body-file']), '--body-file')
   return undefined
 }
 

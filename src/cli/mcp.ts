@@ -34,6 +34,8 @@ pool_list, pool_share, pool_write, pool_query, pool_forget, pool_conflicts, pool
 pools). Unknown argument keys are refused. The store's agent identity (did:key) is kept in
 D/identity.json and authors every write. Several agents may share D: the first process serves it,
 later ones attach to it (a socket in D), and one of them takes D over if the first is stopped.
+A message (one line) above 10 MiB is not read: it is answered with a JSON-RPC error -32600 whose
+data.code is INVALID_ARGUMENT, and the server goes on serving.
 
 Options:
   --dir D     The store directory (default: .memweave in the current directory); one process at a time
@@ -72,19 +74,20 @@ async function openStore(dir: string): Promise<Memory> {
 async function serve(dir: string, memory: Memory, io: IO): Promise<number> {
   // The MCP SDK is an optional peer dependency: only those who run `memweave mcp` install it.
   let server: Awaited<ReturnType<typeof import('../mcp/server.js')['createMcpServer']>>
-  let transport: InstanceType<(typeof import('@modelcontextprotocol/sdk/server/stdio.js'))['StdioServerTransport']>
+  let transport: InstanceType<(typeof import('../mcp/stdio-transport.js'))['StdioTransport']>
   let attachments: Attachments | null = null
   try {
-    const [{ createMcpServer }, { StdioServerTransport }] = await loadPeer('memweave mcp', MCP_PACKAGES, () =>
-      Promise.all([import('../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
+    const [{ createMcpServer }, { StdioTransport }] = await loadPeer('memweave mcp', MCP_PACKAGES, () =>
+      Promise.all([import('../mcp/server.js'), import('../mcp/stdio-transport.js')]),
     )
     server = createMcpServer(memory, { version: packageVersion() })
-    transport = new StdioServerTransport()
+    // Not the SDK's StdioServerTransport: it closes itself on one line over 10 MiB (issue 13).
+    transport = new StdioTransport()
     // Later `memweave mcp` processes on this directory attach here: one more session each, over the same memory.
     attachments = await serveAttachments(attachPath(dir), async (socket) => {
       const session = createMcpServer(memory, { version: packageVersion() })
       const ended = new Promise<void>((ok) => socket.once('close', () => ok()))
-      await session.connect(new StdioServerTransport(socket, socket))
+      await session.connect(new StdioTransport(socket, socket))
       await ended
       await session.close().catch(() => undefined)
     }).catch((err: unknown) => {

@@ -13,8 +13,19 @@ const SEP = 0x1f
 const SEP_CHAR = '\u001f'
 
 function assertNoSeparator(field: string, value: string): void {
+  assertWellFormed(field, value)
   // Identity joins fields with U+001F; a field containing it would make two facts collide.
   if (value.includes(SEP_CHAR)) throw invalidArgument(field, 'must not contain the unit separator U+001F')
+}
+
+/**
+ * Refuses a string with a lone UTF-16 surrogate. UTF-8 encoding replaces each with U+FFFD, so
+ * different strings would hash and sign alike (issue 13: three GMP tenants `'\uD800'`, `'\uDC00'`
+ * and `'\uFFFD'` had one fact id and one signature); RFC 8785 (via I-JSON, RFC 7493 §2.1) refuses them too.
+ * @throws MemweaveError INVALID_ARGUMENT naming `field`.
+ */
+export function assertWellFormed(field: string, value: string): void {
+  if (!value.isWellFormed()) throw invalidArgument(field, 'contains a lone UTF-16 surrogate (not valid Unicode text)')
 }
 
 /**
@@ -23,6 +34,7 @@ function assertNoSeparator(field: string, value: string): void {
  */
 export function contentFactId(content: string, tenantId: string | null | undefined): Uint8Array {
   const tenant = tenantId ?? ''
+  assertWellFormed('content', content)
   assertNoSeparator('tenantId', tenant)
   return blake2b128(concatBytes(utf8(content), Uint8Array.of(SEP), utf8(tenant)))
 }
@@ -81,9 +93,17 @@ export function pythonFloatRepr(value: number): string {
   return negative ? `-${out}` : out
 }
 
-/** RFC 8785 canonical JSON: sorted keys, ECMAScript number text, no whitespace. */
+/**
+ * RFC 8785 canonical JSON: sorted keys, ECMAScript number text, no whitespace. Every id and
+ * signature of a record is taken over this text, so strings (keys too) must be well-formed.
+ * @throws MemweaveError INVALID_ARGUMENT for a lone surrogate, a non-finite number, or a value JSON cannot hold.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'string') {
+    assertWellFormed('value', value)
+    return JSON.stringify(value)
+  }
+  if (value === null || typeof value === 'boolean') return JSON.stringify(value)
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalidArgument('value', 'non-finite numbers have no canonical JSON form')
     return JSON.stringify(value)
@@ -93,7 +113,7 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+    return `{${entries.map(([k, v]) => `${canonicalJson(k)}:${canonicalJson(v)}`).join(',')}}`
   }
   throw invalidArgument('value', `${typeof value} has no canonical JSON form`)
 }

@@ -36,7 +36,9 @@ export function resolveCapabilities(requested: readonly string[] | undefined): R
   const set = new Set<Capability>()
   for (const flag of requested) {
     if (typeof flag !== 'string' || !ALL.has(flag)) {
-      throw invalidArgument('capabilities', `unknown capability "${String(flag)}"; known: ${[...ALL].sort().join(', ')}`)
+      // Never String(flag): a deeply nested array would overflow the stack converting itself.
+      const shown = typeof flag === 'string' ? `"${flag.slice(0, 64)}"` : flag === null ? 'null' : Array.isArray(flag) ? 'an array' : `a ${typeof flag}`
+      throw invalidArgument('capabilities', `unknown capability ${shown}; known: ${[...ALL].sort().join(', ')}`)
     }
     set.add(flag as Capability)
   }

@@ -20,6 +20,8 @@ export function normalizeTenant(tenant: unknown, field = 'tenantId'): string | n
   if (typeof tenant !== 'string') throw invalidArgument(field, `must be a string or null, got ${typeof tenant}`)
   if (tenant.length > 256) throw invalidArgument(field, 'is longer than 256 characters')
   if (/[\u0000-\u001f]/.test(tenant)) throw invalidArgument(field, 'must not contain control characters')
+  // A lone surrogate becomes U+FFFD in UTF-8: distinct tenants would share fact ids and signatures.
+  if (!tenant.isWellFormed()) throw invalidArgument(field, 'contains a lone UTF-16 surrogate')
   return tenant
 }
 

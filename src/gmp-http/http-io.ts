@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { WireErrorBody } from './protocol.js'
+import { MAX_JSON_DEPTH, jsonDepth, type WireErrorBody } from './protocol.js'
 
 /**
  * Small node:http helpers of the GMP server: a size-capped JSON body reader, JSON replies and
@@ -68,6 +68,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
     throw badRequest(`malformed JSON: ${(err as Error).message}`)
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('request body must be a JSON object')
+  if (jsonDepth(value) > MAX_JSON_DEPTH) throw badRequest(`request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)
   return value as Record<string, unknown>
 }
 

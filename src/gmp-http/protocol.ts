@@ -13,6 +13,28 @@ import type { FactConflict, FactRef, Memory, RetrieveOptions, SourceMeta, WriteO
 
 export const WIRE_BASE_PATH = '/v1'
 
+/**
+ * How deeply a request body may nest arrays and objects. GMP's own shapes nest a few levels and
+ * metadata a few more; anything deeper is refused as a bad request before any handler walks it
+ * (issue 13: a 100k-deep `capabilities` array overflowed the stack in an error message: 500).
+ */
+export const MAX_JSON_DEPTH = 64
+
+/** The nesting depth of a parsed JSON value, counted without recursion and given up past `max`. @returns a depth, or `max + 1` when deeper */
+export function jsonDepth(value: unknown, max = MAX_JSON_DEPTH): number {
+  let deepest = 0
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    const d = depth + 1
+    if (d > max) return max + 1
+    if (d > deepest) deepest = d
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d])
+  }
+  return deepest
+}
+
 /** RetrieveOptions.budgetTokens when the caller gives none (src/facts/types.ts). */
 const DEFAULT_BUDGET_TOKENS = 4000
 

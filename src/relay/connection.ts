@@ -154,13 +154,16 @@ export class Connection implements Peer {
           }
           return
         }
-        let outcome: 'applied' | 'too-large'
+        let outcome: 'applied' | 'too-large' | 'too-much-pending'
         try {
           outcome = room.applyUpdate(message.update, this)
         } catch (err) {
           throw new MalformedFrame('the update cannot be applied', { cause: err })
         }
         if (outcome === 'too-large') this.close(RelayCloseCode.DOCUMENT_TOO_LARGE, `document-too-large: pool ${room.name} is at its size limit; the update was not applied`)
+        if (outcome === 'too-much-pending') {
+          this.close(RelayCloseCode.DOCUMENT_TOO_LARGE, `too-much-pending: pool ${room.name} would hold more than its limit of updates whose dependencies are missing; their content was dropped`)
+        }
         return
       }
       case 'awareness':

@@ -17,6 +17,15 @@ export interface RelayLimits {
    * not applied and its sender is closed with 4413. Default 1 GiB.
    */
   readonly maxDocumentBytes: number
+  /**
+   * Largest amount of out-of-order Yjs content a pool may hold, in bytes: structs and deletions
+   * whose dependencies have not arrived (Yjs keeps them in `doc.store.pendingStructs`/`pendingDs`,
+   * outside the document and the log). Yjs re-merges all of it with every later update that is
+   * itself out of order, so it is kept small; an update that leaves more than this pending has its
+   * unresolved part dropped and its sender is closed with 4413 `too-much-pending`. Honest clients
+   * leave at most a few records pending, briefly. Default 1 MiB.
+   */
+  readonly maxPendingBytes: number
   /** Connections accepted from one IP address per window; more are answered HTTP 429. Default 120. */
   readonly connectionsPerWindow: number
   /** The window of `connectionsPerWindow`, in ms. Default 60 s. */
@@ -26,6 +35,7 @@ export interface RelayLimits {
 export const DEFAULT_LIMITS: RelayLimits = {
   maxMessageBytes: 128 * MiB,
   maxDocumentBytes: 1024 * MiB,
+  maxPendingBytes: MiB,
   connectionsPerWindow: 120,
   connectionWindowMs: 60_000,
 }

@@ -69,7 +69,10 @@ export const RelayCloseCode = {
   FORBIDDEN: 4403,
   /** The room name is not a valid pool id (`[a-z0-9_-]{1,128}`). */
   BAD_ROOM: 4404,
-  /** The update would grow the pool's document above `limits.maxDocumentBytes`; it was not applied. */
+  /**
+   * The update would grow the pool's document above `limits.maxDocumentBytes` (not applied), or it
+   * left more than `limits.maxPendingBytes` of content whose dependencies are missing (that part dropped).
+   */
   DOCUMENT_TOO_LARGE: 4413,
 } as const
 export type RelayCloseCode = (typeof RelayCloseCode)[keyof typeof RelayCloseCode]

@@ -136,6 +136,7 @@ class YRelay implements Relay {
         dir: this.#dir === null ? null : join(this.#dir, 'rooms'),
         compactAfterBytes: this.#options.compactAfterBytes ?? 4 * MiB,
         maxDocumentBytes: this.#limits.maxDocumentBytes,
+        maxPendingBytes: this.#limits.maxPendingBytes,
         idleUnloadMs: this.#options.idleUnloadMs ?? 30_000,
         onError: this.#onError,
       })

@@ -21,6 +21,7 @@ export interface RoomOptions {
   /** Compact once this many bytes were appended since the last compaction (and more than the document). */
   readonly compactAfterBytes: number
   readonly maxDocumentBytes: number
+  readonly maxPendingBytes: number
   readonly onError: (err: unknown) => void
 }
 
@@ -150,17 +151,32 @@ export class Room {
 
   /**
    * Applies a validated update from a writer. Refused (not applied) when the document could pass
-   * `maxDocumentBytes`: the exact size is computed only when the cheap bound says it might.
+   * `maxDocumentBytes`: the exact size is computed only when the cheap bound says it might. Content
+   * Yjs holds back because its dependencies are missing counts toward that size, and is itself
+   * capped by `maxPendingBytes`: past it, what this update left pending is dropped (it was never
+   * in the document nor the log, so nothing stored is lost) and the earlier pending content is kept.
    * @throws whatever Y.applyUpdate throws for an update it cannot integrate
    */
-  applyUpdate(update: Uint8Array, origin: Peer): 'applied' | 'too-large' {
+  applyUpdate(update: Uint8Array, origin: Peer): 'applied' | 'too-large' | 'too-much-pending' {
     const max = this.#options.maxDocumentBytes
-    if (this.#sizeBound + update.length > max) {
+    const store = this.doc.store
+    // Yjs merges new pending content into its pending record in place: keep a copy to restore.
+    const held = store.pendingStructs
+    const before = { structs: held && { missing: new Map(held.missing), update: held.update }, ds: store.pendingDs }
+    if (this.#sizeBound + pendingBytes(this.doc) + update.length > max) {
+      // The encoded state includes the pending content (Yjs appends it), so this is exact.
       this.#sizeBound = Y.encodeStateAsUpdate(this.doc).length
       if (this.#sizeBound + update.length > max) return 'too-large'
     }
     Y.applyUpdate(this.doc, update, origin)
-    return 'applied'
+    if (pendingBytes(this.doc) <= this.#options.maxPendingBytes) return 'applied'
+    // Yjs re-merges its pending content with every later out-of-order update (one 64 MiB pending
+    // update made each 19-byte message cost 0.3 s of the relay's one thread). What the update
+    // integrated stays (it was forwarded and logged); the earlier pending content comes back,
+    // including any part this update resolved: Yjs skips structs it already has.
+    store.pendingStructs = before.structs
+    store.pendingDs = before.ds
+    return 'too-much-pending'
   }
 
   applyAwareness(update: Uint8Array, origin: Peer): void {
@@ -222,6 +238,11 @@ export class Room {
     })()
     return this.#closed
   }
+}
+
+/** Bytes of out-of-order content Yjs holds outside the document: encoded updates, so their length is what they cost to re-merge. */
+export function pendingBytes(doc: Y.Doc): number {
+  return (doc.store.pendingStructs?.update.length ?? 0) + (doc.store.pendingDs?.length ?? 0)
 }
 
 interface AwarenessChange {

@@ -8,6 +8,7 @@ export interface RoomRegistryOptions {
   readonly dir: string | null
   readonly compactAfterBytes: number
   readonly maxDocumentBytes: number
+  readonly maxPendingBytes: number
   /** How long a room without peers stays loaded before it is compacted and unloaded. */
   readonly idleUnloadMs: number
   readonly onError: (err: unknown) => void

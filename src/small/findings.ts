@@ -108,3 +108,12 @@ export function findingsError(findings: readonly Finding[], code: Code = ErrorCo
     findings: findings.map((f) => ({ ...f })),
   })
 }
+
+/**
+ * Appends `items` to `target` one by one. `target.push(...items)` passes every item as an argument
+ * and overflows the call stack past about 100k of them (issue 13: a 240k-entry progress file made
+ * `small validate` print "Maximum call stack size exceeded").
+ */
+export function pushAll<T>(target: T[], items: Iterable<T>): void {
+  for (const item of items) target.push(item)
+}

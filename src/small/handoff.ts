@@ -82,7 +82,7 @@ export function buildHandoff(input: HandoffInput, options: HandoffOptions = {}):
   const steps: string[] = []
   if (current) {
     if (current.status === 'blocked') steps.push(`Unblock ${current.id}: ${current.title}`)
-    else if (current.steps.length > 0) steps.push(...current.steps)
+    else if (current.steps.length > 0) for (const step of current.steps) steps.push(step)
     else steps.push(`Continue ${current.id}: ${current.title}`)
     for (const t of tasks) if (t !== current && t.status === 'pending') steps.push(`Then ${t.id}: ${t.title}`)
   }

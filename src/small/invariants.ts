@@ -1,5 +1,5 @@
 import { evidenceOf, missingEvidenceMessage } from './evidence.js'
-import { SmallRule, type Finding } from './findings.js'
+import { SmallRule, pushAll, type Finding } from './findings.js'
 import { filePathOf, type SmallDocName } from './layout.js'
 import { findSecrets, secretMessage } from './secrets.js'
 import { compareInstants, parseTimestamp, type Instant } from './timestamp.js'
@@ -22,9 +22,9 @@ export function documentFindings(name: SmallDocName, data: unknown, options: Doc
   const flagged = options.flagged ?? new Set<string>()
   const findings: Finding[] = []
   const doc = data as Record<string, unknown>
-  if (name === 'progress' && Array.isArray(doc['entries'])) findings.push(...progressFindings(doc['entries'], flagged))
-  if (name === 'plan' && Array.isArray(doc['tasks'])) findings.push(...uniqueIds(file, 'tasks', doc['tasks'], 'task'))
-  if (name === 'constraints' && Array.isArray(doc['constraints'])) findings.push(...uniqueIds(file, 'constraints', doc['constraints'], 'constraint'))
+  if (name === 'progress' && Array.isArray(doc['entries'])) pushAll(findings, progressFindings(doc['entries'], flagged))
+  if (name === 'plan' && Array.isArray(doc['tasks'])) pushAll(findings, uniqueIds(file, 'tasks', doc['tasks'], 'task'))
+  if (name === 'constraints' && Array.isArray(doc['constraints'])) pushAll(findings, uniqueIds(file, 'constraints', doc['constraints'], 'constraint'))
   for (const hit of findSecrets(data)) {
     findings.push({ severity: options.strict ? 'error' : 'warning', file, pointer: hit.pointer, rule: SmallRule.SECRETS, message: secretMessage(hit) })
   }

@@ -9,7 +9,7 @@ import { WriteBatcher } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow, StoredRecord } from '../storage/schema.js'
 import { checkAppendOnly, entryDigest } from './append-only.js'
-import { SmallRule, findingsError, type Finding } from './findings.js'
+import { SmallRule, findingsError, pushAll, type Finding } from './findings.js'
 import { buildHandoff, type HandoffOptions } from './handoff.js'
 import { SMALL_DOCS, SMALL_VERSION, docNameOf, fileNameOf, isSmallDocName, type SmallDocName } from './layout.js'
 import { assertMayWrite, roleOf } from './ownership.js'
@@ -432,7 +432,7 @@ export class LocalSmallStore implements SmallStore {
         const problems: Finding[] = []
         for (const [name, text] of docs) {
           assertMayWrite(name, role)
-          problems.push(...validateDocument(name, text, { strict: this.#strict }).findings.filter((f) => f.severity === 'error'))
+          pushAll(problems, validateDocument(name, text, { strict: this.#strict }).findings.filter((f) => f.severity === 'error'))
         }
         if (problems.length > 0) throw findingsError(problems)
         const order = SMALL_DOCS.filter((n) => docs.has(n))

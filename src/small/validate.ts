@@ -1,5 +1,5 @@
 import { checkAppendOnly } from './append-only.js'
-import { SmallRule, makeReport, type Finding, type ValidationReport } from './findings.js'
+import { SmallRule, makeReport, pushAll, type Finding, type ValidationReport } from './findings.js'
 import { documentFindings } from './invariants.js'
 import { CANONICAL_DOCS, SMALL_DOCS, filePathOf, type SmallDocName } from './layout.js'
 import { computeReplayId } from './replay-id.js'
@@ -77,15 +77,16 @@ export function validateWorkspace(files: WorkspaceFiles, options: ValidateOption
     }
     data[name] = doc.data
     const schema = schemaFindings(name, doc.data)
-    findings.push(...schema, ...documentFindings(name, doc.data, { strict: options.strict, flagged: new Set(schema.map((f) => f.pointer)) }))
+    pushAll(findings, schema)
+    pushAll(findings, documentFindings(name, doc.data, { strict: options.strict, flagged: new Set(schema.map((f) => f.pointer)) }))
   }
   if (options.strict) {
-    if (options.layout) findings.push(...layoutFindings(options.layout))
-    findings.push(...strictFindings(data))
+    if (options.layout) pushAll(findings, layoutFindings(options.layout))
+    pushAll(findings, strictFindings(data))
   }
   if (options.knownProgress && data.progress !== undefined) {
     const entries = (data.progress as { entries?: unknown } | null)?.entries
-    findings.push(...checkAppendOnly(options.knownProgress, Array.isArray(entries) ? entries : []))
+    pushAll(findings, checkAppendOnly(options.knownProgress, Array.isArray(entries) ? entries : []))
   }
   let replay: ReplayCheck | null = null
   if (options.checkReplayId) {

@@ -13,6 +13,7 @@ import { constraintsTemplate, intentTemplate, planTemplate, progressTemplate, wo
 import { nextTimestamp } from './timestamp.js'
 import type { HandoffDoc, ProgressEntry } from './types.js'
 import { validateDocument, validateWorkspace, type WorkspaceFiles, type WorkspaceValidation } from './validate.js'
+import { assertInsideWorkspace, assertNotLinkedDir } from './workspace-guard.js'
 import { parseYaml, patchYaml } from './yaml-text.js'
 
 /**
@@ -51,6 +52,7 @@ export async function readWorkspace(root: string): Promise<LoadedWorkspace> {
     throw systemError('read the workspace directory', root, err)
   }
   const dir = join(root, SMALL_DIR)
+  await assertInsideWorkspace(root, dir)
   let layout: LayoutEntry[] | null
   try {
     layout = (await readdir(dir, { withFileTypes: true })).map((e) => ({ name: e.name, directory: e.isDirectory() }))
@@ -63,6 +65,7 @@ export async function readWorkspace(root: string): Promise<LoadedWorkspace> {
   if (layout) {
     for (const name of SMALL_DOCS) {
       const path = join(dir, fileNameOf(name))
+      await assertInsideWorkspace(root, path)
       try {
         files[name] = new Uint8Array(await readFile(path))
       } catch (err) {
@@ -76,8 +79,10 @@ export async function readWorkspace(root: string): Promise<LoadedWorkspace> {
 
 /** The digests of the progress entries memweave last saw, or null when it has none. */
 export async function readLedger(root: string): Promise<string[] | null> {
+  const path = join(root, SMALL_CACHE_DIR, LEDGER)
+  await assertInsideWorkspace(root, path)
   try {
-    const json = JSON.parse(await readFile(join(root, SMALL_CACHE_DIR, LEDGER), 'utf8')) as { entries?: unknown }
+    const json = JSON.parse(await readFile(path, 'utf8')) as { entries?: unknown }
     return Array.isArray(json.entries) && json.entries.every((e) => typeof e === 'string') ? (json.entries as string[]) : null
   } catch {
     return null // no ledger (or an unreadable one): nothing to compare against
@@ -136,7 +141,8 @@ export interface DirWriteResult {
   readonly warnings: readonly Finding[]
 }
 
-async function readText(path: string): Promise<string | null> {
+async function readText(root: string, path: string): Promise<string | null> {
+  await assertInsideWorkspace(root, path)
   try {
     return await readFile(path, 'utf8')
   } catch (err) {
@@ -154,7 +160,7 @@ async function readText(path: string): Promise<string | null> {
 export async function writeDocument(root: string, name: SmallDocName, data: object, options: DirWriteOptions = {}): Promise<DirWriteResult> {
   assertMayWrite(name, options.role ?? 'agent', options.role === 'human' ? 'this writer' : 'an agent')
   const path = join(root, SMALL_DIR, fileNameOf(name))
-  const previous = await readText(path)
+  const previous = await readText(root, path)
   const checked = validateDocument(name, data, { strict: options.strict })
   const errors = checked.findings.filter((f) => f.severity === 'error')
   if (errors.length > 0) throw findingsError(errors)
@@ -168,6 +174,9 @@ export async function writeDocument(root: string, name: SmallDocName, data: obje
   const text = patchYaml(previous, checked.data)
   const warnings = checked.findings.filter((f) => f.severity === 'warning')
   if (text === previous) return { changed: false, text, warnings }
+  // Not through a linked .small/ or .small-cache/ (mkdir accepts a link to a directory as is).
+  await assertNotLinkedDir(root, join(root, SMALL_DIR))
+  await assertNotLinkedDir(root, join(root, SMALL_CACHE_DIR))
   try {
     await mkdir(join(root, SMALL_DIR), { recursive: true })
     await mkdir(join(root, SMALL_CACHE_DIR), { recursive: true })
@@ -191,7 +200,7 @@ function dedupe(findings: Finding[]): Finding[] {
 
 /** Reads a document's data for an update; refuses (INVALID_ARGUMENT) a document that is missing or does not parse. */
 async function readData(root: string, name: SmallDocName): Promise<{ data: unknown; text: string } | null> {
-  const text = await readText(join(root, SMALL_DIR, fileNameOf(name)))
+  const text = await readText(root, join(root, SMALL_DIR, fileNameOf(name)))
   if (text === null) return null
   const parsed = parseYaml(text)
   if (parsed.errors.length > 0) {
@@ -227,6 +236,7 @@ export async function regenerateHandoff(root: string, options: HandoffOptions & 
   const [intent, plan, constraints] = await Promise.all(
     (['intent', 'plan', 'constraints'] as const).map(async (n) => {
       const path = join(dir, fileNameOf(n))
+      await assertInsideWorkspace(root, path)
       try {
         return new Uint8Array(await readFile(path))
       } catch (err) {
@@ -272,7 +282,7 @@ export async function initWorkspace(root: string, options: InitOptions = {}): Pr
   const timestamp = nextTimestamp(options.now ?? Date.now(), null)
   const created: string[] = []
   const write = async (name: SmallDocName, data: () => object): Promise<void> => {
-    if ((await readText(join(root, SMALL_DIR, fileNameOf(name)))) !== null) return
+    if ((await readText(root, join(root, SMALL_DIR, fileNameOf(name)))) !== null) return
     await writeDocument(root, name, data(), { role: 'human' })
     created.push(filePathOf(name))
   }
@@ -281,10 +291,10 @@ export async function initWorkspace(root: string, options: InitOptions = {}): Pr
   await write('plan', () => planTemplate())
   await write('progress', () => progressTemplate({ timestamp }))
   // The run starts here: its id is the replayId of the run-defining documents as they are now (§6).
-  const [intent, plan, constraints] = await Promise.all((['intent', 'plan', 'constraints'] as const).map((n) => readText(join(root, SMALL_DIR, fileNameOf(n)))))
+  const [intent, plan, constraints] = await Promise.all((['intent', 'plan', 'constraints'] as const).map((n) => readText(root, join(root, SMALL_DIR, fileNameOf(n)))))
   const runId = intent && plan ? computeReplayId({ intent, plan, constraints }) : null
   await write('workspace', () => workspaceTemplate({ timestamp, runId }))
-  if ((await readText(join(root, SMALL_DIR, fileNameOf('handoff')))) === null) {
+  if ((await readText(root, join(root, SMALL_DIR, fileNameOf('handoff')))) === null) {
     await regenerateHandoff(root, { summary: 'Workspace initialized. Read the intent and constraints, then plan the work.' })
     created.push(filePathOf('handoff'))
   }

@@ -2,6 +2,7 @@ import {
   Document, LineCounter, Scalar, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Node,
   type ToStringOptions,
 } from 'yaml'
+import { LINEAR_KEYS, addDuplicateKeyErrors } from '../core/yaml-keys.js'
 import { pointerSegments } from './findings.js'
 
 /**
@@ -20,12 +21,13 @@ export interface ParsedYaml {
   position(pointer: string): { line: number; column: number } | undefined
 }
 
-const PARSE_OPTIONS = { prettyErrors: true, uniqueKeys: true, strict: true } as const
+const PARSE_OPTIONS = { prettyErrors: true, strict: true, ...LINEAR_KEYS } as const
 
 /** Parses one YAML document (YAML 1.2 core schema: `1.0.0` and timestamps stay strings). */
 export function parseYaml(text: string): ParsedYaml {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter })
+  addDuplicateKeyErrors(doc, lineCounter)
   const errors = doc.errors.map((e) => {
     const pos = e.linePos?.[0]
     const message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
@@ -106,6 +108,7 @@ export function stringifyYaml(data: unknown): string {
 export function patchYaml(previous: string | null, data: unknown): string {
   if (previous === null) return stringifyYaml(data)
   const doc = parseDocument(previous, PARSE_OPTIONS)
+  addDuplicateKeyErrors(doc)
   if (doc.errors.length > 0) return stringifyYaml(data)
   if (deepEqual(doc.toJS({ maxAliasCount: 100 }), data)) return previous
   const created = new Set<Node>()
