@@ -154,14 +154,15 @@ async function readV1Snapshot(path: string, damage: Damage[], apply: Apply): Pro
 }
 
 /**
- * Applies the log's transactions after `seq`. Lines at or below `seq` were folded into the
- * snapshot already (a crash between its rename and the log's truncation); after them the numbers
- * must run on without a gap. Text after the last newline is a torn append (the crash came before
+ * Applies the log's transactions after `seq`. Leading lines at or below `seq` were folded into
+ * the snapshot already (a crash between its rename and the log's truncation); after them the
+ * numbers must run on without a gap. Text after the last newline is a torn append (the crash came before
  * its fsync, so it was never acknowledged): dropped, not damage.
  */
 async function replayLog(path: string, checked: boolean, seq: number, maxLine: number, damage: Damage[], apply: Apply): Promise<number> {
   const file = checked ? FILES.log : FILES.v1Log
   let last = seq
+  let replaying = false
   for await (const raw of readLines(path, maxLine)) {
     if (!raw.terminated) break
     let tx: { n?: unknown; ops?: unknown }
@@ -184,16 +185,17 @@ async function replayLog(path: string, checked: boolean, seq: number, maxLine: n
       damage.push({ file, line: raw.number, reason: 'not a transaction' })
       continue
     }
-    if (tx.n <= last) {
-      if (last > seq || tx.n < 1) damage.push({ file, line: raw.number, reason: `transaction ${tx.n} out of order (after ${last})` })
-      continue
-    }
-    if (tx.n !== last + 1) damage.push({ file, line: raw.number, reason: `transactions ${last + 1}..${tx.n - 1} are missing` })
+    if (tx.n <= seq && !replaying) continue
+    // The file's order is the commit order (lines are only appended); the numbers check it. An
+    // intact line out of order is still applied where it stands, so a repair keeps it.
+    if (tx.n <= last) damage.push({ file, line: raw.number, reason: `transaction ${tx.n} out of order (after ${last})` })
+    else if (tx.n !== last + 1) damage.push({ file, line: raw.number, reason: `transactions ${last + 1}..${tx.n - 1} are missing` })
+    replaying = true
     for (const op of tx.ops as RecordedOp[]) {
       if (!Array.isArray(op)) damage.push({ file, line: raw.number, reason: 'not a change' })
       else apply(file, raw.number, op, op[0] === 'p' ? rowBytes(op[2]) : 0)
     }
-    last = tx.n
+    last = Math.max(last, tx.n)
   }
   return last
 }
