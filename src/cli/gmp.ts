@@ -1,12 +1,14 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createGmpServer } from '../gmp-http/server.js'
 import { EXIT, UsageError, commandGroup, parseCommandFlags, portFlag, type Command } from './command.js'
+import { repairCommand } from './gmp-repair.js'
 
 const SERVE_FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
   dir: { type: 'string' },
+  'max-store-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -25,6 +27,9 @@ Options:
               (default: $MEMWEAVE_TOKEN when set, else no token)
   --dir D     Keep stores and the server's signing key in D, so they survive restarts
               (default: in memory, gone on exit)
+  --max-store-bytes N
+              With --dir: the most one store may hold (its rows' JSON); writes past it
+              answer 413 quota_exceeded (default 268435456, 256 MiB)
   -h, --help  Show this help
 `,
   async run(argv, io) {
@@ -33,8 +38,12 @@ Options:
     const port = portFlag(serve, values.port ?? '7411')
     const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
     if (token !== null && token.trim() === '') throw new UsageError(serve, '--token must not be empty')
+    const maxText = values['max-store-bytes']
+    if (maxText !== undefined && !/^[1-9]\d{0,15}$/.test(maxText)) throw new UsageError(serve, '--max-store-bytes must be a positive integer')
     const shutdown = io.shutdown()
-    const server = createGmpServer({ host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null })
+    const server = createGmpServer({
+      host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null, ...(maxText === undefined ? {} : { maxStoreBytes: Number(maxText) }),
+    })
     let url: string
     try {
       url = (await server.listen()).url
@@ -65,4 +74,4 @@ function describe(err: unknown): string {
 }
 
 /** `memweave gmp ...`: the GMP fact store over the network. */
-export const gmpCommand: Command = commandGroup('gmp', 'GMP memory stores over HTTP (the GMP wire binding)', [serve])
+export const gmpCommand: Command = commandGroup('gmp', 'GMP memory stores over HTTP (the GMP wire binding)', [serve, repairCommand])

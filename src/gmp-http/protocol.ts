@@ -87,6 +87,8 @@ export interface WireErrorBody {
     | 'bad_request'
     | 'unauthorized'
     | 'payload_too_large'
+    | 'quota_exceeded'
+    | 'store_damaged'
     | 'method_not_allowed'
     | 'internal_error'
   readonly message?: string

@@ -27,6 +27,11 @@ export interface GmpServerOptions {
   readonly maxBodyBytes?: number
   /** Signs writes that bring no `signing_key`. Default: kept in `<dir>/identity.json`, or a fresh one per run without `dir`. */
   readonly identity?: Identity | null
+  /**
+   * The most one store under `dir` may hold, in bytes of its rows' JSON; a write past it answers
+   * 413 `quota_exceeded`. Rows of open stores live in memory. Default 256 MiB.
+   */
+  readonly maxStoreBytes?: number
   /** Storage for each store, replacing the default (memory, or a file storage in `<dir>/stores/<id>/`). For tests and embedding. */
   readonly createStorage?: (storeId: string) => StoragePort
   /** Receives unexpected errors (the 500s). Default: one line on stderr. */
@@ -160,7 +165,9 @@ class GmpHttpServer implements GmpServer {
         this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `GMP server directory ${this.#dir}`)
       }
       this.#identity = this.#options.identity ?? (this.#dir !== null ? await loadOrCreateIdentity(this.#dir) : await createIdentity())
-      this.#registry = new StoreRegistry({ dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage })
+      this.#registry = new StoreRegistry({
+        dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage, maxStoreBytes: this.#options.maxStoreBytes,
+      })
       const server = createServer((req, res) => {
         // #handle answers every error itself; this catch is the last line that keeps the process up.
         this.#track(this.#handle(req, res).catch((err: unknown) => {
@@ -263,6 +270,12 @@ class GmpHttpServer implements GmpServer {
       const field = typeof err.details.field === 'string' ? err.details.field : undefined
       const message = field && err.message.startsWith(`${field}:`) ? `${wireFieldName(field)}${err.message.slice(field.length)}` : err.message
       return badRequest(message)
+    }
+    if (isMemweaveError(err) && err.code === ErrorCode.QUOTA_EXCEEDED) return new HttpReply(413, { error: 'quota_exceeded', message: err.message })
+    if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) {
+      // Unavailable until repaired, not a bug: the operator reads why in the reply and on stderr.
+      this.#onError(err)
+      return new HttpReply(503, { error: 'store_damaged', message: err.message })
     }
     this.#onError(err)
     return new HttpReply(500, { error: 'internal_error', message: 'the server failed to complete the request' })

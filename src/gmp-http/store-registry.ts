@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
 import type { FactStore } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
 import { fileStorage } from '../storage/file-adapter.js'
 import type { StoragePort } from '../storage/port.js'
+import { assertRecordsIntact } from './store-check.js'
 
 /**
  * The GMP server's stores, by id. Without a directory they live in memory for the server's
  * lifetime; with one, each lives in `<dir>/stores/<id>/` (its `store.json` records the declared
  * capabilities, the rows are a file storage) and is reopened on first use after a restart.
+ * A store's files and records are checked when it opens: a damaged store is refused with
+ * DATA_DAMAGED (its files untouched) until `memweave gmp repair`, and the others keep working.
  * Node only.
  */
 
@@ -21,6 +24,8 @@ const STORE_ID = /^[0-9a-f]{32}$/
 export interface StoreRegistryOptions {
   readonly dir: string | null
   readonly identity: Identity
+  /** The most one file store may hold, in bytes of its rows' JSON (FileStorageOptions.maxBytes). */
+  readonly maxStoreBytes?: number | undefined
   /** Replaces the default storage (memory, or a file storage under `dir`). */
   readonly createStorage?: ((storeId: string) => StoragePort) | undefined
 }
@@ -44,10 +49,27 @@ export class StoreRegistry {
     return this.#options.dir === null ? null : join(this.#options.dir, 'stores', id)
   }
 
-  async #open(id: string, capabilities: readonly Capability[]): Promise<Memory> {
+  async #open(id: string, capabilities: readonly Capability[], existing: boolean): Promise<Memory> {
     const dir = this.#storeDir(id)
-    const storage = this.#options.createStorage?.(id) ?? (dir === null ? 'memory' : fileStorage({ dir }))
+    const storage = this.#options.createStorage?.(id) ??
+      (dir === null ? 'memory' : fileStorage({ dir, expectData: existing, maxBytes: this.#options.maxStoreBytes }))
+    if (storage !== 'memory') {
+      try {
+        await storage.open()
+        await assertRecordsIntact(storage, `store ${id}`)
+      } catch (err) {
+        await storage.close().catch(() => undefined)
+        throw this.#damaged(id, err)
+      }
+    }
     return createMemory({ storage, identity: this.#options.identity, capabilities })
+  }
+
+  /** Names the store and the command that repairs it in a DATA_DAMAGED error. */
+  #damaged(id: string, err: unknown): unknown {
+    if (!isMemweaveError(err) || err.code !== ErrorCode.DATA_DAMAGED) return err
+    const repair = this.#options.dir === null ? '' : ` Run: memweave gmp repair --dir ${this.#options.dir} --store ${id}`
+    return new MemweaveError(ErrorCode.DATA_DAMAGED, `store ${id} is damaged and was not opened: ${err.message}.${repair}`, { ...err.details, store: id }, { cause: err })
   }
 
   /**
@@ -64,7 +86,7 @@ export class StoreRegistry {
       const file: StoreFile = { version: 1, capabilities, created_at: new Date().toISOString() }
       await writeFileDurably(join(dir, 'store.json'), `${JSON.stringify(file, null, 2)}\n`)
     }
-    const opening = this.#open(id, capabilities)
+    const opening = this.#open(id, capabilities, false)
     this.#track(id, opening)
     await opening
     return id
@@ -83,7 +105,7 @@ export class StoreRegistry {
       // Another request may have started opening it while we read.
       opening = this.#stores.get(id)
       if (!opening) {
-        opening = this.#open(id, file.capabilities)
+        opening = this.#open(id, file.capabilities, true)
         this.#track(id, opening)
       }
     }
@@ -122,9 +144,14 @@ async function readStoreFile(path: string): Promise<StoreFile | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
   }
-  const file = JSON.parse(text) as StoreFile
+  let file: StoreFile
+  try {
+    file = JSON.parse(text) as StoreFile
+  } catch {
+    throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not valid JSON`, { problems: [{ file: 'store.json', reason: 'not JSON' }] })
+  }
   if (file?.version !== 1 || !Array.isArray(file.capabilities)) {
-    throw new MemweaveError(ErrorCode.STORAGE, `${path} is not a memweave store description`)
+    throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not a memweave store description`, { problems: [{ file: 'store.json', reason: 'not a store description' }] })
   }
   return { ...file, capabilities: [...resolveCapabilities(file.capabilities)].sort() }
 }
