@@ -226,3 +226,27 @@ describe('gmp serve --dir: the store size cap', () => {
     expect(second.stderr()).toBe('')
   }, 120_000)
 })
+
+describe('store-check: what a stored fact must prove', () => {
+  test('a fact passes; altered content, fact id or signature fails even with every hash recomputed around it', async () => {
+    const { createMemory } = await import('../src/index.js')
+    const { recordId, contentFactId } = await import('../src/core/ids.js')
+    const { toHex } = await import('../src/core/bytes.js')
+    const { checkRecord } = await import('../src/gmp-http/store-check.js')
+    const storage = (await import('../src/storage/memory-adapter.js')).memoryStorage()
+    const mem = await createMemory({ storage })
+    await mem.facts.write('Aria lives in Rome', { signingKey: new Uint8Array(32).fill(7) })
+    type Rec = { id: string; kind: string; tenant: string | null; body: { content: string; factId: string; source: { signature: string } }; author: string | null; hlc: string }
+    const [row] = await storage.read(['records'], (tx) => tx.where<Rec>('records', 'kind', 'fact'))
+    expect(await checkRecord(row!)).toBeNull()
+    const rehash = (r: Rec): Rec => ({ ...r, id: recordId({ kind: r.kind, tenant: r.tenant, body: r.body, author: r.author, hlc: r.hlc }) })
+    expect(await checkRecord({ ...row!, body: { ...row!.body, content: 'Aria lives in Oslo' } })).toMatch(/does not hash to its id/)
+    expect(await checkRecord(rehash({ ...row!, body: { ...row!.body, content: 'Aria lives in Oslo' } }))).toMatch(/does not hash to its fact id/)
+    const factId = toHex(contentFactId('Aria lives in Oslo', null))
+    expect(await checkRecord(rehash({ ...row!, body: { ...row!.body, content: 'Aria lives in Oslo', factId } }))).toBe('its signature does not verify')
+    const sig = row!.body.source.signature
+    const flipped = `${sig.slice(0, 10)}${sig[10] === '0' ? '1' : '0'}${sig.slice(11)}`
+    expect(await checkRecord(rehash({ ...row!, body: { ...row!.body, source: { ...row!.body.source, signature: flipped } } }))).toBe('its signature does not verify')
+    await mem.close()
+  })
+})
