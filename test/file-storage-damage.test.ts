@@ -139,6 +139,29 @@ describe('file storage: a size cap refuses growth before it, and a capped store 
     await again.close()
   })
 
+  test('a budget shared by several storages caps their sum while they are open, and is given back on close', async () => {
+    const budget = { limit: 50_000, used: 0 }
+    const big = 'x'.repeat(10_000)
+    const a = fileStorage({ dir: await tempDir(), budget })
+    const bDir = await tempDir()
+    const b = fileStorage({ dir: bDir, budget })
+    for (let i = 0; i < 3; i++) await a.write(['meta'], (tx) => tx.put('meta', [{ key: `a${i}`, value: big }]))
+    await b.write(['meta'], (tx) => tx.put('meta', [{ key: 'b0', value: big }]))
+    expect(budget.used).toBe(a.size + b.size)
+    await expect(b.write(['meta'], (tx) => tx.put('meta', [{ key: 'b1', value: big }]))).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED', details: { limit: 50_000, scope: 'shared' },
+    })
+    await a.close()
+    expect(budget.used).toBe(b.size)
+    await b.write(['meta'], (tx) => tx.put('meta', [{ key: 'b1', value: big }]))
+    await b.close()
+    expect(budget.used).toBe(0)
+    const again = fileStorage({ dir: bDir, budget })
+    expect(await again.read(['meta'], (tx) => tx.count('meta'))).toBe(2)
+    expect(budget.used).toBe(again.size)
+    await again.close()
+  })
+
   test('the snapshot is one checksummed line per row, with a header and a row count', async () => {
     const dir = await storeWithLog(3)
     const s = fileStorage({ dir })

@@ -9,6 +9,7 @@ const SERVE_FLAGS = {
   token: { type: 'string' },
   dir: { type: 'string' },
   'max-store-bytes': { type: 'string' },
+  'max-total-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -30,6 +31,9 @@ Options:
   --max-store-bytes N
               With --dir: the most one store may hold (its rows' JSON); writes past it
               answer 413 quota_exceeded (default 268435456, 256 MiB)
+  --max-total-bytes N
+              With --dir: the most all open stores may hold together, as rows live
+              in memory (default 1073741824, 1 GiB)
   -h, --help  Show this help
 `,
   async run(argv, io) {
@@ -38,11 +42,12 @@ Options:
     const port = portFlag(serve, values.port ?? '7411')
     const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
     if (token !== null && token.trim() === '') throw new UsageError(serve, '--token must not be empty')
-    const maxText = values['max-store-bytes']
-    if (maxText !== undefined && !/^[1-9]\d{0,15}$/.test(maxText)) throw new UsageError(serve, '--max-store-bytes must be a positive integer')
+    const maxStoreBytes = bytesFlag(values['max-store-bytes'], '--max-store-bytes')
+    const maxTotalStoreBytes = bytesFlag(values['max-total-bytes'], '--max-total-bytes')
     const shutdown = io.shutdown()
     const server = createGmpServer({
-      host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null, ...(maxText === undefined ? {} : { maxStoreBytes: Number(maxText) }),
+      host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null,
+      ...(maxStoreBytes === undefined ? {} : { maxStoreBytes }), ...(maxTotalStoreBytes === undefined ? {} : { maxTotalStoreBytes }),
     })
     let url: string
     try {
@@ -65,6 +70,12 @@ Options:
     }
     return EXIT.OK
   },
+}
+
+function bytesFlag(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new UsageError(serve, `${flag} must be a positive integer (bytes)`)
+  return Number(text)
 }
 
 function describe(err: unknown): string {

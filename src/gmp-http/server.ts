@@ -32,6 +32,8 @@ export interface GmpServerOptions {
    * 413 `quota_exceeded`. Rows of open stores live in memory. Default 256 MiB.
    */
   readonly maxStoreBytes?: number
+  /** The most all stores under `dir` may hold together while open; past it, 413 `quota_exceeded`. Default 1 GiB. */
+  readonly maxTotalStoreBytes?: number
   /** Storage for each store, replacing the default (memory, or a file storage in `<dir>/stores/<id>/`). For tests and embedding. */
   readonly createStorage?: (storeId: string) => StoragePort
   /** Receives unexpected errors (the 500s). Default: one line on stderr. */
@@ -166,7 +168,8 @@ class GmpHttpServer implements GmpServer {
       }
       this.#identity = this.#options.identity ?? (this.#dir !== null ? await loadOrCreateIdentity(this.#dir) : await createIdentity())
       this.#registry = new StoreRegistry({
-        dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage, maxStoreBytes: this.#options.maxStoreBytes,
+        dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage,
+        maxStoreBytes: this.#options.maxStoreBytes, maxTotalStoreBytes: this.#options.maxTotalStoreBytes,
       })
       const server = createServer((req, res) => {
         // #handle answers every error itself; this catch is the last line that keeps the process up.

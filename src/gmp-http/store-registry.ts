@@ -6,7 +6,7 @@ import type { Identity } from '../core/identity.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
 import type { FactStore } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
-import { fileStorage } from '../storage/file-adapter.js'
+import { fileStorage, type StorageBudget } from '../storage/file-adapter.js'
 import type { StoragePort } from '../storage/port.js'
 import { assertRecordsIntact } from './store-check.js'
 
@@ -26,6 +26,8 @@ export interface StoreRegistryOptions {
   readonly identity: Identity
   /** The most one file store may hold, in bytes of its rows' JSON (FileStorageOptions.maxBytes). */
   readonly maxStoreBytes?: number | undefined
+  /** The most all open file stores may hold together (rows live in memory). Default 1 GiB. */
+  readonly maxTotalStoreBytes?: number | undefined
   /** Replaces the default storage (memory, or a file storage under `dir`). */
   readonly createStorage?: ((storeId: string) => StoragePort) | undefined
 }
@@ -39,10 +41,12 @@ interface StoreFile {
 export class StoreRegistry {
   readonly #options: StoreRegistryOptions
   readonly #stores = new Map<string, Promise<Memory>>()
+  readonly #budget: StorageBudget
   #closed = false
 
   constructor(options: StoreRegistryOptions) {
     this.#options = options
+    this.#budget = { limit: options.maxTotalStoreBytes ?? 1024 * 1024 * 1024, used: 0 }
   }
 
   #storeDir(id: string): string | null {
@@ -52,7 +56,7 @@ export class StoreRegistry {
   async #open(id: string, capabilities: readonly Capability[], existing: boolean): Promise<Memory> {
     const dir = this.#storeDir(id)
     const storage = this.#options.createStorage?.(id) ??
-      (dir === null ? 'memory' : fileStorage({ dir, expectData: existing, maxBytes: this.#options.maxStoreBytes }))
+      (dir === null ? 'memory' : fileStorage({ dir, expectData: existing, maxBytes: this.#options.maxStoreBytes, budget: this.#budget }))
     if (storage !== 'memory') {
       try {
         await storage.open()

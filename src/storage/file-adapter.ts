@@ -52,11 +52,22 @@ export interface FileStorageOptions {
   readonly maxBytes?: number
   /** The directory is known to hold a store: a missing snapshot is damage, not an empty store. */
   readonly expectData?: boolean
+  /**
+   * A byte budget shared with other file storages (a GMP server's stores): each counts its rows
+   * while open, and a write that would take the sum past `limit` is refused with QUOTA_EXCEEDED.
+   */
+  readonly budget?: StorageBudget
   /** Flushes a file to stable storage; default `FileHandle.datasync()`. Injected by tests to simulate a failing disk. */
   readonly fsync?: (file: FileHandle) => Promise<void>
 }
 
 type Op = RecordedOp
+
+/** Bytes of row JSON that several open file storages may hold together (see FileStorageOptions.budget). */
+export interface StorageBudget {
+  readonly limit: number
+  used: number
+}
 
 interface Opened {
   readonly inner: MemoryStorage
@@ -87,6 +98,7 @@ export class FileStorage implements StoragePort {
   readonly #compactAfter: number
   readonly #maxBytes: number
   readonly #expectData: boolean
+  readonly #budget: StorageBudget | undefined
   readonly #fsync: (file: FileHandle) => Promise<void>
   #opened: Promise<Opened> | undefined
   /** The loaded state; kept until close() has drained the running transactions. */
@@ -117,6 +129,7 @@ export class FileStorage implements StoragePort {
       throw new MemweaveError(ErrorCode.INVALID_ARGUMENT, 'maxBytes: must be a positive integer', { field: 'maxBytes' })
     }
     this.#expectData = options.expectData ?? false
+    this.#budget = options.budget
   }
 
   /** Bytes the rows hold now (their JSON form), as counted against `maxBytes`. */
@@ -148,6 +161,7 @@ export class FileStorage implements StoragePort {
       this.#opened = undefined
       this.#current = undefined
       if (!o) return
+      if (this.#budget) this.#budget.used -= this.#total
       await o.inner.close()
       await o.log.close().catch(() => undefined)
       await o.lock.release()
@@ -224,6 +238,7 @@ export class FileStorage implements StoragePort {
       this.#broken = undefined
       const opened: Opened = { inner, log, lock }
       this.#current = opened
+      if (this.#budget) this.#budget.used += this.#total
       return opened
     } catch (err) {
       await log?.close().catch(() => undefined)
@@ -249,6 +264,15 @@ export class FileStorage implements StoragePort {
     const { total, changed } = this.#sizeAfter(ops)
     // Refused before anything is written: growing past the cap would make a store that no longer
     // fits in memory, and so could not be reopened. Writes that shrink the store always pass.
+    const growth = total - this.#total
+    const budget = this.#budget
+    if (budget && growth > 0 && budget.used + growth > budget.limit) {
+      throw new MemweaveError(
+        ErrorCode.QUOTA_EXCEEDED,
+        `file storage ${this.dir}: the stores of this process are limited to ${budget.limit} bytes together; this write would make them ${budget.used + growth}`,
+        { limit: budget.limit, size: budget.used + growth, scope: 'shared' },
+      )
+    }
     if (total > this.#maxBytes && total > this.#total) {
       throw new MemweaveError(
         ErrorCode.QUOTA_EXCEEDED,
@@ -269,6 +293,7 @@ export class FileStorage implements StoragePort {
       else this.#sizes.get(table)!.set(key, bytes)
     }
     this.#total = total
+    if (budget) budget.used += growth
   }
 
   /** The store's size once `ops` apply, and each touched row's new size (null: deleted). */
