@@ -9,6 +9,7 @@ import { MemoryStorage } from './memory-adapter.js'
 import { unlinkIfThere, writeSnapshot } from './file-snapshot.js'
 import type { Key, ReadTx, Schema, StoragePort, WriteTx } from './port.js'
 import { RecordingTx, type RecordedOp } from './recording-tx.js'
+import { overridesOf, sizeAfter } from './file-ops.js'
 import { SCHEMA } from './schema.js'
 
 /**
@@ -227,10 +228,10 @@ export class FileStorage implements StoragePort {
       }
       const inner = new MemoryStorage({ schema: this.#schema, initial, persist: () => this.#persist() })
       await inner.open()
-      // Start each run from one fresh v2 snapshot: it folds in the log (a torn last line is gone
-      // for good), migrates a v1 directory, and gives a new directory the snapshot that later
-      // proves nothing before the log is missing.
-      await this.#writeSnapshot(inner.dump(), new Map(), this.#seq)
+      // Start each run from one v2 snapshot and an empty log: a fresh snapshot folds in the log (a
+      // torn last line is gone for good), migrates a v1 directory, and gives a new directory the
+      // snapshot that later proves nothing before the log is missing.
+      if (loaded.version !== 2 || loaded.logBytes > 0) await this.#writeSnapshot(inner.dump(), new Map(), this.#seq)
       // Append mode, so a rollback's truncate never leaves the write position past the end.
       log = await open(join(this.dir, FILES.log), 'a', 0o600)
       await log.truncate(0)
@@ -261,7 +262,7 @@ export class FileStorage implements StoragePort {
     if (ops.length === 0) return
     const opened = this.#current
     if (!opened) throw new MemweaveError(ErrorCode.INTERNAL, 'file storage: a commit while not open')
-    const { total, changed } = this.#sizeAfter(ops)
+    const { total, changed } = sizeAfter(ops, this.#schema, this.#sizes, this.#total)
     // Refused before anything is written: growing past the cap would make a store that no longer
     // fits in memory, and so could not be reopened. Writes that shrink the store always pass.
     const growth = total - this.#total
@@ -294,25 +295,6 @@ export class FileStorage implements StoragePort {
     }
     this.#total = total
     if (budget) budget.used += growth
-  }
-
-  /** The store's size once `ops` apply, and each touched row's new size (null: deleted). */
-  #sizeAfter(ops: readonly Op[]): { total: number; changed: Array<[string, Key, number | null]> } {
-    const now = new Map<string, Map<Key, number | null>>()
-    let total = this.#total
-    for (const op of ops) {
-      const spec = this.#schema[op[1]]!
-      const key = op[0] === 'd' ? op[2] : (op[2] as Record<string, Key>)[spec.key]!
-      const touched = now.get(op[1]) ?? new Map<Key, number | null>()
-      now.set(op[1], touched)
-      const before = touched.has(key) ? touched.get(key)! : (this.#sizes.get(op[1])!.get(key) ?? null)
-      const after = op[0] === 'd' ? null : rowBytes(op[2])
-      total += (after ?? 0) - (before ?? 0)
-      touched.set(key, after)
-    }
-    const changed: Array<[string, Key, number | null]> = []
-    for (const [table, keys] of now) for (const [key, bytes] of keys) changed.push([table, key, bytes])
-    return { total, changed }
   }
 
   async #append(opened: Opened, line: string): Promise<void> {
@@ -366,18 +348,6 @@ export class FileStorage implements StoragePort {
       throw storageError('file storage: cannot write the snapshot', err)
     }
   }
-}
-
-/** The final value of every row `ops` touch: the encoded row, or null when deleted. */
-function overridesOf(ops: readonly Op[], schema: Schema): Map<string, Map<Key, unknown>> {
-  const out = new Map<string, Map<Key, unknown>>()
-  for (const op of ops) {
-    const table = out.get(op[1]) ?? new Map<Key, unknown>()
-    out.set(op[1], table)
-    if (op[0] === 'd') table.set(op[2], null)
-    else table.set((op[2] as Record<string, Key>)[schema[op[1]]!.key]!, op[2])
-  }
-  return out
 }
 
 /**

@@ -42,6 +42,8 @@ export interface LoadedDir {
   readonly seq: number
   /** 2 when v2 files were read, 1 for a v1 directory, 0 when the directory holds no data yet. */
   readonly version: 0 | 1 | 2
+  /** Size of the log file (0 when absent): whether anything waits to be folded into the snapshot. */
+  readonly logBytes: number
   readonly damage: Damage[]
 }
 
@@ -90,9 +92,10 @@ export async function loadDir(dir: string, schema: Schema, options: { expectData
   } else if (options.expectData) {
     damage.push({ file: FILES.snapshot, reason: 'missing: the store has no data files' })
   }
-  if (version === 2 && v2Log) seq = await replayLog(join(dir, FILES.log), true, seq, options.maxLine, damage, apply)
-  if (version === 1 && v1Log) seq = await replayLog(join(dir, FILES.v1Log), false, seq, options.maxLine, damage, apply)
-  return { tables, sizes, seq, version, damage }
+  const logPath = join(dir, version === 1 ? FILES.v1Log : FILES.log)
+  const logBytes = (version === 2 && v2Log) || (version === 1 && v1Log) ? (await stat(logPath)).size : 0
+  if (logBytes > 0) seq = await replayLog(logPath, version === 2, seq, options.maxLine, damage, apply)
+  return { tables, sizes, seq, version, logBytes, damage }
 }
 
 /** What a row counts against a store's size limit: the bytes of its JSON form. */
