@@ -124,6 +124,7 @@ class GmpHttpServer implements GmpServer {
   readonly #options: GmpServerOptions
   readonly #onError: (err: unknown) => void
   readonly #inflight = new Set<Promise<void>>()
+  readonly #reportedDamage = new Set<string>()
   #server: Server | undefined
   #registry: StoreRegistry | undefined
   #lock: FileLock | undefined
@@ -276,8 +277,13 @@ class GmpHttpServer implements GmpServer {
     }
     if (isMemweaveError(err) && err.code === ErrorCode.QUOTA_EXCEEDED) return new HttpReply(413, { error: 'quota_exceeded', message: err.message })
     if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) {
-      // Unavailable until repaired, not a bug: the operator reads why in the reply and on stderr.
-      this.#onError(err)
+      // Unavailable until repaired, not a bug: the caller reads why in the reply, the operator
+      // once per store on stderr.
+      const store = String(err.details.store ?? err.message)
+      if (!this.#reportedDamage.has(store)) {
+        this.#reportedDamage.add(store)
+        this.#onError(err)
+      }
       return new HttpReply(503, { error: 'store_damaged', message: err.message })
     }
     this.#onError(err)

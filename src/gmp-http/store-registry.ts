@@ -118,8 +118,11 @@ export class StoreRegistry {
 
   #track(id: string, opening: Promise<Memory>): void {
     this.#stores.set(id, opening)
-    // A store that failed to open is forgotten, so a later request can try again.
-    opening.catch(() => {
+    // A store that failed to open is forgotten, so a later request can try again; except a
+    // damaged one: only a repair (which needs the server stopped) changes its verdict, and
+    // re-reading a large damaged store on every request would cost a full load each time.
+    opening.catch((err: unknown) => {
+      if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) return
       if (this.#stores.get(id) === opening) this.#stores.delete(id)
     })
   }
