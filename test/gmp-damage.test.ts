@@ -251,3 +251,28 @@ describe('store-check: what a stored fact must prove', () => {
     await mem.close()
   })
 })
+
+describe('GMP server: large replies', () => {
+  test('an audit past 16 MiB of content is streamed item by item (chunked) and reads back whole', async () => {
+    const { createGmpServer } = await import('../src/gmp-http/server.js')
+    const server = createGmpServer({ port: 0 })
+    const { url } = await server.listen()
+    try {
+      const store = await GmpHttpClient.createStore(url)
+      const contents = Array.from({ length: 18 }, (_, i) => `${i} "quoted" \\ `.padEnd(1_000_000, 'y'))
+      for (const c of contents) await store.write(c)
+      const res = await fetch(`${url}/stores/${store.storeId}/audit`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('transfer-encoding')).toBe('chunked')
+      expect(res.headers.get('content-length')).toBeNull()
+      const body = (await res.json()) as { memories: Array<{ content: string }> }
+      expect(body.memories.map((m) => m.content).sort()).toEqual([...contents].sort())
+      // A small list keeps its content-length.
+      const small = await GmpHttpClient.createStore(url)
+      await small.write('one')
+      expect((await fetch(`${url}/stores/${small.storeId}/audit`)).headers.get('content-length')).not.toBeNull()
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+})

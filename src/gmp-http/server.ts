@@ -7,7 +7,7 @@ import { createIdentity, type Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
 import { acquireLock, type FileLock } from '../storage/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
-import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson } from './http-io.js'
+import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson, sendJsonList } from './http-io.js'
 import {
   WIRE_BASE_PATH, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
 } from './protocol.js'
@@ -252,7 +252,12 @@ class GmpHttpServer implements GmpServer {
       const body = route.method === 'POST' ? await readJsonObject(req, this.#maxBody) : {}
       const store = await this.#registry!.get(match[1]!)
       if (!store) throw new HttpReply(404, { error: 'unknown_store', message: `no store "${match[1]}"` })
-      return sendJson(res, 200, await route.handle(store, body))
+      const result = (await route.handle(store, body)) as { memories?: Array<{ content?: unknown }> }
+      if (Array.isArray(result.memories)) {
+        const size = result.memories.reduce((sum, m) => sum + (typeof m.content === 'string' ? m.content.length : 0), 0)
+        return await sendJsonList(res, 'memories', result.memories, size)
+      }
+      return sendJson(res, 200, result)
     } catch (err) {
       const reply = this.#toReply(err, op)
       sendJson(res, reply.status, reply.body, reply.headers)
