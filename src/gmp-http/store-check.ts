@@ -55,11 +55,15 @@ export async function checkRecord(row: Row): Promise<string | null> {
 
 /** Every fact and tombstone of the facts module in `rows` that fails `checkRecord`. */
 export async function checkRecords(rows: readonly Row[]): Promise<BadRecord[]> {
+  const mine = rows.filter((row) => (row.kind === 'fact' || row.kind === 'tombstone') && row.pool === undefined)
   const bad: BadRecord[] = []
-  for (const row of rows) {
-    if ((row.kind !== 'fact' && row.kind !== 'tombstone') || row.pool !== undefined) continue
-    const reason = await checkRecord(row)
-    if (reason !== null) bad.push({ ref: String(row.id), reason })
+  // In batches: WebCrypto verifies on libuv's thread pool, so signatures check in parallel.
+  for (let i = 0; i < mine.length; i += 64) {
+    const batch = mine.slice(i, i + 64)
+    const reasons = await Promise.all(batch.map(checkRecord))
+    reasons.forEach((reason, j) => {
+      if (reason !== null) bad.push({ ref: String(batch[j]!.id), reason })
+    })
   }
   return bad
 }
