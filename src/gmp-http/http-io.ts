@@ -97,7 +97,14 @@ export async function sendJsonList(res: ServerResponse, key: string, items: read
   if (res.headersSent || res.destroyed) return
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
   const write = async (text: string): Promise<void> => {
-    if (!res.write(text)) await new Promise<void>((ok) => (res.destroyed ? ok() : res.once('drain', ok).once('close', ok)))
+    if (res.write(text) || res.destroyed) return
+    await new Promise<void>((ok) => {
+      const done = (): void => {
+        res.off('drain', done).off('close', done)
+        ok()
+      }
+      res.on('drain', done).on('close', done)
+    })
   }
   await write(`{${JSON.stringify(key)}:[`)
   for (let i = 0; i < items.length && !res.destroyed; i++) await write(`${i === 0 ? '' : ','}${JSON.stringify(items[i])}`)

@@ -5,7 +5,7 @@ import { contentFactId, recordId } from '../core/ids.js'
 import type { StoragePort } from '../storage/port.js'
 
 /**
- * Checks every stored GMP record of a store on open (Node only): a fact's record id must be the
+ * Checks the stored GMP records of a store (Node only): a fact's record id must be the
  * hash of what is stored, its content must hash to its fact id, and its signature must verify
  * over that id (GMP interface contract §4.1). Line checksums (src/storage/file-lines.ts) catch a
  * damaged disk; this catches content changed together with its checksum, and v1 files, which had
@@ -69,21 +69,47 @@ export async function checkRecords(rows: readonly Row[]): Promise<BadRecord[]> {
 }
 
 /**
- * Refuses a store whose records fail their checks. Reads through the storage port, so it costs one
- * pass over the facts (about 6,000 signature checks a second with WebCrypto) per open.
- * @throws MemweaveError DATA_DAMAGED listing the refs.
+ * The facts of one store that were checked, so each is checked once per process, on its first
+ * read ("verify on load or first read"): opening stays a pass over the files (checked by their
+ * line checksums), and a large store does not hash all its content and verify every signature
+ * before its first answer (about 130 ms a MiB of content, 6,000 signatures a second).
  */
-export async function assertRecordsIntact(storage: StoragePort, label: string): Promise<void> {
-  const rows = await storage.read(['records'], async (tx) => [
-    ...(await tx.where<Row>('records', 'kind', 'fact')),
-    ...(await tx.where<Row>('records', 'kind', 'tombstone')),
-  ])
-  const bad = await checkRecords(rows)
-  if (bad.length === 0) return
-  const list = bad.slice(0, 3).map((b) => `${b.ref}: ${b.reason}`).join('; ')
-  throw new MemweaveError(
-    ErrorCode.DATA_DAMAGED,
-    `${label} holds ${bad.length} record(s) that fail their checks (${list}${bad.length > 3 ? ', ...' : ''}); nothing was served`,
-    { problems: bad.slice(0, 100).map((b) => ({ file: 'records', ref: b.ref, reason: b.reason })) },
-  )
+export class FactChecks {
+  readonly #storage: StoragePort
+  readonly #label: string
+  readonly #ok = new Set<string>()
+  #damage: MemweaveError | null = null
+
+  constructor(storage: StoragePort, label: string) {
+    this.#storage = storage
+    this.#label = label
+  }
+
+  /** The error of an earlier failed check: the store stays refused until a repair. */
+  get damage(): MemweaveError | null {
+    return this.#damage
+  }
+
+  /**
+   * Checks the stored records behind `refs` not checked yet.
+   * @throws MemweaveError DATA_DAMAGED listing the refs that fail (and from then on, every call).
+   */
+  async assert(refs: readonly string[]): Promise<void> {
+    if (this.#damage) throw this.#damage
+    const todo = [...new Set(refs)].filter((ref) => !this.#ok.has(ref))
+    if (todo.length === 0) return
+    const rows = await this.#storage.read(['records'], (tx) => tx.getMany<Row>('records', todo))
+    const bad = await checkRecords(rows.filter((r): r is Row => r !== undefined))
+    if (bad.length === 0) {
+      for (const ref of todo) this.#ok.add(ref)
+      return
+    }
+    const list = bad.slice(0, 3).map((b) => `${b.ref}: ${b.reason}`).join('; ')
+    this.#damage = new MemweaveError(
+      ErrorCode.DATA_DAMAGED,
+      `${this.#label} holds ${bad.length} record(s) that fail their checks (${list}${bad.length > 3 ? ', ...' : ''}); nothing was served`,
+      { problems: bad.slice(0, 100).map((b) => ({ file: 'records', ref: b.ref, reason: b.reason })) },
+    )
+    throw this.#damage
+  }
 }

@@ -4,19 +4,19 @@ import { join } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
-import type { FactStore } from '../facts/types.js'
+import type { FactStore, Memory as Fact } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
 import { fileStorage, type StorageBudget } from '../storage/file-adapter.js'
 import type { StoragePort } from '../storage/port.js'
-import { assertRecordsIntact } from './store-check.js'
+import { FactChecks } from './store-check.js'
 
 /**
  * The GMP server's stores, by id. Without a directory they live in memory for the server's
  * lifetime; with one, each lives in `<dir>/stores/<id>/` (its `store.json` records the declared
  * capabilities, the rows are a file storage) and is reopened on first use after a restart.
- * A store's files and records are checked when it opens: a damaged store is refused with
- * DATA_DAMAGED (its files untouched) until `memweave gmp repair`, and the others keep working.
- * Node only.
+ * A store's files are checked when it opens, each fact the first time it is served: a damaged
+ * store is refused with DATA_DAMAGED (its files untouched) until `memweave gmp repair`, and
+ * the others keep working. Node only.
  */
 
 const STORE_ID = /^[0-9a-f]{32}$/
@@ -38,9 +38,16 @@ interface StoreFile {
   readonly created_at: string
 }
 
+interface OpenStore {
+  readonly memory: Memory
+  /** The store as requests see it: every fact it serves is checked once (store-check.ts). */
+  readonly facts: FactStore
+  readonly checks: FactChecks | null
+}
+
 export class StoreRegistry {
   readonly #options: StoreRegistryOptions
-  readonly #stores = new Map<string, Promise<Memory>>()
+  readonly #stores = new Map<string, Promise<OpenStore>>()
   readonly #budget: StorageBudget
   #closed = false
 
@@ -53,27 +60,29 @@ export class StoreRegistry {
     return this.#options.dir === null ? null : join(this.#options.dir, 'stores', id)
   }
 
-  async #open(id: string, capabilities: readonly Capability[], existing: boolean): Promise<Memory> {
+  async #open(id: string, capabilities: readonly Capability[], existing: boolean): Promise<OpenStore> {
     const dir = this.#storeDir(id)
     const storage = this.#options.createStorage?.(id) ??
       (dir === null ? 'memory' : fileStorage({ dir, expectData: existing, maxBytes: this.#options.maxStoreBytes, budget: this.#budget }))
     if (storage !== 'memory') {
       try {
         await storage.open()
-        await assertRecordsIntact(storage, `store ${id}`)
       } catch (err) {
         await storage.close().catch(() => undefined)
         throw this.#damaged(id, err)
       }
     }
-    return createMemory({ storage, identity: this.#options.identity, capabilities })
+    const memory = await createMemory({ storage, identity: this.#options.identity, capabilities })
+    if (storage === 'memory') return { memory, facts: memory.facts, checks: null }
+    const checks = new FactChecks(storage, `store ${id}`)
+    return { memory, facts: checkedReads(memory.facts, checks, (err) => this.#damaged(id, err)), checks }
   }
 
   /** Names the store and the command that repairs it in a DATA_DAMAGED error. */
   #damaged(id: string, err: unknown): unknown {
     if (!isMemweaveError(err) || err.code !== ErrorCode.DATA_DAMAGED) return err
     const repair = this.#options.dir === null ? '' : ` Run: memweave gmp repair --dir ${this.#options.dir} --store ${id}`
-    return new MemweaveError(ErrorCode.DATA_DAMAGED, `store ${id} is damaged and was not opened: ${err.message}.${repair}`, { ...err.details, store: id }, { cause: err })
+    return new MemweaveError(ErrorCode.DATA_DAMAGED, `store ${id} is damaged: ${err.message}.${repair}`, { ...err.details, store: id }, { cause: err })
   }
 
   /**
@@ -113,10 +122,13 @@ export class StoreRegistry {
         this.#track(id, opening)
       }
     }
-    return (await opening).facts
+    const open = await opening
+    // A fact that failed its check refuses the whole store, as damaged files do.
+    if (open.checks?.damage) throw this.#damaged(id, open.checks.damage)
+    return open.facts
   }
 
-  #track(id: string, opening: Promise<Memory>): void {
+  #track(id: string, opening: Promise<OpenStore>): void {
     this.#stores.set(id, opening)
     // A store that failed to open is forgotten, so a later request can try again; except a
     // damaged one: only a repair (which needs the server stopped) changes its verdict, and
@@ -133,7 +145,7 @@ export class StoreRegistry {
     const all = [...this.#stores.values()]
     this.#stores.clear()
     // A store that never opened has nothing to close; its error went to the request that opened it.
-    const results = await Promise.allSettled(all.map((p) => p.then((m) => m.close(), () => undefined)))
+    const results = await Promise.allSettled(all.map((p) => p.then((s) => s.memory.close(), () => undefined)))
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed) throw failed.reason
   }
@@ -141,6 +153,26 @@ export class StoreRegistry {
   #assertOpen(): void {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'the GMP server is shutting down')
   }
+}
+
+/** `facts` whose retrieve() and audit() check what they return before it is served. */
+function checkedReads(facts: FactStore, checks: FactChecks, wrap: (err: unknown) => unknown): FactStore {
+  const served = async (memories: Fact[]): Promise<Fact[]> => {
+    try {
+      await checks.assert(memories.map((m) => m.ref))
+    } catch (err) {
+      throw wrap(err)
+    }
+    return memories
+  }
+  return new Proxy(facts, {
+    get(target, prop) {
+      if (prop === 'retrieve') return async (...args: Parameters<FactStore['retrieve']>) => served(await target.retrieve(...args))
+      if (prop === 'audit') return async () => served(await target.audit())
+      const value = Reflect.get(target, prop, target) as unknown
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    },
+  })
 }
 
 async function readStoreFile(path: string): Promise<StoreFile | undefined> {
