@@ -175,3 +175,44 @@ describe('file storage: a size cap refuses growth before it, and a capped store 
     ])
   })
 })
+
+describe('repairFileStorage', () => {
+  test('keeps every intact row and transaction, drops and reports the rest, copies the damaged files first; an intact directory is left alone', async () => {
+    const { repairFileStorage } = await import('../src/storage/file-repair.js')
+    const dir = await storeWithLog(10)
+    const s = fileStorage({ dir })
+    await s.open()
+    await s.close() // the 10 rows are in the snapshot now
+    const again = fileStorage({ dir })
+    for (let i = 10; i < 15; i++) await again.write(['meta'], (tx) => tx.put('meta', [{ key: `k${i}`, value: i }]))
+    await again.close()
+    const snap = (await readFile(join(dir, 'snapshot.jsonl'), 'utf8')).split('\n')
+    snap[3] = snap[3]!.replace('"value":2', '"value":9') // row k2: checksum fails
+    await writeFile(join(dir, 'snapshot.jsonl'), snap.join('\n'))
+    const log = (await readFile(join(dir, 'log.jsonl'), 'utf8')).split('\n')
+    log.splice(1, 1) // transaction 12 (k11) gone
+    await writeFile(join(dir, 'log.jsonl'), log.join('\n'))
+    const damagedSnapshot = await readFile(join(dir, 'snapshot.jsonl'))
+
+    const report = await repairFileStorage({
+      dir,
+      check: async (tables) => (tables.get('meta')?.has('k13') ? [{ table: 'meta', key: 'k13', reason: 'refused by the check' }] : []),
+    })
+    expect(report.damage).toEqual([
+      { file: 'snapshot.jsonl', line: 4, reason: 'checksum mismatch' },
+      { file: 'snapshot.jsonl', reason: 'holds 9 intact rows, its end line says 10' },
+      { file: 'log.jsonl', line: 2, reason: 'transactions 12..12 are missing' },
+    ])
+    expect(report.dropped).toEqual([{ table: 'meta', key: 'k13', reason: 'refused by the check' }])
+    expect(report.rows).toBe(12)
+    expect(Buffer.compare(await readFile(join(report.backup!, 'snapshot.jsonl')), damagedSnapshot)).toBe(0)
+    const opened = fileStorage({ dir, expectData: true })
+    const keys = (await opened.read(['meta'], (tx) => tx.all<{ key: string }>('meta'))).map((r) => r.key).sort()
+    expect(keys).toEqual(['k0', 'k1', 'k10', 'k12', 'k14', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9'])
+    await opened.write(['meta'], (tx) => tx.put('meta', [{ key: 'after', value: 1 }]))
+    await opened.close()
+    const twice = await repairFileStorage({ dir })
+    expect(twice.backup).toBeNull()
+    expect(twice.damage).toEqual([])
+  })
+})

@@ -43,8 +43,15 @@ export interface RepairOptions {
 }
 
 /**
+ * Repairs the file storage in `options.dir` (see the top of this file); a directory with nothing
+ * wrong is left untouched (`backup: null`).
+ * @returns what was found, dropped and kept, and where the damaged files were copied.
  * @throws MemweaveError CONFLICT when a process holds the directory (stop it first); STORAGE on
  *   I/O errors, with the directory left as it was unless the new snapshot's rename happened.
+ * @example
+ * import { repairFileStorage } from 'memweave/node'
+ * const report = await repairFileStorage({ dir: './data' })
+ * for (const d of report.damage) console.log(`dropped ${d.file} line ${d.line}: ${d.reason}`)
  */
 export async function repairFileStorage(options: RepairOptions): Promise<RepairReport> {
   const dir = resolve(options.dir)
