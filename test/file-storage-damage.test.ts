@@ -27,6 +27,8 @@ async function storeWithLog(n: number): Promise<string> {
   return dir
 }
 
+const meta = async (s: ReturnType<typeof fileStorage>, key: string) => s.read(['meta'], (tx) => tx.get<{ key: string; value: string }>('meta', key))
+
 async function files(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for (const f of (await readdir(dir)).sort()) out[f] = await readFile(join(dir, f), 'utf8')
@@ -137,6 +139,19 @@ describe('file storage: a size cap refuses growth before it, and a capped store 
     ])
     expect(again.size).toBe(size)
     await again.close()
+  })
+
+  test('a store reopens with a lower cap than it was written under: over the cap it only refuses growth', async () => {
+    const dir = await tempDir()
+    const s = fileStorage({ dir, maxBytes: 10_000_000 })
+    await s.write(['meta'], (tx) => tx.put('meta', [{ key: 'big', value: 'z'.repeat(2_500_000) }]))
+    await s.close()
+    const lower = fileStorage({ dir, maxBytes: 1_000_000 })
+    expect((await meta(lower, 'big'))?.value).toHaveLength(2_500_000)
+    await expect(lower.write(['meta'], (tx) => tx.put('meta', [{ key: 'more', value: 1 }]))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' })
+    await lower.write(['meta'], (tx) => tx.delete('meta', ['big']))
+    await lower.write(['meta'], (tx) => tx.put('meta', [{ key: 'more', value: 1 }]))
+    await lower.close()
   })
 
   test('a budget shared by several storages caps their sum while they are open, and is given back on close', async () => {

@@ -211,7 +211,7 @@ export class FileStorage implements StoragePort {
     try {
       // A temp snapshot is a compaction that never reached its rename: it was never committed.
       await unlinkIfThere(join(this.dir, `${FILES.snapshot}.tmp`))
-      const loaded = await loadDir(this.dir, this.#schema, { expectData: this.#expectData, maxLine: this.#maxBytes + MiB })
+      const loaded = await loadDir(this.dir, this.#schema, { expectData: this.#expectData })
       if (loaded.damage.length > 0) throw damaged(this.dir, loaded.damage)
       this.#seq = loaded.seq
       this.#sizes = loaded.sizes

@@ -49,11 +49,18 @@ export interface RawLine {
 }
 
 /**
- * The lines of a file, streamed: memory holds one chunk and one line at a time, so a store far
- * larger than V8's longest string (about 512 MiB) still opens. A line longer than `maxLine` bytes
- * is yielded cut short (and then fails its checksum) instead of growing without bound.
+ * The longest line a reader accepts, in bytes: V8's longest string (2^29 - 24 UTF-16 units).
+ * No line we write can be longer (it was one JSON string), so a longer one is damage, whatever
+ * size limit the store has now; a limit lowered since a row was written must not make it damage.
  */
-export async function* readLines(path: string, maxLine: number): AsyncGenerator<RawLine> {
+export const MAX_LINE = 2 ** 29 - 24
+
+/**
+ * The lines of a file, streamed: memory holds one chunk and one line at a time, so a store far
+ * larger than V8's longest string still opens. A line longer than `maxLine` bytes is yielded cut
+ * short (and then fails its checksum) instead of growing without bound.
+ */
+export async function* readLines(path: string, maxLine = MAX_LINE): AsyncGenerator<RawLine> {
   let parts: Buffer[] = []
   let size = 0
   let number = 0

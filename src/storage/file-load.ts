@@ -51,9 +51,8 @@ const exists = (path: string): Promise<boolean> => stat(path).then(() => true, (
 
 /**
  * @param expectData the directory is known to hold a store (its snapshot must be there).
- * @param maxLine the longest line accepted, in bytes (longer ones are damage).
  */
-export async function loadDir(dir: string, schema: Schema, options: { expectData: boolean; maxLine: number }): Promise<LoadedDir> {
+export async function loadDir(dir: string, schema: Schema, options: { expectData: boolean }): Promise<LoadedDir> {
   const tables = new Map<string, Map<Key, unknown>>()
   const sizes = new Map<string, Map<Key, number>>()
   for (const name of Object.keys(schema)) {
@@ -81,7 +80,7 @@ export async function loadDir(dir: string, schema: Schema, options: { expectData
   let seq = 0
   if (v2Snap) {
     version = 2
-    seq = await readSnapshot(join(dir, FILES.snapshot), options.maxLine, damage, apply)
+    seq = await readSnapshot(join(dir, FILES.snapshot), damage, apply)
   } else if (v2Log) {
     // v2 writes its snapshot before the log ever exists: a log alone means the snapshot was lost.
     version = 2
@@ -94,7 +93,7 @@ export async function loadDir(dir: string, schema: Schema, options: { expectData
   }
   const logPath = join(dir, version === 1 ? FILES.v1Log : FILES.log)
   const logBytes = (version === 2 && v2Log) || (version === 1 && v1Log) ? (await stat(logPath)).size : 0
-  if (logBytes > 0) seq = await replayLog(logPath, version === 2, seq, options.maxLine, damage, apply)
+  if (logBytes > 0) seq = await replayLog(logPath, version === 2, seq, damage, apply)
   return { tables, sizes, seq, version, logBytes, damage }
 }
 
@@ -105,12 +104,12 @@ export function rowBytes(row: unknown): number {
 
 type Apply = (file: string, line: number | undefined, op: RecordedOp, bytes: number) => void
 
-async function readSnapshot(path: string, maxLine: number, damage: Damage[], apply: Apply): Promise<number> {
+async function readSnapshot(path: string, damage: Damage[], apply: Apply): Promise<number> {
   const file = FILES.snapshot
   let seq: number | undefined
   let rows = 0
   let end: number | undefined
-  for await (const raw of readLines(path, maxLine)) {
+  for await (const raw of readLines(path)) {
     const parsed = parseCheckedLine(raw.text)
     if (!parsed.ok) {
       damage.push({ file, line: raw.number, reason: raw.terminated ? parsed.reason : 'cut short' })
@@ -162,11 +161,11 @@ async function readV1Snapshot(path: string, damage: Damage[], apply: Apply): Pro
  * numbers must run on without a gap. Text after the last newline is a torn append (the crash came before
  * its fsync, so it was never acknowledged): dropped, not damage.
  */
-async function replayLog(path: string, checked: boolean, seq: number, maxLine: number, damage: Damage[], apply: Apply): Promise<number> {
+async function replayLog(path: string, checked: boolean, seq: number, damage: Damage[], apply: Apply): Promise<number> {
   const file = checked ? FILES.log : FILES.v1Log
   let last = seq
   let replaying = false
-  for await (const raw of readLines(path, maxLine)) {
+  for await (const raw of readLines(path)) {
     if (!raw.terminated) break
     let tx: { n?: unknown; ops?: unknown }
     if (checked) {

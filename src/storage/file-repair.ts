@@ -38,8 +38,6 @@ export interface RepairOptions {
   readonly schema?: Schema
   /** Finds intact-looking rows that must go anyway; gets the decoded rows by table. */
   readonly check?: (tables: ReadonlyMap<string, ReadonlyMap<Key, unknown>>) => Promise<DroppedRow[]>
-  /** Reads lines up to this many bytes. Default 512 MiB. */
-  readonly maxLine?: number
 }
 
 /**
@@ -58,7 +56,7 @@ export async function repairFileStorage(options: RepairOptions): Promise<RepairR
   const schema = options.schema ?? SCHEMA
   const lock = await acquireLock(join(dir, 'LOCK'), `file storage ${dir}`)
   try {
-    const loaded = await loadDir(dir, schema, { expectData: false, maxLine: options.maxLine ?? 512 * 1024 * 1024 })
+    const loaded = await loadDir(dir, schema, { expectData: false })
     const decoded = new Map<string, Map<Key, unknown>>()
     const damage = [...loaded.damage]
     for (const [name, rows] of loaded.tables) {
