@@ -231,3 +231,13 @@ describe('repairFileStorage', () => {
     expect(twice.damage).toEqual([])
   })
 })
+
+test('v1 files left beside a v2 snapshot (a migration cut short after its rename) are removed on open', async () => {
+  const dir = await storeWithLog(2)
+  await writeFile(join(dir, 'changes.jsonl'), `${JSON.stringify({ n: 1, ops: [['p', 'meta', { key: 'old', value: 'STALE-MARKER' }]] })}\n`)
+  await writeFile(join(dir, 'snapshot.json'), '{"format":"memweave.file-storage","version":1,"seq":0,"tables":{}}')
+  const s = fileStorage({ dir })
+  expect(await s.read(['meta'], (tx) => tx.count('meta'))).toBe(2)
+  await s.close()
+  expect((await readdir(dir)).sort()).toEqual(['log.jsonl', 'snapshot.jsonl'])
+})

@@ -48,7 +48,12 @@ Exit status: 0 when every store is intact or repaired, 1 when a store could not 
       return EXIT.FAILURE
     }
     try {
-      const ids = values.store !== undefined ? [values.store] : await storeIds(dir)
+      const ids = await storeIds(dir)
+      if (values.store !== undefined && !ids.includes(values.store)) {
+        io.stderr(`memweave: no store ${values.store} in ${dir}\n`)
+        return EXIT.FAILURE
+      }
+      if (values.store !== undefined) ids.splice(0, ids.length, values.store)
       let failed = false
       for (const id of ids) {
         try {

@@ -211,6 +211,7 @@ export class FileStorage implements StoragePort {
     try {
       // A temp snapshot is a compaction that never reached its rename: it was never committed.
       await unlinkIfThere(join(this.dir, `${FILES.snapshot}.tmp`))
+      await unlinkIfThere(join(this.dir, `${FILES.v1Snapshot}.tmp`))
       const loaded = await loadDir(this.dir, this.#schema, { expectData: this.#expectData })
       if (loaded.damage.length > 0) throw damaged(this.dir, loaded.damage)
       this.#seq = loaded.seq
@@ -231,7 +232,8 @@ export class FileStorage implements StoragePort {
       // Start each run from one v2 snapshot and an empty log: a fresh snapshot folds in the log (a
       // torn last line is gone for good), migrates a v1 directory, and gives a new directory the
       // snapshot that later proves nothing before the log is missing.
-      if (loaded.version !== 2 || loaded.logBytes > 0) await this.#writeSnapshot(inner.dump(), new Map(), this.#seq)
+      // (Writing one also removes v1 files a migration cut short left behind, with whatever they hold.)
+      if (loaded.version !== 2 || loaded.logBytes > 0 || loaded.staleV1) await this.#writeSnapshot(inner.dump(), new Map(), this.#seq)
       // Append mode, so a rollback's truncate never leaves the write position past the end.
       log = await open(join(this.dir, FILES.log), 'a', 0o600)
       await log.truncate(0)

@@ -44,6 +44,8 @@ export interface LoadedDir {
   readonly version: 0 | 1 | 2
   /** Size of the log file (0 when absent): whether anything waits to be folded into the snapshot. */
   readonly logBytes: number
+  /** v1 files beside a v2 snapshot: a migration cut short after its rename; they are stale. */
+  readonly staleV1: boolean
   readonly damage: Damage[]
 }
 
@@ -94,7 +96,7 @@ export async function loadDir(dir: string, schema: Schema, options: { expectData
   const logPath = join(dir, version === 1 ? FILES.v1Log : FILES.log)
   const logBytes = (version === 2 && v2Log) || (version === 1 && v1Log) ? (await stat(logPath)).size : 0
   if (logBytes > 0) seq = await replayLog(logPath, version === 2, seq, damage, apply)
-  return { tables, sizes, seq, version, logBytes, damage }
+  return { tables, sizes, seq, version, logBytes, staleV1: !!v2Snap && !!(v1Snap || v1Log), damage }
 }
 
 /** What a row counts against a store's size limit: the bytes of its JSON form. */
