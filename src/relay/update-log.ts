@@ -1,4 +1,4 @@
-import { copyFile, open, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises'
+import { open, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, scanLog, type ScannedLog } from './log-format.js'
@@ -74,7 +74,8 @@ export class UpdateLog {
       } else if (scanned.damaged.length > 0 || scanned.version === 1) {
         if (scanned.damaged.length > 0) {
           const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
-          await copyFile(path, copy)
+          // Durable before the rewrite below replaces the original (same temp, fsync, rename).
+          await writeAtomically(copy, [data])
           const bytes = scanned.damaged.reduce((sum, d) => sum + d.length, 0)
           warn(
             `${path}: skipped ${scanned.damaged.length} damaged region(s) (${bytes} bytes, at offsets ` +

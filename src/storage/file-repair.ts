@@ -81,7 +81,7 @@ export async function repairFileStorage(options: RepairOptions): Promise<RepairR
     await mkdir(backup, { recursive: true, mode: 0o700 })
     for (const f of Object.values(FILES)) {
       const there = await stat(join(dir, f)).then(() => true, () => false)
-      if (there) await copyFile(join(dir, f), join(backup, f))
+      if (there) await copyDurably(join(dir, f), join(backup, f))
     }
     await syncDir(backup)
     function* rows(): Generator<readonly [string, unknown]> {
@@ -95,5 +95,16 @@ export async function repairFileStorage(options: RepairOptions): Promise<RepairR
     return { dir, damage, dropped, rows: kept, backup }
   } finally {
     await lock.release()
+  }
+}
+
+/** A copy that is on disk before the original is replaced (the repair rewrites it next). */
+async function copyDurably(from: string, to: string): Promise<void> {
+  await copyFile(from, to)
+  const file = await open(to, 'r+')
+  try {
+    await file.sync()
+  } finally {
+    await file.close()
   }
 }
