@@ -3,6 +3,7 @@
 // peers `@modelcontextprotocol/sdk` and `zod`). Everything else is imported from 'memweave'.
 export { createGmpServer, GmpHttpClient } from './gmp-http/index.js'
 export { fileStorage, FileStorage } from './storage/file-adapter.js'
+export { repairFileStorage } from './storage/file-repair.js'
 export { runCli } from './cli/index.js'
 export { ArtifactWorkspace } from './artifacts/workspace.js'
 export { importWorkspace, exportWorkspace } from './artifacts/workspace-sync.js'
@@ -14,6 +15,8 @@ export type {
   WireConflict, WireMemory, WireRetrieveOptions, WireSource, WireStoreInfo, WireWriteOptions,
 } from './gmp-http/index.js'
 export type { FileStorageOptions } from './storage/file-adapter.js'
+export type { DroppedRow, RepairOptions, RepairReport } from './storage/file-repair.js'
+export type { Damage } from './storage/file-load.js'
 export type { CliIO, Command } from './cli/index.js'
 export type { ArtifactWorkspaceOptions, SkippedFile, WorkspaceArtifact } from './artifacts/workspace.js'
 export type { ExportReport, ImportReport, TransferProblem } from './artifacts/workspace-sync.js'

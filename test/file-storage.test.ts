@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { createIdentity, createMemory } from '../src/index.js'
 import { FileStorage, fileStorage } from '../src/storage/file-adapter.js'
 import { decodeValue, encodeValue } from '../src/storage/file-codec.js'
+import { checkedLine } from '../src/storage/file-lines.js'
 import type { Embedder } from '../src/facts/embedder.js'
 import { storageContract } from './storage-contract.js'
 
@@ -168,7 +169,7 @@ describe('file storage: atomicity', () => {
     disk.failures = 1
     await expect(s.write(['meta'], (tx) => tx.delete('meta', ['a']))).rejects.toMatchObject({ code: 'STORAGE' })
     expect(await meta(s, 'a')).toMatchObject({ value: 1 })
-    expect((await readdir(dir)).sort()).toEqual(['LOCK', 'changes.jsonl'])
+    expect((await readdir(dir)).sort()).toEqual(['LOCK', 'log.jsonl', 'snapshot.jsonl'])
     // The storage stays usable: the delete goes through on a healthy disk.
     await s.write(['meta'], (tx) => tx.delete('meta', ['b']))
     await s.close()
@@ -184,22 +185,27 @@ describe('file storage: atomicity', () => {
     await s.write(['meta'], (tx) => tx.put('meta', [{ key: 'a', value: 1 }]))
     await s.write(['meta'], (tx) => tx.delete('meta', ['missing'])) // compacts: snapshot at seq 2
     await s.close()
-    const snapshot = JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8')) as { seq: number }
-    expect(snapshot.seq).toBe(2)
+    const header = JSON.parse((await readFile(join(dir, 'snapshot.jsonl'), 'utf8')).split('\n')[0]!.slice(17)) as { seq: number }
+    expect(header.seq).toBe(2)
     // A stale line (seq 1, as if the truncate after a rename never happened) and a torn one.
-    await writeFile(join(dir, 'changes.jsonl'), '{"n":1,"ops":[["d","meta","a"]]}\n{"n":3,"ops":[["p","meta",{"key":"t')
+    const torn = checkedLine({ n: 3, ops: [['p', 'meta', { key: 't', value: 1 }]] }).line
+    await writeFile(join(dir, 'log.jsonl'), checkedLine({ n: 1, ops: [['d', 'meta', 'a']] }).line + torn.slice(0, 30))
     const again = fileStorage({ dir })
     expect(await meta(again, 'a')).toMatchObject({ value: 1 })
     expect(await meta(again, 't')).toBeUndefined()
-    expect((await stat(join(dir, 'changes.jsonl'))).size).toBe(0)
+    expect((await stat(join(dir, 'log.jsonl'))).size).toBe(0)
     await again.close()
   })
 
-  test('a corrupt line in the middle of the log refuses to open (STORAGE) and releases the lock', async () => {
+  test('a corrupt line in the middle of a v1 log refuses to open (DATA_DAMAGED), touches nothing and releases the lock', async () => {
     const dir = await tempDir()
     await writeFile(join(dir, 'changes.jsonl'), 'garbage\n{"n":1,"ops":[]}\n')
-    await expect(fileStorage({ dir }).open()).rejects.toMatchObject({ code: 'STORAGE' })
-    expect(await readdir(dir)).not.toContain('LOCK')
+    await expect(fileStorage({ dir }).open()).rejects.toMatchObject({
+      code: 'DATA_DAMAGED',
+      details: { problems: [{ file: 'changes.jsonl', line: 1, reason: 'not JSON' }] },
+    })
+    expect((await readdir(dir)).sort()).toEqual(['changes.jsonl'])
+    expect(await readFile(join(dir, 'changes.jsonl'), 'utf8')).toBe('garbage\n{"n":1,"ops":[]}\n')
   })
 })
 

@@ -1,12 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as Y from 'yjs'
 import { runCli } from '../src/cli/main.js'
+import { UpdateLog } from '../src/relay/update-log.js'
 import { GmpHttpClient } from '../src/gmp-http/client.js'
 import { connect, eventually, identity, poolOf, tempDir, token } from './relay-helpers.js'
 
@@ -157,6 +159,64 @@ describe('memweave relay (built, as a process)', () => {
     b.provider.destroy()
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)
+  }, 60_000)
+
+  // Issue 13: one flipped byte in frame 200 of 400 made the relay load 1-199 and rewrite the log without 200-400.
+  test('a damaged frame in the middle of updates.log: the relay serves every intact frame, says so, keeps a copy', async () => {
+    const dir = await tempDir()
+    const owner = await identity('owner')
+    const { pool } = poolOf(owner)
+    const roomDir = join(dir, 'rooms', pool)
+    await mkdir(roomDir, { recursive: true })
+    const path = join(roomDir, 'updates.log')
+    // 400 independent updates (one fresh client each), so no frame depends on the damaged one.
+    const { log } = await UpdateLog.open(path)
+    const sizes: number[] = []
+    const docs: Y.Doc[] = []
+    for (let i = 0; i < 400; i++) {
+      const doc = new Y.Doc()
+      docs.push(doc)
+      doc.getMap('m').set(`k${i}`, `value ${i}`)
+      const update = Y.encodeStateAsUpdate(doc)
+      sizes.push(update.length)
+      void log.append(update)
+    }
+    await log.close()
+    const bytes = await readFile(path)
+    const frame200 = 8 + sizes.slice(0, 199).reduce((sum, n) => sum + 16 + n, 0)
+    bytes[frame200 + 16 + sizes[199]! - 2]! ^= 0x01
+    await writeFile(path, bytes)
+
+    const first = await relayProcess(dir)
+    children.push(first.child)
+    const a = connect(first.url, pool, await token(owner, pool, owner, false))
+    await a.synced()
+    expect(a.doc.getMap('m').size).toBe(399)
+    expect(a.doc.getMap('m').has('k199')).toBe(false)
+    expect(a.doc.getMap('m').get('k399')).toBe('value 399')
+    expect(first.stderr()).toMatch(/updates\.log: skipped 1 damaged region\(s\) .*kept 399 intact frames; the damaged file is kept as /)
+    const copies = (await readdir(roomDir)).filter((f) => f.startsWith('updates.log.damaged-'))
+    expect(copies).toHaveLength(1)
+    expect(Buffer.compare(await readFile(join(roomDir, copies[0]!)), bytes)).toBe(0)
+    // The device that wrote the skipped update still holds it and sends it again when it syncs.
+    const healer = connect(first.url, pool, await token(owner, pool, owner, true), docs[199])
+    await healer.synced()
+    await eventually(() => a.doc.getMap('m').get('k199'), 'value 199')
+    healer.provider.destroy()
+    a.provider.destroy()
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    // Compacted on close: all 400 after a restart, and no new warning.
+    const second = await relayProcess(dir)
+    children.push(second.child)
+    const b = connect(second.url, pool, await token(owner, pool, owner, false))
+    await b.synced()
+    expect(b.doc.getMap('m').size).toBe(400)
+    b.provider.destroy()
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+    expect(second.stderr()).toBe('')
   }, 60_000)
 
   test('SIGKILL mid-stream: what was fsync’d is there after a restart', async () => {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import * as Y from 'yjs'
@@ -73,25 +73,87 @@ describe('UpdateLog', () => {
     await third.log.close()
   })
 
-  test('a frame whose checksum fails ends the log there (and is cut off); a foreign file is refused, not overwritten', async () => {
+  test('a torn last frame is cut (with a warning); a foreign file is refused, not overwritten', async () => {
     const dir = await tempDir()
     const path = join(dir, 'updates.log')
     const { log } = await UpdateLog.open(path)
-    await log.append(Uint8Array.of(1))
-    await log.append(Uint8Array.of(2))
+    await log.append(Uint8Array.of(1, 1))
+    await log.append(Uint8Array.of(2, 2))
     await log.close()
     const bytes = await readFile(path)
     bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff
     await writeFile(path, bytes)
-    const opened = await UpdateLog.open(path)
-    expect(opened.updates.map((u) => [...u])).toEqual([[1]])
+    const warnings: string[] = []
+    const opened = await UpdateLog.open(path, { warn: (m) => warnings.push(m) })
+    expect(opened.updates.map((u) => [...u])).toEqual([[1, 1]])
     await opened.log.close()
-    expect((await readFile(path)).length).toBe(bytes.length - 9)
+    expect((await readFile(path)).length).toBe(bytes.length - 18)
+    expect(warnings).toEqual([expect.stringMatching(/cut a torn last frame \(18 bytes/)])
 
     const foreign = join(dir, 'foreign.log')
     await writeFile(foreign, 'not a log at all')
     await expect(UpdateLog.open(foreign)).rejects.toMatchObject({ code: 'STORAGE' })
     expect(await readFile(foreign, 'utf8')).toBe('not a log at all')
+  })
+
+  // Issue 13: damage in frame 200 of 400 made the relay cut the log there and rewrite it without 200-400.
+  test.each([
+    ['a flipped byte in the update', (frame: number) => frame + 16 + 5],
+    ['a bad length field', (frame: number) => frame + 5],
+    ['a bad marker', (frame: number) => frame],
+  ])('v2, %s in frame 200 of 400: every other frame is kept, the damaged file copied', async (_, offsetIn) => {
+    const dir = await tempDir()
+    const path = join(dir, 'updates.log')
+    const { log } = await UpdateLog.open(path)
+    const sent = Array.from({ length: 400 }, (_, i) => new TextEncoder().encode(`update ${i} `.padEnd(40 + (i % 7), '.')))
+    for (const u of sent) void log.append(u)
+    await log.close()
+    const bytes = await readFile(path)
+    const frame200 = 8 + sent.slice(0, 199).reduce((sum, u) => sum + 16 + u.length, 0)
+    bytes[offsetIn(frame200)]! ^= 0x20
+    await writeFile(path, bytes)
+    const warnings: string[] = []
+    const opened = await UpdateLog.open(path, { warn: (m) => warnings.push(m) })
+    await opened.log.close()
+    expect(opened.updates.map((u) => new TextDecoder().decode(u))).toEqual(sent.filter((_, i) => i !== 199).map((u) => new TextDecoder().decode(u)))
+    expect(warnings).toEqual([expect.stringMatching(/skipped 1 damaged region\(s\) \(\d+ bytes, at offsets \d+\), kept 399 intact frames; the damaged file is kept as .*updates\.log\.damaged-/)])
+    const copies = (await readdir(dir)).filter((f) => f.startsWith('updates.log.damaged-'))
+    expect(copies).toHaveLength(1)
+    expect(Buffer.compare(await readFile(join(dir, copies[0]!)), bytes)).toBe(0)
+    // The log itself is now clean: a reopen reads the same 399 without a word.
+    const again = await UpdateLog.open(path, { warn: (m) => warnings.push(m) })
+    await again.log.close()
+    expect(again.updates).toHaveLength(399)
+    expect(warnings).toHaveLength(1)
+  })
+
+  test('a v1 log (before checksummed headers) still loads, damage in the middle included, and is migrated to v2', async () => {
+    const dir = await tempDir()
+    const path = join(dir, 'updates.log')
+    const sent = Array.from({ length: 400 }, (_, i) => new TextEncoder().encode(`v1 update ${i}`))
+    const v1Frame = (u: Uint8Array): Buffer => {
+      const head = Buffer.alloc(8)
+      head.writeUInt32LE(u.length, 0)
+      head.writeUInt32LE(crc32(u), 4)
+      return Buffer.concat([head, u])
+    }
+    const clean = Buffer.concat([Buffer.from('MWYLOG1\n'), ...sent.map(v1Frame)])
+    await writeFile(path, clean)
+    const migrated = await UpdateLog.open(path, { warn: () => undefined })
+    await migrated.log.close()
+    expect(migrated.updates).toHaveLength(400)
+    expect((await readFile(path)).subarray(0, 8).toString()).toBe('MWYLOG2\n')
+    expect((await UpdateLog.open(path)).updates.map((u) => new TextDecoder().decode(u))).toEqual(sent.map((u) => new TextDecoder().decode(u)))
+
+    const damaged = Buffer.from(clean)
+    const frame200 = 8 + sent.slice(0, 199).reduce((sum, u) => sum + 8 + u.length, 0)
+    damaged.writeUInt32LE(0x00ffffff, frame200) // a length far past the end
+    await writeFile(path, damaged)
+    const warnings: string[] = []
+    const opened = await UpdateLog.open(path, { warn: (m) => warnings.push(m) })
+    await opened.log.close()
+    expect(opened.updates.map((u) => new TextDecoder().decode(u))).toEqual(sent.filter((_, i) => i !== 199).map((u) => new TextDecoder().decode(u)))
+    expect(warnings[0]).toMatch(/kept 399 intact frames/)
   })
 
   test('crc32 matches the standard check value', () => {

@@ -1,12 +1,15 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createGmpServer } from '../gmp-http/server.js'
 import { EXIT, UsageError, commandGroup, parseCommandFlags, portFlag, type Command } from './command.js'
+import { repairCommand } from './gmp-repair.js'
 
 const SERVE_FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
   dir: { type: 'string' },
+  'max-store-bytes': { type: 'string' },
+  'max-total-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -25,6 +28,12 @@ Options:
               (default: $MEMWEAVE_TOKEN when set, else no token)
   --dir D     Keep stores and the server's signing key in D, so they survive restarts
               (default: in memory, gone on exit)
+  --max-store-bytes N
+              With --dir: the most one store may hold (its rows' JSON); writes past it
+              answer 413 quota_exceeded (default 268435456, 256 MiB)
+  --max-total-bytes N
+              With --dir: the most all open stores may hold together, as rows live
+              in memory (default 1073741824, 1 GiB)
   -h, --help  Show this help
 `,
   async run(argv, io) {
@@ -33,8 +42,13 @@ Options:
     const port = portFlag(serve, values.port ?? '7411')
     const token = values.token ?? io.env['MEMWEAVE_TOKEN'] ?? null
     if (token !== null && token.trim() === '') throw new UsageError(serve, '--token must not be empty')
+    const maxStoreBytes = bytesFlag(values['max-store-bytes'], '--max-store-bytes')
+    const maxTotalStoreBytes = bytesFlag(values['max-total-bytes'], '--max-total-bytes')
     const shutdown = io.shutdown()
-    const server = createGmpServer({ host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null })
+    const server = createGmpServer({
+      host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null,
+      ...(maxStoreBytes === undefined ? {} : { maxStoreBytes }), ...(maxTotalStoreBytes === undefined ? {} : { maxTotalStoreBytes }),
+    })
     let url: string
     try {
       url = (await server.listen()).url
@@ -58,6 +72,12 @@ Options:
   },
 }
 
+function bytesFlag(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new UsageError(serve, `${flag} must be a positive integer (bytes)`)
+  return Number(text)
+}
+
 function describe(err: unknown): string {
   if (isMemweaveError(err)) return err.message
   const e = err as NodeJS.ErrnoException
@@ -65,4 +85,4 @@ function describe(err: unknown): string {
 }
 
 /** `memweave gmp ...`: the GMP fact store over the network. */
-export const gmpCommand: Command = commandGroup('gmp', 'GMP memory stores over HTTP (the GMP wire binding)', [serve])
+export const gmpCommand: Command = commandGroup('gmp', 'GMP memory stores over HTTP (the GMP wire binding)', [serve, repairCommand])

@@ -16,8 +16,17 @@ export const ErrorCode = {
   PERMISSION_DENIED: 'PERMISSION_DENIED',
   /** Stored or received bytes fail a hash or signature check. */
   INTEGRITY: 'INTEGRITY',
-  /** The browser refused to store more (IndexedDB QuotaExceededError). */
+  /**
+   * No room for the write: the browser refused to store more (IndexedDB QuotaExceededError), or
+   * a file store would grow past its size limit (`details.limit`, `details.size` in bytes).
+   */
   QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
+  /**
+   * Data at rest is damaged (a checksum, a sequence number, a record's hash or signature fails,
+   * a file is missing): nothing was served or changed; `details.problems` lists what was found.
+   * A repair (`memweave gmp repair`) keeps what is intact.
+   */
+  DATA_DAMAGED: 'DATA_DAMAGED',
   /** The storage backend failed for another reason; `cause` holds the original. */
   STORAGE: 'STORAGE',
   /** The memory or store was closed before or during the call. */

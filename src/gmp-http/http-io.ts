@@ -85,6 +85,33 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text)
 }
 
+/** Above this many characters of content, a list reply is streamed item by item. */
+const STREAM_OVER = 16 * 1024 * 1024
+
+/**
+ * Sends `{"<key>": [...items]}`. A large list (a store's whole audit) is written one item at a
+ * time with backpressure, chunked, so no string or buffer ever holds the whole reply (one would
+ * cost a second copy of the store and fail past V8's ~512 MiB string limit).
+ */
+export async function sendJsonList(res: ServerResponse, key: string, items: readonly unknown[], size: number): Promise<void> {
+  if (size <= STREAM_OVER) return sendJson(res, 200, { [key]: items })
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+  const write = async (text: string): Promise<void> => {
+    if (res.write(text) || res.destroyed) return
+    await new Promise<void>((ok) => {
+      const done = (): void => {
+        res.off('drain', done).off('close', done)
+        ok()
+      }
+      res.on('drain', done).on('close', done)
+    })
+  }
+  await write(`{${JSON.stringify(key)}:[`)
+  for (let i = 0; i < items.length && !res.destroyed; i++) await write(`${i === 0 ? '' : ','}${JSON.stringify(items[i])}`)
+  res.end(']}')
+}
+
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
 
 /**

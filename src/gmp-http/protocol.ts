@@ -109,6 +109,8 @@ export interface WireErrorBody {
     | 'bad_request'
     | 'unauthorized'
     | 'payload_too_large'
+    | 'quota_exceeded'
+    | 'store_damaged'
     | 'method_not_allowed'
     | 'internal_error'
   readonly message?: string

@@ -7,7 +7,7 @@ import { createIdentity, type Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
 import { acquireLock, type FileLock } from '../storage/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
-import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson } from './http-io.js'
+import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson, sendJsonList } from './http-io.js'
 import {
   BODY_FIELDS, WIRE_BASE_PATH, assertBodyFields, conflictToWire, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
 } from './protocol.js'
@@ -27,6 +27,13 @@ export interface GmpServerOptions {
   readonly maxBodyBytes?: number
   /** Signs writes that bring no `signing_key`. Default: kept in `<dir>/identity.json`, or a fresh one per run without `dir`. */
   readonly identity?: Identity | null
+  /**
+   * The most one store under `dir` may hold, in bytes of its rows' JSON; a write past it answers
+   * 413 `quota_exceeded`. Rows of open stores live in memory. Default 256 MiB.
+   */
+  readonly maxStoreBytes?: number
+  /** The most all stores under `dir` may hold together while open; past it, 413 `quota_exceeded`. Default 1 GiB. */
+  readonly maxTotalStoreBytes?: number
   /** Storage for each store, replacing the default (memory, or a file storage in `<dir>/stores/<id>/`). For tests and embedding. */
   readonly createStorage?: (storeId: string) => StoragePort
   /** Receives unexpected errors (the 500s). Default: one line on stderr. */
@@ -126,6 +133,7 @@ class GmpHttpServer implements GmpServer {
   readonly #options: GmpServerOptions
   readonly #onError: (err: unknown) => void
   readonly #inflight = new Set<Promise<void>>()
+  readonly #reportedDamage = new Set<string>()
   #server: Server | undefined
   #registry: StoreRegistry | undefined
   #lock: FileLock | undefined
@@ -169,7 +177,10 @@ class GmpHttpServer implements GmpServer {
         this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `GMP server directory ${this.#dir}`)
       }
       this.#identity = this.#options.identity ?? (this.#dir !== null ? await loadOrCreateIdentity(this.#dir) : await createIdentity())
-      this.#registry = new StoreRegistry({ dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage })
+      this.#registry = new StoreRegistry({
+        dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage,
+        maxStoreBytes: this.#options.maxStoreBytes, maxTotalStoreBytes: this.#options.maxTotalStoreBytes,
+      })
       const server = createServer((req, res) => {
         // #handle answers every error itself; this catch is the last line that keeps the process up.
         this.#track(this.#handle(req, res).catch((err: unknown) => {
@@ -254,7 +265,12 @@ class GmpHttpServer implements GmpServer {
       if (route.method === 'POST') assertBodyFields(body, op as keyof typeof BODY_FIELDS)
       const store = await this.#registry!.get(match[1]!)
       if (!store) throw new HttpReply(404, { error: 'unknown_store', message: `no store "${match[1]}"` })
-      return sendJson(res, 200, await route.handle(store, body, queryOf(req.url)))
+      const result = (await route.handle(store, body, queryOf(req.url))) as { memories?: Array<{ content?: unknown }> }
+      if (Array.isArray(result.memories)) {
+        const size = result.memories.reduce((sum, m) => sum + (typeof m.content === 'string' ? m.content.length : 0), 0)
+        return await sendJsonList(res, 'memories', result.memories, size)
+      }
+      return sendJson(res, 200, result)
     } catch (err) {
       const reply = this.#toReply(err, op)
       sendJson(res, reply.status, reply.body, reply.headers)
@@ -276,6 +292,17 @@ class GmpHttpServer implements GmpServer {
       const field = typeof err.details.field === 'string' ? err.details.field : undefined
       const message = field && err.message.startsWith(`${field}:`) ? `${wireFieldName(field)}${err.message.slice(field.length)}` : err.message
       return badRequest(message)
+    }
+    if (isMemweaveError(err) && err.code === ErrorCode.QUOTA_EXCEEDED) return new HttpReply(413, { error: 'quota_exceeded', message: err.message })
+    if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) {
+      // Unavailable until repaired, not a bug: the caller reads why in the reply, the operator
+      // once per store on stderr.
+      const store = String(err.details.store ?? err.message)
+      if (!this.#reportedDamage.has(store)) {
+        this.#reportedDamage.add(store)
+        this.#onError(err)
+      }
+      return new HttpReply(503, { error: 'store_damaged', message: err.message })
     }
     this.#onError(err)
     return new HttpReply(500, { error: 'internal_error', message: 'the server failed to complete the request' })

@@ -1,20 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
-import type { FactStore } from '../facts/types.js'
+import type { FactStore, Memory as Fact } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
-import { fileStorage } from '../storage/file-adapter.js'
+import { fileStorage, type StorageBudget } from '../storage/file-adapter.js'
 import type { StoragePort } from '../storage/port.js'
 import type { WireStoreInfo } from './protocol.js'
+import { FactChecks } from './store-check.js'
 
 /**
  * The GMP server's stores, by id. Without a directory they live in memory for the server's
  * lifetime; with one, each lives in `<dir>/stores/<id>/` (its `store.json` records the declared
  * capabilities, the rows are a file storage) and is reopened on first use after a restart.
- * Node only.
+ * A store's files are checked when it opens, each fact the first time it is served: a damaged
+ * store is refused with DATA_DAMAGED (its files untouched) until `memweave gmp repair`, and
+ * the others keep working. Node only.
  */
 
 const STORE_ID = /^[0-9a-f]{32}$/
@@ -22,6 +25,10 @@ const STORE_ID = /^[0-9a-f]{32}$/
 export interface StoreRegistryOptions {
   readonly dir: string | null
   readonly identity: Identity
+  /** The most one file store may hold, in bytes of its rows' JSON (FileStorageOptions.maxBytes). */
+  readonly maxStoreBytes?: number | undefined
+  /** The most all open file stores may hold together (rows live in memory). Default 1 GiB. */
+  readonly maxTotalStoreBytes?: number | undefined
   /** Replaces the default storage (memory, or a file storage under `dir`). */
   readonly createStorage?: ((storeId: string) => StoragePort) | undefined
 }
@@ -32,23 +39,51 @@ interface StoreFile {
   readonly created_at: string
 }
 
+interface OpenStore {
+  readonly memory: Memory
+  /** The store as requests see it: every fact it serves is checked once (store-check.ts). */
+  readonly facts: FactStore
+  readonly checks: FactChecks | null
+}
+
 export class StoreRegistry {
   readonly #options: StoreRegistryOptions
-  readonly #stores = new Map<string, Promise<Memory>>()
+  readonly #stores = new Map<string, Promise<OpenStore>>()
+  readonly #budget: StorageBudget
   #closed = false
 
   constructor(options: StoreRegistryOptions) {
     this.#options = options
+    this.#budget = { limit: options.maxTotalStoreBytes ?? 1024 * 1024 * 1024, used: 0 }
   }
 
   #storeDir(id: string): string | null {
     return this.#options.dir === null ? null : join(this.#options.dir, 'stores', id)
   }
 
-  async #open(id: string, capabilities: readonly Capability[]): Promise<Memory> {
+  async #open(id: string, capabilities: readonly Capability[], existing: boolean): Promise<OpenStore> {
     const dir = this.#storeDir(id)
-    const storage = this.#options.createStorage?.(id) ?? (dir === null ? 'memory' : fileStorage({ dir }))
-    return createMemory({ storage, identity: this.#options.identity, capabilities })
+    const storage = this.#options.createStorage?.(id) ??
+      (dir === null ? 'memory' : fileStorage({ dir, expectData: existing, maxBytes: this.#options.maxStoreBytes, budget: this.#budget }))
+    if (storage !== 'memory') {
+      try {
+        await storage.open()
+      } catch (err) {
+        await storage.close().catch(() => undefined)
+        throw this.#damaged(id, err)
+      }
+    }
+    const memory = await createMemory({ storage, identity: this.#options.identity, capabilities })
+    if (storage === 'memory') return { memory, facts: memory.facts, checks: null }
+    const checks = new FactChecks(storage, `store ${id}`)
+    return { memory, facts: checkedReads(memory.facts, checks, (err) => this.#damaged(id, err)), checks }
+  }
+
+  /** Names the store and the command that repairs it in a DATA_DAMAGED error. */
+  #damaged(id: string, err: unknown): unknown {
+    if (!isMemweaveError(err) || err.code !== ErrorCode.DATA_DAMAGED) return err
+    const repair = this.#options.dir === null ? '' : ` Run: memweave gmp repair --dir ${this.#options.dir} --store ${id}`
+    return new MemweaveError(ErrorCode.DATA_DAMAGED, `store ${id} is damaged: ${err.message}.${repair}`, { ...err.details, store: id }, { cause: err })
   }
 
   /**
@@ -65,7 +100,7 @@ export class StoreRegistry {
       const file: StoreFile = { version: 1, capabilities, created_at: new Date().toISOString() }
       await writeFileDurably(join(dir, 'store.json'), `${JSON.stringify(file, null, 2)}\n`)
     }
-    const opening = this.#open(id, capabilities)
+    const opening = this.#open(id, capabilities, false)
     this.#track(id, opening)
     await opening
     return id
@@ -84,11 +119,14 @@ export class StoreRegistry {
       // Another request may have started opening it while we read.
       opening = this.#stores.get(id)
       if (!opening) {
-        opening = this.#open(id, file.capabilities)
+        opening = this.#open(id, file.capabilities, true)
         this.#track(id, opening)
       }
     }
-    return (await opening).facts
+    const open = await opening
+    // A fact that failed its check refuses the whole store, as damaged files do.
+    if (open.checks?.damage) throw this.#damaged(id, open.checks.damage)
+    return open.facts
   }
 
   /** Every store: those on disk (with `dir`) and those open in memory, by id. */
@@ -108,16 +146,19 @@ export class StoreRegistry {
     }
     for (const [id, opening] of this.#stores) {
       if (out.has(id)) continue
-      const memory = await opening.catch(() => null)
-      if (memory) out.set(id, { store_id: id, capabilities: [...(await memory.facts.capabilities())].sort(), created_at: null })
+      const open = await opening.catch(() => null)
+      if (open) out.set(id, { store_id: id, capabilities: [...(await open.memory.facts.capabilities())].sort(), created_at: null })
     }
     return [...out.values()].sort((a, b) => a.store_id.localeCompare(b.store_id))
   }
 
-  #track(id: string, opening: Promise<Memory>): void {
+  #track(id: string, opening: Promise<OpenStore>): void {
     this.#stores.set(id, opening)
-    // A store that failed to open is forgotten, so a later request can try again.
-    opening.catch(() => {
+    // A store that failed to open is forgotten, so a later request can try again; except a
+    // damaged one: only a repair (which needs the server stopped) changes its verdict, and
+    // re-reading a large damaged store on every request would cost a full load each time.
+    opening.catch((err: unknown) => {
+      if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) return
       if (this.#stores.get(id) === opening) this.#stores.delete(id)
     })
   }
@@ -128,7 +169,7 @@ export class StoreRegistry {
     const all = [...this.#stores.values()]
     this.#stores.clear()
     // A store that never opened has nothing to close; its error went to the request that opened it.
-    const results = await Promise.allSettled(all.map((p) => p.then((m) => m.close(), () => undefined)))
+    const results = await Promise.allSettled(all.map((p) => p.then((s) => s.memory.close(), () => undefined)))
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed) throw failed.reason
   }
@@ -136,6 +177,26 @@ export class StoreRegistry {
   #assertOpen(): void {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'the GMP server is shutting down')
   }
+}
+
+/** `facts` whose retrieve() and audit() check what they return before it is served. */
+function checkedReads(facts: FactStore, checks: FactChecks, wrap: (err: unknown) => unknown): FactStore {
+  const served = async (memories: Fact[]): Promise<Fact[]> => {
+    try {
+      await checks.assert(memories.map((m) => m.ref))
+    } catch (err) {
+      throw wrap(err)
+    }
+    return memories
+  }
+  return new Proxy(facts, {
+    get(target, prop) {
+      if (prop === 'retrieve') return async (...args: Parameters<FactStore['retrieve']>) => served(await target.retrieve(...args))
+      if (prop === 'audit') return async () => served(await target.audit())
+      const value = Reflect.get(target, prop, target) as unknown
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    },
+  })
 }
 
 async function readStoreFile(path: string): Promise<StoreFile | undefined> {
@@ -146,9 +207,14 @@ async function readStoreFile(path: string): Promise<StoreFile | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw err
   }
-  const file = JSON.parse(text) as StoreFile
+  let file: StoreFile
+  try {
+    file = JSON.parse(text) as StoreFile
+  } catch {
+    throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not valid JSON`, { problems: [{ file: 'store.json', reason: 'not JSON' }] })
+  }
   if (file?.version !== 1 || !Array.isArray(file.capabilities)) {
-    throw new MemweaveError(ErrorCode.STORAGE, `${path} is not a memweave store description`)
+    throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not a memweave store description`, { problems: [{ file: 'store.json', reason: 'not a store description' }] })
   }
   return { ...file, capabilities: [...resolveCapabilities(file.capabilities)].sort() }
 }

@@ -1,23 +1,34 @@
 import { open, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, scanLog, type ScannedLog } from './log-format.js'
+
+export { crc32 } from './log-format.js'
 
 /**
- * One pool's Yjs updates on disk, as an append-only log (Node only):
- *
- *   file  = MAGIC frame*
- *   frame = u32le length ‖ u32le crc32(update) ‖ update (a Yjs V1 update)
+ * One pool's Yjs updates on disk, as an append-only log of checksummed frames (Node only; the
+ * bytes are in log-format.ts).
  *
  * Appends are group-committed: updates that arrive while a write + fdatasync is running go out
  * together in the next one, so a burst costs one fsync, not one each. `rewrite(state)` replaces
  * the whole file with one frame (the compacted document) through a temp file, fsync and rename:
  * bytes of content deleted from the document do not survive in any file (the old one is unlinked;
- * its blocks become free space like any deleted file's). A torn last frame (a crash
- * mid-append) is cut off on open; the frames before it load.
+ * its blocks become free space like any deleted file's).
+ *
+ * On open, only a torn LAST frame (a crash mid-append: nothing intact after it) is cut. A bad
+ * frame with intact frames after it is damage (a flipped bit, a bad length): the damaged file is
+ * copied to `updates.log.damaged-<time>` untouched, every intact frame is kept (rewritten as a
+ * clean log), the bad ones are skipped, and a warning names what was skipped. Before v2, damage
+ * anywhere made the relay cut the log there, losing every frame after it (issue 13). A v1 log is
+ * migrated to v2 on open, frame for frame.
  */
 
-const MAGIC = new TextEncoder().encode('MWYLOG1\n')
-const HEADER = 8
+export interface UpdateLogOptions {
+  /** Receives one line per repair done on open (damage skipped, torn tail cut). Default: stderr. */
+  readonly warn?: (message: string) => void
+}
+
+const HEADER = FILE_HEADER
 
 export class UpdateLog {
   readonly path: string
@@ -36,45 +47,56 @@ export class UpdateLog {
   }
 
   /**
-   * Opens (or creates) the log at `path` and returns the updates it holds, in order.
-   * @throws MemweaveError STORAGE when the file cannot be read or written, or is not an update log.
+   * Opens (or creates) the log at `path` and returns the intact updates it holds, in order.
+   * @throws MemweaveError STORAGE when the file cannot be read or written, or is not an update
+   *   log (the file is then left as it is).
    */
-  static async open(path: string): Promise<{ log: UpdateLog; updates: Uint8Array[] }> {
+  static async open(path: string, options: UpdateLogOptions = {}): Promise<{ log: UpdateLog; updates: Uint8Array[] }> {
+    const warn = options.warn ?? ((message: string) => process.stderr.write(`memweave relay: ${message}\n`))
     let data: Uint8Array | null = null
     try {
       data = await readFile(path)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw storage(`cannot read ${path}`, err)
     }
-    const updates: Uint8Array[] = []
-    let good = 0
+    let scanned: ScannedLog = { version: 2, updates: [], damaged: [], tornAt: null }
     if (data !== null && data.length > 0) {
-      if (data.length < HEADER || !MAGIC.every((b, i) => data![i] === b)) throw storage(`${path} is not a memweave update log`)
-      good = HEADER
-      const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
-      while (good + 8 <= data.length) {
-        const length = view.getUint32(good, true)
-        const end = good + 8 + length
-        if (end > data.length) break
-        const update = data.subarray(good + 8, end)
-        if (crc32(update) !== view.getUint32(good + 4, true)) break
-        updates.push(update)
-        good = end
-      }
+      const version = logVersion(data)
+      if (version === null) throw storage(`${path} is not a memweave update log (left untouched)`)
+      scanned = scanLog(data, version)
     }
+    const { updates } = scanned
+    let size: number
     try {
       if (data === null || data.length === 0) {
-        const fresh = await open(path, 'w', 0o600)
-        await fresh.write(MAGIC)
-        await fresh.sync()
-        await fresh.close()
-        await syncDir(dirname(path))
-        good = HEADER
-      } else if (good < data.length) {
-        // A torn or corrupt tail: keep what verified, drop the rest, so appends follow good frames.
-        await truncate(path, good)
+        await writeAtomically(path, [MAGIC_V2])
+        size = HEADER
+      } else if (scanned.damaged.length > 0 || scanned.version === 1) {
+        if (scanned.damaged.length > 0) {
+          const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
+          // Durable before the rewrite below replaces the original (same temp, fsync, rename).
+          await writeAtomically(copy, [data])
+          const bytes = scanned.damaged.reduce((sum, d) => sum + d.length, 0)
+          warn(
+            `${path}: skipped ${scanned.damaged.length} damaged region(s) (${bytes} bytes, at offsets ` +
+              `${scanned.damaged.map((d) => d.offset).join(', ')}), kept ${updates.length} intact frames; ` +
+              `the damaged file is kept as ${copy}. Clients re-send what the skipped frames held when they sync.`,
+          )
+        }
+        if (scanned.tornAt !== null) warn(`${path}: cut a torn last frame (${data.length - scanned.tornAt} bytes at offset ${scanned.tornAt})`)
+        // Rewrite the intact frames as a clean v2 log, so appends follow good frames and damage is not re-read.
+        const frames = updates.map(encodeFrame)
+        await writeAtomically(path, [MAGIC_V2, ...frames])
+        size = frames.reduce((sum, f) => sum + f.length, HEADER)
+      } else if (scanned.tornAt !== null) {
+        // A crash mid-append: the torn frame was never acknowledged (the fsync did not return).
+        warn(`${path}: cut a torn last frame (${data.length - scanned.tornAt} bytes at offset ${scanned.tornAt})`)
+        await truncate(path, scanned.tornAt)
+        size = scanned.tornAt
+      } else {
+        size = data.length
       }
-      return { log: new UpdateLog(path, await open(path, 'a'), good), updates }
+      return { log: new UpdateLog(path, await open(path, 'a'), size), updates }
     } catch (err) {
       throw storage(`cannot open ${path}`, err)
     }
@@ -120,7 +142,7 @@ export class UpdateLog {
       try {
         const out = await open(tmp, 'w', 0o600)
         try {
-          await out.write(concat([MAGIC, frame]))
+          await out.write(concat([MAGIC_V2, frame]))
           await out.sync()
         } finally {
           await out.close()
@@ -159,15 +181,6 @@ export class UpdateLog {
   }
 }
 
-function encodeFrame(update: Uint8Array): Uint8Array {
-  const frame = new Uint8Array(8 + update.length)
-  const view = new DataView(frame.buffer)
-  view.setUint32(0, update.length, true)
-  view.setUint32(4, crc32(update), true)
-  frame.set(update, 8)
-  return frame
-}
-
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!
   return Buffer.concat(parts)
@@ -186,22 +199,23 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-let CRC_TABLE: Uint32Array | undefined
-
-/** CRC-32 (IEEE 802.3, as zlib), for torn-write detection; not a security check. */
-export function crc32(bytes: Uint8Array): number {
-  if (!CRC_TABLE) {
-    CRC_TABLE = new Uint32Array(256)
-    for (let n = 0; n < 256; n++) {
-      let c = n
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-      CRC_TABLE[n] = c >>> 0
+/** Writes a file through a temp file, fsync and rename: a crash leaves the old file or the new one. */
+async function writeAtomically(path: string, parts: readonly Uint8Array[]): Promise<void> {
+  const tmp = `${path}.tmp`
+  try {
+    const out = await open(tmp, 'w', 0o600)
+    try {
+      await out.write(concat(parts))
+      await out.sync()
+    } finally {
+      await out.close()
     }
+    await rename(tmp, path)
+    await syncDir(dirname(path))
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined)
+    throw err
   }
-  const table = CRC_TABLE
-  let crc = 0xffffffff
-  for (let i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8)
-  return (crc ^ 0xffffffff) >>> 0
 }
 
 function storage(message: string, cause?: unknown): MemweaveError {

@@ -1,19 +1,23 @@
-import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises'
+import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import { decodeValue, encodeValue } from './file-codec.js'
+import { checkedLine } from './file-lines.js'
+import { FILES, damaged, loadDir, rowBytes } from './file-load.js'
 import { acquireLock, type FileLock } from './file-lock.js'
 import { MemoryStorage } from './memory-adapter.js'
+import { unlinkIfThere, writeSnapshot } from './file-snapshot.js'
 import type { Key, ReadTx, Schema, StoragePort, WriteTx } from './port.js'
 import { RecordingTx, type RecordedOp } from './recording-tx.js'
+import { overridesOf, sizeAfter } from './file-ops.js'
 import { SCHEMA } from './schema.js'
 
 /**
  * Durable storage in a directory (Node only), built on MemoryStorage: all rows live in memory,
- * and the directory holds
+ * and the directory holds (formats in file-load.ts; every line checksummed)
  *
- * - `snapshot.json`: every table at transaction number `seq`;
- * - `changes.jsonl`: one line per transaction committed after it, `{"n": seq, "ops": [...]}`;
+ * - `snapshot.jsonl`: every table at transaction number `seq`, one row a line;
+ * - `log.jsonl`: one line per transaction committed after it, `{"n": seq, "ops": [...]}`;
  * - `LOCK`: the pid of the one process that owns the directory.
  *
  * A transaction's line is appended and fsynced before its changes become visible (the
@@ -22,12 +26,19 @@ import { SCHEMA } from './schema.js'
  * fsync, rename) and truncates the log, so hard-deleted content (GMP §6.2) leaves no byte in any
  * file of the directory. What the file system keeps in freed blocks is beyond a library's reach:
  * put the directory on an encrypted volume when that matters.
+ *
+ * The snapshot is written and read a line at a time: no string ever holds the whole store (v1
+ * wrote one JSON string and failed with "Invalid string length" past ~512 MiB, after which the
+ * store could not be opened at all, issue 13). Rows stay in memory, so a store is capped
+ * (`maxBytes`): a write that would pass the cap is refused with QUOTA_EXCEEDED before anything is
+ * written, so every store that was accepted reopens. A damaged directory (a line failing its
+ * checksum, a gap in the transaction numbers, a missing snapshot) is refused with DATA_DAMAGED and
+ * left untouched; `repairFileStorage` keeps what is intact. v1 directories (`snapshot.json`,
+ * `changes.jsonl`) are read and rewritten as v2 on open.
  */
 
-const SNAPSHOT = 'snapshot.json'
-const LOG = 'changes.jsonl'
 const LOCK = 'LOCK'
-const FORMAT = 'memweave.file-storage'
+const MiB = 1024 * 1024
 
 export interface FileStorageOptions {
   /** The directory; created (mode 0700) when missing. */
@@ -35,19 +46,35 @@ export interface FileStorageOptions {
   readonly schema?: Schema
   /** Fold the change log into the snapshot once it grows past this many bytes. Default 64 MiB. */
   readonly compactAfterBytes?: number
+  /**
+   * The most the rows may hold, in bytes of their JSON form; a write past it is refused with
+   * QUOTA_EXCEEDED. Rows live in memory (about three times this at peak). Default 256 MiB.
+   */
+  readonly maxBytes?: number
+  /** The directory is known to hold a store: a missing snapshot is damage, not an empty store. */
+  readonly expectData?: boolean
+  /**
+   * A byte budget shared with other file storages (a GMP server's stores): each counts its rows
+   * while open, and a write that would take the sum past `limit` is refused with QUOTA_EXCEEDED.
+   */
+  readonly budget?: StorageBudget
   /** Flushes a file to stable storage; default `FileHandle.datasync()`. Injected by tests to simulate a failing disk. */
   readonly fsync?: (file: FileHandle) => Promise<void>
 }
 
 type Op = RecordedOp
 
+/** Bytes of row JSON that several open file storages may hold together (see FileStorageOptions.budget). */
+export interface StorageBudget {
+  readonly limit: number
+  used: number
+}
+
 interface Opened {
   readonly inner: MemoryStorage
   readonly log: FileHandle
   readonly lock: FileLock
 }
-
-const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code
 
 function storageError(message: string, cause?: unknown): MemweaveError {
   if (isMemweaveError(cause)) return cause
@@ -70,6 +97,9 @@ export class FileStorage implements StoragePort {
   readonly dir: string
   readonly #schema: Schema
   readonly #compactAfter: number
+  readonly #maxBytes: number
+  readonly #expectData: boolean
+  readonly #budget: StorageBudget | undefined
   readonly #fsync: (file: FileHandle) => Promise<void>
   #opened: Promise<Opened> | undefined
   /** The loaded state; kept until close() has drained the running transactions. */
@@ -81,6 +111,9 @@ export class FileStorage implements StoragePort {
   #pending: Op[] | undefined
   #seq = 0
   #logSize = 0
+  /** Bytes of each row's JSON, by table and key, and their sum: what `maxBytes` bounds. */
+  #sizes = new Map<string, Map<Key, number>>()
+  #total = 0
   /** Set when a failed write could not be rolled back on disk: the files no longer match memory. */
   #broken: unknown
 
@@ -92,9 +125,20 @@ export class FileStorage implements StoragePort {
     this.#schema = options.schema ?? SCHEMA
     this.#compactAfter = options.compactAfterBytes ?? 64 * 1024 * 1024
     this.#fsync = options.fsync ?? ((file) => file.datasync())
+    this.#maxBytes = options.maxBytes ?? 256 * MiB
+    if (!Number.isSafeInteger(this.#maxBytes) || this.#maxBytes < 1) {
+      throw new MemweaveError(ErrorCode.INVALID_ARGUMENT, 'maxBytes: must be a positive integer', { field: 'maxBytes' })
+    }
+    this.#expectData = options.expectData ?? false
+    this.#budget = options.budget
   }
 
-  /** Takes the directory's lock and loads it. Idempotent. @throws MemweaveError CONFLICT when another live process owns the directory; STORAGE on I/O errors or corrupt files. */
+  /** Bytes the rows hold now (their JSON form), as counted against `maxBytes`. */
+  get size(): number {
+    return this.#total
+  }
+
+  /** Takes the directory's lock and loads it. Idempotent. @throws MemweaveError CONFLICT when another live process owns the directory; DATA_DAMAGED when its files are damaged (they are left as they are); STORAGE on I/O errors. */
   async open(): Promise<void> {
     if (this.#closing) await this.#closing
     this.#closed = false
@@ -118,6 +162,7 @@ export class FileStorage implements StoragePort {
       this.#opened = undefined
       this.#current = undefined
       if (!o) return
+      if (this.#budget) this.#budget.used -= this.#total
       await o.inner.close()
       await o.log.close().catch(() => undefined)
       await o.lock.release()
@@ -165,89 +210,45 @@ export class FileStorage implements StoragePort {
     let log: FileHandle | undefined
     try {
       // A temp snapshot is a compaction that never reached its rename: it was never committed.
-      await unlink(join(this.dir, `${SNAPSHOT}.tmp`)).catch((err: unknown) => (errno(err) === 'ENOENT' ? undefined : Promise.reject(err)))
-      const tables = new Map<string, Map<Key, unknown>>()
-      for (const name of Object.keys(this.#schema)) tables.set(name, new Map())
-      this.#seq = await this.#readSnapshot(tables)
-      await this.#replayLog(tables)
+      await unlinkIfThere(join(this.dir, `${FILES.snapshot}.tmp`))
+      await unlinkIfThere(join(this.dir, `${FILES.v1Snapshot}.tmp`))
+      const loaded = await loadDir(this.dir, this.#schema, { expectData: this.#expectData })
+      if (loaded.damage.length > 0) throw damaged(this.dir, loaded.damage)
+      this.#seq = loaded.seq
+      this.#sizes = loaded.sizes
+      this.#total = 0
+      for (const table of loaded.sizes.values()) for (const n of table.values()) this.#total += n
       const initial: Record<string, object[]> = {}
-      for (const [name, rows] of tables) initial[name] = [...rows.values()].map((r) => decodeValue(r) as object)
+      for (const [name, rows] of loaded.tables) {
+        try {
+          initial[name] = [...rows.values()].map((r) => decodeValue(r) as object)
+        } catch (err) {
+          throw damaged(this.dir, [{ file: FILES.snapshot, reason: `a row of table ${name} does not decode (${(err as Error).message})` }])
+        }
+        rows.clear()
+      }
       const inner = new MemoryStorage({ schema: this.#schema, initial, persist: () => this.#persist() })
       await inner.open()
-      log = await open(join(this.dir, LOG), 'a', 0o600)
-      this.#logSize = (await log.stat()).size
+      // Start each run from one v2 snapshot and an empty log: a fresh snapshot folds in the log (a
+      // torn last line is gone for good), migrates a v1 directory, and gives a new directory the
+      // snapshot that later proves nothing before the log is missing.
+      // (Writing one also removes v1 files a migration cut short left behind, with whatever they hold.)
+      if (loaded.version !== 2 || loaded.logBytes > 0 || loaded.staleV1) await this.#writeSnapshot(inner.dump(), new Map(), this.#seq)
+      // Append mode, so a rollback's truncate never leaves the write position past the end.
+      log = await open(join(this.dir, FILES.log), 'a', 0o600)
+      await log.truncate(0)
+      this.#logSize = 0
       this.#broken = undefined
       const opened: Opened = { inner, log, lock }
-      // Fold what the log held into a fresh snapshot, so each run starts from one file and a
-      // torn last line (a crash mid-append, never acknowledged) is gone for good.
-      if (this.#logSize > 0) await this.#compact(opened, encodeTables(inner.dump(), this.#schema), this.#seq)
       this.#current = opened
+      if (this.#budget) this.#budget.used += this.#total
       return opened
     } catch (err) {
       await log?.close().catch(() => undefined)
       await lock.release()
+      if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) throw err
       throw storageError(`file storage: cannot open ${this.dir}`, err)
     }
-  }
-
-  async #readSnapshot(tables: Map<string, Map<Key, unknown>>): Promise<number> {
-    let text: string
-    try {
-      text = await readFile(join(this.dir, SNAPSHOT), 'utf8')
-    } catch (err) {
-      if (errno(err) === 'ENOENT') return 0
-      throw err
-    }
-    let snap: { format?: unknown; version?: unknown; seq?: unknown; tables?: Record<string, unknown> }
-    try {
-      snap = JSON.parse(text) as typeof snap
-    } catch (err) {
-      throw storageError(`file storage: ${SNAPSHOT} is not valid JSON`, err)
-    }
-    if (snap?.format !== FORMAT || snap.version !== 1 || typeof snap.seq !== 'number' || typeof snap.tables !== 'object' || snap.tables === null) {
-      throw storageError(`file storage: ${SNAPSHOT} is not a memweave snapshot (format ${FORMAT}, version 1)`)
-    }
-    for (const [name, rows] of Object.entries(snap.tables)) {
-      if (!Array.isArray(rows)) throw storageError(`file storage: table "${name}" in ${SNAPSHOT} is not an array`)
-      for (const row of rows) this.#applyOp(tables, ['p', name, row])
-    }
-    return snap.seq
-  }
-
-  /** Applies the log's transactions newer than the snapshot. */
-  async #replayLog(tables: Map<string, Map<Key, unknown>>): Promise<void> {
-    let text: string
-    try {
-      text = await readFile(join(this.dir, LOG), 'utf8')
-    } catch (err) {
-      if (errno(err) === 'ENOENT') return
-      throw err
-    }
-    const lines = text.split('\n')
-    // The text after the last newline is a torn append (crash before fsync): never acknowledged, dropped.
-    lines.pop()
-    lines.forEach((line, i) => {
-      let tx: { n?: unknown; ops?: unknown }
-      try {
-        tx = JSON.parse(line) as typeof tx
-      } catch (err) {
-        throw storageError(`file storage: ${LOG} line ${i + 1} is corrupt`, err)
-      }
-      if (typeof tx?.n !== 'number' || !Array.isArray(tx.ops)) throw storageError(`file storage: ${LOG} line ${i + 1} is not a transaction`)
-      // Lines at or below the snapshot's seq were folded in already (a crash between rename and truncate).
-      if (tx.n <= this.#seq) return
-      for (const op of tx.ops as Op[]) this.#applyOp(tables, op)
-      this.#seq = tx.n
-    })
-  }
-
-  #applyOp(tables: Map<string, Map<Key, unknown>>, op: Op): void {
-    const table = tables.get(op[1])
-    const spec = this.#schema[op[1]]
-    if (!table || !spec) throw storageError(`file storage: unknown table "${String(op[1])}" on disk`)
-    if (op[0] === 'd') table.delete(op[2])
-    else if (op[0] === 'p') table.set((op[2] as Record<string, Key>)[spec.key]!, op[2])
-    else throw storageError(`file storage: unknown change ${JSON.stringify(op[0])} on disk`)
   }
 
   // ---- committing ------------------------------------------------------------------------------
@@ -263,16 +264,39 @@ export class FileStorage implements StoragePort {
     if (ops.length === 0) return
     const opened = this.#current
     if (!opened) throw new MemweaveError(ErrorCode.INTERNAL, 'file storage: a commit while not open')
+    const { total, changed } = sizeAfter(ops, this.#schema, this.#sizes, this.#total)
+    // Refused before anything is written: growing past the cap would make a store that no longer
+    // fits in memory, and so could not be reopened. Writes that shrink the store always pass.
+    const growth = total - this.#total
+    const budget = this.#budget
+    if (budget && growth > 0 && budget.used + growth > budget.limit) {
+      throw new MemweaveError(
+        ErrorCode.QUOTA_EXCEEDED,
+        `file storage ${this.dir}: the stores of this process are limited to ${budget.limit} bytes together; this write would make them ${budget.used + growth}`,
+        { limit: budget.limit, size: budget.used + growth, scope: 'shared' },
+      )
+    }
+    if (total > this.#maxBytes && total > this.#total) {
+      throw new MemweaveError(
+        ErrorCode.QUOTA_EXCEEDED,
+        `file storage ${this.dir} is limited to ${this.#maxBytes} bytes; this write would make it ${total}`,
+        { limit: this.#maxBytes, size: total },
+      )
+    }
     const n = this.#seq + 1
-    const line = `${JSON.stringify({ n, ops })}\n`
+    const { line } = checkedLine({ n, ops })
     if (ops.some((op) => op[0] === 'd') || this.#logSize + line.length > this.#compactAfter) {
-      const tables = encodeTables(opened.inner.dump(), this.#schema)
-      for (const op of ops) this.#applyOp(tables, op)
-      await this.#compact(opened, tables, n)
+      await this.#compact(opened, ops, n)
     } else {
       await this.#append(opened, line)
     }
     this.#seq = n
+    for (const [table, key, bytes] of changed) {
+      if (bytes === null) this.#sizes.get(table)!.delete(key)
+      else this.#sizes.get(table)!.set(key, bytes)
+    }
+    this.#total = total
+    if (budget) budget.used += growth
   }
 
   async #append(opened: Opened, line: string): Promise<void> {
@@ -295,27 +319,9 @@ export class FileStorage implements StoragePort {
     }
   }
 
-  /** Writes every table as the snapshot at `seq` and empties the log. The rename is the commit point. */
-  async #compact(opened: Opened, tables: Map<string, Map<Key, unknown>>, seq: number): Promise<void> {
-    const path = join(this.dir, SNAPSHOT)
-    const tmp = `${path}.tmp`
-    const out: Record<string, unknown[]> = {}
-    for (const [name, rows] of tables) out[name] = [...rows.values()]
-    const text = JSON.stringify({ format: FORMAT, version: 1, seq, tables: out })
-    let file: FileHandle | undefined
-    try {
-      file = await open(tmp, 'w', 0o600)
-      await file.writeFile(text, 'utf8')
-      await this.#fsync(file)
-      await file.close()
-      file = undefined
-      await rename(tmp, path)
-    } catch (err) {
-      await file?.close().catch(() => undefined)
-      await unlink(tmp).catch(() => undefined)
-      throw storageError('file storage: cannot write the snapshot', err)
-    }
-    await syncDir(this.dir)
+  /** Writes the snapshot at `seq` (every row, with `ops` applied) and empties the log. */
+  async #compact(opened: Opened, ops: readonly Op[], seq: number): Promise<void> {
+    await this.#writeSnapshot(opened.inner.dump(), overridesOf(ops, this.#schema), seq)
     try {
       await opened.log.truncate(0)
       await this.#fsync(opened.log)
@@ -326,28 +332,24 @@ export class FileStorage implements StoragePort {
       this.#broken = err
     }
   }
-}
 
-/** Makes the rename durable; best effort where directories cannot be fsynced (Windows). */
-async function syncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(dir, 'r')
-    await handle.sync()
-  } catch {
-    // EISDIR / EPERM / EINVAL on platforms without directory fsync.
-  } finally {
-    await handle?.close().catch(() => undefined)
+  /** The snapshot at `seq`: every row MemoryStorage holds (decoded), with `overrides` (encoded; null: deleted) in their place. */
+  async #writeSnapshot(dump: Record<string, object[]>, overrides: Map<string, Map<Key, unknown>>, seq: number): Promise<void> {
+    const schema = this.#schema
+    function* rows(): Generator<readonly [string, unknown]> {
+      for (const [name, list] of Object.entries(dump)) {
+        const key = schema[name]!.key
+        const replaced = overrides.get(name)
+        for (const r of list) if (!replaced?.has((r as Record<string, Key>)[key]!)) yield [name, encodeValue(r)]
+        for (const r of replaced?.values() ?? []) if (r !== null) yield [name, r]
+      }
+    }
+    try {
+      await writeSnapshot(this.dir, rows(), seq, this.#fsync)
+    } catch (err) {
+      throw storageError('file storage: cannot write the snapshot', err)
+    }
   }
-}
-
-function encodeTables(dump: Record<string, object[]>, schema: Schema): Map<string, Map<Key, unknown>> {
-  const tables = new Map<string, Map<Key, unknown>>()
-  for (const [name, rows] of Object.entries(dump)) {
-    const key = schema[name]!.key
-    tables.set(name, new Map(rows.map((row) => [(row as Record<string, Key>)[key]!, encodeValue(row)])))
-  }
-  return tables
 }
 
 /**
@@ -355,7 +357,8 @@ function encodeTables(dump: Record<string, object[]>, schema: Schema): Map<strin
  * directory at a time.
  *
  * @throws MemweaveError INVALID_ARGUMENT for a missing `dir`. `open()` throws CONFLICT when
- *   another live process holds the directory and STORAGE on I/O errors or corrupt files.
+ *   another live process holds the directory, DATA_DAMAGED for damaged files and STORAGE on I/O
+ *   errors; a write throws QUOTA_EXCEEDED when the store would pass `maxBytes`.
  * @example
  * import { createMemory } from 'memweave'
  * import { fileStorage } from 'memweave/node'
