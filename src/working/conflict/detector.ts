@@ -1,8 +1,8 @@
 import { cosine, type Embedder } from '../../core/embedder.js'
 import { invalidArgument } from '../../core/errors.js'
 import { hashEmbedder } from '../hash-embedder.js'
-import { parseClaim, type Claim } from './claim.js'
-import { compareClaims, type Difference } from './compare.js'
+import { parseClaim, type Claim } from '../../conflict/claim.js'
+import { compareClaims, type Difference } from '../../conflict/compare.js'
 
 /** An observation prepared for conflict checks: its parsed claim and the embedding of its topic. */
 export interface Analysis {
