@@ -1,0 +1,171 @@
+import { ANTONYMS, DISLIKE_PHRASES, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
+import { STOPWORDS } from './lexicon.js'
+import { readSlots, type Slots } from './slots.js'
+import { normalizeText, tokenize, type Token } from './text-tokens.js'
+
+/**
+ * One observation read for the free-text detector: its words (with which ones are negated), its
+ * key entities, its antonym poles, its values and its tense markers. A pure function of the text,
+ * cached by the detector.
+ */
+export interface Reading {
+  readonly text: string
+  readonly tokens: readonly Token[]
+  /** Stems of content words, for overlap. */
+  readonly content: ReadonlySet<string>
+  /** Stems that pick the subject out: names, identifiers, uncommon words. */
+  readonly keys: ReadonlySet<string>
+  /** Stems inside a negated or retracted clause, with the cue that negates them. */
+  readonly negated: ReadonlyMap<string, string>
+  /** Antonym group -> poles found (after negation), with the word. */
+  readonly poles: ReadonlyMap<string, ReadonlyArray<{ readonly pole: 1 | -1; readonly word: string }>>
+  /** Names and closed-class members (languages, tiers, environments), merged when adjacent. */
+  readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number }>
+  readonly slots: Slots
+  readonly past: boolean
+  readonly present: boolean
+  /** Clauses that restrict ("only") and the stems in them. */
+  readonly exclusive: ReadonlyArray<ReadonlySet<string>>
+  readonly universal: boolean
+  readonly additive: boolean
+}
+
+/** Words too common to say what a text is about. Time words are excluded separately. */
+const GENERIC = new Set(
+  ('thing stuff time day week month year today tomorrow yesterday tonight morning afternoon evening night people person team ' +
+    'someone anyone everyone anything everything something nothing need needs want wants said say says ask asked told tell ' +
+    'new old good great fine sure quick quickly right back still again also first last next going come comes keep keeps ' +
+    'put send sent take takes took give gave start starts starting run runs running work works way lot bit part place ' +
+    'up out off down over one two fyi them its his her their our your my').split(' '),
+)
+const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:today|tomorrow|tonight|yesterday|week|weekend|month|year|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
+
+export function isTimeWord(lower: string): boolean {
+  // Short numbers are amounts or times; numbers of three digits and more are identifiers ("#518", "acct 88213").
+  return TIME_WORDS.test(lower) || /^\d{1,2}(?:st|nd|rd|th|am|pm|h|m|s)?$/.test(lower) || /^(?:19|20)\d\d$/.test(lower) || /^\d+(?:am|pm|h|m|s)$/.test(lower)
+}
+
+/** Reads an observation. */
+export function readText(text: string): Reading {
+  let norm = normalizeText(text)
+  for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
+  norm = norm
+    .replace(DISLIKE_PHRASES, 'dislike')
+    .replace(/\b(?:ask(?:s|ed)?|request(?:s|ed)?)\s+for\b/gi, 'wants')
+    .replace(/\bON\b/g, 'enabled').replace(/\bOFF\b/g, 'disabled')
+    .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, s: string) => `${v} ${s.toLowerCase() === 'on' ? 'enabled' : 'disabled'}`)
+  const tokens = tokenize(norm)
+  const content = new Set<string>()
+  const keys = new Set<string>()
+  for (const t of tokens) {
+    if (isStop(t) || NEGATORS.has(t.lower) || isTimeWord(t.lower)) continue
+    content.add(t.stem)
+    if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) keys.add(t.stem)
+  }
+  return {
+    text, tokens, content, keys,
+    negated: negatedStems(norm, tokens),
+    poles: polesOf(tokens, norm),
+    entities: entitiesOf(tokens, norm),
+    slots: readSlots(norm),
+    past: PAST_MARKERS.test(norm),
+    present: PRESENT_MARKERS.test(norm),
+    exclusive: clauseSpans(norm).filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
+    universal: UNIVERSAL.test(norm),
+    additive: ADDITIVE.test(norm),
+  }
+}
+
+/** A function word, unless capitalized mid-sentence: "Go" the language is not "go" the verb. */
+function isStop(t: Token): boolean {
+  return STOPWORDS.has(t.lower) && !t.capital
+}
+
+/** Where a negator's reach ends: a preposition opens another phrase ("no pushes | to main"). */
+const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and'])
+
+interface Span { readonly text: string; readonly start: number; readonly end: number }
+
+function clauseSpans(norm: string): Span[] {
+  const out: Span[] = []
+  const re = /[^.;!?,()–]+/g
+  for (const m of norm.matchAll(re)) {
+    // "but" and "and" between clauses end a negation's reach as punctuation does.
+    let at = 0
+    for (const part of m[0].split(/(\s(?:but|though|although|instead of|however)\s)/i)) {
+      if (!/^\s(?:but|though|although|instead of|however)\s$/i.test(part) && part.trim()) out.push({ text: part, start: m.index + at, end: m.index + at + part.length })
+      at += part.length
+    }
+  }
+  return out
+}
+
+/**
+ * A negator governs the next content words of its clause ("no projector", "hasn't paid");
+ * a retraction verb governs its whole clause ("Okoye declined our offer", "we dropped iOS 15 support").
+ */
+function negatedStems(norm: string, tokens: readonly Token[]): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const c of clauseSpans(norm)) {
+    const inClause = tokens.filter((t) => t.start >= c.start && t.end <= c.end)
+    inClause.forEach((t, i) => {
+      const dislike = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference' && p.pole < 0) === true
+      if (NEGATORS.has(t.lower) || dislike) {
+        let taken = 0
+        for (const [k, u] of inClause.slice(i + 1).entries()) {
+          if (taken >= 4) break
+          // "allergic to shellfish": the preposition right after a dislike belongs to it.
+          if (SCOPE_END.has(u.lower) && !(dislike && k === 0)) break
+          if (isStop(u) || NEGATORS.has(u.lower)) continue
+          if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
+          taken++
+        }
+      } else if (RETRACTORS.has(t.stem)) {
+        for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
+      }
+    })
+  }
+  return out
+}
+
+function polesOf(tokens: readonly Token[], norm: string): Map<string, Array<{ pole: 1 | -1; word: string }>> {
+  const out = new Map<string, Array<{ pole: 1 | -1; word: string }>>()
+  const negs = negatedStems(norm, tokens.filter((t) => !ANTONYMS.has(t.stem) || NEGATORS.has(t.lower)))
+  tokens.forEach((t, i) => {
+    // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
+    const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
+    for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? []) {
+      if (measured && p.group === 'units') continue
+      // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
+      const flipped = negs.has(t.stem) && !RETRACTORS.has(t.stem)
+      const pole = (flipped ? -p.pole : p.pole) as 1 | -1
+      const list = out.get(p.group) ?? []
+      list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower })
+      out.set(p.group, list)
+    }
+  })
+  return out
+}
+
+function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities'] {
+  const out: Array<{ stem: string; text: string; cls: string | null; start: number; end: number }> = []
+  tokens.forEach((t, i) => {
+    const prevTok = tokens[i - 1]
+    // "Main St" is a street, not the branch "main": a class word followed by a name is part of the name.
+    let cls = CLASS_OF.get(t.lower) ?? CLASS_OF.get(t.lower.replace(/s$/, '')) ?? null
+    if (cls === 'weekday') return
+    // "16 GB RAM": units after a number are not names.
+    if (prevTok && /^\d/.test(prevTok.lower) && /^\s*$/.test(norm.slice(prevTok.end, t.start))) return
+    if (!cls && (!t.capital || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
+    const prev = out.at(-1)
+    // "FedEx Ground", "Harbor Inn", "Main St": adjacent names are one name, of the first one's class.
+    if (prev && !cls && t.capital && /^\s*$/.test(norm.slice(prev.end, t.start))) {
+      out[out.length - 1] = { ...prev, stem: `${prev.stem} ${t.stem}`, text: `${prev.text} ${norm.slice(t.start, t.end)}`, end: t.end }
+      return
+    }
+    cls ??= null
+    out.push({ stem: t.stem, text: norm.slice(t.start, t.end), cls, start: t.start, end: t.end })
+  })
+  return out
+}
