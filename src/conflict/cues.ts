@@ -19,7 +19,7 @@ const RETRACT_WORDS =
   'cancel cancelled canceled scrap scrapped drop dropped remove removed retire retired revert reverted rollback ' +
   'decline declined deny denied refuse refused reject rejected veto vetoed abandon abandoned withdraw withdrew withdrawn ' +
   'stop stopped halt halted discontinue discontinued deprecate deprecated disable disabled mute muted block blocked ' +
-  'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided'
+  'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
@@ -115,6 +115,11 @@ tier: basic pro premium free enterprise standard starter business team
 format: pdf spreadsheet csv xlsx docx slides word excel markdown html json
 carrier: ups fedex dhl usps
 branch: main master trunk develop
+color: red orange yellow green blue purple pink brown black white grey gray silver gold
+ordinal: first second third fourth fifth last final
+daypart: morning afternoon evening night
+age: old new older newer current legacy previous former
+family: son daughter brother sister mother father wife husband mom dad
 `
 export const CLASS_OF: ReadonlyMap<string, string> = (() => {
   const out = new Map<string, string>()

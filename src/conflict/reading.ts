@@ -1,5 +1,5 @@
 import { ANTONYMS, DISLIKE_PHRASES, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
-import { STOPWORDS } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 import { readSlots, type Slots } from './slots.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
 
@@ -10,6 +10,8 @@ import { normalizeText, tokenize, type Token } from './text-tokens.js'
  */
 export interface Reading {
   readonly text: string
+  /** The text after shorthand, contractions and cue phrases are rewritten; token offsets point here. */
+  readonly norm: string
   readonly tokens: readonly Token[]
   /** Stems of content words, for overlap. */
   readonly content: ReadonlySet<string>
@@ -61,10 +63,12 @@ export function readText(text: string): Reading {
   for (const t of tokens) {
     if (isStop(t) || NEGATORS.has(t.lower) || isTimeWord(t.lower)) continue
     content.add(t.stem)
+    // "check-in" also says "check": parts of a hyphenated word are words too.
+    if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
     if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) keys.add(t.stem)
   }
   return {
-    text, tokens, content, keys,
+    text, norm, tokens, content, keys,
     negated: negatedStems(norm, tokens),
     poles: polesOf(tokens, norm),
     entities: entitiesOf(tokens, norm),
@@ -121,7 +125,8 @@ function negatedStems(norm: string, tokens: readonly Token[]): Map<string, strin
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem)) {
+      } else if (RETRACTORS.has(t.stem) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+        // "did not fail" retracts nothing.
         for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
       }
     })
@@ -131,14 +136,16 @@ function negatedStems(norm: string, tokens: readonly Token[]): Map<string, strin
 
 function polesOf(tokens: readonly Token[], norm: string): Map<string, Array<{ pole: 1 | -1; word: string }>> {
   const out = new Map<string, Array<{ pole: 1 | -1; word: string }>>()
-  const negs = negatedStems(norm, tokens.filter((t) => !ANTONYMS.has(t.stem) || NEGATORS.has(t.lower)))
+  const negs = negatedStems(norm, tokens)
   tokens.forEach((t, i) => {
     // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
     const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
     for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? []) {
       if (measured && p.group === 'units') continue
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
-      const flipped = negs.has(t.stem) && !RETRACTORS.has(t.stem)
+      // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
+      // retraction verb in the clause is a pole of its own.
+      const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '')
       const pole = (flipped ? -p.pole : p.pole) as 1 | -1
       const list = out.get(p.group) ?? []
       list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower })
@@ -157,6 +164,8 @@ function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities']
     if (cls === 'weekday') return
     // "16 GB RAM": units after a number are not names.
     if (prevTok && /^\d/.test(prevTok.lower) && /^\s*$/.test(norm.slice(prevTok.end, t.start))) return
+    // "Room A" / "Room B": a one-letter label after a noun names one of several.
+    if (!cls && /^[A-Z]$/.test(norm.slice(t.start, t.end)) && prevTok && /^\s+$/.test(norm.slice(prevTok.end, t.start)) && !isStop(prevTok)) cls = 'label'
     if (!cls && (!t.capital || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
     const prev = out.at(-1)
     // "FedEx Ground", "Harbor Inn", "Main St": adjacent names are one name, of the first one's class.

@@ -1,38 +1,49 @@
+import { differentAttributes } from './attachment.js'
+import { ANTONYMS } from './cues.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
+import { hasStem, sameStem } from './same-stem.js'
 import { compareSlots } from './slot-compare.js'
+
+export { hasStem, sameStem }
 
 /** One reason two related observations cannot both hold now. */
 export interface Signal {
   readonly kind: 'value' | 'negation' | 'antonym' | 'preference' | 'substitution' | 'exclusive'
   readonly reason: string
+  /** For substitutions: the names differ in a modifier of the subject (Alice's / Bob's, staging / production). */
+  readonly modifier?: boolean
+  /** For substitutions: a modifier and a name both differ. */
+  readonly twice?: boolean
+  /** For values: how many kinds of value differ, and whether one of them is a period (last year / this year). */
+  readonly kinds?: number
+  readonly period?: boolean
 }
 
-/** Stems match when equal, or when one extends the other by a suffix the stemmer kept ("allerg"/"allergi"). */
-export function sameStem(x: string, y: string): boolean {
-  if (x === y) return true
-  const [s, l] = x.length <= y.length ? [x, y] : [y, x]
-  return s.length >= 5 && l.startsWith(s)
-}
-export function hasStem(set: Iterable<string>, s: string): boolean {
-  for (const x of set) if (sameStem(x, s)) return true
-  return false
-}
 
 /** Values of one kind that no reading reconciles: 3pm vs 4pm, 30°C vs 68°F, 1 GB vs 500 MB. */
 export function valueSignal(a: Reading, b: Reading): Signal | null {
   // "used to work at Stripe" / "at Shopify now": a past value and a present one are both true.
   if (a.past !== b.past) return null
-  const { clashes } = compareSlots(a.slots, b.slots)
+  const clashes = compareSlots(a.slots, b.slots).clashes.filter(
+    (c) => !differentAttributes(a, a.slots.at.get(c.slots[0]) ?? -1, b, b.slots.at.get(c.slots[1]) ?? -1),
+  )
   const c = clashes[0]
-  return c ? { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"` } : null
+  if (!c) return null
+  const period = clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
+  return { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period }
 }
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
 export function negationSignal(a: Reading, b: Reading): Signal | null {
+  // Both negate one thing ("no longer supported" / "support has ended"): they agree.
+  for (const s of a.negated.keys()) if (!isTimeWord(s) && hasStem(b.negated.keys(), s)) return null
   for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
     for (const [s, cue] of x.negated) {
-      if (isTimeWord(s) || s.length < 2) continue
+      // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
+      // shares ("allergic" on both sides) negates the same way there.
+      if (isTimeWord(s) || s.length < 2 || ANTONYMS.has(s)) continue
+      if (y.tokens.some((t) => t.lower === cue.split(' ')[0] && cue.split(' ')[0] !== 'not' && cue.split(' ')[0] !== 'no')) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
       const word = y.tokens.find((t) => sameStem(t.stem, s))?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
@@ -63,17 +74,25 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
 
 /** Liking and disliking clash only over one thing: a shared word beyond the person's name. */
 function sharedObject(a: Reading, b: Reading): boolean {
-  const names = new Set([a.tokens[0]?.stem, b.tokens[0]?.stem, ...a.tokens.filter((t) => t.capital).map((t) => t.stem)])
+  const first = (r: Reading): string | undefined => r.tokens.find((t) => r.content.has(t.stem))?.stem
+  const names = new Set([first(a), first(b), ...a.tokens.filter((t) => t.capital).map((t) => t.stem)])
   for (const s of a.content) if (!names.has(s) && hasStem(b.content, s) && !isPreferenceWord(a, s)) return true
   return false
 }
 function isPreferenceWord(r: Reading, s: string): boolean {
-  return r.poles.get('preference')?.some((p) => p.word === s) === true || ['want', 'prefer', 'like', 'love', 'hate', 'dislik', 'alwai'].includes(s)
+  return ANTONYMS.get(s)?.some((p) => p.group === 'preference') === true || r.poles.get('preference')?.some((p) => p.word === s) === true
 }
 
 function unmatched(x: Reading, y: Reading): Reading['entities'] {
   return x.entities.filter((e) => !e.stem.split(' ').some((s) => y.tokens.some((t) => sameStem(t.stem, s))))
 }
+
+/**
+ * Classes whose members tell one subject from another rather than answer a question: "the
+ * staging server" and "the production server" are two servers, "the basic plan" and "the pro
+ * plan" two plans. Unknown names behave the same ("Alice's flight" / "Bob's flight").
+ */
+const MODIFIER_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier'])
 
 /** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
 export function substitutionSignal(a: Reading, b: Reading): Signal | null {
@@ -82,10 +101,16 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   for (const e of ua) {
     if (!e.cls) continue
     const f = ub.find((x) => x.cls === e.cls)
-    if (f) return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"` }
+    if (f && !differentAttributes(a, e.start, b, f.start)) {
+      // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
+      const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
+      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: MODIFIER_CLASSES.has(e.cls), twice: names && MODIFIER_CLASSES.has(e.cls) }
+    }
   }
-  if (ua.length === 1 && ub.length === 1 && !ua[0]!.cls && !ub[0]!.cls && !abbreviates(ua[0]!.text, ub[0]!.text)) {
-    return { kind: 'substitution', reason: `different name in the same place: "${ua[0]!.text}" vs "${ub[0]!.text}"` }
+  const [na, nb] = [ua.filter((e) => !e.cls), ub.filter((e) => !e.cls)]
+  const [x, y] = [na[0], nb[0]]
+  if (na.length === 1 && nb.length === 1 && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+    return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
   }
   return null
 }

@@ -6,6 +6,8 @@ export interface Clash {
   readonly kind: string
   readonly a: string
   readonly b: string
+  /** The two slots, to look at what each is attached to. */
+  readonly slots: readonly [Slot, Slot]
 }
 
 /** The comparable family of a slot: only slots of one family are compared. */
@@ -121,7 +123,7 @@ export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly
       else if (v === 'differ') differ ??= [p, q]
     }
     if (equal) agreements++
-    else if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text })
+    else if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text, slots: differ })
   }
   return { clashes, agreements }
 }

@@ -1,5 +1,5 @@
 import { extractValues } from './extract-values.js'
-import { stem } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
 import { zoneOf, type Zone } from './time-zones.js'
@@ -25,6 +25,8 @@ export type Slot =
 
 export interface Slots {
   readonly slots: readonly Slot[]
+  /** Where each slot starts in the normalized text (same order as `slots`; -1 for resolved dates). */
+  readonly at: ReadonlyMap<Slot, number>
   /** The text hedges its amounts ("about", "~", "just under"): compare with a tolerance. */
   readonly approximate: boolean
 }
@@ -83,7 +85,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(\d+(?:\.\d+)?)\s*([kmb])\s+(params?|parameters?|users?|rows?|requests?|views?|viewers?|downloads?|tokens?|records?)\b/gi, read: (m) => ({
     kind: 'count', value: Number(m[1]) * ({ k: 1e3, m: 1e6, b: 1e9 } as Record<string, number>)[m[2]!.toLowerCase()]!, unit: unitWord(m[3]!), text: m[0],
   }) },
-  { re: /\b(one|two|three|four|five|six|seven|eight|nine|ten|\d+)[-\s](million|billion)[-\s](params?|parameters?|users?|rows?)\b/gi, read: (m) => ({
+  { re: /(?<![\d.])\b(one|two|three|four|five|six|seven|eight|nine|ten|\d+(?:\.\d+)?)[-\s](million|billion)[-\s](params?|parameters?|users?|rows?)\b/gi, read: (m) => ({
     kind: 'count', value: (WORD_NUM[m[1]!.toLowerCase()] ?? Number(m[1])) * (m[2]!.toLowerCase() === 'million' ? 1e6 : 1e9), unit: unitWord(m[3]!), text: m[0],
   }) },
 ]
@@ -130,8 +132,13 @@ export function readSlots(text: string): Slots {
   const kept = found.filter((f) => !partOfWhole(text, f))
   const zone = zoneOf(text)
   const zoned = kept.map((f) => (zone && (f.slot.kind === 'time' || f.slot.kind === 'span') ? { ...f, slot: { ...f.slot, zone } } : f))
+  const merged = mergeDates(zoned)
+  const slots = resolveRelativeDates(merged.map((m) => m.slot))
+  const at = new Map<Slot, number>()
+  for (const sl of slots) at.set(sl, merged.find((m) => m.slot === sl)?.start ?? -1)
   return {
-    slots: resolveRelativeDates(mergeDates(zoned)),
+    slots,
+    at,
     approximate: /~|\b(?:about|around|roughly|approx\w*|just\s+(?:under|over)|nearly|almost|under|over|circa|ish)\b/i.test(text),
   }
 }
@@ -153,23 +160,23 @@ function fromValue(v: Value, text: string, after: string): Slot | null {
     case 'count': {
       if (v.per) return null
       const next = /^\s*([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
-      const unit = v.unit || (next && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
+      const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
       return { kind: 'count', value: v.value, unit, text }
     }
   }
 }
 
 /** "Mon 14 Jul" is one date, read as two pieces. */
-function mergeDates(found: readonly Found[]): Slot[] {
-  const out: Array<{ slot: Slot; end: number }> = []
+function mergeDates(found: readonly Found[]): Array<{ slot: Slot; start: number; end: number }> {
+  const out: Array<{ slot: Slot; start: number; end: number }> = []
   for (const f of found) {
     const prev = out.at(-1)
     if (prev && prev.slot.kind === 'date' && f.slot.kind === 'date' && f.start - prev.end <= 6) {
       const merged = { ...prev.slot, ...f.slot, text: `${prev.slot.text} ${f.slot.text}` } as Slot
-      out[out.length - 1] = { slot: merged, end: f.end }
+      out[out.length - 1] = { slot: merged, start: prev.start, end: f.end }
       continue
     }
-    out.push({ slot: f.slot, end: f.end })
+    out.push({ slot: f.slot, start: f.start, end: f.end })
   }
-  return out.map((o) => o.slot)
+  return out
 }

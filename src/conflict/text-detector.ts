@@ -57,10 +57,19 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   const shared = [...a.keys].filter((k) => hasStem(b.keys, k))
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
-  for (const check of CHECKS) {
-    const s = check(a, b)
-    if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared }
+  const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
+  // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
+  // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
+  const modifier = signals.find((s) => s.kind === 'substitution' && s.modifier)
+  if (modifier && (modifier.twice || signals.some((s) => s.kind === 'value' || s.kind === 'antonym' || s.kind === 'negation'))) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
   }
+  const value = signals.find((s) => s.kind === 'value')
+  if (value && value.kinds! > 1 && value.period) {
+    return { conflict: false, kind: 'none', reason: 'two periods: ' + value.reason + about, shared }
+  }
+  const s = signals[0]
+  if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared }
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
 }
 

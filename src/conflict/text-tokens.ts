@@ -76,7 +76,8 @@ export function tokenize(text: string): Token[] {
     out.push({
       lower,
       stem: identifier ? lower.replace(/[-_]/g, '') : stem(lower),
-      capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw)),
+      // At a sentence's start a capital says nothing, unless the word is a possessive ("Alice's flight").
+      capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length))),
       identifier,
       start,
       end: start + m[0].length,
