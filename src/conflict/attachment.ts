@@ -1,7 +1,7 @@
 import { SYNONYMS, STOPWORDS, stem } from './lexicon.js'
-import { CLASS_OF } from './cues.js'
+import { ANTONYMS, CLASS_OF, RETRACTORS } from './cues.js'
 import { isTimeWord, type Reading } from './reading.js'
-import { hasStem } from './same-stem.js'
+import { hasStem, sameStem } from './same-stem.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
@@ -42,4 +42,49 @@ export function differentAttributes(a: Reading, atA: number, b: Reading, atB: nu
     return attachedWords(x, at).filter((s) => !hasStem(y.content, s) && !yc.has(canon(s)))
   }
   return own(a, atA, b).length > 0 && own(b, atB, a).length > 0
+}
+
+/** The first content word after a position in its clause: what a verb is about ("accepts credit cards" -> credit). */
+function objectWord(r: Reading, at: number): string | null {
+  for (const t of r.tokens) {
+    if (t.start < at) continue
+    if (/[.;!?,:()–]/.test(r.norm.slice(at, t.start))) return null
+    if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    return t.stem
+  }
+  return null
+}
+
+/** Opposite verbs about two objects that neither text shares: "accepts credit cards" / "does not accept checks". */
+export function differentObjects(a: Reading, endA: number, b: Reading, endB: number): boolean {
+  const [x, y] = [objectWord(a, endA), objectWord(b, endB)]
+  return x !== null && y !== null && !hasStem(b.content, x) && !hasStem(a.content, y)
+}
+
+/**
+ * A shared head noun with a different word right before it on each side: "backend tests" /
+ * "frontend tests", "login endpoint" / "health endpoint", "weekday rate" / "weekend rate". Two
+ * members of one kind, so a difference in what is said of them is no contradiction.
+ */
+export function differentModifiers(a: Reading, b: Reading): string | null {
+  const before = (r: Reading, i: number): string | null => {
+    const p = r.tokens[i - 1]
+    if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
+    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower)) return null
+    // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
+    if (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
+    return p.stem
+  }
+  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  for (let i = 0; i < a.tokens.length; i++) {
+    const t = a.tokens[i]!
+    if (STOPWORDS.has(t.lower) || !a.keys.has(t.stem)) continue
+    const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    if (j < 0) continue
+    const [ma, mb] = [before(a, i), before(b, j)]
+    if (!ma || !mb || near(ma, mb)) continue
+    if ([...b.content].some((c) => near(c, ma)) || [...a.content].some((c) => near(c, mb))) continue
+    return `"${a.tokens[i - 1]!.lower} ${t.lower}" vs "${b.tokens[j - 1]!.lower} ${b.tokens[j]!.lower}"`
+  }
+  return null
 }

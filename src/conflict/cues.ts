@@ -120,6 +120,8 @@ ordinal: first second third fourth fifth last final
 daypart: morning afternoon evening night
 age: old new older newer current legacy previous former
 family: son daughter brother sister mother father wife husband mom dad
+component: frontend backend front-end back-end client server
+platform: ios android macos windows linux web mobile desktop
 `
 export const CLASS_OF: ReadonlyMap<string, string> = (() => {
   const out = new Map<string, string>()

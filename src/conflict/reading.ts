@@ -20,7 +20,7 @@ export interface Reading {
   /** Stems inside a negated or retracted clause, with the cue that negates them. */
   readonly negated: ReadonlyMap<string, string>
   /** Antonym group -> poles found (after negation), with the word. */
-  readonly poles: ReadonlyMap<string, ReadonlyArray<{ readonly pole: 1 | -1; readonly word: string }>>
+  readonly poles: ReadonlyMap<string, ReadonlyArray<{ readonly pole: 1 | -1; readonly word: string; readonly end: number }>>
   /** Names and closed-class members (languages, tiers, environments), merged when adjacent. */
   readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number }>
   readonly slots: Slots
@@ -38,6 +38,7 @@ const GENERIC = new Set(
     'someone anyone everyone anything everything something nothing need needs want wants said say says ask asked told tell ' +
     'new old good great fine sure quick quickly right back still again also first last next going come comes keep keeps ' +
     'put send sent take takes took give gave start starts starting run runs running work works way lot bit part place ' +
+    'live lives lived living work works worked working meet meets take takes make makes have has use uses ' +
     'up out off down over one two fyi them its his her their our your my').split(' '),
 )
 const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:today|tomorrow|tonight|yesterday|week|weekend|month|year|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
@@ -56,7 +57,7 @@ export function readText(text: string): Reading {
     .replace(DISLIKE_PHRASES, 'dislike')
     .replace(/\b(?:ask(?:s|ed)?|request(?:s|ed)?)\s+for\b/gi, 'wants')
     .replace(/\bON\b/g, 'enabled').replace(/\bOFF\b/g, 'disabled')
-    .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, s: string) => `${v} ${s.toLowerCase() === 'on' ? 'enabled' : 'disabled'}`)
+    .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(not\s+)?(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, not: string | undefined, s: string) => `${v} ${(s.toLowerCase() === 'on') !== !!not ? 'enabled' : 'disabled'}`)
   const tokens = tokenize(norm)
   const content = new Set<string>()
   const keys = new Set<string>()
@@ -134,8 +135,8 @@ function negatedStems(norm: string, tokens: readonly Token[]): Map<string, strin
   return out
 }
 
-function polesOf(tokens: readonly Token[], norm: string): Map<string, Array<{ pole: 1 | -1; word: string }>> {
-  const out = new Map<string, Array<{ pole: 1 | -1; word: string }>>()
+function polesOf(tokens: readonly Token[], norm: string): Map<string, Array<{ pole: 1 | -1; word: string; end: number }>> {
+  const out = new Map<string, Array<{ pole: 1 | -1; word: string; end: number }>>()
   const negs = negatedStems(norm, tokens)
   tokens.forEach((t, i) => {
     // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
@@ -148,7 +149,7 @@ function polesOf(tokens: readonly Token[], norm: string): Map<string, Array<{ po
       const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '')
       const pole = (flipped ? -p.pole : p.pole) as 1 | -1
       const list = out.get(p.group) ?? []
-      list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower })
+      list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower, end: t.end })
       out.set(p.group, list)
     }
   })

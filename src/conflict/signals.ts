@@ -1,5 +1,5 @@
-import { differentAttributes } from './attachment.js'
-import { ANTONYMS } from './cues.js'
+import { differentAttributes, differentObjects } from './attachment.js'
+import { ANTONYMS, NEGATORS } from './cues.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -30,8 +30,10 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   )
   const c = clashes[0]
   if (!c) return null
-  const period = clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
-  return { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period }
+  // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
+  const version = clashes.some((x) => x.slots[0].kind === 'version')
+  const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
+  return { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version }
 }
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
@@ -43,7 +45,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
       // shares ("allergic" on both sides) negates the same way there.
       if (isTimeWord(s) || s.length < 2 || ANTONYMS.has(s)) continue
-      if (y.tokens.some((t) => t.lower === cue.split(' ')[0] && cue.split(' ')[0] !== 'not' && cue.split(' ')[0] !== 'no')) continue
+      const head = x.tokens.find((t) => t.lower === cue.split(' ')[0])
+      if (head && !NEGATORS.has(head.lower) && y.tokens.some((t) => sameStem(t.stem, head.stem))) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
       const word = y.tokens.find((t) => sameStem(t.stem, s))?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
@@ -64,8 +67,11 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       const bPure = pure(pb, pole) && pa.some((p) => p.pole === -pole)
       if (!aPure && !bPure) continue
       if (group === 'preference' && !sharedObject(a, b)) continue
-      const wa = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!.word
-      const wb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!.word
+      const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
+      const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
+      // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
+      if (differentObjects(a, ea.end, b, eb.end)) continue
+      const [wa, wb] = [ea.word, eb.word]
       return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
     }
   }
@@ -92,7 +98,7 @@ function unmatched(x: Reading, y: Reading): Reading['entities'] {
  * staging server" and "the production server" are two servers, "the basic plan" and "the pro
  * plan" two plans. Unknown names behave the same ("Alice's flight" / "Bob's flight").
  */
-const MODIFIER_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier'])
+const MODIFIER_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
 
 /** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
 export function substitutionSignal(a: Reading, b: Reading): Signal | null {

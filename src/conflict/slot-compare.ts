@@ -16,7 +16,7 @@ function family(s: Slot): string {
     case 'span': return 'time'
     case 'measure': return `measure:${s.dim}`
     case 'count': return `count:${s.unit}`
-    case 'freq': return `freq:${s.per}`
+    case 'freq': return 'freq'
     case 'reldate': return `reldate:${s.unit}`
     default: return s.kind
   }
@@ -71,7 +71,11 @@ function compare(a: Slot, b: Slot, approx: boolean): Verdict {
       // Bare decimals ("Ruby 3.3") are versions or measures, not counts.
       if (a.unit === '' && (!Number.isInteger(a.value) || !Number.isInteger((b as typeof a).value))) return 'incomparable'
       return close(a.value, (b as typeof a).value, approx ? 0.1 : 1e-9) ? 'equal' : 'differ'
-    case 'freq': return a.value === (b as typeof a).value ? 'equal' : 'differ'
+    case 'freq': {
+      // Per-period rates: "twice a month" is not "weekly"; compare as events per year.
+      const perYear = (x: typeof a): number => x.value * ({ hour: 8766, day: 365, week: 52, fortnight: 26, month: 12, quarter: 4, year: 1 } as Record<string, number>)[x.per]!
+      return close(perYear(a), perYear(b as typeof a), 0.05) ? 'equal' : 'differ'
+    }
     case 'version': {
       // "MySQL 8" and "MySQL 8.0.36": the shorter one is a prefix of the longer, a refinement.
       const [x, y] = [a.parts, (b as typeof a).parts]
@@ -141,7 +145,9 @@ function adapt(mine: readonly Slot[], other: readonly Slot[]): Slot[] {
     const single = otherCounts.length === 1 && counts.length === 1 ? otherCounts[0]! : null
     // Decimals ("Ruby 3.3") are versions or measures, never a count to compare with another's count.
     const decimal = (x: Slot): boolean => x.kind === 'count' && !Number.isInteger(x.value)
-    if (single && single.kind === 'count' && (s.unit === '' || single.unit === '') && !decimal(s) && !decimal(single)) return { ...s, unit: single.unit || s.unit }
+    // Bare numbers of three digits and more are codes ("returns 429") more often than amounts.
+    const code = (x: Slot): boolean => x.kind === 'count' && x.unit === '' && x.value >= 100 && !/[k,]/i.test(x.text)
+    if (single && single.kind === 'count' && (s.unit === '' || single.unit === '') && !decimal(s) && !decimal(single) && !code(s) && !code(single)) return { ...s, unit: single.unit || s.unit }
     return s
   })
 }

@@ -45,6 +45,14 @@ const num = (s: string): number => Number(s.replace(/,(?=\d{3}\b)/g, '').replace
 
 /** Patterns the general value reader does not know, tried first; each claims its span. */
 const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | null }> = [
+  // "Version 2", "v2.3", "Python 3.12": a release number, compared part by part.
+  { re: /\b(?:version\s+|v)(\d+(?:\.\d+)*)\b|(?<=\b[A-Z][A-Za-z]+\s)(\d+\.\d+(?:\.\d+)*)\b(?!\s*%)/g, read: (m) => ({
+    kind: 'version', parts: (m[1] ?? m[2]!).split('.').map(Number), text: m[0],
+  }) },
+  { re: /\b(hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
+    const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
+    return { kind: 'freq', value: 1, per, text: m[0] }
+  } },
   { re: new RegExp(String.raw`(-?\d+(?:\.\d+)?)\s*(?:°|º|degrees?\s*)\s*([CF])\b`, 'gi'), read: (m) => {
     const v = Number(m[1])
     return { kind: 'measure', dim: 'temperature', bases: [m[2]!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
@@ -114,7 +122,7 @@ export function unitWord(w: string): string {
 /** Reads a normalized text's slots. */
 export function readSlots(text: string): Slots {
   // Identifiers hold digits that are not amounts: "#311", "A-17", "db-02", "us-east-1", "m5.2xlarge".
-  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)/i.test(s) ? s : ' '.repeat(s.length)))
+  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$/i.test(s) ? s : ' '.repeat(s.length)))
   const found: Found[] = []
   for (const ex of SPECIAL) {
     for (const m of masked.matchAll(ex.re)) {
@@ -145,6 +153,8 @@ export function readSlots(text: string): Slots {
 
 /** "spent 9.2k of the budget": an amount that is part of another is not the other's value. */
 function partOfWhole(text: string, f: Found): boolean {
+  // "Version 1 of the API" names a release; it is not a share of the API.
+  if (f.slot.kind === 'version' || /\b(?:version|release|v|part|phase|step|stage|level|season|chapter)\s*$/i.test(text.slice(0, f.start))) return false
   return /^\s*(?:so\s+far\s+)?of\s+(?:the|our|their|its|this|that|his|her)\b/i.test(text.slice(f.end)) || /\b(?:spent|used|consumed|burned)\s*$/i.test(text.slice(0, f.start))
 }
 

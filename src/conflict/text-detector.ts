@@ -1,3 +1,4 @@
+import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { antonymSignal, exclusiveSignal, hasStem, negationSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
 
@@ -60,8 +61,12 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
   // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
   // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
-  const modifier = signals.find((s) => s.kind === 'substitution' && s.modifier)
-  if (modifier && (modifier.twice || signals.some((s) => s.kind === 'value' || s.kind === 'antonym' || s.kind === 'negation'))) {
+  const modifier = signals.find((s) => s.modifier)
+  const modifiers = differentModifiers(a, b)
+  if (modifiers && signals.length) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${modifiers}` + about, shared }
+  }
+  if (modifier && (modifier.twice || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
   }
   const value = signals.find((s) => s.kind === 'value')
