@@ -1,5 +1,5 @@
 import { differentAttributes, differentObjects } from './attachment.js'
-import { ANTONYMS, NEGATORS } from './cues.js'
+import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -9,7 +9,7 @@ export { hasStem, sameStem }
 
 /** One reason two related observations cannot both hold now. */
 export interface Signal {
-  readonly kind: 'value' | 'negation' | 'antonym' | 'preference' | 'substitution' | 'exclusive'
+  readonly kind: 'value' | 'negation' | 'antonym' | 'preference' | 'substitution' | 'exclusive' | 'diet'
   readonly reason: string
   /** For substitutions: the names differ in a modifier of the subject (Alice's / Bob's, staging / production). */
   readonly modifier?: boolean
@@ -147,4 +147,19 @@ function abbreviates(x: string, y: string): boolean {
     at++
   }
   return true
+}
+
+/** A diet on one side, a food that breaks it eaten on the other ("vegan" / "ordered the steak"). */
+export function dietSignal(a: Reading, b: Reading): Signal | null {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const { diet, breaks } of DIETS) {
+      const d = diet.exec(x.norm)
+      const f = breaks.exec(y.norm)
+      if (!d || !f || diet.test(y.norm) || breaks.test(x.norm)) continue
+      // "not vegan any more", "no steak": a negated diet or food says nothing against the other.
+      if (/\b(?:not|no|never|without)\s+(?:\w+\s+)?$/i.test(x.norm.slice(0, d.index)) || /\b(?:not|no|never|without|free)\s+(?:\w+\s+)?$/i.test(y.norm.slice(0, f.index))) continue
+      return { kind: 'diet', reason: `"${d[0]}" vs "${f[0]}"` }
+    }
+  }
+  return null
 }

@@ -2,6 +2,7 @@ import { extractValues } from './extract-values.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
+import { stayNights } from './stay-nights.js'
 import { zoneOf, type Zone } from './time-zones.js'
 
 /**
@@ -144,6 +145,11 @@ export function readSlots(text: string): Slots {
   const slots = resolveRelativeDates(merged.map((m) => m.slot))
   const at = new Map<Slot, number>()
   for (const sl of slots) at.set(sl, merged.find((m) => m.slot === sl)?.start ?? -1)
+  const stay = stayNights(text, slots, at)
+  if (stay) {
+    slots.push(stay)
+    at.set(stay, -1)
+  }
   return {
     slots,
     at,
