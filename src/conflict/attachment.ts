@@ -1,7 +1,8 @@
 import { SYNONYMS, STOPWORDS, stem } from './lexicon.js'
-import { ANTONYMS, CLASS_OF, RETRACTORS } from './cues.js'
+import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from './cues.js'
 import { isTimeWord, type Reading } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
+import { family } from './slot-compare.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
@@ -25,7 +26,9 @@ export function attachedWords(r: Reading, at: number): string[] {
     const t = r.tokens[i]!
     if (t.end > at) continue
     if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
-    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
+    const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
+    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
   return out
@@ -70,7 +73,7 @@ export function differentModifiers(a: Reading, b: Reading): string | null {
   const before = (r: Reading, i: number): string | null => {
     const p = r.tokens[i - 1]
     if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
-    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower)) return null
+    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower) || NEGATORS.has(p.lower)) return null
     // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
     if (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
     return p.stem
@@ -87,4 +90,20 @@ export function differentModifiers(a: Reading, b: Reading): string | null {
     return `"${a.tokens[i - 1]!.lower} ${t.lower}" vs "${b.tokens[j - 1]!.lower} ${b.tokens[j]!.lower}"`
   }
   return null
+}
+
+/** The kind of the first value after a position in its clause ("opens at 9" -> time, "closed Sundays" -> date). */
+function followingKind(r: Reading, end: number): string | null {
+  let best: { at: number; kind: string } | null = null
+  for (const [slot, at] of r.slots.at) {
+    if (at < end || /[.;!?,:()–]/.test(r.norm.slice(end, at))) continue
+    if (!best || at < best.at) best = { at, kind: family(slot) }
+  }
+  return best?.kind ?? null
+}
+
+/** Opposite words qualified by different kinds of value: "opens at 9" / "closed Sundays" are two facts. */
+export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: number): boolean {
+  const [x, y] = [followingKind(a, endA), followingKind(b, endB)]
+  return x !== null && y !== null && x !== y
 }

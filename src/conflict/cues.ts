@@ -33,6 +33,14 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:still\s+)?waiting\s+(?:on|for)\b/gi, 'unsigned'],
   [/\bhas\s+not\s+been\b/gi, 'not'],
   [/\bstop\s+(\w+ing)\b/gi, 'stop $1'],
+  [/\bon\s+(?:time|schedule)\b/gi, 'ontime'],
+  [/\b(is|are|was|were|be|been)\s+(up)\b(?!\s+(?:to|for|by|from))/gi, '$1 online'],
+  [/\b(is|are|was|were|be|been)\s+(down)\b(?!\s+(?:to|for|by|from))/gi, '$1 offline'],
+  [/\b(?:can not|cannot|will not|won't|could not|couldn't|not going to)\s+make\s+it\b/gi, 'absent'],
+  [/\b(?:can|will|could)\s+make\s+it\b/gi, 'attending'],
+  [/\bout\s+of\s+(?:the\s+)?office\b|\bon\s+(?:leave|vacation|holiday|pto)\b/gi, 'away'],
+  [/\bwent\s+up\b|\bgone\s+up\b|\bgoes\s+up\b/gi, 'increased'],
+  [/\bwent\s+down\b|\bgone\s+down\b|\bgoes\s+down\b/gi, 'decreased'],
 ]
 
 /**
@@ -42,7 +50,10 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
 const ANTONYMS_TEXT = `
 outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned
 switch: enabled enable activated active | disabled disable deactivated inactive
-state: up online working operational running healthy | down offline broken crashed outage unhealthy
+state: online working operational healthy | offline broken crashed outage unhealthy
+attendance: attending attend coming joining | absent skipping missing
+availability: available | busy unavailable away ooo sick
+direction: increased increase rose grew climbed raised higher | decreased decrease fell shrank lowered lower cut reduced
 progress: finished complete completed done | running ongoing unfinished incomplete progress
 visibility: public open-source | private internal
 payment: paid settled | unpaid outstanding owed due
@@ -54,6 +65,9 @@ units: metric celsius kilometres kilometers km kg | imperial fahrenheit miles mi
 access: read-write write push admin | read-only readonly
 inclusion: including included inclusive | excluding excluded exclusive top extra plus
 stock: plenty available in-stock | sold-out out-of-stock
+skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned | beginner novice junior struggles struggle weak poor rusty inexperienced
+openness: open opens opened reopened | closed close closes shut
+punctuality: ontime punctual | delayed late overdue behind
 `
 
 /**
@@ -61,7 +75,7 @@ stock: plenty available in-stock | sold-out out-of-stock
  * detector checks: "loves spicy food" vs "can't handle heat" needs the spice group too.
  */
 const LIKE = 'like likes liked love loves loved prefer prefers preferred want wants wanted enjoy enjoys adore fan favorite favourite always'
-const DISLIKE = 'hate hates hated dislike dislikes detest detests loathe avoid avoids refuse refuses allergic'
+const DISLIKE = 'hate hates hated dislike dislikes detest detests loathe avoid avoids refuse refuses allergic terrified scared afraid'
 
 export interface Pole { readonly group: string; readonly pole: 1 | -1 }
 
@@ -115,6 +129,7 @@ tier: basic pro premium free enterprise standard starter business team
 format: pdf spreadsheet csv xlsx docx slides word excel markdown html json
 carrier: ups fedex dhl usps
 branch: main master trunk develop
+seat: window aisle middle
 color: red orange yellow green blue purple pink brown black white grey gray silver gold
 ordinal: first second third fourth fifth last final
 daypart: morning afternoon evening night

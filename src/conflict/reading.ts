@@ -32,6 +32,23 @@ export interface Reading {
   readonly additive: boolean
 }
 
+/**
+ * Everyday nouns with a second everyday name (British and American English, chat and formal
+ * register): either name makes the same topic.
+ */
+const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
+  [
+    ['lift', 'elevator'], ['flat', 'apartment'], ['film', 'movie'], ['holiday', 'vacation'], ['couch', 'sofa'],
+    ['rubbish', 'trash'], ['garbage', 'trash'], ['cell', 'phone'], ['mobile', 'phone'], ['doc', 'document'],
+    ['pic', 'photo'], ['picture', 'photo'], ['bill', 'invoice'], ['boss', 'manager'], ['pay', 'salary'],
+    ['wage', 'salary'], ['plane', 'flight'], ['bug', 'issue'], ['defect', 'issue'], ['ticket', 'issue'],
+    ['rollout', 'release'], ['deploy', 'release'], ['deployment', 'release'], ['launch', 'release'],
+    ['sync', 'meeting'], ['mtg', 'meeting'], ['call', 'meeting'], ['kubernetes', 'kubernetes'],
+    ['reservation', 'booking'], ['rez', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
+    ['colleague', 'coworker'], ['autumn', 'fall'], ['postcode', 'zipcode'], ['petrol', 'gas'],
+  ].map(([a, b]) => [stem(a!), stem(b!)] as const),
+)
+
 /** Words too common to say what a text is about. Time words are excluded separately. */
 const GENERIC = new Set(
   ('thing stuff time day week month year today tomorrow yesterday tonight morning afternoon evening night people person team ' +
@@ -64,9 +81,14 @@ export function readText(text: string): Reading {
   for (const t of tokens) {
     if (isStop(t) || NEGATORS.has(t.lower) || isTimeWord(t.lower)) continue
     content.add(t.stem)
+    const alias = NOUN_ALIASES.get(t.stem)
+    if (alias) content.add(alias)
     // "check-in" also says "check": parts of a hyphenated word are words too.
     if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
-    if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) keys.add(t.stem)
+    if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) {
+      keys.add(t.stem)
+      if (alias) keys.add(alias)
+    }
   }
   return {
     text, norm, tokens, content, keys,
@@ -89,6 +111,9 @@ function isStop(t: Token): boolean {
 
 /** Where a negator's reach ends: a preposition opens another phrase ("no pushes | to main"). */
 const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and'])
+
+/** Nouns whose negation carries over to the verb after "to". */
+const ENABLERS = new Set(['permiss', 'access', 'right', 'abil', 'time', 'budget', 'wai', 'plan', 'need', 'intent', 'capac', 'author'].map((x) => x))
 
 interface Span { readonly text: string; readonly start: number; readonly end: number }
 
@@ -121,7 +146,9 @@ function negatedStems(norm: string, tokens: readonly Token[]): Map<string, strin
         for (const [k, u] of inClause.slice(i + 1).entries()) {
           if (taken >= 4) break
           // "allergic to shellfish": the preposition right after a dislike belongs to it.
-          if (SCOPE_END.has(u.lower) && !(dislike && k === 0)) break
+          // "no permission to close tickets": what one has no permission, access or time for is negated too.
+          const prevScoped = inClause[i + k]
+          if (SCOPE_END.has(u.lower) && !(dislike && k === 0) && !(u.lower === 'to' && prevScoped && ENABLERS.has(prevScoped.stem))) break
           if (isStop(u) || NEGATORS.has(u.lower)) continue
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++

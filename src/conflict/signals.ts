@@ -1,4 +1,4 @@
-import { differentAttributes, differentObjects } from './attachment.js'
+import { differentAttributes, differentObjects, differentQualifiers } from './attachment.js'
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
@@ -70,7 +70,7 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
       // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
-      if (differentObjects(a, ea.end, b, eb.end)) continue
+      if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end)) continue
       const [wa, wb] = [ea.word, eb.word]
       return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
     }

@@ -11,7 +11,7 @@ export interface Clash {
 }
 
 /** The comparable family of a slot: only slots of one family are compared. */
-function family(s: Slot): string {
+export function family(s: Slot): string {
   switch (s.kind) {
     case 'span': return 'time'
     case 'measure': return `measure:${s.dim}`
@@ -58,6 +58,7 @@ function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     case 'money': {
       const o = b as typeof a
       if (a.currency && o.currency && a.currency !== o.currency) return 'incomparable'
+      if (a.per && o.per && a.per !== o.per) return 'incomparable'
       return close(a.amount, o.amount, approx ? 0.1 : 1e-9) ? 'equal' : 'differ'
     }
     case 'percent': return close(a.value, (b as typeof a).value, approx ? 0.05 : 1e-9) ? 'equal' : 'differ'
@@ -139,8 +140,9 @@ function adapt(mine: readonly Slot[], other: readonly Slot[]): Slot[] {
   const otherCounts = other.filter((s) => s.kind === 'count')
   return mine.map((s) => {
     if (s.kind !== 'count') return s
-    if (otherMoney && !mine.some((m) => m.kind === 'money') && s.unit === '' && (s.value >= 1000 || /k\b/i.test(s.text))) {
-      return { kind: 'money', amount: s.value, currency: null, text: s.text }
+    if (otherMoney && !mine.some((m) => m.kind === 'money') && (s.unit === '' || s.unit.startsWith('/')) && (s.value >= 1000 || /k\b/i.test(s.text))) {
+      const per = s.unit.includes('/') ? s.unit.split('/')[1]! : null
+      return { kind: 'money', amount: s.value, currency: null, per, text: s.text }
     }
     const single = otherCounts.length === 1 && counts.length === 1 ? otherCounts[0]! : null
     // Decimals ("Ruby 3.3") are versions or measures, never a count to compare with another's count.

@@ -16,7 +16,7 @@ export type Slot =
   | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
   | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly text: string }
   | { readonly kind: 'reldate'; readonly unit: string; readonly offset: number; readonly text: string }
-  | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly text: string }
+  | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly text: string }
   | { readonly kind: 'percent'; readonly value: number; readonly text: string }
   /** A quantity; `bases` holds each reading (1 GB is 10^9 or 2^30 bytes). */
   | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly text: string }
@@ -54,7 +54,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
     return { kind: 'freq', value: 1, per, text: m[0] }
   } },
-  { re: new RegExp(String.raw`(-?\d+(?:\.\d+)?)\s*(?:°|º|degrees?\s*)\s*([CF])\b`, 'gi'), read: (m) => {
+  { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:°|º|degrees?\s*)?\s*([CF])(?![\w/+#-])`, 'g'), read: (m) => {
     const v = Number(m[1])
     return { kind: 'measure', dim: 'temperature', bases: [m[2]!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
   } },
@@ -113,7 +113,7 @@ function clock(h: number, min: number, mer: string | undefined): number[] | null
 /** Units that name the same thing ("ppl", "people", "guests"; "pcs", "units"). */
 const UNIT_ALIASES: Record<string, string> = {
   people: 'person', ppl: 'person', guest: 'person', attende: 'person', pc: 'unit', pcs: 'unit', piec: 'unit', item: 'unit',
-  param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact',
+  param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact', req: 'request', reqs: 'request',
 }
 export function unitWord(w: string): string {
   const s = stem(w.toLowerCase())
@@ -169,15 +169,18 @@ function fromValue(v: Value, text: string, after: string): Slot | null {
     case 'time': return { kind: 'time', minutes: v.minutes, zone: null, text }
     case 'date': return { kind: 'date', ...(v.y ? { y: v.y } : {}), ...(v.m ? { m: v.m } : {}), ...(v.d ? { d: v.d } : {}), ...(v.wd !== undefined ? { wd: v.wd } : {}), text }
     case 'reldate': return { kind: 'reldate', unit: v.unit, offset: v.offset, text }
-    case 'money': return { kind: 'money', amount: v.amount, currency: v.currency, text }
+    case 'money': return { kind: 'money', amount: v.amount, currency: v.currency, per: v.per, text }
     case 'percent': return { kind: 'percent', value: v.value, text }
     case 'measure': return v.per ? null : { kind: 'measure', dim: v.dim, bases: [v.base], text }
     case 'version': return { kind: 'version', parts: v.parts, text }
     case 'count': {
-      if (v.per) return null
+      // "on the 15th now": an ordinal before an adverb is a day of the month, not "15th now".
+      if (v.ordinal && (STOPWORDS.has(v.unit) || /^(?:now|today|instead|again|then|too|as|onward|onwards)$/.test(v.unit)) && v.value <= 31) {
+        return { kind: 'date', d: v.value, text: text.replace(/\s+\w+$/, '') }
+      }
       const next = /^\s*([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
       const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
-      return { kind: 'count', value: v.value, unit, text }
+      return { kind: 'count', value: v.value, unit: v.per ? `${unit}/${v.per}` : unit, text }
     }
   }
 }
