@@ -2,7 +2,8 @@ import { SYNONYMS, STOPWORDS, stem } from './lexicon.js'
 import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from './cues.js'
 import { isTimeWord, type Reading } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
-import { family } from './slot-compare.js'
+import { compare, family } from './slot-compare.js'
+import type { Slot } from './slots.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
@@ -92,18 +93,23 @@ export function differentModifiers(a: Reading, b: Reading): string | null {
   return null
 }
 
-/** The kind of the first value after a position in its clause ("opens at 9" -> time, "closed Sundays" -> date). */
-function followingKind(r: Reading, end: number): string | null {
-  let best: { at: number; kind: string } | null = null
+/** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */
+function following(r: Reading, end: number): Slot | null {
+  let best: { at: number; slot: Slot } | null = null
   for (const [slot, at] of r.slots.at) {
     if (at < end || /[.;!?,:()–]/.test(r.norm.slice(end, at))) continue
-    if (!best || at < best.at) best = { at, kind: family(slot) }
+    if (!best || at < best.at) best = { at, slot }
   }
-  return best?.kind ?? null
+  return best?.slot ?? null
 }
 
-/** Opposite words qualified by different kinds of value: "opens at 9" / "closed Sundays" are two facts. */
+/**
+ * Opposite words qualified by different values: "opens at 9am" / "closes at 6pm", "open on
+ * Mondays" / "closed on Tuesdays", "opens at 9" / "closed Sundays" are two facts each. Qualified
+ * by the same value ("open on Sundays" / "closed Sundays") they contradict.
+ */
 export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: number): boolean {
-  const [x, y] = [followingKind(a, endA), followingKind(b, endB)]
-  return x !== null && y !== null && x !== y
+  const [x, y] = [following(a, endA), following(b, endB)]
+  if (!x || !y) return false
+  return family(x) !== family(y) || compare(x, y, a.slots.approximate || b.slots.approximate) !== 'equal'
 }

@@ -22,11 +22,12 @@ export function family(s: Slot): string {
   }
 }
 
-type Verdict = 'equal' | 'differ' | 'incomparable'
+export type Verdict = 'equal' | 'differ' | 'incomparable'
 
 const close = (x: number, y: number, rel: number): boolean => Math.abs(x - y) <= rel * Math.max(Math.abs(x), Math.abs(y)) + 1e-9
 
-function compare(a: Slot, b: Slot, approx: boolean): Verdict {
+/** Compares two slots of one family. */
+export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   const tol = approx ? 0.1 : 0.01
   if (a.kind === 'span' && b.kind === 'span') return overlapTimes(a.start, b.start, a, b) ? 'equal' : 'differ'
   if (a.kind === 'span' || b.kind === 'span') {
@@ -47,7 +48,7 @@ function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     case 'date': {
       const o = b as typeof a
       let shared = 0
-      for (const k of ['y', 'm', 'd', 'wd'] as const) {
+      for (const k of ['y', 'm', 'd', 'wd', 'q'] as const) {
         if (a[k] === undefined || o[k] === undefined) continue
         shared++
         if (a[k] !== o[k]) return 'differ'

@@ -14,7 +14,7 @@ import { zoneOf, type Zone } from './time-zones.js'
 export type Slot =
   | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string }
   | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
-  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly text: string }
+  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly text: string }
   | { readonly kind: 'reldate'; readonly unit: string; readonly offset: number; readonly text: string }
   | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly text: string }
   | { readonly kind: 'percent'; readonly value: number; readonly text: string }
@@ -123,7 +123,7 @@ export function unitWord(w: string): string {
 /** Reads a normalized text's slots. */
 export function readSlots(text: string): Slots {
   // Identifiers hold digits that are not amounts: "#311", "A-17", "db-02", "us-east-1", "m5.2xlarge".
-  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$/i.test(s) ? s : ' '.repeat(s.length)))
+  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$/i.test(s) ? s : ' '.repeat(s.length)))
   const found: Found[] = []
   for (const ex of SPECIAL) {
     for (const m of masked.matchAll(ex.re)) {
@@ -160,14 +160,15 @@ export function readSlots(text: string): Slots {
 /** "spent 9.2k of the budget": an amount that is part of another is not the other's value. */
 function partOfWhole(text: string, f: Found): boolean {
   // "Version 1 of the API" names a release; it is not a share of the API.
-  if (f.slot.kind === 'version' || /\b(?:version|release|v|part|phase|step|stage|level|season|chapter)\s*$/i.test(text.slice(0, f.start))) return false
+  // "20 mg of the drug" is a dose, not a share: only amounts and counts are parts of a whole.
+  if (f.slot.kind === 'version' || f.slot.kind === 'measure' || /\b(?:version|release|v|part|phase|step|stage|level|season|chapter)\s*$/i.test(text.slice(0, f.start))) return false
   return /^\s*(?:so\s+far\s+)?of\s+(?:the|our|their|its|this|that|his|her)\b/i.test(text.slice(f.end)) || /\b(?:spent|used|consumed|burned)\s*$/i.test(text.slice(0, f.start))
 }
 
 function fromValue(v: Value, text: string, after: string): Slot | null {
   switch (v.type) {
     case 'time': return { kind: 'time', minutes: v.minutes, zone: null, text }
-    case 'date': return { kind: 'date', ...(v.y ? { y: v.y } : {}), ...(v.m ? { m: v.m } : {}), ...(v.d ? { d: v.d } : {}), ...(v.wd !== undefined ? { wd: v.wd } : {}), text }
+    case 'date': return { kind: 'date', ...(v.y ? { y: v.y } : {}), ...(v.m ? { m: v.m } : {}), ...(v.d ? { d: v.d } : {}), ...(v.wd !== undefined ? { wd: v.wd } : {}), ...(v.q ? { q: v.q } : {}), text }
     case 'reldate': return { kind: 'reldate', unit: v.unit, offset: v.offset, text }
     case 'money': return { kind: 'money', amount: v.amount, currency: v.currency, per: v.per, text }
     case 'percent': return { kind: 'percent', value: v.value, text }

@@ -1,5 +1,6 @@
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
+import { compareSlots } from './slot-compare.js'
 import { antonymSignal, dietSignal, exclusiveSignal, hasStem, negationSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
 
 /** The free-text detector's answer for one pair. */
@@ -45,6 +46,15 @@ export class TextConflictDetector {
       this.#cache.set(text, r)
     }
     return r
+  }
+
+  /**
+   * Whether every kind of value both texts state agrees once normalized ("5 km" / "about 3
+   * miles"), with at least one such kind: lets a caller overrule a cruder value comparison.
+   */
+  valuesAgree(a: string, b: string): boolean {
+    const { clashes, agreements } = compareSlots(this.read(a).slots, this.read(b).slots)
+    return clashes.length === 0 && agreements > 0
   }
 
   /** Judges one pair of texts. */

@@ -98,7 +98,10 @@ export class ConflictDetector {
   compare(a: Analysis, b: Analysis, threshold: number = this.threshold): ConflictVerdict {
     const similarity = a.claim.topic === b.claim.topic && a.claim.topic !== '' ? 1 : cosine(a.vector, b.vector)
     const claims = similarity >= threshold ? compareClaims(a.claim, b.claim) : null
-    if (claims?.conflict) return { conflict: true, similarity, reason: describe(claims.differences), differences: claims.differences }
+    // The claim comparator reads values without hedges ("about 3 miles"); when its only difference
+    // is a value that the free-text reading finds equal after conversion, the pair agrees.
+    const overruled = claims?.conflict && claims.differences[0]!.kind === 'value' && this.#text?.valuesAgree(a.claim.text, b.claim.text)
+    if (claims?.conflict && !overruled) return { conflict: true, similarity, reason: describe(claims.differences), differences: claims.differences }
     // Realistic text rarely passes a whole-sentence similarity gate ("standup starts at 9:30" /
     // "standup is at 10 every morning"): the free-text detector gates on shared key entities instead.
     const text = this.#text?.judge(a.claim.text, b.claim.text)
