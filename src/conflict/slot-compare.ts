@@ -121,15 +121,16 @@ export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly
   for (const f of fams) {
     const pa = xa.filter((s) => family(s) === f)
     const pb = xb.filter((s) => family(s) === f)
-    let equal = false
+    // Values that find an equal partner agree; a clash is between two that found none
+    // ("Q3, week of July 8" / "Q3, week of July 22": the quarters agree, the weeks do not).
+    const matched = (p: Slot, others: readonly Slot[], flip: boolean): boolean =>
+      others.some((q) => (flip ? compare(q, p, approx) : compare(p, q, approx)) === 'equal')
+    const ua = pa.filter((p) => !matched(p, pb, false))
+    const ub = pb.filter((q) => !matched(q, pa, true))
+    if (ua.length < pa.length) agreements++
     let differ: [Slot, Slot] | null = null
-    for (const p of pa) for (const q of pb) {
-      const v = compare(p, q, approx)
-      if (v === 'equal') equal = true
-      else if (v === 'differ') differ ??= [p, q]
-    }
-    if (equal) agreements++
-    else if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text, slots: differ })
+    for (const p of ua) for (const q of ub) if (!differ && compare(p, q, approx) === 'differ') differ = [p, q]
+    if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text, slots: differ })
   }
   return { clashes, agreements }
 }
