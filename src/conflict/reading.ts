@@ -43,7 +43,7 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
     ['pic', 'photo'], ['picture', 'photo'], ['bill', 'invoice'], ['boss', 'manager'], ['pay', 'salary'],
     ['wage', 'salary'], ['plane', 'flight'], ['bug', 'issue'], ['defect', 'issue'], ['ticket', 'issue'],
     ['rollout', 'release'], ['deploy', 'release'], ['deployment', 'release'], ['launch', 'release'],
-    ['sync', 'meeting'], ['mtg', 'meeting'], ['call', 'meeting'], ['kubernetes', 'kubernetes'],
+    ['mtg', 'meeting'],
     ['reservation', 'booking'], ['rez', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
     ['colleague', 'coworker'], ['autumn', 'fall'], ['postcode', 'zipcode'], ['petrol', 'gas'],
   ].map(([a, b]) => [stem(a!), stem(b!)] as const),

@@ -107,6 +107,34 @@ export class LexicalIndex {
     }
   }
 
+  /**
+   * The `k` documents nearest to a term list, scored on its rarest terms only (at most `probe`
+   * of them, each in fewer than `maxShare` of the documents): names, identifiers and uncommon
+   * words pick out what a text is about, and skipping common terms bounds the cost of a lookup
+   * by the postings of rare terms, whatever the index's size.
+   */
+  nearest(terms: readonly string[], k: number, exclude?: string, probe = 6, maxShare = 0.02): string[] {
+    const n = this.#slotOf.size
+    if (n === 0 || k <= 0) return []
+    const limit = Math.max(50, Math.floor(n * maxShare))
+    const rare = [...new Set(terms)]
+      .map((t) => [t, this.#postings.get(t)?.size ?? 0] as const)
+      .filter(([, df]) => df > 0 && df <= limit)
+      .sort((x, y) => x[1] - y[1])
+      .slice(0, probe)
+    const scores = new Map<number, number>()
+    for (const [t, df] of rare) {
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      for (const slot of this.#postings.get(t)!.keys()) scores.set(slot, (scores.get(slot) ?? 0) + idf)
+    }
+    const excluded = exclude === undefined ? -1 : (this.#slotOf.get(exclude) ?? -1)
+    return [...scores]
+      .filter(([slot]) => slot !== excluded)
+      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+      .slice(0, k)
+      .map(([slot]) => this.#refs[slot]!)
+  }
+
   documentFrequency(term: string): number {
     return this.#postings.get(term)?.size ?? 0
   }

@@ -1,0 +1,84 @@
+import { TextConflictDetector } from '../conflict/text-detector.js'
+import type { LexicalIndex } from './lexical-index.js'
+import type { Version } from './version.js'
+
+/** How many lexical neighbours a new free-text fact is compared with. */
+export const DEFAULT_NEIGHBOURS = 8
+
+/** A fact written as text alone: no subject/predicate/object in its metadata. */
+export function isFreeText(v: Version): boolean {
+  const md = v.body.metadata
+  return md['subject'] === undefined && md['predicate'] === undefined && md['object'] === undefined
+}
+
+/**
+ * Contradictions between free-text facts, found by the model-free detector of src/conflict among
+ * each new fact's nearest lexical neighbours (its rarest terms, BM25): a bounded number of pairs
+ * per write, so a write stays cheap at 100k facts. Like every other part of FactState it is derived,
+ * never stored: replaying the records rebuilds it (reload, another replica), removing a version
+ * drops its pairs (hard delete), and nothing is ever settled automatically.
+ *
+ * Bounded means approximate: a contradiction with a fact that is not among the new fact's
+ * neighbours when it is written is not found (docs/conflicts.md).
+ */
+export class FreeTextConflicts {
+  /** ref -> the refs it contradicts -> the detector's reason. Symmetric. */
+  readonly #pairs = new Map<string, Map<string, string>>()
+  readonly #detector: TextConflictDetector
+  readonly #neighbours: number
+
+  constructor(options: { detector?: TextConflictDetector; neighbours?: number } = {}) {
+    this.#detector = options.detector ?? new TextConflictDetector()
+    this.#neighbours = options.neighbours ?? DEFAULT_NEIGHBOURS
+  }
+
+  /**
+   * Compares a newly applied current version with its nearest neighbours among current
+   * free-text versions of its tenant (`eligible` says which refs qualify).
+   */
+  check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
+    if (!isFreeText(v)) return
+    for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
+      const other = eligible(ref)
+      if (!other || !isFreeText(other)) continue
+      const verdict = this.#detector.judge(other.body.content, v.body.content)
+      if (!verdict.conflict) continue
+      this.#link(v.ref, other.ref, verdict.reason)
+      this.#link(other.ref, v.ref, verdict.reason)
+    }
+  }
+
+  /** Drops every pair of a removed version. */
+  remove(ref: string): void {
+    const partners = this.#pairs.get(ref)
+    if (!partners) return
+    for (const other of partners.keys()) {
+      const back = this.#pairs.get(other)
+      back?.delete(ref)
+      if (back?.size === 0) this.#pairs.delete(other)
+    }
+    this.#pairs.delete(ref)
+  }
+
+  /** The refs a version contradicts, with reasons (current or not: the caller filters). */
+  partners(ref: string): ReadonlyMap<string, string> {
+    return this.#pairs.get(ref) ?? EMPTY
+  }
+
+  /** Every pair once, the smaller ref first. */
+  *pairs(): Generator<readonly [string, string, string]> {
+    for (const [a, partners] of this.#pairs) for (const [b, reason] of partners) if (a < b) yield [a, b, reason]
+  }
+
+  clear(): void {
+    this.#pairs.clear()
+  }
+
+  #link(a: string, b: string, reason: string): void {
+    let m = this.#pairs.get(a)
+    if (!m) this.#pairs.set(a, (m = new Map()))
+    m.set(b, reason)
+  }
+}
+
+const EMPTY: ReadonlyMap<string, string> = new Map()
