@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createMemory, type Memory } from '../src/index.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
+import { agents, fact } from './pools-helpers.js'
 
 /**
  * Issue 16: contradictions between facts written as text alone (no subject/predicate/object),
@@ -34,10 +35,21 @@ describe('facts: free-text conflicts', () => {
     await mem.facts.write('token TTL is 3600s')
     await mem.facts.write('incident #311 resolved')
     await mem.facts.write('room 311 booked for the interview loop')
-    // Structured facts are the single-valued-predicate check's business, not the text detector's.
-    await mem.facts.write('the gym opens at 6', { metadata: { subject: 'gym', predicate: 'opens_at', object: '6', note: 'x' } })
-    await mem.facts.write('the gym opens at 7', { metadata: { subject: 'gym', predicate: 'opening_hour', object: '7' } })
     expect(await mem.facts.conflicts()).toEqual([])
+    await mem.close()
+  })
+
+  test('structured facts: one subject and predicate is the structured check\'s, other slots are judged by text', async () => {
+    const mem = await createMemory({ storage: memoryStorage(), facts: { multiValuedPredicates: ['speaks'] } })
+    // Multi-valued: "speaks Spanish" and "speaks English" both hold, whatever the text says.
+    await mem.facts.write('Ana speaks Spanish', { metadata: { subject: 'Ana', predicate: 'speaks', object: 'Spanish' } })
+    await mem.facts.write('Ana speaks English', { metadata: { subject: 'Ana', predicate: 'speaks', object: 'English' } })
+    expect(await mem.facts.conflicts()).toEqual([])
+    // Two predicates for one thing: only the text shows the contradiction.
+    const a = await mem.facts.write('the gym opens at 6am', { metadata: { subject: 'gym', predicate: 'opens_at', object: '6am' } })
+    const b = await mem.facts.write('the gym opens at 7am', { metadata: { subject: 'gym', predicate: 'opening_hour', object: '7am' } })
+    const conflicts = await mem.facts.conflicts()
+    expect(conflicts.map((c) => [c.kind, [...c.refs].sort()])).toEqual([['free-text', [a, b].sort()]])
     await mem.close()
   })
 
@@ -96,6 +108,20 @@ describe('facts: free-text conflicts', () => {
     await mem.facts.write(noProjector, { tenantId: 'globex' })
     expect(await mem.facts.conflicts()).toEqual([])
     await mem.close()
+  })
+
+  test('pool memories: their fact views are judged too, and every handle on the database sees the flag', async () => {
+    const { mem, reopen, close } = await agents(['a', 'b'])
+    const pool = await mem.a.pools.create({ tenantId: 'acme' })
+    // Two predicates, so the pool's own contradiction check (one subject, one predicate) cannot see it.
+    const x = await mem.a.pools.write(pool.id, fact('daily standup', 'starts_at', '9:30'))
+    const y = await mem.a.pools.write(pool.id, fact('daily standup', 'moved_to', '10:15'))
+    expect(await mem.a.pools.conflicts(pool.id)).toEqual([])
+    for (const m of [mem.a, mem.b, await reopen('b')]) {
+      const conflicts = await m.facts.conflicts({ tenantId: 'acme' })
+      expect(conflicts.map((c) => [c.kind, [...c.refs].sort()])).toEqual([['free-text', [x.factRef, y.factRef].sort()]])
+    }
+    await close()
   })
 
   test('the off switch: createMemory({ facts: { freeTextConflicts: false } })', async () => {

@@ -11,8 +11,23 @@ export function isFreeText(v: Version): boolean {
   return md['subject'] === undefined && md['predicate'] === undefined && md['object'] === undefined
 }
 
+const key = (x: unknown): string => (typeof x === 'string' ? x.normalize('NFKC').trim().toLowerCase().replace(/[\s_]+/g, ' ') : '')
+
 /**
- * Contradictions between free-text facts, found by the model-free detector of src/conflict among
+ * Whether the text detector judges a pair. Two structured facts about one subject and predicate
+ * are the structured check's (single-valued predicates conflict there, multi-valued ones never
+ * do); every other pair is judged by its text: free text against free text or against a structured
+ * fact, and structured facts whose subject or predicate differ ("Aria lives_in Rome" / "Aria
+ * moved_to Milan"), which is what pool memories become through src/pools/fact-view.ts.
+ */
+export function textDecides(a: Version, b: Version): boolean {
+  if (isFreeText(a) || isFreeText(b)) return true
+  const [x, y] = [a.body.metadata, b.body.metadata]
+  return key(x['subject']) !== key(y['subject']) || key(x['predicate']) !== key(y['predicate'])
+}
+
+/**
+ * Contradictions found in the text of current facts (free text above all), found by the model-free detector of src/conflict among
  * each new fact's nearest lexical neighbours (its rarest terms, BM25): a bounded number of pairs
  * per write, so a write stays cheap at 100k facts. Like every other part of FactState it is derived,
  * never stored: replaying the records rebuilds it (reload, another replica), removing a version
@@ -33,14 +48,13 @@ export class FreeTextConflicts {
   }
 
   /**
-   * Compares a newly applied current version with its nearest neighbours among current
-   * free-text versions of its tenant (`eligible` says which refs qualify).
+   * Compares a newly applied current version with its nearest neighbours among the current
+   * versions of its tenant (`eligible` says which refs qualify; `textDecides` which pairs).
    */
   check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
-    if (!isFreeText(v)) return
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
       const other = eligible(ref)
-      if (!other || !isFreeText(other)) continue
+      if (!other || !textDecides(v, other)) continue
       const verdict = this.#detector.judge(other.body.content, v.body.content)
       if (!verdict.conflict) continue
       this.#link(v.ref, other.ref, verdict.reason)
