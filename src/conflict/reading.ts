@@ -90,15 +90,17 @@ export function readText(text: string): Reading {
       if (alias) keys.add(alias)
     }
   }
+  const spans = clauseSpans(norm)
+  const negated = negatedStems(norm, tokens, spans)
   return {
     text, norm, tokens, content, keys,
-    negated: negatedStems(norm, tokens),
-    poles: polesOf(tokens, norm),
+    negated,
+    poles: polesOf(tokens, norm, negated),
     entities: entitiesOf(tokens, norm),
     slots: readSlots(norm),
     past: PAST_MARKERS.test(norm),
     present: PRESENT_MARKERS.test(norm),
-    exclusive: clauseSpans(norm).filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
+    exclusive: spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
     universal: UNIVERSAL.test(norm),
     additive: ADDITIVE.test(norm),
   }
@@ -135,9 +137,9 @@ function clauseSpans(norm: string): Span[] {
  * A negator governs the next content words of its clause ("no projector", "hasn't paid");
  * a retraction verb governs its whole clause ("Okoye declined our offer", "we dropped iOS 15 support").
  */
-function negatedStems(norm: string, tokens: readonly Token[]): Map<string, string> {
+function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Span[]): Map<string, string> {
   const out = new Map<string, string>()
-  for (const c of clauseSpans(norm)) {
+  for (const c of spans) {
     const inClause = tokens.filter((t) => t.start >= c.start && t.end <= c.end)
     inClause.forEach((t, i) => {
       const dislike = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference' && p.pole < 0) === true
@@ -162,9 +164,8 @@ function negatedStems(norm: string, tokens: readonly Token[]): Map<string, strin
   return out
 }
 
-function polesOf(tokens: readonly Token[], norm: string): Map<string, Array<{ pole: 1 | -1; word: string; end: number }>> {
+function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<string, string>): Map<string, Array<{ pole: 1 | -1; word: string; end: number }>> {
   const out = new Map<string, Array<{ pole: 1 | -1; word: string; end: number }>>()
-  const negs = negatedStems(norm, tokens)
   tokens.forEach((t, i) => {
     // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
     const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))

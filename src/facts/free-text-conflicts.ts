@@ -3,7 +3,7 @@ import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 
 /** How many lexical neighbours a new free-text fact is compared with. */
-export const DEFAULT_NEIGHBOURS = 8
+export const DEFAULT_NEIGHBOURS = 4
 
 /** A fact written as text alone: no subject/predicate/object in its metadata. */
 export function isFreeText(v: Version): boolean {
