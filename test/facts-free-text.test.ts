@@ -29,6 +29,16 @@ describe('facts: free-text conflicts', () => {
     await mem.close()
   })
 
+  test('one fact\'s conflictsWith is complete without listing every conflict first', async () => {
+    const mem = await open()
+    const a = await mem.facts.write('the python sdk repo is public on GitHub')
+    const b = await mem.facts.write("SDK repo's private, you need an invite to even see it")
+    // get() compares the fact it returns with its neighbours; nothing else has been asked yet.
+    expect((await mem.facts.get(b))!.conflictsWith).toEqual([a])
+    expect((await mem.facts.get(a))!.conflictsWith).toEqual([b])
+    await mem.close()
+  })
+
   test('agreeing, unrelated and structured facts are not flagged', async () => {
     const mem = await open()
     await mem.facts.write('access tokens expire after 1 hour')

@@ -39,6 +39,12 @@ export function textDecides(a: Version, b: Version): boolean {
 export class FreeTextConflicts {
   /** ref -> the refs it contradicts -> the detector's reason. Symmetric. */
   readonly #pairs = new Map<string, Map<string, string>>()
+  /**
+   * Current versions not compared yet. A write only queues its version: the comparison runs when
+   * someone asks (conflicts() settles every queued version, a fact's conflictsWith settles that
+   * fact), so a bulk write or a reload pays nothing until conflicts are read.
+   */
+  readonly #pending = new Set<string>()
   readonly #detector: TextConflictDetector
   readonly #neighbours: number
 
@@ -62,8 +68,32 @@ export class FreeTextConflicts {
     }
   }
 
+  /** Queues a newly applied current version for comparison. */
+  enqueue(ref: string): void {
+    this.#pending.add(ref)
+  }
+
+  /** Whether a version still waits for its comparison. */
+  isPending(ref: string): boolean {
+    return this.#pending.has(ref)
+  }
+
+  /** Compares one queued version now (see `check`); a no-op when it is not queued. */
+  settle(ref: string, lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
+    if (!this.#pending.delete(ref)) return
+    const v = eligible(ref)
+    const lex = v && lexical(v)
+    if (v && lex) this.check(v, lex, eligible)
+  }
+
+  /** Compares every queued version, oldest first. */
+  settleAll(lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
+    for (const ref of [...this.#pending]) this.settle(ref, lexical, eligible)
+  }
+
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
+    this.#pending.delete(ref)
     const partners = this.#pairs.get(ref)
     if (!partners) return
     for (const other of partners.keys()) {
@@ -86,6 +116,7 @@ export class FreeTextConflicts {
 
   clear(): void {
     this.#pairs.clear()
+    this.#pending.clear()
   }
 
   #link(a: string, b: string, reason: string): void {

@@ -84,11 +84,12 @@ export class FactState {
     // Successors that arrived before this version now attach to it.
     for (const s of this.#waitingFor(v.ref)) if (this.predecessor(this.versions.get(s)!) === v.ref) this.#link(v.ref, s)
     if (!this.#successors.get(v.ref)?.size) this.#setHead(v, true)
-    if (this.#freeText && this.isHead(v.ref)) {
-      const heads = this.#heads.get(tk)
-      this.#freeText.check(v, lex, (ref) => (heads?.has(ref) ? (this.versions.get(ref) ?? null) : null))
-    }
+    if (this.#freeText && this.isHead(v.ref)) this.#freeText.enqueue(v.ref)
   }
+
+  /** A current version by ref, for the free-text comparison (null when superseded or gone). */
+  readonly #currentVersion = (ref: string): Version | null => (this.isHead(ref) ? (this.versions.get(ref) ?? null) : null)
+  readonly #lexicalOf = (v: Version): LexicalIndex | undefined => this.#lexical.get(tenantKey(v.tenant))
 
   /** Live versions whose declared link leads to `ref`, directly or through deleted versions. */
   #waitingFor(ref: string): string[] {
@@ -232,6 +233,7 @@ export class FactState {
       }
     }
     if (this.#freeText && this.isHead(v.ref)) {
+      this.#freeText.settle(v.ref, this.#lexicalOf, this.#currentVersion)
       for (const other of this.#freeText.partners(v.ref).keys()) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
     }
     const pred = this.predecessor(v)
@@ -292,7 +294,8 @@ export class FactState {
         }
       }
     }
-    // Free-text contradictions between current facts: flagged both ways, never settled here.
+    // Free-text contradictions between current facts: flagged both ways, never resolved here.
+    this.#freeText?.settleAll(this.#lexicalOf, this.#currentVersion)
     for (const [x, y, reason] of this.#freeText?.pairs() ?? []) {
       if (!this.isHead(x) || !this.isHead(y)) continue
       const [a, b] = [this.versions.get(x)!, this.versions.get(y)!].sort(compareVersions) as [Version, Version]
