@@ -58,7 +58,7 @@ const GENERIC = new Set(
     'live lives lived living work works worked working meet meets take takes make makes have has use uses ' +
     'up out off down over one two fyi them its his her their our your my').split(' '),
 )
-const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:today|tomorrow|tonight|yesterday|week|weekend|month|year|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
 export function isTimeWord(lower: string): boolean {

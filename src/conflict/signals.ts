@@ -21,12 +21,17 @@ export interface Signal {
 }
 
 
+const EVENTFUL: ReadonlySet<string> = new Set(['time', 'span', 'date', 'reldate'])
+
 /** Values of one kind that no reading reconciles: 3pm vs 4pm, 30°C vs 68°F, 1 GB vs 500 MB. */
 export function valueSignal(a: Reading, b: Reading): Signal | null {
   // "used to work at Stripe" / "at Shopify now": a past value and a present one are both true.
   if (a.past !== b.past) return null
+  // Times and dates belong to events ("departs" / "arrives", "expires" / "was signed"); amounts,
+  // sizes and frequencies are read as one attribute whatever verb carries them ("runs twice a
+  // month" / "is processed once a month").
   const clashes = compareSlots(a.slots, b.slots).clashes.filter(
-    (c) => !differentAttributes(a, a.slots.at.get(c.slots[0]) ?? -1, b, b.slots.at.get(c.slots[1]) ?? -1),
+    (c) => !(EVENTFUL.has(c.slots[0].kind) && differentAttributes(a, a.slots.at.get(c.slots[0]) ?? -1, b, b.slots.at.get(c.slots[1]) ?? -1)),
   )
   const c = clashes[0]
   if (!c) return null

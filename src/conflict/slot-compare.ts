@@ -43,6 +43,8 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     return 'differ'
   }
   if (a.kind !== b.kind) return 'incomparable'
+  const bounded = withinBound(a, b)
+  if (bounded !== null) return bounded
   switch (a.kind) {
     case 'time': return overlapTimes(a.minutes, (b as typeof a).minutes, a, b as typeof a) ? 'equal' : 'differ'
     case 'date': {
@@ -154,4 +156,19 @@ function adapt(mine: readonly Slot[], other: readonly Slot[]): Slot[] {
     if (single && single.kind === 'count' && (s.unit === '' || single.unit === '') && !decimal(s) && !decimal(single) && !code(s) && !code(single)) return { ...s, unit: single.unit || s.unit }
     return s
   })
+}
+
+/** One side a bound ("under 6 hours"), the other a value: they agree when the value keeps to it. */
+function withinBound(a: Slot, b: Slot): Verdict | null {
+  const amount = (s: Slot): number[] | null =>
+    s.kind === 'measure' ? [...s.bases] : s.kind === 'count' ? [s.value] : s.kind === 'money' ? [s.amount] : null
+  const bound = (s: Slot): 'max' | 'min' | undefined => ('bound' in s ? s.bound : undefined)
+  const [ba, bb] = [bound(a), bound(b)]
+  if ((ba && bb) || (!ba && !bb)) return null
+  const [limit, value, kind] = ba ? [a, b, ba] : [b, a, bb!]
+  const [l, v] = [amount(limit), amount(value)]
+  if (!l || !v) return null
+  // People round conversions ("15 mph" is 24.1 km/h, "keep it under 24 km/h"): 2 % slack.
+  const ok = v.some((x) => l.some((y) => (kind === 'max' ? x <= y * 1.02 : x >= y * 0.98)))
+  return ok ? 'equal' : 'differ'
 }

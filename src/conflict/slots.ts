@@ -11,16 +11,19 @@ import { zoneOf, type Zone } from './time-zones.js'
  * seconds), relative dates are resolved against a date the text states. A slot's `kind` says
  * which slots can be compared at all.
  */
+/** A bound rather than a value: `max` for "under 6 hours", `min` for "at least 12". */
+export type Bound = 'max' | 'min'
+
 export type Slot =
   | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string }
   | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
   | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly text: string }
   | { readonly kind: 'reldate'; readonly unit: string; readonly offset: number; readonly text: string }
-  | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly text: string }
+  | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'percent'; readonly value: number; readonly text: string }
   /** A quantity; `bases` holds each reading (1 GB is 10^9 or 2^30 bytes). */
-  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly text: string }
-  | { readonly kind: 'count'; readonly value: number; readonly unit: string; readonly text: string }
+  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly bound?: Bound; readonly text: string }
+  | { readonly kind: 'count'; readonly value: number; readonly unit: string; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'freq'; readonly value: number; readonly per: string; readonly text: string }
   | { readonly kind: 'version'; readonly parts: readonly number[]; readonly text: string }
 
@@ -139,6 +142,15 @@ export function readSlots(text: string): Slots {
   }
   found.sort((a, b) => a.start - b.start)
   const kept = found.filter((f) => !partOfWhole(text, f))
+  // "under 6 hours", "up to 50 pages", "at least 12 characters", "10+": a bound, not a value.
+  for (const f of kept) {
+    if (f.slot.kind !== 'measure' && f.slot.kind !== 'count' && f.slot.kind !== 'money') continue
+    const before = text.slice(Math.max(0, f.start - 14), f.start)
+    const after = text.slice(f.end, f.end + 12)
+    const bound = /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
+      : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
+    if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
+  }
   const zone = zoneOf(text)
   const zoned = kept.map((f) => (zone && (f.slot.kind === 'time' || f.slot.kind === 'span') ? { ...f, slot: { ...f.slot, zone } } : f))
   const merged = mergeDates(zoned)
