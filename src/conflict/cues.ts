@@ -39,6 +39,11 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:can not|cannot|will not|won't|could not|couldn't|not going to)\s+make\s+it\b/gi, 'absent'],
   [/\b(?:can|will|could)\s+make\s+it\b/gi, 'attending'],
   [/\bout\s+of\s+(?:the\s+)?office\b|\bon\s+(?:leave|vacation|holiday|pto)\b/gi, 'away'],
+  [/\b(is|are|am|was|were)\s+out\b(?!\s+(?:of|for|to|with|on)\b)/gi, '$1 away'],
+  [/\b(?:is|are|am)\s+in\s+the\s+office\b|\bin\s+the\s+office\s+today\b/gi, 'is onsite'],
+  [/\bunder\s+warranty\b/gi, 'warranted'],
+  [/\bsold[-\s]out\b/gi, 'soldout'],
+  [/\b(\d+|some|a few)\s+((?:\w+\s+)?)left\b/gi, '$1 $2remaining'],
   [/\bwent\s+up\b|\bgone\s+up\b|\bgoes\s+up\b/gi, 'increased'],
   [/\bwent\s+down\b|\bgone\s+down\b|\bgoes\s+down\b/gi, 'decreased'],
 ]
@@ -48,11 +53,15 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
  * poles (after negation) disagree. Stems are compared, so list one form of each word.
  */
 const ANTONYMS_TEXT = `
-outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned
+outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned pending awaiting
+requirement: required mandatory compulsory obligatory | optional voluntary
+bugstate: fixed resolved solved patched | reproduces reproducible unresolved regressed persists
+validity: valid warranted insured | expired lapsed invalid
 switch: enabled enable activated active | disabled disable deactivated inactive
 state: online working operational healthy | offline broken crashed outage unhealthy
 attendance: attending attend coming joining | absent skipping missing
-availability: available | busy unavailable away ooo sick
+availability: available onsite | busy unavailable away ooo sick
+stockage: remaining | soldout
 direction: increased increase rose grew climbed raised higher | decreased decrease fell shrank lowered lower cut reduced
 progress: finished complete completed done | running ongoing unfinished incomplete progress
 visibility: public open-source | private internal
@@ -128,6 +137,8 @@ weekday: monday tuesday wednesday thursday friday saturday sunday
 tier: basic pro premium free enterprise standard starter business team
 format: pdf spreadsheet csv xlsx docx slides word excel markdown html json
 carrier: ups fedex dhl usps
+drink: tea coffee espresso latte cappuccino decaf juice soda cola beer wine water
+handedness: left-handed right-handed lefthanded righthanded ambidextrous
 branch: main master trunk develop
 seat: window aisle middle
 color: red orange yellow green blue purple pink brown black white grey gray silver gold

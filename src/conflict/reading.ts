@@ -150,7 +150,9 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           // "allergic to shellfish": the preposition right after a dislike belongs to it.
           // "no permission to close tickets": what one has no permission, access or time for is negated too.
           const prevScoped = inClause[i + k]
-          if (SCOPE_END.has(u.lower) && !(dislike && k === 0) && !(u.lower === 'to' && prevScoped && ENABLERS.has(prevScoped.stem))) break
+          // "no longer at Figma", "not in London": a preposition right after the negator is what it negates.
+          if (SCOPE_END.has(u.lower) && k === 0) continue
+          if (SCOPE_END.has(u.lower) && !(u.lower === 'to' && prevScoped && ENABLERS.has(prevScoped.stem))) break
           if (isStop(u) || NEGATORS.has(u.lower)) continue
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
