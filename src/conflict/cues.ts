@@ -43,6 +43,7 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:is|are|am)\s+in\s+the\s+office\b|\bin\s+the\s+office\s+today\b/gi, 'is onsite'],
   [/\bunder\s+warranty\b/gi, 'warranted'],
   [/\bsold[-\s]out\b/gi, 'soldout'],
+  [/\b24\/7\b|\baround the clock\b/gi, 'always'],
   [/\b(\d+|some|a few)\s+((?:\w+\s+)?)left\b/gi, '$1 $2remaining'],
   [/\bwent\s+up\b|\bgone\s+up\b|\bgoes\s+up\b/gi, 'increased'],
   [/\bwent\s+down\b|\bgone\s+down\b|\bgoes\s+down\b/gi, 'decreased'],

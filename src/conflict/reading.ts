@@ -125,8 +125,12 @@ function clauseSpans(norm: string): Span[] {
   for (const m of norm.matchAll(re)) {
     // "but" and "and" between clauses end a negation's reach as punctuation does.
     let at = 0
-    for (const part of m[0].split(/(\s(?:but|though|although|instead of|however)\s)/i)) {
-      if (!/^\s(?:but|though|although|instead of|however)\s$/i.test(part) && part.trim()) out.push({ text: part, start: m.index + at, end: m.index + at + part.length })
+    // A condition ("unless cancelled", "if it rains") states nothing about now: it is left out.
+    let conditional = false
+    for (const part of m[0].split(/(\s(?:but|though|although|instead of|however|unless|if|in case|whether)\s)/i)) {
+      const sep = /^\s(but|though|although|instead of|however|unless|if|in case|whether)\s$/i.exec(part)
+      if (sep) conditional = /^(?:unless|if|in case|whether)$/i.test(sep[1]!)
+      else if (part.trim() && !conditional) out.push({ text: part, start: m.index + at, end: m.index + at + part.length })
       at += part.length
     }
   }

@@ -53,6 +53,10 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(?:version\s+|v)(\d+(?:\.\d+)*)\b|(?<=\b[A-Z][A-Za-z]+\s)(\d+\.\d+(?:\.\d+)*)\b(?!\s*%)/g, read: (m) => ({
     kind: 'version', parts: (m[1] ?? m[2]!).split('.').map(Number), text: m[0],
   }) },
+  // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
+  { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
+    kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
+  }) },
   { re: /\b(hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
     const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
     return { kind: 'freq', value: 1, per, text: m[0] }
@@ -126,6 +130,9 @@ export function unitWord(w: string): string {
 /** Reads a normalized text's slots. */
 export function readSlots(text: string): Slots {
   // Identifiers hold digits that are not amounts: "#311", "A-17", "db-02", "us-east-1", "m5.2xlarge".
+  // "$2.1M", "3K": scale letters in capitals read as the lower-case ones the number reader knows
+  // (same length, so offsets still point into the text the rest of the reading uses).
+  text = text.replace(/(\d(?:[.,]\d+)?\s?)([KM])\b/g, (_m, d: string, u: string) => d + u.toLowerCase())
   let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$/i.test(s) ? s : ' '.repeat(s.length)))
   const found: Found[] = []
   for (const ex of SPECIAL) {
@@ -137,7 +144,7 @@ export function readSlots(text: string): Slots {
     masked = found.reduce((t, f) => t.slice(0, f.start) + ' '.repeat(f.end - f.start) + t.slice(f.end), masked)
   }
   for (const v of extractValues(masked)) {
-    const slot = fromValue(v.value, v.text, masked.slice(v.end))
+    const slot = fromValue(v.value, v.text, masked.slice(v.end), masked.slice(Math.max(0, v.start - 24), v.start))
     if (slot) found.push({ slot, start: v.start, end: v.end })
   }
   found.sort((a, b) => a.start - b.start)
@@ -177,7 +184,7 @@ function partOfWhole(text: string, f: Found): boolean {
   return /^\s*(?:so\s+far\s+)?of\s+(?:the|our|their|its|this|that|his|her)\b/i.test(text.slice(f.end)) || /\b(?:spent|used|consumed|burned)\s*$/i.test(text.slice(0, f.start))
 }
 
-function fromValue(v: Value, text: string, after: string): Slot | null {
+function fromValue(v: Value, text: string, after: string, before: string): Slot | null {
   switch (v.type) {
     case 'time': return { kind: 'time', minutes: v.minutes, zone: null, text }
     case 'date': return { kind: 'date', ...(v.y ? { y: v.y } : {}), ...(v.m ? { m: v.m } : {}), ...(v.d ? { d: v.d } : {}), ...(v.wd !== undefined ? { wd: v.wd } : {}), ...(v.q ? { q: v.q } : {}), text }
@@ -187,6 +194,13 @@ function fromValue(v: Value, text: string, after: string): Slot | null {
     case 'measure': return v.per ? null : { kind: 'measure', dim: v.dim, bases: [v.base], text }
     case 'version': return { kind: 'version', parts: v.parts, text }
     case 'count': {
+      // "Bistro 9", "Gate 12": a number right after a name is part of the name, not a count of it.
+      const named = /\b([A-Z][a-z]+)\s+$/.exec(before)
+      if (named && !v.ordinal) return { kind: 'count', value: v.value, unit: `#${named[1]!.toLowerCase()}`, text }
+      // "kubernetes 1.27", "still on 3.8": a dotted number without a unit is a release.
+      if (!v.ordinal && !v.unit && !Number.isInteger(v.value) && /^\d+\.\d+$/.test(text)) {
+        return { kind: 'version', parts: text.split('.').map(Number), text }
+      }
       // "on the 15th now": an ordinal before an adverb is a day of the month, not "15th now".
       if (v.ordinal && (STOPWORDS.has(v.unit) || /^(?:now|today|instead|again|then|too|as|onward|onwards)$/.test(v.unit)) && v.value <= 31) {
         return { kind: 'date', d: v.value, text: text.replace(/\s+\w+$/, '') }
