@@ -19,7 +19,8 @@ const RETRACT_WORDS =
   'cancel cancelled canceled scrap scrapped drop dropped remove removed retire retired revert reverted rollback ' +
   'decline declined deny denied refuse refused reject rejected veto vetoed abandon abandoned withdraw withdrew withdrawn ' +
   'stop stopped halt halted discontinue discontinued deprecate deprecated disable disabled mute muted block blocked ' +
-  'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended'
+  'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended ' +
+  'revoke revoked'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
@@ -43,6 +44,8 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:is|are|am)\s+in\s+the\s+office\b|\bin\s+the\s+office\s+today\b/gi, 'is onsite'],
   [/\bunder\s+warranty\b/gi, 'warranted'],
   [/\bsold[-\s]out\b/gi, 'soldout'],
+  [/\b(?:lost|loses|lose)\s+(access|permission|permissions|rights)\b/gi, 'revoked $1'],
+  [/\berror(?:ed|s)?\s+out\b/gi, 'errored'],
   [/\b24\/7\b|\baround the clock\b/gi, 'always'],
   [/\b(\d+|some|a few)\s+((?:\w+\s+)?)left\b/gi, '$1 $2remaining'],
   [/\bwent\s+up\b|\bgone\s+up\b|\bgoes\s+up\b/gi, 'increased'],
@@ -54,7 +57,7 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
  * poles (after negation) disagree. Stems are compared, so list one form of each word.
  */
 const ANTONYMS_TEXT = `
-outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned pending awaiting
+outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned pending awaiting errored
 requirement: required mandatory compulsory obligatory | optional voluntary
 bugstate: fixed resolved solved patched | reproduces reproducible unresolved regressed persists
 validity: valid warranted insured | expired lapsed invalid

@@ -118,7 +118,9 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
       return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: MODIFIER_CLASSES.has(e.cls), twice: names && MODIFIER_CLASSES.has(e.cls) }
     }
   }
-  const [na, nb] = [ua.filter((e) => !e.cls), ub.filter((e) => !e.cls)]
+  // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
+  const plain = (e: Reading['entities'][number]): boolean => !e.cls && !ANTONYMS.has(e.stem)
+  const [na, nb] = [ua.filter(plain), ub.filter(plain)]
   const [x, y] = [na[0], nb[0]]
   if (na.length === 1 && nb.length === 1 && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
