@@ -7,6 +7,7 @@ import { formatClientReport, runClientBench } from './client-run.js'
 import { formatWorkingReport, runWorkingBench } from './working-bench.js'
 import { runSyncBench } from './sync-bench.js'
 import { formatSyncReport } from './sync-report.js'
+import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
 
 /**
  * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
@@ -16,7 +17,9 @@ import { formatSyncReport } from './sync-report.js'
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
- *   MEMWEAVE_BENCH_ONLY=node | chromium | sync     run one runtime (node includes sync), or only the sync bench
+ *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext
+ *                                                  run one runtime (node includes sync and freetext), or only one bench
+ *   MEMWEAVE_BENCH_FREETEXT_SIZES=10000,100000     sizes of the free-text conflicts on/off write bench
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
  *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench
  *   MEMWEAVE_BENCH_WRITE_BUDGET_S=150              per size: stop memweave's write after this long
@@ -59,7 +62,8 @@ async function main(): Promise<void> {
   const naiveBudgetMs = seconds('MEMWEAVE_BENCH_NAIVE_BUDGET_S', NAIVE_BUDGET_S)
   const syncSizes = sizesFrom('MEMWEAVE_BENCH_SYNC_SIZES', [10_000, 100_000])
   const syncWrites = sizesFrom('MEMWEAVE_BENCH_SYNC_WRITES', [100])[0]!
-  const want = (part: 'node' | 'chromium' | 'sync'): boolean => only === undefined || only === part || (only === 'node' && part === 'sync')
+  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext'): boolean =>
+    only === undefined || only === part || (only === 'node' && (part === 'sync' || part === 'freetext'))
   const started = performance.now()
   console.log(`memweave fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.versions.node}`)
   // Other work on the machine skews every figure; the same-run baseline skews with it, the ratio less.
@@ -95,6 +99,13 @@ async function main(): Promise<void> {
     const working = await runWorkingBench({ runtime: 'node', freshIdb: () => ({ indexedDB: new IDBFactory(), IDBKeyRange }), log })
     console.log(`== Node ${process.versions.node}, working memory (FR-001) ==`)
     console.log(formatWorkingReport(working))
+  }
+
+  if (want('freetext')) {
+    // Free-text conflict detection (issue 16): fact writes with it on against off, same rows, same run.
+    const rows = await runFreeTextBench(sizesFrom('MEMWEAVE_BENCH_FREETEXT_SIZES', [10_000, 100_000]), log)
+    console.log(`== Node ${process.versions.node}, fact writes with free-text conflicts on vs off, fake-indexeddb ==`)
+    console.log(formatFreeTextReport(rows))
   }
 
   if (want('sync')) {

@@ -16,6 +16,7 @@ export {
   KNOWLEDGE_ARTIFACT_SCHEMA,
 } from './artifacts/index.js'
 export { cosine } from './core/embedder.js'
+export { TextConflictDetector, nliConflictJudge } from './conflict/index.js'
 export {
   AgentRole, BeliefType, ConflictDetector, DEFAULT_WORKING_CONFIG, hashEmbedder, pipelineEmbedder,
 } from './working/index.js'
@@ -59,6 +60,7 @@ export type {
   ArtifactStoreOptions, ArtifactSummary, ArtifactValidation, ArtifactVersionId, ArtifactVersionInfo, CommitArtifactInput, CreateArtifactInput,
   ImportArtifactOptions, ListArtifactsOptions, MergeArtifactInput, ProvenanceEntry, ReadArtifactOptions, SearchArtifactsOptions,
 } from './artifacts/index.js'
+export type { LabelScore, NliConflictJudge, NliJudgeOptions, NliVerdict, PairClassifier, TextConflictVerdict } from './conflict/index.js'
 export type {
   AddObservationInput, Analysis, ConflictDetectorOptions, ConflictResolution, ConflictVerdict, ContextOptions, Difference,
   DifferenceKind, Eviction, EvictionReason, FeatureExtractor, HashEmbedderOptions, Observation, ObservationId,

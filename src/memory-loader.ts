@@ -62,6 +62,7 @@ export class MemoryModules {
       multiValuedPredicates: options.facts?.multiValuedPredicates,
       embedder: options.facts?.embedder ?? null,
       ranking: options.facts?.ranking,
+      ...(options.facts?.freeTextConflicts === false ? { freeTextConflicts: false } : {}),
       now: options.now,
     })
     await facts.refresh()

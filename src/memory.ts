@@ -31,6 +31,11 @@ export interface CreateMemoryOptions {
     readonly embedder?: Embedder | null
     /** Overrides of the default ranker, e.g. `{ context: 0 }` for unrelated bulk imports (docs/retrieval.md). */
     readonly ranking?: Partial<RankParams>
+    /**
+     * Flag contradictions between facts written as text alone (no subject/predicate/object) in
+     * `facts.conflicts()`, found among each new fact's nearest neighbours. Default true.
+     */
+    readonly freeTextConflicts?: boolean
   }
   readonly working?: {
     /** Embeds observation topics for conflict detection (FR-001.3). Default `hashEmbedder()`: no model, no network. */

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { ConflictDetector, hashEmbedder } from '../src/index.js'
-import { parseClaim } from '../src/working/conflict/claim.js'
-import { extractValues } from '../src/working/conflict/extract-values.js'
-import { compareValues } from '../src/working/conflict/values.js'
+import { parseClaim } from '../src/conflict/claim.js'
+import { extractValues } from '../src/conflict/extract-values.js'
+import { compareValues } from '../src/conflict/values.js'
 import { FRESH_PAIRS, evaluate, loadPairs } from '../scripts/eval-conflicts.js'
 
 const detector = new ConflictDetector()

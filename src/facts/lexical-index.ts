@@ -107,6 +107,45 @@ export class LexicalIndex {
     }
   }
 
+  /**
+   * The `k` documents nearest to a term list, scored on its rarest terms only (at most `probe`
+   * of them, each in at most `maxDf` documents): names, identifiers and uncommon
+   * words pick out what a text is about, and skipping common terms bounds the cost of a lookup
+   * by the postings of rare terms, whatever the index's size.
+   */
+  nearest(terms: readonly string[], k: number, exclude?: string, probe = 4, maxDf = 1000): string[] {
+    const n = this.#slotOf.size
+    if (n === 0 || k <= 0) return []
+    // A term only the excluded document holds finds nothing: skip it rather than spend a probe on it.
+    const own = exclude !== undefined && this.#slotOf.has(exclude) ? 1 : 0
+    const rare = [...new Set(terms)]
+      .map((t) => [t, this.#postings.get(t)?.size ?? 0] as const)
+      .filter(([, df]) => df > own && df <= maxDf)
+      .sort((x, y) => x[1] - y[1])
+      .slice(0, probe)
+    const scores = new Map<number, number>()
+    for (const [t, df] of rare) {
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      for (const slot of this.#postings.get(t)!.keys()) scores.set(slot, (scores.get(slot) ?? 0) + idf)
+    }
+    const excluded = exclude === undefined ? -1 : (this.#slotOf.get(exclude) ?? -1)
+    // Top k by a small insertion list: no sort of every scored document.
+    const top: Array<[number, number]> = []
+    const better = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0])
+    for (const e of scores) {
+      if (e[0] === excluded) continue
+      if (top.length === k && !better(e, top[k - 1]!)) continue
+      let i = top.length < k ? top.length : k - 1
+      if (top.length < k) top.push(e)
+      while (i > 0 && better(e, top[i - 1]!)) {
+        top[i] = top[i - 1]!
+        i--
+      }
+      top[i] = e
+    }
+    return top.map(([slot]) => this.#refs[slot]!)
+  }
+
   documentFrequency(term: string): number {
     return this.#postings.get(term)?.size ?? 0
   }

@@ -1,4 +1,5 @@
 import type { StoredRecord } from '../storage/schema.js'
+import { FreeTextConflicts } from './free-text-conflicts.js'
 import { LexicalIndex } from './lexical-index.js'
 import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
@@ -31,9 +32,12 @@ export class FactState {
    */
   readonly #byMetadata = new Map<string, Map<string, Set<string>>>()
   readonly #multiValued: ReadonlySet<string>
+  /** Contradictions among free-text facts; null when turned off (`facts: { freeTextConflicts: false }`). */
+  readonly #freeText: FreeTextConflicts | null
 
-  constructor(multiValued: ReadonlySet<string>) {
+  constructor(multiValued: ReadonlySet<string>, freeText: FreeTextConflicts | null = null) {
     this.#multiValued = multiValued
+    this.#freeText = freeText
   }
 
   clear(): void {
@@ -47,6 +51,7 @@ export class FactState {
     this.#lexical.clear()
     this.#slots.clear()
     this.#headsByFactId.clear()
+    this.#freeText?.clear()
     // Keys stay indexed: their (now empty) indexes fill again as records are applied.
     for (const index of this.#byMetadata.values()) index.clear()
   }
@@ -79,7 +84,12 @@ export class FactState {
     // Successors that arrived before this version now attach to it.
     for (const s of this.#waitingFor(v.ref)) if (this.predecessor(this.versions.get(s)!) === v.ref) this.#link(v.ref, s)
     if (!this.#successors.get(v.ref)?.size) this.#setHead(v, true)
+    if (this.#freeText && this.isHead(v.ref)) this.#freeText.enqueue(v.ref)
   }
+
+  /** A current version by ref, for the free-text comparison (null when superseded or gone). */
+  readonly #currentVersion = (ref: string): Version | null => (this.isHead(ref) ? (this.versions.get(ref) ?? null) : null)
+  readonly #lexicalOf = (v: Version): LexicalIndex | undefined => this.#lexical.get(tenantKey(v.tenant))
 
   /** Live versions whose declared link leads to `ref`, directly or through deleted versions. */
   #waitingFor(ref: string): string[] {
@@ -121,6 +131,7 @@ export class FactState {
     const tk = tenantKey(v.tenant)
     this.#byTenant.get(tk)?.delete(v.ref)
     this.#lexical.get(tk)?.remove(v.ref, v.terms)
+    this.#freeText?.remove(v.ref)
     // Chain repair: successors of the deleted version now follow its predecessor.
     if (pred) {
       for (const s of orphans ?? []) this.#link(pred, s)
@@ -221,6 +232,10 @@ export class FactState {
         if (other !== v.ref && o.objectKey !== v.objectKey) out.push(o.ref)
       }
     }
+    if (this.#freeText && this.isHead(v.ref)) {
+      this.#freeText.settle(v.ref, this.#lexicalOf, this.#currentVersion)
+      for (const other of this.#freeText.partners(v.ref).keys()) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
+    }
     const pred = this.predecessor(v)
     if (pred && this.isHead(v.ref)) {
       for (const sibling of this.successors(pred)) {
@@ -278,6 +293,14 @@ export class FactState {
           })
         }
       }
+    }
+    // Free-text contradictions between current facts: flagged both ways, never resolved here.
+    this.#freeText?.settleAll(this.#lexicalOf, this.#currentVersion)
+    for (const [x, y, reason] of this.#freeText?.pairs() ?? []) {
+      if (!this.isHead(x) || !this.isHead(y)) continue
+      const [a, b] = [this.versions.get(x)!, this.versions.get(y)!].sort(compareVersions) as [Version, Version]
+      if (tenant !== undefined && a.tenant !== tenant) continue
+      push({ kind: 'free-text', refs: [a.ref, b.ref], tenantId: a.tenant, subject: null, predicate: null, reason })
     }
     return out
   }

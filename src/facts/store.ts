@@ -19,6 +19,7 @@ import { verifyProvenance } from './provenance.js'
 import { LiveQueries, type LiveQueryCallback } from './live-query.js'
 import { pack, rank, type RankParams } from './rank.js'
 import { FactState } from './state.js'
+import { FreeTextConflicts } from './free-text-conflicts.js'
 import type {
   AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
@@ -89,7 +90,8 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#embedder = options.embedder ?? null
     this.#ranking = options.ranking
     this.#clock = new HybridClock(options.now)
-    this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)))
+    const freeText = options.freeTextConflicts === false ? null : new FreeTextConflicts()
+    this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)), freeText)
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
     this.#live = new LiveQueries((q, o) => this.retrieve(q, o))
   }

@@ -80,7 +80,13 @@ export interface AssertInput {
 
 /** Two current facts that contradict each other (GMP W7, CONFLICT_DETECTION). */
 export interface FactConflict {
-  readonly kind: 'single-valued-predicate' | 'competing-supersession'
+  /**
+   * `single-valued-predicate`: two current structured facts give one subject's single-valued
+   * predicate different objects. `competing-supersession`: two current versions supersede one
+   * fact. `free-text`: two current facts written as text alone contradict each other, by the
+   * model-free detector (reason says how; docs/conflicts.md).
+   */
+  readonly kind: 'single-valued-predicate' | 'competing-supersession' | 'free-text'
   readonly refs: readonly [FactRef, FactRef]
   readonly tenantId: string | null
   readonly subject: string | null
@@ -157,6 +163,11 @@ export interface FactStoreOptions {
   readonly embedder?: import('./embedder.js').Embedder | null
   /** Overrides of the default ranker (e.g. `{ context: 0 }` turns episode context off); see docs/retrieval.md. */
   readonly ranking?: Partial<import('./rank.js').RankParams>
+  /**
+   * Flag contradictions between free-text facts (no subject/predicate/object), each new fact
+   * compared with its nearest lexical neighbours. Default true.
+   */
+  readonly freeTextConflicts?: boolean
   /** Injected for tests: wall clock in ms. */
   readonly now?: () => number
 }

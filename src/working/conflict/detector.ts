@@ -1,8 +1,9 @@
 import { cosine, type Embedder } from '../../core/embedder.js'
 import { invalidArgument } from '../../core/errors.js'
 import { hashEmbedder } from '../hash-embedder.js'
-import { parseClaim, type Claim } from './claim.js'
-import { compareClaims, type Difference } from './compare.js'
+import { parseClaim, type Claim } from '../../conflict/claim.js'
+import { compareClaims, type Difference } from '../../conflict/compare.js'
+import { TextConflictDetector } from '../../conflict/text-detector.js'
 
 /** An observation prepared for conflict checks: its parsed claim and the embedding of its topic. */
 export interface Analysis {
@@ -25,6 +26,11 @@ export interface ConflictDetectorOptions {
   readonly embedder?: Embedder
   /** Topic similarity at or above which two observations are about the same thing. Default 0.7 (FR-001.3). */
   readonly threshold?: number
+  /**
+   * The model-free free-text detector run on pairs the topic embedding does not settle as a
+   * conflict (src/conflict/text-detector.ts); `false` turns it off. Default: on.
+   */
+  readonly text?: TextConflictDetector | false
 }
 
 /** Bump when claim parsing changes what is embedded, so stored topic vectors are recomputed. */
@@ -52,10 +58,12 @@ export class ConflictDetector {
   readonly embedder: Embedder
   readonly threshold: number
   readonly #claims = new Map<string, Claim>()
+  readonly #text: TextConflictDetector | null
 
   constructor(options: ConflictDetectorOptions = {}) {
     this.embedder = options.embedder ?? hashEmbedder()
     this.threshold = assertThreshold(options.threshold ?? 0.7)
+    this.#text = options.text === false ? null : (options.text ?? new TextConflictDetector())
   }
 
   /** Names the kind of vector `analyze` makes; stored vectors with another id are recomputed. */
@@ -89,11 +97,17 @@ export class ConflictDetector {
   /** Judges one pair; synchronous and cheap (microseconds), so it can run inside a storage transaction. */
   compare(a: Analysis, b: Analysis, threshold: number = this.threshold): ConflictVerdict {
     const similarity = a.claim.topic === b.claim.topic && a.claim.topic !== '' ? 1 : cosine(a.vector, b.vector)
-    if (similarity < threshold) {
-      return { conflict: false, similarity, reason: 'different topics', differences: [] }
-    }
-    const { conflict, differences } = compareClaims(a.claim, b.claim)
-    return { conflict, similarity, reason: describe(differences), differences }
+    const claims = similarity >= threshold ? compareClaims(a.claim, b.claim) : null
+    // The claim comparator reads values without hedges ("about 3 miles"); when its only difference
+    // is a value that the free-text reading finds equal after conversion, the pair agrees.
+    const overruled = claims?.conflict && claims.differences[0]!.kind === 'value' && this.#text?.valuesAgree(a.claim.text, b.claim.text)
+    if (claims?.conflict && !overruled) return { conflict: true, similarity, reason: describe(claims.differences), differences: claims.differences }
+    // Realistic text rarely passes a whole-sentence similarity gate ("standup starts at 9:30" /
+    // "standup is at 10 every morning"): the free-text detector gates on shared key entities instead.
+    const text = this.#text?.judge(a.claim.text, b.claim.text)
+    if (text?.conflict) return { conflict: true, similarity, reason: text.reason, differences: [] }
+    if (!claims) return { conflict: false, similarity, reason: 'different topics', differences: [] }
+    return { conflict: false, similarity, reason: describe(claims.differences), differences: claims.differences }
   }
 }
 

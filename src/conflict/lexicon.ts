@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer'
+import { IRREGULAR } from '../core/irregular.js'
 
 /**
  * The closed word lists of the conflict detector: function words, negation, polarity (antonym)
@@ -14,7 +15,8 @@ const STEM_CACHE = new Map<string, string>()
 export function stem(word: string): string {
   let s = STEM_CACHE.get(word)
   if (s === undefined) {
-    s = word.length <= 3 ? word : stemmer(word)
+    const lemma = IRREGULAR[word] ?? word
+    s = lemma.length <= 3 ? lemma : stemmer(lemma)
     if (STEM_CACHE.size < 50_000) STEM_CACHE.set(word, s)
   }
   return s

@@ -1,0 +1,115 @@
+import { SYNONYMS, STOPWORDS, stem } from './lexicon.js'
+import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from './cues.js'
+import { isTimeWord, type Reading } from './reading.js'
+import { hasStem, sameStem } from './same-stem.js'
+import { compare, family } from './slot-compare.js'
+import type { Slot } from './slots.js'
+
+/** A few nouns for one thing that the general synonym list does not fold. */
+const EXTRA: Record<string, string> = {
+  [stem('booking')]: 'reserv', [stem('table')]: 'reserv', [stem('reservation')]: 'reserv',
+  [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir',
+  [stem('reports')]: 'manag', [stem('manager')]: 'manag', [stem('boss')]: 'manag',
+}
+/** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
+const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])
+const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
+
+/**
+ * The word a value or name is attached to: the last content word before it in its clause
+ * ("departs 8:05" -> depart; "boarding ... starts 7:25" -> start). Names and identifiers are left
+ * out: they say which thing, not which attribute.
+ */
+export function attachedWords(r: Reading, at: number): string[] {
+  if (at < 0) return []
+  const out: string[] = []
+  for (let i = r.tokens.length - 1; i >= 0 && out.length < 1; i--) {
+    const t = r.tokens[i]!
+    if (t.end > at) continue
+    if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
+    // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
+    const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
+    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    out.push(t.stem)
+  }
+  return out
+}
+
+/**
+ * Two values (or names) belong to different attributes when each is attached to a word the other
+ * text never uses: "departs 7:45" / "arrives 11:20", "opens at 9" / "closes at 6", "lives in
+ * Seattle" / "works in Bellevue". Then they are two facts, not one fact stated twice.
+ */
+export function differentAttributes(a: Reading, atA: number, b: Reading, atB: number): boolean {
+  const own = (x: Reading, at: number, y: Reading): string[] => {
+    const yc = new Set([...y.content].map(canon))
+    return attachedWords(x, at).filter((s) => !hasStem(y.content, s) && !yc.has(canon(s)))
+  }
+  return own(a, atA, b).length > 0 && own(b, atB, a).length > 0
+}
+
+/** The first content word after a position in its clause: what a verb is about ("accepts credit cards" -> credit). */
+function objectWord(r: Reading, at: number): string | null {
+  for (const t of r.tokens) {
+    if (t.start < at) continue
+    if (/[.;!?,:()–]/.test(r.norm.slice(at, t.start))) return null
+    if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    return t.stem
+  }
+  return null
+}
+
+/** Opposite verbs about two objects that neither text shares: "accepts credit cards" / "does not accept checks". */
+export function differentObjects(a: Reading, endA: number, b: Reading, endB: number): boolean {
+  const [x, y] = [objectWord(a, endA), objectWord(b, endB)]
+  return x !== null && y !== null && !hasStem(b.content, x) && !hasStem(a.content, y)
+}
+
+/**
+ * A shared head noun with a different word right before it on each side: "backend tests" /
+ * "frontend tests", "login endpoint" / "health endpoint", "weekday rate" / "weekend rate". Two
+ * members of one kind, so a difference in what is said of them is no contradiction.
+ */
+export function differentModifiers(a: Reading, b: Reading): string | null {
+  const before = (r: Reading, i: number): string | null => {
+    const p = r.tokens[i - 1]
+    if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
+    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower) || NEGATORS.has(p.lower)) return null
+    // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
+    if (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
+    return p.stem
+  }
+  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  for (let i = 0; i < a.tokens.length; i++) {
+    const t = a.tokens[i]!
+    if (STOPWORDS.has(t.lower) || !a.keys.has(t.stem)) continue
+    const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    if (j < 0) continue
+    const [ma, mb] = [before(a, i), before(b, j)]
+    if (!ma || !mb || near(ma, mb)) continue
+    if ([...b.content].some((c) => near(c, ma)) || [...a.content].some((c) => near(c, mb))) continue
+    return `"${a.tokens[i - 1]!.lower} ${t.lower}" vs "${b.tokens[j - 1]!.lower} ${b.tokens[j]!.lower}"`
+  }
+  return null
+}
+
+/** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */
+function following(r: Reading, end: number): Slot | null {
+  let best: { at: number; slot: Slot } | null = null
+  for (const [slot, at] of r.slots.at) {
+    if (at < end || /[.;!?,:()–]/.test(r.norm.slice(end, at))) continue
+    if (!best || at < best.at) best = { at, slot }
+  }
+  return best?.slot ?? null
+}
+
+/**
+ * Opposite words qualified by different values: "opens at 9am" / "closes at 6pm", "open on
+ * Mondays" / "closed on Tuesdays", "opens at 9" / "closed Sundays" are two facts each. Qualified
+ * by the same value ("open on Sundays" / "closed Sundays") they contradict.
+ */
+export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: number): boolean {
+  const [x, y] = [following(a, endA), following(b, endB)]
+  if (!x || !y) return false
+  return family(x) !== family(y) || compare(x, y, a.slots.approximate || b.slots.approximate) !== 'equal'
+}

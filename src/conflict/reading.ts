@@ -1,0 +1,215 @@
+import { ANTONYMS, DISLIKE_PHRASES, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
+import { STOPWORDS, stem } from './lexicon.js'
+import { readSlots, type Slots } from './slots.js'
+import { normalizeText, tokenize, type Token } from './text-tokens.js'
+
+/**
+ * One observation read for the free-text detector: its words (with which ones are negated), its
+ * key entities, its antonym poles, its values and its tense markers. A pure function of the text,
+ * cached by the detector.
+ */
+export interface Reading {
+  readonly text: string
+  /** The text after shorthand, contractions and cue phrases are rewritten; token offsets point here. */
+  readonly norm: string
+  readonly tokens: readonly Token[]
+  /** Stems of content words, for overlap. */
+  readonly content: ReadonlySet<string>
+  /** Stems that pick the subject out: names, identifiers, uncommon words. */
+  readonly keys: ReadonlySet<string>
+  /** Stems inside a negated or retracted clause, with the cue that negates them. */
+  readonly negated: ReadonlyMap<string, string>
+  /** Antonym group -> poles found (after negation), with the word. */
+  readonly poles: ReadonlyMap<string, ReadonlyArray<{ readonly pole: 1 | -1; readonly word: string; readonly end: number }>>
+  /** Names and closed-class members (languages, tiers, environments), merged when adjacent. */
+  readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number }>
+  readonly slots: Slots
+  readonly past: boolean
+  readonly present: boolean
+  /** Clauses that restrict ("only") and the stems in them. */
+  readonly exclusive: ReadonlyArray<ReadonlySet<string>>
+  readonly universal: boolean
+  readonly additive: boolean
+}
+
+/**
+ * Everyday nouns with a second everyday name (British and American English, chat and formal
+ * register): either name makes the same topic.
+ */
+const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
+  [
+    ['lift', 'elevator'], ['flat', 'apartment'], ['film', 'movie'], ['holiday', 'vacation'], ['couch', 'sofa'],
+    ['rubbish', 'trash'], ['garbage', 'trash'], ['cell', 'phone'], ['mobile', 'phone'], ['doc', 'document'],
+    ['pic', 'photo'], ['picture', 'photo'], ['bill', 'invoice'], ['boss', 'manager'], ['pay', 'salary'],
+    ['wage', 'salary'], ['plane', 'flight'], ['bug', 'issue'], ['defect', 'issue'], ['ticket', 'issue'],
+    ['rollout', 'release'], ['deploy', 'release'], ['deployment', 'release'], ['launch', 'release'],
+    ['mtg', 'meeting'],
+    ['reservation', 'booking'], ['rez', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
+    ['colleague', 'coworker'], ['autumn', 'fall'], ['postcode', 'zipcode'], ['petrol', 'gas'],
+  ].map(([a, b]) => [stem(a!), stem(b!)] as const),
+)
+
+/** Words too common to say what a text is about. Time words are excluded separately. */
+const GENERIC = new Set(
+  ('thing stuff time day week month year today tomorrow yesterday tonight morning afternoon evening night people person team ' +
+    'someone anyone everyone anything everything something nothing need needs want wants said say says ask asked told tell ' +
+    'new old good great fine sure quick quickly right back still again also first last next going come comes keep keeps ' +
+    'put send sent take takes took give gave start starts starting run runs running work works way lot bit part place ' +
+    'live lives lived living work works worked working meet meets take takes make makes have has use uses ' +
+    'up out off down over one two fyi them its his her their our your my').split(' '),
+)
+const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
+
+export function isTimeWord(lower: string): boolean {
+  // Short numbers are amounts or times; numbers of three digits and more are identifiers ("#518", "acct 88213").
+  return TIME_WORDS.test(lower) || /^\d{1,2}(?:st|nd|rd|th|am|pm|h|m|s)?$/.test(lower) || /^(?:19|20)\d\d$/.test(lower) || /^\d+(?:am|pm|h|m|s)$/.test(lower)
+}
+
+/** Reads an observation. */
+export function readText(text: string): Reading {
+  let norm = normalizeText(text)
+  for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
+  norm = norm
+    .replace(DISLIKE_PHRASES, 'dislike')
+    .replace(/\b(?:ask(?:s|ed)?|request(?:s|ed)?)\s+for\b/gi, 'wants')
+    .replace(/\bON\b/g, 'enabled').replace(/\bOFF\b/g, 'disabled')
+    .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(not\s+)?(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, not: string | undefined, s: string) => `${v} ${(s.toLowerCase() === 'on') !== !!not ? 'enabled' : 'disabled'}`)
+  const tokens = tokenize(norm)
+  const content = new Set<string>()
+  const keys = new Set<string>()
+  for (const t of tokens) {
+    if (isStop(t) || NEGATORS.has(t.lower) || isTimeWord(t.lower)) continue
+    content.add(t.stem)
+    const alias = NOUN_ALIASES.get(t.stem)
+    if (alias) content.add(alias)
+    // "check-in" also says "check": parts of a hyphenated word are words too.
+    if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
+    if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) {
+      keys.add(t.stem)
+      if (alias) keys.add(alias)
+    }
+  }
+  const spans = clauseSpans(norm)
+  const negated = negatedStems(norm, tokens, spans)
+  return {
+    text, norm, tokens, content, keys,
+    negated,
+    poles: polesOf(tokens, norm, negated),
+    entities: entitiesOf(tokens, norm),
+    slots: readSlots(norm),
+    past: PAST_MARKERS.test(norm),
+    present: PRESENT_MARKERS.test(norm),
+    exclusive: spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
+    universal: UNIVERSAL.test(norm),
+    additive: ADDITIVE.test(norm),
+  }
+}
+
+/** A function word, unless capitalized mid-sentence: "Go" the language is not "go" the verb. */
+function isStop(t: Token): boolean {
+  return STOPWORDS.has(t.lower) && !t.capital
+}
+
+/** Where a negator's reach ends: a preposition opens another phrase ("no pushes | to main"). */
+const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and'])
+
+/** Nouns whose negation carries over to the verb after "to". */
+const ENABLERS = new Set(['permiss', 'access', 'right', 'abil', 'time', 'budget', 'wai', 'plan', 'need', 'intent', 'capac', 'author'].map((x) => x))
+
+interface Span { readonly text: string; readonly start: number; readonly end: number }
+
+function clauseSpans(norm: string): Span[] {
+  const out: Span[] = []
+  const re = /[^.;!?,()–]+/g
+  for (const m of norm.matchAll(re)) {
+    // "but" and "and" between clauses end a negation's reach as punctuation does.
+    let at = 0
+    // A condition ("unless cancelled", "if it rains") states nothing about now: it is left out.
+    let conditional = false
+    for (const part of m[0].split(/(\s(?:but|though|although|instead of|however|unless|if|in case|whether)\s)/i)) {
+      const sep = /^\s(but|though|although|instead of|however|unless|if|in case|whether)\s$/i.exec(part)
+      if (sep) conditional = /^(?:unless|if|in case|whether)$/i.test(sep[1]!)
+      else if (part.trim() && !conditional) out.push({ text: part, start: m.index + at, end: m.index + at + part.length })
+      at += part.length
+    }
+  }
+  return out
+}
+
+/**
+ * A negator governs the next content words of its clause ("no projector", "hasn't paid");
+ * a retraction verb governs its whole clause ("Okoye declined our offer", "we dropped iOS 15 support").
+ */
+function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Span[]): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const c of spans) {
+    const inClause = tokens.filter((t) => t.start >= c.start && t.end <= c.end)
+    inClause.forEach((t, i) => {
+      const dislike = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference' && p.pole < 0) === true
+      if (NEGATORS.has(t.lower) || dislike) {
+        let taken = 0
+        for (const [k, u] of inClause.slice(i + 1).entries()) {
+          if (taken >= 4) break
+          // "allergic to shellfish": the preposition right after a dislike belongs to it.
+          // "no permission to close tickets": what one has no permission, access or time for is negated too.
+          const prevScoped = inClause[i + k]
+          // "no longer at Figma", "not in London": a preposition right after the negator is what it negates.
+          if (SCOPE_END.has(u.lower) && k === 0) continue
+          if (SCOPE_END.has(u.lower) && !(u.lower === 'to' && prevScoped && ENABLERS.has(prevScoped.stem))) break
+          if (isStop(u) || NEGATORS.has(u.lower)) continue
+          if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
+          taken++
+        }
+      } else if (RETRACTORS.has(t.stem) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+        // "did not fail" retracts nothing.
+        for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
+      }
+    })
+  }
+  return out
+}
+
+function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<string, string>): Map<string, Array<{ pole: 1 | -1; word: string; end: number }>> {
+  const out = new Map<string, Array<{ pole: 1 | -1; word: string; end: number }>>()
+  tokens.forEach((t, i) => {
+    // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
+    const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
+    for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? []) {
+      if (measured && p.group === 'units') continue
+      // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
+      // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
+      // retraction verb in the clause is a pole of its own.
+      const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '')
+      const pole = (flipped ? -p.pole : p.pole) as 1 | -1
+      const list = out.get(p.group) ?? []
+      list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower, end: t.end })
+      out.set(p.group, list)
+    }
+  })
+  return out
+}
+
+function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities'] {
+  const out: Array<{ stem: string; text: string; cls: string | null; start: number; end: number }> = []
+  tokens.forEach((t, i) => {
+    const prevTok = tokens[i - 1]
+    // "Main St" is a street, not the branch "main": a class word followed by a name is part of the name.
+    let cls = CLASS_OF.get(t.lower) ?? CLASS_OF.get(t.lower.replace(/s$/, '')) ?? null
+    if (cls === 'weekday') return
+    // "16 GB RAM": units after a number are not names.
+    if (prevTok && /^\d/.test(prevTok.lower) && /^\s*$/.test(norm.slice(prevTok.end, t.start))) return
+    // "Room A" / "Room B": a one-letter label after a noun names one of several.
+    if (!cls && /^[A-Z]$/.test(norm.slice(t.start, t.end)) && prevTok && /^\s+$/.test(norm.slice(prevTok.end, t.start)) && !isStop(prevTok)) cls = 'label'
+    if (!cls && (!t.capital || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
+    const prev = out.at(-1)
+    // "FedEx Ground", "Harbor Inn", "Main St": adjacent names are one name, of the first one's class.
+    if (prev && !cls && t.capital && /^\s*$/.test(norm.slice(prev.end, t.start))) {
+      out[out.length - 1] = { ...prev, stem: `${prev.stem} ${t.stem}`, text: `${prev.text} ${norm.slice(t.start, t.end)}`, end: t.end }
+      return
+    }
+    cls ??= null
+    out.push({ stem: t.stem, text: norm.slice(t.start, t.end), cls, start: t.start, end: t.end })
+  })
+  return out
+}

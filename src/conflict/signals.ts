@@ -1,0 +1,172 @@
+import { differentAttributes, differentObjects, differentQualifiers } from './attachment.js'
+import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
+import type { Reading } from './reading.js'
+import { isTimeWord } from './reading.js'
+import { hasStem, sameStem } from './same-stem.js'
+import { compareSlots } from './slot-compare.js'
+
+export { hasStem, sameStem }
+
+/** One reason two related observations cannot both hold now. */
+export interface Signal {
+  readonly kind: 'value' | 'negation' | 'antonym' | 'preference' | 'substitution' | 'exclusive' | 'diet'
+  readonly reason: string
+  /** For substitutions: the names differ in a modifier of the subject (Alice's / Bob's, staging / production). */
+  readonly modifier?: boolean
+  /** For substitutions: a modifier and a name both differ. */
+  readonly twice?: boolean
+  /** For values: how many kinds of value differ, and whether one of them is a period (last year / this year). */
+  readonly kinds?: number
+  readonly period?: boolean
+}
+
+
+const EVENTFUL: ReadonlySet<string> = new Set(['time', 'span', 'date', 'reldate'])
+
+/** Values of one kind that no reading reconciles: 3pm vs 4pm, 30°C vs 68°F, 1 GB vs 500 MB. */
+export function valueSignal(a: Reading, b: Reading): Signal | null {
+  // "used to work at Stripe" / "at Shopify now": a past value and a present one are both true.
+  if (a.past !== b.past) return null
+  // Times and dates belong to events ("departs" / "arrives", "expires" / "was signed"); amounts,
+  // sizes and frequencies are read as one attribute whatever verb carries them ("runs twice a
+  // month" / "is processed once a month").
+  const clashes = compareSlots(a.slots, b.slots).clashes.filter(
+    (c) => !(EVENTFUL.has(c.slots[0].kind) && differentAttributes(a, a.slots.at.get(c.slots[0]) ?? -1, b, b.slots.at.get(c.slots[1]) ?? -1)),
+  )
+  const c = clashes[0]
+  if (!c) return null
+  // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
+  const version = clashes.some((x) => x.slots[0].kind === 'version')
+  const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
+  return { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version }
+}
+
+/** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
+export function negationSignal(a: Reading, b: Reading): Signal | null {
+  // Both negate one thing ("no longer supported" / "support has ended"): they agree.
+  for (const s of a.negated.keys()) if (!isTimeWord(s) && hasStem(b.negated.keys(), s)) return null
+  for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
+    for (const [s, cue] of x.negated) {
+      // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
+      // shares ("allergic" on both sides) negates the same way there.
+      if (isTimeWord(s) || s.length < 2 || ANTONYMS.has(s)) continue
+      const head = x.tokens.find((t) => t.lower === cue.split(' ')[0])
+      if (head && !NEGATORS.has(head.lower) && y.tokens.some((t) => sameStem(t.stem, head.stem))) continue
+      if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
+      const word = y.tokens.find((t) => sameStem(t.stem, s))?.lower ?? s
+      const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
+      return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
+    }
+  }
+  return null
+}
+
+/** Opposite poles of one antonym group: approved/rejected, on/off, finished/still running. */
+export function antonymSignal(a: Reading, b: Reading): Signal | null {
+  for (const [group, pa] of a.poles) {
+    const pb = b.poles.get(group)
+    if (!pb) continue
+    const pure = (ps: typeof pa, pole: number): boolean => ps.every((p) => p.pole === pole)
+    for (const pole of [1, -1] as const) {
+      const aPure = pure(pa, pole) && pb.some((p) => p.pole === -pole)
+      const bPure = pure(pb, pole) && pa.some((p) => p.pole === -pole)
+      if (!aPure && !bPure) continue
+      if (group === 'preference' && !sharedObject(a, b)) continue
+      const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
+      const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
+      // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
+      if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end)) continue
+      const [wa, wb] = [ea.word, eb.word]
+      return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
+    }
+  }
+  return null
+}
+
+/** Liking and disliking clash only over one thing: a shared word beyond the person's name. */
+function sharedObject(a: Reading, b: Reading): boolean {
+  const first = (r: Reading): string | undefined => r.tokens.find((t) => r.content.has(t.stem))?.stem
+  const names = new Set([first(a), first(b), ...a.tokens.filter((t) => t.capital).map((t) => t.stem)])
+  for (const s of a.content) if (!names.has(s) && hasStem(b.content, s) && !isPreferenceWord(a, s)) return true
+  return false
+}
+function isPreferenceWord(r: Reading, s: string): boolean {
+  return ANTONYMS.get(s)?.some((p) => p.group === 'preference') === true || r.poles.get('preference')?.some((p) => p.word === s) === true
+}
+
+function unmatched(x: Reading, y: Reading): Reading['entities'] {
+  return x.entities.filter((e) => !e.stem.split(' ').some((s) => y.tokens.some((t) => sameStem(t.stem, s))))
+}
+
+/**
+ * Classes whose members tell one subject from another rather than answer a question: "the
+ * staging server" and "the production server" are two servers, "the basic plan" and "the pro
+ * plan" two plans. Unknown names behave the same ("Alice's flight" / "Bob's flight").
+ */
+const MODIFIER_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+
+/** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
+export function substitutionSignal(a: Reading, b: Reading): Signal | null {
+  if (a.past !== b.past || a.additive || b.additive) return null
+  const [ua, ub] = [unmatched(a, b), unmatched(b, a)]
+  for (const e of ua) {
+    if (!e.cls) continue
+    const f = ub.find((x) => x.cls === e.cls)
+    if (f && !differentAttributes(a, e.start, b, f.start)) {
+      // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
+      const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
+      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: MODIFIER_CLASSES.has(e.cls), twice: names && MODIFIER_CLASSES.has(e.cls) }
+    }
+  }
+  // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
+  const plain = (e: Reading['entities'][number]): boolean => !e.cls && !ANTONYMS.has(e.stem)
+  const [na, nb] = [ua.filter(plain), ub.filter(plain)]
+  const [x, y] = [na[0], nb[0]]
+  if (na.length === 1 && nb.length === 1 && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+    return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
+  }
+  return null
+}
+
+/** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day". */
+export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const clause of x.exclusive) {
+      if (![...clause].some((s) => hasStem(y.keys, s))) continue
+      const extra = unmatched(y, x)
+      if (y.universal) return { kind: 'exclusive', reason: 'one side restricts ("only") what the other allows always' }
+      if (extra.length) return { kind: 'exclusive', reason: `one side says "only", the other adds "${extra[0]!.text}"` }
+    }
+  }
+  return null
+}
+
+/** "DD" for "Datadog", "LH" for "Lufthansa": an all-caps short form whose letters run through the long one. */
+function abbreviates(x: string, y: string): boolean {
+  const [s, l] = x.length <= y.length ? [x, y] : [y, x]
+  if (!/^[A-Z]{2,5}$/.test(s)) return false
+  const lower = l.toLowerCase()
+  if (lower[0] !== s[0]!.toLowerCase()) return false
+  let at = 0
+  for (const ch of s.toLowerCase()) {
+    at = lower.indexOf(ch, at)
+    if (at < 0) return false
+    at++
+  }
+  return true
+}
+
+/** A diet on one side, a food that breaks it eaten on the other ("vegan" / "ordered the steak"). */
+export function dietSignal(a: Reading, b: Reading): Signal | null {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const { diet, breaks } of DIETS) {
+      const d = diet.exec(x.norm)
+      const f = breaks.exec(y.norm)
+      if (!d || !f || diet.test(y.norm) || breaks.test(x.norm)) continue
+      // "not vegan any more", "no steak": a negated diet or food says nothing against the other.
+      if (/\b(?:not|no|never|without)\s+(?:\w+\s+)?$/i.test(x.norm.slice(0, d.index)) || /\b(?:not|no|never|without|free)\s+(?:\w+\s+)?$/i.test(y.norm.slice(0, f.index))) continue
+      return { kind: 'diet', reason: `"${d[0]}" vs "${f[0]}"` }
+    }
+  }
+  return null
+}

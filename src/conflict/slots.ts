@@ -1,0 +1,228 @@
+import { extractValues } from './extract-values.js'
+import { STOPWORDS, stem } from './lexicon.js'
+import type { Value } from './values.js'
+import { resolveRelativeDates } from './relative-dates.js'
+import { stayNights } from './stay-nights.js'
+import { zoneOf, type Zone } from './time-zones.js'
+
+/**
+ * The values a free-text observation states, normalized so they compare by meaning: clock times
+ * carry the text's time zone, quantities are in base units (°C, bytes, bit/s, m/s, metres,
+ * seconds), relative dates are resolved against a date the text states. A slot's `kind` says
+ * which slots can be compared at all.
+ */
+/** A bound rather than a value: `max` for "under 6 hours", `min` for "at least 12". */
+export type Bound = 'max' | 'min'
+
+export type Slot =
+  | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string }
+  | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
+  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly text: string }
+  | { readonly kind: 'reldate'; readonly unit: string; readonly offset: number; readonly text: string }
+  | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly bound?: Bound; readonly text: string }
+  | { readonly kind: 'percent'; readonly value: number; readonly text: string }
+  /** A quantity; `bases` holds each reading (1 GB is 10^9 or 2^30 bytes). */
+  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly bound?: Bound; readonly text: string }
+  | { readonly kind: 'count'; readonly value: number; readonly unit: string; readonly bound?: Bound; readonly text: string }
+  | { readonly kind: 'freq'; readonly value: number; readonly per: string; readonly text: string }
+  | { readonly kind: 'version'; readonly parts: readonly number[]; readonly text: string }
+
+export interface Slots {
+  readonly slots: readonly Slot[]
+  /** Where each slot starts in the normalized text (same order as `slots`; -1 for resolved dates). */
+  readonly at: ReadonlyMap<Slot, number>
+  /** The text hedges its amounts ("about", "~", "just under"): compare with a tolerance. */
+  readonly approximate: boolean
+}
+
+interface Found { readonly slot: Slot; readonly start: number; readonly end: number }
+
+const NUM = String.raw`(\d+(?:[.,]\d+)?)`
+const SIZE: Record<string, readonly number[]> = {
+  kb: [1e3, 1024], mb: [1e6, 1048576], gb: [1e9, 1073741824], tb: [1e12, 1099511627776],
+  ki: [1024], kib: [1024], mi: [1048576], mib: [1048576], gi: [1073741824], gib: [1073741824], ti: [1099511627776], tib: [1099511627776],
+}
+const RATE: Record<string, number> = { kbps: 1e3, mbps: 1e6, gbps: 1e9, tbps: 1e12 }
+const SPEED: Record<string, number> = { mph: 0.44704, kmh: 1 / 3.6, kph: 1 / 3.6, 'km/h': 1 / 3.6, 'm/s': 1 }
+const FREQ: Record<string, number> = { once: 1, twice: 2, thrice: 3 }
+const num = (s: string): number => Number(s.replace(/,(?=\d{3}\b)/g, '').replace(',', '.'))
+
+/** Patterns the general value reader does not know, tried first; each claims its span. */
+const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | null }> = [
+  // "Version 2", "v2.3", "Python 3.12": a release number, compared part by part.
+  { re: /\b(?:version\s+|v)(\d+(?:\.\d+)*)\b|(?<=\b[A-Z][A-Za-z]+\s)(\d+\.\d+(?:\.\d+)*)\b(?!\s*%)/g, read: (m) => ({
+    kind: 'version', parts: (m[1] ?? m[2]!).split('.').map(Number), text: m[0],
+  }) },
+  // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
+  { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
+    kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
+  }) },
+  { re: /\b(hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
+    const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
+    return { kind: 'freq', value: 1, per, text: m[0] }
+  } },
+  { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:°|º|degrees?\s*)?\s*([CF])(?![\w/+#-])`, 'g'), read: (m) => {
+    const v = Number(m[1])
+    return { kind: 'measure', dim: 'temperature', bases: [m[2]!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
+  } },
+  { re: new RegExp(String.raw`${NUM}\s*(kib|mib|gib|tib|ki|mi|gi|ti|kb|mb|gb|tb)\b`, 'gi'), read: (m) => ({
+    kind: 'measure', dim: 'size', bases: SIZE[m[2]!.toLowerCase()]!.map((f) => num(m[1]!) * f), text: m[0],
+  }) },
+  { re: new RegExp(String.raw`${NUM}\s*(kbps|mbps|gbps|tbps|[kmgt]b(?:it)?\/s)\b`, 'gi'), read: (m) => {
+    const u = m[2]!.toLowerCase().replace(/b(?:it)?\/s$/, 'bps')
+    return { kind: 'measure', dim: 'rate', bases: [num(m[1]!) * RATE[u]!], text: m[0] }
+  } },
+  { re: new RegExp(String.raw`${NUM}\s*(mph|km\/h|kmh|kph|m\/s)(?![\w/])`, 'gi'), read: (m) => ({
+    kind: 'measure', dim: 'speed', bases: [num(m[1]!) * SPEED[m[2]!.toLowerCase()]!], text: m[0],
+  }) },
+  { re: /(\d+)\s*'\s*(\d+)\s*"/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.3048 + Number(m[2]) * 0.0254], text: m[0] }) },
+  { re: /\b(\d+)\s*h(?:rs?|ours?)?\s*(\d+)\s*m(?:in(?:utes?|s)?)?\b/gi, read: (m) => ({
+    kind: 'measure', dim: 'duration', bases: [Number(m[1]) * 3600 + Number(m[2]) * 60], text: m[0],
+  }) },
+  { re: /\b(once|twice|thrice|(\d+)\s+times)\s+(?:a|per|every)\s+(day|week|month|quarter|year)\b/gi, read: (m) => ({
+    kind: 'freq', value: m[2] ? Number(m[2]) : FREQ[m[1]!.toLowerCase()]!, per: m[3]!.toLowerCase(), text: m[0],
+  }) },
+  { re: /\b(?:end\s+of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+'(\d{2})\b/gi, read: (m) => ({
+    kind: 'date', m: MONTHS.indexOf(m[1]!.toLowerCase()) + 1, y: 2000 + Number(m[2]), text: m[0],
+  }) },
+  { re: /(?<![\d/])(\d{1,2})\/(\d{1,2})(?![\d/])/g, read: (m) => {
+    const [mo, d] = [Number(m[1]), Number(m[2])]
+    return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 ? { kind: 'date', m: mo, d, text: m[0] } : null
+  } },
+  // A span of clock times: "1–3pm", "9am–6pm", "between 8 and 12" (bare "4–5" is too ambiguous: a score, a count).
+  { re: /\b(?:between\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s+and\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?|(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s*(?:–|-|to)\s*(\d{1,2})(?::(\d\d))?\s*(am|pm)?)(?!\s*(?:%|[a-z]{2,}))/gi, read: (m) => {
+    const g = m[1] ? m.slice(1, 7) : m.slice(7, 13)
+    const explicit = !!(g[1] || g[2] || g[4] || g[5]) || !!m[1]
+    if (!explicit) return null
+    const end = clock(Number(g[3]), Number(g[4] ?? 0), g[5])
+    const start = clock(Number(g[0]), Number(g[1] ?? 0), g[2] ?? (g[5] && Number(g[0]) <= Number(g[3]) ? g[5] : undefined))
+    return start && end ? { kind: 'span', start, end, zone: null, text: m[0] } : null
+  } },
+  { re: /\b(\d+(?:\.\d+)?)\s*([kmb])\s+(params?|parameters?|users?|rows?|requests?|views?|viewers?|downloads?|tokens?|records?)\b/gi, read: (m) => ({
+    kind: 'count', value: Number(m[1]) * ({ k: 1e3, m: 1e6, b: 1e9 } as Record<string, number>)[m[2]!.toLowerCase()]!, unit: unitWord(m[3]!), text: m[0],
+  }) },
+  { re: /(?<![\d.])\b(one|two|three|four|five|six|seven|eight|nine|ten|\d+(?:\.\d+)?)[-\s](million|billion)[-\s](params?|parameters?|users?|rows?)\b/gi, read: (m) => ({
+    kind: 'count', value: (WORD_NUM[m[1]!.toLowerCase()] ?? Number(m[1])) * (m[2]!.toLowerCase() === 'million' ? 1e6 : 1e9), unit: unitWord(m[3]!), text: m[0],
+  }) },
+]
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+const WORD_NUM: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 }
+
+function clock(h: number, min: number, mer: string | undefined): number[] | null {
+  if (h > 24 || min > 59) return null
+  const m = mer?.toLowerCase()
+  if (m === 'am') return [(h % 12) * 60 + min]
+  if (m === 'pm') return [((h % 12) + 12) * 60 + min]
+  if (h === 0 || h > 12) return [(h * 60 + min) % 1440]
+  return [(h % 12) * 60 + min, ((h % 12) + 12) * 60 + min]
+}
+
+/** Units that name the same thing ("ppl", "people", "guests"; "pcs", "units"). */
+const UNIT_ALIASES: Record<string, string> = {
+  people: 'person', ppl: 'person', guest: 'person', attende: 'person', pc: 'unit', pcs: 'unit', piec: 'unit', item: 'unit',
+  param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact', req: 'request', reqs: 'request',
+}
+export function unitWord(w: string): string {
+  const s = stem(w.toLowerCase())
+  return UNIT_ALIASES[s] ?? UNIT_ALIASES[w.toLowerCase()] ?? s
+}
+
+/** Reads a normalized text's slots. */
+export function readSlots(text: string): Slots {
+  // Identifiers hold digits that are not amounts: "#311", "A-17", "db-02", "us-east-1", "m5.2xlarge".
+  // "$2.1M", "3K": scale letters in capitals read as the lower-case ones the number reader knows
+  // (same length, so offsets still point into the text the rest of the reading uses).
+  text = text.replace(/(\d(?:[.,]\d+)?\s?)([KM])\b/g, (_m, d: string, u: string) => d + u.toLowerCase())
+  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$/i.test(s) ? s : ' '.repeat(s.length)))
+  const found: Found[] = []
+  for (const ex of SPECIAL) {
+    for (const m of masked.matchAll(ex.re)) {
+      const slot = ex.read(m as RegExpExecArray)
+      if (!slot) continue
+      found.push({ slot, start: m.index, end: m.index + m[0].length })
+    }
+    masked = found.reduce((t, f) => t.slice(0, f.start) + ' '.repeat(f.end - f.start) + t.slice(f.end), masked)
+  }
+  for (const v of extractValues(masked)) {
+    const slot = fromValue(v.value, v.text, masked.slice(v.end), masked.slice(Math.max(0, v.start - 24), v.start))
+    if (slot) found.push({ slot, start: v.start, end: v.end })
+  }
+  found.sort((a, b) => a.start - b.start)
+  const kept = found.filter((f) => !partOfWhole(text, f))
+  // "under 6 hours", "up to 50 pages", "at least 12 characters", "10+": a bound, not a value.
+  for (const f of kept) {
+    if (f.slot.kind !== 'measure' && f.slot.kind !== 'count' && f.slot.kind !== 'money') continue
+    const before = text.slice(Math.max(0, f.start - 14), f.start)
+    const after = text.slice(f.end, f.end + 12)
+    const bound = /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
+      : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
+    if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
+  }
+  const zone = zoneOf(text)
+  const zoned = kept.map((f) => (zone && (f.slot.kind === 'time' || f.slot.kind === 'span') ? { ...f, slot: { ...f.slot, zone } } : f))
+  const merged = mergeDates(zoned)
+  const slots = resolveRelativeDates(merged.map((m) => m.slot))
+  const at = new Map<Slot, number>()
+  for (const sl of slots) at.set(sl, merged.find((m) => m.slot === sl)?.start ?? -1)
+  const stay = stayNights(text, slots, at)
+  if (stay) {
+    slots.push(stay)
+    at.set(stay, -1)
+  }
+  return {
+    slots,
+    at,
+    approximate: /~|\b(?:about|around|roughly|approx\w*|just\s+(?:under|over)|nearly|almost|under|over|circa|ish)\b/i.test(text),
+  }
+}
+
+/** "spent 9.2k of the budget": an amount that is part of another is not the other's value. */
+function partOfWhole(text: string, f: Found): boolean {
+  // "Version 1 of the API" names a release; it is not a share of the API.
+  // "20 mg of the drug" is a dose, not a share: only amounts and counts are parts of a whole.
+  if (f.slot.kind === 'version' || f.slot.kind === 'measure' || /\b(?:version|release|v|part|phase|step|stage|level|season|chapter)\s*$/i.test(text.slice(0, f.start))) return false
+  return /^\s*(?:so\s+far\s+)?of\s+(?:the|our|their|its|this|that|his|her)\b/i.test(text.slice(f.end)) || /\b(?:spent|used|consumed|burned)\s*$/i.test(text.slice(0, f.start))
+}
+
+function fromValue(v: Value, text: string, after: string, before: string): Slot | null {
+  switch (v.type) {
+    case 'time': return { kind: 'time', minutes: v.minutes, zone: null, text }
+    case 'date': return { kind: 'date', ...(v.y ? { y: v.y } : {}), ...(v.m ? { m: v.m } : {}), ...(v.d ? { d: v.d } : {}), ...(v.wd !== undefined ? { wd: v.wd } : {}), ...(v.q ? { q: v.q } : {}), text }
+    case 'reldate': return { kind: 'reldate', unit: v.unit, offset: v.offset, text }
+    case 'money': return { kind: 'money', amount: v.amount, currency: v.currency, per: v.per, text }
+    case 'percent': return { kind: 'percent', value: v.value, text }
+    case 'measure': return v.per ? null : { kind: 'measure', dim: v.dim, bases: [v.base], text }
+    case 'version': return { kind: 'version', parts: v.parts, text }
+    case 'count': {
+      // "Bistro 9", "Gate 12": a number right after a name is part of the name, not a count of it.
+      const named = /\b([A-Z][a-z]+)\s+$/.exec(before)
+      if (named && !v.ordinal) return { kind: 'count', value: v.value, unit: `#${named[1]!.toLowerCase()}`, text }
+      // "kubernetes 1.27", "still on 3.8": a dotted number without a unit is a release.
+      if (!v.ordinal && !v.unit && !Number.isInteger(v.value) && /^\d+\.\d+$/.test(text)) {
+        return { kind: 'version', parts: text.split('.').map(Number), text }
+      }
+      // "on the 15th now": an ordinal before an adverb is a day of the month, not "15th now".
+      if (v.ordinal && (STOPWORDS.has(v.unit) || /^(?:now|today|instead|again|then|too|as|onward|onwards)$/.test(v.unit)) && v.value <= 31) {
+        return { kind: 'date', d: v.value, text: text.replace(/\s+\w+$/, '') }
+      }
+      const next = /^\s*([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
+      const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
+      return { kind: 'count', value: v.value, unit: v.per ? `${unit}/${v.per}` : unit, text }
+    }
+  }
+}
+
+/** "Mon 14 Jul" is one date, read as two pieces. */
+function mergeDates(found: readonly Found[]): Array<{ slot: Slot; start: number; end: number }> {
+  const out: Array<{ slot: Slot; start: number; end: number }> = []
+  for (const f of found) {
+    const prev = out.at(-1)
+    if (prev && prev.slot.kind === 'date' && f.slot.kind === 'date' && f.start - prev.end <= 6) {
+      const merged = { ...prev.slot, ...f.slot, text: `${prev.slot.text} ${f.slot.text}` } as Slot
+      out[out.length - 1] = { slot: merged, start: prev.start, end: f.end }
+      continue
+    }
+    out.push({ slot: f.slot, start: f.start, end: f.end })
+  }
+  return out
+}

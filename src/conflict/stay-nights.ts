@@ -1,0 +1,21 @@
+import type { Slot } from './slots.js'
+
+/**
+ * A stay stated by its ends ("check in Thursday, check out Saturday") is a number of nights, so it
+ * can agree or clash with "3 nights". Weekdays wrap around the week; calendar days within a month.
+ */
+export function stayNights(text: string, slots: readonly Slot[], at: ReadonlyMap<Slot, number>): Slot | null {
+  const inAt = /\bcheck(?:ing|s|ed)?[-\s]?in\b/i.exec(text)
+  const outAt = /\bcheck(?:ing|s|ed)?[-\s]?out\b/i.exec(text)
+  if (!inAt || !outAt) return null
+  const dates = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date')
+  const after = (pos: number): Extract<Slot, { kind: 'date' }> | undefined =>
+    dates.filter((d) => (at.get(d) ?? -1) > pos).sort((x, y) => (at.get(x) ?? 0) - (at.get(y) ?? 0))[0]
+  const [from, to] = [after(inAt.index), after(outAt.index)]
+  if (!from || !to || from === to) return null
+  let nights: number | null = null
+  if (from.d !== undefined && to.d !== undefined && (from.m === to.m || from.m === undefined || to.m === undefined)) nights = to.d - from.d
+  else if (from.wd !== undefined && to.wd !== undefined) nights = (to.wd - from.wd + 7) % 7 || 7
+  if (nights === null || nights <= 0) return null
+  return { kind: 'count', value: nights, unit: 'night', text: `${from.text} to ${to.text} (${nights} nights)` }
+}

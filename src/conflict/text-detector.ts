@@ -1,0 +1,93 @@
+import { differentModifiers } from './attachment.js'
+import { readText, type Reading } from './reading.js'
+import { compareSlots } from './slot-compare.js'
+import { antonymSignal, dietSignal, exclusiveSignal, hasStem, negationSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
+
+/** The free-text detector's answer for one pair. */
+export interface TextConflictVerdict {
+  readonly conflict: boolean
+  /** What kind of contradiction, or why none: `unrelated` when no key entity is shared. */
+  readonly kind: Signal['kind'] | 'unrelated' | 'none'
+  /** For a person: what disagrees, and the entities the two texts share. */
+  readonly reason: string
+  /** Key entities (names, identifiers, uncommon words) both texts mention. */
+  readonly shared: readonly string[]
+}
+
+const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal] as const
+
+/**
+ * Decides whether two short observations, written however people write (chat, notes, tickets),
+ * contradict each other, without a model:
+ *
+ * 1. Topic gate: they must share a key entity, a name, identifier or uncommon word ("4B",
+ *    "Okoye", "standup"), not merely look alike. Weekdays, dates and bare numbers never make a
+ *    topic: "team lunch Wed" and "Wednesday's release" are two things.
+ * 2. Contradiction: a value of one kind that no reading reconciles (times across time zones,
+ *    dates with relative ones resolved, amounts across units); a negation or retraction of what
+ *    the other states; opposite poles of an antonym group; another member of a closed class or a
+ *    lone other name in the same place; "only" against more or "any".
+ *
+ * Past-marked statements ("used to", "grew up") do not clash on values or names with present ones.
+ * Pure and synchronous: microseconds per pair, so it runs inside a write.
+ *
+ * @example
+ * new TextConflictDetector().judge('Room 4B has a projector', '4B has no projector, just a wall TV').conflict // true
+ */
+export class TextConflictDetector {
+  readonly #cache = new Map<string, Reading>()
+
+  /** Reads a text (cached, bounded). */
+  read(text: string): Reading {
+    let r = this.#cache.get(text)
+    if (!r) {
+      r = readText(text)
+      if (this.#cache.size >= 4096) this.#cache.delete(this.#cache.keys().next().value!)
+      this.#cache.set(text, r)
+    }
+    return r
+  }
+
+  /**
+   * Whether every kind of value both texts state agrees once normalized ("5 km" / "about 3
+   * miles"), with at least one such kind: lets a caller overrule a cruder value comparison.
+   */
+  valuesAgree(a: string, b: string): boolean {
+    const { clashes, agreements } = compareSlots(this.read(a).slots, this.read(b).slots)
+    return clashes.length === 0 && agreements > 0
+  }
+
+  /** Judges one pair of texts. */
+  judge(a: string, b: string): TextConflictVerdict {
+    return judgeReadings(this.read(a), this.read(b))
+  }
+}
+
+/** Judges two readings; see TextConflictDetector. */
+export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
+  const shared = [...a.keys].filter((k) => hasStem(b.keys, k))
+  if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
+  const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
+  const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
+  // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
+  // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
+  const modifier = signals.find((s) => s.modifier)
+  const modifiers = differentModifiers(a, b)
+  if (modifiers && signals.length) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${modifiers}` + about, shared }
+  }
+  if (modifier && (modifier.twice || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
+  }
+  const value = signals.find((s) => s.kind === 'value')
+  if (value && value.kinds! > 1 && value.period) {
+    return { conflict: false, kind: 'none', reason: 'two periods: ' + value.reason + about, shared }
+  }
+  const s = signals[0]
+  if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared }
+  return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
+}
+
+function surface(r: Reading, stem: string): string {
+  return r.tokens.find((t) => t.stem === stem)?.lower ?? stem
+}

@@ -1,0 +1,129 @@
+import { TextConflictDetector } from '../conflict/text-detector.js'
+import type { LexicalIndex } from './lexical-index.js'
+import type { Version } from './version.js'
+
+/** How many lexical neighbours a new free-text fact is compared with. */
+export const DEFAULT_NEIGHBOURS = 4
+
+/** A fact written as text alone: no subject/predicate/object in its metadata. */
+export function isFreeText(v: Version): boolean {
+  const md = v.body.metadata
+  return md['subject'] === undefined && md['predicate'] === undefined && md['object'] === undefined
+}
+
+const key = (x: unknown): string => (typeof x === 'string' ? x.normalize('NFKC').trim().toLowerCase().replace(/[\s_]+/g, ' ') : '')
+
+/**
+ * Whether the text detector judges a pair. Two structured facts about one subject and predicate
+ * are the structured check's (single-valued predicates conflict there, multi-valued ones never
+ * do); every other pair is judged by its text: free text against free text or against a structured
+ * fact, and structured facts whose subject or predicate differ ("Aria lives_in Rome" / "Aria
+ * moved_to Milan"), which is what pool memories become through src/pools/fact-view.ts.
+ */
+export function textDecides(a: Version, b: Version): boolean {
+  if (isFreeText(a) || isFreeText(b)) return true
+  const [x, y] = [a.body.metadata, b.body.metadata]
+  return key(x['subject']) !== key(y['subject']) || key(x['predicate']) !== key(y['predicate'])
+}
+
+/**
+ * Contradictions found in the text of current facts (free text above all), found by the model-free detector of src/conflict among
+ * each new fact's nearest lexical neighbours (its rarest terms, BM25): a bounded number of pairs
+ * per write, so a write stays cheap at 100k facts. Like every other part of FactState it is derived,
+ * never stored: replaying the records rebuilds it (reload, another replica), removing a version
+ * drops its pairs (hard delete), and nothing is ever settled automatically.
+ *
+ * Bounded means approximate: a contradiction with a fact that is not among the new fact's
+ * neighbours when it is written is not found (docs/conflicts.md).
+ */
+export class FreeTextConflicts {
+  /** ref -> the refs it contradicts -> the detector's reason. Symmetric. */
+  readonly #pairs = new Map<string, Map<string, string>>()
+  /**
+   * Current versions not compared yet. A write only queues its version: the comparison runs when
+   * someone asks (conflicts() settles every queued version, a fact's conflictsWith settles that
+   * fact), so a bulk write or a reload pays nothing until conflicts are read.
+   */
+  readonly #pending = new Set<string>()
+  readonly #detector: TextConflictDetector
+  readonly #neighbours: number
+
+  constructor(options: { detector?: TextConflictDetector; neighbours?: number } = {}) {
+    this.#detector = options.detector ?? new TextConflictDetector()
+    this.#neighbours = options.neighbours ?? DEFAULT_NEIGHBOURS
+  }
+
+  /**
+   * Compares a newly applied current version with its nearest neighbours among the current
+   * versions of its tenant (`eligible` says which refs qualify; `textDecides` which pairs).
+   */
+  check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
+    for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
+      const other = eligible(ref)
+      if (!other || !textDecides(v, other)) continue
+      const verdict = this.#detector.judge(other.body.content, v.body.content)
+      if (!verdict.conflict) continue
+      this.#link(v.ref, other.ref, verdict.reason)
+      this.#link(other.ref, v.ref, verdict.reason)
+    }
+  }
+
+  /** Queues a newly applied current version for comparison. */
+  enqueue(ref: string): void {
+    this.#pending.add(ref)
+  }
+
+  /** Whether a version still waits for its comparison. */
+  isPending(ref: string): boolean {
+    return this.#pending.has(ref)
+  }
+
+  /** Compares one queued version now (see `check`); a no-op when it is not queued. */
+  settle(ref: string, lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
+    if (!this.#pending.delete(ref)) return
+    const v = eligible(ref)
+    const lex = v && lexical(v)
+    if (v && lex) this.check(v, lex, eligible)
+  }
+
+  /** Compares every queued version, oldest first. */
+  settleAll(lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
+    for (const ref of [...this.#pending]) this.settle(ref, lexical, eligible)
+  }
+
+  /** Drops every pair of a removed version. */
+  remove(ref: string): void {
+    this.#pending.delete(ref)
+    const partners = this.#pairs.get(ref)
+    if (!partners) return
+    for (const other of partners.keys()) {
+      const back = this.#pairs.get(other)
+      back?.delete(ref)
+      if (back?.size === 0) this.#pairs.delete(other)
+    }
+    this.#pairs.delete(ref)
+  }
+
+  /** The refs a version contradicts, with reasons (current or not: the caller filters). */
+  partners(ref: string): ReadonlyMap<string, string> {
+    return this.#pairs.get(ref) ?? EMPTY
+  }
+
+  /** Every pair once, the smaller ref first. */
+  *pairs(): Generator<readonly [string, string, string]> {
+    for (const [a, partners] of this.#pairs) for (const [b, reason] of partners) if (a < b) yield [a, b, reason]
+  }
+
+  clear(): void {
+    this.#pairs.clear()
+    this.#pending.clear()
+  }
+
+  #link(a: string, b: string, reason: string): void {
+    let m = this.#pairs.get(a)
+    if (!m) this.#pairs.set(a, (m = new Map()))
+    m.set(b, reason)
+  }
+}
+
+const EMPTY: ReadonlyMap<string, string> = new Map()
