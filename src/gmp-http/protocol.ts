@@ -120,7 +120,7 @@ export interface WireErrorBody {
 
 /** A contradiction the store holds (`GET /v1/stores/{id}/conflicts`, a memweave extension). */
 export interface WireConflict {
-  readonly kind: 'single-valued-predicate' | 'competing-supersession'
+  readonly kind: FactConflict['kind']
   readonly refs: readonly [WireRef, WireRef]
   readonly tenant_id: string | null
   readonly subject: string | null
