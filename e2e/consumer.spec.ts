@@ -17,8 +17,12 @@ const BUDGET = {
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
   pageJsGz: 30_000,
-  /** The worker of a page that only uses facts, gzipped: the issue's aim. */
-  factsWorkerGz: 80_000,
+  /**
+   * The worker of a page that only uses facts, gzipped, after its first read. Issue 12 aimed at
+   * 80 kB (62 kB then); the free-text conflict detector (issue 16, on by default) adds ~20 kB,
+   * loaded at the first read (src/facts/free-text-conflicts.ts), not at open.
+   */
+  factsWorkerGz: 90_000,
   /** The worker once every module has been used, gzipped. */
   allModulesWorkerGz: 260_000,
 }

@@ -1,4 +1,4 @@
-import { TextConflictDetector } from '../conflict/text-detector.js'
+import type { TextConflictDetector } from '../conflict/text-detector.js'
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 
@@ -45,12 +45,27 @@ export class FreeTextConflicts {
    * fact), so a bulk write or a reload pays nothing until conflicts are read.
    */
   readonly #pending = new Set<string>()
-  readonly #detector: TextConflictDetector
+  #detector: TextConflictDetector | null
+  #loading: Promise<void> | null = null
   readonly #neighbours: number
 
   constructor(options: { detector?: TextConflictDetector; neighbours?: number } = {}) {
-    this.#detector = options.detector ?? new TextConflictDetector()
+    this.#detector = options.detector ?? null
     this.#neighbours = options.neighbours ?? DEFAULT_NEIGHBOURS
+  }
+
+  /**
+   * Loads the detector (its word lists are a third of a facts-only worker, issue 12): the fact
+   * store awaits this before it reads, so a page that only writes never downloads it, and queued
+   * versions wait in `#pending` until then.
+   */
+  ready(): Promise<void> {
+    if (this.#detector) return Promise.resolve()
+    this.#loading ??= import('../conflict/text-detector.js').then((m) => {
+      this.#detector ??= new m.TextConflictDetector()
+    })
+    this.#loading.catch(() => (this.#loading = null))
+    return this.#loading
   }
 
   /**
@@ -58,10 +73,12 @@ export class FreeTextConflicts {
    * versions of its tenant (`eligible` says which refs qualify; `textDecides` which pairs).
    */
   check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
+    const detector = this.#detector
+    if (!detector) return
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
       const other = eligible(ref)
       if (!other || !textDecides(v, other)) continue
-      const verdict = this.#detector.judge(other.body.content, v.body.content)
+      const verdict = detector.judge(other.body.content, v.body.content)
       if (!verdict.conflict) continue
       this.#link(v.ref, other.ref, verdict.reason)
       this.#link(other.ref, v.ref, verdict.reason)
@@ -80,7 +97,8 @@ export class FreeTextConflicts {
 
   /** Compares one queued version now (see `check`); a no-op when it is not queued. */
   settle(ref: string, lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
-    if (!this.#pending.delete(ref)) return
+    // Not loaded yet (ready() not awaited): the version stays queued rather than judged by nothing.
+    if (!this.#detector || !this.#pending.delete(ref)) return
     const v = eligible(ref)
     const lex = v && lexical(v)
     if (v && lex) this.check(v, lex, eligible)

@@ -70,6 +70,7 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #ranking: Partial<RankParams> | undefined
   readonly #clock: HybridClock
   readonly #state: FactState
+  readonly #freeText: FreeTextConflicts | null
   readonly #vectors = new Map<string, Float32Array>()
   readonly #batcher: WriteBatcher<WriteTx>
   #seq = 0
@@ -91,6 +92,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#ranking = options.ranking
     this.#clock = new HybridClock(options.now)
     const freeText = options.freeTextConflicts === false ? null : new FreeTextConflicts()
+    this.#freeText = freeText
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)), freeText)
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
     this.#live = new LiveQueries((q, o) => this.retrieve(q, o))
@@ -117,6 +119,7 @@ export class GmpFactStore implements FactStore, FactLookup {
       })
     await this.#refreshing
     if (this.#embedder) await this.#embedMissing()
+    await this.#freeText?.ready()
   }
 
   /** Remembers a mutation from the moment it is called, so flush() waits for it even before it is queued. */
