@@ -41,7 +41,7 @@ export class RedisServer {
   #spawn(): Promise<void> {
     const child = spawn('redis-server', [
       '--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir,
-      '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no', '--loglevel', 'warning',
+      '--save', '', '--rdbcompression', 'no', '--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no', '--loglevel', 'warning',
     ], { stdio: ['ignore', 'pipe', 'pipe'] })
     this.#child = child
     this.#exited = new Promise((ok) => child.once('exit', () => ok()))
