@@ -258,7 +258,13 @@ class YRelay implements Relay {
       ready: !this.#closing && rooms !== undefined && rooms.healthy !== false,
       closing: this.#closing !== undefined,
       node: rooms?.nodeId ?? null,
-      metrics: { connections: this.#connections.size, pools_loaded: rooms?.size ?? 0, ...rooms?.stats?.() },
+      metrics: {
+        connections: this.#connections.size,
+        pools_loaded: rooms?.size ?? 0,
+        ...rooms?.stats?.(),
+        process_resident_memory_bytes: process.memoryUsage.rss(),
+        process_heap_used_bytes: process.memoryUsage().heapUsed,
+      },
     }
   }
 
