@@ -9,6 +9,7 @@ const FLAGS = {
   'require-owner-proof': { type: 'boolean' },
   redis: { type: 'string' },
   'node-id': { type: 'string' },
+  'connections-per-minute': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -32,18 +33,27 @@ Options:
   --redis URL              Run as one node of a cluster: pools live in this Redis, shared by every
                            node given the same URL (needs the package ioredis; not with --dir)
   --node-id ID             This node's name in /metrics (default: <hostname>-<pid>)
+  --connections-per-minute N
+                           Websocket upgrades accepted per client IP per minute (default 120);
+                           raise it behind a load balancer, where every client has its address
   -h, --help               Show this help
 `,
   async run(argv, io) {
     const values = parseCommandFlags(relayCommand, argv, FLAGS, io)
     if (!values) return EXIT.OK
     const port = portFlag(relayCommand, values.port ?? '7412')
+    const perMinute = values['connections-per-minute']
+    if (perMinute !== undefined && !/^[1-9][0-9]{0,8}$/.test(perMinute)) {
+      io.stderr(`memweave relay: --connections-per-minute must be a positive integer\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
     const relay = createRelay({
       host: values.host ?? '127.0.0.1',
       port,
       dir: values.dir ?? null,
       ownerProof: values['require-owner-proof'] ? 'required' : 'optional',
       redis: values.redis ?? null,
+      ...(perMinute === undefined ? {} : { limits: { connectionsPerWindow: Number(perMinute), connectionWindowMs: 60_000 } }),
       ...(values['node-id'] === undefined ? {} : { nodeId: values['node-id'] }),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
     })

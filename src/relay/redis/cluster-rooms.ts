@@ -25,6 +25,8 @@ export interface ClusterRoomsOptions {
 const LEASE_MS = 30_000
 /** The reader blocks this long at most, so a pool loaded while it was blocked is read soon even if CLIENT UNBLOCK raced it. */
 const BLOCK_MS = 1000
+/** Seconds over which /metrics computes updates/s. */
+const RATE_WINDOW = 10
 const UNAVAILABLE_REASON = 'unavailable: the relay lost its storage (Redis); reconnect'
 
 interface Entry {
@@ -58,6 +60,9 @@ export class ClusterRooms implements RoomSource {
   #readLoop: Promise<void> = Promise.resolve()
   #wasHealthy = false
   #closed = false
+  /** Counter samples, one a second for the last RATE_WINDOW seconds: the updates/s of /metrics. */
+  readonly #samples: Array<{ at: number; in: number; out: number }> = []
+  readonly #sampler: ReturnType<typeof setInterval>
 
   private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis) {
     this.#options = options
@@ -74,6 +79,11 @@ export class ClusterRooms implements RoomSource {
       onAppendFailed: (room, err) => this.#appendFailed(room, err),
       counters: this.counters,
     }
+    this.#sampler = setInterval(() => {
+      this.#samples.push({ at: Date.now(), in: this.counters.updatesIn, out: this.counters.updatesOut })
+      if (this.#samples.length > RATE_WINDOW + 1) this.#samples.shift()
+    }, 1000)
+    this.#sampler.unref()
     for (const conn of [cmd, reader]) {
       conn.on('error', () => undefined) // reported once per outage below, not once per retry
       conn.on('close', () => this.#onStatus())
@@ -183,7 +193,12 @@ export class ClusterRooms implements RoomSource {
 
   /** Metrics of this node, for `/metrics`. */
   stats(): Record<string, number> {
+    const first = this.#samples[0]
+    const seconds = first ? (Date.now() - first.at) / 1000 : 0
+    const rate = (now: number, then: number | undefined): number => (seconds > 0 && then !== undefined ? Math.round(((now - then) / seconds) * 10) / 10 : 0)
     return {
+      updates_in_per_second: rate(this.counters.updatesIn, first?.in),
+      updates_out_per_second: rate(this.counters.updatesOut, first?.out),
       redis_up: this.healthy ? 1 : 0,
       redis_outages_total: this.counters.outages,
       updates_in_total: this.counters.updatesIn,
@@ -196,6 +211,7 @@ export class ClusterRooms implements RoomSource {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    clearInterval(this.#sampler)
     const closing = [...this.#entries.values()].map(async (entry) => {
       clearTimeout(entry.timer)
       const room = await entry.room.catch(() => null)
