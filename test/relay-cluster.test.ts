@@ -200,6 +200,20 @@ describe('three relay nodes on one Redis', () => {
     expect(await squatter.closed).toMatchObject({ code: 4403, reason: expect.stringMatching(/^owner-changed/) })
   })
 
+  test('presence (awareness) crosses nodes, and leaves with its client', async () => {
+    const owner = await roleIdentity('owner')
+    const { pool } = poolOf(owner)
+    const t = await rawToken(owner, pool, owner, true)
+    const c1 = connect(nodes[0]!.url, pool, t)
+    const c3 = connect(nodes[2]!.url, pool, t)
+    await Promise.all([c1.synced(), c3.synced()])
+    c1.provider.awareness.setLocalStateField('user', { name: 'alice on n1' })
+    const id = c1.doc.clientID
+    await until('n3 sees alice', () => (c3.provider.awareness.getStates().get(id) as { user?: { name: string } } | undefined)?.user?.name, (n) => n === 'alice on n1')
+    c1.provider.destroy()
+    await until('alice left on n3', () => c3.provider.awareness.getStates().has(id), (has) => !has)
+  })
+
   test('a hostile raw y-websocket client on node 2 is healed on the devices of nodes 1 and 3', async () => {
     const { owner, others, pool, tokenFor } = await setup(['bob'])
     const bob = others[0]!

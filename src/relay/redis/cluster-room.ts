@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
+import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { parseAgentDid } from '../../core/identity.js'
 import { Refusal } from '../admission.js'
@@ -24,6 +25,8 @@ export interface ClusterHost {
   readonly onError: (err: unknown) => void
   /** An append failed: the room now holds an update Redis lacks, so the node drops it (its peers reconnect and re-send). */
   readonly onAppendFailed: (room: ClusterRoom, err: unknown) => void
+  /** Sends an awareness update of this node's clients to the other nodes (Redis pub/sub: presence is never stored). */
+  readonly publishAwareness: (room: ClusterRoom, update: Uint8Array) => void
   readonly counters: { updatesIn: number; updatesOut: number }
 }
 
@@ -63,6 +66,25 @@ export class ClusterRoom implements ServedRoom {
     room.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== REMOTE) this.#append(update)
     })
+    room.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+      if (origin === REMOTE || this.#closed) return
+      const changed = [...added, ...updated, ...removed]
+      if (changed.length > 0) host.publishAwareness(this, awarenessProtocol.encodeAwarenessUpdate(room.awareness, changed))
+    })
+  }
+
+  /** An awareness update from another node's clients: applied and forwarded to this node's clients (room.ts does both). */
+  receiveAwareness(update: Uint8Array): void {
+    if (this.#closed) return
+    try {
+      awarenessProtocol.applyAwarenessUpdate(this.#room.awareness, update, REMOTE)
+    } catch (err) {
+      this.#host.onError(err)
+    }
+  }
+
+  get awarenessChannel(): string {
+    return this.#keys.awareness
   }
 
   /**

@@ -48,6 +48,9 @@ export class ClusterRooms implements RoomSource {
   readonly #options: ClusterRoomsOptions
   readonly #cmd: Redis
   readonly #reader: Redis
+  readonly #sub: Redis
+  /** Loaded rooms by awareness channel, for the subscriber. */
+  readonly #byChannel = new Map<string, ClusterRoom>()
   readonly #host: ClusterHost
   readonly #prefix: string
   readonly #entries = new Map<string, Entry>()
@@ -64,10 +67,11 @@ export class ClusterRooms implements RoomSource {
   readonly #samples: Array<{ at: number; in: number; out: number }> = []
   readonly #sampler: ReturnType<typeof setInterval>
 
-  private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis) {
+  private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis, sub: Redis) {
     this.#options = options
     this.#cmd = cmd
     this.#reader = reader
+    this.#sub = sub
     this.#prefix = options.prefix ?? DEFAULT_PREFIX
     this.#host = {
       redis: cmd,
@@ -77,6 +81,11 @@ export class ClusterRooms implements RoomSource {
       leaseMs: LEASE_MS,
       onError: options.onError,
       onAppendFailed: (room, err) => this.#appendFailed(room, err),
+      publishAwareness: (room, update) => {
+        const instance = Buffer.from(this.#host.instance)
+        const message = Buffer.concat([Buffer.of(instance.length), instance, update])
+        void this.#cmd.publish(room.awarenessChannel, message).catch(() => undefined)
+      },
       counters: this.counters,
     }
     this.#sampler = setInterval(() => {
@@ -84,7 +93,13 @@ export class ClusterRooms implements RoomSource {
       if (this.#samples.length > RATE_WINDOW + 1) this.#samples.shift()
     }, 1000)
     this.#sampler.unref()
-    for (const conn of [cmd, reader]) {
+    sub.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      const room = this.#byChannel.get(channel.toString())
+      const length = message[0] ?? 0
+      if (!room || message.subarray(1, 1 + length).toString() === this.#host.instance) return
+      room.receiveAwareness(message.subarray(1 + length))
+    })
+    for (const conn of [cmd, reader, sub]) {
       conn.on('error', () => undefined) // reported once per outage below, not once per retry
       conn.on('close', () => this.#onStatus())
       conn.on('ready', () => this.#onStatus())
@@ -109,14 +124,17 @@ export class ClusterRooms implements RoomSource {
     }
     const cmd = new Redis(options.url, settings)
     const reader = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` })
+    // Subscribed channels are re-subscribed by ioredis after a reconnect (autoResubscribe).
+    const sub = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` })
     try {
-      await Promise.all([cmd.connect(), reader.connect()])
+      await Promise.all([cmd.connect(), reader.connect(), sub.connect()])
     } catch (err) {
       cmd.disconnect()
       reader.disconnect()
+      sub.disconnect()
       throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot reach Redis at ${redactUrl(options.url)}`, {}, { cause: err })
     }
-    const rooms = new ClusterRooms(options, cmd, reader)
+    const rooms = new ClusterRooms(options, cmd, reader, sub)
     rooms.#wasHealthy = true
     rooms.#readLoop = rooms.#read()
     return rooms
@@ -126,9 +144,9 @@ export class ClusterRooms implements RoomSource {
     return this.#options.nodeId
   }
 
-  /** Both connections to Redis are up. */
+  /** Every connection to Redis is up. */
   get healthy(): boolean {
-    return this.#cmd.status === 'ready' && this.#reader.status === 'ready'
+    return this.#cmd.status === 'ready' && this.#reader.status === 'ready' && this.#sub.status === 'ready'
   }
 
   get size(): number {
@@ -159,6 +177,8 @@ export class ClusterRooms implements RoomSource {
         (r) => {
           if (this.#entries.get(name) !== created) return void r.discard(UNAVAILABLE_REASON)
           created.loaded = r
+          this.#byChannel.set(r.awarenessChannel, r)
+          void this.#sub.subscribe(r.awarenessChannel).catch(() => undefined)
           this.#wakeReader()
         },
         () => {
@@ -185,7 +205,10 @@ export class ClusterRooms implements RoomSource {
     if (entry.holds > 0 || this.#entries.get(name) !== entry) return
     this.#entries.delete(name)
     const done = entry.room
-      .then((room) => room.close())
+      .then((room) => {
+        this.#unsubscribe(room)
+        return room.close()
+      })
       .catch(this.#options.onError)
       .finally(() => this.#unloading.delete(name))
     this.#unloading.set(name, done)
@@ -221,6 +244,7 @@ export class ClusterRooms implements RoomSource {
     const results = await Promise.allSettled([...closing, ...this.#unloading.values()])
     this.#wakeReader()
     this.#reader.disconnect()
+    this.#sub.disconnect()
     await this.#readLoop
     await this.#cmd.quit().catch(() => this.#cmd.disconnect())
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
@@ -253,7 +277,10 @@ export class ClusterRooms implements RoomSource {
     this.#entries.clear()
     for (const entry of entries) {
       clearTimeout(entry.timer)
-      void entry.room.then((room) => room.discard(UNAVAILABLE_REASON), () => undefined)
+      void entry.room.then((room) => {
+        this.#unsubscribe(room)
+        return room.discard(UNAVAILABLE_REASON)
+      }, () => undefined)
     }
   }
 
@@ -264,7 +291,15 @@ export class ClusterRooms implements RoomSource {
     this.#options.onError(err)
     const entry = this.#entries.get(room.name)
     if (entry?.loaded === room) this.#entries.delete(room.name)
+    this.#unsubscribe(room)
     void room.discard('internal: the relay could not store an update; reconnect')
+  }
+
+  /** Stops receiving a dropped room's awareness (unless a newer load of the pool took the channel). */
+  #unsubscribe(room: ClusterRoom): void {
+    if (this.#byChannel.get(room.awarenessChannel) !== room) return
+    this.#byChannel.delete(room.awarenessChannel)
+    if (this.#sub.status === 'ready') void this.#sub.unsubscribe(room.awarenessChannel).catch(() => undefined)
   }
 
   #wakeReader(): void {

@@ -10,19 +10,22 @@
  *                           last log id it covers.
  *   <prefix>{<pool>}:owner  String: the owner pin, `{"v":1,"owner","source","at"}` as owner.json.
  *   <prefix>{<pool>}:lease  String: the compaction lease, held by one node instance with an expiry.
+ *   <prefix>{<pool>}:aw     A pub/sub channel (no key): awareness updates between nodes, framed as
+ *                           u8 length ‖ node instance ‖ y-protocols awareness update.
  */
 export interface PoolKeys {
   readonly log: string
   readonly snap: string
   readonly owner: string
   readonly lease: string
+  readonly awareness: string
 }
 
 export const DEFAULT_PREFIX = 'memweave:'
 
 export function poolKeys(prefix: string, pool: string): PoolKeys {
   const base = `${prefix}{${pool}}`
-  return { log: `${base}:log`, snap: `${base}:snap`, owner: `${base}:owner`, lease: `${base}:lease` }
+  return { log: `${base}:log`, snap: `${base}:snap`, owner: `${base}:owner`, lease: `${base}:lease`, awareness: `${base}:aw` }
 }
 
 /** The smallest stream id after `id` (`ms-seq`): XTRIM MINID keeps ids at or above it. */
