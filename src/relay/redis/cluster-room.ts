@@ -27,7 +27,7 @@ export interface ClusterHost {
   readonly onAppendFailed: (room: ClusterRoom, err: unknown) => void
   /** Sends an awareness update of this node's clients to the other nodes (Redis pub/sub: presence is never stored). */
   readonly publishAwareness: (room: ClusterRoom, update: Uint8Array) => void
-  readonly counters: { updatesIn: number; updatesOut: number }
+  readonly counters: { updatesIn: number; updatesOut: number; compactions: number }
 }
 
 /**
@@ -270,6 +270,7 @@ export class ClusterRoom implements ServedRoom {
         await redis.eval(RELEASE, 1, this.#keys.lease, token).catch(() => undefined)
         return result === 'stale' ? 'stale' : 'lease'
       }
+      this.#host.counters.compactions++
       this.#snapUpto = upto
       this.#baseBytes = state.length
       // Updates that arrived during the script are in the stream after `upto`: still dirty.

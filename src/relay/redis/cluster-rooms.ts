@@ -55,7 +55,7 @@ export class ClusterRooms implements RoomSource {
   readonly #prefix: string
   readonly #entries = new Map<string, Entry>()
   readonly #unloading = new Map<string, Promise<void>>()
-  readonly counters = { updatesIn: 0, updatesOut: 0, outages: 0 }
+  readonly counters = { updatesIn: 0, updatesOut: 0, outages: 0, compactions: 0 }
   /** ms between an entry's id (when Redis took it) and this node reading it, for the last batch read. */
   lagMs = 0
   #readerId: number | null = null
@@ -227,6 +227,7 @@ export class ClusterRooms implements RoomSource {
       updates_in_total: this.counters.updatesIn,
       updates_out_total: this.counters.updatesOut,
       stream_lag_ms: this.lagMs,
+      compactions_total: this.counters.compactions,
     }
   }
 
