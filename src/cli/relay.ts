@@ -42,6 +42,10 @@ Options:
     const values = parseCommandFlags(relayCommand, argv, FLAGS, io)
     if (!values) return EXIT.OK
     const port = portFlag(relayCommand, values.port ?? '7412')
+    if (values.dir !== undefined && values.redis !== undefined) {
+      io.stderr(`memweave relay: --dir and --redis exclude each other (pools live in one or the other)\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
     const perMinute = values['connections-per-minute']
     if (perMinute !== undefined && !/^[1-9][0-9]{0,8}$/.test(perMinute)) {
       io.stderr(`memweave relay: --connections-per-minute must be a positive integer\n${relayCommand.usage}`)

@@ -126,6 +126,8 @@ export class ClusterRooms implements RoomSource {
     const reader = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` })
     // Subscribed channels are re-subscribed by ioredis after a reconnect (autoResubscribe).
     const sub = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` })
+    // Until the node is up, failures are the connect() rejection below; ioredis would print each retry otherwise.
+    for (const conn of [cmd, reader, sub]) conn.on('error', () => undefined)
     try {
       await Promise.all([cmd.connect(), reader.connect(), sub.connect()])
     } catch (err) {
