@@ -197,7 +197,7 @@ export class ClusterRooms implements RoomSource {
   release(name: string, room?: ServedRoom): void {
     const entry = this.#entries.get(name)
     // A hold taken before an outage dropped the room is not a hold on the room loaded since.
-    if (!entry || (room !== undefined && entry.loaded !== null && entry.loaded !== room)) return
+    if (!entry || (room !== undefined && entry.loaded !== room)) return
     if (--entry.holds > 0 || this.#closed) return
     entry.timer = setTimeout(() => this.#unload(name, entry), this.#options.idleUnloadMs)
     entry.timer.unref?.()
