@@ -113,6 +113,27 @@ describe('three relay nodes on one Redis', () => {
     expect(await until('dave has everything', () => objects(dave.mem, pool), (o) => o.length === expected.length)).toEqual(expected)
   })
 
+  test('a node stopped gracefully (SIGTERM): its clients get 1001, reconnect through the balancer to the others, and keep syncing', async () => {
+    const lb = new RoundRobinProxy(nodes.map((n) => n.port))
+    proxies.push(lb)
+    const url = await lb.listen()
+    const owner = await roleIdentity('owner')
+    const { pool } = poolOf(owner)
+    const t = await rawToken(owner, pool, owner, true)
+    const clients = [connect(url, pool, t), connect(url, pool, t), connect(url, pool, t)]
+    await Promise.all(clients.map((c) => c.synced()))
+    const codes: number[] = []
+    clients[1]!.provider.on('connection-close', (e: CloseEvent | null) => e && codes.push(e.code))
+    clients[0]!.doc.getMap('m').set('before', 1)
+    await until('everyone has it', () => clients.map((c) => c.doc.getMap('m').get('before')), (v) => v.every((x) => x === 1))
+    expect(await nodes[1]!.stop()).toBe(0)
+    expect(codes).toContain(1001)
+    await until('client 2 back on another node', () => clients[1]!.provider.wsconnected, (c) => c)
+    clients[1]!.doc.getMap('m').set('after', 2)
+    clients[2]!.doc.getMap('m').set('after3', 3)
+    for (const c of clients) await until('every write everywhere', () => c.doc.getMap('m').toJSON(), (m) => m['after'] === 2 && m['after3'] === 3)
+  })
+
   test('Redis killed and restarted: nodes close their clients with 1013, answer 503, then recover by themselves', async () => {
     const owner = await roleIdentity('owner')
     const { pool } = poolOf(owner)
