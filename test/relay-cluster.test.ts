@@ -29,7 +29,7 @@ const proxies: RoundRobinProxy[] = []
 beforeEach(async () => {
   redis = await RedisServer.start()
   nodes = await Promise.all(['n1', 'n2', 'n3'].map((id) => NodeProcess.start(redis.url, id)))
-})
+}, 30_000)
 
 afterEach(async () => {
   for (const r of raws.splice(0)) r.destroy()
@@ -37,7 +37,7 @@ afterEach(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()))
   await killAllNodes()
   await redis.stop()
-})
+}, 30_000)
 
 async function device(name: string): Promise<{ id: Identity; mem: Memory }> {
   const id = await identityFor(name)
