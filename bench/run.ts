@@ -8,6 +8,7 @@ import { formatWorkingReport, runWorkingBench } from './working-bench.js'
 import { runSyncBench } from './sync-bench.js'
 import { formatSyncReport } from './sync-report.js'
 import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
+import { formatClusterReport, runClusterBench } from './cluster-bench.js'
 
 /**
  * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
@@ -17,9 +18,10 @@ import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
- *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext
- *                                                  run one runtime (node includes sync and freetext), or only one bench
+ *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster
+ *                                                  run one runtime (node includes sync, freetext and cluster), or only one bench
  *   MEMWEAVE_BENCH_FREETEXT_SIZES=10000,100000     sizes of the free-text conflicts on/off write bench
+ *   MEMWEAVE_BENCH_CLUSTER=2000,200,20,100         cluster bench: clients, pools, updates per writer, ms between updates
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
  *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench
  *   MEMWEAVE_BENCH_WRITE_BUDGET_S=150              per size: stop memweave's write after this long
@@ -62,8 +64,8 @@ async function main(): Promise<void> {
   const naiveBudgetMs = seconds('MEMWEAVE_BENCH_NAIVE_BUDGET_S', NAIVE_BUDGET_S)
   const syncSizes = sizesFrom('MEMWEAVE_BENCH_SYNC_SIZES', [10_000, 100_000])
   const syncWrites = sizesFrom('MEMWEAVE_BENCH_SYNC_WRITES', [100])[0]!
-  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext'): boolean =>
-    only === undefined || only === part || (only === 'node' && (part === 'sync' || part === 'freetext'))
+  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext' | 'cluster'): boolean =>
+    only === undefined || only === part || (only === 'node' && (part === 'sync' || part === 'freetext' || part === 'cluster'))
   const started = performance.now()
   console.log(`memweave fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.versions.node}`)
   // Other work on the machine skews every figure; the same-run baseline skews with it, the ratio less.
@@ -113,6 +115,14 @@ async function main(): Promise<void> {
     const sync = await runSyncBench({ writes: syncWrites, sizes: syncSizes, log })
     console.log(`== Node ${process.versions.node}, sync: two devices through the memweave relay on loopback, in-memory storage ==`)
     console.log(formatSyncReport(sync))
+  }
+  if (want('cluster')) {
+    // Relay nodes sharing pools through Redis (issue 18), beside the single-process relay.
+    const [clients, pools, updates, intervalMs] = sizesFrom('MEMWEAVE_BENCH_CLUSTER', [2000, 200, 20, 100])
+    const options = { clients: clients!, pools: pools!, updates: updates!, intervalMs: intervalMs!, payloadBytes: 200, log }
+    const rows = await runClusterBench(options)
+    console.log(`== Node ${process.versions.node}, cluster: relay nodes sharing pools through Redis, on loopback ==`)
+    console.log(formatClusterReport(rows, options))
   }
   console.log(`Total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end: ${loadavg()[0]!.toFixed(2)}.`)
 }

@@ -7,6 +7,9 @@ const FLAGS = {
   port: { type: 'string' },
   dir: { type: 'string' },
   'require-owner-proof': { type: 'boolean' },
+  redis: { type: 'string' },
+  'node-id': { type: 'string' },
+  'connections-per-minute': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -15,6 +18,7 @@ export const relayCommand: Command = {
   name: 'relay',
   summary: 'Relay pools between devices over websockets (y-websocket) until SIGINT or SIGTERM',
   usage: `Usage: memweave relay [--host 127.0.0.1] [--port 7412] [--dir D] [--require-owner-proof]
+       memweave relay --redis redis://127.0.0.1:6379 [--node-id ID] [--host H] [--port N]
 
 Relays memweave pools between devices: the y-websocket protocol at ws://HOST:PORT/<pool id>,
 clients authenticated by a pool token signed by the pool owner (?token=...), read-only members'
@@ -26,17 +30,35 @@ Options:
   --dir D                  Keep pools in D, so they survive restarts (default: in memory, gone on exit)
   --require-owner-proof    Admit a new pool only with a token proving its ownership
                            (default: the first valid token's issuer owns it; see docs/relay.md)
+  --redis URL              Run as one node of a cluster: pools live in this Redis, shared by every
+                           node given the same URL (needs the package ioredis; not with --dir)
+  --node-id ID             This node's name in /metrics (default: <hostname>-<pid>)
+  --connections-per-minute N
+                           Websocket upgrades accepted per client IP per minute (default 120);
+                           raise it behind a load balancer, where every client has its address
   -h, --help               Show this help
 `,
   async run(argv, io) {
     const values = parseCommandFlags(relayCommand, argv, FLAGS, io)
     if (!values) return EXIT.OK
     const port = portFlag(relayCommand, values.port ?? '7412')
+    if (values.dir !== undefined && values.redis !== undefined) {
+      io.stderr(`memweave relay: --dir and --redis exclude each other (pools live in one or the other)\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
+    const perMinute = values['connections-per-minute']
+    if (perMinute !== undefined && !/^[1-9][0-9]{0,8}$/.test(perMinute)) {
+      io.stderr(`memweave relay: --connections-per-minute must be a positive integer\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
     const relay = createRelay({
       host: values.host ?? '127.0.0.1',
       port,
       dir: values.dir ?? null,
       ownerProof: values['require-owner-proof'] ? 'required' : 'optional',
+      redis: values.redis ?? null,
+      ...(perMinute === undefined ? {} : { limits: { connectionsPerWindow: Number(perMinute), connectionWindowMs: 60_000 } }),
+      ...(values['node-id'] === undefined ? {} : { nodeId: values['node-id'] }),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
     })
     const shutdown = io.shutdown()

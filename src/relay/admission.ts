@@ -1,8 +1,7 @@
 import { isMemweaveError } from '../core/errors.js'
 import type { OwnerPin } from './owner-pin.js'
 import { RelayCloseCode } from './protocol.js'
-import type { Room } from './room.js'
-import type { RoomRegistry } from './rooms.js'
+import type { RoomSource, ServedRoom } from './room-source.js'
 import { TokenFailure, verifyPoolToken, type PoolGrant } from './token.js'
 
 /** How the relay decides whose tokens open a room. */
@@ -52,9 +51,9 @@ function refuse(failure: TokenFailure): Refusal {
 export async function admit(
   token: string | null,
   roomName: string,
-  rooms: RoomRegistry,
+  rooms: RoomSource,
   policy: AdmissionPolicy,
-): Promise<{ room: Room; grant: PoolGrant }> {
+): Promise<{ room: ServedRoom; grant: PoolGrant }> {
   const configured = policy.owners.get(roomName) ?? null
   let grant: PoolGrant
   try {
@@ -75,14 +74,14 @@ export async function admit(
   const pin = room.owner
   const outcome = pin ? verdict(pin, grant) : 'pin'
   if (outcome === 'refuse') {
-    rooms.release(roomName)
+    rooms.release(roomName, room)
     throw refuse(TokenFailure.WRONG_OWNER)
   }
   if (outcome === 'pin' || outcome === 'repin') {
     try {
       await room.pin({ owner: grant.owner, source: grant.ownerProven ? 'proof' : 'tofu', at: policy.now() })
     } catch (err) {
-      rooms.release(roomName)
+      rooms.release(roomName, room)
       throw err
     }
   }

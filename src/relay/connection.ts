@@ -1,7 +1,8 @@
 import type { RawData, WebSocket } from 'ws'
 import { MalformedFrame, parseClientMessage, permissionDeniedFrame } from './frames.js'
 import { READ_ONLY_REFUSAL, RelayCloseCode } from './protocol.js'
-import type { Peer, Room } from './room.js'
+import type { Peer } from './room.js'
+import type { ServedRoom } from './room-source.js'
 import type { PoolGrant } from './token.js'
 import { changesDocument, decodeUpdate } from './update-check.js'
 
@@ -33,7 +34,7 @@ export class Connection implements Peer {
   readonly ip: string
   readonly roomName: string
   #grant: PoolGrant | null = null
-  #room: Room | null = null
+  #room: ServedRoom | null = null
   #early: Uint8Array[] | null = []
   #earlyBytes = 0
   #closed = false
@@ -60,7 +61,7 @@ export class Connection implements Peer {
     return this.#grant
   }
 
-  get room(): Room | null {
+  get room(): ServedRoom | null {
     return this.#room
   }
 
@@ -69,7 +70,7 @@ export class Connection implements Peer {
   }
 
   /** Joins the room and handles the frames that arrived during admission. */
-  admit(room: Room, grant: PoolGrant): void {
+  admit(room: ServedRoom, grant: PoolGrant): void {
     if (this.#closed) return
     this.#grant = grant
     this.#room = room

@@ -63,6 +63,8 @@ export const RelayCloseCode = {
   MESSAGE_TOO_BIG: 1009,
   /** The relay failed (a storage error, a bug); reconnect later. */
   INTERNAL: 1011,
+  /** A cluster node lost its Redis (the pools' storage): every connection is closed, and new ones refused, until Redis is back; reconnect (another node may have it). */
+  UNAVAILABLE: 1013,
   /** The token is missing, malformed, wrongly signed or expired (also when it expires mid-connection). */
   UNAUTHORIZED: 4401,
   /** The token is valid but not for this pool, or not issued by this pool's owner. */

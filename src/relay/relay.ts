@@ -12,7 +12,10 @@ import { Refusal, admit, type AdmissionPolicy } from './admission.js'
 import { Connection } from './connection.js'
 import { ConnectionRateLimiter, resolveLimits, type RelayLimits } from './limits.js'
 import { ROOM_PATTERN, RelayCloseCode, TOKEN_PARAM } from './protocol.js'
+import { serveOps, type OpsState } from './ops.js'
 import { RoomRegistry } from './rooms.js'
+import type { RoomSource } from './room-source.js'
+import { hostname } from 'node:os'
 
 export interface RelayOptions {
   /** Interface to bind. Default `127.0.0.1` (this machine only). */
@@ -40,6 +43,14 @@ export interface RelayOptions {
   readonly now?: () => number
   /** Receives unexpected errors (storage failures, bugs). Default: one line on stderr. */
   readonly onError?: (err: unknown) => void
+  /**
+   * Run as one node of a cluster: pools live in this Redis (`redis://host:port[/db]`), shared with
+   * every other node given the same URL; no `dir`. Needs the optional package `ioredis`.
+   * docs/relay.md, "Several nodes".
+   */
+  readonly redis?: string | null
+  /** This node's name in metrics and Redis client names. Default: `<hostname>-<pid>`. */
+  readonly nodeId?: string
 }
 
 export interface RelayAddress {
@@ -81,7 +92,7 @@ class YRelay implements Relay {
   readonly #connections = new Set<Connection>()
   #server: Server | undefined
   #wss: WebSocketServer | undefined
-  #rooms: RoomRegistry | undefined
+  #rooms: RoomSource | undefined
   #lock: FileLock | undefined
   #heartbeat: ReturnType<typeof setInterval> | undefined
   #address: RelayAddress | null = null
@@ -94,6 +105,9 @@ class YRelay implements Relay {
     this.#port = options.port ?? DEFAULT_PORT
     if (!Number.isInteger(this.#port) || this.#port < 0 || this.#port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
     this.#dir = options.dir ? resolve(options.dir) : null
+    if (options.redis && this.#dir !== null) throw invalidArgument('dir', 'a relay keeps its pools in Redis or in a directory, not both')
+    if (options.redis !== undefined && options.redis !== null && !/^rediss?:\/\//.test(options.redis)) throw invalidArgument('redis', 'must be a redis:// or rediss:// URL')
+    if (options.nodeId !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(options.nodeId)) throw invalidArgument('nodeId', 'must be 1-64 of [A-Za-z0-9._-]')
     this.#limits = resolveLimits(options.limits)
     this.#now = options.now ?? Date.now
     const owners = new Map<string, string>()
@@ -132,18 +146,25 @@ class YRelay implements Relay {
         await mkdir(join(this.#dir, 'rooms'), { recursive: true, mode: 0o700 })
         this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `relay directory ${this.#dir}`)
       }
-      this.#rooms = new RoomRegistry({
-        dir: this.#dir === null ? null : join(this.#dir, 'rooms'),
+      const roomOptions = {
         compactAfterBytes: this.#options.compactAfterBytes ?? 4 * MiB,
         maxDocumentBytes: this.#limits.maxDocumentBytes,
         maxPendingBytes: this.#limits.maxPendingBytes,
         idleUnloadMs: this.#options.idleUnloadMs ?? 30_000,
         onError: this.#onError,
-      })
+      }
+      if (this.#options.redis) {
+        // Loaded only here, so a single-process relay never imports the cluster code or ioredis.
+        const { ClusterRooms } = await import('./redis/cluster-rooms.js')
+        this.#rooms = await ClusterRooms.connect({ ...roomOptions, url: this.#options.redis, nodeId: this.#options.nodeId ?? `${hostname()}-${process.pid}` })
+      } else {
+        this.#rooms = new RoomRegistry({ ...roomOptions, dir: this.#dir === null ? null : join(this.#dir, 'rooms') })
+      }
       // `ws` is an optional peer dependency: a browser app that installs memweave never gets it.
       const { WebSocketServer } = await loadPeer('the relay', ['ws'], () => import('ws'))
       this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
-      const server = createServer((_req, res) => {
+      const server = createServer((req, res) => {
+        if (serveOps(req, res, () => this.#ops())) return
         res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })
         res.end('memweave relay: connect with a y-websocket client to ws://HOST:PORT/<pool id>?token=<pool token>\n')
       })
@@ -207,7 +228,7 @@ class YRelay implements Relay {
       onError: this.#onError,
       onClosed: (c) => {
         this.#connections.delete(c)
-        if (c.room) this.#rooms?.release(c.roomName)
+        if (c.room) this.#rooms?.release(c.roomName, c.room)
       },
     })
     this.#connections.add(conn)
@@ -229,6 +250,23 @@ class YRelay implements Relay {
       return conn.close(RelayCloseCode.FORBIDDEN, "wrong-owner: the token is not issued by this pool's owner")
     }
     conn.admit(room, grant)
+  }
+
+  /** What `/healthz` and `/metrics` report. */
+  #ops(): OpsState {
+    const rooms = this.#rooms as (RoomSource & { healthy?: boolean; nodeId?: string; stats?: () => Record<string, number> }) | undefined
+    return {
+      ready: !this.#closing && rooms !== undefined && rooms.healthy !== false,
+      closing: this.#closing !== undefined,
+      node: rooms?.nodeId ?? null,
+      metrics: {
+        connections: this.#connections.size,
+        pools_loaded: rooms?.size ?? 0,
+        ...rooms?.stats?.(),
+        process_resident_memory_bytes: process.memoryUsage.rss(),
+        process_heap_used_bytes: process.memoryUsage().heapUsed,
+      },
+    }
   }
 
   close(): Promise<void> {

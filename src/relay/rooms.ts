@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { readOwnerPin, type OwnerPin } from './owner-pin.js'
 import { Room } from './room.js'
+import type { RoomSource } from './room-source.js'
 
 export interface RoomRegistryOptions {
   /** `<relay dir>/rooms`, or null for rooms in memory. */
@@ -26,7 +27,7 @@ interface Entry {
  * document freed), so memory follows the pools in use, not every pool ever served. A room being
  * unloaded is reloaded from disk by the next connection once the unload finished.
  */
-export class RoomRegistry {
+export class RoomRegistry implements RoomSource {
   readonly #options: RoomRegistryOptions
   readonly #entries = new Map<string, Entry>()
   readonly #unloading = new Map<string, Promise<void>>()
@@ -34,6 +35,11 @@ export class RoomRegistry {
 
   constructor(options: RoomRegistryOptions) {
     this.#options = options
+  }
+
+  /** Rooms loaded (or loading) now. */
+  get size(): number {
+    return this.#entries.size
   }
 
   #roomDir(name: string): string | null {

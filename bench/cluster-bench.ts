@@ -1,0 +1,215 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { WebSocket } from 'ws'
+import * as Y from 'yjs'
+import { createIdentity, type Identity } from '../src/core/identity.js'
+import { derivePoolId } from '../src/pools/records.js'
+import { syncStep1Frame, updateFrame } from '../src/relay/frames.js'
+import { createPoolToken } from '../src/relay/token.js'
+import { RedisServer } from '../test/redis-server.js'
+
+/**
+ * The relay as a cluster (issue 18): many clients over many pools, every pool with one writer and
+ * the rest readers, clients spread round-robin over 1, 2 or 3 relay nodes sharing one redis-server,
+ * beside the single-process relay (in memory) in the same run. Every relay is a child process
+ * (bench/cluster-node.ts); the clients are bare websockets in this process speaking y-websocket
+ * (step 1, then counting update frames), so the bench process stays light.
+ *
+ * Per target: updates/s delivered (update frames received by readers / time from the first send
+ * to the last receipt) and delivery latency p50/p99 (a writer's send until a reader has it; the
+ * k-th update frame a reader gets is the k-th its pool's writer sent, one writer per pool). Then
+ * memory per pool per node: heap after a full GC with every pool loaded and its clients connected
+ * but idle, minus the heap before any client, divided by the pools loaded on that node.
+ */
+
+export interface ClusterBenchOptions {
+  readonly clients: number
+  readonly pools: number
+  /** Updates each pool's writer sends. */
+  readonly updates: number
+  /** ms between two updates of one writer (writers are staggered over the interval). */
+  readonly intervalMs: number
+  readonly payloadBytes: number
+  readonly log: (line: string) => void
+}
+
+export interface ClusterBenchRow {
+  readonly target: string
+  readonly nodes: number
+  readonly delivered: number
+  readonly expected: number
+  readonly perSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  /** Heap bytes per loaded pool (with its idle clients), per node, mean over nodes. */
+  readonly heapPerPool: number
+}
+
+const REPO = new URL('..', import.meta.url).pathname
+
+class BenchNode {
+  readonly url: string
+  readonly #child: ChildProcess
+  readonly #lines: AsyncIterator<string>
+  private constructor(child: ChildProcess, url: string, lines: AsyncIterator<string>) {
+    this.#child = child
+    this.url = url
+    this.#lines = lines
+  }
+  static async start(redis: string | null, id: string): Promise<BenchNode> {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/cluster-node.ts', redis ?? '-', id], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] })
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+    const first = await lines.next()
+    const m = /^listening (\S+)/.exec(String(first.value))
+    if (!m) throw new Error(`bench node ${id} did not start: ${String(first.value)}`)
+    return new BenchNode(child, m[1]!, lines)
+  }
+  async heapUsed(): Promise<number> {
+    this.#child.stdin!.write('gc\n')
+    for (;;) {
+      const { value } = await this.#lines.next()
+      const m = /^mem (.*)$/.exec(String(value))
+      if (m) return (JSON.parse(m[1]!) as { heapUsed: number }).heapUsed
+    }
+  }
+  async stop(): Promise<void> {
+    const exited = new Promise((ok) => this.#child.once('exit', ok))
+    this.#child.kill('SIGTERM')
+    await exited
+  }
+}
+
+interface BenchClient {
+  readonly ws: WebSocket
+  /** Receipt times of update frames, in order. */
+  readonly received: number[]
+  readonly ready: Promise<void>
+}
+
+function openClient(url: string, pool: string, token: string): BenchClient {
+  const ws = new WebSocket(`${url}/${pool}?token=${encodeURIComponent(token)}`, { perMessageDeflate: false })
+  const received: number[] = []
+  const ready = new Promise<void>((ok, fail) => {
+    ws.once('error', fail)
+    ws.once('open', () => ws.send(syncStep1Frame(new Y.Doc())))
+    ws.on('message', (data: Buffer) => {
+      // [0 SYNC, 2 UPDATE, ...]: an update forwarded by the relay; anything else is the handshake.
+      if (data[0] === 0 && data[1] === 2) received.push(performance.now())
+      else ok()
+    })
+  })
+  return { ws, received, ready }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+async function runTarget(name: string, nodes: BenchNode[], owner: Identity, options: ClusterBenchOptions): Promise<ClusterBenchRow> {
+  const { clients, pools, updates, intervalMs, payloadBytes, log } = options
+  const perPool = Math.max(2, Math.floor(clients / pools))
+  const before = await Promise.all(nodes.map((n) => n.heapUsed()))
+  const poolIds = Array.from({ length: pools }, (_x, i) => derivePoolId(owner.did, i.toString(16).padStart(32, '0'), null))
+  const expiresAt = Date.now() + 3_600_000
+  const tokens = await Promise.all(poolIds.map((pool) => createPoolToken(owner, { pool, sub: owner.did, write: true, expiresAt })))
+  // Client c of pool p goes to node (p * perPool + c) % nodes: every pool spans every node.
+  const all: BenchClient[][] = []
+  let n = 0
+  for (const [p, pool] of poolIds.entries()) {
+    all.push(Array.from({ length: perPool }, () => openClient(nodes[n++ % nodes.length]!.url, pool, tokens[p]!)))
+    // Connect in batches, so the handshakes do not all land at once.
+    if (p % 20 === 19) await Promise.all(all.flat().map((c) => c.ready))
+  }
+  await Promise.all(all.flat().map((c) => c.ready))
+  log(`${name}: ${perPool * pools} clients on ${pools} pools connected`)
+  const sent: number[][] = poolIds.map(() => [])
+  const payload = 'x'.repeat(payloadBytes)
+  const docs = poolIds.map(() => new Y.Doc())
+  await new Promise<void>((done) => {
+    let finished = 0
+    for (const [p] of poolIds.entries()) {
+      const writer = all[p]![0]!
+      const doc = docs[p]!
+      doc.on('update', (u: Uint8Array) => {
+        sent[p]!.push(performance.now())
+        writer.ws.send(updateFrame(u))
+      })
+      let k = 0
+      const tick = (): void => {
+        doc.getMap('m').set(`k${k}`, payload)
+        if (++k < updates) setTimeout(tick, intervalMs)
+        else if (++finished === pools) done()
+      }
+      setTimeout(tick, (p / pools) * intervalMs)
+    }
+  })
+  const expected = pools * (perPool - 1) * updates
+  const delivered = (): number => all.reduce((s, cs) => s + cs.slice(1).reduce((t, c) => t + c.received.length, 0), 0)
+  const deadline = performance.now() + 60_000
+  while (delivered() < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  const latencies: number[] = []
+  let first = Infinity
+  let last = 0
+  for (const [p, cs] of all.entries()) {
+    first = Math.min(first, sent[p]![0] ?? Infinity)
+    for (const c of cs.slice(1)) {
+      c.received.forEach((t, k) => {
+        if (sent[p]![k] !== undefined) latencies.push(t - sent[p]![k]!)
+        last = Math.max(last, t)
+      })
+    }
+  }
+  latencies.sort((a, b) => a - b)
+  const loaded = await Promise.all(nodes.map((node) => node.heapUsed()))
+  const poolsPerNode = pools // every pool has clients on every node (perPool >= nodes)
+  const heapPerPool = loaded.reduce((s, h, i) => s + (h - before[i]!) / poolsPerNode, 0) / nodes.length
+  for (const c of all.flat()) c.ws.terminate()
+  for (const d of docs) d.destroy()
+  const got = delivered()
+  return { target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool }
+}
+
+export async function runClusterBench(options: ClusterBenchOptions): Promise<ClusterBenchRow[]> {
+  const owner = await createIdentity({ seed: new Uint8Array(32).fill(9) })
+  const rows: ClusterBenchRow[] = []
+  const single = [await BenchNode.start(null, 'single')]
+  try {
+    rows.push(await runTarget('single-process relay (in memory)', single, owner, options))
+  } finally {
+    await Promise.all(single.map((n) => n.stop()))
+  }
+  for (const count of [1, 2, 3]) {
+    const redis = await RedisServer.start()
+    const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(redis.url, `n${i + 1}`)))
+    try {
+      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, owner, options))
+    } finally {
+      await Promise.all(nodes.map((n) => n.stop()))
+      await redis.stop()
+    }
+  }
+  return rows
+}
+
+export function formatClusterReport(rows: readonly ClusterBenchRow[], options: ClusterBenchOptions): string {
+  const head = ['relay', 'delivered', 'updates/s delivered', 'p50', 'p99', 'heap per pool per node']
+  const body = rows.map((r) => [
+    r.target,
+    `${r.delivered}/${r.expected}`,
+    r.perSecond.toFixed(0),
+    `${r.p50Ms.toFixed(1)} ms`,
+    `${r.p99Ms.toFixed(1)} ms`,
+    `${(r.heapPerPool / 1024).toFixed(1)} KiB`,
+  ])
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)))
+  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
+  const perPool = Math.max(2, Math.floor(options.clients / options.pools))
+  return [
+    `${perPool * options.pools} clients over ${options.pools} pools (1 writer + ${perPool - 1} readers each), ${options.updates} updates of ${options.payloadBytes} bytes per writer every ${options.intervalMs} ms; clients round-robin over the nodes.`,
+    line(head),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...body.map(line),
+    '',
+  ].join('\n')
+}

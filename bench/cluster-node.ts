@@ -1,0 +1,27 @@
+import { createInterface } from 'node:readline'
+import { createRelay } from '../src/relay/relay.js'
+
+/**
+ * One relay process for the cluster bench (bench/cluster-bench.ts): `node --expose-gc --import tsx
+ * bench/cluster-node.ts <redis URL | -> <node id>`. Like `memweave relay [--redis]`, plus a
+ * connection rate limit high enough for thousands of clients from one loopback address, and a
+ * `gc` line on stdin that answers with the heap after a full collection (memory per pool).
+ */
+const [redis, nodeId] = process.argv.slice(2)
+const relay = createRelay({
+  port: 0,
+  redis: redis === '-' ? null : redis!,
+  ...(redis === '-' ? {} : { nodeId: nodeId! }),
+  limits: { connectionsPerWindow: 1_000_000 },
+  onError: (err) => process.stderr.write(`relay ${nodeId}: ${String(err)}\n`),
+})
+const { url } = await relay.listen()
+process.stdout.write(`listening ${url}\n`)
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() !== 'gc') return
+  for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.()
+  process.stdout.write(`mem ${JSON.stringify(process.memoryUsage())}\n`)
+})
+process.on('SIGTERM', () => {
+  void relay.close().finally(() => process.exit(0))
+})

@@ -1,0 +1,369 @@
+import { randomBytes } from 'node:crypto'
+import type { Redis, RedisOptions } from 'ioredis'
+import { loadPeer } from '../../core/peer.js'
+import { ErrorCode, MemweaveError } from '../../core/errors.js'
+import { Refusal } from '../admission.js'
+import type { OwnerPin } from '../owner-pin.js'
+import { RelayCloseCode } from '../protocol.js'
+import type { RoomSource, ServedRoom } from '../room-source.js'
+import { ClusterRoom, parsePin, type ClusterHost } from './cluster-room.js'
+import { DEFAULT_PREFIX, poolKeys } from './keys.js'
+
+export interface ClusterRoomsOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  readonly url: string
+  /** Names this node in metrics and in its stream entries. */
+  readonly nodeId: string
+  readonly prefix?: string
+  readonly compactAfterBytes: number
+  readonly maxDocumentBytes: number
+  readonly idleUnloadMs: number
+  readonly onError: (err: unknown) => void
+}
+
+/** How long one node may hold a pool's compaction lease before another may take it. */
+const LEASE_MS = 30_000
+/** The reader blocks this long at most, so a pool loaded while it was blocked is read soon even if CLIENT UNBLOCK raced it. */
+const BLOCK_MS = 1000
+/** Seconds over which /metrics computes updates/s. */
+const RATE_WINDOW = 10
+const UNAVAILABLE_REASON = 'unavailable: the relay lost its storage (Redis); reconnect'
+
+interface Entry {
+  readonly room: Promise<ClusterRoom>
+  loaded: ClusterRoom | null
+  holds: number
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+/**
+ * The pools of one cluster node (RoomSource over Redis). Two connections to Redis: commands
+ * (appends, loads, pins, compaction) and a reader that blocks in one XREAD over the streams of every
+ * pool loaded here and hands each entry to its room. When Redis goes away, every client of the node
+ * is closed with 1013 and every pool dropped (their documents may hold updates Redis never got;
+ * the clients hold them too and re-send them when they reconnect); admissions are refused with 1013
+ * until both connections are back, which ioredis retries for ever.
+ */
+export class ClusterRooms implements RoomSource {
+  readonly #options: ClusterRoomsOptions
+  readonly #cmd: Redis
+  readonly #reader: Redis
+  readonly #sub: Redis
+  /** Loaded rooms by awareness channel, for the subscriber. */
+  readonly #byChannel = new Map<string, ClusterRoom>()
+  readonly #host: ClusterHost
+  readonly #prefix: string
+  readonly #entries = new Map<string, Entry>()
+  readonly #unloading = new Map<string, Promise<void>>()
+  readonly counters = { updatesIn: 0, updatesOut: 0, outages: 0, compactions: 0 }
+  /** ms between an entry's id (when Redis took it) and this node reading it, for the last batch read. */
+  lagMs = 0
+  #readerId: number | null = null
+  #wake: (() => void) | null = null
+  #readLoop: Promise<void> = Promise.resolve()
+  #wasHealthy = false
+  #closed = false
+  /** Counter samples, one a second for the last RATE_WINDOW seconds: the updates/s of /metrics. */
+  readonly #samples: Array<{ at: number; in: number; out: number }> = []
+  readonly #sampler: ReturnType<typeof setInterval>
+
+  private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis, sub: Redis) {
+    this.#options = options
+    this.#cmd = cmd
+    this.#reader = reader
+    this.#sub = sub
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX
+    this.#host = {
+      redis: cmd,
+      instance: `${options.nodeId}/${randomBytes(6).toString('hex')}`,
+      compactAfterBytes: options.compactAfterBytes,
+      maxDocumentBytes: options.maxDocumentBytes,
+      leaseMs: LEASE_MS,
+      onError: options.onError,
+      onAppendFailed: (room, err) => this.#appendFailed(room, err),
+      publishAwareness: (room, update) => {
+        const instance = Buffer.from(this.#host.instance)
+        const message = Buffer.concat([Buffer.of(instance.length), instance, update])
+        void this.#cmd.publish(room.awarenessChannel, message).catch(() => undefined)
+      },
+      counters: this.counters,
+    }
+    this.#sampler = setInterval(() => {
+      this.#samples.push({ at: Date.now(), in: this.counters.updatesIn, out: this.counters.updatesOut })
+      if (this.#samples.length > RATE_WINDOW + 1) this.#samples.shift()
+    }, 1000)
+    this.#sampler.unref()
+    sub.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      const room = this.#byChannel.get(channel.toString())
+      const length = message[0] ?? 0
+      if (!room || message.subarray(1, 1 + length).toString() === this.#host.instance) return
+      room.receiveAwareness(message.subarray(1 + length))
+    })
+    for (const conn of [cmd, reader, sub]) {
+      conn.on('error', () => undefined) // reported once per outage below, not once per retry
+      conn.on('close', () => this.#onStatus())
+      conn.on('ready', () => this.#onStatus())
+    }
+  }
+
+  /**
+   * Connects both Redis connections (ioredis, an optional peer dependency) and starts the reader.
+   * @throws MemweaveError STORAGE when Redis cannot be reached; CAPABILITY_NOT_SUPPORTED without ioredis
+   */
+  static async connect(options: ClusterRoomsOptions): Promise<ClusterRooms> {
+    const { Redis } = await loadPeer('the relay with --redis', ['ioredis'], () => import('ioredis'))
+    const settings: RedisOptions = {
+      lazyConnect: true,
+      // Fail commands at once while disconnected instead of queueing them: the node closes its
+      // clients with 1013 and they re-send everything on reconnect, so nothing is lost by failing.
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times) => Math.min(100 * times, 1000),
+      connectionName: `memweave-relay:${options.nodeId}`,
+    }
+    const cmd = new Redis(options.url, settings)
+    const reader = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` })
+    // Subscribed channels are re-subscribed by ioredis after a reconnect (autoResubscribe).
+    const sub = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` })
+    // Until the node is up, failures are the connect() rejection below; ioredis would print each retry otherwise.
+    for (const conn of [cmd, reader, sub]) conn.on('error', () => undefined)
+    try {
+      await Promise.all([cmd.connect(), reader.connect(), sub.connect()])
+    } catch (err) {
+      cmd.disconnect()
+      reader.disconnect()
+      sub.disconnect()
+      throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot reach Redis at ${redactUrl(options.url)}`, {}, { cause: err })
+    }
+    const rooms = new ClusterRooms(options, cmd, reader, sub)
+    rooms.#wasHealthy = true
+    rooms.#readLoop = rooms.#read()
+    return rooms
+  }
+
+  get nodeId(): string {
+    return this.#options.nodeId
+  }
+
+  /** Every connection to Redis is up. */
+  get healthy(): boolean {
+    return this.#cmd.status === 'ready' && this.#reader.status === 'ready' && this.#sub.status === 'ready'
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+
+  async pinOf(name: string): Promise<OwnerPin | null> {
+    this.#assertUsable()
+    const entry = this.#entries.get(name)
+    if (entry) return (await entry.room).owner
+    return parsePin((await this.#cmd.get(poolKeys(this.#prefix, name).owner).catch((err: unknown) => this.#storageFailure(err))) ?? '')
+  }
+
+  async acquire(name: string): Promise<ServedRoom> {
+    for (;;) {
+      this.#assertUsable()
+      const unloading = this.#unloading.get(name)
+      if (!unloading) break
+      await unloading
+    }
+    let entry = this.#entries.get(name)
+    if (!entry) {
+      const room = ClusterRoom.load(name, poolKeys(this.#prefix, name), this.#host).catch((err: unknown) => this.#storageFailure(err))
+      const created: Entry = { room, loaded: null, holds: 0, timer: undefined }
+      entry = created
+      this.#entries.set(name, created)
+      room.then(
+        (r) => {
+          if (this.#entries.get(name) !== created) return void r.discard(UNAVAILABLE_REASON)
+          created.loaded = r
+          this.#byChannel.set(r.awarenessChannel, r)
+          void this.#sub.subscribe(r.awarenessChannel).catch(() => undefined)
+          this.#wakeReader()
+        },
+        () => {
+          if (this.#entries.get(name) === created) this.#entries.delete(name)
+        },
+      )
+    }
+    entry.holds++
+    clearTimeout(entry.timer)
+    entry.timer = undefined
+    return entry.room
+  }
+
+  release(name: string, room?: ServedRoom): void {
+    const entry = this.#entries.get(name)
+    // A hold taken before an outage dropped the room is not a hold on the room loaded since.
+    if (!entry || (room !== undefined && entry.loaded !== room)) return
+    if (--entry.holds > 0 || this.#closed) return
+    entry.timer = setTimeout(() => this.#unload(name, entry), this.#options.idleUnloadMs)
+    entry.timer.unref?.()
+  }
+
+  #unload(name: string, entry: Entry): void {
+    if (entry.holds > 0 || this.#entries.get(name) !== entry) return
+    this.#entries.delete(name)
+    const done = entry.room
+      .then((room) => {
+        this.#unsubscribe(room)
+        return room.close()
+      })
+      .catch(this.#options.onError)
+      .finally(() => this.#unloading.delete(name))
+    this.#unloading.set(name, done)
+  }
+
+  /** Metrics of this node, for `/metrics`. */
+  stats(): Record<string, number> {
+    const first = this.#samples[0]
+    const seconds = first ? (Date.now() - first.at) / 1000 : 0
+    const rate = (now: number, then: number | undefined): number => (seconds > 0 && then !== undefined ? Math.round(((now - then) / seconds) * 10) / 10 : 0)
+    return {
+      updates_in_per_second: rate(this.counters.updatesIn, first?.in),
+      updates_out_per_second: rate(this.counters.updatesOut, first?.out),
+      redis_up: this.healthy ? 1 : 0,
+      redis_outages_total: this.counters.outages,
+      updates_in_total: this.counters.updatesIn,
+      updates_out_total: this.counters.updatesOut,
+      stream_lag_ms: this.lagMs,
+      compactions_total: this.counters.compactions,
+    }
+  }
+
+  /** Compacts (under each pool's lease) and unloads every pool, then disconnects. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    clearInterval(this.#sampler)
+    const closing = [...this.#entries.values()].map(async (entry) => {
+      clearTimeout(entry.timer)
+      const room = await entry.room.catch(() => null)
+      await room?.close()
+    })
+    this.#entries.clear()
+    const results = await Promise.allSettled([...closing, ...this.#unloading.values()])
+    this.#wakeReader()
+    this.#reader.disconnect()
+    this.#sub.disconnect()
+    await this.#readLoop
+    await this.#cmd.quit().catch(() => this.#cmd.disconnect())
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed) throw failed.reason
+  }
+
+  #assertUsable(): void {
+    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'the relay is closing')
+    if (!this.healthy) throw new Refusal(RelayCloseCode.UNAVAILABLE, UNAVAILABLE_REASON)
+  }
+
+  /** A Redis failure while admitting: 1013 when Redis is down (the client retries), else the error as is (1011). */
+  #storageFailure(err: unknown): never {
+    if (!this.healthy) throw new Refusal(RelayCloseCode.UNAVAILABLE, UNAVAILABLE_REASON)
+    throw err
+  }
+
+  #onStatus(): void {
+    const healthy = this.healthy
+    if (healthy === this.#wasHealthy || this.#closed) return
+    this.#wasHealthy = healthy
+    if (healthy) {
+      this.#readerId = null
+      this.#wakeReader()
+      return
+    }
+    this.counters.outages++
+    this.#options.onError(new MemweaveError(ErrorCode.STORAGE, `relay: lost Redis at ${redactUrl(this.#options.url)}; closing every connection (1013) until it is back`))
+    const entries = [...this.#entries.values()]
+    this.#entries.clear()
+    for (const entry of entries) {
+      clearTimeout(entry.timer)
+      void entry.room.then((room) => {
+        this.#unsubscribe(room)
+        return room.discard(UNAVAILABLE_REASON)
+      }, () => undefined)
+    }
+  }
+
+  #appendFailed(room: ClusterRoom, err: unknown): void {
+    if (!this.healthy) return // the outage handler drops every room
+    // Redis refused this one append (out of memory, say): the room holds an update no other node
+    // will see, so drop it; its clients reconnect and re-send.
+    this.#options.onError(err)
+    const entry = this.#entries.get(room.name)
+    if (entry?.loaded === room) this.#entries.delete(room.name)
+    this.#unsubscribe(room)
+    void room.discard('internal: the relay could not store an update; reconnect')
+  }
+
+  /** Stops receiving a dropped room's awareness (unless a newer load of the pool took the channel). */
+  #unsubscribe(room: ClusterRoom): void {
+    if (this.#byChannel.get(room.awarenessChannel) !== room) return
+    this.#byChannel.delete(room.awarenessChannel)
+    if (this.#sub.status === 'ready') void this.#sub.unsubscribe(room.awarenessChannel).catch(() => undefined)
+  }
+
+  #wakeReader(): void {
+    this.#wake?.()
+    if (this.#readerId !== null && this.#cmd.status === 'ready') void this.#cmd.call('CLIENT', 'UNBLOCK', this.#readerId).catch(() => undefined)
+  }
+
+  /** The reader: one blocking XREAD over the streams of every loaded pool, entries handed to their rooms in order. */
+  async #read(): Promise<void> {
+    while (!this.#closed) {
+      const rooms = [...this.#entries.values()].flatMap((e) => (e.loaded ? [e.loaded] : []))
+      if (rooms.length === 0 || !this.healthy) {
+        await new Promise<void>((ok) => {
+          const timer = setTimeout(ok, BLOCK_MS)
+          this.#wake = () => {
+            clearTimeout(timer)
+            ok()
+          }
+        })
+        this.#wake = null
+        continue
+      }
+      let reply: unknown
+      try {
+        this.#readerId ??= Number(await this.#reader.call('CLIENT', 'ID'))
+        reply = await this.#reader.callBuffer('XREAD', 'COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', ...rooms.map((r) => r.streamKey), ...rooms.map((r) => r.cursor))
+      } catch (err) {
+        // Disconnected (the outage handler has dropped the rooms) or closing; the loop waits for ready.
+        await new Promise((ok) => setTimeout(ok, 50))
+        continue
+      }
+      if (!Array.isArray(reply)) continue
+      const byKey = new Map(rooms.map((r) => [r.streamKey, r]))
+      for (const [key, items] of streamsOf(reply)) {
+        const room = byKey.get(key.toString())
+        if (!room) continue
+        for (const [id, fields] of items) room.receive(id.toString(), fields)
+        const last = items.at(-1)?.[0].toString()
+        if (last) this.lagMs = Math.max(0, Date.now() - Number(last.split('-')[0]))
+      }
+    }
+  }
+}
+
+type StreamItems = Array<[Buffer, Buffer[]]>
+
+/** XREAD's reply as [key, entries] pairs: RESP2 sends a list of pairs, RESP3 a map (which ioredis flattens to key, value, key, value). */
+function streamsOf(reply: unknown[]): Array<[Buffer, StreamItems]> {
+  if (!Buffer.isBuffer(reply[0])) return reply as Array<[Buffer, StreamItems]>
+  const pairs: Array<[Buffer, StreamItems]> = []
+  for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i] as Buffer, reply[i + 1] as StreamItems])
+  return pairs
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return 'the configured URL'
+  }
+}
