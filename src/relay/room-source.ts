@@ -24,7 +24,7 @@ export interface ServedRoom {
   leave(peer: Peer): void
   stepTwo(stateVector: Uint8Array): Uint8Array
   awarenessStates(): Uint8Array | null
-  applyUpdate(update: Uint8Array, origin: Peer): 'applied' | 'too-large'
+  applyUpdate(update: Uint8Array, origin: Peer): 'applied' | 'too-large' | 'too-much-pending'
   applyAwareness(update: Uint8Array, origin: Peer): void
 }
 

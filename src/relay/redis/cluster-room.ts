@@ -21,6 +21,8 @@ export interface ClusterHost {
   readonly instance: string
   readonly compactAfterBytes: number
   readonly maxDocumentBytes: number
+  /** Content waiting for missing dependencies a room may hold (relay/limits.ts). */
+  readonly maxPendingBytes: number
   readonly leaseMs: number
   readonly onError: (err: unknown) => void
   /** An append failed: the room now holds an update Redis lacks, so the node drops it (its peers reconnect and re-send). */
@@ -100,7 +102,7 @@ export class ClusterRoom implements ServedRoom {
     const entries = results[1]![1] as Array<[Buffer, Buffer[]]>
     const ownerJson = (results[2]![1] as string | null) ?? ''
     // The inner room never compacts (it has no log): the cluster compaction below replaces it.
-    const room = await Room.open(name, { dir: null, compactAfterBytes: Number.MAX_SAFE_INTEGER, maxDocumentBytes: host.maxDocumentBytes, onError: host.onError })
+    const room = await Room.open(name, { dir: null, compactAfterBytes: Number.MAX_SAFE_INTEGER, maxDocumentBytes: host.maxDocumentBytes, maxPendingBytes: host.maxPendingBytes, onError: host.onError })
     const snapUpto = snap['upto']?.toString() ?? '0-0'
     let cursor = snapUpto
     const base = snap['s']?.length ?? 0
@@ -154,7 +156,7 @@ export class ClusterRoom implements ServedRoom {
   awarenessStates(): Uint8Array | null {
     return this.#room.awarenessStates()
   }
-  applyUpdate(update: Uint8Array, origin: Peer): 'applied' | 'too-large' {
+  applyUpdate(update: Uint8Array, origin: Peer): 'applied' | 'too-large' | 'too-much-pending' {
     return this.#room.applyUpdate(update, origin)
   }
   applyAwareness(update: Uint8Array, origin: Peer): void {

@@ -17,6 +17,7 @@ export interface ClusterRoomsOptions {
   readonly prefix?: string
   readonly compactAfterBytes: number
   readonly maxDocumentBytes: number
+  readonly maxPendingBytes: number
   readonly idleUnloadMs: number
   readonly onError: (err: unknown) => void
 }
@@ -78,6 +79,7 @@ export class ClusterRooms implements RoomSource {
       instance: `${options.nodeId}/${randomBytes(6).toString('hex')}`,
       compactAfterBytes: options.compactAfterBytes,
       maxDocumentBytes: options.maxDocumentBytes,
+      maxPendingBytes: options.maxPendingBytes,
       leaseMs: LEASE_MS,
       onError: options.onError,
       onAppendFailed: (room, err) => this.#appendFailed(room, err),
