@@ -173,8 +173,9 @@ describe('three relay nodes on one Redis', () => {
     // The positive control: the content is in Redis (the stream) before the delete.
     expect((await redisBytes(redis.url)).bytes.includes('the blue flowerpot')).toBe(true)
 
-    await bob.mem.pools.forget(secret.id)
-    await until('the owner forgot it too', () => owner.mem.pools.status(secret.id), (s) => s === 'forgotten')
+    // The author forgets it (only the author or the owner may: docs/pools.md); it crosses to bob's node.
+    await owner.mem.pools.forget(secret.id)
+    await until('bob forgot it too', () => bob.mem.pools.status(secret.id), (s) => s === 'forgotten')
     await until('both settled', async () => [await owner.mem.sync.status(), await bob.mem.sync.status()], (s) => s.every((x) => x.state === 'synced'))
     for (const m of mems.splice(0)) await m.close()
     // Graceful stops compact each pool under its lease (one node wins, the others find it done).
