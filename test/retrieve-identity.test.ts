@@ -26,6 +26,8 @@ type Op =
   | { readonly type: 'supersede'; readonly pick: number; readonly words: string[]; readonly validDay: number | null }
   | { readonly type: 'delete'; readonly pick: number }
   | { readonly type: 'tick'; readonly ms: number }
+  /** A retrieve between writes: later edits then update the kept write order in place. */
+  | { readonly type: 'query'; readonly q: Query }
 
 interface Query {
   readonly words: string[]
@@ -38,6 +40,12 @@ interface Query {
 const words = fc.array(fc.constantFrom(...WORDS, 'zzz-unseen'), { minLength: 0, maxLength: 5 })
 const tenant = fc.constantFrom<string | null>(null, null, 't1', 't2')
 const day = fc.option(fc.integer({ min: 0, max: 6 }), { nil: null })
+const query: fc.Arbitrary<Query> = fc.record({
+  words, tenant,
+  asOfDay: fc.option(fc.integer({ min: 0, max: 7 }), { nil: null, freq: 3 }),
+  budget: fc.constantFrom(0, 15, 60, 200, 600, 1_000_000),
+  topK: fc.option(fc.constantFrom(1, 3, 50), { nil: null }),
+})
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({
     type: fc.constant('write' as const), words, tenant,
@@ -49,13 +57,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), pick: fc.nat() }) },
   // 0 keeps the clock still: equal write times, ordered by sequence. Hours split episodes (contextGap).
   { weight: 2, arbitrary: fc.record({ type: fc.constant('tick' as const), ms: fc.constantFrom(0, 1, 1000, 2 * HOUR) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('query' as const), q: query }) },
 )
-const query: fc.Arbitrary<Query> = fc.record({
-  words, tenant,
-  asOfDay: fc.option(fc.integer({ min: 0, max: 7 }), { nil: null, freq: 3 }),
-  budget: fc.constantFrom(0, 15, 60, 200, 1_000_000),
-  topK: fc.option(fc.constantFrom(1, 3, 50), { nil: null }),
-})
 const ranking = fc.constantFrom<Partial<RankParams> | undefined>(undefined, { contextSources: 2 }, { contextReach: 1 }, { context: 0 }, { contextReach: 3, contextDecay: 0.5 })
 
 const dayIso = (n: number): string => new Date(Date.UTC(2024, 0, 1 + n) + n * 7 * 60_000).toISOString()
@@ -96,8 +99,16 @@ async function run(ops: readonly Op[], queries: readonly Query[], params: Partia
   const mem = await createMemory({ storage: 'memory', now: () => tick, facts: { multiValuedPredicates: [MULTI], ranking: params } })
   try {
     const refs: string[] = []
+    const check = async (q: Query): Promise<void> => {
+      const audit = await mem.facts.audit()
+      const got = await mem.facts.retrieve(q.words.join(' '), {
+        tenantId: q.tenant, asOf: q.asOfDay === null ? null : dayIso(q.asOfDay), budgetTokens: q.budget, topK: q.topK ?? undefined,
+      })
+      expect(got.map((m) => m.ref), JSON.stringify(q)).toEqual(referenceRetrieve(audit, q, params))
+    }
     for (const o of ops) {
       if (o.type === 'tick') tick += o.ms
+      else if (o.type === 'query') await check(o.q)
       else if (o.type === 'write') {
         const metadata: Record<string, unknown> = {}
         if (o.importance !== null) metadata['importance'] = o.importance
@@ -116,13 +127,7 @@ async function run(ops: readonly Op[], queries: readonly Query[], params: Partia
         }
       }
     }
-    const audit = await mem.facts.audit()
-    for (const q of queries) {
-      const got = await mem.facts.retrieve(q.words.join(' '), {
-        tenantId: q.tenant, asOf: q.asOfDay === null ? null : dayIso(q.asOfDay), budgetTokens: q.budget, topK: q.topK ?? undefined,
-      })
-      expect(got.map((m) => m.ref), JSON.stringify(q)).toEqual(referenceRetrieve(audit, q, params))
-    }
+    for (const q of queries) await check(q)
   } finally {
     await mem.close()
   }
@@ -131,8 +136,8 @@ async function run(ops: readonly Op[], queries: readonly Query[], params: Partia
 describe('retrieve() from the index answers exactly as the full ranking did (issue 15)', () => {
   test('random stores: writes, supersessions, deletes, tenants, asOf, budgets and topK', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 0, maxLength: 60 }), fc.array(query, { minLength: 1, maxLength: 8 }), ranking, run),
-      { numRuns: 150 },
+      fc.asyncProperty(fc.array(op, { minLength: 0, maxLength: 80, size: 'large' }), fc.array(query, { minLength: 1, maxLength: 8 }), ranking, run),
+      { numRuns: 200 },
     )
   }, 120_000)
 

@@ -3,6 +3,8 @@ export interface TermScores {
   /** How many documents matched. */
   readonly size: number
   get(ref: string): number | undefined
+  /** Every matched document and its score, in no particular order: where retrieve() starts. */
+  forEach(callback: (score: number, ref: string) => void): void
 }
 
 // Below this many matches the scores are copied into a small Map, which is faster to probe than
@@ -96,8 +98,12 @@ export class LexicalIndex {
       return small
     }
     const slotOf = this.#slotOf
+    const refs = this.#refs
     return {
       size: touched.length,
+      forEach(callback: (score: number, ref: string) => void): void {
+        for (const slot of touched) callback(acc[slot]!, refs[slot]!)
+      },
       get(ref: string): number | undefined {
         const slot = slotOf.get(ref)
         if (slot === undefined) return undefined

@@ -2,6 +2,7 @@ import { cosine } from './embedder.js'
 import type { LexicalIndex, TermScores } from './lexical-index.js'
 import { terms } from './text.js'
 import type { Version } from './version.js'
+import { WriteOrder, type Candidates } from './write-order.js'
 
 /** The knobs of the default ranker; the defaults are what docs/retrieval.md measures. */
 export interface RankParams {
@@ -63,63 +64,69 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * deterministic for a fixed state (§4.3). The result is lazy: it is sorted only as far as it is
  * read, so packing a small budget never sorts a large store. See docs/retrieval.md.
  *
- * Cost: the query terms' postings, one pass over the candidates, O(n log S) for the context, and
- * O(log n) per memory read; working arrays are typed, indexed by candidate position.
+ * Cost (issue 15): the query terms' postings, one lookup per match to keep the candidates, one
+ * binary search in the write order per context source, and O(log m) per memory read among the m
+ * relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
+ * gathered only when the packing reads past the relevant memories. `candidates` may be a plain
+ * list (sorted into write order first) or a {@link Candidates} that keeps it.
  */
-export function rank(query: string, candidates: readonly Version[], ctx: RankContext): Iterable<Version> {
+export function rank(query: string, candidates: readonly Version[] | Candidates, ctx: RankContext): Iterable<Version> {
   const p: RankParams = ctx.params ? { ...DEFAULT_RANK_PARAMS, ...ctx.params } : DEFAULT_RANK_PARAMS
+  const c: Candidates = isList(candidates) ? WriteOrder.of(candidates) : candidates
   const qterms = new Map<string, number>()
   for (const t of terms(query)) qterms.set(t, 1)
   const own: TermScores = ctx.lexical && qterms.size > 0 ? ctx.lexical.score(qterms, p.k1, p.b) : new Map<string, number>()
 
-  // One pass over the candidates: their own relevance and the keys of the tie-break. (The index
-  // also scores versions that are not candidates, e.g. superseded ones: only candidates count.)
-  const n = candidates.length
-  const score = new Float64Array(n)
-  const importance = new Float64Array(n)
-  const writtenAt = new Float64Array(n)
-  const matched: number[] = []
-  const lookup = own.size > 0
-  for (let i = 0; i < n; i++) {
-    const v = candidates[i]!
-    importance[i] = v.importance
-    writtenAt[i] = v.body.writtenAt
-    if (lookup) {
-      const s = own.get(v.ref)
-      if (s !== undefined && s > 0) {
-        score[i] = s
-        matched.push(i)
-      }
-    }
-  }
-  const ref = (i: number): string => candidates[i]!.ref
-  const byPrior = (a: number, b: number): number =>
-    importance[b]! - importance[a]! || writtenAt[b]! - writtenAt[a]! || compareRefs(ref(a), ref(b))
-  const byWrite = (a: number, b: number): number =>
-    writtenAt[a]! - writtenAt[b]! || compareRefs(candidates[a]!.hlc, candidates[b]!.hlc) || compareRefs(ref(a), ref(b))
+  // The relevant memories, by local position: the matches first (the index also scores versions
+  // that are not candidates, e.g. superseded ones: only candidates count), then those that only
+  // borrow context.
+  const items: Version[] = []
+  const score: number[] = []
+  const at = new Map<string, number>()
+  own.forEach((s, ref) => {
+    if (!(s > 0)) return
+    const v = c.get(ref)
+    if (v === undefined) return
+    at.set(ref, items.length)
+    items.push(v)
+    score.push(s)
+  })
+  const matched = items.length
+  const byPrior = (a: number, b: number): number => prior(items[a]!, items[b]!)
 
-  const relevant = matched
-  if (p.context > 0 && p.contextReach > 0 && matched.length > 0) {
-    const loans = contextLoans(matched, score, writtenAt, (a, b) => score[b]! - score[a]! || byPrior(a, b), byWrite, candidates, p)
-    for (const [i, loan] of loans) {
-      if (score[i] === 0) relevant.push(i)
+  if (p.context > 0 && p.contextReach > 0 && matched > 0) {
+    const loans = contextLoans(matched, score, (a, b) => score[b]! - score[a]! || byPrior(a, b), items, c, p)
+    for (const [v, loan] of loans) {
+      let i = at.get(v.ref)
+      if (i === undefined) {
+        at.set(v.ref, (i = items.length))
+        items.push(v)
+        score.push(0)
+      }
       score[i]! += loan
     }
   }
 
   if (ctx.queryVector && ctx.vectors) {
     const scores = new Map<string, number>()
-    for (const i of relevant) scores.set(ref(i), score[i]!)
-    return fuse(candidates, scores, ctx.queryVector, ctx.vectors)
+    for (let i = 0; i < items.length; i++) scores.set(items[i]!.ref, score[i]!)
+    return fuse(c.inWriteOrder(), scores, ctx.queryVector, ctx.vectors)
   }
 
+  const relevant = Array.from(items, (_, i) => i)
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || byPrior(a, b)
-  return new Ranked(candidates, new LazySorted(relevant, byScore), () => {
-    const rest: number[] = []
-    for (let i = 0; i < n; i++) if (score[i] === 0) rest.push(i)
-    return new LazySorted(rest, byPrior)
+  return new Ranked(items, new LazySorted(relevant, byScore), () => {
+    const rest: Version[] = []
+    for (const v of c.inWriteOrder()) if (!at.has(v.ref)) rest.push(v)
+    return new LazySorted(rest, prior)
   })
 }
+
+const isList = (c: readonly Version[] | Candidates): c is readonly Version[] => Array.isArray(c)
+
+/** Importance, then recency (write time), then ref: the order of equal relevance. */
+const prior = (a: Version, b: Version): number =>
+  b.importance - a.importance || b.body.writtenAt - a.body.writtenAt || compareRefs(a.ref, b.ref)
 
 /**
  * Episode context. Memories are written in streams (a conversation, a session), and the memory
@@ -127,75 +134,36 @@ export function rank(query: string, candidates: readonly Version[], ctx: RankCon
  * after the question, the detail after the headline. Each of the best `contextSources` matches
  * lends `context × contextDecay^(d-1)` of its own relevance to the candidates at write-order
  * distance d ≤ `contextReach` on each side, provided they are valid from about the same time
- * (within `contextGap`); a candidate keeps the largest loan it gets. Returns candidate position →
- * loan.
+ * (within `contextGap`); a candidate keeps the largest loan it gets. Returns candidate → loan.
  *
- * Cost: one pass over the candidates with a binary search among the sources, O(n log S), on typed
- * arrays; no sort of the candidates.
+ * Cost: the sources are read off a heap of the matches; each finds its neighbours by one binary
+ * search in the candidates' write order, O(S log n); nothing scans the candidates.
  */
 function contextLoans(
-  matched: readonly number[], own: Float64Array, writtenAt: Float64Array, byScore: (a: number, b: number) => number,
-  byWrite: (a: number, b: number) => number, candidates: readonly Version[], p: RankParams,
-): Map<number, number> {
-  const n = candidates.length
-  const best = new LazySorted([...matched], byScore)
-  const sources: number[] = []
-  for (let i = 0; i < p.contextSources; i++) {
+  matched: number, own: readonly number[], byScore: (a: number, b: number) => number, items: readonly Version[],
+  c: Candidates, p: RankParams,
+): Map<Version, number> {
+  const best = new LazySorted(Array.from({ length: matched }, (_, i) => i), byScore)
+  const order = c.inWriteOrder()
+  const reach = p.contextReach
+  const loans = new Map<Version, number>()
+  for (let k = 0; k < p.contextSources; k++) {
     const s = best.next()
     if (s === undefined) break
-    sources.push(s)
-  }
-  sources.sort(byWrite)
-  const reach = p.contextReach
-  const S = sources.length
-  const sourceTime = Float64Array.from(sources, (i) => writtenAt[i]!)
-  // prev[j] / next[j]: the `reach` candidates nearest to source j before / after it, nearest first.
-  const prev: number[][] = sources.map(() => [])
-  const next: number[][] = sources.map(() => [])
-  // a is nearer than b: for a source's next neighbours the earlier, for its previous ones the later.
-  const earlier = (a: number, b: number): boolean =>
-    writtenAt[a]! < writtenAt[b]! || (writtenAt[a] === writtenAt[b] && byWrite(a, b) < 0)
-  const later = (a: number, b: number): boolean => earlier(b, a)
-  for (let c = 0; c < n; c++) {
-    // lo = number of sources written before c; c is source lo itself when they compare equal.
-    // Write times are compared as numbers; the full write order only breaks exact ties.
-    const t = writtenAt[c]!
-    let lo = 0, hi = S
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      const st = sourceTime[mid]!
-      if (st < t || (st === t && byWrite(sources[mid]!, c) < 0)) lo = mid + 1
-      else hi = mid
-    }
-    // Only the `reach` sources just before c can have it among their `reach` next neighbours
-    // (sources are candidates too, so any earlier source has them in between), and likewise after.
-    for (let j = lo - 1; j >= 0 && j >= lo - reach; j--) keepNearest(next[j]!, c, reach, earlier)
-    const from = lo < S && sources[lo] === c ? lo + 1 : lo
-    for (let j = from; j < S && j < from + reach; j++) keepNearest(prev[j]!, c, reach, later)
-  }
-  const loans = new Map<number, number>()
-  for (let j = 0; j < S; j++) {
-    const s = sources[j]!
-    const validFrom = candidates[s]!.body.validFrom
-    for (const side of [prev[j]!, next[j]!]) {
-      side.forEach((c, d) => {
-        if (Math.abs(candidates[c]!.body.validFrom - validFrom) > p.contextGap) return
+    const source = items[s]!
+    const pos = c.indexOf(source)
+    const validFrom = source.body.validFrom
+    for (const step of [-1, 1]) {
+      for (let d = 0; d < reach; d++) {
+        const n = order[pos + step * (d + 1)]
+        if (n === undefined) break
+        if (Math.abs(n.body.validFrom - validFrom) > p.contextGap) continue
         const loan = p.context * Math.pow(p.contextDecay, d) * own[s]!
-        if (loan > (loans.get(c) ?? 0)) loans.set(c, loan)
-      })
+        if (loan > (loans.get(n) ?? 0)) loans.set(n, loan)
+      }
     }
   }
   return loans
-}
-
-/** Inserts `x` into `list` (nearest first), keeping at most `k` items. */
-function keepNearest(list: number[], x: number, k: number, nearer: (a: number, b: number) => boolean): void {
-  let i = list.length
-  while (i > 0 && nearer(x, list[i - 1]!)) i--
-  if (i >= k) return
-  if (list.length < k) list.push(x)
-  for (let m = list.length - 1; m > i; m--) list[m] = list[m - 1]!
-  list[i] = x
 }
 
 /**
@@ -260,21 +228,21 @@ class LazySorted<T> implements Iterable<T> {
  * only gathered if it is reached). Re-iterable.
  */
 class Ranked implements Iterable<Version> {
-  readonly #candidates: readonly Version[]
+  readonly #items: readonly Version[]
   readonly #relevant: LazySorted<number>
-  readonly #makeRest: () => LazySorted<number>
-  #rest: LazySorted<number> | undefined
+  readonly #makeRest: () => LazySorted<Version>
+  #rest: LazySorted<Version> | undefined
 
-  constructor(candidates: readonly Version[], relevant: LazySorted<number>, rest: () => LazySorted<number>) {
-    this.#candidates = candidates
+  constructor(items: readonly Version[], relevant: LazySorted<number>, rest: () => LazySorted<Version>) {
+    this.#items = items
     this.#relevant = relevant
     this.#makeRest = rest
   }
 
   *[Symbol.iterator](): Iterator<Version> {
-    for (const i of this.#relevant) yield this.#candidates[i]!
+    for (const i of this.#relevant) yield this.#items[i]!
     this.#rest ??= this.#makeRest()
-    for (const i of this.#rest) yield this.#candidates[i]!
+    yield* this.#rest
   }
 }
 

@@ -3,6 +3,7 @@ import { FreeTextConflicts } from './free-text-conflicts.js'
 import { LexicalIndex } from './lexical-index.js'
 import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
+import { WriteOrder, type Candidates } from './write-order.js'
 
 const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
 
@@ -20,8 +21,10 @@ export class FactState {
   readonly #declared = new Map<string, Set<string>>()
   /** Tombstones by the ref their target superseded: how a chain is followed through a deleted link. */
   readonly #tombstonedLinks = new Map<string, Set<string>>()
-  readonly #byTenant = new Map<string, Set<string>>()
-  readonly #heads = new Map<string, Set<string>>()
+  /** Live versions per tenant, kept in write order too: asOf answers come out already in that order. */
+  readonly #byTenant = new Map<string, WriteOrder>()
+  /** Heads per tenant by ref and in write order: retrieve() looks matches up and finds their neighbours here. */
+  readonly #heads = new Map<string, WriteOrder>()
   readonly #lexical = new Map<string, LexicalIndex>()
   readonly #slots = new Map<string, Set<string>>()
   /** Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head. */
@@ -74,7 +77,7 @@ export class FactState {
     this.versions.set(v.ref, v)
     for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
     const tk = tenantKey(v.tenant)
-    setOf(this.#byTenant, tk).add(v.ref)
+    orderOf(this.#byTenant, tk).add(v)
     let lex = this.#lexical.get(tk)
     if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
     lex.add(v.ref, v.terms)
@@ -150,7 +153,7 @@ export class FactState {
     const tk = tenantKey(v.tenant)
     const fk = `${tk}\u001f${v.body.factId}`
     if (head) {
-      setOf(this.#heads, tk).add(v.ref)
+      orderOf(this.#heads, tk).add(v)
       setOf(this.#headsByFactId, fk).add(v.ref)
       if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
     } else {
@@ -204,16 +207,20 @@ export class FactState {
   }
 
   heads(tenant: string | null): Version[] {
-    return [...(this.#heads.get(tenantKey(tenant)) ?? [])].map((r) => this.versions.get(r)!)
+    return [...(this.#heads.get(tenantKey(tenant))?.values() ?? [])]
   }
 
-  /** Versions of a tenant valid at `at` (µs): validFrom ≤ at < validUntil. */
+  /** A tenant's current versions as retrieve() reads them: by ref and in write order, no copy. */
+  current(tenant: string | null): Candidates {
+    return this.#heads.get(tenantKey(tenant)) ?? NO_CANDIDATES
+  }
+
+  /** Versions of a tenant valid at `at` (µs): validFrom ≤ at < validUntil, in write order. */
   validAt(tenant: string | null, at: number): Version[] {
     const out: Version[] = []
-    for (const ref of this.#byTenant.get(tenantKey(tenant)) ?? []) {
-      const v = this.versions.get(ref)!
+    for (const v of this.#byTenant.get(tenantKey(tenant))?.inWriteOrder() ?? []) {
       if (v.body.validFrom > at) continue
-      const until = this.validUntil(ref)
+      const until = this.validUntil(v.ref)
       if (until === null || at < until) out.push(v)
     }
     return out
@@ -335,6 +342,14 @@ function indexMetadata(index: Map<string, Set<string>>, key: string, v: Version,
     refs?.delete(v.ref)
     if (refs?.size === 0) index.delete(value)
   }
+}
+
+const NO_CANDIDATES: Candidates = WriteOrder.of([])
+
+function orderOf(map: Map<string, WriteOrder>, key: string): WriteOrder {
+  let w = map.get(key)
+  if (!w) map.set(key, (w = new WriteOrder()))
+  return w
 }
 
 function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {

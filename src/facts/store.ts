@@ -498,7 +498,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     const asOf = o.asOf === undefined || o.asOf === null ? null : parseTime(o.asOf, 'asOf')
     if (asOf !== null && !this.#caps.has(Capability.BI_TEMPORAL)) throw capabilityNotSupported(Capability.BI_TEMPORAL, 'retrieve with asOf')
     await this.#ready()
-    const candidates = asOf === null ? this.#state.heads(tenant) : this.#state.validAt(tenant, asOf)
+    const candidates = asOf === null ? this.#state.current(tenant) : this.#state.validAt(tenant, asOf)
     const queryVector = this.#embedder ? (await this.#embedder.embed([q]))[0] : undefined
     const ordered = rank(q, candidates, { lexical: this.#state.lexical(tenant), queryVector, vectors: this.#vectors, params: this.#ranking })
     return pack(ordered, budget, topK).map((v) => this.#toMemory(v))
