@@ -82,12 +82,10 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   // borrow context.
   const items: Version[] = []
   const score: number[] = []
-  const at = new Map<string, number>()
   own.forEach((s, ref) => {
     if (!(s > 0)) return
     const v = c.get(ref)
     if (v === undefined) return
-    at.set(ref, items.length)
     items.push(v)
     score.push(s)
   })
@@ -96,14 +94,18 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
 
   if (p.context > 0 && p.contextReach > 0 && matched > 0) {
     const loans = contextLoans(matched, score, (a, b) => score[b]! - score[a]! || byPrior(a, b), items, c, p)
-    for (const [v, loan] of loans) {
-      let i = at.get(v.ref)
-      if (i === undefined) {
-        at.set(v.ref, (i = items.length))
-        items.push(v)
-        score.push(0)
-      }
+    // A match that borrows adds the loan to its own score (one probe of the small loan map per
+    // match, rather than a map of every match); the others enter with the loan alone.
+    for (let i = 0; i < matched && loans.size > 0; i++) {
+      const loan = loans.get(items[i]!)
+      if (loan === undefined) continue
       score[i]! += loan
+      loans.delete(items[i]!)
+    }
+    for (const [v, loan] of loans) {
+      items.push(v)
+      score.push(0)
+      score[items.length - 1]! += loan
     }
   }
 
@@ -116,8 +118,9 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   const relevant = Array.from(items, (_, i) => i)
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || byPrior(a, b)
   return new Ranked(items, new LazySorted(relevant, byScore), () => {
+    const relevantSet = new Set(items)
     const rest: Version[] = []
-    for (const v of c.inWriteOrder()) if (!at.has(v.ref)) rest.push(v)
+    for (const v of c.inWriteOrder()) if (!relevantSet.has(v)) rest.push(v)
     return new LazySorted(rest, prior)
   })
 }
