@@ -1,6 +1,7 @@
 import { open, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { syncDir } from '../storage/file-snapshot.js'
 import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, scanLog, type ScannedLog } from './log-format.js'
 
 export { crc32 } from './log-format.js'
@@ -184,19 +185,6 @@ export class UpdateLog {
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!
   return Buffer.concat(parts)
-}
-
-/** fsync a directory so a rename or a new file in it survives a crash (POSIX; a no-op where unsupported). */
-async function syncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(dir, 'r')
-    await handle.sync()
-  } catch {
-    // Windows cannot open directories; their renames are durable on their own terms.
-  } finally {
-    await handle?.close().catch(() => undefined)
-  }
 }
 
 /** Writes a file through a temp file, fsync and rename: a crash leaves the old file or the new one. */
