@@ -1,5 +1,6 @@
 import type { Slot, Slots } from './slots.js'
 import { toUtc, type Zone } from './time-zones.js'
+import { compareDateParts } from './values.js'
 
 /** Two slots that disagree, for the reason shown to a person. */
 export interface Clash {
@@ -47,16 +48,7 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   if (bounded !== null) return bounded
   switch (a.kind) {
     case 'time': return overlapTimes(a.minutes, (b as typeof a).minutes, a, b as typeof a) ? 'equal' : 'differ'
-    case 'date': {
-      const o = b as typeof a
-      let shared = 0
-      for (const k of ['y', 'm', 'd', 'wd', 'q'] as const) {
-        if (a[k] === undefined || o[k] === undefined) continue
-        shared++
-        if (a[k] !== o[k]) return 'differ'
-      }
-      return shared ? 'equal' : 'incomparable'
-    }
+    case 'date': return compareDateParts(a, b as typeof a)
     case 'reldate': return a.offset === (b as typeof a).offset ? 'equal' : 'differ'
     case 'money': {
       const o = b as typeof a

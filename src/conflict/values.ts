@@ -42,6 +42,26 @@ export type Comparison = 'equal' | 'differ' | 'incomparable'
 const near = (a: number, b: number, rel = 0.005): boolean => a === b || Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b))
 
 /** Compares two values of the same key. */
+/** The calendar parts two dates can be compared on (year, month, day, weekday, quarter). */
+export interface DateParts {
+  readonly y?: number
+  readonly m?: number
+  readonly d?: number
+  readonly wd?: number
+  readonly q?: number
+}
+
+/** Two dates agree when every part both give is the same; with no part in common they cannot be compared. */
+export function compareDateParts(a: DateParts, b: DateParts): Comparison {
+  let shared = 0
+  for (const k of ['y', 'm', 'd', 'wd', 'q'] as const) {
+    if (a[k] === undefined || b[k] === undefined) continue
+    shared++
+    if (a[k] !== b[k]) return 'differ'
+  }
+  return shared ? 'equal' : 'incomparable'
+}
+
 export function compareValues(a: Value, b: Value): Comparison {
   if (valueKey(a) !== valueKey(b)) return 'incomparable'
   switch (a.type) {
@@ -49,16 +69,8 @@ export function compareValues(a: Value, b: Value): Comparison {
       const bm = (b as typeof a).minutes
       return a.minutes.some((m) => bm.includes(m)) ? 'equal' : 'differ'
     }
-    case 'date': {
-      const o = b as typeof a
-      let shared = 0
-      for (const k of ['y', 'm', 'd', 'wd', 'q'] as const) {
-        if (a[k] === undefined || o[k] === undefined) continue
-        shared++
-        if (a[k] !== o[k]) return 'differ'
-      }
-      return shared ? 'equal' : 'incomparable'
-    }
+    case 'date':
+      return compareDateParts(a, b as typeof a)
     case 'reldate': {
       const o = b as typeof a
       if (a.unit !== o.unit) return 'incomparable'
