@@ -347,7 +347,8 @@ export function retrieveOptionsToWire(o: RetrieveOptions = {}): WireRetrieveOpti
 /** The wire name of a store option, for error messages (`validFrom` -> `options.valid_from`). */
 export function wireFieldName(field: string): string {
   const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
-  return ['valid_from', 'tenant_id', 'signing_key', 'budget_tokens', 'as_of', 'top_k'].includes(snake) || snake.startsWith('metadata')
+  const options: readonly string[] = [...WRITE_OPTION_FIELDS, ...RETRIEVE_OPTION_FIELDS]
+  return options.includes(snake) || snake.startsWith('metadata')
     ? `options.${snake}`
     : snake
 }
