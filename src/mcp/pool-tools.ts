@@ -1,9 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { MemoryType, MergeStrategy, type Pools } from '../pools/types.js'
-
-type ToolBody = <A>(body: (args: A) => Promise<unknown>) => (args: A) => Promise<CallToolResult>
+import { tool } from './tool-result.js'
 
 // The library's own lists, so the tools can never offer a value mem.pools refuses.
 const MEMORY_TYPES = Object.values(MemoryType) as [MemoryType, ...MemoryType[]]
@@ -14,7 +12,7 @@ const STRATEGIES = Object.values(MergeStrategy) as [MergeStrategy, ...MergeStrat
  * contradictions (list and resolve). Same behaviour and error codes as `mem.pools`: the server acts
  * as the store's identity, so a pool it does not own or cannot write answers PERMISSION_DENIED.
  */
-export function registerPoolTools(server: McpServer, pools: Pools, tool: ToolBody): void {
+export function registerPoolTools(server: McpServer, pools: Pools): void {
   server.registerTool('pool_create', {
     title: 'Create a Memory Pool',
     description: 'Create a memory pool this agent owns, to share structured memories with other agents. Returns its id.',

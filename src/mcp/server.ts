@@ -1,11 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Artifact, ArtifactStore } from '../artifacts/types.js'
 import type { FactStore } from '../facts/types.js'
 import type { Pools } from '../pools/types.js'
 import { registerPoolTools } from './pool-tools.js'
+import { tool } from './tool-result.js'
 import { conflictToWire, memoryToWire, wireFieldName } from '../gmp-http/protocol.js'
 
 /**
@@ -27,23 +27,6 @@ export interface McpMemory {
   readonly artifacts: ArtifactStore
   readonly facts: FactStore
   readonly pools: Pools
-}
-
-function json(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] }
-}
-
-/** Runs a tool body; a MemweaveError becomes a structured tool error (the client sees the code and field). */
-export function tool<A>(body: (args: A) => Promise<unknown>): (args: A) => Promise<CallToolResult> {
-  return async (args) => {
-    try {
-      return json(await body(args))
-    } catch (err) {
-      if (!isMemweaveError(err)) throw err
-      const field = typeof err.details.field === 'string' ? err.details.field : undefined
-      return { ...json({ error: { code: err.code, message: err.message, ...(field ? { field } : {}) } }), isError: true }
-    }
-  }
 }
 
 /** `\n<content>\n`: how AWP's `awp_artifact_write` lays a body out, so files written by either tool match. */
@@ -197,6 +180,6 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
     inputSchema: z.strictObject({ tenant_id: z.string().optional().describe('Tenant scope') }),
   }, gmp(async ({ tenant_id }) => ({ conflicts: (await facts.conflicts({ tenantId: tenant_id ?? null })).map(conflictToWire) })))
 
-  registerPoolTools(server, memory.pools, tool)
+  registerPoolTools(server, memory.pools)
   return server
 }
