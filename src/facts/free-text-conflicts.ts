@@ -55,9 +55,10 @@ export class FreeTextConflicts {
   }
 
   /**
-   * Loads the detector (its word lists are a third of a facts-only worker, issue 12): the fact
-   * store awaits this before it reads, so a page that only writes never downloads it, and queued
-   * versions wait in `#pending` until then.
+   * Loads the detector (its word lists are a quarter of a facts-only worker, issue 12): the fact
+   * store awaits this before a read when versions wait to be judged, so opening a store with no
+   * free-text fact, or a page that only writes, never downloads it; queued versions wait in
+   * `#pending` until then.
    */
   ready(): Promise<void> {
     if (this.#detector) return Promise.resolve()
@@ -83,6 +84,11 @@ export class FreeTextConflicts {
       this.#link(v.ref, other.ref, verdict.reason)
       this.#link(other.ref, v.ref, verdict.reason)
     }
+  }
+
+  /** Whether versions wait for a comparison (so a read must load the detector first). */
+  get waiting(): boolean {
+    return this.#pending.size > 0
   }
 
   /** Queues a newly applied current version for comparison. */

@@ -119,7 +119,7 @@ export class GmpFactStore implements FactStore, FactLookup {
       })
     await this.#refreshing
     if (this.#embedder) await this.#embedMissing()
-    await this.#freeText?.ready()
+    if (this.#freeText?.waiting) await this.#freeText.ready()
   }
 
   /** Remembers a mutation from the moment it is called, so flush() waits for it even before it is queued. */
