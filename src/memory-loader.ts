@@ -1,10 +1,11 @@
 import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
 import type { Identity } from './core/identity.js'
-import type { PoolGate } from './core/pool-gate.js'
 import { SignatureCache } from './core/signature-cache.js'
 import { GmpFactStore } from './facts/store.js'
 import type { CreateMemoryOptions } from './memory.js'
-import type { MemoryModule } from './memory-modules.js'
+import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
+import type { PoolGate } from './records/pool-gate.js'
+import { RecordLog } from './records/log.js'
 import type { SmpArtifactStore } from './artifacts/store.js'
 import type { PoolStore } from './pools/store.js'
 import type { SmallStore } from './small/store-api.js'
@@ -25,7 +26,7 @@ export interface ModuleStores {
   readonly sync: SyncStore
 }
 
-/** Closed in this order: sync stops first (links, last persisted updates); the fact store owns the storage and closes last. */
+/** Closed in this order: sync stops first (links, last persisted updates); then the modules, facts, and the record log with the storage. */
 const CLOSE_ORDER = ['sync', 'working', 'artifacts', 'small', 'pools'] as const
 
 /**
@@ -38,6 +39,8 @@ const CLOSE_ORDER = ['sync', 'working', 'artifacts', 'small', 'pools'] as const
 export class MemoryModules {
   readonly facts: GmpFactStore
   readonly identity: Identity | null
+  /** The one engine under every module: catch-up, the tick's batch, the clock, trim, sealing. */
+  readonly log: RecordLog
   readonly #storage: SignallingStorage
   readonly #options: CreateMemoryOptions
   /** One set of signature verdicts for pools and sync: a synced record is verified once. */
@@ -45,18 +48,26 @@ export class MemoryModules {
   readonly #loading = new Map<MemoryModule, Promise<unknown>>()
   #closing: Promise<void> | null = null
 
-  private constructor(storage: SignallingStorage, facts: GmpFactStore, options: CreateMemoryOptions) {
+  private constructor(storage: SignallingStorage, log: RecordLog, facts: GmpFactStore, options: CreateMemoryOptions) {
     this.#storage = storage
+    this.log = log
     this.facts = facts
+    log.gate = this.#gate
+    // A leader tab asked to commit a write of a module it has not loaded yet loads it first.
+    log.resolveNamed = async (name) => {
+      const module = name.split('.')[0] as MemoryModule
+      if ((MEMORY_MODULES as readonly string[]).includes(module)) await this.load(module)
+    }
     this.identity = options.identity ?? null
     this.#options = options
   }
 
-  /** Opens the storage through the fact store (which owns it) and loads the facts' state, so errors surface here. */
+  /** Opens the storage through the record log and loads the facts' state, so errors surface here. */
   static async open(port: StoragePort, options: CreateMemoryOptions): Promise<MemoryModules> {
     // Every module writes through one port that also signals this Memory's own commits to the sync layer.
     const storage = new SignallingStorage(port)
-    const facts = new GmpFactStore(storage, {
+    const log = new RecordLog(storage, { identity: options.identity ?? null, now: options.now })
+    const facts = new GmpFactStore(log, {
       capabilities: options.capabilities,
       identity: options.identity ?? null,
       multiValuedPredicates: options.facts?.multiValuedPredicates,
@@ -65,8 +76,13 @@ export class MemoryModules {
       ...(options.facts?.freeTextConflicts === false ? { freeTextConflicts: false } : {}),
       now: options.now,
     })
-    await facts.refresh()
-    return new MemoryModules(storage, facts, options)
+    try {
+      await facts.refresh()
+    } catch (err) {
+      await log.close().catch(() => undefined)
+      throw err
+    }
+    return new MemoryModules(storage, log, facts, options)
   }
 
   /** Whether a module's code has been asked for (tests, and close()). */
@@ -132,7 +148,7 @@ export class MemoryModules {
     }
   }
 
-  /** Closes every loaded module, then the fact store and its storage. Idempotent. */
+  /** Closes every loaded module, then the fact store, then the record log and its storage. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       for (const name of CLOSE_ORDER) {
@@ -142,6 +158,7 @@ export class MemoryModules {
         await (module as { close(): Promise<void> } | null)?.close()
       }
       await this.facts.close()
+      await this.log.close()
     })()
     return this.#closing
   }

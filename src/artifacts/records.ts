@@ -1,7 +1,7 @@
 import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { PoolWriteGrant } from '../core/pool-gate.js'
+import type { PoolWriteGrant } from '../records/pool-gate.js'
 import { signRecord } from '../core/signed-record.js'
 import { recordId } from '../core/ids.js'
 // WriteBatcher knows nothing of facts: it is the one-transaction-per-tick batcher of DESIGN.md "Runtime".

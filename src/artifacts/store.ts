@@ -1,7 +1,7 @@
 import { decodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
+import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
 import type { StoragePort } from '../storage/port.js'
 import type { ArtifactFile } from './format.js'
 import {

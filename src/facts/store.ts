@@ -1,15 +1,14 @@
-import { HybridClock, decodeHlc, encodeHlc, hlcMicros } from '../core/clock.js'
-import { ErrorCode, MemweaveError, capabilityNotSupported, invalidArgument } from '../core/errors.js'
-import { contentFactId, recordId, structuredFactId, type FactObject } from '../core/ids.js'
+import { decodeHlc, hlcMicros } from '../core/clock.js'
+import { capabilityNotSupported, invalidArgument } from '../core/errors.js'
+import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
 import { publicKeyFromSeed, sign } from '../core/ed25519.js'
 import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
 import { formatTime, parseOptionalTime, parseTime } from '../core/time.js'
-import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
-import type { LogRow, StoredRecord } from '../storage/schema.js'
-import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
-import { BufferedTx } from '../storage/buffered-tx.js'
-import { SCHEMA } from '../storage/schema.js'
+import { logFor, type RecordLog } from '../records/log.js'
+import type { Deriver, Delivery, LogWriter } from '../records/types.js'
+import type { StoragePort } from '../storage/port.js'
+import type { StoredRecord } from '../storage/schema.js'
 import { Capability, resolveCapabilities } from './capabilities.js'
 import type { Embedder } from './embedder.js'
 import {
@@ -24,10 +23,6 @@ import type {
   AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
 import { compareVersions, normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
-
-const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
-/** Keep this many log rows; a handle further behind reloads from the records instead. */
-const LOG_KEEP = 20_000
 
 /** A prepared write: validated, hashed, signed and stamped; committing it needs no secret. */
 export interface Draft {
@@ -48,9 +43,6 @@ export type FactMutation =
   | { readonly type: 'put'; readonly draft: Draft }
   | { readonly type: 'delete'; readonly ref: string; readonly author: string | null; readonly hlc: string }
 
-/** Commits a mutation somewhere else (the leader) and resolves with its result. */
-export type Committer = (mutation: FactMutation) => Promise<FactRef | boolean>
-
 interface VectorRow {
   readonly ref: string
   readonly embedder: string
@@ -63,117 +55,80 @@ interface VectorRow {
  * and deletes are seen on the next call (CROSS_SESSION_PROPAGATION).
  */
 export class GmpFactStore implements FactStore, FactLookup {
-  readonly #storage: StoragePort
+  readonly #log: RecordLog
+  readonly #ownsLog: boolean
   readonly #caps: ReadonlySet<Capability>
   readonly #identity: Identity | null
   readonly #embedder: Embedder | null
   readonly #ranking: Partial<RankParams> | undefined
-  readonly #clock: HybridClock
   readonly #state: FactState
   readonly #freeText: FreeTextConflicts | null
   readonly #vectors = new Map<string, Float32Array>()
-  readonly #batcher: WriteBatcher<WriteTx>
-  #seq = 0
-  #trimmedAt = 0
-  #stale = true
-  #opening: Promise<void> | undefined
-  #refreshing: Promise<void> | undefined
-  readonly #mutations = new Set<Promise<unknown>>()
   readonly #live: LiveQueries
-  #committer: Committer | null = null
-  #unwatch: (() => void) | undefined
+  #registered: Promise<void> | undefined
+  #unfollow: (() => void) | undefined
   #closed = false
 
-  constructor(storage: StoragePort, options: FactStoreOptions = {}) {
-    this.#storage = storage
-    this.#caps = resolveCapabilities(options.capabilities)
+  /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
+  constructor(source: StoragePort | RecordLog, options: FactStoreOptions = {}) {
     this.#identity = options.identity ?? null
+    const { log, owned } = logFor(source, { identity: this.#identity, now: options.now })
+    this.#log = log
+    this.#ownsLog = owned
+    this.#caps = resolveCapabilities(options.capabilities)
     this.#embedder = options.embedder ?? null
     this.#ranking = options.ranking
-    this.#clock = new HybridClock(options.now)
     const freeText = options.freeTextConflicts === false ? null : new FreeTextConflicts()
     this.#freeText = freeText
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)), freeText)
-    this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
     this.#live = new LiveQueries((q, o) => this.retrieve(q, o))
+    log.define('facts.mutate', (w, m: FactMutation) => this.#applyMutation(w, m))
   }
 
-  // ---- lifecycle and freshness -------------------------------------------------------------
+  // ---- what the store derives from the record log -------------------------------------------
 
-  async #open(): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    this.#opening ??= this.#storage.open()
-    await this.#opening
-  }
-
-  /** Opens, waits for the committing batch, and catches up with other handles' changes. */
-  async #ready(): Promise<void> {
-    await this.#open()
-    // Read barrier: never observe a batch that is still committing.
-    await this.#batcher.inflight
-    // Calls in the same tick share one catch-up read.
-    this.#refreshing ??= this.#storage
-      .read(TABLES, (tx) => this.#catchUp(tx))
-      .finally(() => {
-        this.#refreshing = undefined
-      })
-    await this.#refreshing
-    if (this.#embedder) await this.#embedMissing()
-    if (this.#freeText?.waiting) await this.#freeText.ready()
-  }
-
-  /** Remembers a mutation from the moment it is called, so flush() waits for it even before it is queued. */
-  #track<T>(mutation: Promise<T>): Promise<T> {
-    this.#mutations.add(mutation)
-    const done = (): void => {
-      this.#mutations.delete(mutation)
-    }
-    mutation.then(done, done)
-    return mutation
-  }
-
-  async #catchUp(tx: ReadTx): Promise<void> {
-    if (this.#stale) return this.#reload(tx)
-    const last = await tx.last<LogRow>('log')
-    if (!last || last.seq === this.#seq) return
-    const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-    if (this.#seq < floor) return this.#reload(tx)
-    const rows = await tx.after<LogRow>('log', this.#seq)
-    const puts = rows.filter((r) => r.op === 'put').map((r) => r.ref)
-    const records = await tx.getMany<StoredRecord>('records', puts)
-    const vectors = this.#embedder ? await tx.getMany<VectorRow>('vectors', puts) : []
-    for (const row of rows) {
-      if (row.op === 'del') this.#state.forget(row.ref)
-    }
-    for (const r of records) if (r) this.#applyRecord(r)
-    for (const v of vectors) if (v && v.embedder === this.#embedder?.id) this.#vectors.set(v.ref, v.vec)
-    for (const row of rows) {
-      if (row.op === 'del') {
-        this.#state.forget(row.ref)
-        this.#vectors.delete(row.ref)
+  readonly #deriver: Deriver = {
+    name: 'facts',
+    // Tombstones first on a full load, so a fact deleted later never flickers into the derived state.
+    kinds: ['tombstone', 'fact'],
+    reset: () => {
+      this.#state.clear()
+      this.#vectors.clear()
+    },
+    receive: (records, delivery) => this.#receive(records, delivery),
+    removed: (ids) => {
+      for (const id of ids) {
+        this.#state.forget(id)
+        this.#vectors.delete(id)
       }
-    }
-    this.#seq = rows.at(-1)?.seq ?? this.#seq
-    if (rows.length > 0) this.#live.schedule()
+    },
+    changed: () => this.#live.schedule(),
+    settle: async () => {
+      if (this.#embedder) await this.#embedMissing()
+      if (this.#freeText?.waiting) await this.#freeText.ready()
+    },
   }
 
-  async #reload(tx: ReadTx): Promise<void> {
-    this.#state.clear()
-    this.#vectors.clear()
-    // Only this module's kinds: other modules keep their records in the same table.
-    // Tombstones first, so a fact deleted later never flickers into the derived state.
-    for (const r of await tx.where<StoredRecord>('records', 'kind', 'tombstone')) this.#applyRecord(r)
-    for (const r of await tx.where<StoredRecord>('records', 'kind', 'fact')) this.#applyRecord(r)
-    if (this.#embedder) {
-      for (const v of await tx.all<VectorRow>('vectors')) if (v.embedder === this.#embedder.id) this.#vectors.set(v.ref, v.vec)
-    }
-    this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
-    this.#stale = false
+  async #receive(records: readonly StoredRecord[], { tx, local, reload }: Delivery): Promise<void> {
+    for (const r of records) this.#state.apply(r)
+    // Vectors of this handle's own writes are already in memory; others' are read with their records.
+    const embedder = this.#embedder
+    if (!embedder || local) return
+    const vectors = reload
+      ? await tx.all<VectorRow>('vectors')
+      : await tx.getMany<VectorRow>('vectors', records.filter((r) => r.kind === 'fact').map((r) => r.id))
+    for (const v of vectors) if (v && v.embedder === embedder.id && this.#state.versions.has(v.ref)) this.#vectors.set(v.ref, v.vec)
   }
 
-  #applyRecord(r: StoredRecord): void {
-    this.#clock.observe(decodeHlc(r.hlc))
-    this.#state.apply(r)
+  /** Registers with the log once (loading every fact); later calls cost a resolved promise. */
+  #register(): Promise<void> {
+    return (this.#registered ??= this.#log.register(this.#deriver))
+  }
+
+  /** Registered, and caught up with every handle's commits. */
+  async #ready(): Promise<void> {
+    await this.#register()
+    await this.#log.ready(this.#deriver)
   }
 
   async #embedMissing(): Promise<void> {
@@ -181,65 +136,21 @@ export class GmpFactStore implements FactStore, FactLookup {
     const missing = [...this.#state.versions.values()].filter((v) => !this.#vectors.has(v.ref))
     if (missing.length === 0) return
     const vecs = await embedder.embed(missing.map((v) => v.body.content))
-    await this.#storage.write(['vectors'], (tx) =>
-      tx.put('vectors', missing.map((v, i) => ({ ref: v.ref, embedder: embedder.id, vec: vecs[i]! }))),
-    )
+    await this.#log.write((w) => w.tx.put('vectors', missing.map((v, i) => ({ ref: v.ref, embedder: embedder.id, vec: vecs[i]! }))))
     missing.forEach((v, i) => this.#vectors.set(v.ref, vecs[i]!))
   }
 
   /** Idempotent; pending writes are committed first. */
   async close(): Promise<void> {
     if (this.#closed) return
-    await this.flush()
     this.#closed = true
-    this.#unwatch?.()
+    this.#unfollow?.()
     this.#live.clear()
-    await this.#storage.close()
+    if (this.#ownsLog) await this.#log.close()
+    else await this.#log.flush()
   }
 
   // ---- writes --------------------------------------------------------------------------------
-
-  async #commit(ops: ReadonlyArray<BatchOp<WriteTx, unknown>>): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    let results: unknown[]
-    try {
-      results = await this.#storage.write(TABLES, async (tx) => {
-        await this.#catchUp(tx)
-        const buffered = new BufferedTx(tx, SCHEMA)
-        const out: unknown[] = []
-        for (const op of ops) out.push(await op.run(buffered))
-        const keys = (await buffered.flush()).get('log') ?? []
-        for (const key of keys) this.#seq = Math.max(this.#seq, key as number)
-        await this.#trimLog(tx)
-        return out
-      })
-    } catch (err) {
-      // State was updated optimistically inside the failed transaction: rebuild it from storage.
-      this.#stale = true
-      throw err
-    }
-    ops.forEach((op, i) => op.resolve(results[i]))
-    this.#live.schedule()
-  }
-
-  /** Log rows are buffered with the batch; #commit learns their keys when it flushes. */
-  async #log(tx: WriteTx, rows: LogRow[]): Promise<void> {
-    await tx.put('log', rows)
-  }
-
-  async #trimLog(tx: WriteTx): Promise<void> {
-    if (this.#seq - this.#trimmedAt < 1000 || this.#seq <= LOG_KEEP) return
-    this.#trimmedAt = this.#seq
-    const floor = this.#seq - LOG_KEEP
-    const old = await tx.after<LogRow>('log', 0, 5000)
-    const keys = old.filter((r) => r.seq! <= floor).map((r) => r.seq!)
-    if (keys.length === 0) return
-    await tx.delete('log', keys)
-    await tx.put('meta', [{ key: 'logFloor', value: keys.at(-1)! }])
-    // A request older than the kept log cannot be retried any more (its sender saw a leader change long ago).
-    const oldRequests = (await tx.all<{ id: string; at: number }>('requests')).filter((r) => r.at <= floor)
-    await tx.delete('requests', oldRequests.map((r) => r.id))
-  }
 
   async #prepare(content: unknown, options: WriteOptions, supersedes: string | null): Promise<Draft> {
     const text = assertContent(content)
@@ -269,7 +180,8 @@ export class GmpFactStore implements FactStore, FactLookup {
     }
     const vector = this.#embedder ? ((await this.#embedder.embed([text]))[0] ?? null) : null
     // The clock ticks last, just before the op is queued, so sequence order is commit order.
-    const hlc = this.#clock.tick()
+    const stamp = this.#log.tick()
+    const hlc = decodeHlc(stamp)
     const writtenAt = hlcMicros(hlc)
     const validFrom = this.#caps.has(Capability.BI_TEMPORAL) && validFromInput !== null ? validFromInput : writtenAt
     const structuredId =
@@ -284,7 +196,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     return {
       explicitValidFrom: validFromInput !== null,
       tenant,
-      hlc: encodeHlc(hlc),
+      hlc: stamp,
       author: this.#identity?.did ?? null,
       vector,
       body: {
@@ -300,7 +212,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     }
   }
 
-  async #putFact(tx: WriteTx, draft: Draft): Promise<FactRef> {
+  async #putFact(w: LogWriter, draft: Draft): Promise<FactRef> {
     let body = draft.body
     if (body.supersedes !== null) {
       const old = this.#state.versions.get(body.supersedes)
@@ -316,40 +228,33 @@ export class GmpFactStore implements FactStore, FactLookup {
       // Re-asserting a current fact is idempotent (GMP §1.2): the existing version answers.
       if (same) return same.ref
     }
-    const unsigned = { kind: 'fact', tenant: draft.tenant, body, author: draft.author, hlc: draft.hlc }
-    const record: StoredRecord = { id: recordId(unsigned), ...unsigned }
-    await tx.put('records', [record])
+    const record = this.#log.seal('fact', body, { tenant: draft.tenant, hlc: draft.hlc, author: draft.author })
     if (draft.vector && this.#embedder) {
-      await tx.put('vectors', [{ ref: record.id, embedder: this.#embedder.id, vec: draft.vector }])
+      await w.tx.put('vectors', [{ ref: record.id, embedder: this.#embedder.id, vec: draft.vector }])
       this.#vectors.set(record.id, draft.vector)
     }
-    await this.#log(tx, [{ ref: record.id, op: 'put' }])
-    this.#applyRecord(record)
+    await w.append([record])
     return record.id as FactRef
   }
 
-  async #deleteFact(tx: WriteTx, ref: string, author: string | null, hlc: string): Promise<boolean> {
+  async #deleteFact(w: LogWriter, ref: string, author: string | null, hlc: string): Promise<boolean> {
     const v = this.#state.versions.get(ref)
     if (!v) return false
     const body: TombstoneBody = { target: ref, supersedes: this.#state.predecessor(v) }
-    const unsigned = { kind: 'tombstone', tenant: v.tenant, body, author, hlc }
-    const tomb: StoredRecord = { id: recordId(unsigned), ...unsigned }
-    await tx.delete('records', [ref])
-    await tx.delete('vectors', [ref])
-    await tx.put('records', [tomb])
-    await this.#log(tx, [{ ref: tomb.id, op: 'put' }, { ref, op: 'del' }])
-    this.#vectors.delete(ref)
-    this.#applyRecord(tomb)
+    // The tombstone first: it removes the version with its chain links; the hard delete leaves no byte of it.
+    await w.append([this.#log.seal('tombstone', body, { tenant: v.tenant, hlc, author })])
+    await w.remove([ref])
+    await w.tx.delete('vectors', [ref])
     return true
   }
 
   write(content: string, options: WriteOptions = {}): Promise<FactRef> {
-    return this.#track(
-      (async () => {
-        await this.#open()
+    return this.#log.track(
+      async () => {
+        await this.#register()
         const draft = await this.#prepare(content, options, null)
         return this.#submit({ type: 'put', draft }) as Promise<FactRef>
-      })(),
+      },
     )
   }
 
@@ -375,69 +280,33 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   supersede(oldRef: FactRef | string, content: string, options: WriteOptions = {}): Promise<FactRef> {
-    return this.#track(
-      (async () => {
+    return this.#log.track(
+      async () => {
         if (!this.#caps.has(Capability.SUPERSESSION_CHAIN)) throw capabilityNotSupported(Capability.SUPERSESSION_CHAIN, 'supersede')
-        await this.#open()
+        await this.#register()
         // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
         const draft = await this.#prepare(content, options, typeof oldRef === 'string' ? oldRef : null)
         return this.#submit({ type: 'put', draft }) as Promise<FactRef>
-      })(),
+      },
     )
   }
 
   delete(ref: FactRef | string): Promise<boolean> {
-    return this.#track(
-      (async () => {
-        if (!this.#caps.has(Capability.HARD_DELETE)) throw capabilityNotSupported(Capability.HARD_DELETE, 'delete')
-        await this.#open()
-        if (typeof ref !== 'string') return false
-        const hlc = encodeHlc(this.#clock.tick())
-        const author = this.#identity?.did ?? null
-        return this.#submit({ type: 'delete', ref, author, hlc }) as Promise<boolean>
-      })(),
-    )
+    return this.#log.track(async () => {
+      if (!this.#caps.has(Capability.HARD_DELETE)) throw capabilityNotSupported(Capability.HARD_DELETE, 'delete')
+      await this.#register()
+      if (typeof ref !== 'string') return false
+      return this.#submit({ type: 'delete', ref, author: this.#identity?.did ?? null, hlc: this.#log.tick() }) as Promise<boolean>
+    })
   }
 
-  #applyMutation(tx: WriteTx, m: FactMutation): Promise<FactRef | boolean> {
-    return m.type === 'put' ? this.#putFact(tx, m.draft) : this.#deleteFact(tx, m.ref, m.author, m.hlc)
+  #applyMutation(w: LogWriter, m: FactMutation): Promise<FactRef | boolean> {
+    return m.type === 'put' ? this.#putFact(w, m.draft) : this.#deleteFact(w, m.ref, m.author, m.hlc)
   }
 
-  async #submit(m: FactMutation): Promise<FactRef | boolean> {
-    const committer = this.#committer
-    if (!committer) return this.#batcher.enqueue((tx) => this.#applyMutation(tx, m))
-    const result = await committer(m)
-    await this.refresh() // read-your-writes: the leader's commit is in storage, catch up before resolving
-    return result
-  }
-
-  /**
-   * Commits a mutation prepared by another handle (the browser runtime's leader does this for
-   * followers). `requestId` makes it exactly-once: a retry after a leader change returns the
-   * first result instead of writing twice.
-   * @internal
-   */
-  commitForwarded(mutation: FactMutation, requestId: string): Promise<FactRef | boolean> {
-    return this.#track(
-      (async () => {
-        await this.#open()
-        return this.#batcher.enqueue(async (tx) => {
-          const done = await tx.get<{ result: FactRef | boolean }>('requests', requestId)
-          if (done) return done.result
-          const result = await this.#applyMutation(tx, mutation)
-          await tx.put('requests', [{ id: requestId, result, at: this.#seq }])
-          return result
-        })
-      })(),
-    )
-  }
-
-  /**
-   * Routes this store's mutations to another handle (null: commit locally again).
-   * @internal
-   */
-  setCommitter(committer: Committer | null): void {
-    this.#committer = committer
+  /** Into this tick's batch, or to the leader tab that commits for this one (the log decides). */
+  #submit(m: FactMutation): Promise<FactRef | boolean> {
+    return this.#log.submit('facts.mutate', m) as Promise<FactRef | boolean>
   }
 
   /** Catches up with changes other handles committed, and updates live queries. */
@@ -456,18 +325,14 @@ export class GmpFactStore implements FactStore, FactLookup {
    */
   async subscribe(query: string, options: RetrieveOptions, callback: LiveQueryCallback): Promise<() => void> {
     if (typeof callback !== 'function') throw invalidArgument('callback', 'must be a function')
-    if (!this.#unwatch && this.#storage.watch) {
-      this.#unwatch = this.#storage.watch(() => {
-        if (this.#live.size > 0 && !this.#closed) this.refresh().catch(() => undefined)
-      })
-    }
+    // Another handle's commit reaches the live queries through the log's catch-up (deriver.changed).
+    this.#unfollow ??= this.#log.follow()
     return this.#live.add(query, options ?? {}, callback)
   }
 
   /** GMP flush(): resolves once every mutation called before it has committed (or failed). */
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.#mutations])
-    await this.#batcher.flush()
+    await this.#log.flush()
   }
 
   // ---- reads ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import {
 import { byRecency, mergePayloads } from './merge.js'
 import { buildPayload } from './payload.js'
 import { conflictIndex, importanceOf, poolInfo, toPoolMemory } from './present.js'
-import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
+import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
 import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
 import { PoolReplica, type Ctx, type Put } from './replica.js'
 import { duplicateKey, nearDuplicate, norm } from './similarity.js'

@@ -1,6 +1,6 @@
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
-import type { FactMutation, GmpFactStore } from '../facts/store.js'
-import type { FactRef } from '../facts/types.js'
+import type { RecordLog } from '../records/log.js'
+import type { ForwardedWrite } from '../records/types.js'
 import { channelName, isTabMessage, type SerializedError, type TabMessage } from './protocol.js'
 
 function serialize(err: unknown): SerializedError {
@@ -11,8 +11,9 @@ function serialize(err: unknown): SerializedError {
 
 /**
  * Leader election among the dedicated workers of an origin's tabs, for browsers without
- * SharedWorker (Chrome on Android). The worker holding the Web Lock commits every write; the
- * others prepare and sign writes locally, forward them over a BroadcastChannel, and read
+ * SharedWorker (Chrome on Android). The worker holding the Web Lock commits the record log's
+ * named writes (src/records/log.ts `define`) for every tab; the others prepare and sign them
+ * locally, forward them over a BroadcastChannel, and read
  * IndexedDB themselves. When the leader's tab closes, its lock is released, the next worker takes
  * it and announces itself, and followers resend every write not yet acknowledged. Each write
  * carries a request id that the leader records in the same transaction, so a resent write that
@@ -20,9 +21,9 @@ function serialize(err: unknown): SerializedError {
  */
 export class TabElection {
   readonly node = crypto.randomUUID()
-  readonly #store: GmpFactStore
+  readonly #log: RecordLog
   readonly #channel: BroadcastChannel
-  readonly #pending = new Map<string, { mutation: FactMutation; resolve: (r: string | boolean) => void; reject: (e: unknown) => void }>()
+  readonly #pending = new Map<string, { mutation: ForwardedWrite; resolve: (r: unknown) => void; reject: (e: unknown) => void }>()
   readonly #calls = new Map<string, { method: string; args: readonly unknown[]; resolve: (r: unknown) => void; reject: (e: unknown) => void }>()
   readonly #newsListeners = new Map<string, (value: unknown) => void>()
   readonly #leadListeners: Array<() => void> = []
@@ -32,11 +33,11 @@ export class TabElection {
   #release: (() => void) | undefined
   #closed = false
 
-  constructor(database: string, store: GmpFactStore) {
-    this.#store = store
+  constructor(database: string, log: RecordLog) {
+    this.#log = log
     this.#channel = new BroadcastChannel(channelName(database))
     this.#channel.onmessage = (event) => this.#onMessage(event.data)
-    store.setCommitter((mutation) => this.#forward(mutation) as Promise<FactRef | boolean>)
+    log.setForwarder((write) => this.#forward(write))
     this.#post({ type: 'who-leads', v: 1, node: this.node })
     void navigator.locks
       .request(`memweave-leader:${database}`, () => {
@@ -91,12 +92,12 @@ export class TabElection {
   #becomeLeader(): void {
     this.#isLeader = true
     this.#leader = this.node
-    this.#store.setCommitter(null)
+    this.#log.setForwarder(null)
     this.#post({ type: 'leader', v: 1, node: this.node })
     // Our own writes that were waiting for a leader are committed here now.
     for (const [id, p] of this.#pending) {
       this.#pending.delete(id)
-      this.#store.commitForwarded(p.mutation, id).then(p.resolve, p.reject)
+      this.#log.commitForwarded(p.mutation.name, p.mutation.args, id).then(p.resolve, p.reject)
     }
     for (const [id, c] of this.#calls) {
       this.#calls.delete(id)
@@ -105,10 +106,10 @@ export class TabElection {
     for (const listener of this.#leadListeners) listener()
   }
 
-  #forward(mutation: FactMutation): Promise<string | boolean> {
+  #forward(mutation: ForwardedWrite): Promise<unknown> {
     if (this.#closed) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'this memory is closed'))
     const id = `${Date.now().toString(36)}-${crypto.randomUUID()}`
-    if (this.#isLeader) return this.#store.commitForwarded(mutation, id)
+    if (this.#isLeader) return this.#log.commitForwarded(mutation.name, mutation.args, id)
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { mutation, resolve, reject })
       if (this.#leader) this.#post({ type: 'commit', v: 1, id, from: this.node, mutation })
@@ -149,7 +150,7 @@ export class TabElection {
         return
       case 'commit':
         if (!this.#isLeader) return
-        this.#store.commitForwarded(msg.mutation, msg.id).then(
+        this.#log.commitForwarded(msg.mutation.name, msg.mutation.args, msg.id).then(
           (result) => this.#post({ type: 'committed', v: 1, id: msg.id, to: msg.from, result }),
           (err: unknown) => this.#post({ type: 'failed', v: 1, id: msg.id, to: msg.from, error: serialize(err) }),
         )

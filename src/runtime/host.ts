@@ -1,7 +1,6 @@
 import * as Comlink from 'comlink'
 import { identityFromKeys, type IdentityKeys } from '../core/identity.js'
 import type { Capability } from '../facts/capabilities.js'
-import { GmpFactStore } from '../facts/store.js'
 import { openMemoryModules, type MemoryModules } from '../memory-loader.js'
 import { MEMORY_MODULES, type MemoryModule } from '../memory-modules.js'
 import { indexedDbStorage } from '../storage/dexie-adapter.js'
@@ -68,8 +67,8 @@ export function createMemoryHost(): MemoryHost {
       facts: { multiValuedPredicates: o.multiValuedPredicates },
       small: o.small,
     })
-    // Fact writes are the contended path across tabs: in the dedicated fallback, one elected worker commits them.
-    const election = o.election && memory.facts instanceof GmpFactStore ? new TabElection(o.name, memory.facts) : null
+    // In the dedicated fallback one elected worker commits the record log's forwardable writes for every tab.
+    const election = o.election ? new TabElection(o.name, memory.log) : null
     // One replica per origin: in the fallback only the leader runs sync; the others ask it.
     const sync = election ? new TabSync(() => memory.load('sync'), election) : null
     return { memory, election, sync, targets: new Map(), users: 0 }

@@ -1,4 +1,4 @@
-import type { FactMutation } from '../facts/store.js'
+import type { ForwardedWrite } from '../records/types.js'
 import type { ErrorDetails, ErrorCode } from '../core/errors.js'
 
 /**
@@ -20,8 +20,8 @@ export type TabMessage =
   /** A new worker asks the leader to announce itself. */
   | { readonly type: 'who-leads'; readonly v: 1; readonly node: string }
   /** A follower asks the leader to commit a mutation it prepared (and signed). */
-  | { readonly type: 'commit'; readonly v: 1; readonly id: string; readonly from: string; readonly mutation: FactMutation }
-  | { readonly type: 'committed'; readonly v: 1; readonly id: string; readonly to: string; readonly result: string | boolean }
+  | { readonly type: 'commit'; readonly v: 1; readonly id: string; readonly from: string; readonly mutation: ForwardedWrite }
+  | { readonly type: 'committed'; readonly v: 1; readonly id: string; readonly to: string; readonly result: unknown }
   | { readonly type: 'failed'; readonly v: 1; readonly id: string; readonly to: string; readonly error: SerializedError }
   /** A follower asks the leader to run a method that only the leader may run (sync: the one replica that talks to relays). */
   | { readonly type: 'call'; readonly v: 1; readonly id: string; readonly from: string; readonly method: string; readonly args: readonly unknown[] }

@@ -2,7 +2,7 @@ import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { PoolGate, PoolWriteGrant } from '../core/pool-gate.js'
+import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
 import { signRecord } from '../core/signed-record.js'
 import { recordId } from '../core/ids.js'
 import { WriteBatcher } from '../storage/batcher.js'
@@ -192,7 +192,7 @@ export class LocalSmallStore implements SmallStore {
 
   async #record(kind: string, body: DocBody | ProgressBody, writer: Writer): Promise<StoredRecord> {
     const { identity, grant } = writer
-    if (grant) this.#clock.observe(decodeHlc(grant.after))
+    if (grant?.after) this.#clock.observe(decodeHlc(grant.after))
     const hlc = encodeHlc(this.#clock.tick())
     // A shared project's record names its pool and is signed over the pooled record id (src/core/signed-record.ts).
     if (grant) return signRecord(identity!, { kind, pool: grant.pool, tenant: grant.tenant, body, author: identity!.did, hlc })

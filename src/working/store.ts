@@ -2,7 +2,7 @@ import type { Embedder } from '../core/embedder.js'
 import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { PoolGate } from '../core/pool-gate.js'
+import type { PoolGate } from '../records/pool-gate.js'
 import { signRecord } from '../core/signed-record.js'
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
@@ -115,7 +115,7 @@ export class WorkingStore implements WorkingMemory, WriterHost {
   async pooledRecord(pool: string, body: ObservationBody): Promise<StoredRecord> {
     if (!this.#pools) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'shared working memory needs a Memory with pools (createMemory)', { field: 'pool' })
     const grant = await this.#pools.writable(pool)
-    this.#clock.observe(decodeHlc(grant.after))
+    if (grant.after) this.#clock.observe(decodeHlc(grant.after))
     return signRecord(this.#identity!, { kind: Kind.OBSERVATION, pool: grant.pool, tenant: grant.tenant, body, author: this.#identity!.did, hlc: this.stamp() })
   }
 

@@ -1,20 +1,17 @@
 /**
  * How a protocol module asks whether it may put a record into a pool, without importing the pools
- * module (DESIGN.md layers): `createMemory` hands each module the pool store's gate. A module that
- * writes a pooled record signs it (src/core/signed-record.ts), names the pool, and uses the pool's
- * tenant, so the record means the same on every replica that receives it.
+ * module (DESIGN.md layers): the record log hands every module the pool store's gate. A module that
+ * writes a pooled record seals it with the grant (RecordLog.seal signs it), so it names the pool and
+ * carries the pool's tenant, and means the same on every replica that receives it. The grant needs
+ * no clock stamp: one clock per Memory has seen every record the pool module judged.
  */
 export interface PoolWriteGrant {
   readonly pool: string
   readonly tenant: string | null
   /** Identities that act for people in the pool: its owner and its `humans` policy. */
   readonly humans: readonly string[]
-  /**
-   * A hybrid-logical-clock stamp later than every record of the pool seen here. The writer's clock
-   * observes it before stamping, so the record is judged after the grant that allowed it: each
-   * module keeps its own clock, and a grant that arrived through the pools module is not in it.
-   */
-  readonly after: string
+  /** @deprecated Transitional: modules not yet on the record log still align their own clocks with it. */
+  readonly after?: string
 }
 
 export interface PoolGate {

@@ -1,0 +1,485 @@
+import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
+import { ErrorCode, MemweaveError } from '../core/errors.js'
+import type { Identity } from '../core/identity.js'
+import { recordId } from '../core/ids.js'
+import { signRecord } from '../core/signed-record.js'
+import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
+import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
+import type { LogRow, StoredRecord } from '../storage/schema.js'
+import type { PoolGate, PoolWriteGrant } from './pool-gate.js'
+import { trimLog } from './trim.js'
+import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
+import { BatchWriter } from './writer.js'
+
+/** Every table a batch may touch: one transaction per tick covers every module's writes. */
+const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
+
+export interface RecordLogOptions {
+  readonly identity?: Identity | null
+  /** Wall clock in ms (tests inject it). */
+  readonly now?: () => number
+  /** Close the storage with the log. Default true. */
+  readonly ownsStorage?: boolean
+}
+
+/** Where a record of this Memory goes, and when it was made. */
+export interface SealOptions {
+  readonly tenant?: string | null
+  /** A stamp taken earlier with `tick()` (a body that quotes its own write time). Default: a fresh one. */
+  readonly hlc?: string
+  /** The author, when a write was prepared by another handle of the same identity (a forwarded write). Default: this Memory's identity. */
+  readonly author?: string | null
+}
+
+type Named = (w: LogWriter, args: never) => Promise<unknown>
+
+/**
+ * The one engine under a Memory's protocol modules (DESIGN.md "Records", "Runtime"). It owns:
+ * - catch-up: other handles on the same storage (tabs, workers, processes) append to the shared
+ *   `log` table; one pass reads the rows after the last one seen, fetches each record once, and
+ *   fans it out to the derivers of its kind. A handle behind the trimmed log reloads by kind;
+ * - writes: every module's writes queued in one tick run against one batch and commit in ONE
+ *   storage transaction, caught up first, so a write decides on fresh state;
+ * - one hybrid logical clock, which observes every record it delivers, so stamps order across
+ *   modules and replicas;
+ * - one trim rule for the log; sealing (content id, or a signature for a pooled record through the
+ *   pool gate); flush and close; the `onAppend` feed the sync layer carries into pool documents;
+ * - named writes that a follower tab forwards to the elected leader (`define`, `setForwarder`), so
+ *   the runtime moves writes without knowing any protocol module.
+ */
+export class RecordLog {
+  readonly storage: StoragePort
+  readonly identity: Identity | null
+  readonly #clock: HybridClock
+  readonly #owns: boolean
+  readonly #derivers: Deriver[] = []
+  readonly #byKind = new Map<string, Deriver[]>()
+  readonly #batcher: WriteBatcher<BatchWriter>
+  readonly #mutations = new Set<Promise<unknown>>()
+  readonly #listeners = new Set<(change: LogChange) => void>()
+  readonly #named = new Map<string, Named>()
+  #gate: PoolGate | null = null
+  #forwarder: Forwarder | null = null
+  /** Loads the module that defines a named write the leader does not know yet (a lazily loaded module). */
+  #resolveNamed: ((name: string) => Promise<void>) | null = null
+  #seq = 0
+  #trimmedAt = 0
+  #stale = true
+  #loadedOnce = false
+  /** Catch-ups and commits of this log run one at a time, so each sees the state the previous left. */
+  #lock: Promise<unknown> = Promise.resolve()
+  #opening: Promise<void> | undefined
+  #refreshing: Promise<void> | undefined
+  #followers = 0
+  #unwatch: (() => void) | undefined
+  #closed = false
+  #closing: Promise<void> | undefined
+  /** Derivers that received something in the current pass, and what the pass changed: told once the transaction is over. */
+  readonly #touched = new Set<Deriver>()
+  #changes: LogChange[] = []
+
+  constructor(storage: StoragePort, options: RecordLogOptions = {}) {
+    this.storage = storage
+    this.identity = options.identity ?? null
+    this.#clock = new HybridClock(options.now)
+    this.#owns = options.ownsStorage ?? true
+    this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
+    this.define('records.append', (w, a: { records: StoredRecord[]; removed: string[] }) => appendAndRemove(w, a.records, a.removed))
+  }
+
+  // ---- clock and sealing -------------------------------------------------------------------------
+
+  /** A fresh stamp, later than every one issued or delivered here. */
+  tick(): string {
+    return encodeHlc(this.#clock.tick())
+  }
+
+  /** The pool gate (set by the Memory once pools can load). */
+  set gate(gate: PoolGate | null) {
+    this.#gate = gate
+  }
+
+  /**
+   * Whether this Memory may write into `pool` now.
+   * @throws MemweaveError CAPABILITY_NOT_SUPPORTED without pools (a standalone module); what PoolGate.writable throws.
+   */
+  grant(pool: string, author?: string): Promise<PoolWriteGrant> {
+    if (!this.#gate) {
+      return Promise.reject(new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'writing into a pool needs a Memory with pools (createMemory)', { field: 'pool' }))
+    }
+    return this.#gate.writable(pool, author)
+  }
+
+  /**
+   * A new local record of this Memory: stamped by the one clock, authored by its identity,
+   * identified by its content (BLAKE2b-128 over its canonical JSON). Synchronous, so a write may
+   * seal inside its transaction.
+   */
+  seal(kind: string, body: unknown, options: SealOptions = {}): StoredRecord {
+    const author = options.author === undefined ? (this.identity?.did ?? null) : options.author
+    const unsigned = { kind, tenant: options.tenant ?? null, body, author, hlc: options.hlc ?? this.tick() }
+    return { id: recordId(unsigned), ...unsigned }
+  }
+
+  /**
+   * A new record for a pool: names the pool, carries its tenant, and is signed by this Memory's
+   * identity over its id. Runs outside any transaction (signing awaits crypto). `place` is a grant
+   * from `grant()`, or the pools module's own judgement for its records.
+   * @throws MemweaveError PERMISSION_DENIED without an identity.
+   */
+  async sealPooled(kind: string, body: unknown, place: { readonly pool: string; readonly tenant: string | null }, hlc?: string): Promise<StoredRecord & { readonly pool: string; readonly sig: string; readonly author: string }> {
+    const me = this.identity
+    if (!me) throw new MemweaveError(ErrorCode.PERMISSION_DENIED, 'a pooled record needs an identity: create the memory with options.identity')
+    return signRecord(me, { kind, pool: place.pool, tenant: place.tenant, body, author: me.did, hlc: hlc ?? this.tick() })
+  }
+
+  // ---- derivers and the feed ---------------------------------------------------------------------
+
+  /**
+   * Adds a module's deriver and loads it with every stored record of its kinds, at the point the
+   * log has reached (the other derivers catch up in the same read), so no record is missed or doubled.
+   */
+  async register(deriver: Deriver): Promise<void> {
+    await this.#open()
+    await this.#batcher.inflight
+    await this.#exclusive(() =>
+      this.storage.read(TABLES, async (tx) => {
+        await this.#catchUp(tx)
+        deriver.reset()
+        await this.#load(tx, [deriver])
+        this.#derivers.push(deriver)
+        for (const kind of deriver.kinds) {
+          let list = this.#byKind.get(kind)
+          if (!list) this.#byKind.set(kind, (list = []))
+          list.push(deriver)
+        }
+      }),
+    ).catch((err: unknown) => this.#failed(err))
+    this.#afterPass()
+    await deriver.settle?.()
+  }
+
+  /** Calls `listener` after each commit of this Memory and each catch-up that found other handles' changes. */
+  onAppend(listener: (change: LogChange) => void): () => void {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+
+  /**
+   * Catch up as soon as another handle commits (live queries, sync), until the returned function
+   * is called. Without a way to hear others (the adapter has no `watch`), readers catch up on their next call.
+   */
+  follow(): () => void {
+    this.#followers++
+    if (!this.#unwatch && this.storage.watch) {
+      this.#unwatch = this.storage.watch(() => {
+        if (this.#followers > 0 && !this.#closed) this.ready().catch(() => undefined)
+      })
+    }
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      this.#followers--
+    }
+  }
+
+  // ---- reading ------------------------------------------------------------------------------------
+
+  async #open(): Promise<void> {
+    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
+    this.#opening ??= this.storage.open()
+    await this.#opening
+  }
+
+  /**
+   * Opens storage, waits for the batch being committed (read barrier), catches every deriver up
+   * with what any handle committed, then settles `deriver` (every deriver when none is named).
+   * Calls in the same tick share one catch-up read.
+   */
+  async ready(deriver?: Deriver): Promise<void> {
+    await this.#open()
+    await this.#batcher.inflight
+    this.#refreshing ??= this.#exclusive(() => this.storage.read(TABLES, (tx) => this.#catchUp(tx)))
+      .then(() => this.#afterPass(), (err: unknown) => this.#failed(err))
+      .finally(() => {
+        this.#refreshing = undefined
+      })
+    await this.#refreshing
+    if (deriver) await deriver.settle?.()
+    else for (const d of this.#derivers) await d.settle?.()
+  }
+
+  /** The last log row this handle has seen (tests, diagnostics). */
+  get position(): number {
+    return this.#seq
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(fn, fn)
+    this.#lock = run.catch(() => undefined)
+    return run
+  }
+
+  async #catchUp(tx: ReadTx): Promise<void> {
+    if (this.#stale) return this.#reload(tx)
+    const last = await tx.last<LogRow>('log')
+    if (!last || last.seq! <= this.#seq) return
+    const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
+    if (this.#seq < floor) return this.#reload(tx)
+    const rows = await tx.after<LogRow>('log', this.#seq)
+    // Each record once, whatever happened to it in between: what is still stored is delivered (in
+    // the order of its last put), what is gone is removed. A record deleted and put back stays.
+    const lastPut = new Map<string, number>()
+    const deleted = new Set<string>()
+    rows.forEach((r, i) => (r.op === 'put' ? lastPut.set(r.ref, i) : deleted.add(r.ref)))
+    const refs = [...new Set(rows.map((r) => r.ref))]
+    const got = await tx.getMany<StoredRecord>('records', refs)
+    const present = new Map<string, StoredRecord>()
+    got.forEach((r, i) => r && present.set(refs[i]!, r))
+    const records = [...lastPut.keys()].filter((id) => present.has(id)).sort((a, b) => lastPut.get(a)! - lastPut.get(b)!).map((id) => present.get(id)!)
+    const removed = [...deleted].filter((id) => !present.has(id))
+    this.#seq = rows.at(-1)!.seq!
+    await this.#deliver(tx, records, removed, false)
+    this.#emit({ records, removed, local: false, reload: false })
+  }
+
+  async #reload(tx: ReadTx): Promise<void> {
+    for (const d of this.#derivers) d.reset()
+    this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
+    this.#trimmedAt = this.#seq
+    await this.#load(tx, this.#derivers)
+    this.#stale = false
+    // The first load is not news: nothing was known before it.
+    if (this.#loadedOnce) this.#emit({ records: [], removed: [], local: false, reload: true })
+    this.#loadedOnce = true
+  }
+
+  /** Every stored record of the derivers' kinds, each kind read once, delivered in each deriver's kind order. */
+  async #load(tx: ReadTx, derivers: readonly Deriver[]): Promise<void> {
+    const byKind = new Map<string, StoredRecord[]>()
+    for (const d of derivers) for (const kind of d.kinds) if (!byKind.has(kind)) byKind.set(kind, await tx.where<StoredRecord>('records', 'kind', kind))
+    for (const d of derivers) {
+      const records = d.kinds.flatMap((k) => byKind.get(k)!)
+      for (const r of records) this.#observe(r)
+      await d.receive(records, { tx, local: false, reload: true })
+      this.#touched.add(d)
+    }
+  }
+
+  #observe(r: StoredRecord): void {
+    if (typeof r.hlc === 'string') this.#clock.observe(decodeHlc(r.hlc))
+  }
+
+  /** Fans records out by kind (one call per deriver, commit order kept) and removals to every deriver. */
+  async #deliver(tx: ReadTx, records: readonly StoredRecord[], removed: readonly string[], local: boolean): Promise<void> {
+    const perDeriver = new Map<Deriver, StoredRecord[]>()
+    for (const r of records) {
+      this.#observe(r)
+      for (const d of this.#byKind.get(r.kind) ?? []) {
+        let list = perDeriver.get(d)
+        if (!list) perDeriver.set(d, (list = []))
+        list.push(r)
+      }
+    }
+    for (const [d, list] of perDeriver) {
+      await d.receive(list, { tx, local, reload: false })
+      this.#touched.add(d)
+    }
+    if (removed.length) {
+      for (const d of this.#derivers) {
+        d.removed(removed, local)
+        this.#touched.add(d)
+      }
+    }
+  }
+
+  /** After a transaction: derivers hear that they changed, and the feed gets what the pass found. */
+  #afterPass(): void {
+    const touched = [...this.#touched]
+    const changes = this.#changes
+    this.#touched.clear()
+    this.#changes = []
+    for (const d of touched) d.changed?.()
+    for (const change of changes) for (const listener of [...this.#listeners]) listener(change)
+  }
+
+  /** A pass failed part-way: derived state may hold some of it, so the next pass rebuilds everything. */
+  #failed(err: unknown): never {
+    this.#stale = true
+    this.#touched.clear()
+    this.#changes = []
+    throw err
+  }
+
+  #emit(change: LogChange): void {
+    if (change.records.length === 0 && change.removed.length === 0 && !change.reload) return
+    this.#changes.push(change)
+  }
+
+  // ---- writing ------------------------------------------------------------------------------------
+
+  /**
+   * Queues a write into this tick's batch and resolves once the batch committed. `run` sees every
+   * deriver caught up and every earlier write of the batch applied; it may await only the batch's
+   * transaction (`w.tx`, `w.append`, `w.remove`). A throw fails the whole batch: check first, return an outcome.
+   */
+  write<R>(run: (w: LogWriter) => Promise<R> | R): Promise<R> {
+    return this.#track(
+      (async () => {
+        await this.#open()
+        return this.#batcher.enqueue(async (w) => run(w))
+      })(),
+    )
+  }
+
+  /** Remembers a mutation from the moment it is called, so flush() waits for it even before it is queued. */
+  #track<T>(mutation: Promise<T>): Promise<T> {
+    this.#mutations.add(mutation)
+    const done = (): void => void this.#mutations.delete(mutation)
+    mutation.then(done, done)
+    return mutation
+  }
+
+  /**
+   * Remembers a module's mutation from the moment it is called (preparing it may await crypto or an
+   * embedder before it reaches `write`), so flush() and close() wait for it.
+   */
+  track<T>(mutation: () => Promise<T>): Promise<T> {
+    return this.#track(mutation())
+  }
+
+  async #commit(ops: ReadonlyArray<BatchOp<BatchWriter, unknown>>): Promise<void> {
+    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
+    let writer: BatchWriter | undefined
+    let results: unknown[]
+    try {
+      results = await this.#exclusive(() =>
+        this.storage.write(TABLES, async (tx) => {
+          await this.#catchUp(tx)
+          const w = (writer = new BatchWriter(tx, (records, removed) => this.#deliver(tx, records, removed, true)))
+          const out: unknown[] = []
+          for (const op of ops) out.push(await op.run(w))
+          for (const seq of await w.flush()) this.#seq = Math.max(this.#seq, seq)
+          await this.#trim(tx)
+          return out
+        }),
+      )
+    } catch (err) {
+      // Derived state took the batch's records before the transaction failed: rebuild it from storage.
+      this.#failed(err)
+    }
+    this.#emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
+    ops.forEach((op, i) => op.resolve(results[i]))
+    this.#afterPass()
+  }
+
+  async #trim(tx: WriteTx): Promise<void> {
+    const trimmed = await trimLog(tx, this.#seq, this.#trimmedAt)
+    if (trimmed) this.#trimmedAt = this.#seq
+  }
+
+  /** Stores records and hard-deletes others in the next batch; forwarded to the leader where one commits for this tab. */
+  append(records: readonly StoredRecord[], removed: readonly string[] = []): Promise<void> {
+    return this.submit('records.append', { records: [...records], removed: [...removed] }) as Promise<void>
+  }
+
+  // ---- named writes (the dedicated-worker runtime forwards these) ---------------------------------
+
+  /**
+   * Declares a write that a follower tab may hand to the elected leader: `args` must be
+   * structured-cloneable and carry everything secret already applied (signatures), so keys never
+   * leave the tab that owns them. Names are `module.verb`.
+   */
+  define<A>(name: string, apply: (w: LogWriter, args: A) => Promise<unknown>): void {
+    this.#named.set(name, apply as Named)
+  }
+
+  /** Runs a named write here, or forwards it when another handle commits for this one. */
+  async submit(name: string, args: unknown): Promise<unknown> {
+    const apply = this.#named.get(name)
+    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
+    const forwarder = this.#forwarder
+    if (!forwarder) return this.write((w) => apply(w, args as never))
+    return this.#track(
+      (async () => {
+        const result = await forwarder({ name, args })
+        // Read your writes: the leader's commit is in storage; catch up before resolving.
+        await this.ready()
+        return result
+      })(),
+    )
+  }
+
+  /**
+   * Commits a named write forwarded by another handle. `requestId` makes it exactly-once: a retry
+   * after a leader change is answered from the first commit's result, recorded in the same transaction.
+   * @internal
+   */
+  async commitForwarded(name: string, args: unknown, requestId: string): Promise<unknown> {
+    if (!this.#named.has(name) && this.#resolveNamed) await this.#resolveNamed(name)
+    const apply = this.#named.get(name)
+    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
+    return this.write(async (w) => {
+      const done = await w.tx.get<{ result: unknown }>('requests', requestId)
+      if (done) return done.result
+      const result = await apply(w, args as never)
+      await w.tx.put('requests', [{ id: requestId, result, at: this.#seq }])
+      return result
+    })
+  }
+
+  /**
+   * Sends this log's named writes to another handle (null: commit here again).
+   * @internal
+   */
+  setForwarder(forwarder: Forwarder | null): void {
+    this.#forwarder = forwarder
+  }
+
+  /** How the leader loads the module that defines a write it was forwarded. @internal */
+  set resolveNamed(resolve: ((name: string) => Promise<void>) | null) {
+    this.#resolveNamed = resolve
+  }
+
+  // ---- flush and close ----------------------------------------------------------------------------
+
+  /** Resolves once every write called before it has committed (or failed). */
+  async flush(): Promise<void> {
+    while (this.#mutations.size) await Promise.allSettled([...this.#mutations])
+    await this.#batcher.flush()
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  /** Commits pending writes, then closes the storage when the log owns it. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.flush()
+      } finally {
+        this.#closed = true
+        this.#unwatch?.()
+        this.#listeners.clear()
+        if (this.#owns && this.#opening) await this.storage.close()
+      }
+    })()
+    return this.#closing
+  }
+}
+
+async function appendAndRemove(w: LogWriter, records: readonly StoredRecord[], removed: readonly string[]): Promise<void> {
+  await w.append(records)
+  await w.remove(removed)
+}
+
+/**
+ * The record log a module runs on: the Memory's own, or (for a module built alone on a storage
+ * port, as tools and tests do) a private one the module owns and closes.
+ */
+export function logFor(source: StoragePort | RecordLog, options: RecordLogOptions): { log: RecordLog; owned: boolean } {
+  if (source instanceof RecordLog) return { log: source, owned: false }
+  return { log: new RecordLog(source, options), owned: true }
+}

@@ -1,0 +1,45 @@
+import { BufferedTx } from '../storage/buffered-tx.js'
+import type { WriteTx } from '../storage/port.js'
+import { SCHEMA, type LogRow, type StoredRecord } from '../storage/schema.js'
+import type { LogWriter } from './types.js'
+
+/** Hands what a write appended or removed to the derivers of the Memory, inside the transaction. */
+export type LocalDelivery = (records: readonly StoredRecord[], removed: readonly string[]) => Promise<void>
+
+/**
+ * One tick's batch: every queued write of every module runs against it in turn, and it reaches
+ * storage as one bulk put per table (BufferedTx) in the tick's single transaction.
+ */
+export class BatchWriter implements LogWriter {
+  readonly tx: BufferedTx
+  /** Everything appended and removed in the batch, in order: the `onAppend` feed after commit. */
+  readonly appended: StoredRecord[] = []
+  readonly removed: string[] = []
+  readonly #deliver: LocalDelivery
+
+  constructor(tx: WriteTx, deliver: LocalDelivery) {
+    this.tx = new BufferedTx(tx, SCHEMA)
+    this.#deliver = deliver
+  }
+
+  async append(records: readonly StoredRecord[]): Promise<void> {
+    if (records.length === 0) return
+    await this.tx.put('records', records)
+    await this.tx.put('log', records.map((r): LogRow => ({ ref: r.id, op: 'put' })))
+    this.appended.push(...records)
+    await this.#deliver(records, [])
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return
+    await this.tx.delete('records', ids)
+    await this.tx.put('log', ids.map((ref): LogRow => ({ ref, op: 'del' })))
+    this.removed.push(...ids)
+    await this.#deliver([], ids)
+  }
+
+  /** Writes the batch; returns the log sequence numbers it was given. */
+  async flush(): Promise<number[]> {
+    return ((await this.tx.flush()).get('log') ?? []) as number[]
+  }
+}
