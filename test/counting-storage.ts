@@ -9,6 +9,8 @@ export class CountingStorage implements StoragePort {
   reads = 0
   writes = 0
   recordsFetched = 0
+  /** The record kinds each write transaction put, in commit order. */
+  readonly transactions: Array<Set<string>> = []
   watch?: (listener: () => void) => () => void
 
   constructor(inner: StoragePort) {
@@ -27,6 +29,7 @@ export class CountingStorage implements StoragePort {
     this.reads = 0
     this.writes = 0
     this.recordsFetched = 0
+    this.transactions.length = 0
   }
 
   open(): Promise<void> {
@@ -43,10 +46,12 @@ export class CountingStorage implements StoragePort {
 
   write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
     this.writes++
-    return this.#inner.write(tables, (tx) => body(this.#count(tx)))
+    const kinds = new Set<string>()
+    this.transactions.push(kinds)
+    return this.#inner.write(tables, (tx) => body(this.#count(tx, kinds)))
   }
 
-  #count<T extends ReadTx>(tx: T): T {
+  #count<T extends ReadTx>(tx: T, kinds?: Set<string>): T {
     const self = this
     return new Proxy(tx, {
       get(target, prop, receiver) {
@@ -56,6 +61,12 @@ export class CountingStorage implements StoragePort {
           return (table: string, key: Key) => {
             if (table === 'records') self.recordsFetched++
             return target.get(table, key)
+          }
+        }
+        if (prop === 'put' && kinds) {
+          return (table: string, rows: readonly object[]) => {
+            if (table === 'records') for (const row of rows) kinds.add((row as { kind: string }).kind)
+            return (target as unknown as WriteTx).put(table, rows)
           }
         }
         if (prop === 'getMany') {

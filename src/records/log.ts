@@ -210,6 +210,11 @@ export class RecordLog {
     else for (const d of this.#derivers) await d.settle?.()
   }
 
+  /** Writes queued for the next batch (tests, diagnostics). */
+  get queued(): number {
+    return this.#batcher.queued
+  }
+
   /** The last log row this handle has seen (tests, diagnostics). */
   get position(): number {
     return this.#seq
@@ -435,6 +440,15 @@ export class RecordLog {
    */
   setForwarder(forwarder: Forwarder | null): void {
     this.#forwarder = forwarder
+  }
+
+  /**
+   * When a tick's batch is committed (default: at the end of the current task). Tests hold it to
+   * issue writes from several modules into one tick deterministically.
+   * @internal
+   */
+  set schedule(schedule: (commit: () => void) => void) {
+    this.#batcher.schedule = schedule
   }
 
   /** How the leader loads the module that defines a write it was forwarded. @internal */

@@ -41,6 +41,8 @@ export class WriteBatcher<Ctx> {
   #queue: Array<BatchOp<Ctx, unknown>> = []
   #scheduled = false
   #inflight: Promise<void> = Promise.resolve()
+  /** When the queued ops of a tick are committed: at the end of the current task by default. */
+  schedule: (drain: () => void) => void = defer
 
   /** `commit` runs every op in one transaction and throws if the transaction failed. */
   constructor(commit: (ops: ReadonlyArray<BatchOp<Ctx, unknown>>) => Promise<void>, maxOps = 2000) {
@@ -53,7 +55,7 @@ export class WriteBatcher<Ctx> {
       this.#queue.push({ run, resolve, reject } as BatchOp<Ctx, unknown>)
       if (!this.#scheduled) {
         this.#scheduled = true
-        defer(() => this.#drain())
+        this.schedule(() => this.#drain())
       }
     })
   }
@@ -79,6 +81,11 @@ export class WriteBatcher<Ctx> {
       await new Promise<void>((r) => defer(r))
     }
     await this.#inflight
+  }
+
+  /** Ops queued for the next batch. */
+  get queued(): number {
+    return this.#queue.length
   }
 
   /** The batch being committed right now, for read barriers. */
