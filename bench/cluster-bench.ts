@@ -5,7 +5,7 @@ import * as Y from 'yjs'
 import { createIdentity, type Identity } from '../src/core/identity.js'
 import { derivePoolId } from '../src/pools/records.js'
 import { syncStep1Frame, updateFrame } from '../src/relay/frames.js'
-import { createPoolToken } from '../src/relay/token.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 import { RedisServer } from '../test/redis-server.js'
 
 /**

@@ -10,7 +10,7 @@ import * as Y from 'yjs'
 import { createIdentity } from '../src/core/identity.js'
 import { derivePoolId } from '../src/pools/records.js'
 import { createRelay } from '../src/relay/relay.js'
-import { createPoolToken } from '../src/relay/token.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 
 /**
  * Device-to-device latency through a relay on loopback: device A writes one small record into a

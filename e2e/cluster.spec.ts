@@ -2,7 +2,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { WebSocket } from 'ws'
 import { createIdentity } from '../src/core/identity.js'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
-import { createPoolToken } from '../src/relay/token.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 import { NodeProcess, RoundRobinProxy, killAllNodes } from '../test/cluster-helpers.js'
 import { RedisServer } from '../test/redis-server.js'
 

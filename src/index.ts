@@ -27,8 +27,8 @@ export { SyncState } from './sync/types.js'
 export { QuarantineReason } from './sync/quarantine.js'
 export { InProcessNetwork } from './sync/connector.js'
 export { websocketProvider } from './sync/websocket.js'
-export { createPoolToken, verifyPoolToken, TokenFailure } from './relay/token.js'
-export { RelayCloseCode, READ_ONLY_REFUSAL } from './relay/protocol.js'
+export { createPoolToken, verifyPoolToken, TokenFailure } from './sync/pool-token.js'
+export { RelayCloseCode, READ_ONLY_REFUSAL } from './sync/relay-protocol.js'
 
 export {
   createSmallStore, validateWorkspace as validateSmallWorkspace, validateDocument as validateSmallDocument, SmallRule, formatFinding,
@@ -42,8 +42,8 @@ export type {
 } from './sync/types.js'
 export type { InProcessNetworkOptions } from './sync/connector.js'
 export type { QuarantinedRecord } from './sync/quarantine.js'
-export type { PoolGrant, PoolTokenOptions, VerifyPoolTokenOptions } from './relay/token.js'
-export type { PoolTokenPayload } from './relay/protocol.js'
+export type { PoolGrant, PoolTokenOptions, VerifyPoolTokenOptions } from './sync/pool-token.js'
+export type { PoolTokenPayload } from './sync/relay-protocol.js'
 export type { OpenMemoryOptions, RemoteMemory, RuntimeInfo } from './client.js'
 export type { ErrorDetails } from './core/errors.js'
 export type { AgentDid, Identity, IdentityKeys, CreateIdentityOptions } from './core/identity.js'

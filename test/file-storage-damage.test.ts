@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { fileStorage } from '../src/storage/file-adapter.js'
-import { checkedLine } from '../src/storage/file-lines.js'
+import { fileStorage } from '../src/node/file-adapter.js'
+import { checkedLine } from '../src/node/file-lines.js'
 
 // Issue 13: damaged files of the file storage were skipped silently, served, or wedged the store.
 
@@ -193,7 +193,7 @@ describe('file storage: a size cap refuses growth before it, and a capped store 
 
 describe('repairFileStorage', () => {
   test('keeps every intact row and transaction, drops and reports the rest, copies the damaged files first; an intact directory is left alone', async () => {
-    const { repairFileStorage } = await import('../src/storage/file-repair.js')
+    const { repairFileStorage } = await import('../src/node/file-repair.js')
     const dir = await storeWithLog(10)
     const s = fileStorage({ dir })
     await s.open()

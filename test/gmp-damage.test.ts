@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { GmpHttpClient } from '../src/gmp-http/client.js'
-import { checkedLine } from '../src/storage/file-lines.js'
+import { checkedLine } from '../src/node/file-lines.js'
 
 // Issue 13, against `memweave gmp serve --dir` as a process and real damaged files: damage was
 // skipped silently, served as altered content, or wedged a store with a 500 forever; a store past

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createMemory } from '../src/index.js'
-import { fileStorage } from '../src/storage/file-adapter.js'
+import { fileStorage } from '../src/node/file-adapter.js'
 
 // Issue 17, MCP: pool and conflict tools with the library's error codes, strict arguments, and two
 // `memweave mcp` processes on one --dir (the second attaches to the first) — through the built

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { createPoolToken } from '../src/relay/token.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 import { HOUR, allBytes, connect, eventually, identity, poolOf, rawConnect, sleep, startRelay, tempDir, token } from './relay-helpers.js'
 
 describe('relay: who may connect', () => {

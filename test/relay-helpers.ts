@@ -10,7 +10,7 @@ import * as Y from 'yjs'
 import { createIdentity, type Identity } from '../src/core/identity.js'
 import { derivePoolId } from '../src/pools/records.js'
 import { createRelay, type Relay, type RelayOptions } from '../src/relay/relay.js'
-import { createPoolToken } from '../src/relay/token.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 
 /** Shared by the relay tests: relays, directories and clients made here are closed after each test. */
 

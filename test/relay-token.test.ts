@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { concatBytes, utf8 } from '../src/core/bytes.js'
 import { isMemweaveError } from '../src/core/errors.js'
-import { createPoolToken, verifyPoolToken, TokenFailure } from '../src/relay/token.js'
+import { createPoolToken, verifyPoolToken, TokenFailure } from '../src/sync/pool-token.js'
 import { HOUR, identity, poolOf } from './relay-helpers.js'
 
 const NOW = 1_750_000_000_000

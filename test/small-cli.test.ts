@@ -8,7 +8,7 @@ import { parse } from 'yaml'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../src/cli/main.js'
 import { HARNESS_BEGIN, HARNESS_END } from '../src/small/agents-md.js'
-import { writeDocument } from '../src/small/workspace-dir.js'
+import { writeDocument } from '../src/node/small-workspace-dir.js'
 import { OLDER_EXAMPLES, V01_WORKSPACE, VALID_EXAMPLE, copyExample, scratchDir } from './small-helpers.js'
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))

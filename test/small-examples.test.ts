@@ -6,7 +6,7 @@ import { CANONICAL_DOCS, filePathOf } from '../src/small/layout.js'
 import { computeReplayId } from '../src/small/replay-id.js'
 import { SCHEMAS } from '../src/small/schemas.js'
 import { validateWorkspace } from '../src/small/validate.js'
-import { validateDir } from '../src/small/workspace-dir.js'
+import { validateDir } from '../src/node/small-workspace-dir.js'
 import { MANDATORY_REPLAYID_FILES, SPEC_V1_FILES } from './small-fixtures.js'
 import { OLDER_EXAMPLES, SMALL_SPEC, V01_WORKSPACE, VALID_EXAMPLE, readExample } from './small-helpers.js'
 

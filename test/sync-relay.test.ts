@@ -2,7 +2,7 @@ import { afterEach, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import { createRelay, type Relay } from '../src/relay/relay.js'
-import { createPoolToken } from '../src/relay/token.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 import { fact } from './pools-helpers.js'
 import { identityFor } from './sync-helpers.js'
 

@@ -1,5 +1,5 @@
 // SMP knowledge artifacts (shared/specs/SMP.md): the file format, validation, the pure operations
-// and the store. Node-only parts (the workspace on disk) are in ./workspace.ts, exported from 'memweave/node'.
+// and the store. Node-only parts (the workspace on disk) are in src/node/artifact-workspace.ts, exported from 'memweave/node'.
 export { SmpArtifactStore } from './store.js'
 export { parseArtifactFile, stringifyArtifact } from './format.js'
 export { validateArtifactText, validateFrontmatter, validateSuccessor } from './validate.js'

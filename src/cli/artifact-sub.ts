@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { ErrorCode, isMemweaveError, type MemweaveError } from '../core/errors.js'
-import { ArtifactWorkspace, type SkippedFile, type WorkspaceArtifact } from '../artifacts/workspace.js'
+import { ArtifactWorkspace, type SkippedFile, type WorkspaceArtifact } from '../node/artifact-workspace.js'
 import { decodeUtf8 } from '../artifacts/utf8.js'
 import { parseArgs, type FlagSpecs, type FlagValues } from './args.js'
 import { EXIT, UsageError, type CliIO, type Command } from './command.js'

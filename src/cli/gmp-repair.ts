@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { isMemweaveError } from '../core/errors.js'
 import { checkRecords } from '../gmp-http/store-check.js'
-import { acquireLock } from '../storage/file-lock.js'
-import { repairFileStorage, type DroppedRow, type RepairReport } from '../storage/file-repair.js'
+import { acquireLock } from '../node/file-lock.js'
+import { repairFileStorage, type DroppedRow, type RepairReport } from '../node/file-repair.js'
 import { EXIT, UsageError, parseCommandFlags, type Command } from './command.js'
 
 const FLAGS = {

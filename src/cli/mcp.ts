@@ -6,7 +6,7 @@ import { attach, attachPath, refuseSessions, serveAttachments, type Attachments 
 import { loadOrCreateIdentity } from '../gmp-http/server-identity.js'
 import { loadPeer } from '../core/peer.js'
 import { createMemory, type Memory } from '../memory.js'
-import { fileStorage } from '../storage/file-adapter.js'
+import { fileStorage } from '../node/file-adapter.js'
 import { EXIT, parseCommandFlags, type Command } from './command.js'
 
 const MCP_PACKAGES = ['@modelcontextprotocol/sdk', 'zod'] as const

@@ -1,6 +1,6 @@
 import { SMALL_VERSION } from '../small/layout.js'
 import { formatFinding } from '../small/findings.js'
-import { validateDir } from '../small/workspace-dir.js'
+import { validateDir } from '../node/small-workspace-dir.js'
 import { EXIT, UsageError, type Command } from './command.js'
 import { COMMON, dirOf, fail, parse } from './small-io.js'
 

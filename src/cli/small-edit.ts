@@ -1,6 +1,6 @@
 import { taskStatuses } from '../small/handoff.js'
 import { PROGRESS_STATUSES, type PlanTask, type ProgressStatus } from '../small/types.js'
-import { appendProgressEntry, writeDocument } from '../small/workspace-dir.js'
+import { appendProgressEntry, writeDocument } from '../node/small-workspace-dir.js'
 import { EXIT, UsageError, type CliIO, type Command } from './command.js'
 import { COMMON, dirOf, fail, list, loadDoc, parse, printWarnings } from './small-io.js'
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { ErrorCode, isMemweaveError } from '../core/errors.js'
 import { formatFinding, type Finding } from '../small/findings.js'
-import { readWorkspace } from '../small/workspace-dir.js'
+import { readWorkspace } from '../node/small-workspace-dir.js'
 import { parseYaml } from '../small/yaml-text.js'
 import { parseArgs, type FlagSpecs, type ParsedArgs } from './args.js'
 import { EXIT, UsageError, type CliIO, type Command } from './command.js'

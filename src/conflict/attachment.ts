@@ -3,7 +3,7 @@ import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from './cues.js'
 import { isTimeWord, type Reading } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
 import { compare, family } from './slot-compare.js'
-import type { Slot } from './slots.js'
+import type { Slot } from './slot.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {

@@ -1,6 +1,7 @@
 import { ANTONYMS, DISLIKE_PHRASES, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
-import { readSlots, type Slots } from './slots.js'
+import type { Slots } from './slot.js'
+import { readSlots } from './slots.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Slot } from './slots.js'
+import type { Slot } from './slot.js'
 
 /**
  * "tomorrow", "a week from today", "in 3 days" mean a date only against the day they were written.

@@ -1,4 +1,4 @@
-import type { Slot, Slots } from './slots.js'
+import type { Slot, Slots } from './slot.js'
 import { toUtc, type Zone } from './time-zones.js'
 import { compareDateParts } from './values.js'
 

@@ -1,4 +1,4 @@
-import type { Slot } from './slots.js'
+import type { Slot } from './slot.js'
 
 /**
  * A stay stated by its ends ("check in Thursday, check out Saturday") is a number of nights, so it

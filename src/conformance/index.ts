@@ -1,3 +1,5 @@
+// The GMP conformance suite (GMP §8), its own entry 'memweave/conformance': it runs against any
+// store, in Node or a browser, and nothing in 'memweave' or 'memweave/node' imports it.
 import { CAPABILITY_CHECKS, declarationCheck, retrievalContractCheck, type Check } from './checks.js'
 import type { CheckResult, ConformanceReport, SessionFactory } from './types.js'
 

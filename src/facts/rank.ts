@@ -1,29 +1,9 @@
 import { cosine } from './embedder.js'
 import type { LexicalIndex, TermScores } from './lexical-index.js'
 import { terms } from './text.js'
+import type { RankParams } from './types.js'
 import type { Version } from './version.js'
 import { WriteOrder, type Candidates } from './write-order.js'
-
-/** The knobs of the default ranker; the defaults are what docs/retrieval.md measures. */
-export interface RankParams {
-  /** BM25 term-frequency saturation. */
-  readonly k1: number
-  /** BM25 length normalisation. */
-  readonly b: number
-  /**
-   * Episode context: a memory gets `context` × the relevance of a memory written next to it
-   * (0 turns it off). Below 1, so a neighbour never passes the memory that matched.
-   */
-  readonly context: number
-  /** How many write-order neighbours on each side receive context. */
-  readonly contextReach: number
-  /** Factor per extra step of distance: the second neighbour gets `context × contextDecay`. */
-  readonly contextDecay: number
-  /** Neighbours whose valid-from times differ by more than this (µs) belong to another episode. */
-  readonly contextGap: number
-  /** Only the best this-many matches lend context (bounds the cost on large stores). */
-  readonly contextSources: number
-}
 
 export const DEFAULT_RANK_PARAMS: RankParams = Object.freeze({
   k1: 1.2,

@@ -16,11 +16,11 @@ import {
 } from './input.js'
 import { verifyProvenance } from './provenance.js'
 import { LiveQueries, type LiveQueryCallback } from './live-query.js'
-import { pack, rank, type RankParams } from './rank.js'
+import { pack, rank } from './rank.js'
 import { FactState } from './state.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
 import type {
-  AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RetrieveOptions, StorePolicy, WriteOptions,
+  AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
 import { compareVersions, normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
 

@@ -1,5 +1,6 @@
 import type { Identity } from '../core/identity.js'
 import type { Capability } from './capabilities.js'
+import type { Embedder } from './embedder.js'
 
 /** An opaque reference to one written fact-version (GMP §1.3). Compare with `===`; never parse it. */
 export type FactRef = string & { readonly __brand: 'FactRef' }
@@ -155,14 +156,35 @@ export interface FactLookup {
   versionsWhere(key: string, value: string): Promise<FactEntry[]>
 }
 
+/** The knobs of the default ranker; the defaults are what docs/retrieval.md measures. */
+export interface RankParams {
+  /** BM25 term-frequency saturation. */
+  readonly k1: number
+  /** BM25 length normalisation. */
+  readonly b: number
+  /**
+   * Episode context: a memory gets `context` × the relevance of a memory written next to it
+   * (0 turns it off). Below 1, so a neighbour never passes the memory that matched.
+   */
+  readonly context: number
+  /** How many write-order neighbours on each side receive context. */
+  readonly contextReach: number
+  /** Factor per extra step of distance: the second neighbour gets `context × contextDecay`. */
+  readonly contextDecay: number
+  /** Neighbours whose valid-from times differ by more than this (µs) belong to another episode. */
+  readonly contextGap: number
+  /** Only the best this-many matches lend context (bounds the cost on large stores). */
+  readonly contextSources: number
+}
+
 export interface FactStoreOptions {
   readonly capabilities?: readonly Capability[]
   readonly identity?: Identity | null
   /** Predicates that may hold several objects at once (no conflict between them). */
   readonly multiValuedPredicates?: readonly string[]
-  readonly embedder?: import('./embedder.js').Embedder | null
+  readonly embedder?: Embedder | null
   /** Overrides of the default ranker (e.g. `{ context: 0 }` turns episode context off); see docs/retrieval.md. */
-  readonly ranking?: Partial<import('./rank.js').RankParams>
+  readonly ranking?: Partial<RankParams>
   /**
    * Flag contradictions between free-text facts (no subject/predicate/object), each new fact
    * compared with its nearest lexical neighbours. Default true.

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { createIdentity, type Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
-import { acquireLock, type FileLock } from '../storage/file-lock.js'
+import { acquireLock, type FileLock } from '../node/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
 import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson, sendJsonList } from './http-io.js'
 import {

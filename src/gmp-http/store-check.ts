@@ -7,7 +7,7 @@ import type { StoragePort } from '../storage/port.js'
 /**
  * Checks the stored GMP records of a store (Node only): a fact's record id must be the
  * hash of what is stored, its content must hash to its fact id, and its signature must verify
- * over that id (GMP interface contract §4.1). Line checksums (src/storage/file-lines.ts) catch a
+ * over that id (GMP interface contract §4.1). Line checksums (src/node/file-lines.ts) catch a
  * damaged disk; this catches content changed together with its checksum, and v1 files, which had
  * none. Before it, a bit flip in a fact's content was served as that fact (issue 13).
  */

@@ -1,8 +1,8 @@
 import { isMemweaveError } from '../core/errors.js'
 import type { OwnerPin } from './owner-pin.js'
-import { RelayCloseCode } from './protocol.js'
+import { RelayCloseCode } from '../sync/relay-protocol.js'
 import type { RoomSource, ServedRoom } from './room-source.js'
-import { TokenFailure, verifyPoolToken, type PoolGrant } from './token.js'
+import { TokenFailure, verifyPoolToken, type PoolGrant } from '../sync/pool-token.js'
 
 /** How the relay decides whose tokens open a room. */
 export interface AdmissionPolicy {

@@ -1,9 +1,9 @@
 import type { RawData, WebSocket } from 'ws'
 import { MalformedFrame, parseClientMessage, permissionDeniedFrame } from './frames.js'
-import { READ_ONLY_REFUSAL, RelayCloseCode } from './protocol.js'
+import { READ_ONLY_REFUSAL, RelayCloseCode } from '../sync/relay-protocol.js'
 import type { Peer } from './room.js'
 import type { ServedRoom } from './room-source.js'
-import type { PoolGrant } from './token.js'
+import type { PoolGrant } from '../sync/pool-token.js'
 import { changesDocument, decodeUpdate } from './update-check.js'
 
 /** Frames a client may send before it is admitted (the y-websocket client sends two or three). */

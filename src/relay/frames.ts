@@ -1,10 +1,10 @@
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
-import { MessageType, SyncType, type ClientMessage } from './protocol.js'
+import { MessageType, SyncType, type ClientMessage } from '../sync/relay-protocol.js'
 
 /**
- * Reading and writing y-websocket frames (protocol.ts has the layout). Parsing is strict: one
+ * Reading and writing y-websocket frames (src/sync/relay-protocol.ts has the layout). Parsing is strict: one
  * message per frame, nothing after it, known types only; anything else is a {@link MalformedFrame}
  * and costs the sender its connection, never the relay.
  */

@@ -5,7 +5,7 @@ import * as Y from 'yjs'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { awarenessFrame, syncStep1Frame, syncStep2Frame, updateFrame } from './frames.js'
 import { readOwnerPin, writeOwnerPin, type OwnerPin } from './owner-pin.js'
-import type { PoolGrant } from './token.js'
+import type { PoolGrant } from '../sync/pool-token.js'
 import { UpdateLog } from './update-log.js'
 
 /** One admitted websocket client, as a room sees it. */

@@ -1,7 +1,7 @@
 import { open, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
-import { syncDir } from '../storage/file-snapshot.js'
+import { syncDir } from '../node/file-snapshot.js'
 import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, scanLog, type ScannedLog } from './log-format.js'
 
 export { crc32 } from './log-format.js'

@@ -1,5 +1,5 @@
 // SMALL v1.0.0 project state (specs/SMALL.md). Browser-safe; the .small/ folder on disk is in
-// workspace-dir.ts (Node only, exported from 'memweave/node').
+// src/node/small-workspace-dir.ts (Node only, exported from 'memweave/node').
 export { createSmallStore, LocalSmallStore } from './store.js'
 export { validateWorkspace, validateDocument } from './validate.js'
 export { SmallRule, formatFinding, formatReport } from './findings.js'

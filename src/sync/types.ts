@@ -96,7 +96,7 @@ export interface ConnectOptions {
   /** The relay's websocket URL, e.g. `ws://127.0.0.1:4455`; the pool id is appended as the room. */
   readonly url: string
   /**
-   * The pool token (signed by the pool's owner, src/relay/token.ts `createPoolToken`); sent as the
+   * The pool token (signed by the pool's owner, src/sync/pool-token.ts `createPoolToken`); sent as the
    * `token` query parameter. Opaque here.
    */
   readonly token?: string | null

@@ -2,14 +2,8 @@ import { WebsocketProvider } from 'y-websocket'
 import type * as Y from 'yjs'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { PoolId } from '../pools/types.js'
+import { TOKEN_PARAM } from './relay-protocol.js'
 import type { ConnectOptions, LinkState, SyncLink, SyncProvider } from './types.js'
-
-/**
- * The query parameter that carries the pool token: `ws://host:port/<pool>?token=<token>`, as the
- * relay reads it (src/relay/protocol.ts `TOKEN_PARAM`; not imported: the relay is Node-side and
- * depends on this layer, not the other way round).
- */
-const TOKEN_PARAM = 'token'
 
 /**
  * A y-websocket link to a relay (y-websocket@3 `WebsocketProvider`): the pool id is the room, the

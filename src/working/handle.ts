@@ -1,17 +1,34 @@
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import type { StoredRecord } from '../storage/schema.js'
+import type { Analysis, ConflictDetector } from './conflict/detector.js'
 import { assertFactor, assertMaxItems, assertName, assertObservation, assertRole, assertUnit } from './input.js'
-import { Kind, pairKey } from './records.js'
+import { Kind, pairKey, type ObservationBody } from './records.js'
 import { byAttentionThenRecency, visibleTo } from './roles.js'
-import type { WorkingStore } from './store.js'
 import type {
   AddObservationInput, AgentRole, ContextOptions, Observation, ObservationId, SharedWorkingMemory, WorkingConflict,
   WorkingMemoryConfig,
 } from './types.js'
 import { conflictIndex, hlcToIso, toObservation } from './view.js'
+import type { TaskState } from './state.js'
 import type { Writer } from './writer.js'
 
 const notFound = (id: string, what = 'observation'): MemweaveError =>
   new MemweaveError(ErrorCode.NOT_FOUND, `${what} ${JSON.stringify(id)} is not in this task's working memory`, { id })
+
+/**
+ * What a task handle needs from the working store (store.ts implements it). Declared here, as
+ * writer.ts declares `WriterHost`, so that the store imports the handle and not the reverse.
+ */
+export interface TaskHost {
+  readonly detector: ConflictDetector
+  ready(): Promise<void>
+  state(task: string): TaskState | undefined
+  analysis(id: string): Analysis | undefined
+  rememberAnalysis(id: string, analysis: Analysis): void
+  pooledRecord(pool: string, body: ObservationBody): Promise<StoredRecord>
+  takeArrivals(task: string): string[]
+  mutate<R>(run: (w: Writer) => Promise<R> | R): Promise<R>
+}
 
 /**
  * One task's pool, as an agent sees it. Decisions that depend on the pool's current contents
@@ -21,10 +38,10 @@ const notFound = (id: string, what = 'observation'): MemweaveError =>
 export class TaskHandle implements SharedWorkingMemory {
   readonly taskId: string
   readonly config: Required<WorkingMemoryConfig>
-  readonly #store: WorkingStore
+  readonly #store: TaskHost
   #iterations = 0
 
-  constructor(store: WorkingStore, taskId: string, config: Required<WorkingMemoryConfig>) {
+  constructor(store: TaskHost, taskId: string, config: Required<WorkingMemoryConfig>) {
     this.#store = store
     this.taskId = taskId
     this.config = config

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
-import type { Key, Schema } from './port.js'
+import type { Key, Schema } from '../storage/port.js'
 import type { RecordedOp } from './recording-tx.js'
 import { parseCheckedLine, readLines } from './file-lines.js'
 

@@ -4,7 +4,7 @@ import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parseAgentDid, publicKeyFromDid, verifySignature, type AgentDid, type Identity } from '../core/identity.js'
 import { canonicalJson } from '../core/ids.js'
 import { derivePoolId } from '../pools/records.js'
-import { ROOM_PATTERN, type PoolTokenPayload } from './protocol.js'
+import { ROOM_PATTERN, type PoolTokenPayload } from './relay-protocol.js'
 
 /**
  * Pool tokens: a compact grant signed by the pool owner's Ed25519 key, carried in the relay URL.
@@ -12,7 +12,7 @@ import { ROOM_PATTERN, type PoolTokenPayload } from './protocol.js'
  *   token   = base64url(canonical JSON of the payload) "." base64url(signature)
  *   message = utf8("memweave-pool-token/v1\n") ‖ utf8(first part)
  *
- * The payload is `{v: 1, pool, sub, write, exp, iss[, nonce, tenant]}` (protocol.ts). The
+ * The payload is `{v: 1, pool, sub, write, exp, iss[, nonce, tenant]}` (relay-protocol.ts). The
  * signature covers the base64url text exactly as sent, with a domain prefix so that no other
  * memweave signature (records sign 16-byte ids) can be replayed as a token. Verification rejects a
  * payload that is not in canonical form, so one grant has exactly one token text.
@@ -21,7 +21,8 @@ import { ROOM_PATTERN, type PoolTokenPayload } from './protocol.js'
  * (the relay cannot ask a stock y-websocket client to prove its key). Keep expiries short and mint
  * a fresh token on reconnect; revoking a member in the pool's ACL stops the replicas from accepting
  * its records at once, and stops the relay from accepting its connection when its token expires.
- * Browser-safe: no Node imports.
+ * Browser-safe: no Node imports. Owners mint tokens in the browser; the relay (src/relay/admission.ts)
+ * verifies them with the same code.
  */
 
 const DOMAIN = utf8('memweave-pool-token/v1\n')

@@ -1,4 +1,4 @@
-import type { Key, Schema } from './port.js'
+import type { Key, Schema } from '../storage/port.js'
 import type { RecordedOp } from './recording-tx.js'
 import { rowBytes } from './file-load.js'
 

@@ -1,7 +1,9 @@
 /**
  * What crosses the relay boundary: the y-websocket message framing (unchanged, so any y-websocket
  * client works), the one way the relay refuses a read-only member's write, the close codes, and
- * the pool token's payload. Browser-safe: the sync layer imports these constants too.
+ * the pool token's payload. It lives on the client side of sync (the browser entry exports the close
+ * codes and the refusal; websocket.ts sends TOKEN_PARAM); the Node-only relay (src/relay/) imports it
+ * from here, never the other way round.
  *
  * Wire format of one websocket frame (binary; y-websocket/src/y-websocket.js, y-protocols):
  *
@@ -86,7 +88,7 @@ export const ROOM_PATTERN = /^[a-z0-9_-]{1,128}$/
 export const TOKEN_PARAM = 'token' as const
 
 /**
- * The signed part of a pool token (see token.ts). Epoch milliseconds, did:key identities.
+ * The signed part of a pool token (see pool-token.ts). Epoch milliseconds, did:key identities.
  * `nonce` and `tenant` are the pool-create record's: when present they prove that `iss` owns the
  * pool, since a memweave pool id is `derivePoolId(owner, nonce, tenant)`.
  */

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path'
 import { decodeValue } from './file-codec.js'
 import { FILES, loadDir, type Damage } from './file-load.js'
 import { acquireLock } from './file-lock.js'
-import type { Key, Schema } from './port.js'
-import { SCHEMA } from './schema.js'
+import type { Key, Schema } from '../storage/port.js'
+import { SCHEMA } from '../storage/schema.js'
 import { syncDir, writeSnapshot } from './file-snapshot.js'
 
 /**

@@ -5,12 +5,12 @@ import { decodeValue, encodeValue } from './file-codec.js'
 import { checkedLine } from './file-lines.js'
 import { FILES, damaged, loadDir, rowBytes } from './file-load.js'
 import { acquireLock, type FileLock } from './file-lock.js'
-import { MemoryStorage } from './memory-adapter.js'
+import { MemoryStorage } from '../storage/memory-adapter.js'
 import { unlinkIfThere, writeSnapshot } from './file-snapshot.js'
-import type { Key, ReadTx, Schema, StoragePort, WriteTx } from './port.js'
+import type { Key, ReadTx, Schema, StoragePort, WriteTx } from '../storage/port.js'
 import { RecordingTx, type RecordedOp } from './recording-tx.js'
 import { overridesOf, sizeAfter } from './file-ops.js'
-import { SCHEMA } from './schema.js'
+import { SCHEMA } from '../storage/schema.js'
 
 /**
  * Durable storage in a directory (Node only), built on MemoryStorage: all rows live in memory,

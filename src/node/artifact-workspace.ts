@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto'
 import { link, lstat, mkdir, open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
-import type { ArtifactFile } from './format.js'
-import { assertCommitInput, assertCreateInput, assertListOptions, assertMergeInput, assertQuery, assertSearchOptions } from './input.js'
-import { commitArtifactFile, createArtifactFile, formatTimestamp, frontmatterOf, mergeArtifactFiles, type Stamp } from './operations.js'
-import { parseQuery, scoreArtifact } from './search.js'
-import { parseArtifactSlug, SLUG_PATTERN, type ArtifactSlug } from './slug.js'
+import type { ArtifactFile } from '../artifacts/format.js'
+import { assertCommitInput, assertCreateInput, assertListOptions, assertMergeInput, assertQuery, assertSearchOptions } from '../artifacts/input.js'
+import { commitArtifactFile, createArtifactFile, formatTimestamp, frontmatterOf, mergeArtifactFiles, type Stamp } from '../artifacts/operations.js'
+import { parseQuery, scoreArtifact } from '../artifacts/search.js'
+import { parseArtifactSlug, SLUG_PATTERN, type ArtifactSlug } from '../artifacts/slug.js'
 import type {
   ArtifactFrontmatter, ArtifactProblem, ArtifactSearchHit, ArtifactSummary, CommitArtifactInput, CreateArtifactInput,
   ListArtifactsOptions, MergeArtifactInput, ProvenanceEntry, SearchArtifactsOptions,
-} from './types.js'
-import { assertNoProblems, validateArtifactText } from './validate.js'
-import { decodeUtf8 } from './utf8.js'
+} from '../artifacts/types.js'
+import { assertNoProblems, validateArtifactText } from '../artifacts/validate.js'
+import { decodeUtf8 } from '../artifacts/utf8.js'
 
 /**
  * SMP artifacts as files in an AWP workspace (SMP §3): `<dir>/artifacts/<slug>.md`, one current

@@ -1,8 +1,8 @@
 import { ErrorCode, isMemweaveError } from '../core/errors.js'
-import { SLUG_PATTERN } from './slug.js'
-import type { ArtifactImportResult, ArtifactProblem, ArtifactStore } from './types.js'
-import { validateArtifactText } from './validate.js'
-import type { ArtifactWorkspace } from './workspace.js'
+import { SLUG_PATTERN } from '../artifacts/slug.js'
+import type { ArtifactImportResult, ArtifactProblem, ArtifactStore } from '../artifacts/types.js'
+import { validateArtifactText } from '../artifacts/validate.js'
+import type { ArtifactWorkspace } from './artifact-workspace.js'
 
 /**
  * Moving a workspace's artifact files into a store and back (Node only). A store version keeps the

@@ -1,5 +1,5 @@
 import { encodeValue } from './file-codec.js'
-import type { Key, Schema, WriteTx } from './port.js'
+import type { Key, Schema, WriteTx } from '../storage/port.js'
 
 /** One change of a transaction, in the order it was made; rows already in their JSON form (file-codec). */
 export type RecordedOp = readonly ['p', string, unknown] | readonly ['d', string, Key]
