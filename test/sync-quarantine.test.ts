@@ -79,7 +79,8 @@ test('the quarantine row of any Yjs value is plain, bounded JSON that any store 
       expect(JSON.stringify(row).length).toBeLessThan(70_000)
       doc.destroy()
     }),
-    { numRuns: 300 },
+    // -0 once failed here (seed 335378635): JSON writes it as 0.
+    { numRuns: 300, examples: [[() => -0], [() => [-0, { z: -0 }]]] },
   )
 })
 

@@ -30,7 +30,8 @@ function walk(v: unknown, depth: number, budget: { nodes: number }): Described {
   try {
     if (v === null || typeof v === 'boolean') return v
     if (v === undefined) return { $undefined: true }
-    if (typeof v === 'number') return Number.isFinite(v) ? v : { $number: String(v) }
+    // -0 has no JSON form (it reads back as 0): kept as 0, so the row round-trips exactly.
+    if (typeof v === 'number') return Number.isFinite(v) ? (v === 0 ? 0 : v) : { $number: String(v) }
     if (typeof v === 'string') return v.length <= MAX_STRING ? v : { $string: v.length, head: v.slice(0, 256) }
     if (typeof v === 'bigint') return { $bigint: v.toString().slice(0, 256) }
     if (typeof v !== 'object') return { $type: typeof v }
