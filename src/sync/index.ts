@@ -1,7 +1,6 @@
 // Replication of pools: one Y.Doc per pool, a materializer that judges every record, providers.
 export { SyncStore } from './store.js'
 export type { SyncStoreOptions } from './store.js'
-export { SignallingStorage } from './commit-signal.js'
 export { InProcessNetwork } from './connector.js'
 export type { InProcessNetworkOptions } from './connector.js'
 export { websocketProvider } from './websocket.js'

@@ -5,8 +5,9 @@ import { isPooled } from '../core/signed-record.js'
 import { forgottenBy } from '../pools/state.js'
 import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
+import { logFor, type RecordLog } from '../records/log.js'
+import type { LogChange } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
-import type { LogRow } from '../storage/schema.js'
 import { decodeRecord, sameContent } from './codec.js'
 import { CONTENT_KINDS, isContentKind } from './content.js'
 import type { Plan } from './materialize.js'
@@ -19,8 +20,6 @@ import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type Sy
 import { websocketProvider } from './websocket.js'
 
 export interface SyncStoreOptions {
-  /** Subscribes to this Memory's own commits (SignallingStorage.onCommit). */
-  readonly onCommit?: (listener: () => void) => () => void
   /** Called after records of a pool were stored or hard-deleted from another replica (the pool store's fact view catches up). */
   readonly onApplied?: (pool: PoolId, ids: readonly string[]) => Promise<void>
   /** Yjs client ids for new documents (tests inject them for reproducible runs). Random by default. */
@@ -39,25 +38,28 @@ export interface SyncStoreOptions {
   readonly passBudgetMs?: number
 }
 
-const RECORD_TABLES = ['records', 'log'] as const
 const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
 
 /**
  * `mem.sync`: replicates pools, one Y.Doc each, under DESIGN.md's rule that the document is a
  * transport and a merge log, never the authority. One loop does all the work, one step at a time,
  * so the steps never race each other:
- * 1. outbound: new pooled records in the local store (`pool-*` ones, and other modules' records
- *    that name a pool, content.ts) (this Memory's writes, other handles' on the
- *    same database) enter their pool's document; the targets a tombstone may forget leave it in step 2;
+ * 1. outbound: pooled records the record log appended (`pool-*` ones, and other modules' records
+ *    that name a pool, content.ts) enter their pool's document: this Memory's commits at once,
+ *    other handles' on the same database when the log catches up (its `onAppend` feed); the
+ *    targets a tombstone may forget leave it in step 2;
  * 2. materialize (materialize.ts): the document's record set is judged; accepted records are
- *    written to `records` with a `log` row (PoolStore catches up from the log, and its fact view
- *    through `onApplied`); forgotten ones are hard-deleted and their keys removed from the
- *    document; refused values go to quarantine; keys that vanished without a tombstone are healed
- *    from the store;
+ *    appended through the record log and forgotten ones hard-deleted through it, in one batch (the
+ *    pools module derives them from the log, and its fact view hears of them through `onApplied`);
+ *    their keys leave the document; refused values go to quarantine; keys that vanished without a
+ *    tombstone are healed from the store;
  * 3. persistence: the document's updates are appended to `syncUpdates`, and compacted (one row per
  *    pool, the garbage-collected state) after a key was removed or every `compactEvery` rows.
  */
 export class SyncStore implements Sync {
+  readonly #log: RecordLog
+  readonly #ownsLog: boolean
+  /** The quarantine and `syncUpdates` tables, and reads of records by kind or id: sync's own, not the record log's. */
   readonly #storage: StoragePort
   readonly #pools = new Map<PoolId, { sync: PoolSync; ready: Promise<void> }>()
   readonly #sigs: SignatureCache
@@ -66,10 +68,11 @@ export class SyncStore implements Sync {
   readonly #compactEvery: number
   readonly #WebSocket: unknown
   readonly #subscribers = new Set<(status: SyncStatus) => void>()
-  readonly #unhook: Array<() => void> = []
-  /** Last `log` row the outbound step has seen; null until a pool is open. */
-  #cursor: number | null = null
-  #wantOutbound = false
+  readonly #unlisten: () => void
+  /** Stops following other handles' commits (set while a pool is open). */
+  #unfollow: (() => void) | undefined
+  /** What the record log appended since the last pass, in order: the outbound step's input. */
+  #appended: LogChange[] = []
   #running: Promise<void> | null = null
   #again = false
   #lastStatus = ''
@@ -80,21 +83,19 @@ export class SyncStore implements Sync {
   #taken = 0
   #yield = false
 
-  constructor(storage: StoragePort, options: SyncStoreOptions = {}) {
-    this.#storage = storage
+  /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
+  constructor(source: StoragePort | RecordLog, options: SyncStoreOptions = {}) {
+    const { log, owned } = logFor(source, {})
+    this.#log = log
+    this.#ownsLog = owned
+    this.#storage = log.storage
     this.#sigs = options.signatures ?? new SignatureCache()
     this.#onApplied = options.onApplied
     this.#clientId = options.clientId
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
     this.#slice = new SliceSize(options.passBudgetMs ?? 50)
-    const kick = (): void => {
-      if (this.#pools.size === 0) return
-      this.#wantOutbound = true
-      this.#kick()
-    }
-    if (options.onCommit) this.#unhook.push(options.onCommit(kick))
-    if (storage.watch) this.#unhook.push(storage.watch(kick))
+    this.#unlisten = log.onAppend((change) => this.#heard(change))
   }
 
   // ---- the API ------------------------------------------------------------------------------------
@@ -107,7 +108,11 @@ export class SyncStore implements Sync {
       const sync = new PoolSync(pool, this.#storage, () => this.#changed(), this.#clientId?.())
       entry = { sync, ready: this.#load(sync) }
       this.#pools.set(pool, entry)
-      entry.ready.catch(() => this.#pools.delete(pool))
+      this.#follow()
+      entry.ready.catch(() => {
+        this.#pools.delete(pool)
+        this.#follow()
+      })
     }
     return entry.ready
   }
@@ -146,7 +151,7 @@ export class SyncStore implements Sync {
       const rows = await tx.where<{ id: string }>('quarantine', 'pool', pool)
       await tx.delete('quarantine', rows.map((r) => r.id))
     })
-    if (this.#pools.size === 0) this.#cursor = null
+    this.#follow()
     this.#changed()
   }
 
@@ -177,6 +182,8 @@ export class SyncStore implements Sync {
   }
 
   async flush(): Promise<void> {
+    // Other handles' commits reach the feed when the log catches up: take what they committed so far.
+    if (this.#pools.size > 0 && !this.#log.closed) await this.#log.ready().catch(() => undefined)
     await Promise.allSettled([...this.#pools.values()].map((e) => e.ready))
     while (this.#running) await this.#running
   }
@@ -188,13 +195,44 @@ export class SyncStore implements Sync {
     await this.flush()
     for (const { sync } of this.#pools.values()) sync.destroy()
     this.#pools.clear()
-    for (const unhook of this.#unhook) unhook()
+    this.#follow()
+    this.#unlisten()
     this.#subscribers.clear()
+    if (this.#ownsLog) await this.#log.close()
   }
 
   // ---- the loop ------------------------------------------------------------------------------------
 
+  /** Other handles' commits reach the feed when the log catches up, which it does on their signal while followed. */
+  #follow(): void {
+    if (this.#pools.size > 0) {
+      this.#unfollow ??= this.#log.follow()
+      return
+    }
+    this.#unfollow?.()
+    this.#unfollow = undefined
+  }
+
+  /**
+   * The record log's feed: what one commit of this Memory, or one catch-up with other handles,
+   * appended and removed. Taken by the next pass; a reload (the log rebuilt its state from the
+   * records) makes every open pool look at all of its stored records again, which covers what
+   * was waiting.
+   */
+  #heard(change: LogChange): void {
+    if (this.#pools.size === 0) return
+    // Another module's local records (facts) are none of sync's business.
+    if (!change.reload && change.removed.length === 0 && !change.records.some(isPooled)) return
+    if (change.reload) {
+      this.#appended = []
+      for (const { sync } of this.#pools.values()) sync.wantReconcile = true
+    } else this.#appended.push(change)
+    this.#kick()
+  }
+
   async #load(ps: PoolSync): Promise<void> {
+    // Storage open and the log caught up (a store built alone on a port opens it here).
+    await this.#log.ready()
     const updates = await ps.log.load()
     for (const u of updates) Y.applyUpdate(ps.doc, u, Origin.LOAD)
     const rows = await this.#storage.read(['quarantine'], (tx) => tx.where<QuarantinedRecord>('quarantine', 'pool', ps.pool))
@@ -243,10 +281,9 @@ export class SyncStore implements Sync {
         this.#fail(ps, err)
       }
     }
-    if (this.#wantOutbound) {
-      this.#wantOutbound = false
+    if (this.#appended.length) {
       try {
-        await this.#outbound()
+        this.#outbound()
       } catch (err) {
         for (const ps of pools) this.#fail(ps, err)
       }
@@ -271,15 +308,14 @@ export class SyncStore implements Sync {
     ps.error = err instanceof Error ? err.message : String(err)
   }
 
-  /** Every record of the pool in storage enters the document (on open, or when the log was trimmed past us). */
+  /** Every record of the pool in storage enters the document (on open, or when the record log reloaded). */
   async #reconcile(ps: PoolSync): Promise<void> {
     ps.wantReconcile = false
-    const { records, last } = await this.#storage.read(['records', 'log'], async (tx) => {
+    const records = await this.#storage.read(['records'], async (tx) => {
       const all: PoolRecord[] = []
       for (const kind of [...POOL_KINDS, ...CONTENT_KINDS]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
-      return { records: all.filter((r) => isPooled(r) && r.pool === ps.pool), last: (await tx.last<LogRow>('log'))?.seq ?? 0 }
+      return all.filter((r) => isPooled(r) && r.pool === ps.pool)
     })
-    this.#cursor ??= last
     ps.stored.clear()
     for (const r of records) ps.stored.add(r.id)
     this.#toDoc(ps, records)
@@ -287,34 +323,27 @@ export class SyncStore implements Sync {
     ps.wantMaterialize = true
   }
 
-  /** New rows of the shared `log` since the last look: pool records written here or by another handle. */
-  async #outbound(): Promise<void> {
-    if (this.#cursor === null) return
-    const after = this.#cursor
-    const delta = await this.#storage.read(['records', 'log', 'meta'], async (tx) => {
-      const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-      if (after < floor) return null
-      const rows = await tx.after<LogRow>('log', after)
-      const puts = [...new Set(rows.filter((r) => r.op === 'put').map((r) => r.ref))]
-      const got = await tx.getMany<PoolRecord>('records', puts)
-      return { rows, records: got.filter((r): r is PoolRecord => isPooled(r)) }
-    })
-    if (delta === null) {
-      // The log was trimmed past our cursor: look at everything again.
-      this.#cursor = null
-      for (const { sync } of this.#pools.values()) sync.wantReconcile = true
-      this.#again = true
-      return
-    }
-    this.#cursor = delta.rows.at(-1)?.seq ?? after
-    for (const row of delta.rows) {
-      if (row.op === 'del') for (const { sync } of this.#pools.values()) sync.stored.delete(row.ref)
+  /**
+   * What the record log appended since the last pass: pooled records not held yet enter their
+   * pool's document. Net of the changes in between: a record removed after it was appended is not
+   * sent. What this layer appended itself comes back here too, already held (`stored`): skipped.
+   */
+  #outbound(): void {
+    const changes = this.#appended
+    this.#appended = []
+    const appended = new Map<string, PoolRecord>()
+    for (const change of changes) {
+      for (const r of change.records) if (isPooled(r)) appended.set(r.id, r as PoolRecord)
+      for (const id of change.removed) {
+        appended.delete(id)
+        for (const { sync } of this.#pools.values()) sync.stored.delete(id)
+      }
     }
     const byPool = new Map<PoolId, PoolRecord[]>()
-    for (const r of delta.records) {
+    for (const r of appended.values()) {
       const entry = this.#pools.get(r.pool)
       // A pool still loading takes every stored record in its first reconcile.
-      if (!entry || !entry.sync.loaded) continue
+      if (!entry || !entry.sync.loaded || entry.sync.stored.has(r.id)) continue
       entry.sync.stored.add(r.id)
       let list = byPool.get(r.pool)
       if (!list) byPool.set(r.pool, (list = []))
@@ -410,14 +439,9 @@ export class SyncStore implements Sync {
       ps.quarantine = plan.quarantined
       return
     }
-    if (puts.length || deletes.length) {
-      await this.#storage.write(RECORD_TABLES, async (tx) => {
-        if (puts.length) await tx.put('records', puts)
-        if (deletes.length) await tx.delete('records', deletes)
-        const rows: LogRow[] = [...puts.map((r) => ({ ref: r.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
-        await tx.put('log', rows)
-      })
-    }
+    // One batch of the record log (forwarded to the leader where one commits for this handle); it
+    // comes back through the feed as local, already held.
+    if (puts.length || deletes.length) await this.#log.append(puts, deletes)
     for (const r of puts) ps.stored.add(r.id)
     for (const id of deletes) ps.stored.delete(id)
     ps.quarantine = plan.quarantined
