@@ -132,7 +132,7 @@ export class MemoryModules {
       }
       case 'artifacts': {
         const { SmpArtifactStore } = await import('./artifacts/store.js')
-        return new SmpArtifactStore(storage, { identity, now: o.now, ownsStorage: false, pools: this.#gate })
+        return new SmpArtifactStore(this.log, { identity })
       }
       case 'sync': {
         const [{ SyncStore }, pools] = await Promise.all([import('./sync/store.js'), this.load('pools')])
