@@ -128,7 +128,7 @@ export class MemoryModules {
       }
       case 'small': {
         const { createSmallStore } = await import('./small/store.js')
-        return createSmallStore(storage, { identity, humans: o.small?.humans, strict: o.small?.strict, now: o.now, ownsStorage: false, pools: this.#gate })
+        return createSmallStore(this.log, { identity, humans: o.small?.humans, strict: o.small?.strict, now: o.now })
       }
       case 'artifacts': {
         const { SmpArtifactStore } = await import('./artifacts/store.js')
