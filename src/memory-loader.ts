@@ -125,11 +125,11 @@ export class MemoryModules {
       }
       case 'small': {
         const { createSmallStore } = await import('./small/store.js')
-        return createSmallStore(storage, { identity, humans: o.small?.humans, strict: o.small?.strict, now: o.now, ownsStorage: false, pools: this.#gate })
+        return createSmallStore(this.log, { identity, humans: o.small?.humans, strict: o.small?.strict, now: o.now })
       }
       case 'artifacts': {
         const { SmpArtifactStore } = await import('./artifacts/store.js')
-        return new SmpArtifactStore(storage, { identity, now: o.now, ownsStorage: false, pools: this.#gate })
+        return new SmpArtifactStore(this.log, { identity })
       }
       case 'sync': {
         const [{ SyncStore }, pools] = await Promise.all([import('./sync/store.js'), this.load('pools')])

@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml'
 import { describe, expect, test } from 'vitest'
 import { SmpArtifactStore, type ArtifactStoreOptions } from '../src/artifacts/store.js'
+import { RecordLog } from '../src/records/log.js'
 import type { StoragePort } from '../src/storage/port.js'
 import { agent, fixture, FIXTURE_DID, findingsV1, scriptedClock, specWorkedExample } from './artifacts-helpers.js'
 
@@ -168,6 +169,39 @@ export function artifactStoreSuite(name: string, fresh: () => ArtifactSuiteEnv):
       expect((await tabB.read('plan')).versionId).toBe(resolved.versionId)
       await tabA.close()
       await tabB.close()
+    })
+
+    test('a version that leaves storage (sync evicts a pooled one) leaves every handle: its parent is the head again, its fork is gone', async () => {
+      const env = fresh()
+      const a = open(env)
+      const b = open(env)
+      const v1 = await a.create('notes', { body: 'one\n' })
+      const v2 = await a.commit('notes', { body: 'two\n', message: 'two' })
+      await b.refresh()
+      const fork = await b.commit('notes', { body: 'fork\n', message: 'fork', basedOn: v1.versionId })
+      expect((await a.read('notes')).heads).toHaveLength(2)
+      // What the sync layer does with a record the pool no longer admits: a hard delete through the log.
+      const sync = new RecordLog(env.storage(), { ownsStorage: false })
+      await sync.append([], [v2.versionId])
+      for (const s of [a, b]) {
+        const read = await s.read('notes')
+        expect(read).toMatchObject({ versionId: fork.versionId, conflicted: false, heads: [fork.versionId] })
+        expect((await s.history('notes')).map((h) => [h.versionId, h.head])).toEqual([[v1.versionId, false], [fork.versionId, true]])
+      }
+      await sync.append([], [fork.versionId])
+      for (const s of [a, b]) {
+        expect(await s.read('notes')).toMatchObject({ versionId: v1.versionId, conflicted: false, body: 'one\n' })
+        expect((await s.list()).map((x) => [x.slug, x.version])).toEqual([['notes', 1]])
+      }
+      // A head again, it continues as one: the next commit is version 2 on it.
+      const again = await b.commit('notes', { body: 'again\n', message: 'again' })
+      expect(again.parents).toEqual([v1.versionId])
+      await sync.append([], [v1.versionId, again.versionId])
+      await expect(a.read('notes')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+      expect(await b.list()).toEqual([])
+      await sync.close()
+      await a.close()
+      await b.close()
     })
 
     test('concurrent commits without basedOn, in two handles or one, fork instead of overwriting each other', async () => {

@@ -7,6 +7,7 @@ import { recordId } from '../src/core/ids.js'
 import { fromHex } from '../src/core/bytes.js'
 import { verifySignature } from '../src/core/identity.js'
 import type { Memory } from '../src/memory.js'
+import { RecordLog } from '../src/records/log.js'
 import type { SmallStore } from '../src/small/store-api.js'
 import type { StoragePort } from '../src/storage/port.js'
 
@@ -139,6 +140,29 @@ export function smallSuite(name: string, env: SmallSuiteEnv): void {
       expect(r.records).toHaveLength(1)
       expect((await mem.small.put('progress', doc(e0, e1))).changed).toBe(false)
       expect((await mem.small.get('progress'))?.data.entries).toEqual([e0, e1])
+      await mem.close()
+    })
+
+    test('a record that leaves storage (sync evicts a pooled one) leaves the documents: the version it replaced is current again', async () => {
+      const { mem, open, db } = await setup()
+      const other = await open()
+      const plan = (title: string) => ({ small_version: '1.0.0', owner: 'agent', tasks: [{ id: 't1', title }] })
+      await mem.small.put('plan', plan('first'))
+      const second = await mem.small.put('plan', plan('second'))
+      const kept = await mem.small.appendProgress({ task_id: 't1', evidence: 'kept' })
+      await mem.small.appendProgress({ task_id: 't1', evidence: 'evicted' })
+      const entry = (await mem.small.get('progress'))!.version!
+      expect((await other.small.get('plan'))?.data.tasks[0]?.title).toBe('second')
+      // What the sync layer does with a record the pool no longer admits: a hard delete through the log.
+      const sync = new RecordLog(await db.raw())
+      await sync.append([], [second.records[0]!, entry])
+      for (const h of [mem, other]) {
+        expect((await h.small.get('plan'))?.data.tasks[0]?.title).toBe('first')
+        expect((await h.small.get('progress'))?.data.entries).toEqual([kept])
+        expect(await h.small.conflicts()).toEqual([])
+      }
+      await sync.close()
+      await other.close()
       await mem.close()
     })
 

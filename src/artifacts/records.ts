@@ -1,21 +1,15 @@
-import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
+import { decodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import { logFor, type RecordLog } from '../records/log.js'
 import type { PoolWriteGrant } from '../records/pool-gate.js'
-import { signRecord } from '../core/signed-record.js'
-import { recordId } from '../core/ids.js'
-// WriteBatcher knows nothing of facts: it is the one-transaction-per-tick batcher of DESIGN.md "Runtime".
-import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
-import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
-import type { LogRow, StoredRecord } from '../storage/schema.js'
+import type { Deriver } from '../records/types.js'
+import type { StoragePort } from '../storage/port.js'
+import type { StoredRecord } from '../storage/schema.js'
 import { parseArtifactFile, type ArtifactFile } from './format.js'
 import { formatTimestamp, type Stamp } from './operations.js'
 import { ARTIFACT_VERSION_KIND, ArtifactState, type ArtifactVersionBody } from './state.js'
 import type { ArtifactVersionId } from './types.js'
-
-const TABLES = ['records', 'log', 'meta'] as const
-/** Keep this many log rows (as the fact store does); a handle further behind reloads from the records. */
-const LOG_KEEP = 20_000
 
 /** A precondition re-checked inside the write transaction, against the caught-up state. */
 export type Check = (state: ArtifactState) => MemweaveError | null
@@ -24,127 +18,71 @@ type Outcome = { readonly id: ArtifactVersionId } | { readonly error: MemweaveEr
 export interface ArtifactRecordsOptions {
   readonly identity: Identity | null
   readonly now?: () => number
-  readonly ownsStorage: boolean
+  /** On a storage port: whether close() closes it. */
+  readonly ownsStorage?: boolean
 }
 
 /**
- * The artifact store's persistence: `artifact-version` records on the storage port, the
- * materialized ArtifactState kept fresh against the storage log (so two handles on one database
- * see each other, as src/facts/store.ts does for facts), and writes batched into one transaction
- * per tick. A transaction body awaits only its own transaction's methods.
+ * The artifact store's side of the record log: the ArtifactState derived from `artifact-version`
+ * records (the log catches it up with every handle's commits), the parsed files of heads, and the
+ * write of one version with its precondition checked inside the tick's transaction.
  */
 export class ArtifactRecords {
   readonly state = new ArtifactState()
-  readonly #storage: StoragePort
+  readonly #log: RecordLog
+  readonly #ownsLog: boolean
   readonly #identity: Identity | null
-  readonly #owns: boolean
-  readonly #clock: HybridClock
   /** Parsed files by version id: heads, and whatever was read since they were. */
   readonly #files = new Map<string, ArtifactFile>()
-  readonly #batcher: WriteBatcher<WriteTx>
-  readonly #mutations = new Set<Promise<unknown>>()
-  #seq = 0
-  #stale = true
-  #opening: Promise<void> | undefined
-  #refreshing: Promise<void> | undefined
-  #closed = false
+  #registered: Promise<void> | undefined
 
-  constructor(storage: StoragePort, options: ArtifactRecordsOptions) {
-    this.#storage = storage
+  /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
+  constructor(source: StoragePort | RecordLog, options: ArtifactRecordsOptions) {
     this.#identity = options.identity
-    this.#owns = options.ownsStorage
-    this.#clock = new HybridClock(options.now)
-    this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
+    const { log, owned } = logFor(source, { identity: options.identity, now: options.now, ownsStorage: options.ownsStorage })
+    this.#log = log
+    this.#ownsLog = owned
   }
 
-  // ---- freshness -------------------------------------------------------------------------------
-
-  async #open(): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    this.#opening ??= this.#storage.open()
-    await this.#opening
+  readonly #deriver: Deriver = {
+    name: 'artifacts',
+    kinds: [ARTIFACT_VERSION_KIND],
+    reset: () => {
+      this.state.clear()
+      this.#files.clear()
+    },
+    receive: (records) => {
+      for (const r of records) {
+        this.state.apply(r)
+        for (const p of (r.body as Partial<ArtifactVersionBody>).parents ?? []) this.#files.delete(p)
+      }
+    },
+    // A pooled version evicted or forgotten by sync: its parent may be a head again.
+    removed: (ids) => {
+      for (const id of ids) if (this.state.remove(id)) this.#files.delete(id)
+    },
   }
 
-  /** Opens, waits for the committing batch, and catches up with other handles' changes. */
+  /** Registered with the log, and caught up with every handle's commits. */
   async ready(): Promise<void> {
-    await this.#open()
-    await this.#batcher.inflight // read barrier: never observe a batch that is still committing
-    this.#refreshing ??= this.#storage.read(TABLES, (tx) => this.#catchUp(tx)).finally(() => {
-      this.#refreshing = undefined
-    })
-    await this.#refreshing
+    await (this.#registered ??= this.#log.register(this.#deriver))
+    await this.#log.ready(this.#deriver)
   }
-
-  async #catchUp(tx: ReadTx): Promise<void> {
-    if (this.#stale) return this.#reload(tx)
-    const last = await tx.last<LogRow>('log')
-    if (!last || last.seq === this.#seq) return
-    const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-    if (this.#seq < floor) return this.#reload(tx)
-    const rows = await tx.after<LogRow>('log', this.#seq)
-    const records = await tx.getMany<StoredRecord>('records', rows.filter((r) => r.op === 'put').map((r) => r.ref))
-    for (const r of records) if (r?.kind === ARTIFACT_VERSION_KIND) this.#apply(r)
-    this.#seq = rows.at(-1)?.seq ?? this.#seq
-  }
-
-  async #reload(tx: ReadTx): Promise<void> {
-    this.state.clear()
-    this.#files.clear()
-    for (const r of await tx.where<StoredRecord>('records', 'kind', ARTIFACT_VERSION_KIND)) this.#apply(r)
-    this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
-    this.#stale = false
-  }
-
-  #apply(r: StoredRecord): void {
-    this.#clock.observe(decodeHlc(r.hlc))
-    this.state.apply(r)
-    for (const p of (r.body as Partial<ArtifactVersionBody>).parents ?? []) this.#files.delete(p)
-  }
-
-  // ---- writes ----------------------------------------------------------------------------------
 
   /** Runs a mutation, remembered from the moment it is called so flush() waits for it. */
   track<T>(run: () => Promise<T>): Promise<T> {
-    const mutation = run()
-    this.#mutations.add(mutation)
-    const done = (): void => void this.#mutations.delete(mutation)
-    mutation.then(done, done)
-    return mutation
+    return this.#log.track(run)
   }
 
-  async #commit(ops: ReadonlyArray<BatchOp<WriteTx, unknown>>): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    let results: unknown[]
-    try {
-      results = await this.#storage.write(TABLES, async (tx) => {
-        await this.#catchUp(tx)
-        const out: unknown[] = []
-        for (const op of ops) out.push(await op.run(tx))
-        await this.#trimLog(tx)
-        return out
-      })
-    } catch (err) {
-      // The state was updated inside the failed transaction: rebuild it from storage.
-      this.#stale = true
-      throw err
-    }
-    ops.forEach((op, i) => op.resolve(results[i]))
+  /** The record log's stamp for a new version, and its agent and timestamp. */
+  tick(): { hlc: string; stamp: Stamp } {
+    const hlc = this.#log.tick()
+    return { hlc, stamp: { agent: this.#identity?.did ?? 'anonymous', timestamp: formatTimestamp(decodeHlc(hlc).wall) } }
   }
 
-  async #trimLog(tx: WriteTx): Promise<void> {
-    if (this.#seq % 1000 !== 0 || this.#seq <= LOG_KEEP) return
-    const floor = this.#seq - LOG_KEEP
-    const keys = (await tx.after<LogRow>('log', 0, 5000)).filter((r) => r.seq! <= floor).map((r) => r.seq!)
-    if (keys.length === 0) return
-    await tx.delete('log', keys)
-    await tx.put('meta', [{ key: 'logFloor', value: keys.at(-1)! }])
-  }
-
-  /** The hybrid-logical-clock stamp of a new version, and its agent and timestamp; after `after` when given (a pool grant's stamp). */
-  tick(after?: string): { hlc: string; stamp: Stamp } {
-    if (after !== undefined) this.#clock.observe(decodeHlc(after))
-    const hlc = this.#clock.tick()
-    return { hlc: encodeHlc(hlc), stamp: { agent: this.#identity?.did ?? 'anonymous', timestamp: formatTimestamp(hlc.wall) } }
+  /** The grant to write a version into `pool` (null: not pooled), from the Memory's pool gate. */
+  grant(pool: string | null | undefined): Promise<PoolWriteGrant | null> {
+    return pool === null || pool === undefined ? Promise.resolve(null) : this.#log.grant(pool)
   }
 
   /**
@@ -152,20 +90,12 @@ export class ArtifactRecords {
    * fails, only this write fails (a throw would abort the whole batch), and nothing is stored.
    */
   async submit(body: ArtifactVersionBody, hlc: string, check: Check | null, grant: PoolWriteGrant | null = null): Promise<ArtifactVersionId> {
-    // A pooled version is signed before it is queued (crypto never runs inside a transaction); the
-    // gate granted it, so this memory has an identity.
-    const pooled = grant
-      ? await signRecord(this.#identity!, { kind: ARTIFACT_VERSION_KIND, pool: grant.pool, tenant: grant.tenant, body, author: this.#identity!.did, hlc })
-      : null
-    const outcome = await this.#batcher.enqueue<Outcome>(async (tx) => {
+    // A pooled version is signed before it is queued: crypto never runs inside a transaction.
+    const record = grant ? await this.#log.sealPooled(ARTIFACT_VERSION_KIND, body, grant, hlc) : this.#log.seal(ARTIFACT_VERSION_KIND, body, { hlc })
+    const outcome = await this.#log.write<Outcome>(async (w) => {
       const error = check?.(this.state)
       if (error) return { error }
-      const unsigned = { kind: ARTIFACT_VERSION_KIND, tenant: null, body, author: this.#identity?.did ?? null, hlc }
-      const record: StoredRecord = pooled ?? { id: recordId(unsigned), ...unsigned }
-      await tx.put('records', [record])
-      const [seq] = (await tx.put('log', [{ ref: record.id, op: 'put' }])) as number[]
-      this.#seq = Math.max(this.#seq, seq!)
-      this.#apply(record)
+      await w.append([record])
       return { id: record.id as ArtifactVersionId }
     })
     if ('error' in outcome) throw outcome.error
@@ -180,7 +110,7 @@ export class ArtifactRecords {
     if (cached) return cached
     let text = this.state.text(id)
     if (text === undefined) {
-      const record = await this.#storage.read(['records'], (tx) => tx.get<StoredRecord>('records', id))
+      const record = await this.#log.storage.read(['records'], (tx) => tx.get<StoredRecord>('records', id))
       text = (record?.body as Partial<ArtifactVersionBody> | undefined)?.text
     }
     if (typeof text !== 'string') throw new MemweaveError(ErrorCode.INTEGRITY, `artifact version ${id} is missing from storage`)
@@ -194,16 +124,12 @@ export class ArtifactRecords {
     return file
   }
 
-  async flush(): Promise<void> {
-    await Promise.allSettled([...this.#mutations])
-    await this.#batcher.flush()
+  flush(): Promise<void> {
+    return this.#log.flush()
   }
 
-  /** Commits pending writes, then (when it owns the storage) closes it. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return
-    await this.flush()
-    this.#closed = true
-    if (this.#owns && this.#opening) await this.#storage.close()
+  /** Commits pending writes, then closes the private log (and its storage). Idempotent. */
+  close(): Promise<void> {
+    return this.#ownsLog ? this.#log.close() : this.#log.flush()
   }
 }

@@ -90,6 +90,33 @@ export class ArtifactState {
     }
   }
 
+  /**
+   * Forgets a version whose record left storage (a pooled version the sync layer evicted or a
+   * tombstone forgot), leaving the state a replica holding the other records derives: a parent no
+   * other version names is a head again (its text is read from storage when asked for).
+   * Returns whether the version was known.
+   */
+  remove(id: string): boolean {
+    const v = this.versions.get(id)
+    if (!v) return false
+    this.versions.delete(id)
+    this.#texts.delete(id)
+    this.#heads.get(v.slug)?.delete(id)
+    const versions = this.#bySlug.get(v.slug)!
+    versions.delete(id)
+    if (versions.size === 0) this.#bySlug.delete(v.slug)
+    for (const p of v.parents) {
+      const children = this.#children.get(p)
+      children?.delete(id)
+      if (!children || children.size > 0) continue
+      this.#children.delete(p)
+      const parent = this.versions.get(p)
+      if (parent) setOf(this.#heads, parent.slug).add(p)
+    }
+    if (this.#heads.get(v.slug)?.size === 0) this.#heads.delete(v.slug)
+    return true
+  }
+
   has(slug: string): boolean {
     return (this.#bySlug.get(slug)?.size ?? 0) > 0
   }

@@ -1,7 +1,7 @@
 import { decodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
+import type { RecordLog } from '../records/log.js'
 import type { StoragePort } from '../storage/port.js'
 import type { ArtifactFile } from './format.js'
 import {
@@ -23,41 +23,32 @@ import { assertNoProblems, validateArtifactText, validateSuccessor } from './val
 export interface ArtifactStoreOptions {
   /** Its DID is the agent of every provenance entry this store writes; `anonymous` without one (SMP §7). */
   readonly identity?: Identity | null
-  /** Wall clock in ms, injected by tests; timestamps come from a hybrid logical clock over it. */
+  /** Wall clock in ms, injected by tests; timestamps come from a hybrid logical clock over it (a store built on a storage port). */
   readonly now?: () => number
   /** The `awp` version written into new artifacts; default AWP_VERSION (what AWP's tool writes today). */
   readonly awpVersion?: string
-  /** Whether close() closes the storage (default true); false when another store owns it (createMemory). */
+  /** A store built on a storage port: whether close() closes it (default true). */
   readonly ownsStorage?: boolean
-  /** The pool store's gate for pooled artifacts (createMemory passes it); without one, `pool` is refused. */
-  readonly pools?: PoolGate | null
 }
 
 const notFound = (slug: string, field = 'slug'): MemweaveError =>
   new MemweaveError(ErrorCode.NOT_FOUND, `artifact:${slug} does not exist`, { field, slug })
 
 /**
- * SMP knowledge artifacts on a storage port. Each version is an immutable `artifact-version`
- * record holding the whole file; heads, forks and conflicts are materialized in memory from the
- * records (ArtifactState) and kept fresh against the storage log, so two handles on one database
- * see each other's versions. Writes are batched into one transaction per tick.
+ * SMP knowledge artifacts on the record log. Each version is an immutable `artifact-version`
+ * record holding the whole file; heads, forks and conflicts are derived in memory from the
+ * records (ArtifactState), which the log keeps caught up, so two handles on one database see each
+ * other's versions. A pooled version goes through the Memory's pool gate; writes commit in the
+ * log's one transaction per tick. Built alone on a storage port, the store runs a private log.
  */
 export class SmpArtifactStore implements ArtifactStore {
   readonly #records: ArtifactRecords
   readonly #awpVersion: string | undefined
-  readonly #pools: PoolGate | null
 
-  constructor(storage: StoragePort, options: ArtifactStoreOptions = {}) {
-    this.#records = new ArtifactRecords(storage, { identity: options.identity ?? null, now: options.now, ownsStorage: options.ownsStorage ?? true })
+  /** On a Memory's record log, or alone on a storage port. */
+  constructor(source: StoragePort | RecordLog, options: ArtifactStoreOptions = {}) {
+    this.#records = new ArtifactRecords(source, { identity: options.identity ?? null, now: options.now, ownsStorage: options.ownsStorage })
     this.#awpVersion = options.awpVersion
-    this.#pools = options.pools ?? null
-  }
-
-  /** The grant to write a version into `pool` (null: not pooled). A version follows its parent's pool. */
-  async #grant(pool: string | null | undefined): Promise<PoolWriteGrant | null> {
-    if (pool === null || pool === undefined) return null
-    if (!this.#pools) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'pooled artifacts need a Memory with pools (createMemory)', { field: 'pool' })
-    return this.#pools.writable(pool)
   }
 
   /** The materialized state (heads, forks, versions). */
@@ -134,8 +125,8 @@ export class SmpArtifactStore implements ArtifactStore {
       await this.#records.ready()
       const exists = (): MemweaveError => new MemweaveError(ErrorCode.CONFLICT, `artifact:${s} already exists`, { field: 'slug', slug: s })
       if (this.#state.has(s)) throw exists()
-      const grant = await this.#grant(i.pool)
-      const { hlc, stamp } = this.#records.tick(grant?.after)
+      const grant = await this.#records.grant(i.pool)
+      const { hlc, stamp } = this.#records.tick()
       const file = createArtifactFile(s, i, stamp, this.#awpVersion)
       const id = await this.#records.submit({ slug: s, version: 1, parents: [], text: file.text }, hlc, (state) => (state.has(s) ? exists() : null), grant)
       return this.#artifact(id, file)
@@ -160,8 +151,8 @@ export class SmpArtifactStore implements ArtifactStore {
         const error = this.#expect(s, heads, i.expectedVersion)
         if (error) throw error
       }
-      const grant = await this.#grant(parent.pool)
-      const { hlc, stamp } = this.#records.tick(grant?.after)
+      const grant = await this.#records.grant(parent.pool)
+      const { hlc, stamp } = this.#records.tick()
       const file = commitArtifactFile(await this.#records.file(parent.id), s, i, stamp)
       // Without expectedVersion a commit that raced another one on the same parent is kept as a fork.
       const check = i.expectedVersion === undefined ? null : this.#unchanged(s, heads.map((h) => h.id), 'expectedVersion')
@@ -193,8 +184,8 @@ export class SmpArtifactStore implements ArtifactStore {
         parts.push({ file, appendBody: file.body !== base.body && !parentBodies.includes(file.body) })
       }
       if (src !== t) parts.push({ file: await this.#records.file(sourceHeads[0]!.id), appendBody: true })
-      const grant = await this.#grant(heads[0]!.pool)
-      const { hlc, stamp } = this.#records.tick(grant?.after)
+      const grant = await this.#records.grant(heads[0]!.pool)
+      const { hlc, stamp } = this.#records.tick()
       const version = Math.max(...heads.map((h) => h.version)) + 1
       const file = mergeArtifactFiles(base, t, parts, { message: i.message, confidence: i.confidence, version }, stamp)
       const strict = i.expectedVersion !== undefined || heads.length > 1
@@ -288,8 +279,8 @@ export class SmpArtifactStore implements ArtifactStore {
       await this.#records.ready()
       const all = this.#state.all(s)
       if (all.length === 0) {
-        const grant = await this.#grant(o.pool)
-        const { hlc } = this.#records.tick(grant?.after)
+        const grant = await this.#records.grant(o.pool)
+        const { hlc } = this.#records.tick()
         const id = await this.#records.submit({ slug: s, version: fm.version, parents: [], text }, hlc, (state) =>
           state.has(s) ? new MemweaveError(ErrorCode.CONFLICT, `artifact:${s} was created while it was being imported; import again`, { field: 'id', slug: s }) : null,
         grant)
@@ -315,8 +306,8 @@ export class SmpArtifactStore implements ArtifactStore {
       }
       const status = heads.length === 1 && parent.v.id === heads[0]!.id ? 'updated' : 'forked'
       const check = status === 'updated' ? this.#unchanged(s, [parent.v.id], 'version') : null
-      const grant = await this.#grant(parent.v.pool)
-      const { hlc } = this.#records.tick(grant?.after)
+      const grant = await this.#records.grant(parent.v.pool)
+      const { hlc } = this.#records.tick()
       const id = await this.#records.submit({ slug: s, version: fm.version, parents: [parent.v.id], text }, hlc, check, grant)
       return { slug: s, versionId: id, version: fm.version, status }
     })

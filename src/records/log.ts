@@ -122,15 +122,17 @@ export class RecordLog {
   }
 
   /**
-   * A new record for a pool: names the pool, carries its tenant, and is signed by this Memory's
-   * identity over its id. Runs outside any transaction (signing awaits crypto). `place` is a grant
-   * from `grant()`, or the pools module's own judgement for its records.
+   * A new record for a pool: names the pool, carries its tenant, and is signed by its author over
+   * its id. Runs outside any transaction (signing awaits crypto). `place` is a grant from `grant()`,
+   * or the pools module's own judgement for its records. `signer` is the author: this Memory's
+   * identity, or the one a call names (SMALL writes as `options.identity`; the grant was asked for it).
    * @throws MemweaveError PERMISSION_DENIED without an identity.
    */
-  async sealPooled(kind: string, body: unknown, place: { readonly pool: string; readonly tenant: string | null }, hlc?: string): Promise<StoredRecord & { readonly pool: string; readonly sig: string; readonly author: string }> {
-    const me = this.identity
-    if (!me) throw new MemweaveError(ErrorCode.PERMISSION_DENIED, 'a pooled record needs an identity: create the memory with options.identity')
-    return signRecord(me, { kind, pool: place.pool, tenant: place.tenant, body, author: me.did, hlc: hlc ?? this.tick() })
+  async sealPooled(
+    kind: string, body: unknown, place: { readonly pool: string; readonly tenant: string | null }, hlc?: string, signer: Identity | null = this.identity,
+  ): Promise<StoredRecord & { readonly pool: string; readonly sig: string; readonly author: string }> {
+    if (!signer) throw new MemweaveError(ErrorCode.PERMISSION_DENIED, 'a pooled record needs an identity: create the memory with options.identity')
+    return signRecord(signer, { kind, pool: place.pool, tenant: place.tenant, body, author: signer.did, hlc: hlc ?? this.tick() })
   }
 
   // ---- derivers and the feed ---------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { StoredRecord } from '../storage/schema.js'
-import { isSmallDocName, type SmallDocName } from './layout.js'
+import { SMALL_DOCS, isSmallDocName, type SmallDocName } from './layout.js'
 import { mayWrite, roleOf } from './ownership.js'
 import { compareInstants, parseTimestamp, type Instant } from './timestamp.js'
 import type { ProgressEntry } from './types.js'
@@ -55,10 +55,12 @@ export class SmallState {
   readonly #humans: ReadonlySet<string>
   readonly #docs = new Map<string, Map<string, DocVersion>>()
   readonly #progress = new Map<string, Map<string, ProgressRecord>>()
-  readonly #refused: SmallConflict[] = []
-  readonly #seen = new Set<string>()
-  /** Project -> the pool its records travel in (the first pooled record seen). */
-  readonly #pools = new Map<string, string>()
+  /** Refused record id -> why. */
+  readonly #refused = new Map<string, SmallConflict>()
+  /** Every record applied -> its project ('' for a body without one), to forget it again. */
+  readonly #seen = new Map<string, string>()
+  /** Project -> its pooled records -> their pool: it travels in the pool of the first one seen. */
+  readonly #pools = new Map<string, Map<string, string>>()
 
   constructor(humans: ReadonlySet<string>) {
     this.#humans = humans
@@ -67,7 +69,7 @@ export class SmallState {
   clear(): void {
     this.#docs.clear()
     this.#progress.clear()
-    this.#refused.length = 0
+    this.#refused.clear()
     this.#seen.clear()
     this.#pools.clear()
   }
@@ -76,9 +78,9 @@ export class SmallState {
   apply(record: StoredRecord): void {
     if (record.kind !== SMALL_DOC_KIND && record.kind !== SMALL_PROGRESS_KIND) return
     if (this.#seen.has(record.id)) return
-    this.#seen.add(record.id)
     const project = (record.body as { project?: unknown } | null)?.project
-    if (record.pool !== undefined && typeof project === 'string' && !this.#pools.has(project)) this.#pools.set(project, record.pool)
+    this.#seen.set(record.id, typeof project === 'string' ? project : '')
+    if (record.pool !== undefined && typeof project === 'string') mapOf(this.#pools, project).set(record.id, record.pool)
     if (record.kind === SMALL_DOC_KIND) this.#applyDoc(record)
     else this.#applyProgress(record)
   }
@@ -89,24 +91,35 @@ export class SmallState {
     // A shared project's record was judged by its pool's humans (by the API here, by src/sync's
     // materializer when it came from another replica); local configuration must not disagree.
     if (record.pool === undefined && !mayWrite(body.name, roleOf(record.author, this.#humans))) {
-      this.#refused.push({
+      this.#refused.set(record.id, {
         kind: 'refused', project: body.project, document: body.name, record: record.id, author: record.author,
         reason: `${body.name} is human-owned and ${record.author ?? 'an anonymous writer'} is not a configured human identity`,
       })
       return
     }
-    let slot = this.#docs.get(slotKey(body.project, body.name))
-    if (!slot) this.#docs.set(slotKey(body.project, body.name), (slot = new Map()))
-    slot.set(record.id, { id: record.id, body, author: record.author, hlc: record.hlc })
+    mapOf(this.#docs, slotKey(body.project, body.name)).set(record.id, { id: record.id, body, author: record.author, hlc: record.hlc })
   }
 
   #applyProgress(record: StoredRecord): void {
     const body = record.body as ProgressBody
     if (!body || typeof body.project !== 'string' || typeof body.entry !== 'object' || body.entry === null) return
-    let set = this.#progress.get(body.project)
-    if (!set) this.#progress.set(body.project, (set = new Map()))
     const ts = parseTimestamp(body.entry.timestamp)
-    set.set(record.id, { id: record.id, entry: body.entry, author: record.author, hlc: record.hlc, instant: ts.ok ? ts.instant : null })
+    mapOf(this.#progress, body.project).set(record.id, { id: record.id, entry: body.entry, author: record.author, hlc: record.hlc, instant: ts.ok ? ts.instant : null })
+  }
+
+  /**
+   * Forgets a record that left storage (a pooled one the sync layer evicted, its author no longer
+   * admitted by the pool), leaving the state a replica holding the other records derives: the
+   * version it replaced is current again.
+   */
+  remove(id: string): void {
+    const project = this.#seen.get(id)
+    if (project === undefined) return
+    this.#seen.delete(id)
+    this.#refused.delete(id)
+    for (const name of SMALL_DOCS) deleteFrom(this.#docs, slotKey(project, name), id)
+    deleteFrom(this.#progress, project, id)
+    deleteFrom(this.#pools, project, id)
   }
 
   #heads(project: string, name: SmallDocName): DocVersion[] {
@@ -119,7 +132,8 @@ export class SmallState {
 
   /** The pool a project is shared through, or null. */
   poolOf(project: string): string | null {
-    return this.#pools.get(project) ?? null
+    const pooled = this.#pools.get(project)
+    return pooled ? pooled.values().next().value! : null
   }
 
   /** The current version of a document, or null. */
@@ -146,7 +160,7 @@ export class SmallState {
       const heads = this.#heads(p, name)
       if (heads.length > 1) out.push({ kind: 'fork', project: p, document: name, versions: heads.map((h) => h.id) })
     }
-    return [...out, ...this.#refused.filter((r) => r.project === project)]
+    return [...out, ...[...this.#refused.values()].filter((r) => r.project === project)]
   }
 
   projects(): string[] {
@@ -155,6 +169,18 @@ export class SmallState {
     for (const p of this.#progress.keys()) names.add(p)
     return [...names].sort()
   }
+}
+
+function mapOf<K, V>(maps: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let map = maps.get(key)
+  if (!map) maps.set(key, (map = new Map()))
+  return map
+}
+
+/** Deletes `id` from the map under `key`, and the map once it is empty (a project with nothing left is no project). */
+function deleteFrom(maps: Map<string, Map<string, unknown>>, key: string, id: string): void {
+  const map = maps.get(key)
+  if (map?.delete(id) && map.size === 0) maps.delete(key)
 }
 
 function byHlc(a: { hlc: string; id: string }, b: { hlc: string; id: string }): number {

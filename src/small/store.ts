@@ -1,13 +1,11 @@
-import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
-import { signRecord } from '../core/signed-record.js'
-import { recordId } from '../core/ids.js'
-import { WriteBatcher } from '../storage/batcher.js'
-import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
-import type { LogRow, StoredRecord } from '../storage/schema.js'
+import { logFor, type RecordLog } from '../records/log.js'
+import type { PoolWriteGrant } from '../records/pool-gate.js'
+import type { Deriver } from '../records/types.js'
+import type { StoragePort } from '../storage/port.js'
+import type { StoredRecord } from '../storage/schema.js'
 import { checkAppendOnly, entryDigest } from './append-only.js'
 import { SmallRule, findingsError, pushAll, type Finding } from './findings.js'
 import { buildHandoff, type HandoffOptions } from './handoff.js'
@@ -25,7 +23,6 @@ import { compareInstants, parseTimestamp, type Instant } from './timestamp.js'
 import { validateDocument, validateWorkspace } from './validate.js'
 import { parseYaml, patchYaml } from './yaml-text.js'
 
-const TABLES = ['records', 'log', 'meta'] as const
 const DEFAULT_PROJECT = 'default'
 /** A write whose precondition another handle broke is prepared again this many times, then CONFLICT. */
 const RETRIES = 20
@@ -37,12 +34,10 @@ export interface SmallStoreOptions {
   readonly humans?: readonly string[]
   /** Strict mode for writes: a suspected secret refuses the write instead of warning. */
   readonly strict?: boolean
-  /** Wall clock in ms (progress timestamps, record clocks); injected by tests. */
+  /** Wall clock in ms (progress timestamps; record clocks of a store built on a storage port); injected by tests. */
   readonly now?: () => number
-  /** false: the storage is opened and closed by its owner (the Memory), this store only uses it. Default true. */
+  /** A store built on a storage port: whether close() closes it (default true). */
   readonly ownsStorage?: boolean
-  /** The pool store's gate for projects shared through a pool (createMemory passes it); without one, `pool` is refused. */
-  readonly pools?: PoolGate | null
 }
 
 /** Who writes, and through which pool (null: a local project). */
@@ -59,123 +54,58 @@ interface Prepared<T> {
 }
 
 /**
- * `mem.small`: SMALL documents as immutable records on the storage port. Like the fact store it
- * materializes state in memory (state.ts), catches up through the storage `log` on every call (so
- * two handles on one database see each other's writes), and commits the writes of one tick in one
- * transaction. A write is prepared (validated, signed) outside the transaction and commits only if
- * what it was prepared against still holds; otherwise it is prepared again.
+ * `mem.small`: SMALL documents as immutable records on the record log. The state (state.ts) is
+ * derived from the `small-doc` and `small-progress` records, which the log keeps caught up with
+ * every handle on the storage, and writes commit in the log's one transaction per tick. A write is
+ * prepared (validated, signed) outside the transaction and commits only if what it was prepared
+ * against still holds; otherwise it is prepared again. Built alone on a storage port, the store
+ * runs a private log.
  */
 export class LocalSmallStore implements SmallStore {
-  readonly #storage: StoragePort
+  readonly #log: RecordLog
+  readonly #ownsLog: boolean
   readonly #identity: Identity | null
   readonly #humans: ReadonlySet<string>
-  readonly #pools: PoolGate | null
   readonly #strict: boolean
   readonly #now: () => number
-  readonly #shared: boolean
-  readonly #clock: HybridClock
   readonly #state: SmallState
-  readonly #batcher: WriteBatcher<WriteTx>
-  readonly #mutations = new Set<Promise<unknown>>()
   readonly #issued = new Map<string, Instant>()
-  #seq = 0
-  #stale = true
-  #opening: Promise<void> | undefined
-  #refreshing: Promise<void> | undefined
-  #closed = false
+  #registered: Promise<void> | undefined
 
-  constructor(storage: StoragePort, options: SmallStoreOptions = {}) {
-    this.#storage = storage
+  /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
+  constructor(source: StoragePort | RecordLog, options: SmallStoreOptions = {}) {
     this.#identity = options.identity ?? null
     this.#humans = new Set(options.humans ?? [])
-    this.#pools = options.pools ?? null
     this.#strict = options.strict ?? false
     this.#now = options.now ?? Date.now
-    this.#shared = options.ownsStorage === false
-    this.#clock = new HybridClock(this.#now)
+    const { log, owned } = logFor(source, { identity: this.#identity, now: this.#now, ownsStorage: options.ownsStorage })
+    this.#log = log
+    this.#ownsLog = owned
     this.#state = new SmallState(this.#humans)
-    this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
   }
 
-  // ---- freshness -----------------------------------------------------------------------------
+  // ---- what the store derives from the record log -------------------------------------------
 
-  async #open(): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    if (!this.#shared) {
-      this.#opening ??= this.#storage.open()
-      await this.#opening
-    }
+  readonly #deriver: Deriver = {
+    name: 'small',
+    kinds: [SMALL_DOC_KIND, SMALL_PROGRESS_KIND],
+    reset: () => this.#state.clear(),
+    receive: (records) => {
+      for (const r of records) this.#state.apply(r)
+    },
+    // A pooled record the sync layer evicted (its author no longer admitted by the pool).
+    removed: (ids) => {
+      for (const id of ids) this.#state.remove(id)
+    },
   }
 
+  /** Registered with the log (loading every SMALL record once), and caught up with every handle's commits. */
   async #ready(): Promise<void> {
-    await this.#open()
-    await this.#batcher.inflight
-    this.#refreshing ??= this.#storage.read(TABLES, (tx) => this.#catchUp(tx)).finally(() => {
-      this.#refreshing = undefined
-    })
-    await this.#refreshing
-  }
-
-  async #catchUp(tx: ReadTx): Promise<void> {
-    if (this.#stale) return this.#reload(tx)
-    const last = await tx.last<LogRow>('log')
-    if (!last || last.seq === this.#seq) return
-    const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-    if (this.#seq < floor) return this.#reload(tx)
-    const rows = await tx.after<LogRow>('log', this.#seq)
-    // Deletions are not obeyed: SMALL records are never deleted, so a vanished one is kept (healed).
-    const records = await tx.getMany<StoredRecord>('records', rows.filter((r) => r.op === 'put').map((r) => r.ref))
-    for (const r of records) if (r) this.#apply(r)
-    this.#seq = rows.at(-1)?.seq ?? this.#seq
-  }
-
-  async #reload(tx: ReadTx): Promise<void> {
-    this.#state.clear()
-    for (const r of await tx.where<StoredRecord>('records', 'kind', SMALL_DOC_KIND)) this.#apply(r)
-    for (const r of await tx.where<StoredRecord>('records', 'kind', SMALL_PROGRESS_KIND)) this.#apply(r)
-    this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
-    this.#stale = false
-  }
-
-  #apply(r: StoredRecord): void {
-    this.#clock.observe(decodeHlc(r.hlc))
-    this.#state.apply(r)
-  }
-
-  #track<T>(mutation: Promise<T>): Promise<T> {
-    this.#mutations.add(mutation)
-    const done = (): void => void this.#mutations.delete(mutation)
-    mutation.then(done, done)
-    return mutation
+    await (this.#registered ??= this.#log.register(this.#deriver))
+    await this.#log.ready(this.#deriver)
   }
 
   // ---- commit --------------------------------------------------------------------------------
-
-  async #commit(ops: ReadonlyArray<{ run(tx: WriteTx): Promise<unknown>; resolve(v: unknown): void }>): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    let results: unknown[]
-    try {
-      results = await this.#storage.write(TABLES, async (tx) => {
-        await this.#catchUp(tx)
-        const out: unknown[] = []
-        for (const op of ops) out.push(await op.run(tx))
-        return out
-      })
-    } catch (err) {
-      this.#stale = true // state was updated optimistically inside the failed transaction
-      throw err
-    }
-    ops.forEach((op, i) => op.resolve(results[i]))
-  }
-
-  async #run(tx: WriteTx, p: Prepared<unknown>): Promise<boolean> {
-    if (!p.precondition()) return false
-    await tx.put('records', p.records)
-    const keys = await tx.put('log', p.records.map((r): LogRow => ({ ref: r.id, op: 'put' })))
-    this.#seq = Math.max(this.#seq, ...(keys as number[]))
-    for (const r of p.records) this.#apply(r)
-    return true
-  }
 
   /** Prepares (again, while another writer keeps moving the state) and commits. */
   async #write<T>(prepare: () => Promise<Prepared<T>>): Promise<T> {
@@ -183,23 +113,24 @@ export class LocalSmallStore implements SmallStore {
       await this.#ready()
       const p = await prepare()
       if (p.records.length === 0) return p.result
-      if (await this.#batcher.enqueue((tx) => this.#run(tx, p))) return p.result
+      const committed = await this.#log.write(async (w) => {
+        if (!p.precondition()) return false
+        await w.append(p.records)
+        return true
+      })
+      if (committed) return p.result
       if (attempt >= RETRIES) {
         throw new MemweaveError(ErrorCode.CONFLICT, 'another writer kept changing the same SMALL document; try again', {})
       }
     }
   }
 
+  /** A record of the writer: signed by its author over the id (DESIGN.md "Records"), and in a shared project named after its pool. */
   async #record(kind: string, body: DocBody | ProgressBody, writer: Writer): Promise<StoredRecord> {
     const { identity, grant } = writer
-    if (grant?.after) this.#clock.observe(decodeHlc(grant.after))
-    const hlc = encodeHlc(this.#clock.tick())
-    // A shared project's record names its pool and is signed over the pooled record id (src/core/signed-record.ts).
-    if (grant) return signRecord(identity!, { kind, pool: grant.pool, tenant: grant.tenant, body, author: identity!.did, hlc })
-    const unsigned = { kind, tenant: null, body, author: identity?.did ?? null, hlc }
-    const id = recordId(unsigned)
-    // DESIGN.md "Records": the author signs the id; the sync layer verifies it on arrival.
-    return identity ? { id, ...unsigned, sig: toHex(await identity.sign(fromHex(id))) } : { id, ...unsigned }
+    if (grant) return this.#log.sealPooled(kind, body, grant, undefined, identity)
+    const record = this.#log.seal(kind, body, { author: identity?.did ?? null })
+    return identity ? { ...record, sig: toHex(await identity.sign(fromHex(record.id))) } : record
   }
 
   // ---- reads ---------------------------------------------------------------------------------
@@ -302,9 +233,8 @@ export class LocalSmallStore implements SmallStore {
     const identity = this.#identityOf(options)
     const pool = options?.pool ?? (await this.#ready(), this.#state.poolOf(project))
     if (pool === null || pool === undefined) return { identity, grant: null }
-    if (!this.#pools) throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, 'shared SMALL projects need a Memory with pools (createMemory)', { field: 'pool' })
     if (!identity) throw new MemweaveError(ErrorCode.PERMISSION_DENIED, 'a shared SMALL project is written by a signing identity', { field: 'identity' })
-    return { identity, grant: await this.#pools.writable(pool, identity.did) }
+    return { identity, grant: await this.#log.grant(pool, identity.did) }
   }
 
   /** Who acts for people: in a shared project the pool's humans (every replica judges by them), else `small.humans`. */
@@ -313,24 +243,22 @@ export class LocalSmallStore implements SmallStore {
   }
 
   put(name: SmallDocName, content: string | object, options?: SmallWriteOptions): Promise<SmallWriteResult> {
-    return this.#track(
-      (async () => {
-        this.#name(name)
-        const project = this.#project(options)
-        const writer = await this.#writer(project, options)
-        assertMayWrite(name, roleOf(writer.identity?.did ?? null, this.#humansOf(writer)))
-        if (typeof content !== 'string' && (typeof content !== 'object' || content === null)) throw invalidArgument('content', 'must be YAML text or an object')
-        const checked = validateDocument(name, typeof content === 'string' ? content : (plain(content) as object), { strict: this.#strict })
-        const errors = checked.findings.filter((f) => f.severity === 'error')
-        if (errors.length > 0) throw findingsError(errors)
-        const warnings = checked.findings.filter((f) => f.severity === 'warning')
-        return this.#write(() =>
-          name === 'progress'
-            ? this.#prepareProgress(project, checked.data as SmallDocs['progress'], checked.text, writer, warnings)
-            : this.#prepareDoc(project, name, checked.data, checked.text, writer, warnings),
-        )
-      })(),
-    )
+    return this.#log.track(async () => {
+      this.#name(name)
+      const project = this.#project(options)
+      const writer = await this.#writer(project, options)
+      assertMayWrite(name, roleOf(writer.identity?.did ?? null, this.#humansOf(writer)))
+      if (typeof content !== 'string' && (typeof content !== 'object' || content === null)) throw invalidArgument('content', 'must be YAML text or an object')
+      const checked = validateDocument(name, typeof content === 'string' ? content : (plain(content) as object), { strict: this.#strict })
+      const errors = checked.findings.filter((f) => f.severity === 'error')
+      if (errors.length > 0) throw findingsError(errors)
+      const warnings = checked.findings.filter((f) => f.severity === 'warning')
+      return this.#write(() =>
+        name === 'progress'
+          ? this.#prepareProgress(project, checked.data as SmallDocs['progress'], checked.text, writer, warnings)
+          : this.#prepareDoc(project, name, checked.data, checked.text, writer, warnings),
+      )
+    })
   }
 
   async #prepareDoc(project: string, name: SmallDocName, data: unknown, text: string | null, writer: Writer, warnings: Finding[]): Promise<Prepared<SmallWriteResult>> {
@@ -365,92 +293,84 @@ export class LocalSmallStore implements SmallStore {
   }
 
   appendProgress(input: ProgressEntryInput, options?: SmallWriteOptions): Promise<ProgressEntry> {
-    return this.#track(
-      (async () => {
-        const project = this.#project(options)
-        const writer = await this.#writer(project, options)
-        return this.#write(async () => {
-          const stored = this.#state.entries(project)
-          const runId = currentRunId({ workspace: this.#doc(project, 'workspace')?.data, handoff: this.#doc(project, 'handoff')?.data })
-          const { entry } = prepareEntry(input, { entries: stored.map((r) => r.entry), now: this.#now(), runId, strict: this.#strict, issued: this.#issued.get(project) ?? null })
-          const parsed = parseTimestamp(entry.timestamp)
-          const instant = parsed.ok ? parsed.instant : null
-          // Appends issued in one tick get increasing timestamps before any of them has committed.
-          if (instant) this.#issued.set(project, instant)
-          const records: StoredRecord[] = []
-          const header = !this.#state.current(project, 'progress')
-          if (header) {
-            records.push(await this.#record(SMALL_DOC_KIND, { project, name: 'progress', text: patchYaml(null, { small_version: SMALL_VERSION, owner: 'agent', entries: [] }), prev: null }, writer))
-          }
-          records.push(await this.#record(SMALL_PROGRESS_KIND, { project, entry }, writer))
-          // What must hold at commit: the entry is still later than every stored one (another handle may have appended).
-          const precondition = (): boolean => {
-            if (header && this.#state.current(project, 'progress')) return false
-            const last = this.#state.entries(project).at(-1)
-            return !last || (instant !== null && last.instant !== null && compareInstants(instant, last.instant) > 0)
-          }
-          return { records, precondition, result: entry }
-        })
-      })(),
-    )
+    return this.#log.track(async () => {
+      const project = this.#project(options)
+      const writer = await this.#writer(project, options)
+      return this.#write(async () => {
+        const stored = this.#state.entries(project)
+        const runId = currentRunId({ workspace: this.#doc(project, 'workspace')?.data, handoff: this.#doc(project, 'handoff')?.data })
+        const { entry } = prepareEntry(input, { entries: stored.map((r) => r.entry), now: this.#now(), runId, strict: this.#strict, issued: this.#issued.get(project) ?? null })
+        const parsed = parseTimestamp(entry.timestamp)
+        const instant = parsed.ok ? parsed.instant : null
+        // Appends issued in one tick get increasing timestamps before any of them has committed.
+        if (instant) this.#issued.set(project, instant)
+        const records: StoredRecord[] = []
+        const header = !this.#state.current(project, 'progress')
+        if (header) {
+          records.push(await this.#record(SMALL_DOC_KIND, { project, name: 'progress', text: patchYaml(null, { small_version: SMALL_VERSION, owner: 'agent', entries: [] }), prev: null }, writer))
+        }
+        records.push(await this.#record(SMALL_PROGRESS_KIND, { project, entry }, writer))
+        // What must hold at commit: the entry is still later than every stored one (another handle may have appended).
+        const precondition = (): boolean => {
+          if (header && this.#state.current(project, 'progress')) return false
+          const last = this.#state.entries(project).at(-1)
+          return !last || (instant !== null && last.instant !== null && compareInstants(instant, last.instant) > 0)
+        }
+        return { records, precondition, result: entry }
+      })
+    })
   }
 
   handoff(options: HandoffOptions & SmallWriteOptions = {}): Promise<HandoffDoc> {
-    return this.#track(
-      (async () => {
-        const project = this.#project(options)
-        await this.#ready()
-        const doc = buildHandoff(
-          {
-            plan: this.#doc(project, 'plan')?.data,
-            progress: this.#doc(project, 'progress')?.data,
-            replay: this.#replayInputs(project),
-            previous: this.#doc(project, 'handoff')?.data,
-            workspace: this.#doc(project, 'workspace')?.data,
-          },
-          options,
-        )
-        await this.put('handoff', doc, { project, identity: this.#identityOf(options), ...(options.pool === undefined ? {} : { pool: options.pool }) })
-        return doc
-      })(),
-    )
+    return this.#log.track(async () => {
+      const project = this.#project(options)
+      await this.#ready()
+      const doc = buildHandoff(
+        {
+          plan: this.#doc(project, 'plan')?.data,
+          progress: this.#doc(project, 'progress')?.data,
+          replay: this.#replayInputs(project),
+          previous: this.#doc(project, 'handoff')?.data,
+          workspace: this.#doc(project, 'workspace')?.data,
+        },
+        options,
+      )
+      await this.put('handoff', doc, { project, identity: this.#identityOf(options), ...(options.pool === undefined ? {} : { pool: options.pool }) })
+      return doc
+    })
   }
 
   import(files: Readonly<Record<string, string>>, options?: SmallWriteOptions): Promise<SmallWriteResult[]> {
-    return this.#track(
-      (async () => {
-        if (typeof files !== 'object' || files === null) throw invalidArgument('files', 'must be an object of file name -> YAML text')
-        const docs = new Map<SmallDocName, string>()
-        for (const [key, text] of Object.entries(files)) {
-          const name = isSmallDocName(key) ? key : docNameOf(key)
-          if (!name) throw invalidArgument('files', `"${key}" is not a SMALL document (${SMALL_DOCS.map(fileNameOf).join(', ')})`)
-          if (typeof text !== 'string') throw invalidArgument(key, 'must be YAML text')
-          docs.set(name, text)
-        }
-        const writer = await this.#writer(this.#project(options), options)
-        const role = roleOf(writer.identity?.did ?? null, this.#humansOf(writer))
-        const problems: Finding[] = []
-        for (const [name, text] of docs) {
-          assertMayWrite(name, role)
-          pushAll(problems, validateDocument(name, text, { strict: this.#strict }).findings.filter((f) => f.severity === 'error'))
-        }
-        if (problems.length > 0) throw findingsError(problems)
-        const order = SMALL_DOCS.filter((n) => docs.has(n))
-        return Promise.all(order.map((n) => this.put(n, docs.get(n)!, options)))
-      })(),
-    )
+    return this.#log.track(async () => {
+      if (typeof files !== 'object' || files === null) throw invalidArgument('files', 'must be an object of file name -> YAML text')
+      const docs = new Map<SmallDocName, string>()
+      for (const [key, text] of Object.entries(files)) {
+        const name = isSmallDocName(key) ? key : docNameOf(key)
+        if (!name) throw invalidArgument('files', `"${key}" is not a SMALL document (${SMALL_DOCS.map(fileNameOf).join(', ')})`)
+        if (typeof text !== 'string') throw invalidArgument(key, 'must be YAML text')
+        docs.set(name, text)
+      }
+      const writer = await this.#writer(this.#project(options), options)
+      const role = roleOf(writer.identity?.did ?? null, this.#humansOf(writer))
+      const problems: Finding[] = []
+      for (const [name, text] of docs) {
+        assertMayWrite(name, role)
+        pushAll(problems, validateDocument(name, text, { strict: this.#strict }).findings.filter((f) => f.severity === 'error'))
+      }
+      if (problems.length > 0) throw findingsError(problems)
+      const order = SMALL_DOCS.filter((n) => docs.has(n))
+      return Promise.all(order.map((n) => this.put(n, docs.get(n)!, options)))
+    })
   }
 
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.#mutations])
-    await this.#batcher.flush()
+    await this.#log.flush()
   }
 
+  /** Commits pending writes, then closes the private log (and its storage). Idempotent. */
   async close(): Promise<void> {
-    if (this.#closed) return
-    await this.flush()
-    this.#closed = true
-    if (!this.#shared && this.#opening) await this.#storage.close()
+    if (this.#ownsLog) await this.#log.close()
+    else await this.#log.flush()
   }
 }
 
@@ -463,7 +383,7 @@ function plain(value: object): unknown {
   }
 }
 
-/** Creates `mem.small` on a storage port (createMemory does this for you). */
-export function createSmallStore(storage: StoragePort, options: SmallStoreOptions = {}): SmallStore {
-  return new LocalSmallStore(storage, options)
+/** Creates `mem.small` on a storage port, or on a Memory's record log (createMemory does this for you). */
+export function createSmallStore(source: StoragePort | RecordLog, options: SmallStoreOptions = {}): SmallStore {
+  return new LocalSmallStore(source, options)
 }
