@@ -17,6 +17,7 @@ const memoryOn = (name: string): Promise<Memory> => {
 }
 
 export const benchApi = {
+  ping: host.ping.bind(host),
   open: host.open.bind(host),
   /** Latency of awaited writes called directly in the worker: the floor under the comlink hop. */
   async directWriteLatencies(name: string, n: number): Promise<number[]> {
