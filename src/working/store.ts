@@ -115,7 +115,8 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
 
   async #receive(records: readonly StoredRecord[], { tx, local, reload }: Delivery): Promise<void> {
     for (const r of records) {
-      const task = (r.body as { task?: unknown }).task
+      // A throw here would fail every module's batch: a body without a task is passed over.
+      const task = (r.body as { task?: unknown } | null)?.task
       if (typeof task !== 'string') continue
       const state = this.#tasks.get(task)
       if (!state) {
