@@ -121,7 +121,7 @@ export class MemoryModules {
       }
       case 'working': {
         const { WorkingStore } = await import('./working/store.js')
-        return new WorkingStore(storage, { identity, embedder: o.working?.embedder ?? null, now: o.now, ownsStorage: false, pools: this.#gate })
+        return new WorkingStore(this.log, { embedder: o.working?.embedder ?? null })
       }
       case 'small': {
         const { createSmallStore } = await import('./small/store.js')

@@ -1,11 +1,18 @@
 import { describe, expect, test } from 'vitest'
 import { encodeHlc } from '../src/core/clock.js'
+import { RecordLog } from '../src/records/log.js'
+import { MemoryStorage } from '../src/storage/memory-adapter.js'
 import type { StoredRecord } from '../src/storage/schema.js'
 import { chooseEvictions, type Holding } from '../src/working/eviction.js'
-import { Kind, makeRecord } from '../src/working/records.js'
+import { Kind, type BodyOf } from '../src/working/records.js'
 import { TaskState } from '../src/working/state.js'
 import { conflictIndex, toObservation } from '../src/working/view.js'
 import { prng } from './working-suite.js'
+
+const sealer = new RecordLog(new MemoryStorage())
+/** A record as the working store seals it (RecordLog.seal), with a given stamp. */
+const makeRecord = <K extends keyof BodyOf>(kind: K, body: BodyOf[K], author: string | null, hlc: string): StoredRecord =>
+  sealer.seal(kind, body, { author, hlc })
 
 /** A task's records as a writer would make them, with increasing stamps. */
 function history(seed: number): StoredRecord[] {

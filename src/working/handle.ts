@@ -74,20 +74,20 @@ export class TaskHandle implements SharedWorkingMemory {
     const made = cfg.pool === null ? null : await store.pooledRecord(cfg.pool, body)
     const { id, unchecked } = await store.mutate(async (w) => {
       const state = w.state(task)
-      const rec = made ? w.putMade(made) : w.put(Kind.OBSERVATION, body)
+      const rec = made ? await w.putMade(made) : await w.put(Kind.OBSERVATION, body)
       const unchecked: string[] = []
       if (analysis) {
         store.rememberAnalysis(rec.id, analysis)
-        w.putVector(rec.id, analysis)
+        await w.putVector(rec.id, analysis)
         const peers = state.live().filter((o) => o.id !== rec.id && o.body.agent !== c.agent && o.body.beliefType === c.beliefType)
         await w.loadVectors(peers.map((p) => p.id), task)
         for (const p of peers) {
           const pa = store.analysis(p.id)
           if (!pa) unchecked.push(p.id)
-          else this.#check(w, p.id, rec.id, this.#store.detector.compare(pa, analysis, cfg.conflictThreshold))
+          else await this.#check(w, p.id, rec.id, this.#store.detector.compare(pa, analysis, cfg.conflictThreshold))
         }
       }
-      w.enforceCapacity(task, cfg)
+      await w.enforceCapacity(task, cfg)
       return { id: rec.id, unchecked }
     })
     // Observations whose stored vector another embedder made (another tab configured differently)
@@ -96,9 +96,9 @@ export class TaskHandle implements SharedWorkingMemory {
     return this.#view(id)
   }
 
-  #check(w: Writer, older: string, newer: string, v: { conflict: boolean; reason: string; similarity: number }): void {
+  async #check(w: Writer, older: string, newer: string, v: { conflict: boolean; reason: string; similarity: number }): Promise<void> {
     if (!v.conflict || w.state(this.taskId).conflicts.has(pairKey(older, newer))) return
-    w.put(Kind.CONFLICT, {
+    await w.put(Kind.CONFLICT, {
       task: this.taskId, a: older, b: newer, reason: v.reason, by: 'detector', similarity: Math.round(v.similarity * 1e6) / 1e6,
     })
   }
@@ -129,7 +129,7 @@ export class TaskHandle implements SharedWorkingMemory {
         await w.loadVectors(peers.map((p) => p.id), this.taskId)
         for (const p of peers) {
           const pa = store.analysis(p.id)
-          if (pa) this.#check(w, p.id, id, store.detector.compare(pa, analyses[i]!, this.config.conflictThreshold))
+          if (pa) await this.#check(w, p.id, id, store.detector.compare(pa, analyses[i]!, this.config.conflictThreshold))
           else unchecked.set(id, [...(unchecked.get(id) ?? []), p.id])
         }
       }
@@ -140,13 +140,13 @@ export class TaskHandle implements SharedWorkingMemory {
   async #recheck(id: string, peers: readonly string[]): Promise<void> {
     await this.#store.ready()
     const store = this.#store
-    await store.mutate((w) => {
+    await store.mutate(async (w) => {
       const state = w.state(this.taskId)
       const mine = store.analysis(id)
       if (!mine || !state.isLive(id)) return
       for (const p of peers) {
         const pa = store.analysis(p)
-        if (pa && state.isLive(p)) this.#check(w, p, id, store.detector.compare(pa, mine, this.config.conflictThreshold))
+        if (pa && state.isLive(p)) await this.#check(w, p, id, store.detector.compare(pa, mine, this.config.conflictThreshold))
       }
     })
   }
@@ -168,10 +168,10 @@ export class TaskHandle implements SharedWorkingMemory {
     if (max !== null) picked = picked.slice(0, max)
     if (picked.length === 0) return []
     const task = this.taskId
-    await this.#store.mutate((w) => {
+    await this.#store.mutate(async (w) => {
       const state = w.state(task)
       const targets = picked.map((o) => o.id).filter((id) => state.isLive(id))
-      if (targets.length) w.put(Kind.ACCESS, { task, agent, targets })
+      if (targets.length) await w.put(Kind.ACCESS, { task, agent, targets })
     })
     const index = conflictIndex(this.#state)
     return picked.map((o) => toObservation(this.#state, o.id, index)!)
@@ -194,9 +194,9 @@ export class TaskHandle implements SharedWorkingMemory {
     const by = options.agentId === undefined ? 'unknown' : assertName('agentId', options.agentId)
     await this.#store.ready()
     for (const id of [ia, ib]) if (!this.#state.observations.has(id)) throw notFound(id)
-    await this.#store.mutate((w) => {
+    await this.#store.mutate(async (w) => {
       if (!w.state(this.taskId).conflicts.has(pairKey(ia, ib))) {
-        w.put(Kind.CONFLICT, { task: this.taskId, a: ia, b: ib, reason: why, by, similarity: null })
+        await w.put(Kind.CONFLICT, { task: this.taskId, a: ia, b: ib, reason: why, by, similarity: null })
       }
     })
   }
@@ -246,8 +246,8 @@ export class TaskHandle implements SharedWorkingMemory {
     const by = options.agentId === undefined ? null : assertName('agentId', options.agentId)
     await this.#store.ready()
     if (!this.#state.conflicts.has(pairKey(ia, ib))) throw notFound(pairKey(ia, ib), 'conflict')
-    await this.#store.mutate((w) => {
-      if (!w.state(this.taskId).resolutions.has(pairKey(ia, ib))) w.put(Kind.RESOLVE, { task: this.taskId, a: ia, b: ib, keep, note, by })
+    await this.#store.mutate(async (w) => {
+      if (!w.state(this.taskId).resolutions.has(pairKey(ia, ib))) await w.put(Kind.RESOLVE, { task: this.taskId, a: ia, b: ib, keep, note, by })
     })
   }
 
@@ -264,9 +264,7 @@ export class TaskHandle implements SharedWorkingMemory {
    */
   async applyAttentionDecay(factor: number = this.config.attentionDecayFactor): Promise<void> {
     const f = assertFactor('factor', factor)
-    await this.#store.mutate((w) => {
-      w.put(Kind.ATTENTION, { task: this.taskId, op: 'decay', factor: f })
-    })
+    await this.#store.mutate((w) => w.put(Kind.ATTENTION, { task: this.taskId, op: 'decay', factor: f }))
   }
 
   /**
@@ -276,10 +274,10 @@ export class TaskHandle implements SharedWorkingMemory {
   async boostAttention(id: ObservationId | string, boost = 0.2): Promise<void> {
     const target = assertName('id', id, 64)
     const amount = assertUnit('boost', boost)
-    const done = await this.#store.mutate((w) => {
+    const done = await this.#store.mutate(async (w) => {
       // Decided in the transaction: another tab may have evicted it meanwhile. Never throw in here.
       if (!w.state(this.taskId).isLive(target)) return false
-      w.put(Kind.ATTENTION, { task: this.taskId, op: 'boost', target, amount })
+      await w.put(Kind.ATTENTION, { task: this.taskId, op: 'boost', target, amount })
       return true
     })
     if (!done) throw notFound(target)

@@ -1,11 +1,8 @@
-import { recordId } from '../core/ids.js'
-import type { StoredRecord } from '../storage/schema.js'
 import type { EvictionReason } from './types.js'
 
 /**
  * Working memory's record kinds in the shared `records` table. Every record carries its task in
- * `body.task`; the fact store ignores these kinds, and working memory loads only these via the
- * `kind` index.
+ * `body.task`; the record log delivers these kinds, and only these, to working memory's deriver.
  */
 export const Kind = {
   OBSERVATION: 'observation',
@@ -91,12 +88,6 @@ export interface BodyOf {
   'wm-resolve': ResolveBody
   'wm-evict': EvictBody
   'wm-checkpoint': CheckpointBody
-}
-
-/** A record as stored: immutable, its id the BLAKE2b-128 of its canonical JSON (DESIGN.md "Records"). */
-export function makeRecord<K extends Kind>(kind: K, body: BodyOf[K], author: string | null, hlc: string): StoredRecord {
-  const unsigned = { kind, tenant: null, body, author, hlc }
-  return { id: recordId(unsigned), ...unsigned }
 }
 
 /** The unordered pair key of two observations. */

@@ -1,9 +1,12 @@
-import type { WriteTx } from '../storage/port.js'
-import type { LogRow, StoredRecord } from '../storage/schema.js'
+import type { LogWriter } from '../records/types.js'
+import type { StoredRecord } from '../storage/schema.js'
 import type { Analysis } from './conflict/detector.js'
 import { chooseEvictions } from './eviction.js'
-import { Kind, makeRecord, type BodyOf } from './records.js'
+import { Kind, type BodyOf } from './records.js'
 import type { TaskState } from './state.js'
+
+/** Fold a task's attention and access records into a checkpoint once it has this many. */
+const COMPACT_AT = 256
 
 export interface VectorRow {
   readonly ref: string
@@ -13,8 +16,8 @@ export interface VectorRow {
 
 /** What a Writer needs from the store it writes for. */
 export interface WriterHost {
-  stamp(): string
-  readonly author: string | null
+  /** A new local record of this Memory, stamped by its one clock (RecordLog.seal). */
+  seal(kind: string, body: unknown): StoredRecord
   readonly vectorId: string
   state(task: string): TaskState | undefined
   analysis(id: string): Analysis | undefined
@@ -22,21 +25,17 @@ export interface WriterHost {
 }
 
 /**
- * The write side of one storage transaction: records are applied to the materialized state at
- * once (so later ops in the same batch see them) and written when the batch ends. Only the
- * transaction's own methods are awaited (port.ts).
+ * Working memory's side of one write in the record log's batch: records go through `w.append`,
+ * which applies them to the task's state at once (the store's deriver), so later steps of the same
+ * write see them; topic vectors go into the batch's transaction. Await only `w` (records/types.ts).
  */
 export class Writer {
-  readonly tx: WriteTx
+  readonly #w: LogWriter
   readonly #host: WriterHost
-  readonly #records: StoredRecord[] = []
-  readonly #vectors: VectorRow[] = []
-  readonly #deletedRecords: string[] = []
-  readonly #deletedVectors: string[] = []
-  readonly touched = new Set<string>()
+  readonly #touched = new Set<string>()
 
-  constructor(tx: WriteTx, host: WriterHost) {
-    this.tx = tx
+  constructor(w: LogWriter, host: WriterHost) {
+    this.#w = w
     this.#host = host
   }
 
@@ -46,33 +45,29 @@ export class Writer {
     return s
   }
 
-  /** Makes, applies and queues one record; its stamp is later than every record seen so far. */
-  put<K extends keyof BodyOf & string>(kind: K, body: BodyOf[K] & { task: string }): StoredRecord {
-    const record = makeRecord(kind as never, body as never, this.#host.author, this.#host.stamp())
-    this.state(body.task).apply(record)
-    this.#records.push(record)
-    this.touched.add(body.task)
-    return record
+  /** Makes and appends one record; its stamp is later than every record seen so far. */
+  put<K extends keyof BodyOf & string>(kind: K, body: BodyOf[K] & { task: string }): Promise<StoredRecord> {
+    return this.putMade(this.#host.seal(kind, body))
   }
 
-  /** Applies and queues a record made (and signed) before the transaction: a shared task's observation. */
-  putMade(record: StoredRecord): StoredRecord {
+  /** Appends a record made (and signed) before the write: a shared task's observation. */
+  async putMade(record: StoredRecord): Promise<StoredRecord> {
     const task = (record.body as { task: string }).task
-    this.state(task).apply(record)
-    this.#records.push(record)
-    this.touched.add(task)
+    this.state(task)
+    await this.#w.append([record])
+    this.#touched.add(task)
     return record
   }
 
-  putVector(id: string, analysis: Analysis): void {
-    this.#vectors.push({ ref: id, embedder: this.#host.vectorId, vec: analysis.vector })
+  putVector(id: string, analysis: Analysis): Promise<unknown> {
+    return this.#w.tx.put('vectors', [{ ref: id, embedder: this.#host.vectorId, vec: analysis.vector } satisfies VectorRow])
   }
 
   /** Makes sure the analyses of `ids` are in memory, reading stored topic vectors in this transaction. */
   async loadVectors(ids: readonly string[], task: string): Promise<void> {
     const missing = ids.filter((id) => !this.#host.analysis(id))
     if (missing.length === 0) return
-    const rows = await this.tx.getMany<VectorRow>('vectors', missing)
+    const rows = await this.#w.tx.getMany<VectorRow>('vectors', missing)
     const state = this.state(task)
     rows.forEach((row, i) => {
       const obs = state.observations.get(missing[i]!)
@@ -81,13 +76,13 @@ export class Writer {
   }
 
   /** Evicts what capacity requires (eviction.ts), recording attention and access at eviction. */
-  enforceCapacity(task: string, limits: { maxItemsPerAgent: number; maxTotalItems: number }): string[] {
+  async enforceCapacity(task: string, limits: { maxItemsPerAgent: number; maxTotalItems: number }): Promise<string[]> {
     const state = this.state(task)
     const live = state.live().map((o) => ({ id: o.id, agent: o.body.agent, weight: state.weight(o.id), hlc: o.hlc }))
     const victims = chooseEvictions(live, limits)
     for (const { item, reason } of victims) {
       const access = state.access(item.id)
-      this.put(Kind.EVICT, {
+      await this.put(Kind.EVICT, {
         task,
         target: item.id,
         reason,
@@ -95,31 +90,19 @@ export class Writer {
         accessCount: access.count,
         accessedBy: [...access.by].sort(),
       })
-      this.#deletedVectors.push(item.id)
     }
+    if (victims.length) await this.#w.tx.delete('vectors', victims.map((v) => v.item.id))
     return victims.map((v) => v.item.id)
   }
 
-  /** Folds a task's attention and access records into one checkpoint and deletes them. */
-  compact(task: string): void {
-    const state = this.state(task)
-    const old = state.ops.map((o) => o.id)
-    this.put(Kind.CHECKPOINT, state.snapshot())
-    for (const id of old) state.forget(id)
-    this.#deletedRecords.push(...old)
-  }
-
-  /** Writes everything queued; returns the log rows written. */
-  async finish(): Promise<number[]> {
-    const tx = this.tx
-    if (this.#records.length) await tx.put('records', this.#records)
-    if (this.#vectors.length) await tx.put('vectors', this.#vectors)
-    if (this.#deletedRecords.length) await tx.delete('records', this.#deletedRecords)
-    if (this.#deletedVectors.length) await tx.delete('vectors', this.#deletedVectors)
-    const rows: LogRow[] = [
-      ...this.#records.map((r) => ({ ref: r.id, op: 'put' as const })),
-      ...this.#deletedRecords.map((ref) => ({ ref, op: 'del' as const })),
-    ]
-    return rows.length ? ((await tx.put('log', rows)) as number[]) : []
+  /** Ends the write: a task holding COMPACT_AT attention and access records has them folded into one checkpoint, deleted in the same transaction. */
+  async finish(): Promise<void> {
+    for (const task of this.#touched) {
+      const state = this.state(task)
+      if (state.ops.length < COMPACT_AT) continue
+      const old = state.ops.map((o) => o.id)
+      await this.put(Kind.CHECKPOINT, state.snapshot())
+      await this.#w.remove(old)
+    }
   }
 }
