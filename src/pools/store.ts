@@ -16,7 +16,7 @@ import {
   normalizeTenant, parseMemoryId, parsePoolId,
 } from './input.js'
 import { byRecency, mergePayloads } from './merge.js'
-import { buildPayload } from './payload.js'
+import { buildPayload } from './payload-input.js'
 import { conflictIndex, importanceOf, poolInfo, toPoolMemory } from './present.js'
 import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
 import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
