@@ -5,6 +5,7 @@ import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import type { SignatureCache } from '../core/signature-cache.js'
 import type { FactLookup, FactRef, FactStore } from '../facts/types.js'
+import type { RecordLog } from '../records/log.js'
 import type { StoragePort } from '../storage/port.js'
 import { mayForget } from './authority.js'
 import { findConflicts } from './conflicts.js'
@@ -19,7 +20,7 @@ import { byRecency, mergePayloads } from './merge.js'
 import { buildPayload } from './payload-input.js'
 import { conflictIndex, importanceOf, poolInfo, toPoolMemory } from './present.js'
 import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
-import { PoolKind, derivePoolId, signRecord, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
+import { PoolKind, derivePoolId, type AclBody, type CreateBody, type MemoryPayload, type PoolRecord, type TombstoneReason } from './records.js'
 import { PoolReplica, type Ctx, type Put } from './replica.js'
 import { duplicateKey, nearDuplicate, norm } from './similarity.js'
 import { forgetLog, type LiveMemory, type Structure, type View } from './state.js'
@@ -70,8 +71,6 @@ export interface PoolStoreOptions {
   readonly facts?: (FactStore & FactLookup) | null
   /** Wall clock in ms, injected by tests. */
   readonly now?: () => number
-  /** Open and close the storage here (a standalone store); false when a Memory's fact store owns it. */
-  readonly ownsStorage?: boolean
   /** Signature verdicts shared with the sync layer (src/core/signature-cache.ts); a cache of its own by default. */
   readonly signatures?: SignatureCache
   /**
@@ -93,7 +92,6 @@ function notFound(what: string, id: string): MemweaveError {
 export class PoolStore implements Pools {
   readonly #r: PoolReplica
   readonly #factView: FactView
-  readonly #storage: StoragePort
   readonly #sharedKinds: readonly string[]
   readonly #names = new Map<string, string | null>()
   /** Duplicate key -> id of memories this handle wrote: same-batch deduplication without re-deriving the pool. */
@@ -106,12 +104,10 @@ export class PoolStore implements Pools {
   #serial: Promise<unknown> = Promise.resolve()
   #closed = false
 
-  constructor(storage: StoragePort, options: PoolStoreOptions = {}) {
-    this.#r = new PoolReplica(storage, {
-      identity: options.identity ?? null, now: options.now ?? Date.now, ownsStorage: options.ownsStorage ?? true, signatures: options.signatures,
-    })
+  /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
+  constructor(source: StoragePort | RecordLog, options: PoolStoreOptions = {}) {
+    this.#r = new PoolReplica(source, { identity: options.identity ?? null, now: options.now ?? Date.now, signatures: options.signatures })
     this.#factView = new FactView(options.facts ?? null)
-    this.#storage = storage
     this.#sharedKinds = options.sharedKinds ?? []
   }
 
@@ -123,7 +119,7 @@ export class PoolStore implements Pools {
   async #cutoff(pool: PoolId, did: string): Promise<string[]> {
     const ids = this.#r.state.idsBy(pool, did)
     if (this.#sharedKinds.length) {
-      const shared = await this.#storage.read(['records'], async (tx) => {
+      const shared = await this.#r.log.storage.read(['records'], async (tx) => {
         const out: string[] = []
         for (const kind of this.#sharedKinds) {
           for (const r of await tx.where<{ id: string; pool?: unknown; author?: unknown }>('records', 'kind', kind)) if (r.pool === pool && r.author === did) out.push(r.id)
@@ -358,7 +354,7 @@ export class PoolStore implements Pools {
           sealedName: privacy.encrypted && name !== null ? await this.#r.ring.sealText(meta, name, pool, keyId!) : null,
           policies,
         }
-        const puts: Put[] = [{ record: await signRecord(me, { ...meta, body }) }]
+        const puts: Put[] = [{ record: await this.#r.sign({ id: pool, tenant }, PoolKind.CREATE, body, hlc) }]
         if (keyId) {
           const key = this.#r.ring.keys(pool)[0]!
           puts.push({ record: await this.#r.sign({ id: pool, tenant }, PoolKind.KEY, await this.#r.ring.wrap(pool, key, me.did)) })
@@ -402,7 +398,7 @@ export class PoolStore implements Pools {
       if (ctx.s.create.body.encrypted) {
         throw new MemweaveError(ErrorCode.CAPABILITY_NOT_SUPPORTED, `pool ${pool} is encrypted: it carries only sealed pool memories (mem.pools.write)`, { pool })
       }
-      return { pool, tenant: ctx.s.tenant, humans: [ctx.s.owner, ...ctx.s.policies.humans], after: this.#r.tick() }
+      return { pool, tenant: ctx.s.tenant, humans: [ctx.s.owner, ...ctx.s.policies.humans] }
     },
   }
 
@@ -528,11 +524,11 @@ export class PoolStore implements Pools {
         if (dup) return (await this.#present(ctx, [dup], false))[0]!
         const put = await this.#r.memoryRecord(ctx.s, payload)
         const key = `${pool}\u001f${duplicateKey(payload)}`
-        const id = await this.#r.enqueue(async (tx) => {
+        const id = await this.#r.write([put], async (w) => {
           // Same-tick writes: a twin committed earlier in this batch answers instead.
           const twinId = ctx.s.policies.deduplication && !payload.ephemeral ? this.#written.get(key) : undefined
-          if (twinId && this.#r.state.has(twinId) && this.#duplicateOf(this.#context(pool), payload)?.id === twinId) return twinId
-          await this.#r.persist(tx, [put], [])
+          if (twinId && this.#r.state.has(twinId) && this.#r.state.structure(pool) && this.#duplicateOf(this.#context(pool), payload)?.id === twinId) return twinId
+          await w.append([put.record])
           if (this.#written.size > 10_000) this.#written.clear()
           this.#written.set(key, put.record.id)
           return put.record.id
