@@ -117,7 +117,7 @@ export class MemoryModules {
       case 'pools': {
         // The kinds other modules put into pools: a revocation's cutoff lists the revoked member's records of those too.
         const [{ PoolStore }, { CONTENT_KINDS }] = await Promise.all([import('./pools/store.js'), import('./sync/content.js')])
-        return new PoolStore(storage, { identity, facts: this.facts, now: o.now, ownsStorage: false, signatures: this.#signatures, sharedKinds: CONTENT_KINDS })
+        return new PoolStore(this.log, { facts: this.facts, now: o.now, signatures: this.#signatures, sharedKinds: CONTENT_KINDS })
       }
       case 'working': {
         const { WorkingStore } = await import('./working/store.js')

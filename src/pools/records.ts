@@ -1,5 +1,5 @@
 import type { Identity } from '../core/identity.js'
-import { signRecord as signGeneric, signedRecordId, verifyRecord as verifyGeneric } from '../core/signed-record.js'
+import { signRecord as signGeneric, verifyRecord as verifyGeneric } from '../core/signed-record.js'
 import { recordId } from '../core/ids.js'
 import type { MemoryType, MergeStrategy, PoolId, PoolPolicies } from './types.js'
 
@@ -153,11 +153,7 @@ export function derivePoolId(owner: string, nonce: string, tenant: string | null
   return recordId({ kind: 'pool-id', owner, nonce, tenant }) as PoolId
 }
 
-export function idOf(record: UnsignedRecord): string {
-  return signedRecordId(record)
-}
-
-/** Computes the id and signs it (src/core/signed-record.ts). Runs outside any storage transaction (it awaits crypto). */
+/** Computes the id and signs it (src/core/signed-record.ts): raw clients and tests; the store signs through its record log. */
 export async function signRecord<B extends PoolBody>(identity: Identity, record: UnsignedRecord<B>): Promise<PoolRecord<B>> {
   return (await signGeneric(identity, record)) as PoolRecord<B>
 }

@@ -1,48 +1,35 @@
-import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { SignatureCache } from '../core/signature-cache.js'
-import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
-import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
-import type { LogRow } from '../storage/schema.js'
+import { logFor, type RecordLog } from '../records/log.js'
+import type { Deriver, LogWriter } from '../records/types.js'
+import type { StoragePort } from '../storage/port.js'
 import { findConflicts } from './conflicts.js'
 import { KeyRing } from './keyring.js'
 import { isPayload } from './payload.js'
 import {
-  POOL_KINDS, PoolKind, isPoolRecord, signRecord,
+  POOL_KINDS, PoolKind, isPoolRecord,
   type MemoryBody, type MemoryPayload, type PoolBody, type PoolRecord, type TombstoneBody, type TombstoneReason,
 } from './records.js'
-import { PoolState, viewAt, type Structure, type View } from './state.js'
+import { PoolState, viewAt, type LiveMemory, type Structure, type View } from './state.js'
 import type { PoolConflict, PoolId, Rights } from './types.js'
 
 /**
- * This handle's replica of every pool: the records in storage, the state derived from them
- * (state.ts), the keys it holds (keyring.ts), and the write path. It keeps up with what any handle
- * on the same database wrote by reading the shared `log` after the last row it saw; signatures are
- * verified and sealed memories decrypted outside storage transactions (a transaction body awaits
- * only its own requests). Writes issued in one tick share one transaction (WriteBatcher), and a
- * caller's promise settles after its transaction committed.
- *
- * This is where the sync issue plugs in: records that arrive from a Y.Doc are written to `records`
- * with a `log` row each, and the next `ready()` verifies, decrypts, applies and heals them.
+ * This Memory's replica of every pool on the record log (src/records/): the state derived from
+ * the pool records (state.ts), the keys it holds (keyring.ts), and how a pool record is made and
+ * stored. The log delivers every pool record once, whoever committed it:
+ * - records this Memory appends are applied at once (a write decides on the batch's earlier
+ *   writes), with the plaintext of a memory it sealed itself;
+ * - records of other handles (tabs, processes, the sync layer writing what a Y.Doc brought) wait
+ *   until `settle()`, outside any transaction, where their signatures are verified (IndexedDB
+ *   would commit a transaction under an awaited crypto call), keys and sealed memories opened,
+ *   and records that a valid tombstone covers deleted again (healing).
  */
-
-const TABLES = ['records', 'log', 'meta'] as const
-/** Keep this many log rows (as the fact store does); a handle further behind reloads from the records. */
-const LOG_KEEP = 20_000
-const NONE: Rights = { read: false, write: false, owner: false }
 
 /** A record to store, with the plaintext payload of a memory this handle wrote. */
 export interface Put {
   readonly record: PoolRecord
   readonly payload?: MemoryPayload | null
-}
-
-interface Delta {
-  readonly reload: boolean
-  readonly records: PoolRecord[]
-  readonly deleted: string[]
-  readonly seq: number
 }
 
 /** One pool as the calling identity sees it at one instant. */
@@ -54,148 +41,134 @@ export interface Ctx {
 }
 
 export interface ReplicaOptions {
+  /** For a replica alone on a storage port; on a Memory's record log, the log's identity acts. */
   readonly identity: Identity | null
   readonly now: () => number
-  readonly ownsStorage: boolean
   /** Signature verdicts shared with the sync layer (which verified what it stored); a cache of its own by default. */
   readonly signatures?: SignatureCache
 }
 
-function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
+const NONE: Rights = { read: false, write: false, owner: false }
+
+export function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
   return new MemweaveError(ErrorCode.PERMISSION_DENIED, message, details)
 }
 
-function notFound(what: string, id: string): MemweaveError {
+export function notFound(what: string, id: string): MemweaveError {
   return new MemweaveError(ErrorCode.NOT_FOUND, `${what} ${id} is not known here`, { id })
+}
+
+function bodyPayload(r: PoolRecord): MemoryPayload | null {
+  const body = r.body as MemoryBody
+  return r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null
 }
 
 export class PoolReplica {
   readonly state = new PoolState()
   readonly ring: KeyRing
-  readonly #storage: StoragePort
-  readonly #identity: Identity | null
+  readonly log: RecordLog
+  readonly #ownsLog: boolean
   readonly #now: () => number
-  readonly #clock: HybridClock
-  readonly #batcher: WriteBatcher<WriteTx>
-  readonly #owns: boolean
   /** Ids whose signature verified (or that this handle signed): content-addressed, so verified once. */
   readonly #verified = new Set<string>()
   readonly #signatures: SignatureCache
+  /** Records of other handles, waiting for settle() to check their signatures. */
+  readonly #unverified = new Map<string, PoolRecord>()
+  /** The plaintext of memories this handle sealed, until their record is stored. */
+  readonly #plain = new Map<string, MemoryPayload>()
+  /** Dead records a purge is deleting now (a nested settle must not delete them twice). */
+  readonly #purging = new Set<string>()
   /** The last view (and its conflicts) of each derived structure, reused until a memory expires or the records change. */
   readonly #views = new WeakMap<Structure, { view: View; conflicts?: PoolConflict[] }>()
-  #seq = 0
-  #stale = true
-  #opening: Promise<void> | undefined
-  #refreshing: Promise<void> | undefined
+  /** A key or a memory without plaintext arrived: settle() opens what it can. */
+  #unopened = false
+  /** Signature checks run one at a time, so a settle that returns has applied everything delivered before it. */
+  #settling: Promise<void> = Promise.resolve()
+  #registered: Promise<void> | undefined
   #closed = false
 
-  constructor(storage: StoragePort, options: ReplicaOptions) {
-    this.#storage = storage
-    this.#identity = options.identity
+  /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
+  constructor(source: StoragePort | RecordLog, options: ReplicaOptions) {
+    const { log, owned } = logFor(source, { identity: options.identity, now: options.now })
+    this.log = log
+    this.#ownsLog = owned
     this.#now = options.now
-    this.#clock = new HybridClock(this.#now)
-    this.ring = new KeyRing(this.#identity)
-    this.#owns = options.ownsStorage
+    this.ring = new KeyRing(log.identity)
     this.#signatures = options.signatures ?? new SignatureCache()
-    this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
   }
 
   get identity(): Identity | null {
-    return this.#identity
+    return this.log.identity
   }
 
   now(): number {
     return this.#now()
   }
 
-  /** A fresh hybrid-logical-clock timestamp (text). */
+  /** A fresh stamp of the Memory's one clock. */
   tick(): string {
-    return encodeHlc(this.#clock.tick())
+    return this.log.tick()
   }
 
-  /** Runs `run` inside the next batch's transaction. */
-  enqueue<T>(run: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.#batcher.enqueue(run)
+  // ---- what the replica derives from the record log ---------------------------------------------
+
+  readonly #deriver: Deriver = {
+    name: 'pools',
+    kinds: POOL_KINDS,
+    reset: () => {
+      this.state.clear()
+      this.#unverified.clear()
+    },
+    receive: (records, { local }) => {
+      for (const r of records) {
+        if (!isPoolRecord(r)) continue
+        if (local) this.#apply(r, true)
+        else this.#unverified.set(r.id, r)
+      }
+    },
+    removed: (ids) => {
+      for (const id of ids) {
+        this.state.remove(id)
+        this.#unverified.delete(id)
+      }
+    },
+    settle: () => this.#settle(),
   }
 
-  /** Stores records and hard-deletes rows in the next batch. */
-  save(puts: readonly Put[], deletes: readonly string[] = []): Promise<void> {
-    return this.#batcher.enqueue((tx) => this.persist(tx, puts, deletes))
+  #apply(r: PoolRecord, local: boolean): void {
+    this.#verified.add(r.id)
+    const payload = this.#plain.get(r.id) ?? bodyPayload(r)
+    this.state.apply(r, payload)
+    // What may open a key or a sealed memory: a key, a pool's founding, a memory without plaintext.
+    const opens = r.kind === PoolKind.KEY || r.kind === PoolKind.CREATE || (r.kind === PoolKind.MEMORY && payload === null)
+    if (!local || opens) this.#unopened = true
   }
 
-  /** Resolves once every write enqueued before the call has committed (or failed). */
-  flush(): Promise<void> {
-    return this.#batcher.flush()
-  }
-
-  /** Idempotent; closes storage only when this replica owns it. */
-  async close(): Promise<void> {
+  async #settle(): Promise<void> {
+    // The log outlives a closed pool store (the Memory's other modules); a closed replica writes nothing.
     if (this.#closed) return
-    await this.#batcher.flush()
-    this.#closed = true
-    if (this.#owns) await this.#storage.close()
-  }
-
-  async #open(): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    if (this.#owns) {
-      this.#opening ??= this.#storage.open()
-      await this.#opening
-    }
-  }
-
-  /** Opens storage (if owned), waits for the committing batch, and catches up with every handle's records. */
-  async ready(): Promise<void> {
-    await this.#open()
-    await this.#batcher.inflight
-    this.#refreshing ??= this.#refresh().finally(() => {
-      this.#refreshing = undefined
-    })
-    await this.#refreshing
-  }
-
-  async #refresh(): Promise<void> {
-    const delta = await this.#storage.read(TABLES, (tx) => this.#readDelta(tx))
-    if (delta.reload) this.state.clear()
-    for (const id of delta.deleted) this.state.remove(id)
-    // Signatures are checked outside the transaction (IndexedDB would commit it under an awaited crypto call).
-    const fresh = delta.records.filter((r) => !this.state.has(r.id))
-    const verdicts = await this.#signatures.verifyStored(fresh.filter((r) => !this.#verified.has(r.id)))
-    fresh.forEach((r) => {
-      if (!this.#verified.has(r.id) && verdicts.get(SignatureCache.key(r)) !== true) return
-      this.#verified.add(r.id)
-      this.#clock.observe(decodeHlc(r.hlc))
-      const body = r.body as MemoryBody
-      this.state.apply(r, r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null)
-    })
-    this.#seq = delta.seq
-    this.#stale = false
-    // New keys and sealed memories arrive only as records.
-    if (fresh.length) await this.#openSealed()
+    const run = this.#settling.then(() => this.#verifyDelivered())
+    this.#settling = run.catch(() => undefined)
+    await run
     await this.#purge()
   }
 
-  async #readDelta(tx: ReadTx): Promise<Delta> {
-    const last = (await tx.last<LogRow>('log'))?.seq ?? 0
-    if (!this.#stale) {
-      if (last === this.#seq) return { reload: false, records: [], deleted: [], seq: last }
-      const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-      if (this.#seq >= floor) {
-        const rows = await tx.after<LogRow>('log', this.#seq)
-        const puts = [...new Set(rows.filter((r) => r.op === 'put').map((r) => r.ref))]
-        const got = await tx.getMany<PoolRecord>('records', puts)
-        return {
-          reload: false,
-          records: got.filter(isPoolRecord),
-          deleted: rows.filter((r) => r.op === 'del').map((r) => r.ref),
-          seq: rows.at(-1)?.seq ?? last,
-        }
-      }
+  async #verifyDelivered(): Promise<void> {
+    const fresh = [...this.#unverified.values()]
+    const verdicts = await this.#signatures.verifyStored(fresh.filter((r) => !this.#verified.has(r.id) && !this.state.has(r.id)))
+    for (const r of fresh) {
+      // Removed, or reloaded, while signatures were checked: no longer this pass's to apply.
+      if (this.#unverified.get(r.id) !== r) continue
+      this.#unverified.delete(r.id)
+      if (this.state.has(r.id)) continue
+      if (!this.#verified.has(r.id) && verdicts.get(SignatureCache.key(r)) !== true) continue
+      this.#apply(r, false)
     }
-    // First load, or too far behind the trimmed log: read every pool record.
-    const records: PoolRecord[] = []
-    for (const kind of POOL_KINDS) records.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
-    return { reload: true, records: records.filter(isPoolRecord), deleted: [], seq: last }
+    // New keys and sealed memories arrive only as records.
+    if (this.#unopened) {
+      this.#unopened = false
+      await this.#openSealed()
+    }
   }
 
   /** Unwraps keys addressed to us, then decrypts sealed memories we now hold keys for. */
@@ -213,81 +186,102 @@ export class PoolReplica {
   /** Records that a valid tombstone covers are deleted again wherever they reappear (healing). */
   async #purge(): Promise<void> {
     const dead: string[] = []
-    for (const pool of this.state.poolIds()) for (const id of this.state.structure(pool)?.dead ?? []) dead.push(id)
-    if (dead.length) await this.#batcher.enqueue((tx) => this.persist(tx, [], dead))
-  }
-
-  async #commit(ops: ReadonlyArray<BatchOp<WriteTx, unknown>>): Promise<void> {
-    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    let results: unknown[]
+    for (const pool of this.state.poolIds()) for (const id of this.state.structure(pool)?.dead ?? []) if (!this.#purging.has(id)) dead.push(id)
+    if (dead.length === 0) return
+    for (const id of dead) this.#purging.add(id)
     try {
-      results = await this.#storage.write(TABLES, async (tx) => {
-        const out: unknown[] = []
-        for (const op of ops) out.push(await op.run(tx))
-        return out
-      })
-    } catch (err) {
-      // The state was updated inside the failed transaction: rebuild it from storage.
-      this.#stale = true
-      throw err
+      await this.log.append([], dead)
+    } finally {
+      for (const id of dead) this.#purging.delete(id)
     }
-    ops.forEach((op, i) => op.resolve(results[i]))
   }
 
-  /** Inside a transaction: only the transaction's own awaits. */
-  async persist(tx: WriteTx, puts: readonly Put[], deletes: readonly string[]): Promise<void> {
-    if (puts.length) await tx.put('records', puts.map((p) => p.record))
-    if (deletes.length) await tx.delete('records', deletes)
-    const rows: LogRow[] = [...puts.map((p) => ({ ref: p.record.id, op: 'put' as const })), ...deletes.map((ref) => ({ ref, op: 'del' as const }))]
-    if (rows.length === 0) return
-    const keys = (await tx.put('log', rows)) as number[]
-    await this.#trimLog(tx, keys)
+  /**
+   * Registered with the log (every pool record loaded), caught up with every handle's commits, and
+   * settled. @throws MemweaveError CLOSED after close().
+   */
+  async ready(): Promise<void> {
+    if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
+    this.#registered ??= this.log.register(this.#deriver).catch((err: unknown) => {
+      this.#registered = undefined
+      throw err
+    })
+    await this.#registered
+    await this.log.ready(this.#deriver)
+  }
+
+  // ---- writing ------------------------------------------------------------------------------------
+
+  /** Stores records and hard-deletes others in the Memory's next batch. */
+  save(puts: readonly Put[], deletes: readonly string[] = []): Promise<void> {
+    return this.#staged(puts, () => this.log.append(puts.map((p) => p.record), deletes))
+  }
+
+  /** Runs `run` in the Memory's next batch; it appends the staged `puts` (`w.append`) if it decides to. */
+  write<T>(puts: readonly Put[], run: (w: LogWriter) => Promise<T>): Promise<T> {
+    return this.#staged(puts, () => this.log.write(run))
+  }
+
+  async #staged<T>(puts: readonly Put[], commit: () => Promise<T>): Promise<T> {
     for (const p of puts) {
       this.#verified.add(p.record.id)
-      this.state.apply(p.record, p.payload ?? null)
+      if (p.payload && 'sealed' in (p.record.body as MemoryBody)) this.#plain.set(p.record.id, p.payload)
     }
-    for (const id of deletes) this.state.remove(id)
+    try {
+      return await commit()
+    } finally {
+      for (const p of puts) this.#plain.delete(p.record.id)
+    }
   }
 
-  /** Same rule as the fact store: keep the last LOG_KEEP rows; a handle further behind reloads. */
-  async #trimLog(tx: WriteTx, keys: readonly number[]): Promise<void> {
-    const top = Math.max(0, ...keys)
-    if (top <= LOG_KEEP || !keys.some((k) => k % 1000 === 0)) return
-    const floor = top - LOG_KEEP
-    const old = await tx.after<LogRow>('log', 0, 5000)
-    const drop = old.filter((r) => r.seq! <= floor).map((r) => r.seq!)
-    if (drop.length === 0) return
-    await tx.delete('log', drop)
-    await tx.put('meta', [{ key: 'logFloor', value: drop.at(-1)! }])
+  /** Resolves once every write of the Memory called before it has committed (or failed). */
+  flush(): Promise<void> {
+    return this.log.flush()
+  }
+
+  /** Idempotent; closes the log (and its storage) only when this replica made it. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    if (this.#ownsLog) await this.log.close()
+    else await this.log.flush()
   }
 
   /** The acting identity. @throws PERMISSION_DENIED when the memory has none. */
   me(): Identity {
-    if (!this.#identity) throw denied('pools need an identity: create the memory with options.identity')
-    return this.#identity
+    const me = this.log.identity
+    if (!me) throw denied('pools need an identity: create the memory with options.identity')
+    return me
   }
 
-  /** A new record by this identity, timestamped and signed (outside any transaction). */
-  async sign<B extends PoolBody>(s: { id: PoolId; tenant: string | null }, kind: PoolKind, body: B): Promise<PoolRecord<B>> {
-    const me = this.me()
-    return signRecord(me, { kind, pool: s.id, tenant: s.tenant, body, author: me.did, hlc: encodeHlc(this.#clock.tick()) })
+  /**
+   * A new record by this identity, stamped by the Memory's clock (or `hlc`, taken earlier with
+   * `tick()`) and signed, outside any transaction. The pool's own records need no gate: the
+   * callers judged the rights, and every replica judges them again (authority.ts).
+   */
+  async sign<B extends PoolBody>(s: { id: PoolId; tenant: string | null }, kind: PoolKind, body: B, hlc?: string): Promise<PoolRecord<B>> {
+    this.me()
+    return (await this.log.sealPooled(kind, body, { pool: s.id, tenant: s.tenant }, hlc)) as PoolRecord<B>
   }
 
   /** A memory record: sealed under the current key in an encrypted pool, plaintext otherwise. */
   async memoryRecord(s: Structure, payload: MemoryPayload): Promise<Put> {
     const me = this.me()
-    const meta = { kind: PoolKind.MEMORY, pool: s.id, tenant: s.tenant, author: me.did, hlc: encodeHlc(this.#clock.tick()) }
+    const hlc = this.tick()
+    const meta = { kind: PoolKind.MEMORY, pool: s.id, tenant: s.tenant, author: me.did, hlc }
     const body: MemoryBody = s.create.body.encrypted ? await this.ring.sealPayload(meta, payload, s) : { payload }
-    return { record: await signRecord(me, { ...meta, body }), payload }
+    return { record: await this.sign(s, PoolKind.MEMORY, body, hlc), payload }
   }
 
-  /** Forgets `targets`: one tombstone (with their chain links) and the hard delete of their rows, in one transaction with `extra`. */
+  /** Forgets `targets`: one tombstone (with their chain links) and the hard delete of their rows, in one batch with `extra`. */
   async tombstone(s: Structure, targets: readonly string[], reason: TombstoneReason, extra: Put[] = []): Promise<void> {
     const links = targets.map((id) => ({ id, supersedes: [...(s.memories.get(id)?.payload?.supersedes ?? [])] }))
     const puts = [...extra]
     if (links.length) puts.push({ record: await this.sign<TombstoneBody>(s, PoolKind.TOMBSTONE, { targets: links, reason }) })
-    if (puts.length) await this.#batcher.enqueue((tx) => this.persist(tx, puts, targets))
+    if (puts.length) await this.save(puts, targets)
   }
+
+  // ---- reading ------------------------------------------------------------------------------------
 
   /** The pool at this instant as this identity sees it. @throws NOT_FOUND for a pool not founded here. */
   context(pool: PoolId): Ctx {
@@ -298,7 +292,8 @@ export class PoolReplica {
     if (!cached || now < cached.view.now || now >= cached.view.stableUntil) this.#views.set(s, (cached = { view: viewAt(s, now) }))
     // Same memories, same supersession; only the clock that importance and lifecycle read moves.
     const view = cached.view.now === now ? cached.view : { ...cached.view, now }
-    return { s, view, rights: this.#identity ? s.acl.at(this.#identity.did, null, now) : NONE, now }
+    const me = this.log.identity
+    return { s, view, rights: me ? s.acl.at(me.did, null, now) : NONE, now }
   }
 
   conflictsOf(view: View): PoolConflict[] {
@@ -306,5 +301,24 @@ export class PoolReplica {
     const cached = this.#views.get(view.s)
     if (!cached || cached.view.live !== view.live) return findConflicts(view)
     return (cached.conflicts ??= findConflicts(view))
+  }
+
+  /** A live memory and its pool's context, or null. */
+  findLive(memoryId: string): { ctx: Ctx; m: LiveMemory } | null {
+    const pool = this.state.poolOf(memoryId)
+    if (!pool || !this.state.structure(pool)) return null
+    const ctx = this.context(pool)
+    const m = ctx.view.live.get(memoryId)
+    return m ? { ctx, m } : null
+  }
+
+  /** @throws PERMISSION_DENIED unless this identity may write the pool. */
+  mustWrite(ctx: Ctx): void {
+    if (!ctx.rights.write) throw denied(`${this.identity?.did ?? 'this memory'} may not write pool ${ctx.s.id}`, { pool: ctx.s.id })
+  }
+
+  /** @throws PERMISSION_DENIED unless this identity owns the pool. */
+  mustOwn(ctx: Ctx): void {
+    if (!ctx.rights.owner) throw denied(`only the owner of pool ${ctx.s.id} may change who has access or its policies`, { pool: ctx.s.id })
   }
 }

@@ -1,0 +1,182 @@
+import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import { defer } from '../storage/batcher.js'
+import { mayForget } from './authority.js'
+import type { FactView } from './fact-view.js'
+import { byRecency, mergePayloads } from './merge.js'
+import { importanceOf } from './present.js'
+import type { Presenter } from './presenter.js'
+import { PoolKind, type PoolRecord, type TombstoneReason } from './records.js'
+import type { Ctx, PoolReplica } from './replica.js'
+import { nearDuplicate } from './similarity.js'
+import type { LiveMemory, Structure } from './state.js'
+import type { MergeStrategy, PoolId } from './types.js'
+
+/**
+ * What follows a committed change of a pool, once per pool and tick: expired memories forgotten,
+ * near-duplicates merged (autoMerge), the pool pruned to its maxSize, and the pool's fact view
+ * (fact-view.ts) brought in line. Decisions of the replica that writes: a replica that only
+ * received records (`synced`) updates its fact view and nothing else, or every replica would make
+ * its own, divergent merge of the same pair.
+ */
+export class Maintenance {
+  readonly #r: PoolReplica
+  readonly #factView: FactView
+  readonly #show: Presenter
+  readonly #pending = new Map<string, { dirty: Set<string>; done: Promise<Map<string, string>> }>()
+  #serial: Promise<unknown> = Promise.resolve()
+  #stopped = false
+
+  constructor(r: PoolReplica, factView: FactView, show: Presenter) {
+    this.#r = r
+    this.#factView = factView
+    this.#show = show
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#serial.then(fn, fn)
+    this.#serial = run.catch(() => undefined)
+    return run
+  }
+
+  /** Resolves once the maintenance queued so far has run. */
+  async idle(): Promise<void> {
+    await this.#serial
+  }
+
+  /** After close: what other replicas send is no longer reflected here. */
+  stop(): void {
+    this.#stopped = true
+  }
+
+  /** Runs maintenance once for everything committed in this tick; resolves to replacements (autoMerge). */
+  afterCommit(pool: PoolId, dirty: Iterable<string>): Promise<Map<string, string>> {
+    let pending = this.#pending.get(pool)
+    if (!pending) {
+      const entry = { dirty: new Set<string>(), done: undefined as unknown as Promise<Map<string, string>> }
+      entry.done = this.#exclusive(async () => {
+        await new Promise<void>((r) => defer(r))
+        this.#pending.delete(pool)
+        return this.#maintain(pool, entry.dirty)
+      })
+      this.#pending.set(pool, (pending = entry))
+    }
+    for (const id of dirty) pending.dirty.add(id)
+    return pending.done
+  }
+
+  async #maintain(pool: PoolId, dirty: Set<string>): Promise<Map<string, string>> {
+    const r = this.#r
+    const replaced = new Map<string, string>()
+    await r.ready()
+    let ctx = r.context(pool)
+    if (!ctx.rights.write) return replaced
+    const expired = this.forgettable(ctx, ctx.view.expired, 'expired')
+    if (expired.length) {
+      for (const id of predecessors(ctx.s, expired)) dirty.add(id)
+      await r.tombstone(ctx.s, expired, 'expired')
+      ctx = r.context(pool)
+    }
+    if (ctx.s.policies.autoMerge) {
+      for (const id of [...dirty]) {
+        const m = ctx.view.current.find((c) => c.id === id)
+        if (!m || m.payload.ephemeral) continue
+        const twin = ctx.view.current
+          .filter((c) => c.id !== id && !c.payload.ephemeral && nearDuplicate(c.payload, m.payload, ctx.s.policies.similarity))
+          .sort((a, b) => byRecency({ id: a.id, hlc: a.record.hlc, payload: a.payload }, { id: b.id, hlc: b.record.hlc, payload: b.payload }))[0]
+        if (!twin) continue
+        const merged = await writeMerge(r, ctx, [twin, m], ctx.s.policies.mergeStrategy)
+        replaced.set(id, merged)
+        dirty.add(merged)
+        ctx = r.context(pool)
+      }
+    }
+    const victims = this.#pruneVictims(ctx, new Set([...dirty, ...replaced.values()]))
+    if (victims.length) {
+      for (const id of predecessors(ctx.s, victims)) dirty.add(id)
+      await r.tombstone(ctx.s, victims, 'pruned')
+      ctx = r.context(pool)
+    }
+    await this.#reconcile(ctx, dirty)
+    return replaced
+  }
+
+  async #reconcile(ctx: Ctx, dirty: ReadonlySet<string>): Promise<void> {
+    await this.#factView.reconcile(ctx.view, dirty, (m) => importanceOf(ctx.view, m))
+    this.#show.dropRefs(ctx.s.id)
+  }
+
+  /**
+   * The sync layer stored records of `pool` that came from another replica, or hard-deleted
+   * forgotten ones (`ids`): catch up and bring the pool's fact view in line.
+   */
+  synced(pool: PoolId, ids: readonly string[]): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#stopped) return
+      const r = this.#r
+      await r.ready()
+      if (!r.state.structure(pool)) return
+      // Reads and ratings of others (the bulk of what travels) change no memory's currency.
+      const chatter: ReadonlySet<string> = new Set([PoolKind.ACCESS, PoolKind.RATING])
+      if (ids.every((id) => chatter.has(r.state.record(id)?.kind ?? ''))) return
+      const ctx = r.context(pool)
+      const dirty = new Set(ids.filter((id) => ctx.s.memories.has(id)))
+      for (const id of predecessors(ctx.s, ids.filter((id) => ctx.s.forgotten.has(id)))) dirty.add(id)
+      await this.#reconcile(ctx, dirty)
+    })
+  }
+
+  /**
+   * The ids among `memories` that this identity may forget for `reason` (authority.ts `mayForget`,
+   * the rule every replica applies to the tombstone): a tombstone that would be ignored is not written.
+   */
+  forgettable(ctx: Ctx, memories: readonly { readonly id: string; readonly record: PoolRecord }[], reason: TombstoneReason): string[] {
+    const me = this.#r.identity?.did
+    if (!me) return []
+    return memories.filter((m) => mayForget(ctx.s, me, ctx.rights.write, reason, ctx.now, m.record)).map((m) => m.id)
+  }
+
+  #pruneVictims(ctx: Ctx, keep: ReadonlySet<string>): string[] {
+    const max = ctx.s.policies.maxSize
+    const stored = [...ctx.view.live.values()]
+    if (max === null || stored.length <= max) return []
+    const target = Math.floor(max * ctx.s.policies.pruningThreshold)
+    // Only memories this identity may forget: another writer's pruned tombstone would be ignored everywhere.
+    const mine = new Set(this.forgettable(ctx, stored, 'pruned'))
+    const ranked = stored
+      .filter((m) => !m.payload.permanent && !keep.has(m.id) && mine.has(m.id))
+      .map((m) => ({ m, imp: importanceOf(ctx.view, m) }))
+      .sort((a, b) => a.imp - b.imp || a.m.payload.createdAt - b.m.payload.createdAt || (a.m.id < b.m.id ? -1 : 1))
+    return ranked.slice(0, Math.max(0, stored.length - target)).map((x) => x.m.id)
+  }
+}
+
+/** Memories that may become current again when `removed` go (their supersession predecessors). */
+export function predecessors(s: Structure, removed: readonly string[]): string[] {
+  const gone = new Set(removed)
+  const out = new Set<string>()
+  const walk = (id: string): void => {
+    for (const p of s.memories.get(id)?.payload?.supersedes ?? s.forgotten.get(id) ?? []) {
+      if (gone.has(p)) walk(p)
+      else out.add(p)
+    }
+  }
+  removed.forEach(walk)
+  return [...out]
+}
+
+/**
+ * LCS-004 §4.4: writes the merge of current memories of one pool (merge.ts `mergePayloads`), which
+ * supersedes them; returns its id.
+ * @throws CONFLICT when one is already superseded; INVALID_ARGUMENT for EPHEMERAL or mixed types.
+ */
+export async function writeMerge(r: PoolReplica, ctx: Ctx, sources: readonly LiveMemory[], strategy: MergeStrategy): Promise<string> {
+  for (const m of sources) {
+    if (ctx.view.supersededBy.has(m.id)) throw new MemweaveError(ErrorCode.CONFLICT, `memory ${m.id} is already superseded`, { id: m.id })
+    if (m.payload.ephemeral) throw invalidArgument('memoryIds', 'EPHEMERAL memories cannot be merged')
+    if (m.payload.type !== sources[0]!.payload.type) throw invalidArgument('memoryIds', 'memories of different types cannot be merged')
+  }
+  const payload = mergePayloads(sources.map((m) => ({ id: m.id, hlc: m.record.hlc, payload: m.payload })), strategy, ctx.now)
+  const put = await r.memoryRecord(ctx.s, { ...payload, noTraining: payload.noTraining || ctx.s.create.body.noTraining })
+  await r.save([put])
+  return put.record.id
+}

@@ -1,0 +1,72 @@
+import { ErrorCode, MemweaveError } from '../core/errors.js'
+import type { FactRef } from '../facts/types.js'
+import { defer } from '../storage/batcher.js'
+import type { FactView } from './fact-view.js'
+import { conflictIndex, poolInfo, toPoolMemory } from './present.js'
+import type { Ctx, PoolReplica } from './replica.js'
+import type { LiveMemory, Structure, View } from './state.js'
+import type { PoolId, PoolInfo, PoolMemory } from './types.js'
+
+/**
+ * Turns a pool's view into what the API returns (present.ts holds the pure conversions): the fact
+ * refs of its memories, their conflicts, the pool's name (opened once in an encrypted pool).
+ */
+export class Presenter {
+  readonly #r: PoolReplica
+  readonly #factView: FactView
+  readonly #names = new Map<string, string | null>()
+  /** Fact refs per pool, shared by the calls of one tick (each lookup walks every fact of the pool). */
+  readonly #refs = new Map<string, Promise<Map<string, FactRef>>>()
+
+  constructor(r: PoolReplica, factView: FactView) {
+    this.#r = r
+    this.#factView = factView
+  }
+
+  async present(ctx: Ctx, memories: readonly LiveMemory[], readNow: boolean): Promise<PoolMemory[]> {
+    const factRefs: Map<string, FactRef> = memories.length ? await this.#factRefs(ctx.view) : new Map()
+    const conflicts = conflictIndex(this.#r.conflictsOf(ctx.view))
+    return memories.map((m) => toPoolMemory(ctx.view, m, { factRefs, conflicts, readNow }))
+  }
+
+  #factRefs(view: View): Promise<Map<string, FactRef>> {
+    let refs = this.#refs.get(view.s.id)
+    if (!refs) {
+      refs = this.#factView.refs(view)
+      this.#refs.set(view.s.id, refs)
+      defer(() => this.#refs.delete(view.s.id))
+    }
+    return refs
+  }
+
+  /** The pool's fact view changed: the next answer looks its refs up again. */
+  dropRefs(pool: PoolId): void {
+    this.#refs.delete(pool)
+  }
+
+  /** A memory just written, as the API returns it. */
+  async one(memoryId: string): Promise<PoolMemory> {
+    await this.#r.ready()
+    const found = this.#r.findLive(memoryId)
+    if (!found) throw new MemweaveError(ErrorCode.INTERNAL, `memory ${memoryId} vanished right after it was written`)
+    return (await this.present(found.ctx, [found.m], false))[0]!
+  }
+
+  /** The name of a pool this handle founded (known before its sealed name could be opened). */
+  rememberName(pool: PoolId, name: string): void {
+    this.#names.set(pool, name)
+  }
+
+  async #name(s: Structure): Promise<string | null> {
+    const body = s.create.body
+    if (!body.sealedName) return body.name
+    if (!this.#names.has(s.id) || this.#names.get(s.id) === null) {
+      this.#names.set(s.id, await this.#r.ring.openText(s.create, body.sealedName))
+    }
+    return this.#names.get(s.id) ?? null
+  }
+
+  async info(ctx: Ctx): Promise<PoolInfo> {
+    return poolInfo(ctx.view, ctx.rights, ctx.rights.read ? await this.#name(ctx.s) : null)
+  }
+}
