@@ -40,15 +40,13 @@ export class MemoryModules {
   readonly identity: Identity | null
   /** The one engine under every module: catch-up, the tick's batch, the clock, trim, sealing. */
   readonly log: RecordLog
-  readonly #storage: StoragePort
   readonly #options: CreateMemoryOptions
   /** One set of signature verdicts for pools and sync: a synced record is verified once. */
   readonly #signatures = new SignatureCache()
   readonly #loading = new Map<MemoryModule, Promise<unknown>>()
   #closing: Promise<void> | null = null
 
-  private constructor(storage: StoragePort, log: RecordLog, facts: GmpFactStore, options: CreateMemoryOptions) {
-    this.#storage = storage
+  private constructor(log: RecordLog, facts: GmpFactStore, options: CreateMemoryOptions) {
     this.log = log
     this.facts = facts
     log.gate = this.#gate
@@ -79,7 +77,7 @@ export class MemoryModules {
       await log.close().catch(() => undefined)
       throw err
     }
-    return new MemoryModules(besideTheLog(port, log), log, facts, options)
+    return new MemoryModules(log, facts, options)
   }
 
   /** Whether a module's code has been asked for (tests, and close()). */
@@ -112,7 +110,6 @@ export class MemoryModules {
   async #build(name: Exclude<MemoryModule, 'facts'>): Promise<unknown> {
     const o = this.#options
     const identity = o.identity ?? null
-    const storage = this.#storage
     switch (name) {
       case 'pools': {
         // The kinds other modules put into pools: a revocation's cutoff lists the revoked member's records of those too.
@@ -168,32 +165,6 @@ export class MemoryModules {
 export async function openMemoryModules(options: CreateMemoryOptions = {}): Promise<MemoryModules> {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
   return MemoryModules.open(pickStorage(options), options)
-}
-
-/**
- * Transitional (issue 14): the port of the modules that still commit records beside the record
- * log, with their own transactions on `records` and `log`. After such a commit the log catches up,
- * so its feed, and the sync layer on it, hears this Memory's own writes at once (IndexedDB's
- * `watch` does not echo a handle's own commits). Goes when the last module writes through the log.
- */
-function besideTheLog(port: StoragePort, log: RecordLog): StoragePort {
-  return {
-    get kind() {
-      return port.kind
-    },
-    get durable() {
-      return port.durable
-    },
-    open: () => port.open(),
-    close: () => port.close(),
-    read: (tables, body) => port.read(tables, body),
-    write: async (tables, body) => {
-      const result = await port.write(tables, body)
-      if (tables.includes('log') && !log.closed) log.ready().catch(() => undefined)
-      return result
-    },
-    ...(port.watch ? { watch: (listener: () => void) => port.watch!(listener) } : {}),
-  }
 }
 
 function pickStorage(options: CreateMemoryOptions): StoragePort {

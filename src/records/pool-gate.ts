@@ -10,8 +10,6 @@ export interface PoolWriteGrant {
   readonly tenant: string | null
   /** Identities that act for people in the pool: its owner and its `humans` policy. */
   readonly humans: readonly string[]
-  /** @deprecated Transitional: modules not yet on the record log still align their own clocks with it. */
-  readonly after?: string
 }
 
 export interface PoolGate {
