@@ -26,6 +26,10 @@ test('versionsWhere agrees with audit() through writes, supersessions, deletes a
       expect((await store.versionsWhere('pool', pool)).map((e) => ({ ...e, metadata: { ...e.metadata } }))).toEqual(want)
     }
     expect(await store.versionsWhere('pool', 'nowhere')).toEqual([])
+    // A batch of values is one lookup: the versions of any of them, in sequence order.
+    const some = ['m1', 'm7', 'm7', 'm30', 'nowhere']
+    const wantSome = all.filter((f) => some.includes(f.metadata['memoryId'] as string)).map(project)
+    expect((await store.versionsWhere('memoryId', some)).map((e) => ({ ...e, metadata: { ...e.metadata } }))).toEqual(wantSome)
   }
   for (let i = 0; i < 300; i++) {
     const store = random() < 0.7 ? a : b

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest'
 import { createMemory, memoryStorage, type StoragePort } from '../src/index.js'
 import { isPayload } from '../src/pools/payload.js'
 import { PoolKind, derivePoolId, isPoolRecord, signRecord, type PoolRecord } from '../src/pools/records.js'
-import { PoolState, viewAt } from '../src/pools/state.js'
+import { PoolState } from '../src/pools/state.js'
+import { viewAt } from '../src/pools/view.js'
 import { encodeHlc } from '../src/core/clock.js'
 import { DAY, agents, expectCode, fact, pref } from './pools-helpers.js'
 
@@ -176,7 +177,7 @@ describe('pool access', () => {
       const s = st.structure(pool.id)!
       const v = viewAt(s, clock.now())
       return JSON.stringify({
-        current: v.current.map((m) => m.id).sort(), live: [...v.live.keys()].sort(), forgotten: [...s.forgotten.keys()].sort(),
+        current: [...v.current.keys()].sort(), live: [...v.live.keys()].sort(), forgotten: [...s.forgotten.keys()].sort(),
         members: s.acl.members(clock.now()), access: [...s.access].sort(), ratings: [...s.ratings], superseded: [...v.supersededBy].sort(),
       })
     }

@@ -376,11 +376,12 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   /** @internal See `FactLookup.versionsWhere`; the fields are what audit() would say of each version. */
-  async versionsWhere(key: string, value: string): Promise<FactEntry[]> {
+  async versionsWhere(key: string, value: string | readonly string[]): Promise<FactEntry[]> {
     if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'versionsWhere')
     await this.#ready()
     const chain = this.#caps.has(Capability.SUPERSESSION_CHAIN)
-    return this.#state.withMetadata(key, value).sort(compareVersions).map((v) => ({
+    const values = typeof value === 'string' ? [value] : [...new Set(value)]
+    return values.flatMap((v) => this.#state.withMetadata(key, v)).sort(compareVersions).map((v) => ({
       ref: v.ref,
       tenantId: v.tenant,
       metadata: v.body.metadata,

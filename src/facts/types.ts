@@ -149,11 +149,11 @@ export interface FactEntry {
  */
 export interface FactLookup {
   /**
-   * Every version, current and superseded, whose `metadata[key]` is the string `value` (all
-   * tenants), in sequence order.
+   * Every version, current and superseded, whose `metadata[key]` is the string `value` (or one of
+   * the strings `value` lists: one lookup for a batch), all tenants, in sequence order.
    * @throws MemweaveError CAPABILITY_NOT_SUPPORTED without AUDIT (it is a narrow audit).
    */
-  versionsWhere(key: string, value: string): Promise<FactEntry[]>
+  versionsWhere(key: string, value: string | readonly string[]): Promise<FactEntry[]>
 }
 
 /** The knobs of the default ranker; the defaults are what docs/retrieval.md measures. */

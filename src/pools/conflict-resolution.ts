@@ -1,5 +1,4 @@
 import { invalidArgument } from '../core/errors.js'
-import { findConflicts } from './conflicts.js'
 import { assertStrategy, parseMemoryId, parsePoolId } from './input.js'
 import { writeMerge } from './maintenance.js'
 import type { PoolParts } from './parts.js'
@@ -8,7 +7,7 @@ import { denied, notFound } from './replica.js'
 import type { ConflictDecision, MemoryId, MergeStrategy, PoolConflict, PoolMemory } from './types.js'
 
 /**
- * Conflicts among a pool's current memories (conflicts.ts finds them and suggests per LCS-004 §6),
+ * Conflicts among a pool's current memories (current-index.ts finds them, conflicts.ts suggests per LCS-004 §6),
  * flagged and never settled silently: nothing changes until an agent or a person resolves one.
  */
 export class ConflictResolution {
@@ -23,7 +22,7 @@ export class ConflictResolution {
     await this.#p.r.ready()
     const ctx = this.#p.r.context(pool)
     if (!ctx.rights.read) throw denied(`may not read pool ${pool}`, { pool })
-    return findConflicts(ctx.view)
+    return [...ctx.view.index.conflicts()]
   }
 
   async resolve(conflictId: string, decision: ConflictDecision = 'suggested'): Promise<PoolMemory> {
@@ -34,7 +33,7 @@ export class ConflictResolution {
       if (!r.state.structure(pool)) continue
       const ctx = r.context(pool)
       if (!ctx.rights.read) continue
-      const conflict = findConflicts(ctx.view).find((c) => c.id === conflictId)
+      const conflict = ctx.view.index.conflicts().find((c) => c.id === conflictId)
       if (!conflict) continue
       r.mustWrite(ctx)
       let winner: string | null = null

@@ -1,6 +1,5 @@
 import { recordId } from '../core/ids.js'
-import { contradicts, norm, slotKey } from './similarity.js'
-import type { LiveMemory, View } from './state.js'
+import type { LiveMemory, Structure } from './structure.js'
 import type { MemoryId, PoolConflict } from './types.js'
 
 /**
@@ -15,61 +14,26 @@ import type { MemoryId, PoolConflict } from './types.js'
  * 3. source authority: exactly one has a source in `trustedSources` -> that one (the spec tests
  *    only its first argument; memweave checks both so the answer does not depend on argument order);
  * 4. otherwise: merge the two (a composite, strategy `average`).
- * Nothing changes until an agent or a person calls `resolve()`.
+ * Nothing changes until an agent or a person calls `resolve()`. Which pairs to compare is
+ * current-index.ts (by slot and by predecessor, kept as memories come and go).
  */
-export function findConflicts(view: View): PoolConflict[] {
-  const { policies } = view.s
-  const multi = new Set(policies.multiValuedPredicates.map(norm))
-  const out: PoolConflict[] = []
-  const seen = new Set<string>()
-  const push = (kind: PoolConflict['kind'], a: LiveMemory, b: LiveMemory): void => {
-    const [x, y] = a.id < b.id ? [a, b] : [b, a]
-    const id = recordId({ kind: 'pool-conflict', pool: view.s.id, memories: [x.id, y.id] })
-    if (seen.has(id)) return
-    seen.add(id)
-    out.push({
-      id,
-      pool: view.s.id,
-      kind,
-      memories: [x.id as MemoryId, y.id as MemoryId],
-      subject: x.payload.subject,
-      predicate: x.payload.predicate,
-      context: x.payload.context,
-      suggestion: suggest(x, y, view),
-    })
+/** The conflict of `kind` between two current memories of a pool, with its suggestion. */
+export function conflictOf(kind: PoolConflict['kind'], a: LiveMemory, b: LiveMemory, s: Structure): PoolConflict {
+  const [x, y] = a.id < b.id ? [a, b] : [b, a]
+  return {
+    id: recordId({ kind: 'pool-conflict', pool: s.id, memories: [x.id, y.id] }),
+    pool: s.id,
+    kind,
+    memories: [x.id as MemoryId, y.id as MemoryId],
+    subject: x.payload.subject,
+    predicate: x.payload.predicate,
+    context: x.payload.context,
+    suggestion: suggest(x, y, s),
   }
-  const current = [...view.current].sort((a, b) => (a.id < b.id ? -1 : 1))
-  // Only memories in the same slot can contradict: compare within slots, not all pairs.
-  const bySlot = new Map<string, LiveMemory[]>()
-  for (const m of current) {
-    const key = slotKey(m.payload)
-    let list = bySlot.get(key)
-    if (!list) bySlot.set(key, (list = []))
-    list.push(m)
-  }
-  for (const list of bySlot.values()) {
-    for (let i = 0; i < list.length; i++) {
-      for (let j = i + 1; j < list.length; j++) {
-        if (contradicts(list[i]!.payload, list[j]!.payload, policies.similarity, multi)) push('contradiction', list[i]!, list[j]!)
-      }
-    }
-  }
-  const byPredecessor = new Map<string, LiveMemory[]>()
-  for (const m of current) {
-    for (const s of m.payload.supersedes) {
-      let list = byPredecessor.get(s)
-      if (!list) byPredecessor.set(s, (list = []))
-      list.push(m)
-    }
-  }
-  for (const list of byPredecessor.values()) {
-    for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) push('competing-update', list[i]!, list[j]!)
-  }
-  return out
 }
 
-function suggest(a: LiveMemory, b: LiveMemory, view: View): PoolConflict['suggestion'] {
-  const { policies } = view.s
+function suggest(a: LiveMemory, b: LiveMemory, s: Structure): PoolConflict['suggestion'] {
+  const { policies } = s
   const pa = a.payload, pb = b.payload
   const apart = Math.abs(pa.createdAt - pb.createdAt) / 1000
   if (apart > policies.conflictRecency) {

@@ -1,6 +1,7 @@
 import { Capability } from '../facts/capabilities.js'
 import type { FactEntry, FactLookup, FactRef, FactStore } from '../facts/types.js'
-import type { LiveMemory, Structure, View } from './state.js'
+import type { LiveMemory, Structure } from './structure.js'
+import type { View } from './view.js'
 
 /** The fact store as the view uses it: the public API to write, and a lookup by metadata to find its facts. */
 export type ViewedFactStore = FactStore & FactLookup
@@ -77,6 +78,8 @@ class PoolFacts {
 export class FactView {
   readonly #facts: ViewedFactStore | null
   #caps: Promise<ReadonlySet<string>> | undefined
+  /** Per pool, the view (its live map) the last reconcile brought the facts in line with. */
+  readonly #seen = new Map<string, ReadonlyMap<string, LiveMemory>>()
 
   constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
@@ -95,20 +98,21 @@ export class FactView {
   }
 
   /**
-   * Every fact version of the pool's memories, by memory id. Found through the fact store's index
-   * of `metadata.pool` (FactLookup), not an audit(): a reconcile looks up to three times, and an
-   * audit builds a public Memory of every fact in the store each time (at 2,000 pool records that
-   * was most of a synced write's 220 ms).
+   * The fact versions of the pool's memories, by memory id: of every memory (`ids` null), found
+   * through the fact store's index of `metadata.pool`, or of the memories `ids` lists, through its
+   * index of `metadata.memoryId` (FactLookup, not an audit(), which builds a public Memory of every
+   * fact in the store).
    */
-  async #factsOf(s: Structure): Promise<PoolFacts> {
-    return new PoolFacts(await this.#facts!.versionsWhere('pool', s.id), s)
+  async #factsOf(s: Structure, ids: ReadonlySet<string> | null): Promise<PoolFacts> {
+    const versions = ids === null ? await this.#facts!.versionsWhere('pool', s.id) : ids.size ? await this.#facts!.versionsWhere('memoryId', [...ids]) : []
+    return new PoolFacts(ids === null ? versions : versions.filter((f) => f.metadata['pool'] === s.id), s)
   }
 
-  /** Memory id -> its current (head) fact ref. */
-  async refs(view: View): Promise<Map<string, FactRef>> {
+  /** Memory id -> its current (head) fact ref, for the memories `ids` lists. */
+  async refs(view: View, ids: Iterable<string>): Promise<Map<string, FactRef>> {
     const out = new Map<string, FactRef>()
     if (!(await this.enabled(view.s))) return out
-    const facts = await this.#factsOf(view.s)
+    const facts = await this.#factsOf(view.s, new Set(ids))
     for (const id of facts.byMemory.keys()) {
       const head = facts.head(id)
       if (head) out.set(id, head.ref)
@@ -116,12 +120,22 @@ export class FactView {
     return out
   }
 
-  /** Brings the fact view of one pool in line with `view`. `importanceOf` gives the value to record. */
+  /**
+   * Brings the fact view of one pool in line with `view`. `dirty` are memories a pool operation
+   * just made current; `importanceOf` gives the value to record. When only memories arrived since
+   * the last reconcile of this view (the pool's view was patched, not rebuilt), only the facts of
+   * `dirty` and of the memories they supersede can be out of line, and only those are looked up;
+   * otherwise (a tombstone, a resolution, an expiry, another handle's changes: the view was built
+   * again) every fact of the pool is.
+   */
   async reconcile(view: View, dirty: ReadonlySet<string>, importanceOf: (m: LiveMemory) => number): Promise<void> {
     if (!(await this.enabled(view.s))) return
     const facts = this.#facts!
     const s = view.s
-    let known = await this.#factsOf(s)
+    const patched = this.#seen.get(s.id) === view.live
+    this.#seen.set(s.id, view.live)
+    const scope = patched ? touched(view, dirty) : null
+    let known = await this.#factsOf(s, scope)
     const heads = (id: string): FactEntry[] => known.heads(id)
 
     // Calls are issued together so the fact store commits them in one transaction per tick.
@@ -132,12 +146,13 @@ export class FactView {
 
     // 1. Views of forgotten memories go entirely (GMP repairs the chain: a predecessor's view is current again).
     const gone = [...known.byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => facts.delete(f.ref)))
-    if (await all(gone)) known = await this.#factsOf(s)
+    if (await all(gone)) known = await this.#factsOf(s, scope)
 
     // 2. New current memories get a view, continuing their predecessor's chain where there is one.
     const writes: Array<Promise<unknown>> = []
-    for (const m of view.current) {
-      if (!dirty.has(m.id) || !FactView.isFactual(m, s) || heads(m.id).length > 0) continue
+    for (const id of dirty) {
+      const m = view.current.get(id)
+      if (!m || !FactView.isFactual(m, s) || heads(m.id).length > 0) continue
       const p = m.payload
       const text = `${p.subject} ${p.predicate.replace(/_/g, ' ')} ${String(p.object)}${p.context ? ` (${p.context})` : ''}`
       const options = {
@@ -151,18 +166,33 @@ export class FactView {
       const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
       writes.push(pred ? facts.supersede(pred.ref, text, options) : facts.write(text, options))
     }
-    if (await all(writes)) known = await this.#factsOf(s)
+    if (await all(writes)) known = await this.#factsOf(s, scope)
 
     // 3. Memories that stopped being current leave current answers; two handles racing may both
     //    have written a view of one memory: the first stays. Deleting a head makes its GMP
     //    predecessor current again (chain repair), which may be the view of a memory that is not
     //    current either (records from another replica arrive in any order: an update of an update
     //    before the update itself), so repeat until no view of a non-current memory is a head.
-    const currentIds = new Set(view.current.map((m) => m.id))
     for (let round = 0; round < 64; round++) {
-      const stale = [...known.byMemory.keys()].flatMap((id) => known.extraHeads(id, currentIds.has(id)).map((f) => facts.delete(f.ref)))
+      const stale = [...known.byMemory.keys()].flatMap((id) => known.extraHeads(id, view.current.has(id)).map((f) => facts.delete(f.ref)))
       if (!(await all(stale))) break
-      known = await this.#factsOf(s)
+      known = await this.#factsOf(s, scope)
     }
   }
+}
+
+/**
+ * The memories whose facts a patch of the view can have put out of line: the dirty ones and every
+ * memory they supersede, through forgotten and expired links, as far as the first live one.
+ */
+function touched(view: View, dirty: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>()
+  const walk = (id: string): void => {
+    if (out.has(id)) return
+    out.add(id)
+    if (view.live.has(id) && !dirty.has(id)) return
+    for (const next of view.s.memories.get(id)?.payload?.supersedes ?? view.s.forgotten.get(id) ?? []) walk(next)
+  }
+  for (const id of dirty) walk(id)
+  return out
 }

@@ -59,7 +59,7 @@ export class ImportExport {
       }
       const key = duplicateKey(payload)
       const dup = ctx.s.policies.deduplication && payload.supersedes.length === 0 && payload.merged === null
-        ? (ctx.view.current.find((c) => duplicateKey(c.payload) === key) ??
+        ? (ctx.view.index.duplicate(key) ??
           fresh.findIndex((f) => f.supersedes.length === 0 && f.merged === null && duplicateKey(f) === key))
         : undefined
       if (typeof dup === 'object') {

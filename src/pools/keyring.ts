@@ -6,7 +6,7 @@ import { importAesKey, open, randomBytes, seal } from './crypto.js'
 import { keyAgreementFor, unwrapKey, wrapKey } from './key-wrap.js'
 import { isPayload } from './payload.js'
 import type { KeyBody, MemoryBody, MemoryPayload, PoolRecord, Sealed } from './records.js'
-import type { Structure } from './state.js'
+import type { Structure } from './structure.js'
 
 interface PoolKey {
   readonly keyId: string

@@ -7,8 +7,7 @@ import { importanceOf } from './present.js'
 import type { Presenter } from './presenter.js'
 import { PoolKind, type PoolRecord, type TombstoneReason } from './records.js'
 import type { Ctx, PoolReplica } from './replica.js'
-import { nearDuplicate } from './similarity.js'
-import type { LiveMemory, Structure } from './state.js'
+import type { LiveMemory, Structure } from './structure.js'
 import type { MergeStrategy, PoolId } from './types.js'
 
 /**
@@ -78,10 +77,10 @@ export class Maintenance {
     }
     if (ctx.s.policies.autoMerge) {
       for (const id of [...dirty]) {
-        const m = ctx.view.current.find((c) => c.id === id)
+        const m = ctx.view.current.get(id)
         if (!m || m.payload.ephemeral) continue
-        const twin = ctx.view.current
-          .filter((c) => c.id !== id && !c.payload.ephemeral && nearDuplicate(c.payload, m.payload, ctx.s.policies.similarity))
+        const twin = ctx.view.index
+          .nearDuplicates(m, ctx.s.policies.similarity)
           .sort((a, b) => byRecency({ id: a.id, hlc: a.record.hlc, payload: a.payload }, { id: b.id, hlc: b.record.hlc, payload: b.payload }))[0]
         if (!twin) continue
         const merged = await writeMerge(r, ctx, [twin, m], ctx.s.policies.mergeStrategy)
@@ -102,7 +101,6 @@ export class Maintenance {
 
   async #reconcile(ctx: Ctx, dirty: ReadonlySet<string>): Promise<void> {
     await this.#factView.reconcile(ctx.view, dirty, (m) => importanceOf(ctx.view, m))
-    this.#show.dropRefs(ctx.s.id)
   }
 
   /**
@@ -137,8 +135,8 @@ export class Maintenance {
 
   #pruneVictims(ctx: Ctx, keep: ReadonlySet<string>): string[] {
     const max = ctx.s.policies.maxSize
+    if (max === null || ctx.view.live.size <= max) return []
     const stored = [...ctx.view.live.values()]
-    if (max === null || stored.length <= max) return []
     const target = Math.floor(max * ctx.s.policies.pruningThreshold)
     // Only memories this identity may forget: another writer's pruned tombstone would be ignored everywhere.
     const mine = new Set(this.forgettable(ctx, stored, 'pruned'))

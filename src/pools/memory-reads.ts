@@ -5,7 +5,7 @@ import { toPoolMemory } from './present.js'
 import { PoolKind } from './records.js'
 import { denied, type Ctx, type Put } from './replica.js'
 import { norm } from './similarity.js'
-import type { LiveMemory } from './state.js'
+import type { LiveMemory } from './structure.js'
 import type { Lifecycle, PoolMemory, QueryOptions } from './types.js'
 
 /**
@@ -58,7 +58,7 @@ export class MemoryReads {
     if (!ctx.rights.read && !q.publicOnly) {
       throw denied(`${r.identity?.did ?? 'this memory'} may not read pool ${pool} (a non-member may query it with publicOnly)`, { pool })
     }
-    const source = q.includeSuperseded ? [...ctx.view.live.values()] : ctx.view.current
+    const source = [...(q.includeSuperseded ? ctx.view.live : ctx.view.current).values()]
     let hits = source.filter((m) => {
       const p = m.payload
       if (q.publicOnly && p.visibility !== 'PUBLIC') return false

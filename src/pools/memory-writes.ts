@@ -5,7 +5,7 @@ import { buildPayload } from './payload-input.js'
 import { PoolKind, type MemoryPayload } from './records.js'
 import { denied, notFound, type Ctx } from './replica.js'
 import { duplicateKey } from './similarity.js'
-import type { LiveMemory } from './state.js'
+import type { LiveMemory } from './structure.js'
 import type { PoolId, PoolMemory, UpdateMemoryInput, WriteMemoryInput } from './types.js'
 
 /**
@@ -32,7 +32,7 @@ export class MemoryWrites {
     const payload = buildPayload(input, ctx.s, ctx.now)
     assertEvidence(ctx, payload.evidence)
     const max = ctx.s.policies.maxSize
-    if (max !== null && ctx.view.live.size >= max && [...ctx.view.live.values()].every((m) => m.payload.permanent)) {
+    if (max !== null && ctx.view.live.size >= max && everyPermanent(ctx)) {
       throw new MemweaveError(ErrorCode.QUOTA_EXCEEDED, `pool ${pool} holds ${max} permanent memories (its maxSize): nothing can be pruned`, { pool })
     }
     const dup = duplicateOf(ctx, payload)
@@ -99,8 +99,13 @@ export class MemoryWrites {
 /** With deduplication, the current memory that `payload` duplicates. */
 function duplicateOf(ctx: Ctx, payload: MemoryPayload): LiveMemory | undefined {
   if (!ctx.s.policies.deduplication || payload.ephemeral) return undefined
-  const key = duplicateKey(payload)
-  return ctx.view.current.find((m) => !m.payload.ephemeral && duplicateKey(m.payload) === key)
+  return ctx.view.index.duplicate(duplicateKey(payload))
+}
+
+/** Whether every live memory is permanent (stops at the first that is not). */
+function everyPermanent(ctx: Ctx): boolean {
+  for (const m of ctx.view.live.values()) if (!m.payload.permanent) return false
+  return true
 }
 
 function assertEvidence(ctx: Ctx, evidence: readonly string[]): void {

@@ -3,7 +3,7 @@ import {
   assertConfidence, assertContent, assertEvidence, assertPrivacy, assertSeconds, assertText, assertType,
 } from './input.js'
 import type { MemoryPayload } from './records.js'
-import type { Structure } from './state.js'
+import type { Structure } from './structure.js'
 import type { WriteMemoryInput } from './types.js'
 
 /**

@@ -1,7 +1,8 @@
 import type { AgentDid } from '../core/identity.js'
 import type { FactRef } from '../facts/types.js'
 import { authority, importance, lifecycle } from './importance.js'
-import { expiresAt, type LiveMemory, type View } from './state.js'
+import { expiresAt, type LiveMemory } from './structure.js'
+import type { View } from './view.js'
 import type { MemoryId, PoolConflict, PoolInfo, PoolMemory, Rights } from './types.js'
 
 /** Pure conversions from a pool view to what the API returns. */
@@ -101,7 +102,7 @@ export function poolInfo(view: View, access: Rights, name: string | null): PoolI
     members: s.acl.members(now),
     access,
     size: view.live.size,
-    current: view.current.length,
+    current: view.current.size,
     sealed: [...s.memories.values()].filter((m) => m.payload === null).length,
   }
 }

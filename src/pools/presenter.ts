@@ -1,10 +1,9 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { FactRef } from '../facts/types.js'
-import { defer } from '../storage/batcher.js'
 import type { FactView } from './fact-view.js'
 import { conflictIndex, poolInfo, toPoolMemory } from './present.js'
 import type { Ctx, PoolReplica } from './replica.js'
-import type { LiveMemory, Structure, View } from './state.js'
+import type { LiveMemory, Structure } from './structure.js'
 import type { PoolId, PoolInfo, PoolMemory } from './types.js'
 
 /**
@@ -15,8 +14,6 @@ export class Presenter {
   readonly #r: PoolReplica
   readonly #factView: FactView
   readonly #names = new Map<string, string | null>()
-  /** Fact refs per pool, shared by the calls of one tick (each lookup walks every fact of the pool). */
-  readonly #refs = new Map<string, Promise<Map<string, FactRef>>>()
 
   constructor(r: PoolReplica, factView: FactView) {
     this.#r = r
@@ -24,24 +21,10 @@ export class Presenter {
   }
 
   async present(ctx: Ctx, memories: readonly LiveMemory[], readNow: boolean): Promise<PoolMemory[]> {
-    const factRefs: Map<string, FactRef> = memories.length ? await this.#factRefs(ctx.view) : new Map()
-    const conflicts = conflictIndex(this.#r.conflictsOf(ctx.view))
+    // The refs of these memories only: a lookup by memory id costs what it returns, whatever the pool holds.
+    const factRefs: Map<string, FactRef> = memories.length ? await this.#factView.refs(ctx.view, memories.map((m) => m.id)) : new Map()
+    const conflicts = conflictIndex(ctx.view.index.conflicts())
     return memories.map((m) => toPoolMemory(ctx.view, m, { factRefs, conflicts, readNow }))
-  }
-
-  #factRefs(view: View): Promise<Map<string, FactRef>> {
-    let refs = this.#refs.get(view.s.id)
-    if (!refs) {
-      refs = this.#factView.refs(view)
-      this.#refs.set(view.s.id, refs)
-      defer(() => this.#refs.delete(view.s.id))
-    }
-    return refs
-  }
-
-  /** The pool's fact view changed: the next answer looks its refs up again. */
-  dropRefs(pool: PoolId): void {
-    this.#refs.delete(pool)
   }
 
   /** A memory just written, as the API returns it. */

@@ -4,14 +4,15 @@ import { SignatureCache } from '../core/signature-cache.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Deriver, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
-import { findConflicts } from './conflicts.js'
 import { KeyRing } from './keyring.js'
 import { isPayload } from './payload.js'
 import {
   POOL_KINDS, PoolKind, isPoolRecord,
   type MemoryBody, type MemoryPayload, type PoolBody, type PoolRecord, type TombstoneBody, type TombstoneReason,
 } from './records.js'
-import { PoolState, viewAt, type LiveMemory, type Structure, type View } from './state.js'
+import { PoolState } from './state.js'
+import type { LiveMemory, Structure } from './structure.js'
+import { viewAt, type View } from './view.js'
 import type { PoolConflict, PoolId, Rights } from './types.js'
 
 /**
@@ -78,8 +79,6 @@ export class PoolReplica {
   readonly #plain = new Map<string, MemoryPayload>()
   /** Dead records a purge is deleting now (a nested settle must not delete them twice). */
   readonly #purging = new Set<string>()
-  /** The last view (and its conflicts) of each derived structure, reused until a memory expires or the records change. */
-  readonly #views = new WeakMap<Structure, { view: View; conflicts?: PoolConflict[] }>()
   /** A key or a memory without plaintext arrived: settle() opens what it can. */
   #unopened = false
   /** Signature checks run one at a time, so a settle that returns has applied everything delivered before it. */
@@ -285,22 +284,11 @@ export class PoolReplica {
 
   /** The pool at this instant as this identity sees it. @throws NOT_FOUND for a pool not founded here. */
   context(pool: PoolId): Ctx {
-    const s = this.state.structure(pool)
-    if (!s) throw notFound('pool', pool)
     const now = this.#now()
-    let cached = this.#views.get(s)
-    if (!cached || now < cached.view.now || now >= cached.view.stableUntil) this.#views.set(s, (cached = { view: viewAt(s, now) }))
-    // Same memories, same supersession; only the clock that importance and lifecycle read moves.
-    const view = cached.view.now === now ? cached.view : { ...cached.view, now }
+    const view = this.state.view(pool, now)
+    if (!view) throw notFound('pool', pool)
     const me = this.log.identity
-    return { s, view, rights: me ? s.acl.at(me.did, null, now) : NONE, now }
-  }
-
-  conflictsOf(view: View): PoolConflict[] {
-    // Conflicts do not depend on the clock within a view's stable span.
-    const cached = this.#views.get(view.s)
-    if (!cached || cached.view.live !== view.live) return findConflicts(view)
-    return (cached.conflicts ??= findConflicts(view))
+    return { s: view.s, view, rights: me ? view.s.acl.at(me.did, null, now) : NONE, now }
   }
 
   /** A live memory and its pool's context, or null. */

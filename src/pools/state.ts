@@ -7,7 +7,9 @@ import {
   type AccessBody, type AclBody, type CreateBody, type KeyBody, type MemoryBody, type MemoryPayload, type PolicyBody,
   type PoolRecord, type RatingBody, type ResolveBody, type TombstoneBody,
 } from './records.js'
-import type { PoolId, PoolPolicies } from './types.js'
+import type { LiveMemory, Structure, ValidMemory } from './structure.js'
+import type { PoolId } from './types.js'
+import { ViewState, type View } from './view.js'
 
 /**
  * The materialized state of every pool: a pure function of the record set (plus the payloads this
@@ -30,45 +32,9 @@ import type { PoolId, PoolPolicies } from './types.js'
  * - a record whose body does not have its kind's shape is ignored (authority.ts `isWellFormed`).
  * Signatures are checked before records reach this class (see replica.ts).
  */
-export interface ValidMemory {
-  readonly id: string
-  readonly record: PoolRecord<MemoryBody>
-  /** Null while sealed under a key this identity does not hold. */
-  readonly payload: MemoryPayload | null
-}
-
-export interface Structure {
-  readonly id: PoolId
-  readonly owner: string
-  readonly tenant: string | null
-  readonly createdAt: number
-  readonly create: PoolRecord<CreateBody>
-  readonly policies: PoolPolicies
-  readonly acl: Acl
-  /** Owner-signed key wraps. */
-  readonly keys: readonly PoolRecord<KeyBody>[]
-  readonly epoch: number
-  /** Valid memories not covered by a tombstone (payload null when sealed to us). */
-  readonly memories: ReadonlyMap<string, ValidMemory>
-  /** Present memory records a valid tombstone covers: to be deleted from storage. */
-  readonly dead: ReadonlySet<string>
-  /**
-   * Ids a valid tombstone forgot, with the links they had (chain repair). A target whose record is
-   * not in the set counts (it cannot be judged, and after a hard delete it is absent everywhere);
-   * a replica that holds it judges it with `forgottenBy` before believing its absence.
-   */
-  readonly forgotten: ReadonlyMap<string, readonly string[]>
-  /** Valid tombstones by the ids they name (whether or not they may forget them). */
-  readonly forgetters: ReadonlyMap<string, readonly PoolRecord<TombstoneBody>[]>
-  /** In force (latest per pair wins): loser -> winner. */
-  readonly resolutions: ReadonlyMap<string, string>
-  readonly access: ReadonlyMap<string, { readonly count: number; readonly last: number }>
-  readonly ratings: ReadonlyMap<string, number>
-}
 
 /**
- * One pool's records, plus what `derive` would otherwise recompute from all of them on every change
- * (at 10k records a write's derivation was a third of a synced write's cost, on each replica):
+ * One pool's records, plus what `derive` would otherwise recompute from all of them on every change:
  * each record's well-formedness, checked once when it arrives; the well-formed records bucketed by
  * kind, kept in record order (appended in order as records usually arrive, sorted on the next
  * derivation otherwise); each record's verdict against the pool's authority, kept until a create or
@@ -83,7 +49,8 @@ class PoolRecords {
   readonly memories = new Map<string, ValidMemory>()
   /** Ids of memory records with a sealed body (whether or not a payload was opened since). */
   readonly sealed = new Set<string>()
-  cache: Structure | null | undefined
+  /** The derivation of the current record set; undefined when it must be derived again. */
+  derived: Derived | null | undefined
 
   add(record: PoolRecord): void {
     this.records.set(record.id, record)
@@ -122,6 +89,12 @@ class PoolRecords {
     }
     return bucket.list
   }
+
+  verdict(auth: Authority, r: PoolRecord): Verdict {
+    let v = this.verdicts.get(r.id)
+    if (v === undefined) this.verdicts.set(r.id, (v = judgeRecord(auth, r)))
+    return v
+  }
 }
 
 /** The kinds the pool's authority (owner, tenant, ACL) is derived from: verdicts of the others depend on them. */
@@ -129,6 +102,34 @@ const AUTHORITY_KINDS: ReadonlySet<string> = new Set([PoolKind.CREATE, PoolKind.
 
 const wall = (r: PoolRecord): number => decodeHlc(r.hlc).wall
 
+/** A structure whose maps the patches below keep up to date. */
+interface Mutable {
+  readonly memories: Map<string, ValidMemory>
+  readonly dead: Set<string>
+  readonly access: Map<string, { count: number; last: number }>
+  readonly ratings: Map<string, number>
+}
+
+/**
+ * A pool's derivation and what patching it in place needs: the authority records are judged
+ * against, every id something refers to (a supersession link of a memory or of a forgotten one, a
+ * resolution, a tombstone), each member's latest rating of each memory, and the view last built.
+ */
+interface Derived {
+  readonly s: Structure & Mutable
+  readonly auth: Authority
+  readonly referenced: Set<string>
+  readonly ratingBy: Map<string, Map<string, PoolRecord<RatingBody>>>
+  view?: ViewState | undefined
+}
+
+/**
+ * The materialized state of every pool. A record that changes who may do what (create, ACL,
+ * policy, key), what is forgotten (tombstone) or how conflicts were settled (resolve) makes the
+ * pool derive again from all its records; a memory, access or rating record, the bulk of what a
+ * pool receives, is patched into the derivation and its view in place (`#patch`), which is what
+ * keeps a write into a pool of 100k memories as cheap as one into a pool of ten.
+ */
 export class PoolState {
   readonly #pools = new Map<string, PoolRecords>()
   readonly #where = new Map<string, string>()
@@ -162,7 +163,10 @@ export class PoolState {
     if (!p.records.has(record.id)) {
       p.add(record)
       this.#where.set(record.id, record.pool)
-      p.cache = undefined
+      if (payload && !p.payloads.has(record.id)) p.payloads.set(record.id, payload)
+      if (p.derived && !patch(p, p.derived, record)) p.derived = undefined
+      else if (p.derived === null) p.derived = undefined
+      return
     }
     if (payload) this.setPayload(record.id, payload)
   }
@@ -171,7 +175,8 @@ export class PoolState {
     const p = this.#pools.get(this.#where.get(id) ?? '')
     if (p && !p.payloads.has(id)) {
       p.payloads.set(id, payload)
-      p.cache = undefined
+      const record = p.records.get(id)!
+      if (p.derived && !(isWellFormed(record) && patchMemory(p, p.derived, record as PoolRecord<MemoryBody>))) p.derived = undefined
     }
   }
 
@@ -182,7 +187,9 @@ export class PoolState {
     const p = this.#pools.get(pool)!
     p.delete(id)
     this.#where.delete(id)
-    p.cache = undefined
+    // A forgotten memory's row going away changes nothing but the list of rows still to delete.
+    if (p.derived?.s.dead.has(id)) p.derived.s.dead.delete(id)
+    else p.derived = undefined
   }
 
   /** Ids of every record of `author` in a pool (valid or not), for a revocation's cutoff. */
@@ -202,16 +209,88 @@ export class PoolState {
     return out
   }
 
-  /** The time-independent derivation of one pool, cached until its record set changes. Null until it is founded. */
+  /** The time-independent derivation of one pool, kept up to date as its records change. Null until it is founded. */
   structure(poolId: string): Structure | null {
+    return this.#derived(poolId)?.s ?? null
+  }
+
+  /**
+   * The pool at `now`: built when the structure was derived again, when `now` leaves the span in
+   * which no live memory expires, or when the clock went back; patched in place otherwise.
+   */
+  view(poolId: string, now: number): View | null {
+    const d = this.#derived(poolId)
+    if (!d) return null
+    if (!d.view || now < d.view.now || now >= d.view.stableUntil) d.view = ViewState.build(d.s, now)
+    return d.view.at(now)
+  }
+
+  #derived(poolId: string): Derived | null {
     const p = this.#pools.get(poolId)
     if (!p) return null
-    if (p.cache === undefined) p.cache = derive(poolId as PoolId, p)
-    return p.cache
+    if (p.derived === undefined) p.derived = derive(poolId as PoolId, p)
+    return p.derived
   }
 }
 
-function derive(poolId: PoolId, p: PoolRecords): Structure | null {
+/** Patches a derivation with one new record; false when the pool must be derived again. */
+function patch(p: PoolRecords, d: Derived, r: PoolRecord): boolean {
+  // Malformed or of another pool's authority: derive would skip it too.
+  if (!isWellFormed(r)) return true
+  switch (r.kind) {
+    case PoolKind.MEMORY:
+      return patchMemory(p, d, r as PoolRecord<MemoryBody>)
+    case PoolKind.ACCESS: {
+      if (p.verdict(d.auth, r) !== Verdict.OK) return true
+      const { reads, at } = (r as PoolRecord<AccessBody>).body
+      for (const id of reads) {
+        const a = d.s.access.get(id)
+        d.s.access.set(id, { count: (a?.count ?? 0) + 1, last: Math.max(a?.last ?? 0, at) })
+      }
+      return true
+    }
+    case PoolKind.RATING: {
+      if (p.verdict(d.auth, r) !== Verdict.OK) return true
+      const rating = r as PoolRecord<RatingBody>
+      let byAuthor = d.ratingBy.get(rating.body.memory)
+      if (!byAuthor) d.ratingBy.set(rating.body.memory, (byAuthor = new Map()))
+      const had = byAuthor.get(r.author)
+      // Each member's latest rating (record order) counts, whatever order they arrive in.
+      if (had && compareRecords(had, r) > 0) return true
+      byAuthor.set(r.author, rating)
+      d.s.ratings.set(rating.body.memory, meanRating(byAuthor))
+      return true
+    }
+    default:
+      return false
+  }
+}
+
+/**
+ * A memory record arrived, or its payload was opened. In place only when nothing refers to it yet:
+ * a tombstone, resolution or supersession link that names it (it arrived after what names it) makes
+ * the pool derive again, as does a memory that is already expired in the view.
+ */
+function patchMemory(p: PoolRecords, d: Derived, r: PoolRecord<MemoryBody>): boolean {
+  if (p.verdict(d.auth, r) !== Verdict.OK) return true
+  if (d.referenced.has(r.id) || d.s.forgetters.has(r.id) || d.s.forgotten.has(r.id)) return false
+  const payload = p.payloads.get(r.id) ?? null
+  const m: ValidMemory = { id: r.id, record: r, payload }
+  p.memories.set(r.id, m)
+  d.s.memories.set(r.id, m)
+  if (!payload) return true
+  for (const id of payload.supersedes) d.referenced.add(id)
+  if (d.view && !d.view.add(m as LiveMemory)) d.view = undefined
+  return true
+}
+
+/** The mean of the members' latest ratings, summed in member order so every replica gets the same float. */
+function meanRating(byAuthor: ReadonlyMap<string, PoolRecord<RatingBody>>): number {
+  const authors = [...byAuthor.keys()].sort()
+  return authors.reduce((sum, a) => sum + byAuthor.get(a)!.body.rating, 0) / authors.length
+}
+
+function derive(poolId: PoolId, p: PoolRecords): Derived | null {
   // Well-formed records only, by kind, in record order (PoolRecords keeps them so).
   const of = <B>(kind: string): readonly PoolRecord<B>[] => p.ofKind(kind) as readonly PoolRecord<B>[]
 
@@ -222,12 +301,7 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   const acl = new Acl(owner)
   const auth: Authority = { owner, tenant, acl }
   // Who may author what is one rule (authority.ts), shared with the sync layer's materializer.
-  const verdict = (r: PoolRecord): Verdict => {
-    let v = p.verdicts.get(r.id)
-    if (v === undefined) p.verdicts.set(r.id, (v = judgeRecord(auth, r)))
-    return v
-  }
-  const valid = <B>(list: readonly PoolRecord<B>[]): PoolRecord<B>[] => list.filter((r) => verdict(r as PoolRecord) === Verdict.OK)
+  const valid = <B>(list: readonly PoolRecord<B>[]): PoolRecord<B>[] => list.filter((r) => p.verdict(auth, r as PoolRecord) === Verdict.OK)
 
   for (const r of valid(of<AclBody>(PoolKind.ACL))) acl.add(r)
 
@@ -236,6 +310,7 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
   const keys = valid(of<KeyBody>(PoolKind.KEY))
   const epoch = keys.reduce((e, k) => Math.max(e, k.body.epoch), 0)
 
+  const referenced = new Set<string>()
   const candidates = new Map<string, ValidMemory>()
   for (const r of valid(of<MemoryBody>(PoolKind.MEMORY))) {
     const payload = p.payloads.get(r.id) ?? null
@@ -260,18 +335,22 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
       // forgotten (it may be the tombstone author's own); it is judged again once it arrives.
       if (present && !tombstoneForgets(forgetAuth, t, present)) continue
       forgotten.set(target.id, target.supersedes)
+      for (const id of target.supersedes) referenced.add(id)
       if (p.records.has(target.id)) dead.add(target.id)
     }
   }
   for (const id of dead) candidates.delete(id)
+  for (const m of candidates.values()) for (const id of m.payload?.supersedes ?? []) referenced.add(id)
 
   // Conflict resolutions: the latest record about a pair decides it, so a later reversal wins.
   const pairs = new Map<string, { winner: string; loser: string }>()
   for (const r of valid(of<ResolveBody>(PoolKind.RESOLVE))) {
     for (const loser of r.body.losers) {
+      referenced.add(loser)
       if (loser === r.body.winner) continue
       pairs.set([r.body.winner, loser].sort().join('|'), { winner: r.body.winner, loser })
     }
+    referenced.add(r.body.winner)
   }
   const resolutions = new Map<string, string>()
   for (const { winner, loser } of pairs.values()) resolutions.set(loser, winner)
@@ -284,19 +363,20 @@ function derive(poolId: PoolId, p: PoolRecords): Structure | null {
     }
   }
 
-  const latestRating = new Map<string, Map<string, number>>()
+  const ratingBy = new Map<string, Map<string, PoolRecord<RatingBody>>>()
   for (const r of valid(of<RatingBody>(PoolKind.RATING))) {
-    let m = latestRating.get(r.body.memory)
-    if (!m) latestRating.set(r.body.memory, (m = new Map()))
-    m.set(r.author, r.body.rating)
+    let m = ratingBy.get(r.body.memory)
+    if (!m) ratingBy.set(r.body.memory, (m = new Map()))
+    m.set(r.author, r)
   }
   const ratings = new Map<string, number>()
-  for (const [id, m] of latestRating) ratings.set(id, [...m.values()].reduce((s, x) => s + x, 0) / m.size)
+  for (const [id, m] of ratingBy) ratings.set(id, meanRating(m))
 
-  return {
+  const s = {
     id: poolId, owner, tenant, createdAt: wall(create), create, policies, acl, keys, epoch,
     memories: candidates, dead, forgotten, forgetters, resolutions, access, ratings,
   }
+  return { s, auth, referenced, ratingBy }
 }
 
 /**
@@ -324,68 +404,3 @@ export function forgottenBy(s: Structure, record: PoolRecord): boolean {
   return s.forgetters.get(record.id)?.some((t) => tombstoneForgets(s, t, record)) ?? false
 }
 
-/** Epoch ms at which a memory expires, or null. */
-export function expiresAt(p: MemoryPayload): number | null {
-  return p.permanent || p.ttl === null ? null : p.createdAt + Math.round(p.ttl * 1000)
-}
-
-export interface LiveMemory extends ValidMemory {
-  readonly payload: MemoryPayload
-}
-
-/** One pool at one instant: what is live (readable, unexpired), what replaces what, what is current. */
-export interface View {
-  readonly s: Structure
-  readonly now: number
-  readonly live: ReadonlyMap<string, LiveMemory>
-  /** Readable memories past their TTL: hidden now, hard-deleted by the next sweep. */
-  readonly expired: readonly LiveMemory[]
-  readonly supersededBy: ReadonlyMap<string, readonly string[]>
-  readonly current: readonly LiveMemory[]
-  /** The next instant a live memory expires: until then the same view holds (only `now` moves). */
-  readonly stableUntil: number
-}
-
-/**
- * Supersession follows chains through forgotten and expired memories, as GMP's fact chains do:
- * if B (superseding A) is forgotten, C (superseding B) now supersedes A; if C goes too, A is
- * current again.
- */
-export function viewAt(s: Structure, now: number): View {
-  const live = new Map<string, LiveMemory>()
-  const expired: LiveMemory[] = []
-  let stableUntil = Infinity
-  for (const m of s.memories.values()) {
-    if (!m.payload) continue
-    const until = expiresAt(m.payload)
-    if (until !== null && now >= until) expired.push(m as LiveMemory)
-    else {
-      live.set(m.id, m as LiveMemory)
-      if (until !== null) stableUntil = Math.min(stableUntil, until)
-    }
-  }
-  const gone = new Map<string, readonly string[]>(s.forgotten)
-  for (const m of expired) gone.set(m.id, m.payload.supersedes)
-  const resolve = (id: string, seen: Set<string>, out: Set<string>): void => {
-    if (seen.has(id)) return
-    seen.add(id)
-    if (live.has(id)) out.add(id)
-    else for (const next of gone.get(id) ?? []) resolve(next, seen, out)
-  }
-  const supersededBy = new Map<string, string[]>()
-  const link = (pred: string, succ: string): void => {
-    if (pred === succ) return
-    let list = supersededBy.get(pred)
-    if (!list) supersededBy.set(pred, (list = []))
-    if (!list.includes(succ)) list.push(succ)
-  }
-  for (const m of live.values()) {
-    const preds = new Set<string>()
-    for (const s0 of m.payload.supersedes) resolve(s0, new Set(), preds)
-    for (const pred of preds) link(pred, m.id)
-  }
-  for (const [loser, winner] of s.resolutions) if (live.has(loser) && live.has(winner)) link(loser, winner)
-  for (const list of supersededBy.values()) list.sort()
-  const current = [...live.values()].filter((m) => !supersededBy.has(m.id))
-  return { s, now, live, expired, supersededBy, current, stableUntil }
-}

@@ -1,7 +1,7 @@
 import { isArtifactVersionBody } from '../artifacts/state.js'
 import { ARTIFACT_VERSION_KIND } from '../artifacts/state.js'
 import type { SignedRecord } from '../core/signed-record.js'
-import type { Structure } from '../pools/state.js'
+import type { Structure } from '../pools/structure.js'
 import { isSmallDocBody, isSmallProgressBody, refuseSmallRecords } from '../small/replication.js'
 import { SMALL_DOC_KIND, SMALL_PROGRESS_KIND } from '../small/state.js'
 import { REPLICATED_WORKING_KINDS, isWorkingBody } from '../working/records.js'

@@ -1,6 +1,6 @@
 import { Verdict } from '../pools/authority.js'
 import { compareRecords, type PoolRecord } from '../pools/records.js'
-import type { Structure } from '../pools/state.js'
+import type { Structure } from '../pools/structure.js'
 import type { PoolId } from '../pools/types.js'
 import { decodeRecord, type Decoded } from './codec.js'
 import { isContentKind, refuseContent } from './content.js'

@@ -1,0 +1,139 @@
+import { conflictOf } from './conflicts.js'
+import { compareRecords } from './records.js'
+import { contradicts, duplicateKey, nearDuplicate, norm, slotKey } from './similarity.js'
+import type { LiveMemory, Structure } from './structure.js'
+import type { PoolConflict } from './types.js'
+
+type Buckets = Map<string, Set<string>>
+
+function put(b: Buckets, key: string, id: string): void {
+  let set = b.get(key)
+  if (!set) b.set(key, (set = new Set()))
+  set.add(id)
+}
+
+function drop(b: Buckets, key: string, id: string): void {
+  const set = b.get(key)
+  if (set?.delete(id) && set.size === 0) b.delete(key)
+}
+
+const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.payload.subject)}\u001f${norm(m.payload.predicate)}`
+
+/**
+ * The current memories of one view by the keys the pool's rules compare them on: duplicate key
+ * (deduplication), type + subject + predicate (near-duplicates for autoMerge), slot (contradictions)
+ * and direct predecessor (competing updates), with the conflicts these imply. Built on first use,
+ * then kept as memories enter and leave the current set, so that neither a write's duplicate check
+ * nor a conflict listing reads the whole pool.
+ */
+export class CurrentIndex {
+  readonly #s: Structure
+  readonly #current: ReadonlyMap<string, LiveMemory>
+  #built = false
+  readonly #byDuplicate: Buckets = new Map()
+  readonly #byTopic: Buckets = new Map()
+  readonly #bySlot: Buckets = new Map()
+  readonly #byPredecessor: Buckets = new Map()
+  readonly #conflicts = new Map<string, PoolConflict>()
+  readonly #conflictsOf: Buckets = new Map()
+  #listed: PoolConflict[] | null = null
+
+  constructor(s: Structure, current: ReadonlyMap<string, LiveMemory>) {
+    this.#s = s
+    this.#current = current
+  }
+
+  /** `m` became current (the view's map already holds it). */
+  enter(m: LiveMemory): void {
+    if (this.#built) this.#add(m)
+  }
+
+  /** `m` stopped being current. */
+  leave(m: LiveMemory): void {
+    if (!this.#built) return
+    const p = m.payload
+    if (!p.ephemeral) {
+      drop(this.#byDuplicate, duplicateKey(p), m.id)
+      drop(this.#byTopic, topicKey(m), m.id)
+    }
+    drop(this.#bySlot, slotKey(p), m.id)
+    for (const pred of p.supersedes) drop(this.#byPredecessor, pred, m.id)
+    for (const id of this.#conflictsOf.get(m.id) ?? []) {
+      const c = this.#conflicts.get(id)!
+      this.#conflicts.delete(id)
+      for (const other of c.memories) if (other !== m.id) drop(this.#conflictsOf, other, id)
+      this.#listed = null
+    }
+    this.#conflictsOf.delete(m.id)
+  }
+
+  /** The current, non-EPHEMERAL memory with this duplicate key (the earliest record when concurrent writes made two). */
+  duplicate(key: string): LiveMemory | undefined {
+    return this.#earliest(this.#ensure().#byDuplicate.get(key))
+  }
+
+  /** Current, non-EPHEMERAL memories other than `m` that are near-duplicates of it (similarity.ts). */
+  nearDuplicates(m: LiveMemory, threshold: number): LiveMemory[] {
+    const out: LiveMemory[] = []
+    for (const id of this.#ensure().#byTopic.get(topicKey(m)) ?? []) {
+      const c = this.#current.get(id)!
+      if (id !== m.id && nearDuplicate(c.payload, m.payload, threshold)) out.push(c)
+    }
+    return out
+  }
+
+  /** Every conflict between current memories (conflicts.ts), in a fixed order: contradictions first, then by memory ids. */
+  conflicts(): readonly PoolConflict[] {
+    this.#ensure()
+    this.#listed ??= [...this.#conflicts.values()].sort(
+      (a, b) => (a.kind === b.kind ? 0 : a.kind === 'contradiction' ? -1 : 1) || cmp(a.memories[0], b.memories[0]) || cmp(a.memories[1], b.memories[1]),
+    )
+    return this.#listed
+  }
+
+  #earliest(ids: Set<string> | undefined): LiveMemory | undefined {
+    let best: LiveMemory | undefined
+    for (const id of ids ?? []) {
+      const m = this.#current.get(id)!
+      if (!best || compareRecords(m.record, best.record) < 0) best = m
+    }
+    return best
+  }
+
+  #ensure(): this {
+    if (!this.#built) {
+      this.#built = true
+      for (const m of this.#current.values()) this.#add(m)
+    }
+    return this
+  }
+
+  #add(m: LiveMemory): void {
+    const p = m.payload
+    const { policies } = this.#s
+    const multi = new Set(policies.multiValuedPredicates.map(norm))
+    for (const id of this.#bySlot.get(slotKey(p)) ?? []) {
+      const other = this.#current.get(id)!
+      if (contradicts(other.payload, p, policies.similarity, multi)) this.#flag('contradiction', other, m)
+    }
+    for (const pred of p.supersedes) for (const id of this.#byPredecessor.get(pred) ?? []) if (id !== m.id) this.#flag('competing-update', this.#current.get(id)!, m)
+    if (!p.ephemeral) {
+      put(this.#byDuplicate, duplicateKey(p), m.id)
+      put(this.#byTopic, topicKey(m), m.id)
+    }
+    put(this.#bySlot, slotKey(p), m.id)
+    for (const pred of p.supersedes) put(this.#byPredecessor, pred, m.id)
+  }
+
+  #flag(kind: PoolConflict['kind'], a: LiveMemory, b: LiveMemory): void {
+    const c = conflictOf(kind, a, b, this.#s)
+    // A pair in one slot that also competes for one predecessor is flagged once, as a contradiction (as before).
+    const had = this.#conflicts.get(c.id)
+    if (had && (had.kind === 'contradiction' || kind !== 'contradiction')) return
+    this.#conflicts.set(c.id, c)
+    for (const id of c.memories) put(this.#conflictsOf, id, c.id)
+    this.#listed = null
+  }
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
