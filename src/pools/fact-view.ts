@@ -182,17 +182,19 @@ export class FactView {
 }
 
 /**
- * The memories whose facts a patch of the view can have put out of line: the dirty ones and every
- * memory they supersede, through forgotten and expired links, as far as the first live one.
+ * The memories whose facts a patch of the view can have put out of line: the dirty ones and their
+ * ancestry (every memory they supersede, through forgotten and expired links). Not only the nearest
+ * live ones: deleting the head fact of a memory that stopped being current makes its GMP
+ * predecessor, the fact of an older version, a head again. The cost is the length of the chains,
+ * not the size of the pool.
  */
 function touched(view: View, dirty: ReadonlySet<string>): Set<string> {
   const out = new Set<string>()
-  const walk = (id: string): void => {
-    if (out.has(id)) return
+  const todo = [...dirty]
+  for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+    if (out.has(id)) continue
     out.add(id)
-    if (view.live.has(id) && !dirty.has(id)) return
-    for (const next of view.s.memories.get(id)?.payload?.supersedes ?? view.s.forgotten.get(id) ?? []) walk(next)
+    todo.push(...(view.s.memories.get(id)?.payload?.supersedes ?? view.s.forgotten.get(id) ?? []))
   }
-  for (const id of dirty) walk(id)
   return out
 }

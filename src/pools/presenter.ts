@@ -31,7 +31,16 @@ export class Presenter {
   async one(memoryId: string): Promise<PoolMemory> {
     await this.#r.ready()
     const found = this.#r.findLive(memoryId)
-    if (!found) throw new MemweaveError(ErrorCode.INTERNAL, `memory ${memoryId} vanished right after it was written`)
+    if (!found) {
+      // Stored but not valid: the writer's access was revoked while the write was on its way (a
+      // revocation that arrived from another replica): every replica ignores the record.
+      const pool = this.#r.state.poolOf(memoryId)
+      const s = pool ? this.#r.state.structure(pool) : null
+      if (s && !s.memories.has(memoryId) && !s.forgotten.has(memoryId)) {
+        throw new MemweaveError(ErrorCode.PERMISSION_DENIED, `${this.#r.identity?.did ?? 'this memory'} lost write access to pool ${s.id} while writing; the write was refused`, { pool: s.id })
+      }
+      throw new MemweaveError(ErrorCode.INTERNAL, `memory ${memoryId} vanished right after it was written`)
+    }
     return (await this.present(found.ctx, [found.m], false))[0]!
   }
 
