@@ -397,3 +397,60 @@ test('a read-only member: its API refuses the write, the relay refuses a raw cli
     expect(await d.page.evaluate((pool) => window.device.mem.sync.quarantine(pool), pool.id)).toEqual([])
   }
 })
+
+test('a pool of 10,000 memories: B joins it, then a write, a contradiction and a hard delete reach both devices', async ({ browser, baseURL }) => {
+  test.setTimeout(300_000)
+  const N = 10_000
+  const relay = await startRelay()
+  const a = await openDevice(browser, baseURL, 'alice')
+  const b = await openDevice(browser, baseURL, 'bob')
+  const pool = await createSharedPool(a, b, true)
+  for (let i = 0; i < N / 1000; i++) await writeMany(a, pool, `bulk${i}`, 1000)
+  expect(await size(a, pool)).toBe(N)
+  await connect(a, relay, pool, true)
+  await a.page.evaluate((pool) => window.device.untilSynced(pool, 120_000), pool.id)
+
+  // B is a new device: it learns of the pool and of its 10,000 memories through the relay alone.
+  const joinStart = Date.now()
+  await connect(b, relay, pool, true)
+  await b.page.evaluate(([pool, n]) => window.device.untilSize(pool, n, 240_000), [pool.id, N + 0] as const)
+  const joinMs = Date.now() - joinStart
+  await untilSynced([a, b], pool)
+  console.log(`[devices] B joined a pool of ${N} memories in ${joinMs} ms`)
+
+  // A write on A reaches B.
+  const writeStart = Date.now()
+  await write(a, pool, 'KNOWLEDGE', 'harbour', 'has', 'lighthouse-keeper-5d1e07')
+  await untilSize([b], pool, N + 1)
+  console.log(`[devices] at ${N} memories, a write on A was on B after ${Date.now() - writeStart} ms (one Playwright round trip included)`)
+
+  // A contradiction written on both devices is flagged on both, nothing settled.
+  const SECRET = 'osprey-cipher-9c2b41'
+  const rome = await write(a, pool, 'KNOWLEDGE', 'Aria', 'lives_in', SECRET)
+  const milan = await write(b, pool, 'KNOWLEDGE', 'Aria', 'lives_in', 'Milan')
+  await untilSize([a, b], pool, N + 3)
+  await untilSynced([a, b], pool)
+  for (const d of [a, b]) {
+    const conflicts = await d.page.evaluate((pool) => window.device.mem.pools.conflicts(pool), pool.id)
+    expect(conflicts.map((c) => [c.kind, [...c.memories].sort()])).toEqual([['contradiction', [rome, milan].sort()]])
+  }
+
+  // A hard delete on A: gone from both devices' IndexedDB, and the conflict with it.
+  for (const d of [a, b]) expect(await d.page.evaluate((text) => window.device.rawHas(text), SECRET)).toBe(true)
+  expect(await a.page.evaluate((id) => window.device.mem.pools.forget(id), rome)).toEqual([rome])
+  await b.page.evaluate((id) => window.device.until('the forget on B', () => window.device.mem.pools.status(id), (s) => s === 'forgotten', 60_000), rome)
+  await untilSynced([a, b], pool)
+  for (const d of [a, b]) {
+    expect(await size(d, pool)).toBe(N + 2)
+    expect(await d.page.evaluate((pool) => window.device.mem.pools.conflicts(pool), pool.id)).toEqual([])
+    const has = await d.page.evaluate(async (text) => {
+      await window.device.mem.sync.compact()
+      await window.device.mem.pools.flush()
+      await window.device.mem.facts.flush()
+      await window.device.mem.sync.flush()
+      return window.device.rawHas(text)
+    }, SECRET)
+    expect(has).toBe(false)
+  }
+  expect(await snapshot(b, pool)).toEqual(await snapshot(a, pool))
+})

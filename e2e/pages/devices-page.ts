@@ -224,6 +224,11 @@ export class DevicePage {
     })
   }
 
+  /** Whether any of this origin's IndexedDB holds `text` (searched here: a 10k-memory dump is too big to ship to the test). */
+  async rawHas(text: string): Promise<boolean> {
+    return (await this.rawDump()).includes(text)
+  }
+
   async close(): Promise<void> {
     this.#watching = false
     await this.#mem?.close()
