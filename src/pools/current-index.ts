@@ -37,10 +37,13 @@ export class CurrentIndex {
   readonly #conflicts = new Map<string, PoolConflict>()
   readonly #conflictsOf: Buckets = new Map()
   #listed: PoolConflict[] | null = null
+  /** The pool's multi-valued predicates, normalized (policies do not change under a patch). */
+  readonly #multi: ReadonlySet<string>
 
   constructor(s: Structure, current: ReadonlyMap<string, LiveMemory>) {
     this.#s = s
     this.#current = current
+    this.#multi = new Set(s.policies.multiValuedPredicates.map(norm))
   }
 
   /** `m` became current (the view's map already holds it). */
@@ -110,11 +113,9 @@ export class CurrentIndex {
 
   #add(m: LiveMemory): void {
     const p = m.payload
-    const { policies } = this.#s
-    const multi = new Set(policies.multiValuedPredicates.map(norm))
     for (const id of this.#bySlot.get(slotKey(p)) ?? []) {
       const other = this.#current.get(id)!
-      if (contradicts(other.payload, p, policies.similarity, multi)) this.#flag('contradiction', other, m)
+      if (contradicts(other.payload, p, this.#s.policies.similarity, this.#multi)) this.#flag('contradiction', other, m)
     }
     for (const pred of p.supersedes) for (const id of this.#byPredecessor.get(pred) ?? []) if (id !== m.id) this.#flag('competing-update', this.#current.get(id)!, m)
     if (!p.ephemeral) {
