@@ -23,6 +23,20 @@ const RETRACT_WORDS =
   'revoke revoked'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
+/**
+ * Phrasal verbs and set phrases that say what a one-word verb says, rewritten to it so the
+ * attribute a value is attached to reads the same on both sides: "gets in at 9:15" is "arrives
+ * at 9:15", "open until 9pm" is "closes at 9pm", "starting to learn Rust" is being a beginner.
+ */
+export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?:gets|got|get|getting)\s+in(?=\s+(?:at|around|about|by|on|before|after|early|late|\d))/gi, 'arrives'],
+  [/\b(?:touch(?:es|ed|ing)?)\s+down\b/gi, 'lands'],
+  [/\b(?:takes|took|take|taking)\s+off(?=\s+(?:at|around|about|by|on|before|after|\d))/gi, 'departs'],
+  [/\b(?:is\s+|are\s+|stays\s+|stay\s+)?open(?:ed)?\s+(?:until|till|til|to|through)\s+(?=(?:\d|noon|midnight))/gi, 'closes at '],
+  [/\b(?:is\s+|are\s+)?open(?:ed)?\s+from\s+(?=\d)(?![^,.;]*\b(?:to|until|till|–|-)\b)/gi, 'opens at '],
+  [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b/gi, 'beginner'],
+]
+
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
 export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:called|call|calling|calls)\s+off\b/gi, 'cancelled'],
@@ -78,7 +92,7 @@ units: metric celsius kilometres kilometers km kg | imperial fahrenheit miles mi
 access: read-write write push admin | read-only readonly
 inclusion: including included inclusive | excluding excluded exclusive top extra plus
 stock: plenty available in-stock | sold-out out-of-stock
-skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned | beginner novice junior struggles struggle weak poor rusty inexperienced
+skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned senior principal veteran | beginner novice junior newbie struggles struggle weak poor rusty inexperienced
 openness: open opens opened reopened | closed close closes shut
 punctuality: ontime punctual | delayed late overdue behind
 `

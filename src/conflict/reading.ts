@@ -1,4 +1,4 @@
-import { ANTONYMS, DISLIKE_PHRASES, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
+import { ANTONYMS, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
@@ -18,6 +18,8 @@ export interface Reading {
   readonly content: ReadonlySet<string>
   /** Stems that pick the subject out: names, identifiers, uncommon words. */
   readonly keys: ReadonlySet<string>
+  /** Adjacent words written closed ("all hands" -> "allhands"), to meet a key written as one word. */
+  readonly compounds: ReadonlySet<string>
   /** Stems inside a negated or retracted clause, with the cue that negates them. */
   readonly negated: ReadonlyMap<string, string>
   /** Antonym group -> poles found (after negation), with the word. */
@@ -59,7 +61,8 @@ const GENERIC = new Set(
     'live lives lived living work works worked working meet meets take takes make makes have has use uses ' +
     'up out off down over one two fyi them its his her their our your my').split(' '),
 )
-const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+// Month names exactly: a prefix match would swallow names ("Marta", "Marcus", "Janet", "Augusta").
+const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
 export function isTimeWord(lower: string): boolean {
@@ -70,6 +73,7 @@ export function isTimeWord(lower: string): boolean {
 /** Reads an observation. */
 export function readText(text: string): Reading {
   let norm = normalizeText(text)
+  for (const [re, to] of PHRASAL_VERBS) norm = norm.replace(re, to)
   for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
   norm = norm
     .replace(DISLIKE_PHRASES, 'dislike')
@@ -91,10 +95,19 @@ export function readText(text: string): Reading {
       if (alias) keys.add(alias)
     }
   }
+  const compounds = new Set<string>()
+  // "all hands", "all-hands" and "allhands", "on call" and "on-call": a compound is one key however
+  // it is written, so the open form also yields the closed one (hyphenated tokens are read closed).
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1]
+    if (!next || !/^\s+$/.test(norm.slice(t.end, next.start)) || !/^\p{L}+$/u.test(t.lower) || !/^\p{L}+$/u.test(next.lower)) return
+    const joined = t.lower + next.lower
+    if (joined.length >= 6) compounds.add(joined)
+  })
   const spans = clauseSpans(norm)
   const negated = negatedStems(norm, tokens, spans)
   return {
-    text, norm, tokens, content, keys,
+    text, norm, tokens, content, keys, compounds,
     negated,
     poles: polesOf(tokens, norm, negated),
     entities: entitiesOf(tokens, norm),

@@ -53,7 +53,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(once|twice|thrice|(\d+)\s+times)\s+(?:a|per|every)\s+(day|week|month|quarter|year)\b/gi, read: (m) => ({
     kind: 'freq', value: m[2] ? Number(m[2]) : FREQ[m[1]!.toLowerCase()]!, per: m[3]!.toLowerCase(), text: m[0],
   }) },
-  { re: /\b(?:end\s+of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+'(\d{2})\b/gi, read: (m) => ({
+  { re: /\b(?:end\s+of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+'(\d{2})\b/gi, read: (m) => ({
     kind: 'date', m: MONTHS.indexOf(m[1]!.toLowerCase()) + 1, y: 2000 + Number(m[2]), text: m[0],
   }) },
   { re: /(?<![\d/])(\d{1,2})\/(\d{1,2})(?![\d/])/g, read: (m) => {

@@ -65,7 +65,8 @@ export class TextConflictDetector {
 
 /** Judges two readings; see TextConflictDetector. */
 export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
-  const shared = [...a.keys].filter((k) => hasStem(b.keys, k))
+  const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
+  for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
   const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
