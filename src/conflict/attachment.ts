@@ -65,32 +65,89 @@ export function differentObjects(a: Reading, endA: number, b: Reading, endB: num
   return x !== null && y !== null && !hasStem(b.content, x) && !hasStem(a.content, y)
 }
 
+/** A shared head noun with a different word right before it on each side. */
+interface ModifierPair {
+  /** For a person: `"backend tests" vs "frontend tests"`. */
+  readonly text: string
+  /** The head noun's stem and the two modifiers as written. */
+  readonly head: string
+  readonly ma: string
+  readonly mb: string
+  /**
+   * The noun phrase comes after a subject both texts name ("Omar prefers the aisle seat" / "omar
+   * wants a window seat"): the modifier is the answer about that subject, not which subject.
+   */
+  readonly complement: boolean
+}
+
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that'])
+
+/** Frequency words that modify a noun as a value does ("weekly report" / "monthly report"). */
+const FREQUENCY_WORDS = /^(?:hourly|nightly|daily|weekly|biweekly|fortnightly|monthly|bimonthly|quarterly|yearly|annual|annually|semiannual)$/
+
+function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
+  const before = (r: Reading, i: number): Reading['tokens'][number] | null => {
+    const p = r.tokens[i - 1]
+    if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
+    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower) || NEGATORS.has(p.lower)) return null
+    // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
+    // After a determiner it is a noun ("the payments team"), whatever its ending.
+    const determined = DETERMINERS.has(r.tokens[i - 2]?.lower ?? '')
+    if ((!determined && (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3))) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
+    return p
+  }
+  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  const out: ModifierPair[] = []
+  for (let i = 0; i < a.tokens.length; i++) {
+    const t = a.tokens[i]!
+    // An everyday head ("team") is enough when the subject is named before it; "two subjects" needs a key.
+    if (STOPWORDS.has(t.lower) || !a.content.has(t.stem)) continue
+    const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    if (j < 0) continue
+    const [pa, pb] = [before(a, i), before(b, j)]
+    if (!pa || !pb || near(pa.stem, pb.stem)) continue
+    if ([...b.content].some((c) => near(c, pa.stem)) || [...a.content].some((c) => near(c, pb.stem))) continue
+    // Two members of one closed class of answers ("aisle seat" / "window seat"), or two frequencies
+    // ("weekly emails" / "monthly emails"), answer one question: the substitution and value checks' business.
+    const cls = CLASS_OF.get(pa.lower)
+    if ((cls && cls === CLASS_OF.get(pb.lower) && !SUBJECT_CLASSES.has(cls)) || (FREQUENCY_WORDS.test(pa.lower) && FREQUENCY_WORDS.test(pb.lower))) continue
+    const subject = (r: Reading, upto: number, other: Reading): boolean =>
+      r.tokens.slice(0, upto).some((u) => r.keys.has(u.stem) && !sameStem(u.stem, t.stem) && other.tokens.slice(0, other === b ? j - 1 : i - 1).some((v) => sameStem(v.stem, u.stem)))
+    const complement = subject(a, i - 1, b)
+    if (!complement && !a.keys.has(t.stem)) continue
+    out.push({
+      text: `"${pa.lower} ${t.lower}" vs "${pb.lower} ${b.tokens[j]!.lower}"`,
+      head: t.stem, ma: pa.lower, mb: pb.lower,
+      complement,
+    })
+  }
+  return out
+}
+
+/**
+ * Classes whose members tell one subject from another rather than answer a question: "the
+ * staging server" and "the production server" are two servers, "the basic plan" and "the pro
+ * plan" two plans.
+ */
+export const SUBJECT_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+
 /**
  * A shared head noun with a different word right before it on each side: "backend tests" /
  * "frontend tests", "login endpoint" / "health endpoint", "weekday rate" / "weekend rate". Two
  * members of one kind, so a difference in what is said of them is no contradiction.
  */
 export function differentModifiers(a: Reading, b: Reading): string | null {
-  const before = (r: Reading, i: number): string | null => {
-    const p = r.tokens[i - 1]
-    if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
-    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower) || NEGATORS.has(p.lower)) return null
-    // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
-    if (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
-    return p.stem
-  }
-  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
-  for (let i = 0; i < a.tokens.length; i++) {
-    const t = a.tokens[i]!
-    if (STOPWORDS.has(t.lower) || !a.keys.has(t.stem)) continue
-    const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
-    if (j < 0) continue
-    const [ma, mb] = [before(a, i), before(b, j)]
-    if (!ma || !mb || near(ma, mb)) continue
-    if ([...b.content].some((c) => near(c, ma)) || [...a.content].some((c) => near(c, mb))) continue
-    return `"${a.tokens[i - 1]!.lower} ${t.lower}" vs "${b.tokens[j - 1]!.lower} ${b.tokens[j]!.lower}"`
-  }
-  return null
+  return modifierPairs(a, b).find((p) => !p.complement)?.text ?? null
+}
+
+/**
+ * The same noun after the same subject with another modifier: "Tomas is on the platform team" /
+ * "tomas moved to the payments team", "the client wants weekly status emails" / "client asked for
+ * a monthly status email". The modifier answers what is said of the subject.
+ */
+export function complementModifier(a: Reading, b: Reading): ModifierPair | null {
+  const pairs = modifierPairs(a, b)
+  return pairs.length > 0 && pairs.every((p) => p.complement) ? pairs[0]! : null
 }
 
 /** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */

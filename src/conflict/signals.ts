@@ -1,4 +1,4 @@
-import { differentAttributes, differentObjects, differentQualifiers } from './attachment.js'
+import { complementModifier, differentAttributes, differentObjects, differentQualifiers, SUBJECT_CLASSES } from './attachment.js'
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
@@ -98,12 +98,7 @@ function unmatched(x: Reading, y: Reading): Reading['entities'] {
   return x.entities.filter((e) => !e.stem.split(' ').some((s) => y.tokens.some((t) => sameStem(t.stem, s))))
 }
 
-/**
- * Classes whose members tell one subject from another rather than answer a question: "the
- * staging server" and "the production server" are two servers, "the basic plan" and "the pro
- * plan" two plans. Unknown names behave the same ("Alice's flight" / "Bob's flight").
- */
-const MODIFIER_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+const MODIFIER_CLASSES = SUBJECT_CLASSES
 
 /** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
 export function substitutionSignal(a: Reading, b: Reading): Signal | null {
@@ -126,6 +121,13 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
   }
   return null
+}
+
+/** Another modifier of one noun said of one subject: "on the platform team" / "moved to the payments team". */
+export function complementSignal(a: Reading, b: Reading): Signal | null {
+  if (a.past !== b.past || a.additive || b.additive) return null
+  const m = complementModifier(a, b)
+  return m ? { kind: 'substitution', reason: `a different answer about the same subject: ${m.text}` } : null
 }
 
 /** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day". */
