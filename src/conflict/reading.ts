@@ -25,7 +25,12 @@ export interface Reading {
   /** Antonym group -> poles found (after negation), with the word. */
   readonly poles: ReadonlyMap<string, ReadonlyArray<{ readonly pole: 1 | -1; readonly word: string; readonly end: number }>>
   /** Names and closed-class members (languages, tiers, environments), merged when adjacent. */
-  readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number }>
+  /**
+   * Names and closed-class members, merged when adjacent. `guessed`: a name read from a sentence's
+   * start, where a capital proves nothing; `modifies`: the name stands before a noun or number
+   * ("our Slack bot", "Bistro 9"), so it names a thing's maker or label rather than a person.
+   */
+  readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number; readonly guessed?: boolean; readonly modifies?: boolean }>
   readonly slots: Slots
   readonly past: boolean
   readonly present: boolean
@@ -204,8 +209,27 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
   return out
 }
 
+/** Verbs that follow a person named as a sentence's subject ("Gustavo is", "Priya manages", "Ali reports"). */
+const AFTER_SUBJECT = /^(?:is|was|has|had|will|would|can|could|does|did|should|must|may|might|and|also|now|still|just|never|always)$|^[a-z]{3,}(?:[^s'u]s|ed)$/
+
+/**
+ * A capitalized word that starts a sentence says nothing by its capital, but one followed by a
+ * subject's verb and used nowhere as a common word ("Gustavo is the on-call engineer") is read as
+ * a name, so it can stand against another name.
+ */
+function initialName(tokens: readonly Token[], i: number, norm: string): boolean {
+  const t = tokens[i]!
+  const next = tokens[i + 1]
+  if (!/^\p{Lu}\p{Ll}+$/u.test(norm.slice(t.start, t.end)) || !next || !/^\s+$/.test(norm.slice(t.end, next.start))) return false
+  if (isStop(t) || GENERIC.has(t.lower) || t.lower.length < 3 || ANTONYMS.has(t.stem) || RETRACTORS.has(t.stem) || NEGATORS.has(t.lower)) return false
+  // A sentence's start only: mid-sentence capitals are names already.
+  const before = norm.slice(0, t.start).trimEnd()
+  if (before !== '' && !/[.!?:;(\-–]$/.test(before)) return false
+  return AFTER_SUBJECT.test(next.lower) && !/(?:ing|ed)$/.test(t.lower)
+}
+
 function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities'] {
-  const out: Array<{ stem: string; text: string; cls: string | null; start: number; end: number }> = []
+  const out: Array<{ stem: string; text: string; cls: string | null; start: number; end: number; guessed?: boolean }> = []
   tokens.forEach((t, i) => {
     const prevTok = tokens[i - 1]
     // "Main St" is a street, not the branch "main": a class word followed by a name is part of the name.
@@ -215,7 +239,7 @@ function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities']
     if (prevTok && /^\d/.test(prevTok.lower) && /^\s*$/.test(norm.slice(prevTok.end, t.start))) return
     // "Room A" / "Room B": a one-letter label after a noun names one of several.
     if (!cls && /^[A-Z]$/.test(norm.slice(t.start, t.end)) && prevTok && /^\s+$/.test(norm.slice(prevTok.end, t.start)) && !isStop(prevTok)) cls = 'label'
-    if (!cls && (!t.capital || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
+    if (!cls && (!(t.capital || initialName(tokens, i, norm)) || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
     const prev = out.at(-1)
     // "FedEx Ground", "Harbor Inn", "Main St": adjacent names are one name, of the first one's class.
     if (prev && !cls && t.capital && /^\s*$/.test(norm.slice(prev.end, t.start))) {
@@ -223,7 +247,11 @@ function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities']
       return
     }
     cls ??= null
-    out.push({ stem: t.stem, text: norm.slice(t.start, t.end), cls, start: t.start, end: t.end })
+    out.push({ stem: t.stem, text: norm.slice(t.start, t.end), cls, start: t.start, end: t.end, ...(t.capital || cls ? {} : { guessed: true }) })
   })
-  return out
+  return out.map((e) => {
+    const next = tokens.find((t) => t.start >= e.end)
+    const modifies = !!next && /^\s+$/.test(norm.slice(e.end, next.start)) && !isStop(next) && !NEGATORS.has(next.lower) && (/^\d/.test(next.lower) || !AFTER_SUBJECT.test(next.lower))
+    return modifies ? { ...e, modifies } : e
+  })
 }

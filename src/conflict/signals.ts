@@ -117,7 +117,10 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const plain = (e: Reading['entities'][number]): boolean => !e.cls && !ANTONYMS.has(e.stem)
   const [na, nb] = [ua.filter(plain), ub.filter(plain)]
   const [x, y] = [na[0], nb[0]]
-  if (na.length === 1 && nb.length === 1 && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+  // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
+  // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
+  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies))
+  if (na.length === 1 && nb.length === 1 && !mismatched && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
   }
   return null
