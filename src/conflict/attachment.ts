@@ -10,6 +10,8 @@ const EXTRA: Record<string, string> = {
   [stem('booking')]: 'reserv', [stem('table')]: 'reserv', [stem('reservation')]: 'reserv',
   [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir',
   [stem('reports')]: 'manag', [stem('manager')]: 'manag', [stem('boss')]: 'manag',
+  // Ways of addressing someone: "reply in Swedish" and "write in English" answer one question.
+  ...Object.fromEntries('reply replies respond write writes email message contact talk speak speaks address answer communicate correspond'.split(' ').map((w) => [stem(w), 'commun'])),
 }
 /** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
 const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])

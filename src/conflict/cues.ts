@@ -95,6 +95,15 @@ stock: plenty available in-stock | sold-out out-of-stock
 skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned senior principal veteran | beginner novice junior newbie struggles struggle weak poor rusty inexperienced
 openness: open opens opened reopened | closed close closes shut
 punctuality: ontime punctual | delayed late overdue behind
+marital: married | single unmarried divorced
+employment: full-time fulltime permanent | part-time parttime temporary freelance interim
+workplace: remote remotely wfh | onsite in-office
+setting: indoor indoors inside | outdoor outdoors outside
+life: alive living | dead deceased
+permission: allowed permitted | forbidden prohibited banned
+occupancy: vacant | occupied taken
+certainty: confirmed definite final | tentative unconfirmed tbd tbc provisional
+synchrony: synchronous sync | asynchronous async
 `
 
 /**

@@ -24,6 +24,11 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(?:version\s+|v)(\d+(?:\.\d+)*)\b|(?<=\b[A-Z][A-Za-z]+\s)(\d+\.\d+(?:\.\d+)*)\b(?!\s*%)/g, read: (m) => ({
     kind: 'version', parts: (m[1] ?? m[2]!).split('.').map(Number), text: m[0],
   }) },
+  // "free parking", "for free", "complimentary": a price of nothing, against any other price. Not
+  // "gluten-free", "free at 3" (availability) or a free tier/trial (a product, whose price is another's).
+  { re: /\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
+    kind: 'money', amount: 0, currency: null, text: m[0],
+  }) },
   // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
   { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
     kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
@@ -91,7 +96,7 @@ function clock(h: number, min: number, mer: string | undefined): number[] | null
 /** Units that name the same thing ("ppl", "people", "guests"; "pcs", "units"). */
 const UNIT_ALIASES: Record<string, string> = {
   people: 'person', ppl: 'person', guest: 'person', attende: 'person', pc: 'unit', pcs: 'unit', piec: 'unit', item: 'unit',
-  param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact', req: 'request', reqs: 'request',
+  kid: 'child', children: 'child', param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact', req: 'request', reqs: 'request',
 }
 export function unitWord(w: string): string {
   const s = stem(w.toLowerCase())
