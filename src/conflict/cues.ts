@@ -34,12 +34,14 @@ export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:takes|took|take|taking)\s+off(?=\s+(?:at|around|about|by|on|before|after|\d))/gi, 'departs'],
   [/\b(?:is\s+|are\s+|stays\s+|stay\s+)?open(?:ed)?\s+(?:until|till|til|to|through)\s+(?=(?:\d|noon|midnight))/gi, 'closes at '],
   [/\b(?:is\s+|are\s+)?open(?:ed)?\s+from\s+(?=\d)(?![^,.;]*\b(?:to|until|till|–|-)\b)/gi, 'opens at '],
-  [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b/gi, 'beginner'],
+  [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b|\b(?:knows?|speaks?)\s+(?:only\s+)?(?:a\s+few|a\s+couple\s+of|some\s+basic)\s+words\b/gi, 'beginner'],
 ]
 
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
 export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:called|call|calling|calls)\s+off\b/gi, 'cancelled'],
+  // "pulled out of the demo", "dropped out", "backed out", "bowed out": a withdrawal.
+  [/\b(?:pulled|pulls|pull|pulling|dropped|drops|drop|dropping|backed|backs|back|backing|bowed|bows|bow|opted|opts|opt)\s+out\b(?:\s+of\b)?/gi, 'withdrew'],
   [/\bno\s+longer\b/gi, 'not'],
   [/\b(?:rolled|rolling|roll|rolls)\s+back\b/gi, 'reverted'],
   [/\b(?:ripped|ripping|rip|took|taken|take|pulled|pull)\s+(\w+(?:\s+\w+)?)\s+out\b/gi, 'removed $1'],
@@ -96,6 +98,8 @@ skill: fluent expert experienced great strong proficient advanced native skilled
 openness: open opens opened reopened | closed close closes shut
 punctuality: ontime punctual | delayed late overdue behind
 marital: married | single unmarried divorced
+condition: intact undamaged pristine | damaged defective faulty dented cracked
+automation: manual manually stick | automatic automated automatically
 employment: full-time fulltime permanent | part-time parttime temporary freelance interim
 workplace: remote remotely wfh | onsite in-office
 setting: indoor indoors inside | outdoor outdoors outside
@@ -168,7 +172,7 @@ drink: tea coffee espresso latte cappuccino decaf juice soda cola beer wine wate
 handedness: left-handed right-handed lefthanded righthanded ambidextrous
 branch: main master trunk develop
 seat: window aisle middle
-color: red orange yellow green blue purple pink brown black white grey gray silver gold
+color: red orange yellow green blue purple pink brown black white grey gray silver gold navy beige teal turquoise maroon burgundy cream charcoal olive khaki lilac magenta cyan ivory tan
 ordinal: first second third fourth fifth last final
 daypart: morning afternoon evening night
 age: old new older newer current legacy previous former

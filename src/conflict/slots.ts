@@ -9,6 +9,7 @@ import type { Bound, Slot, Slots } from './slot.js'
 interface Found { readonly slot: Slot; readonly start: number; readonly end: number }
 
 const NUM = String.raw`(\d+(?:[.,]\d+)?)`
+const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
 const SIZE: Record<string, readonly number[]> = {
   kb: [1e3, 1024], mb: [1e6, 1048576], gb: [1e9, 1073741824], tb: [1e12, 1099511627776],
   ki: [1024], kib: [1024], mi: [1048576], mib: [1048576], gi: [1073741824], gib: [1073741824], ti: [1099511627776], tib: [1099511627776],
@@ -29,12 +30,29 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
     kind: 'money', amount: 0, currency: null, text: m[0],
   }) },
+  // A range of days: "May 12–14", "June 3 to June 6", "12–14 May", "Mar 30 – Apr 2". Read whole, so
+  // "May 12–14" / "May 12 to May 15" clash (off by one) and "May 13" falls inside it.
+  { re: new RegExp(String.raw`\b${MONTH_RE}\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|-|to|through|thru|until|till)\s*(?:${MONTH_RE}\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d)`, 'gi'), read: (m) => {
+    const [m1, d1, m2, d2] = [monthOf(m[1]!), Number(m[2]), m[3] ? monthOf(m[3]) : monthOf(m[1]!), Number(m[4])]
+    return dateRange(m1, d1, m2, d2, m[0])
+  } },
+  { re: new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|-|to|through|thru|until|till)\s*(\d{1,2})(?:st|nd|rd|th)?\s+${MONTH_RE}\b`, 'gi'), read: (m) => {
+    const mo = monthOf(m[3]!)
+    return dateRange(mo, Number(m[1]), mo, Number(m[2]), m[0])
+  } },
   // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
   { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
     kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
   }) },
-  { re: /\b(hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
-    const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
+  // "every other Thursday", "every second week": once a fortnight (or every two of the unit).
+  { re: /\bevery\s+(?:other|second|2nd)\s+(week|day|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b/gi, read: (m) => {
+    const unit = m[1]!.toLowerCase()
+    return unit.endsWith('day') && unit !== 'day'
+      ? { kind: 'freq', value: 1, per: 'fortnight', text: m[0] }
+      : { kind: 'freq', value: 0.5, per: unit, text: m[0] }
+  } },
+  { re: /\b(hourly|nightly|daily|weekly|biweekly|bi-weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
+    const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', biweekly: 'fortnight', 'bi-weekly': 'fortnight', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
     return { kind: 'freq', value: 1, per, text: m[0] }
   } },
   { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:°|º|degrees?\s*)?\s*([CF])(?![\w/+#-])`, 'g'), read: (m) => {
@@ -82,6 +100,12 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   }) },
 ]
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+const monthOf = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
+
+function dateRange(m1: number, d1: number, m2: number, d2: number, text: string): Slot | null {
+  if (d1 < 1 || d1 > 31 || d2 < 1 || d2 > 31 || m2 < m1 || (m1 === m2 && d2 <= d1)) return null
+  return { kind: 'date', m: m1, d: d1, end: { m: m2, d: d2 }, text }
+}
 const WORD_NUM: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 }
 
 function clock(h: number, min: number, mer: string | undefined): number[] | null {
@@ -193,7 +217,9 @@ function mergeDates(found: readonly Found[]): Array<{ slot: Slot; start: number;
   const out: Array<{ slot: Slot; start: number; end: number }> = []
   for (const f of found) {
     const prev = out.at(-1)
-    if (prev && prev.slot.kind === 'date' && f.slot.kind === 'date' && f.start - prev.end <= 6) {
+    // Parts that overlap ("Monday and Wednesday") make a list of dates, not one date.
+    const overlap = prev && Object.keys(f.slot).some((k) => k !== 'kind' && k !== 'text' && k in prev.slot)
+    if (prev && prev.slot.kind === 'date' && f.slot.kind === 'date' && f.start - prev.end <= 6 && !overlap) {
       const merged = { ...prev.slot, ...f.slot, text: `${prev.slot.text} ${f.slot.text}` } as Slot
       out[out.length - 1] = { slot: merged, start: prev.start, end: f.end }
       continue
