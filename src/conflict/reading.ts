@@ -33,6 +33,8 @@ export interface Reading {
   readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number; readonly guessed?: boolean; readonly modifies?: boolean }>
   readonly slots: Slots
   readonly past: boolean
+  /** Whether the clause around a position is past-marked ("knows Kubernetes, ran clusters at his last job"). */
+  readonly pastAt: (pos: number) => boolean
   readonly present: boolean
   /** Clauses that restrict ("only") and the stems in them. */
   readonly exclusive: ReadonlyArray<ReadonlySet<string>>
@@ -118,11 +120,19 @@ export function readText(text: string): Reading {
     entities: entitiesOf(tokens, norm),
     slots: readSlots(norm),
     past: PAST_MARKERS.test(norm),
+    pastAt: pastClauses(norm),
     present: PRESENT_MARKERS.test(norm),
     exclusive: spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
     universal: UNIVERSAL.test(norm),
     additive: ADDITIVE.test(norm),
   }
+}
+
+/** The past-marked clauses of a text, as a lookup by position. */
+function pastClauses(norm: string): (pos: number) => boolean {
+  const ranges: Array<readonly [number, number]> = []
+  for (const m of norm.matchAll(/[^.;!?,()–]+/g)) if (PAST_MARKERS.test(m[0])) ranges.push([m.index, m.index + m[0].length])
+  return (pos) => ranges.some(([s, e]) => pos >= s && pos < e)
 }
 
 /** A function word, unless capitalized mid-sentence: "Go" the language is not "go" the verb. */

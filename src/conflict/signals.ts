@@ -53,7 +53,10 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       const head = x.tokens.find((t) => t.lower === cue.split(' ')[0])
       if (head && !NEGATORS.has(head.lower) && y.tokens.some((t) => sameStem(t.stem, head.stem))) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
-      const word = y.tokens.find((t) => sameStem(t.stem, s))?.lower ?? s
+      // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
+      const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
+      if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
+      const word = ty?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
       return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
     }
@@ -74,6 +77,7 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       if (group === 'preference' && !sharedObject(a, b)) continue
       const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
+      if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
       // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
       if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end)) continue
       const [wa, wb] = [ea.word, eb.word]
