@@ -52,6 +52,9 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (isTimeWord(s) || s.length < 2 || ANTONYMS.has(s)) continue
       const head = x.tokens.find((t) => t.lower === cue.split(' ')[0])
       if (head && !NEGATORS.has(head.lower) && y.tokens.some((t) => sameStem(t.stem, head.stem))) continue
+      // A dislike ("dislikes long meetings") clashes with liking or taking the thing, not with
+      // merely naming it ("asked to cap meetings at 30 min").
+      if (head && isDislike(head.stem) && !y.poles.get('preference')?.some((p) => p.pole > 0) && !CONSUMES.test(y.norm)) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
       // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
       const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
@@ -63,6 +66,10 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
   }
   return null
 }
+
+/** Taking, eating, choosing: what a dislike cannot do. */
+const CONSUMES = /\b(?:ate|eats?|eating|had|has|have|having|drank|drinks?|drinking|ordered|orders?|ordering|picked|picks?|chose|chooses|choose|booked|books?|took|takes?|bought|buys?|uses?|used|using|signed up|joined)\b/i
+const isDislike = (s: string): boolean => ANTONYMS.get(s)?.some((p) => p.group === 'preference' && p.pole < 0) === true
 
 /** Opposite poles of one antonym group: approved/rejected, on/off, finished/still running. */
 export function antonymSignal(a: Reading, b: Reading): Signal | null {
