@@ -1,5 +1,6 @@
 import { complementModifier, differentAttributes, differentObjects, differentQualifiers, SUBJECT_CLASSES } from './attachment.js'
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
+import { STOPWORDS } from './lexicon.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -142,6 +143,28 @@ export function complementSignal(a: Reading, b: Reading): Signal | null {
   if (a.past !== b.past || a.additive || b.additive) return null
   const m = complementModifier(a, b)
   return m ? { kind: 'substitution', reason: `a different answer about the same subject: ${m.text}` } : null
+}
+
+/**
+ * Another identifier of the same shape in the same place, after a subject both texts name: "the
+ * replica is in us-east-1" / "replica lives in eu-west-1", "invoices go to billing@acme.com" /
+ * "send invoices to ap@acme.com". An identifier that labels its noun ("PR #518", "db-02 is down")
+ * says which thing, not what is said of it, and is left alone.
+ */
+export function identifierSignal(a: Reading, b: Reading): Signal | null {
+  if (a.past !== b.past || a.additive || b.additive) return null
+  const shape = (s: string): string => s.replace(/\p{L}+/gu, 'a').replace(/\d+/g, '0')
+  const placed = (x: Reading, y: Reading): Reading['tokens'] => x.tokens.filter((t, i) => {
+    // Amounts with their unit ("2pm", "16gb") are values, the value check's business.
+    if (!t.identifier || !/^\p{L}/u.test(t.lower) || y.tokens.some((u) => u.stem === t.stem)) return false
+    const prev = x.tokens[i - 1]
+    if (!prev || !(STOPWORDS.has(prev.lower) || /^[a-z]+(?:s|ed)$/.test(prev.lower)) || prev.identifier) return false
+    // The subject: a key both texts name before their identifier.
+    return x.tokens.slice(0, i).some((u) => x.keys.has(u.stem) && y.tokens.some((v) => v.start < (y.tokens.find((w) => w.identifier && !x.tokens.some((z) => z.stem === w.stem))?.start ?? -1) && sameStem(v.stem, u.stem)))
+  })
+  const [ia, ib] = [placed(a, b), placed(b, a)]
+  if (ia.length !== 1 || ib.length !== 1 || shape(ia[0]!.lower) !== shape(ib[0]!.lower)) return null
+  return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
 }
 
 /** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day". */
