@@ -154,7 +154,12 @@ export function readSlots(text: string): Slots {
     if (f.slot.kind !== 'measure' && f.slot.kind !== 'count' && f.slot.kind !== 'money') continue
     const before = text.slice(Math.max(0, f.start - 14), f.start)
     const after = text.slice(f.end, f.end + 12)
-    const bound = /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
+    // "the returns window is 14 days", "weight limit: 7 tons": the value of a limit is a bound
+    // too, so it is compared with another limit ("within 30 days") as a value.
+    const LIMIT = /\b(?:window|limit|cap|quota|allowance|deadline|max(?:imum)?)\b/i
+    const limit = new RegExp(LIMIT.source + String.raw`[^,.;]{0,24}$`, 'i').test(text.slice(Math.max(0, f.start - 40), f.start)) ||
+      new RegExp(String.raw`^[^,.;]{0,16}` + LIMIT.source, 'i').test(text.slice(f.end, f.end + 30))
+    const bound = limit || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
       : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
     if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
   }
