@@ -33,6 +33,8 @@ export interface Reading {
   readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number; readonly guessed?: boolean; readonly modifies?: boolean }>
   readonly slots: Slots
   readonly past: boolean
+  /** Stated orders of preference: "prefers trains to flying", "would rather fly than take the train". */
+  readonly orders: ReadonlyArray<{ readonly better: string; readonly worse: string }>
   /** Whether the clause around a position is past-marked ("knows Kubernetes, ran clusters at his last job"). */
   readonly pastAt: (pos: number) => boolean
   readonly present: boolean
@@ -121,11 +123,26 @@ export function readText(text: string): Reading {
     slots: readSlots(norm),
     past: PAST_MARKERS.test(norm),
     pastAt: pastClauses(norm),
+    orders: preferenceOrders(norm),
     present: PRESENT_MARKERS.test(norm),
     exclusive: spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
     universal: UNIVERSAL.test(norm),
     additive: ADDITIVE.test(norm),
   }
+}
+
+const ORDER_PATTERNS: readonly RegExp[] = [
+  /\bprefer(?:s|red|ring)?\s+(?:the\s+|a\s+|an\s+|to\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?:the\s+|a\s+|an\s+)?([\p{L}-]+)/giu,
+  /\b(?:would|'d|had)\s+(?:much\s+)?rather\s+(?:have\s+|take\s+|do\s+|use\s+)?(?:the\s+|a\s+|an\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+than\s+(?:take\s+|have\s+|do\s+|use\s+)?(?:the\s+|a\s+|an\s+)?([\p{L}-]+)/giu,
+]
+
+/** "prefers X to Y", "would rather X than Y": X above Y, by the stems of their last and first words. */
+function preferenceOrders(norm: string): Array<{ better: string; worse: string }> {
+  const out: Array<{ better: string; worse: string }> = []
+  for (const re of ORDER_PATTERNS) {
+    for (const m of norm.matchAll(re)) out.push({ better: stem(m[1]!.toLowerCase().split(/\s+/).at(-1)!), worse: stem(m[2]!.toLowerCase()) })
+  }
+  return out
 }
 
 /** The past-marked clauses of a text, as a lookup by position. */

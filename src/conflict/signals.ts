@@ -95,6 +95,21 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
   return null
 }
 
+/**
+ * Opposite orders of preference: "prefers trains to flying" / "would rather fly than take the
+ * train"; or an order against a plain liking of what it ranks lower.
+ */
+export function orderSignal(a: Reading, b: Reading): Signal | null {
+  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const o of x.orders) {
+      const opposite = y.orders.find((p) => near(p.better, o.worse) && near(p.worse, o.better))
+      if (opposite) return { kind: 'preference', reason: `opposite preference: "${o.better}" over "${o.worse}" vs "${opposite.better}" over "${opposite.worse}"` }
+    }
+  }
+  return null
+}
+
 /** Liking and disliking clash only over one thing: a shared word beyond the person's name. */
 function sharedObject(a: Reading, b: Reading): boolean {
   const first = (r: Reading): string | undefined => r.tokens.find((t) => r.content.has(t.stem))?.stem
