@@ -292,7 +292,8 @@ const EXTRACTORS: readonly Extractor[] = [
     read: (m) => ({ value: { type: 'date', y: +m[1]! } }),
   },
   {
-    re: /(?<!\d\s*)\b(?:an?|one)\s+(hour|minute|day|week|month|year|decade|fortnight)\b/gi,
+    // "half a day" is a work morning or afternoon as often as 12 hours: left unread, not read as a day.
+    re: /(?<!\d\s*)(?<!\bhalf[\s-]+)\b(?:an?|one)\s+(hour|minute|day|week|month|year|decade|fortnight)\b/gi,
     read: (m, rest) => {
       const unit = unitOf(m[1]!)
       const r = rate(rest)

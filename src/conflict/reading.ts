@@ -113,6 +113,8 @@ export function readText(text: string): Reading {
     const joined = t.lower + next.lower
     if (joined.length >= 6) compounds.add(joined)
   })
+  // A stay told by its nights or by its check-in and check-out is one topic: the stay.
+  if (/\bcheck(?:ing|s|ed)?[-\s]?(?:in(?:to)?|out)\b|\b\d+\s+nights?\b|\b(?:one|two|three|four|five|six|seven)\s+nights?\b/i.test(norm)) keys.add(stem('stay'))
   const spans = clauseSpans(norm)
   const negated = negatedStems(norm, tokens, spans)
   return {

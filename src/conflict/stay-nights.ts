@@ -5,8 +5,10 @@ import type { Slot } from './slot.js'
  * can agree or clash with "3 nights". Weekdays wrap around the week; calendar days within a month.
  */
 export function stayNights(text: string, slots: readonly Slot[], at: ReadonlyMap<Slot, number>): Slot | null {
-  const inAt = /\bcheck(?:ing|s|ed)?[-\s]?in\b/i.exec(text)
-  const outAt = /\bcheck(?:ing|s|ed)?[-\s]?out\b/i.exec(text)
+  const inAt = /\bcheck(?:ing|s|ed)?[-\s]?in(?:to)?\b/i.exec(text)
+  // "checking in on the 10th and out on the 13th": the second "out" borrows the first verb.
+  const outAt = /\bcheck(?:ing|s|ed)?[-\s]?out\b/i.exec(text) ?? (inAt ? /\b(?:and|then)\s+out\b/i.exec(text.slice(inAt.index)) : null)
+  if (outAt && inAt && outAt.index < inAt.index && !/check/i.test(outAt[0])) (outAt as { index: number }).index += inAt.index
   if (!inAt || !outAt) return null
   const dates = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date')
   const after = (pos: number): Extract<Slot, { kind: 'date' }> | undefined =>
