@@ -44,6 +44,10 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
     kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
   }) },
+  // ... unless a time or a day number follows, or "on"/"this"/"next" comes before: "sat 9am", "wed 9 apr", "on sun".
+  { re: /(?<=\b(?:on|this|next|every|until|till|by|from|to)\s+)(wed|sat|sun)\b\.?|\b(wed|sat|sun)\b\.?(?=\s+(?:\d|the\s+\d))/g, read: (m) => ({
+    kind: 'date', wd: ({ wed: 3, sat: 6, sun: 0 } as Record<string, number>)[(m[1] ?? m[2])!]!, text: m[0],
+  }) },
   // "every other Thursday", "every second week": once a fortnight (or every two of the unit).
   { re: /\bevery\s+(?:other|second|2nd)\s+(week|day|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b/gi, read: (m) => {
     const unit = m[1]!.toLowerCase()
@@ -55,9 +59,10 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', biweekly: 'fortnight', 'bi-weekly': 'fortnight', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
     return { kind: 'freq', value: 1, per, text: m[0] }
   } },
-  { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:°|º|degrees?\s*)?\s*([CF])(?![\w/+#-])`, 'g'), read: (m) => {
+  // After a degree sign or "degrees" the scale letter may be lower case ("4°c", "68 degrees f").
+  { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:(?:°|º|degrees?)\s*([CFcf])|([CF]))(?![\w/+#-])`, 'g'), read: (m) => {
     const v = Number(m[1])
-    return { kind: 'measure', dim: 'temperature', bases: [m[2]!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
+    return { kind: 'measure', dim: 'temperature', bases: [(m[2] ?? m[3])!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
   } },
   { re: new RegExp(String.raw`${NUM}\s*(kib|mib|gib|tib|ki|mi|gi|ti|kb|mb|gb|tb)\b`, 'gi'), read: (m) => ({
     kind: 'measure', dim: 'size', bases: SIZE[m[2]!.toLowerCase()]!.map((f) => num(m[1]!) * f), text: m[0],
