@@ -179,6 +179,17 @@ age: old new older newer current legacy previous former
 family: son daughter brother sister mother father wife husband mom dad
 component: frontend backend front-end back-end client server
 platform: ios android macos windows linux web mobile desktop
+payment: cash card credit debit wire check cheque paypal invoice venmo crypto
+transport: train plane flight car bus bike coach ferry taxi uber drive driving flying
+meal: breakfast brunch lunch dinner supper
+cabin: economy premium-economy business-class first-class
+season: spring summer autumn fall winter
+cloud: aws gcp azure heroku vercel netlify digitalocean
+database: postgres postgresql mysql mariadb sqlite mongodb mongo redis dynamodb cassandra oracle
+browser: chrome firefox safari edge brave opera
+size: small medium large xl xxl
+shipping: overnight express standard ground two-day next-day same-day
+pronoun: he/him she/her they/them
 `
 export const CLASS_OF: ReadonlyMap<string, string> = (() => {
   const out = new Map<string, string>()

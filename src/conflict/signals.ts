@@ -59,6 +59,12 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
       // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
       const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
+      // A retraction negates its clause's head: in "the payroll export failed" the export failed,
+      // and "payroll" only says which one, so the other side must name the export too.
+      if (head && !NEGATORS.has(head.lower) && tx) {
+        const next = x.tokens[x.tokens.indexOf(tx) + 1]
+        if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem)) continue
+      }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
       const word = ty?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]

@@ -161,7 +161,7 @@ export function readSlots(text: string): Slots {
     const after = text.slice(f.end, f.end + 12)
     // "the returns window is 14 days", "weight limit: 7 tons": the value of a limit is a bound
     // too, so it is compared with another limit ("within 30 days") as a value.
-    const LIMIT = /\b(?:window|limit|cap|quota|allowance|deadline|max(?:imum)?)\b/i
+    const LIMIT = /\b(?:window|limit|limited|cap|capped|quota|allowance|deadline|max(?:imum)?)\b/i
     const limit = new RegExp(LIMIT.source + String.raw`[^,.;]{0,24}$`, 'i').test(text.slice(Math.max(0, f.start - 40), f.start)) ||
       new RegExp(String.raw`^[^,.;]{0,16}` + LIMIT.source, 'i').test(text.slice(f.end, f.end + 30))
     const bound = limit || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'

@@ -29,7 +29,7 @@ const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, 
   return [
     new RegExp(String.raw`\b(?:${fixedAbbr})\b`),
     // "3pm et", "18:00 utc", "10am pt": chat writes zones in lower case right after the time.
-    new RegExp(String.raw`(?<=\d\s*(?:[ap]\.?m\.?)?\s*)\b(?:${fixedAbbr})\b`, 'i'),
+    new RegExp(String.raw`(?<=(?:\d\s*(?:[ap]\.?m\.?)?|noon|midnight)\s*)\b(?:${fixedAbbr})\b`, 'i'),
     new RegExp(String.raw`\b(?:${names})\b`, 'i'),
     name, std, dst,
   ] as const
