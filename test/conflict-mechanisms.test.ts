@@ -36,6 +36,8 @@ describe.each([
   ['nights of a stay', ['booked 2 nights at the Fernhill inn', 'Fernhill: checking in on the 4th and out on the 7th'], ['booked 3 nights at the Fernhill inn', 'Fernhill: checking in on the 4th and out on the 7th'], /night/],
   ['zones in lower case after a time', ['demo at 9am pt', 'demo at 1pm et'], ['demo at 9am pt', 'demo at noon et'], /time/],
   ['payment methods are one class', ['pay the deposit by card', 'the deposit must be paid in cash'], ['pay the deposit by card', 'deposit paid by card on Monday'], /payment/],
+  ['a negation of a kind reaches its members', ['Bruno does not drink alcohol', 'bruno ordered a glass of red wine'], ['Bruno does not drink alcohol', 'bruno ordered sparkling water'], /alcohol|wine/],
+  ['a negated class member chooses nothing', ['the kiosk takes cash', 'the kiosk takes card'], ['the kiosk takes cash', 'the kiosk does not take card'], /payment/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -61,6 +61,23 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
   ].map(([a, b]) => [stem(a!), stem(b!)] as const),
 )
 
+/**
+ * Kinds of a few everyday things, so a negation of the kind reaches its members: "doesn't drink
+ * coffee" against "had three espressos", "no alcohol" against "a glass of wine".
+ */
+const KIND_OF: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>()
+  for (const [kind, words] of Object.entries({
+    coffee: 'espresso latte cappuccino americano macchiato mocha cortado',
+    alcohol: 'beer wine whisky whiskey vodka gin rum tequila cocktail champagne prosecco cider sake',
+    meat: 'steak beef pork chicken bacon ham lamb veal sausage turkey duck',
+    dairy: 'milk cheese butter cream yogurt yoghurt',
+    sugar: 'candy sweets dessert cake cookie chocolate',
+    caffeine: 'coffee espresso latte cappuccino tea cola',
+  })) for (const w of words.split(' ')) out.set(stem(w), [...(out.get(stem(w)) ?? []), stem(kind)])
+  return out
+})()
+
 /** Words too common to say what a text is about. Time words are excluded separately. */
 const GENERIC = new Set(
   ('thing stuff time day week month year today tomorrow yesterday tonight morning afternoon evening night people person team ' +
@@ -97,6 +114,7 @@ export function readText(text: string): Reading {
     content.add(t.stem)
     const alias = NOUN_ALIASES.get(t.stem)
     if (alias) content.add(alias)
+    for (const kind of KIND_OF.get(t.stem) ?? []) content.add(kind)
     // "check-in" also says "check": parts of a hyphenated word are words too.
     if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
     if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) {

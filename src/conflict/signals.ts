@@ -137,9 +137,11 @@ const MODIFIER_CLASSES = SUBJECT_CLASSES
 export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   if (a.past !== b.past || a.additive || b.additive) return null
   const [ua, ub] = [unmatched(a, b), unmatched(b, a)]
-  for (const e of ua) {
+  // "does not accept checks" chooses nothing: a negated member answers no question.
+  const asserted = (r: Reading) => (e: Reading['entities'][number]): boolean => !e.cls || !r.negated.has(e.stem)
+  for (const e of ua.filter(asserted(a))) {
     if (!e.cls) continue
-    const f = ub.find((x) => x.cls === e.cls)
+    const f = ub.filter(asserted(b)).find((x) => x.cls === e.cls)
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
