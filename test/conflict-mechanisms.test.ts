@@ -38,6 +38,16 @@ describe.each([
   ['payment methods are one class', ['pay the deposit by card', 'the deposit must be paid in cash'], ['pay the deposit by card', 'deposit paid by card on Monday'], /payment/],
   ['a negation of a kind reaches its members', ['Bruno does not drink alcohol', 'bruno ordered a glass of red wine'], ['Bruno does not drink alcohol', 'bruno ordered sparkling water'], /alcohol|wine/],
   ['a negated class member chooses nothing', ['the kiosk takes cash', 'the kiosk takes card'], ['the kiosk takes cash', 'the kiosk does not take card'], /payment/],
+  ['a lone inch mark', ['the TV is 55 inches', 'that TV is a 65" panel'], ['the TV is 55 inches', 'a 55" TV, wall mounted'], /length/],
+  ['"not open till" is an opening time', ['the pool opens at 7am', 'pool does not open till 9'], ['the pool opens at 7am', 'pool does not open till 7am'], /time/],
+  ['kicks off is starts', ["Jin's talk starts at 2pm", "jin's talk kicks off at 3:30pm"], ["Jin's talk starts at 2pm", "jin's talk kicks off at 14:00"], /time/],
+  ['showing up is coming', ['the electrician came Friday', 'electrician never showed up'], ['the electrician came Friday', 'electrician showed up Friday at 8'], /negates|came/],
+  ['locked against unlocked', ['the side gate is locked', 'side gate is unlocked'], ['the side gate is locked', 'side gate is locked at night'], /locking|negates/],
+  ['fixed against variable rates', ['the mortgage has a fixed rate', 'mortgage rate is variable'], ['the mortgage has a fixed rate', 'fixed rate mortgage, 25 years'], /rate-type/],
+  ['quiet against noisy', ['Pia wants a quiet table', 'pia asked for a noisy table near the band'], ['Pia wants a quiet table', 'pia asked for a quiet corner table'], /loudness/],
+  ['countries are one class', ['the supplier is based in Chile', "supplier's based out of Peru now"], ['the supplier is based in Chile', 'supplier office: Santiago'], /country/],
+  ['a negating prefix', ['invoice 3390 is assigned to Omid', '3390 is unassigned'], ['invoice 3390 is assigned to Omid', '3390 assigned, omid is on it'], /unassigned/],
+  ['no fee is a price of nothing', ['no delivery fee inside the city', 'city delivery costs $5'], ['delivery is free within the city', 'no delivery fee inside city limits'], /money/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)
@@ -45,7 +55,7 @@ describe.each([
     expect(v.reason).toMatch(reason)
     expect(judge(b, a).conflict).toBe(true)
   })
-  test('leaves the compatible or unrelated pair alone', () => {
+  test('leaves the other pair alone', () => {
     const v = judge(c, d)
     expect(v.conflict, v.reason).toBe(false)
   })

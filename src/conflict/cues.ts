@@ -31,6 +31,10 @@ export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').
 export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:gets|got|get|getting)\s+in(?=\s+(?:at|around|about|by|on|before|after|early|late|\d))/gi, 'arrives'],
   [/\b(?:touch(?:es|ed|ing)?)\s+down\b/gi, 'lands'],
+  [/\b(?:kicks|kicked|kick|kicking)\s+off\b/gi, 'starts'],
+  [/\b(?:showed|shows|show|showing|turned|turns|turn|turning)\s+up\b/gi, 'came'],
+  // "doesn't open till 6" is "opens at 6".
+  [/\b(?:does|do|will|is|are)\s+not\s+open\s+(?:until|till|til|before)\s+(?=(?:\d|noon))/gi, 'opens at '],
   [/\b(?:takes|took|take|taking)\s+off(?=\s+(?:at|around|about|by|on|before|after|\d))/gi, 'departs'],
   [/\b(?:is\s+|are\s+|stays\s+|stay\s+)?open(?:ed)?\s+(?:until|till|til|to|through)\s+(?=(?:\d|noon|midnight))/gi, 'closes at '],
   [/\b(?:is\s+|are\s+)?open(?:ed)?\s+from\s+(?=\d)(?![^,.;]*\b(?:to|until|till|–|-)\b)/gi, 'opens at '],
@@ -100,6 +104,10 @@ punctuality: ontime punctual | delayed late overdue behind
 marital: married | single unmarried divorced
 condition: intact undamaged pristine | damaged defective faulty dented cracked
 automation: manual manually stick | automatic automated automatically
+locking: locked | unlocked
+rate-type: fixed | variable floating adjustable
+sex: female girl | male boy
+loudness: quiet silent calm | noisy loud noise lively
 employment: full-time fulltime permanent | part-time parttime temporary freelance interim
 workplace: remote remotely wfh | onsite in-office
 setting: indoor indoors inside | outdoor outdoors outside
@@ -179,6 +187,7 @@ age: old new older newer current legacy previous former
 family: son daughter brother sister mother father wife husband mom dad
 component: frontend backend front-end back-end client server
 platform: ios android macos windows linux web mobile desktop
+country: usa canada mexico brazil argentina chile colombia peru uk britain england scotland ireland france germany spain portugal italy netherlands belgium switzerland austria sweden norway denmark finland poland czechia greece russia ukraine egypt nigeria kenya ghana morocco india pakistan china japan korea vietnam thailand indonesia philippines singapore malaysia australia zealand israel uae
 payment: cash card credit debit wire check cheque paypal invoice venmo crypto
 transport: train plane flight car bus bike coach ferry taxi uber drive driving flying
 meal: breakfast brunch lunch dinner supper

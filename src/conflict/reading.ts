@@ -135,12 +135,19 @@ export function readText(text: string): Reading {
   if (/\bcheck(?:ing|s|ed)?[-\s]?(?:in(?:to)?|out)\b|\b\d+\s+nights?\b|\b(?:one|two|three|four|five|six|seven)\s+nights?\b/i.test(norm)) keys.add(stem('stay'))
   const spans = clauseSpans(norm)
   const negated = negatedStems(norm, tokens, spans)
+  const slots = readSlots(norm)
+  // "no shipping fee" is a price of nothing, compared as a value: its words are not negated facts.
+  for (const sl of slots.slots) {
+    if (sl.kind !== 'money' || sl.amount !== 0) continue
+    const at = slots.at.get(sl) ?? -1
+    for (const t of tokens) if (t.start >= at && t.end <= at + sl.text.length) negated.delete(t.stem)
+  }
   return {
     text, norm, tokens, content, keys, compounds,
     negated,
     poles: polesOf(tokens, norm, negated),
     entities: entitiesOf(tokens, norm),
-    slots: readSlots(norm),
+    slots,
     past: PAST_MARKERS.test(norm),
     pastAt: pastClauses(norm),
     orders: preferenceOrders(norm),
@@ -178,7 +185,8 @@ function isStop(t: Token): boolean {
 }
 
 /** Where a negator's reach ends: a preposition opens another phrase ("no pushes | to main"). */
-const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and'])
+const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and',
+  'inside', 'outside', 'within', 'across', 'near', 'under', 'over', 'between', 'through', 'during', 'per', 'via', 'except', 'around', 'beyond', 'behind', 'toward', 'towards', 'until', 'till'])
 
 /** Nouns whose negation carries over to the verb after "to". */
 const ENABLERS = new Set(['permiss', 'access', 'right', 'abil', 'time', 'budget', 'wai', 'plan', 'need', 'intent', 'capac', 'author'].map((x) => x))

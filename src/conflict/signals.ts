@@ -1,6 +1,6 @@
 import { complementModifier, differentAttributes, differentObjects, differentQualifiers, SUBJECT_CLASSES } from './attachment.js'
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
-import { STOPWORDS } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -77,6 +77,25 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
 /** Taking, eating, choosing: what a dislike cannot do. */
 const CONSUMES = /\b(?:ate|eats?|eating|had|has|have|having|drank|drinks?|drinking|ordered|orders?|ordering|picked|picks?|chose|chooses|choose|booked|books?|took|takes?|bought|buys?|uses?|used|using|signed up|joined)\b/i
 const isDislike = (s: string): boolean => ANTONYMS.get(s)?.some((p) => p.group === 'preference' && p.pole < 0) === true
+
+/**
+ * A word negated by its prefix against the word itself: "unassigned" / "assigned to Ruth",
+ * "non-binding" / "binding". Only when the other text uses the bare word, so "understand" or
+ * "unit" never count.
+ */
+export function prefixSignal(a: Reading, b: Reading): Signal | null {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const t of x.tokens) {
+      const m = /^(?:un|non-?)(\p{L}{4,})$/u.exec(t.lower)
+      if (!m || ANTONYMS.has(t.stem)) continue
+      const bare = y.tokens.find((u) => u.lower === m[1] || sameStem(u.stem, stem(m[1]!)))
+      if (!bare || y.negated.has(bare.stem) || x.tokens.some((u) => u !== t && sameStem(u.stem, bare.stem))) continue
+      if (x.pastAt(t.start) !== y.pastAt(bare.start)) continue
+      return { kind: 'negation', reason: `one side negates what the other states: "${t.lower}" vs "${bare.lower}"` }
+    }
+  }
+  return null
+}
 
 /** Opposite poles of one antonym group: approved/rejected, on/off, finished/still running. */
 export function antonymSignal(a: Reading, b: Reading): Signal | null {
@@ -155,7 +174,9 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
   // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
   const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies))
-  if (na.length === 1 && nb.length === 1 && !mismatched && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+  // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
+  const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
+  if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
   }
   return null

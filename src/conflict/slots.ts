@@ -27,7 +27,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   }) },
   // "free parking", "for free", "complimentary": a price of nothing, against any other price. Not
   // "gluten-free", "free at 3" (availability) or a free tier/trial (a product, whose price is another's).
-  { re: /\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
+  { re: /\bno\s+(?:[a-z]+\s+)?(?:fee|charge|cost)s?\b|\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
     kind: 'money', amount: 0, currency: null, text: m[0],
   }) },
   // A range of days: "May 12–14", "June 3 to June 6", "12–14 May", "Mar 30 – Apr 2". Read whole, so
@@ -75,6 +75,8 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     kind: 'measure', dim: 'speed', bases: [num(m[1]!) * SPEED[m[2]!.toLowerCase()]!], text: m[0],
   }) },
   { re: /(\d+)\s*'\s*(\d+)\s*"/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.3048 + Number(m[2]) * 0.0254], text: m[0] }) },
+  // A lone inch mark: '32" screen'.
+  { re: /(?<![\d'])(\d+(?:\.\d+)?)\s*"(?=\s|$|[,.;)])/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.0254], text: m[0] }) },
   { re: /\b(\d+)\s*h(?:rs?|ours?)?\s*(\d+)\s*m(?:in(?:utes?|s)?)?\b/gi, read: (m) => ({
     kind: 'measure', dim: 'duration', bases: [Number(m[1]) * 3600 + Number(m[2]) * 60], text: m[0],
   }) },
