@@ -48,6 +48,8 @@ describe.each([
   ['countries are one class', ['the supplier is based in Chile', "supplier's based out of Peru now"], ['the supplier is based in Chile', 'supplier office: Santiago'], /country/],
   ['a negating prefix', ['invoice 3390 is assigned to Omid', '3390 is unassigned'], ['invoice 3390 is assigned to Omid', '3390 assigned, omid is on it'], /unassigned/],
   ['no fee is a price of nothing', ['no delivery fee inside the city', 'city delivery costs $5'], ['delivery is free within the city', 'no delivery fee inside city limits'], /money/],
+  ['days of a trip told by its ends', ['the Oslo trip is 5 days', 'Oslo trip: fly out the 9th, back the 11th'], ['the Oslo trip is 3 days', 'Oslo trip: fly out the 9th, back the 11th'], /duration/],
+  ['a weekday within "this week"', ['the courier came Monday', 'courier never showed up this week'], ['the courier came Monday', 'courier came this week, on Monday'], /attendance|negates/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -170,5 +170,8 @@ function following(r: Reading, end: number): Slot | null {
 export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: number): boolean {
   const [x, y] = [following(a, endA), following(b, endB)]
   if (!x || !y) return false
+  // A weekday and "this week" may name the same days: they do not make two facts.
+  const days = new Set([family(x), family(y)])
+  if (days.has('date') && [...days].some((f) => f.startsWith('reldate:week'))) return false
   return family(x) !== family(y) || compare(x, y, a.slots.approximate || b.slots.approximate) !== 'equal'
 }

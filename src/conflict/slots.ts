@@ -2,7 +2,7 @@ import { extractValues } from './extract-values.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
-import { stayNights } from './stay-nights.js'
+import { stayNights, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
 
@@ -176,7 +176,7 @@ export function readSlots(text: string): Slots {
   const slots = resolveRelativeDates(merged.map((m) => m.slot))
   const at = new Map<Slot, number>()
   for (const sl of slots) at.set(sl, merged.find((m) => m.slot === sl)?.start ?? -1)
-  const stay = stayNights(text, slots, at)
+  const stay = stayNights(text, slots, at) ?? tripDays(text, slots, at)
   if (stay) {
     slots.push(stay)
     at.set(stay, -1)

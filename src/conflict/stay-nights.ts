@@ -12,6 +12,19 @@ export function stayNights(text: string, slots: readonly Slot[], at: ReadonlyMap
   return nightsBetween(inAt, outAt, slots, at)
 }
 
+/**
+ * A trip told by its ends ("fly out the 2nd, back the 5th") lasts its days counted inclusively, as
+ * "May 2–5" does, so it can agree or clash with "a 4-day trip".
+ */
+export function tripDays(text: string, slots: readonly Slot[], at: ReadonlyMap<Slot, number>): Slot | null {
+  const out = /\b(?:fly(?:ing)?\s+out|flies\s+out|leav(?:e|es|ing)|depart(?:s|ing)?|head(?:s|ing)?\s+out)\b/i.exec(text)?.index
+  if (out === undefined) return null
+  const back = afterAt(/\b(?:back|return(?:s|ing)?|home)\b/i, text, out)
+  const nights = nightsBetween(out, back, slots, at)
+  if (!nights || nights.kind !== 'count') return null
+  return { kind: 'measure', dim: 'duration', bases: [(nights.value + 1) * 86400], text: nights.text.replace(/\(\d+ nights\)/, `(${nights.value + 1} days)`) }
+}
+
 function afterAt(re: RegExp, text: string, from: number): number | undefined {
   const m = re.exec(text.slice(from))
   return m ? from + m.index : undefined
