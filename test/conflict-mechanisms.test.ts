@@ -50,6 +50,8 @@ describe.each([
   ['no fee is a price of nothing', ['no delivery fee inside the city', 'city delivery costs $5'], ['delivery is free within the city', 'no delivery fee inside city limits'], /money/],
   ['days of a trip told by its ends', ['the Oslo trip is 5 days', 'Oslo trip: fly out the 9th, back the 11th'], ['the Oslo trip is 3 days', 'Oslo trip: fly out the 9th, back the 11th'], /duration/],
   ['a weekday within "this week"', ['the courier came Monday', 'courier never showed up this week'], ['the courier came Monday', 'courier came this week, on Monday'], /attendance|negates/],
+  ['days that do not overlap are two facts', ['the depot is open on Saturdays', 'depot closed weekends'], ['the depot is open Monday to Friday', 'depot closed weekends'], /openness/],
+  ['the simple past against "now"', ['Ines is at Shopify', 'ines is at Atlassian now'], ['Ines worked at Shopify for 3 years', 'ines is at Atlassian now'], /name/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -152,6 +152,25 @@ export function complementModifier(a: Reading, b: Reading): ModifierPair | null 
   return pairs.length > 0 && pairs.every((p) => p.complement) ? pairs[0]! : null
 }
 
+const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
+
+/** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */
+function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
+  const rest = /^[^.;!?,:()]*/.exec(r.norm.slice(end))![0].toLowerCase()
+  const range = new RegExp(String.raw`\b${DAY}\s*(?:–|-|to|through|thru)\s*${DAY}`).exec(rest)
+  if (range) {
+    const [s, e] = [WEEKDAY.indexOf(range[1]!), WEEKDAY.indexOf(range[2]!)]
+    const out = new Set<number>()
+    for (let d = s; ; d = (d + 1) % 7) { out.add(d); if (d === e || out.size === 7) break }
+    return out
+  }
+  if (/\bweekends?\b/.test(rest)) return new Set([0, 6])
+  if (/\bweekdays?\b/.test(rest)) return new Set([1, 2, 3, 4, 5])
+  const one = new RegExp(String.raw`\b${DAY}`).exec(rest)
+  return one && /^(?:sun|mon|tue|wed|thu|fri|sat)(?:day|days|s)?\.?$/.test(one[0]) ? new Set([WEEKDAY.indexOf(one[1]!)]) : null
+}
+
 /** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */
 function following(r: Reading, end: number): Slot | null {
   let best: { at: number; slot: Slot } | null = null
@@ -168,6 +187,9 @@ function following(r: Reading, end: number): Slot | null {
  * by the same value ("open on Sundays" / "closed Sundays") they contradict.
  */
 export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: number): boolean {
+  // "open Monday to Friday" / "closed weekends": days that do not overlap are two facts.
+  const [da, db] = [qualifiedDays(a, endA), qualifiedDays(b, endB)]
+  if (da && db) return ![...da].some((d) => db.has(d))
   const [x, y] = [following(a, endA), following(b, endB)]
   if (!x || !y) return false
   // A weekday and "this week" may name the same days: they do not make two facts.

@@ -33,6 +33,12 @@ export interface Reading {
   readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number; readonly guessed?: boolean; readonly modifies?: boolean }>
   readonly slots: Slots
   readonly past: boolean
+  /**
+   * Told in the simple past with no present verb ("Oren worked at Google for 5 years"): past
+   * against a text that says "now" ("oren is at Stripe now"). Update verbs ("moved to", "switched
+   * to") state the present and do not count.
+   */
+  readonly simplePast: boolean
   /** Stated orders of preference: "prefers trains to flying", "would rather fly than take the train". */
   readonly orders: ReadonlyArray<{ readonly better: string; readonly worse: string }>
   /** Whether the clause around a position is past-marked ("knows Kubernetes, ran clusters at his last job"). */
@@ -149,6 +155,7 @@ export function readText(text: string): Reading {
     entities: entitiesOf(tokens, norm),
     slots,
     past: PAST_MARKERS.test(norm),
+    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated)\b/i.test(norm),
     pastAt: pastClauses(norm),
     orders: preferenceOrders(norm),
     present: PRESENT_MARKERS.test(norm),

@@ -24,10 +24,15 @@ export interface Signal {
 
 const EVENTFUL: ReadonlySet<string> = new Set(['time', 'span', 'date', 'reldate'])
 
+/** Whether one text speaks of the past and the other of the present, so their values are both true. */
+export function differentTimes(a: Reading, b: Reading): boolean {
+  return a.past !== b.past || (a.present && !b.present && b.simplePast) || (b.present && !a.present && a.simplePast)
+}
+
 /** Values of one kind that no reading reconciles: 3pm vs 4pm, 30°C vs 68°F, 1 GB vs 500 MB. */
 export function valueSignal(a: Reading, b: Reading): Signal | null {
   // "used to work at Stripe" / "at Shopify now": a past value and a present one are both true.
-  if (a.past !== b.past) return null
+  if (differentTimes(a, b)) return null
   // Times and dates belong to events ("departs" / "arrives", "expires" / "was signed"); amounts,
   // sizes and frequencies are read as one attribute whatever verb carries them ("runs twice a
   // month" / "is processed once a month").
@@ -154,7 +159,7 @@ const MODIFIER_CLASSES = SUBJECT_CLASSES
 
 /** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
 export function substitutionSignal(a: Reading, b: Reading): Signal | null {
-  if (a.past !== b.past || a.additive || b.additive) return null
+  if (differentTimes(a, b) || a.additive || b.additive) return null
   const [ua, ub] = [unmatched(a, b), unmatched(b, a)]
   // "does not accept checks" chooses nothing: a negated member answers no question.
   const asserted = (r: Reading) => (e: Reading['entities'][number]): boolean => !e.cls || !r.negated.has(e.stem)
@@ -184,7 +189,7 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
 
 /** Another modifier of one noun said of one subject: "on the platform team" / "moved to the payments team". */
 export function complementSignal(a: Reading, b: Reading): Signal | null {
-  if (a.past !== b.past || a.additive || b.additive) return null
+  if (differentTimes(a, b) || a.additive || b.additive) return null
   const m = complementModifier(a, b)
   return m ? { kind: 'substitution', reason: `a different answer about the same subject: ${m.text}` } : null
 }
@@ -196,7 +201,7 @@ export function complementSignal(a: Reading, b: Reading): Signal | null {
  * says which thing, not what is said of it, and is left alone.
  */
 export function identifierSignal(a: Reading, b: Reading): Signal | null {
-  if (a.past !== b.past || a.additive || b.additive) return null
+  if (differentTimes(a, b) || a.additive || b.additive) return null
   const shape = (s: string): string => s.replace(/\p{L}+/gu, 'a').replace(/\d+/g, '0')
   const placed = (x: Reading, y: Reading): Reading['tokens'] => x.tokens.filter((t, i) => {
     // Amounts with their unit ("2pm", "16gb") are values, the value check's business.
