@@ -79,3 +79,14 @@ describe('half a day', () => {
     expect(judge('the course is half a day', 'course runs 1pm to 5pm').conflict).toBe(false)
   })
 })
+
+describe('regressions found on the template sets', () => {
+  test.each([
+    ['Wednesday and Saturday never make a topic', 'yoga on Wednesday at 6pm', 'the Wednesday release ships at 9am'],
+    ['two parts of the day are two facts', 'the side gate is locked at night', 'side gate is unlocked during the day'],
+    ['a check-in time is no stay', 'check-in starts at 3pm', 'check-out is by 10am'],
+    ['"no free" is no price of nothing', 'the venue has no free parking', 'parking at the venue is not free'],
+  ])('%s', (_name, a, b) => {
+    expect(judge(a, b).conflict, judge(a, b).reason).toBe(false)
+  })
+})

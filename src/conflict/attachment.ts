@@ -168,7 +168,7 @@ function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
   if (/\bweekends?\b/.test(rest)) return new Set([0, 6])
   if (/\bweekdays?\b/.test(rest)) return new Set([1, 2, 3, 4, 5])
   const one = new RegExp(String.raw`\b${DAY}`).exec(rest)
-  return one && /^(?:sun|mon|tue|wed|thu|fri|sat)(?:day|days|s)?\.?$/.test(one[0]) ? new Set([WEEKDAY.indexOf(one[1]!)]) : null
+  return one && /^(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day|days|s)?\.?$/.test(one[0]) ? new Set([WEEKDAY.indexOf(one[1]!)]) : null
 }
 
 /** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */
@@ -190,6 +190,10 @@ export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: 
   // "open Monday to Friday" / "closed weekends": days that do not overlap are two facts.
   const [da, db] = [qualifiedDays(a, endA), qualifiedDays(b, endB)]
   if (da && db) return ![...da].some((d) => db.has(d))
+  // "locked at night" / "unlocked during the day": two parts of the day, two facts.
+  const part = (r: Reading, end: number): string | null => /^[^.;!?,:()]*?\b(morning|afternoon|evening|night|overnight|day|daytime|nighttime)\b/i.exec(r.norm.slice(end))?.[1]!.toLowerCase().replace(/^(?:overnight|nighttime)$/, 'night').replace(/^daytime$/, 'day') ?? null
+  const [pa, pb] = [part(a, endA), part(b, endB)]
+  if (pa && pb && pa !== pb) return true
   const [x, y] = [following(a, endA), following(b, endB)]
   if (!x || !y) return false
   // A weekday and "this week" may name the same days: they do not make two facts.

@@ -94,7 +94,7 @@ const GENERIC = new Set(
     'up out off down over one two fyi them its his her their our your my').split(' '),
 )
 // Month names exactly: a prefix match would swallow names ("Marta", "Marcus", "Janet", "Augusta").
-const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+const TIME_WORDS = /^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day|days|s)?$|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
 export function isTimeWord(lower: string): boolean {
@@ -113,6 +113,7 @@ export function readText(text: string): Reading {
     .replace(/\bON\b/g, 'enabled').replace(/\bOFF\b/g, 'disabled')
     .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(not\s+)?(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, not: string | undefined, s: string) => `${v} ${(s.toLowerCase() === 'on') !== !!not ? 'enabled' : 'disabled'}`)
   const tokens = tokenize(norm)
+  const slots = readSlots(norm)
   const content = new Set<string>()
   const keys = new Set<string>()
   for (const t of tokens) {
@@ -138,10 +139,10 @@ export function readText(text: string): Reading {
     if (joined.length >= 6) compounds.add(joined)
   })
   // A stay told by its nights or by its check-in and check-out is one topic: the stay.
-  if (/\bcheck(?:ing|s|ed)?[-\s]?(?:in(?:to)?|out)\b|\b\d+\s+nights?\b|\b(?:one|two|three|four|five|six|seven)\s+nights?\b/i.test(norm)) keys.add(stem('stay'))
+  // (Check-in alone is a time of day, "check-in opens at 2pm", not a stay.)
+  if (slots.slots.some((s) => s.kind === 'count' && s.unit === 'night')) keys.add(stem('stay'))
   const spans = clauseSpans(norm)
   const negated = negatedStems(norm, tokens, spans)
-  const slots = readSlots(norm)
   // "no shipping fee" is a price of nothing, compared as a value: its words are not negated facts.
   for (const sl of slots.slots) {
     if (sl.kind !== 'money' || sl.amount !== 0) continue

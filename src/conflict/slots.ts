@@ -27,7 +27,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   }) },
   // "free parking", "for free", "complimentary": a price of nothing, against any other price. Not
   // "gluten-free", "free at 3" (availability) or a free tier/trial (a product, whose price is another's).
-  { re: /\bno\s+(?:[a-z]+\s+)?(?:fee|charge|cost)s?\b|\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
+  { re: /\bno\s+(?:[a-z]+\s+)?(?:fee|charge|cost)s?\b|\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])(?<!\b(?:no|not)\s+)free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
     kind: 'money', amount: 0, currency: null, text: m[0],
   }) },
   // A range of days: "May 12–14", "June 3 to June 6", "12–14 May", "Mar 30 – Apr 2". Read whole, so
