@@ -33,6 +33,8 @@ export interface Reading {
   readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number; readonly guessed?: boolean; readonly modifies?: boolean }>
   readonly slots: Slots
   readonly past: boolean
+  /** The capitalized name a text opens with ("Nils Ng leads ...", "Tess Petrov has ..."), as stems; empty if none. */
+  readonly leadingName: readonly string[]
   /**
    * Told in the simple past with no present verb ("Oren worked at Google for 5 years"): past
    * against a text that says "now" ("oren is at Stripe now"). Update verbs ("moved to", "switched
@@ -156,6 +158,7 @@ export function readText(text: string): Reading {
     entities: entitiesOf(tokens, norm),
     slots,
     past: PAST_MARKERS.test(norm),
+    leadingName: leadingName(tokens, norm),
     simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated)\b/i.test(norm),
     pastAt: pastClauses(norm),
     orders: preferenceOrders(norm),
@@ -177,6 +180,25 @@ function preferenceOrders(norm: string): Array<{ better: string; worse: string }
   for (const re of ORDER_PATTERNS) {
     for (const m of norm.matchAll(re)) out.push({ better: stem(m[1]!.toLowerCase().split(/\s+/).at(-1)!), worse: stem(m[2]!.toLowerCase()) })
   }
+  return out
+}
+
+/**
+ * The person or thing a text opens with when it is named in capitals: "Tess Petrov has a birthday
+ * in August" opens with "tess petrov". A first word followed by another capitalized word, or by a
+ * subject's verb, is a name; "The", "Office" before a verb are not (common words are left out).
+ */
+function leadingName(tokens: readonly Token[], norm: string): string[] {
+  const out: string[] = []
+  for (let i = 0; i < tokens.length && out.length < 3; i++) {
+    const t = tokens[i]!
+    const raw = norm.slice(t.start, t.end)
+    const gap = i === 0 ? norm.slice(0, t.start) : norm.slice(tokens[i - 1]!.end, t.start)
+    if (!/^\p{Lu}\p{Ll}+$/u.test(raw) || (i > 0 && !/^\s+$/.test(gap)) || (i === 0 && gap.trim() !== '')) break
+    if (isStop(t) || GENERIC.has(t.lower) || CLASS_OF.has(t.lower) || isTimeWord(t.lower) || ANTONYMS.has(t.stem)) break
+    out.push(t.stem)
+  }
+  if (out.length === 1 && !initialName(tokens, 0, norm)) return []
   return out
 }
 

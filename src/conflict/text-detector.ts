@@ -69,6 +69,13 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
+  // Two texts that open with different names are about two people ("Tess Petrov has a birthday in
+  // August" / "Ximena Ng has a birthday in June"; "Nils Ng ..." / "Nils Costa ...").
+  const [na, nb] = [a.leadingName, b.leadingName]
+  const elsewhere = (name: readonly string[], other: Reading): boolean => name.some((s) => other.tokens.some((t) => t.stem === s))
+  if (na.length && nb.length && na.join(' ') !== nb.join(' ') && ((!elsewhere(na, b) && !elsewhere(nb, a)) || (na.length > 1 && nb.length > 1))) {
+    return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared }
+  }
   const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
   // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
   // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
