@@ -22,7 +22,8 @@ const BUDGET = {
    * 80 kB (62 kB then); the free-text conflict detector (issue 16, on by default) adds ~20 kB,
    * loaded at the first read (src/facts/free-text-conflicts.ts), not at open.
    */
-  factsWorkerGz: 90_000,
+  // Raised from 90_000 by issue 16's general detector (+5.5 kB gz); test/bundle-size.test.ts says why.
+  factsWorkerGz: 95_000,
   /** The worker once every module has been used, gzipped. */
   allModulesWorkerGz: 260_000,
 }

@@ -12,6 +12,9 @@
  *   npm run eval:conflicts                  # everything above
  *   npm run eval:conflicts -- --errors      # also list the realistic DEV pairs it gets wrong
  *   npm run eval:conflicts -- --json        # machine-readable result
+ *   npm run eval:conflicts -- --dev-only    # realistic DEV split only: no holdout figure is computed
+ *                                           # (also MEMWEAVE_EVAL_DEV_ONLY=1); use while iterating
+ *   npm run eval:conflicts -- --probes=FILE # a probe file ({pairs:[{id,type,label,a,b}]}) per type, with its errors
  *
  * There is deliberately no flag to list holdout errors: the holdout is reported, never inspected.
  * "Positive" is label `conflict`; `compatible` and `unrelated` are negatives.
@@ -183,15 +186,39 @@ export function formatRealistic(r: RealisticResult): string {
   }
   row('all', () => true)
   for (const split of ['dev', 'holdout']) {
+    if (!r.detector.results.some((p) => p.split === split)) continue
     row(split, (p) => p.split === split)
     for (const type of [...new Set(r.detector.results.map((p) => p.category))].sort()) row(`  ${split} ${type}`, (p) => p.split === split && p.category === type)
   }
   return lines.join('\n') + '\n'
 }
 
+/** Probe pairs written apart from the realistic set, scored per type; `category` is the pair's type. */
+export function loadProbes(path: string): LabelledPair[] {
+  const raw = (JSON.parse(readFileSync(path, 'utf8')) as { pairs: Array<{ id: string; type: string; label: LabelledPair['label']; a: string; b: string }> }).pairs
+  return raw.map((p) => ({ id: p.id, category: p.type, label: p.label, split: 'dev', a: p.a, b: p.b }))
+}
+
+function formatProbes(path: string): string {
+  const text = new TextConflictDetector()
+  const r = evaluateRule(loadProbes(path), (a, b) => text.judge(a, b))
+  const f = (s: Scores): string => `${pct(s.precision)} / ${pct(s.recall)} / ${pct(s.f1)} (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`
+  const lines = [`Probes ${path} (text detector): all ${f(r.overall)}`]
+  for (const type of [...new Set(r.results.map((p) => p.category))].sort()) lines.push(`  ${type}: ${f(score(r.results.filter((p) => p.category === type)))}`)
+  for (const w of r.results.filter((x) => x.predicted !== (x.label === 'conflict'))) lines.push(`  ${w.id} ${w.category} [${w.label}] ${w.reason}\n    A: ${w.a}\n    B: ${w.b}`)
+  return lines.join('\n') + '\n'
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
-  const realistic = loadRealistic()
+  const probes = args.find((a) => a.startsWith('--probes='))
+  if (probes) {
+    process.stdout.write(formatProbes(probes.slice('--probes='.length)))
+    return
+  }
+  // While iterating, the holdout is not even scored: it is looked at once per milestone, never per change.
+  const devOnly = args.includes('--dev-only') || process.env['MEMWEAVE_EVAL_DEV_ONLY'] === '1'
+  const realistic = loadRealistic().filter((p) => !devOnly || p.split === 'dev')
   const real = realistic.length ? await evaluateRealistic(realistic) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))

@@ -24,9 +24,10 @@ const BUDGET = {
   /**
    * The worker of a page that only uses facts, gzipped: what loads at open plus the free-text
    * conflict detector, loaded by the first read that judges a free-text fact: 83.2 kB when set (63.3 kB
-   * at open), the budget e2e/consumer.spec.ts holds the downloaded worker to.
+   * at open), the budget e2e/consumer.spec.ts holds the downloaded worker to. Raised from 90_000 by
+   * issue 16's general detector (lexicons and mechanisms: +5.5 kB gz, 89.9 kB measured).
    */
-  factsWorkerGz: 90_000,
+  factsWorkerGz: 95_000,
 }
 
 /** Packages an app installs only for memweave's Node side (optional peers); never in a browser bundle. */

@@ -10,6 +10,8 @@ const EXTRA: Record<string, string> = {
   [stem('booking')]: 'reserv', [stem('table')]: 'reserv', [stem('reservation')]: 'reserv',
   [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir',
   [stem('reports')]: 'manag', [stem('manager')]: 'manag', [stem('boss')]: 'manag',
+  // Ways of addressing someone: "reply in Swedish" and "write in English" answer one question.
+  ...Object.fromEntries('reply replies respond write writes email message contact talk speak speaks address answer communicate correspond'.split(' ').map((w) => [stem(w), 'commun'])),
 }
 /** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
 const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])
@@ -29,7 +31,7 @@ export function attachedWords(r: Reading, at: number): string[] {
     if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
     // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
     const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
-    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:every|any|some|no)(?:thing|one|body|where)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
   return out
@@ -65,32 +67,108 @@ export function differentObjects(a: Reading, endA: number, b: Reading, endB: num
   return x !== null && y !== null && !hasStem(b.content, x) && !hasStem(a.content, y)
 }
 
+/** A shared head noun with a different word right before it on each side. */
+interface ModifierPair {
+  /** For a person: `"backend tests" vs "frontend tests"`. */
+  readonly text: string
+  /** The head noun's stem and the two modifiers as written. */
+  readonly head: string
+  readonly ma: string
+  readonly mb: string
+  /**
+   * The noun phrase comes after a subject both texts name ("Omar prefers the aisle seat" / "omar
+   * wants a window seat"): the modifier is the answer about that subject, not which subject.
+   */
+  readonly complement: boolean
+}
+
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that'])
+
+/** Frequency words that modify a noun as a value does ("weekly report" / "monthly report"). */
+const FREQUENCY_WORDS = /^(?:hourly|nightly|daily|weekly|biweekly|fortnightly|monthly|bimonthly|quarterly|yearly|annual|annually|semiannual)$/
+
+function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
+  const before = (r: Reading, i: number): Reading['tokens'][number] | null => {
+    const p = r.tokens[i - 1]
+    if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
+    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower) || NEGATORS.has(p.lower)) return null
+    // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
+    // After a determiner it is a noun ("the payments team"), whatever its ending.
+    const determined = DETERMINERS.has(r.tokens[i - 2]?.lower ?? '')
+    if ((!determined && (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3))) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
+    return p
+  }
+  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  const out: ModifierPair[] = []
+  for (let i = 0; i < a.tokens.length; i++) {
+    const t = a.tokens[i]!
+    // An everyday head ("team") is enough when the subject is named before it; "two subjects" needs a key.
+    if (STOPWORDS.has(t.lower) || !a.content.has(t.stem)) continue
+    const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    if (j < 0) continue
+    const [pa, pb] = [before(a, i), before(b, j)]
+    if (!pa || !pb || near(pa.stem, pb.stem)) continue
+    if ([...b.content].some((c) => near(c, pa.stem)) || [...a.content].some((c) => near(c, pb.stem))) continue
+    // Two members of one closed class of answers ("aisle seat" / "window seat"), or two frequencies
+    // ("weekly emails" / "monthly emails"), answer one question: the substitution and value checks' business.
+    const cls = CLASS_OF.get(pa.lower)
+    if ((cls && cls === CLASS_OF.get(pb.lower) && !SUBJECT_CLASSES.has(cls)) || (FREQUENCY_WORDS.test(pa.lower) && FREQUENCY_WORDS.test(pb.lower))) continue
+    const subject = (r: Reading, upto: number, other: Reading): boolean =>
+      r.tokens.slice(0, upto).some((u) => r.keys.has(u.stem) && !sameStem(u.stem, t.stem) && other.tokens.slice(0, other === b ? j - 1 : i - 1).some((v) => sameStem(v.stem, u.stem)))
+    const complement = subject(a, i - 1, b)
+    if (!complement && !a.keys.has(t.stem)) continue
+    out.push({
+      text: `"${pa.lower} ${t.lower}" vs "${pb.lower} ${b.tokens[j]!.lower}"`,
+      head: t.stem, ma: pa.lower, mb: pb.lower,
+      complement,
+    })
+  }
+  return out
+}
+
+/**
+ * Classes whose members tell one subject from another rather than answer a question: "the
+ * staging server" and "the production server" are two servers, "the basic plan" and "the pro
+ * plan" two plans.
+ */
+export const SUBJECT_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+
 /**
  * A shared head noun with a different word right before it on each side: "backend tests" /
  * "frontend tests", "login endpoint" / "health endpoint", "weekday rate" / "weekend rate". Two
  * members of one kind, so a difference in what is said of them is no contradiction.
  */
 export function differentModifiers(a: Reading, b: Reading): string | null {
-  const before = (r: Reading, i: number): string | null => {
-    const p = r.tokens[i - 1]
-    if (!p || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return null
-    if (STOPWORDS.has(p.lower) || /^\d/.test(p.lower) || NEGATORS.has(p.lower)) return null
-    // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
-    if (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
-    return p.stem
+  return modifierPairs(a, b).find((p) => !p.complement)?.text ?? null
+}
+
+/**
+ * The same noun after the same subject with another modifier: "Tomas is on the platform team" /
+ * "tomas moved to the payments team", "the client wants weekly status emails" / "client asked for
+ * a monthly status email". The modifier answers what is said of the subject.
+ */
+export function complementModifier(a: Reading, b: Reading): ModifierPair | null {
+  const pairs = modifierPairs(a, b)
+  return pairs.length > 0 && pairs.every((p) => p.complement) ? pairs[0]! : null
+}
+
+const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
+
+/** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */
+function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
+  const rest = /^[^.;!?,:()]*/.exec(r.norm.slice(end))![0].toLowerCase()
+  const range = new RegExp(String.raw`\b${DAY}\s*(?:–|-|to|through|thru)\s*${DAY}`).exec(rest)
+  if (range) {
+    const [s, e] = [WEEKDAY.indexOf(range[1]!), WEEKDAY.indexOf(range[2]!)]
+    const out = new Set<number>()
+    for (let d = s; ; d = (d + 1) % 7) { out.add(d); if (d === e || out.size === 7) break }
+    return out
   }
-  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
-  for (let i = 0; i < a.tokens.length; i++) {
-    const t = a.tokens[i]!
-    if (STOPWORDS.has(t.lower) || !a.keys.has(t.stem)) continue
-    const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
-    if (j < 0) continue
-    const [ma, mb] = [before(a, i), before(b, j)]
-    if (!ma || !mb || near(ma, mb)) continue
-    if ([...b.content].some((c) => near(c, ma)) || [...a.content].some((c) => near(c, mb))) continue
-    return `"${a.tokens[i - 1]!.lower} ${t.lower}" vs "${b.tokens[j - 1]!.lower} ${b.tokens[j]!.lower}"`
-  }
-  return null
+  if (/\bweekends?\b/.test(rest)) return new Set([0, 6])
+  if (/\bweekdays?\b/.test(rest)) return new Set([1, 2, 3, 4, 5])
+  const one = new RegExp(String.raw`\b${DAY}`).exec(rest)
+  return one && /^(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day|days|s)?\.?$/.test(one[0]) ? new Set([WEEKDAY.indexOf(one[1]!)]) : null
 }
 
 /** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */
@@ -109,7 +187,17 @@ function following(r: Reading, end: number): Slot | null {
  * by the same value ("open on Sundays" / "closed Sundays") they contradict.
  */
 export function differentQualifiers(a: Reading, endA: number, b: Reading, endB: number): boolean {
+  // "open Monday to Friday" / "closed weekends": days that do not overlap are two facts.
+  const [da, db] = [qualifiedDays(a, endA), qualifiedDays(b, endB)]
+  if (da && db) return ![...da].some((d) => db.has(d))
+  // "locked at night" / "unlocked during the day": two parts of the day, two facts.
+  const part = (r: Reading, end: number): string | null => /^[^.;!?,:()]*?\b(morning|afternoon|evening|night|overnight|day|daytime|nighttime)\b/i.exec(r.norm.slice(end))?.[1]!.toLowerCase().replace(/^(?:overnight|nighttime)$/, 'night').replace(/^daytime$/, 'day') ?? null
+  const [pa, pb] = [part(a, endA), part(b, endB)]
+  if (pa && pb && pa !== pb) return true
   const [x, y] = [following(a, endA), following(b, endB)]
   if (!x || !y) return false
+  // A weekday and "this week" may name the same days: they do not make two facts.
+  const days = new Set([family(x), family(y)])
+  if (days.has('date') && [...days].some((f) => f.startsWith('reldate:week'))) return false
   return family(x) !== family(y) || compare(x, y, a.slots.approximate || b.slots.approximate) !== 'equal'
 }

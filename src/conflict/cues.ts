@@ -23,9 +23,29 @@ const RETRACT_WORDS =
   'revoke revoked'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
+/**
+ * Phrasal verbs and set phrases that say what a one-word verb says, rewritten to it so the
+ * attribute a value is attached to reads the same on both sides: "gets in at 9:15" is "arrives
+ * at 9:15", "open until 9pm" is "closes at 9pm", "starting to learn Rust" is being a beginner.
+ */
+export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?:gets|got|get|getting)\s+in(?=\s+(?:at|around|about|by|on|before|after|early|late|\d))/gi, 'arrives'],
+  [/\b(?:touch(?:es|ed|ing)?)\s+down\b/gi, 'lands'],
+  [/\b(?:kicks|kicked|kick|kicking)\s+off\b/gi, 'starts'],
+  [/\b(?:showed|shows|show|showing|turned|turns|turn|turning)\s+up\b/gi, 'came'],
+  // "doesn't open till 6" is "opens at 6".
+  [/\b(?:does|do|will|is|are)\s+not\s+open\s+(?:until|till|til|before)\s+(?=(?:\d|noon))/gi, 'opens at '],
+  [/\b(?:takes|took|take|taking)\s+off(?=\s+(?:at|around|about|by|on|before|after|\d))/gi, 'departs'],
+  [/\b(?:is\s+|are\s+|stays\s+|stay\s+)?open(?:ed)?\s+(?:until|till|til|to|through)\s+(?=(?:\d|noon|midnight))/gi, 'closes at '],
+  [/\b(?:is\s+|are\s+)?open(?:ed)?\s+from\s+(?=\d)(?![^,.;]*\b(?:to|until|till|–|-)\b)/gi, 'opens at '],
+  [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b|\b(?:knows?|speaks?)\s+(?:only\s+)?(?:a\s+few|a\s+couple\s+of|some\s+basic)\s+words\b/gi, 'beginner'],
+]
+
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
 export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:called|call|calling|calls)\s+off\b/gi, 'cancelled'],
+  // "pulled out of the demo", "dropped out", "backed out", "bowed out": a withdrawal.
+  [/\b(?:pulled|pulls|pull|pulling|dropped|drops|drop|dropping|backed|backs|back|backing|bowed|bows|bow|opted|opts|opt)\s+out\b(?:\s+of\b)?/gi, 'withdrew'],
   [/\bno\s+longer\b/gi, 'not'],
   [/\b(?:rolled|rolling|roll|rolls)\s+back\b/gi, 'reverted'],
   [/\b(?:ripped|ripping|rip|took|taken|take|pulled|pull)\s+(\w+(?:\s+\w+)?)\s+out\b/gi, 'removed $1'],
@@ -78,9 +98,24 @@ units: metric celsius kilometres kilometers km kg | imperial fahrenheit miles mi
 access: read-write write push admin | read-only readonly
 inclusion: including included inclusive | excluding excluded exclusive top extra plus
 stock: plenty available in-stock | sold-out out-of-stock
-skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned | beginner novice junior struggles struggle weak poor rusty inexperienced
+skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned senior principal veteran | beginner novice junior newbie struggles struggle weak poor rusty inexperienced
 openness: open opens opened reopened | closed close closes shut
 punctuality: ontime punctual | delayed late overdue behind
+marital: married | single unmarried divorced
+condition: intact undamaged pristine | damaged defective faulty dented cracked
+automation: manual manually stick | automatic automated automatically
+locking: locked | unlocked
+rate-type: fixed | variable floating adjustable
+sex: female girl | male boy
+loudness: quiet silent calm | noisy loud noise lively
+employment: full-time fulltime permanent | part-time parttime temporary freelance interim
+workplace: remote remotely wfh | onsite in-office
+setting: indoor indoors inside | outdoor outdoors outside
+life: alive living | dead deceased
+permission: allowed permitted | forbidden prohibited banned
+occupancy: vacant | occupied taken
+certainty: confirmed definite final | tentative unconfirmed tbd tbc provisional
+synchrony: synchronous sync | asynchronous async
 `
 
 /**
@@ -145,13 +180,25 @@ drink: tea coffee espresso latte cappuccino decaf juice soda cola beer wine wate
 handedness: left-handed right-handed lefthanded righthanded ambidextrous
 branch: main master trunk develop
 seat: window aisle middle
-color: red orange yellow green blue purple pink brown black white grey gray silver gold
+color: red orange yellow green blue purple pink brown black white grey gray silver gold navy beige teal turquoise maroon burgundy cream charcoal olive khaki lilac magenta cyan ivory tan
 ordinal: first second third fourth fifth last final
 daypart: morning afternoon evening night
 age: old new older newer current legacy previous former
 family: son daughter brother sister mother father wife husband mom dad
 component: frontend backend front-end back-end client server
 platform: ios android macos windows linux web mobile desktop
+country: usa canada mexico brazil argentina chile colombia peru uk britain england scotland ireland france germany spain portugal italy netherlands belgium switzerland austria sweden norway denmark finland poland czechia greece russia ukraine egypt nigeria kenya ghana morocco india pakistan china japan korea vietnam thailand indonesia philippines singapore malaysia australia zealand israel uae
+payment: cash card credit debit wire check cheque paypal invoice venmo crypto
+transport: train plane flight car bus bike coach ferry taxi uber drive driving flying
+meal: breakfast brunch lunch dinner supper
+cabin: economy premium-economy business-class first-class
+season: spring summer autumn fall winter
+cloud: aws gcp azure heroku vercel netlify digitalocean
+database: postgres postgresql mysql mariadb sqlite mongodb mongo redis dynamodb cassandra oracle
+browser: chrome firefox safari edge brave opera
+size: small medium large xl xxl
+shipping: overnight express standard ground two-day next-day same-day
+pronoun: he/him she/her they/them
 `
 export const CLASS_OF: ReadonlyMap<string, string> = (() => {
   const out = new Map<string, string>()

@@ -46,6 +46,8 @@ const N = NUMBER_SRC
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 // Month names must be capitalized: "may" is a verb, "March" is a month.
 const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?)'
+// Beside a day number a month needs no capital: chat writes "june 3", "12 sept".
+const MONTH_BY_DAY = MONTH.replace(/\b([A-Z])/g, (_m, c: string) => `[${c}${c.toLowerCase()}]`)
 const month = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
 const ORD = '(?:st|nd|rd|th)'
@@ -131,15 +133,15 @@ const EXTRACTORS: readonly Extractor[] = [
     },
   },
   {
-    re: new RegExp(`\\b(?:the\\s+)?(\\d{1,2})${ORD}?\\s+of\\s+(${MONTH})(?:,?\\s+(\\d{4})\\b)?`, 'g'),
+    re: new RegExp(`\\b(?:the\\s+)?(\\d{1,2})${ORD}?\\s+of\\s+(${MONTH_BY_DAY})(?:,?\\s+(\\d{4})\\b)?`, 'g'),
     read: (m) => ({ value: { type: 'date', m: month(m[2]!), d: +m[1]!, ...(m[3] ? { y: +m[3] } : {}) } }),
   },
   {
-    re: new RegExp(`\\b(${MONTH})\\s+(\\d{1,2})${ORD}?\\b(?![:.]\\d|\\s*%)(?:,?\\s+(\\d{4})\\b)?`, 'g'),
+    re: new RegExp(`\\b(${MONTH_BY_DAY})\\s+(\\d{1,2})${ORD}?\\b(?![:.]\\d|\\s*%)(?:,?\\s+(\\d{4})\\b)?`, 'g'),
     read: (m) => ({ value: { type: 'date', m: month(m[1]!), d: +m[2]!, ...(m[3] ? { y: +m[3] } : {}) } }),
   },
   {
-    re: new RegExp(`\\b(\\d{1,2})${ORD}?\\s+(${MONTH})(?:,?\\s+(\\d{4})\\b)?`, 'g'),
+    re: new RegExp(`\\b(\\d{1,2})${ORD}?\\s+(${MONTH_BY_DAY})(?:,?\\s+(\\d{4})\\b)?`, 'g'),
     read: (m) => ({ value: { type: 'date', m: month(m[2]!), d: +m[1]!, ...(m[3] ? { y: +m[3] } : {}) } }),
   },
   {
@@ -290,7 +292,8 @@ const EXTRACTORS: readonly Extractor[] = [
     read: (m) => ({ value: { type: 'date', y: +m[1]! } }),
   },
   {
-    re: /(?<!\d\s*)\b(?:an?|one)\s+(hour|minute|day|week|month|year|decade|fortnight)\b/gi,
+    // "half a day" is a work morning or afternoon as often as 12 hours: left unread, not read as a day.
+    re: /(?<!\d\s*)(?<!\bhalf[\s-]+)\b(?:an?|one)\s+(hour|minute|day|week|month|year|decade|fortnight)\b/gi,
     read: (m, rest) => {
       const unit = unitOf(m[1]!)
       const r = rate(rest)

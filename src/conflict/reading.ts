@@ -1,4 +1,4 @@
-import { ANTONYMS, DISLIKE_PHRASES, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
+import { ANTONYMS, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
@@ -18,14 +18,33 @@ export interface Reading {
   readonly content: ReadonlySet<string>
   /** Stems that pick the subject out: names, identifiers, uncommon words. */
   readonly keys: ReadonlySet<string>
+  /** Adjacent words written closed ("all hands" -> "allhands"), to meet a key written as one word. */
+  readonly compounds: ReadonlySet<string>
   /** Stems inside a negated or retracted clause, with the cue that negates them. */
   readonly negated: ReadonlyMap<string, string>
   /** Antonym group -> poles found (after negation), with the word. */
   readonly poles: ReadonlyMap<string, ReadonlyArray<{ readonly pole: 1 | -1; readonly word: string; readonly end: number }>>
   /** Names and closed-class members (languages, tiers, environments), merged when adjacent. */
-  readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number }>
+  /**
+   * Names and closed-class members, merged when adjacent. `guessed`: a name read from a sentence's
+   * start, where a capital proves nothing; `modifies`: the name stands before a noun or number
+   * ("our Slack bot", "Bistro 9"), so it names a thing's maker or label rather than a person.
+   */
+  readonly entities: ReadonlyArray<{ readonly stem: string; readonly text: string; readonly cls: string | null; readonly start: number; readonly guessed?: boolean; readonly modifies?: boolean }>
   readonly slots: Slots
   readonly past: boolean
+  /** The capitalized name a text opens with ("Nils Ng leads ...", "Tess Petrov has ..."), as stems; empty if none. */
+  readonly leadingName: readonly string[]
+  /**
+   * Told in the simple past with no present verb ("Oren worked at Google for 5 years"): past
+   * against a text that says "now" ("oren is at Stripe now"). Update verbs ("moved to", "switched
+   * to") state the present and do not count.
+   */
+  readonly simplePast: boolean
+  /** Stated orders of preference: "prefers trains to flying", "would rather fly than take the train". */
+  readonly orders: ReadonlyArray<{ readonly better: string; readonly worse: string }>
+  /** Whether the clause around a position is past-marked ("knows Kubernetes, ran clusters at his last job"). */
+  readonly pastAt: (pos: number) => boolean
   readonly present: boolean
   /** Clauses that restrict ("only") and the stems in them. */
   readonly exclusive: ReadonlyArray<ReadonlySet<string>>
@@ -50,6 +69,23 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
   ].map(([a, b]) => [stem(a!), stem(b!)] as const),
 )
 
+/**
+ * Kinds of a few everyday things, so a negation of the kind reaches its members: "doesn't drink
+ * coffee" against "had three espressos", "no alcohol" against "a glass of wine".
+ */
+const KIND_OF: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>()
+  for (const [kind, words] of Object.entries({
+    coffee: 'espresso latte cappuccino americano macchiato mocha cortado',
+    alcohol: 'beer wine whisky whiskey vodka gin rum tequila cocktail champagne prosecco cider sake',
+    meat: 'steak beef pork chicken bacon ham lamb veal sausage turkey duck',
+    dairy: 'milk cheese butter cream yogurt yoghurt',
+    sugar: 'candy sweets dessert cake cookie chocolate',
+    caffeine: 'coffee espresso latte cappuccino tea cola',
+  })) for (const w of words.split(' ')) out.set(stem(w), [...(out.get(stem(w)) ?? []), stem(kind)])
+  return out
+})()
+
 /** Words too common to say what a text is about. Time words are excluded separately. */
 const GENERIC = new Set(
   ('thing stuff time day week month year today tomorrow yesterday tonight morning afternoon evening night people person team ' +
@@ -59,7 +95,8 @@ const GENERIC = new Set(
     'live lives lived living work works worked working meet meets take takes make makes have has use uses ' +
     'up out off down over one two fyi them its his her their our your my').split(' '),
 )
-const TIME_WORDS = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|days|s)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+// Month names exactly: a prefix match would swallow names ("Marta", "Marcus", "Janet", "Augusta").
+const TIME_WORDS = /^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day|days|s)?$|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
 export function isTimeWord(lower: string): boolean {
@@ -70,6 +107,7 @@ export function isTimeWord(lower: string): boolean {
 /** Reads an observation. */
 export function readText(text: string): Reading {
   let norm = normalizeText(text)
+  for (const [re, to] of PHRASAL_VERBS) norm = norm.replace(re, to)
   for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
   norm = norm
     .replace(DISLIKE_PHRASES, 'dislike')
@@ -77,6 +115,7 @@ export function readText(text: string): Reading {
     .replace(/\bON\b/g, 'enabled').replace(/\bOFF\b/g, 'disabled')
     .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(not\s+)?(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, not: string | undefined, s: string) => `${v} ${(s.toLowerCase() === 'on') !== !!not ? 'enabled' : 'disabled'}`)
   const tokens = tokenize(norm)
+  const slots = readSlots(norm)
   const content = new Set<string>()
   const keys = new Set<string>()
   for (const t of tokens) {
@@ -84,6 +123,7 @@ export function readText(text: string): Reading {
     content.add(t.stem)
     const alias = NOUN_ALIASES.get(t.stem)
     if (alias) content.add(alias)
+    for (const kind of KIND_OF.get(t.stem) ?? []) content.add(kind)
     // "check-in" also says "check": parts of a hyphenated word are words too.
     if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
     if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) {
@@ -91,20 +131,82 @@ export function readText(text: string): Reading {
       if (alias) keys.add(alias)
     }
   }
+  const compounds = new Set<string>()
+  // "all hands", "all-hands" and "allhands", "on call" and "on-call": a compound is one key however
+  // it is written, so the open form also yields the closed one (hyphenated tokens are read closed).
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1]
+    if (!next || !/^\s+$/.test(norm.slice(t.end, next.start)) || !/^\p{L}+$/u.test(t.lower) || !/^\p{L}+$/u.test(next.lower)) return
+    const joined = t.lower + next.lower
+    if (joined.length >= 6) compounds.add(joined)
+  })
+  // A stay told by its nights or by its check-in and check-out is one topic: the stay.
+  // (Check-in alone is a time of day, "check-in opens at 2pm", not a stay.)
+  if (slots.slots.some((s) => s.kind === 'count' && s.unit === 'night')) keys.add(stem('stay'))
   const spans = clauseSpans(norm)
   const negated = negatedStems(norm, tokens, spans)
+  // "no shipping fee" is a price of nothing, compared as a value: its words are not negated facts.
+  for (const sl of slots.slots) {
+    if (sl.kind !== 'money' || sl.amount !== 0) continue
+    const at = slots.at.get(sl) ?? -1
+    for (const t of tokens) if (t.start >= at && t.end <= at + sl.text.length) negated.delete(t.stem)
+  }
   return {
-    text, norm, tokens, content, keys,
+    text, norm, tokens, content, keys, compounds,
     negated,
     poles: polesOf(tokens, norm, negated),
     entities: entitiesOf(tokens, norm),
-    slots: readSlots(norm),
+    slots,
     past: PAST_MARKERS.test(norm),
+    leadingName: leadingName(tokens, norm),
+    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated)\b/i.test(norm),
+    pastAt: pastClauses(norm),
+    orders: preferenceOrders(norm),
     present: PRESENT_MARKERS.test(norm),
     exclusive: spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
     universal: UNIVERSAL.test(norm),
     additive: ADDITIVE.test(norm),
   }
+}
+
+const ORDER_PATTERNS: readonly RegExp[] = [
+  /\bprefer(?:s|red|ring)?\s+(?:the\s+|a\s+|an\s+|to\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?:the\s+|a\s+|an\s+)?([\p{L}-]+)/giu,
+  /\b(?:would|'d|had)\s+(?:much\s+)?rather\s+(?:have\s+|take\s+|do\s+|use\s+)?(?:the\s+|a\s+|an\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+than\s+(?:take\s+|have\s+|do\s+|use\s+)?(?:the\s+|a\s+|an\s+)?([\p{L}-]+)/giu,
+]
+
+/** "prefers X to Y", "would rather X than Y": X above Y, by the stems of their last and first words. */
+function preferenceOrders(norm: string): Array<{ better: string; worse: string }> {
+  const out: Array<{ better: string; worse: string }> = []
+  for (const re of ORDER_PATTERNS) {
+    for (const m of norm.matchAll(re)) out.push({ better: stem(m[1]!.toLowerCase().split(/\s+/).at(-1)!), worse: stem(m[2]!.toLowerCase()) })
+  }
+  return out
+}
+
+/**
+ * The person or thing a text opens with when it is named in capitals: "Tess Petrov has a birthday
+ * in August" opens with "tess petrov". A first word followed by another capitalized word, or by a
+ * subject's verb, is a name; "The", "Office" before a verb are not (common words are left out).
+ */
+function leadingName(tokens: readonly Token[], norm: string): string[] {
+  const out: string[] = []
+  for (let i = 0; i < tokens.length && out.length < 3; i++) {
+    const t = tokens[i]!
+    const raw = norm.slice(t.start, t.end)
+    const gap = i === 0 ? norm.slice(0, t.start) : norm.slice(tokens[i - 1]!.end, t.start)
+    if (!/^\p{Lu}\p{Ll}+$/u.test(raw) || (i > 0 && !/^\s+$/.test(gap)) || (i === 0 && gap.trim() !== '')) break
+    if (isStop(t) || GENERIC.has(t.lower) || CLASS_OF.has(t.lower) || isTimeWord(t.lower) || ANTONYMS.has(t.stem)) break
+    out.push(t.stem)
+  }
+  if (out.length === 1 && !initialName(tokens, 0, norm)) return []
+  return out
+}
+
+/** The past-marked clauses of a text, as a lookup by position. */
+function pastClauses(norm: string): (pos: number) => boolean {
+  const ranges: Array<readonly [number, number]> = []
+  for (const m of norm.matchAll(/[^.;!?,()–]+/g)) if (PAST_MARKERS.test(m[0])) ranges.push([m.index, m.index + m[0].length])
+  return (pos) => ranges.some(([s, e]) => pos >= s && pos < e)
 }
 
 /** A function word, unless capitalized mid-sentence: "Go" the language is not "go" the verb. */
@@ -113,7 +215,8 @@ function isStop(t: Token): boolean {
 }
 
 /** Where a negator's reach ends: a preposition opens another phrase ("no pushes | to main"). */
-const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and'])
+const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and',
+  'inside', 'outside', 'within', 'across', 'near', 'under', 'over', 'between', 'through', 'during', 'per', 'via', 'except', 'around', 'beyond', 'behind', 'toward', 'towards', 'until', 'till'])
 
 /** Nouns whose negation carries over to the verb after "to". */
 const ENABLERS = new Set(['permiss', 'access', 'right', 'abil', 'time', 'budget', 'wai', 'plan', 'need', 'intent', 'capac', 'author'].map((x) => x))
@@ -191,8 +294,27 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
   return out
 }
 
+/** Verbs that follow a person named as a sentence's subject ("Gustavo is", "Priya manages", "Ali reports"). */
+const AFTER_SUBJECT = /^(?:is|was|has|had|will|would|can|could|does|did|should|must|may|might|and|also|now|still|just|never|always)$|^[a-z]{3,}(?:[^s'u]s|ed)$/
+
+/**
+ * A capitalized word that starts a sentence says nothing by its capital, but one followed by a
+ * subject's verb and used nowhere as a common word ("Gustavo is the on-call engineer") is read as
+ * a name, so it can stand against another name.
+ */
+function initialName(tokens: readonly Token[], i: number, norm: string): boolean {
+  const t = tokens[i]!
+  const next = tokens[i + 1]
+  if (!/^\p{Lu}\p{Ll}+$/u.test(norm.slice(t.start, t.end)) || !next || !/^\s+$/.test(norm.slice(t.end, next.start))) return false
+  if (isStop(t) || GENERIC.has(t.lower) || t.lower.length < 3 || ANTONYMS.has(t.stem) || RETRACTORS.has(t.stem) || NEGATORS.has(t.lower)) return false
+  // A sentence's start only: mid-sentence capitals are names already.
+  const before = norm.slice(0, t.start).trimEnd()
+  if (before !== '' && !/[.!?:;(\-–]$/.test(before)) return false
+  return AFTER_SUBJECT.test(next.lower) && !/(?:ing|ed)$/.test(t.lower)
+}
+
 function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities'] {
-  const out: Array<{ stem: string; text: string; cls: string | null; start: number; end: number }> = []
+  const out: Array<{ stem: string; text: string; cls: string | null; start: number; end: number; guessed?: boolean }> = []
   tokens.forEach((t, i) => {
     const prevTok = tokens[i - 1]
     // "Main St" is a street, not the branch "main": a class word followed by a name is part of the name.
@@ -202,7 +324,7 @@ function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities']
     if (prevTok && /^\d/.test(prevTok.lower) && /^\s*$/.test(norm.slice(prevTok.end, t.start))) return
     // "Room A" / "Room B": a one-letter label after a noun names one of several.
     if (!cls && /^[A-Z]$/.test(norm.slice(t.start, t.end)) && prevTok && /^\s+$/.test(norm.slice(prevTok.end, t.start)) && !isStop(prevTok)) cls = 'label'
-    if (!cls && (!t.capital || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
+    if (!cls && (!(t.capital || initialName(tokens, i, norm)) || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
     const prev = out.at(-1)
     // "FedEx Ground", "Harbor Inn", "Main St": adjacent names are one name, of the first one's class.
     if (prev && !cls && t.capital && /^\s*$/.test(norm.slice(prev.end, t.start))) {
@@ -210,7 +332,11 @@ function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities']
       return
     }
     cls ??= null
-    out.push({ stem: t.stem, text: norm.slice(t.start, t.end), cls, start: t.start, end: t.end })
+    out.push({ stem: t.stem, text: norm.slice(t.start, t.end), cls, start: t.start, end: t.end, ...(t.capital || cls ? {} : { guessed: true }) })
   })
-  return out
+  return out.map((e) => {
+    const next = tokens.find((t) => t.start >= e.end)
+    const modifies = !!next && /^\s+$/.test(norm.slice(e.end, next.start)) && !isStop(next) && !NEGATORS.has(next.lower) && (/^\d/.test(next.lower) || !AFTER_SUBJECT.test(next.lower))
+    return modifies ? { ...e, modifies } : e
+  })
 }

@@ -1,5 +1,6 @@
-import { differentAttributes, differentObjects, differentQualifiers } from './attachment.js'
+import { complementModifier, differentAttributes, differentObjects, differentQualifiers, SUBJECT_CLASSES } from './attachment.js'
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
+import { STOPWORDS, stem } from './lexicon.js'
 import type { Reading } from './reading.js'
 import { isTimeWord } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -23,10 +24,15 @@ export interface Signal {
 
 const EVENTFUL: ReadonlySet<string> = new Set(['time', 'span', 'date', 'reldate'])
 
+/** Whether one text speaks of the past and the other of the present, so their values are both true. */
+export function differentTimes(a: Reading, b: Reading): boolean {
+  return a.past !== b.past || (a.present && !b.present && b.simplePast) || (b.present && !a.present && a.simplePast)
+}
+
 /** Values of one kind that no reading reconciles: 3pm vs 4pm, 30°C vs 68°F, 1 GB vs 500 MB. */
 export function valueSignal(a: Reading, b: Reading): Signal | null {
   // "used to work at Stripe" / "at Shopify now": a past value and a present one are both true.
-  if (a.past !== b.past) return null
+  if (differentTimes(a, b)) return null
   // Times and dates belong to events ("departs" / "arrives", "expires" / "was signed"); amounts,
   // sizes and frequencies are read as one attribute whatever verb carries them ("runs twice a
   // month" / "is processed once a month").
@@ -52,10 +58,45 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (isTimeWord(s) || s.length < 2 || ANTONYMS.has(s)) continue
       const head = x.tokens.find((t) => t.lower === cue.split(' ')[0])
       if (head && !NEGATORS.has(head.lower) && y.tokens.some((t) => sameStem(t.stem, head.stem))) continue
+      // A dislike ("dislikes long meetings") clashes with liking or taking the thing, not with
+      // merely naming it ("asked to cap meetings at 30 min").
+      if (head && isDislike(head.stem) && !y.poles.get('preference')?.some((p) => p.pole > 0) && !CONSUMES.test(y.norm)) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
-      const word = y.tokens.find((t) => sameStem(t.stem, s))?.lower ?? s
+      // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
+      const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
+      // A retraction negates its clause's head: in "the payroll export failed" the export failed,
+      // and "payroll" only says which one, so the other side must name the export too.
+      if (head && !NEGATORS.has(head.lower) && tx) {
+        const next = x.tokens[x.tokens.indexOf(tx) + 1]
+        if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem)) continue
+      }
+      if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
+      const word = ty?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
       return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
+    }
+  }
+  return null
+}
+
+/** Taking, eating, choosing: what a dislike cannot do. */
+const CONSUMES = /\b(?:ate|eats?|eating|had|has|have|having|drank|drinks?|drinking|ordered|orders?|ordering|picked|picks?|chose|chooses|choose|booked|books?|took|takes?|bought|buys?|uses?|used|using|signed up|joined)\b/i
+const isDislike = (s: string): boolean => ANTONYMS.get(s)?.some((p) => p.group === 'preference' && p.pole < 0) === true
+
+/**
+ * A word negated by its prefix against the word itself: "unassigned" / "assigned to Ruth",
+ * "non-binding" / "binding". Only when the other text uses the bare word, so "understand" or
+ * "unit" never count.
+ */
+export function prefixSignal(a: Reading, b: Reading): Signal | null {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const t of x.tokens) {
+      const m = /^(?:un|non-?)(\p{L}{4,})$/u.exec(t.lower)
+      if (!m || ANTONYMS.has(t.stem)) continue
+      const bare = y.tokens.find((u) => u.lower === m[1] || sameStem(u.stem, stem(m[1]!)))
+      if (!bare || y.negated.has(bare.stem) || x.tokens.some((u) => u !== t && sameStem(u.stem, bare.stem))) continue
+      if (x.pastAt(t.start) !== y.pastAt(bare.start)) continue
+      return { kind: 'negation', reason: `one side negates what the other states: "${t.lower}" vs "${bare.lower}"` }
     }
   }
   return null
@@ -74,10 +115,26 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       if (group === 'preference' && !sharedObject(a, b)) continue
       const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
+      if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
       // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
       if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end)) continue
       const [wa, wb] = [ea.word, eb.word]
       return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
+    }
+  }
+  return null
+}
+
+/**
+ * Opposite orders of preference: "prefers trains to flying" / "would rather fly than take the
+ * train"; or an order against a plain liking of what it ranks lower.
+ */
+export function orderSignal(a: Reading, b: Reading): Signal | null {
+  const near = (x: string, y: string): boolean => sameStem(x, y) || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const o of x.orders) {
+      const opposite = y.orders.find((p) => near(p.better, o.worse) && near(p.worse, o.better))
+      if (opposite) return { kind: 'preference', reason: `opposite preference: "${o.better}" over "${o.worse}" vs "${opposite.better}" over "${opposite.worse}"` }
     }
   }
   return null
@@ -98,20 +155,17 @@ function unmatched(x: Reading, y: Reading): Reading['entities'] {
   return x.entities.filter((e) => !e.stem.split(' ').some((s) => y.tokens.some((t) => sameStem(t.stem, s))))
 }
 
-/**
- * Classes whose members tell one subject from another rather than answer a question: "the
- * staging server" and "the production server" are two servers, "the basic plan" and "the pro
- * plan" two plans. Unknown names behave the same ("Alice's flight" / "Bob's flight").
- */
-const MODIFIER_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+const MODIFIER_CLASSES = SUBJECT_CLASSES
 
 /** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
 export function substitutionSignal(a: Reading, b: Reading): Signal | null {
-  if (a.past !== b.past || a.additive || b.additive) return null
+  if (differentTimes(a, b) || a.additive || b.additive) return null
   const [ua, ub] = [unmatched(a, b), unmatched(b, a)]
-  for (const e of ua) {
+  // "does not accept checks" chooses nothing: a negated member answers no question.
+  const asserted = (r: Reading) => (e: Reading['entities'][number]): boolean => !e.cls || !r.negated.has(e.stem)
+  for (const e of ua.filter(asserted(a))) {
     if (!e.cls) continue
-    const f = ub.find((x) => x.cls === e.cls)
+    const f = ub.filter(asserted(b)).find((x) => x.cls === e.cls)
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
@@ -122,10 +176,44 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const plain = (e: Reading['entities'][number]): boolean => !e.cls && !ANTONYMS.has(e.stem)
   const [na, nb] = [ua.filter(plain), ub.filter(plain)]
   const [x, y] = [na[0], nb[0]]
-  if (na.length === 1 && nb.length === 1 && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+  // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
+  // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
+  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies))
+  // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
+  const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
+  if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
   }
   return null
+}
+
+/** Another modifier of one noun said of one subject: "on the platform team" / "moved to the payments team". */
+export function complementSignal(a: Reading, b: Reading): Signal | null {
+  if (differentTimes(a, b) || a.additive || b.additive) return null
+  const m = complementModifier(a, b)
+  return m ? { kind: 'substitution', reason: `a different answer about the same subject: ${m.text}` } : null
+}
+
+/**
+ * Another identifier of the same shape in the same place, after a subject both texts name: "the
+ * replica is in us-east-1" / "replica lives in eu-west-1", "invoices go to billing@acme.com" /
+ * "send invoices to ap@acme.com". An identifier that labels its noun ("PR #518", "db-02 is down")
+ * says which thing, not what is said of it, and is left alone.
+ */
+export function identifierSignal(a: Reading, b: Reading): Signal | null {
+  if (differentTimes(a, b) || a.additive || b.additive) return null
+  const shape = (s: string): string => s.replace(/\p{L}+/gu, 'a').replace(/\d+/g, '0')
+  const placed = (x: Reading, y: Reading): Reading['tokens'] => x.tokens.filter((t, i) => {
+    // Amounts with their unit ("2pm", "16gb") are values, the value check's business.
+    if (!t.identifier || !/^\p{L}/u.test(t.lower) || y.tokens.some((u) => u.stem === t.stem)) return false
+    const prev = x.tokens[i - 1]
+    if (!prev || !(STOPWORDS.has(prev.lower) || /^[a-z]+(?:s|ed)$/.test(prev.lower)) || prev.identifier) return false
+    // The subject: a key both texts name before their identifier.
+    return x.tokens.slice(0, i).some((u) => x.keys.has(u.stem) && y.tokens.some((v) => v.start < (y.tokens.find((w) => w.identifier && !x.tokens.some((z) => z.stem === w.stem))?.start ?? -1) && sameStem(v.stem, u.stem)))
+  })
+  const [ia, ib] = [placed(a, b), placed(b, a)]
+  if (ia.length !== 1 || ib.length !== 1 || shape(ia[0]!.lower) !== shape(ib[0]!.lower)) return null
+  return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
 }
 
 /** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day". */

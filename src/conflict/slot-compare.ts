@@ -48,7 +48,7 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   if (bounded !== null) return bounded
   switch (a.kind) {
     case 'time': return overlapTimes(a.minutes, (b as typeof a).minutes, a, b as typeof a) ? 'equal' : 'differ'
-    case 'date': return compareDateParts(a, b as typeof a)
+    case 'date': return a.end || (b as typeof a).end ? compareRanges(a, b as typeof a) : compareDateParts(a, b as typeof a)
     case 'reldate': return a.offset === (b as typeof a).offset ? 'equal' : 'differ'
     case 'money': {
       const o = b as typeof a
@@ -81,6 +81,22 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   }
 }
 
+type DateSlot = Extract<Slot, { kind: 'date' }>
+
+/** Ranges agree when both ends do; a single day agrees with a range it falls in. */
+function compareRanges(a: DateSlot, b: DateSlot): Verdict {
+  const day = (m: number | undefined, d: number | undefined): number | null => (m === undefined || d === undefined ? null : m * 32 + d)
+  const span = (x: DateSlot): [number, number] | null => {
+    const s = day(x.m, x.d)
+    return s === null ? null : [s, x.end ? day(x.end.m, x.end.d)! : s]
+  }
+  const [x, y] = [span(a), span(b)]
+  if (!x || !y) return 'incomparable'
+  if (a.end && b.end) return x[0] === y[0] && x[1] === y[1] ? 'equal' : 'differ'
+  const [range, one] = a.end ? [x, y] : [y, x]
+  return one[0] >= range[0] && one[0] <= range[1] ? 'equal' : 'differ'
+}
+
 /** Clock times agree when some reading of each is the same instant, both read in the same season. */
 function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly zone: Zone | null }, b: { readonly zone: Zone | null }): boolean {
   for (const season of [0, 1] as const) {
@@ -93,6 +109,11 @@ function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly 
 function withSpanDurations(slots: readonly Slot[]): Slot[] {
   const out = [...slots]
   for (const s of slots) {
+    // "May 12–15" lasts four days, counted inclusively as people count days of an event.
+    if (s.kind === 'date' && s.end && s.m !== undefined && s.d !== undefined) {
+      const days = Math.round((Date.UTC(2001, s.end.m - 1, s.end.d) - Date.UTC(2001, s.m - 1, s.d)) / 86400000) + 1
+      out.push({ kind: 'measure', dim: 'duration', bases: [days * 86400], text: s.text })
+    }
     if (s.kind !== 'span' || s.start.length !== 1 || s.end.length !== 1) continue
     const mins = (((s.end[0]! - s.start[0]!) % 1440) + 1440) % 1440
     out.push({ kind: 'measure', dim: 'duration', bases: [mins * 60], text: s.text })

@@ -2,13 +2,14 @@ import { extractValues } from './extract-values.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
-import { stayNights } from './stay-nights.js'
+import { stayNights, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
 
 interface Found { readonly slot: Slot; readonly start: number; readonly end: number }
 
 const NUM = String.raw`(\d+(?:[.,]\d+)?)`
+const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
 const SIZE: Record<string, readonly number[]> = {
   kb: [1e3, 1024], mb: [1e6, 1048576], gb: [1e9, 1073741824], tb: [1e12, 1099511627776],
   ki: [1024], kib: [1024], mi: [1048576], mib: [1048576], gi: [1073741824], gib: [1073741824], ti: [1099511627776], tib: [1099511627776],
@@ -24,17 +25,44 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(?:version\s+|v)(\d+(?:\.\d+)*)\b|(?<=\b[A-Z][A-Za-z]+\s)(\d+\.\d+(?:\.\d+)*)\b(?!\s*%)/g, read: (m) => ({
     kind: 'version', parts: (m[1] ?? m[2]!).split('.').map(Number), text: m[0],
   }) },
+  // "free parking", "for free", "complimentary": a price of nothing, against any other price. Not
+  // "gluten-free", "free at 3" (availability) or a free tier/trial (a product, whose price is another's).
+  { re: /\bno\s+(?:[a-z]+\s+)?(?:fee|charge|cost)s?\b|\b(?:for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?(?:cost|charge)|no\s+charge|complimentary|costs?\s+nothing)\b|(?<![-\w])(?<!\b(?:no|not)\s+)free(?=\s+(?!(?:to|time|for|at|on|in|from|after|until|by|now|today|tonight|tomorrow|slot|trial|tier|plan|version|account|edition|afternoon|morning|evening|day|week|weekend|this|next|all|any|and|or)\b)[a-z]{3,})/gi, read: (m) => ({
+    kind: 'money', amount: 0, currency: null, text: m[0],
+  }) },
+  // A range of days: "May 12–14", "June 3 to June 6", "12–14 May", "Mar 30 – Apr 2". Read whole, so
+  // "May 12–14" / "May 12 to May 15" clash (off by one) and "May 13" falls inside it.
+  { re: new RegExp(String.raw`\b${MONTH_RE}\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|-|to|through|thru|until|till)\s*(?:${MONTH_RE}\.?\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d)`, 'gi'), read: (m) => {
+    const [m1, d1, m2, d2] = [monthOf(m[1]!), Number(m[2]), m[3] ? monthOf(m[3]) : monthOf(m[1]!), Number(m[4])]
+    return dateRange(m1, d1, m2, d2, m[0])
+  } },
+  { re: new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|-|to|through|thru|until|till)\s*(\d{1,2})(?:st|nd|rd|th)?\s+${MONTH_RE}\b`, 'gi'), read: (m) => {
+    const mo = monthOf(m[3]!)
+    return dateRange(mo, Number(m[1]), mo, Number(m[2]), m[0])
+  } },
   // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
   { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
     kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
   }) },
-  { re: /\b(hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
-    const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
+  // ... unless a time or a day number follows, or "on"/"this"/"next" comes before: "sat 9am", "wed 9 apr", "on sun".
+  { re: /(?<=\b(?:on|this|next|every|until|till|by|from|to)\s+)(wed|sat|sun)\b\.?|\b(wed|sat|sun)\b\.?(?=\s+(?:\d|the\s+\d))/g, read: (m) => ({
+    kind: 'date', wd: ({ wed: 3, sat: 6, sun: 0 } as Record<string, number>)[(m[1] ?? m[2])!]!, text: m[0],
+  }) },
+  // "every other Thursday", "every second week": once a fortnight (or every two of the unit).
+  { re: /\bevery\s+(?:other|second|2nd)\s+(week|day|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b/gi, read: (m) => {
+    const unit = m[1]!.toLowerCase()
+    return unit.endsWith('day') && unit !== 'day'
+      ? { kind: 'freq', value: 1, per: 'fortnight', text: m[0] }
+      : { kind: 'freq', value: 0.5, per: unit, text: m[0] }
+  } },
+  { re: /\b(hourly|nightly|daily|weekly|biweekly|bi-weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
+    const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', biweekly: 'fortnight', 'bi-weekly': 'fortnight', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
     return { kind: 'freq', value: 1, per, text: m[0] }
   } },
-  { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:°|º|degrees?\s*)?\s*([CF])(?![\w/+#-])`, 'g'), read: (m) => {
+  // After a degree sign or "degrees" the scale letter may be lower case ("4°c", "68 degrees f").
+  { re: new RegExp(String.raw`(-?\d{1,3}(?:\.\d+)?)\s*(?:(?:°|º|degrees?)\s*([CFcf])|([CF]))(?![\w/+#-])`, 'g'), read: (m) => {
     const v = Number(m[1])
-    return { kind: 'measure', dim: 'temperature', bases: [m[2]!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
+    return { kind: 'measure', dim: 'temperature', bases: [(m[2] ?? m[3])!.toUpperCase() === 'F' ? ((v - 32) * 5) / 9 : v], text: m[0] }
   } },
   { re: new RegExp(String.raw`${NUM}\s*(kib|mib|gib|tib|ki|mi|gi|ti|kb|mb|gb|tb)\b`, 'gi'), read: (m) => ({
     kind: 'measure', dim: 'size', bases: SIZE[m[2]!.toLowerCase()]!.map((f) => num(m[1]!) * f), text: m[0],
@@ -47,13 +75,15 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     kind: 'measure', dim: 'speed', bases: [num(m[1]!) * SPEED[m[2]!.toLowerCase()]!], text: m[0],
   }) },
   { re: /(\d+)\s*'\s*(\d+)\s*"/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.3048 + Number(m[2]) * 0.0254], text: m[0] }) },
+  // A lone inch mark: '32" screen'.
+  { re: /(?<![\d'])(\d+(?:\.\d+)?)\s*"(?=\s|$|[,.;)])/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.0254], text: m[0] }) },
   { re: /\b(\d+)\s*h(?:rs?|ours?)?\s*(\d+)\s*m(?:in(?:utes?|s)?)?\b/gi, read: (m) => ({
     kind: 'measure', dim: 'duration', bases: [Number(m[1]) * 3600 + Number(m[2]) * 60], text: m[0],
   }) },
   { re: /\b(once|twice|thrice|(\d+)\s+times)\s+(?:a|per|every)\s+(day|week|month|quarter|year)\b/gi, read: (m) => ({
     kind: 'freq', value: m[2] ? Number(m[2]) : FREQ[m[1]!.toLowerCase()]!, per: m[3]!.toLowerCase(), text: m[0],
   }) },
-  { re: /\b(?:end\s+of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+'(\d{2})\b/gi, read: (m) => ({
+  { re: /\b(?:end\s+of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+'(\d{2})\b/gi, read: (m) => ({
     kind: 'date', m: MONTHS.indexOf(m[1]!.toLowerCase()) + 1, y: 2000 + Number(m[2]), text: m[0],
   }) },
   { re: /(?<![\d/])(\d{1,2})\/(\d{1,2})(?![\d/])/g, read: (m) => {
@@ -77,6 +107,12 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   }) },
 ]
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+const monthOf = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
+
+function dateRange(m1: number, d1: number, m2: number, d2: number, text: string): Slot | null {
+  if (d1 < 1 || d1 > 31 || d2 < 1 || d2 > 31 || m2 < m1 || (m1 === m2 && d2 <= d1)) return null
+  return { kind: 'date', m: m1, d: d1, end: { m: m2, d: d2 }, text }
+}
 const WORD_NUM: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 }
 
 function clock(h: number, min: number, mer: string | undefined): number[] | null {
@@ -91,7 +127,7 @@ function clock(h: number, min: number, mer: string | undefined): number[] | null
 /** Units that name the same thing ("ppl", "people", "guests"; "pcs", "units"). */
 const UNIT_ALIASES: Record<string, string> = {
   people: 'person', ppl: 'person', guest: 'person', attende: 'person', pc: 'unit', pcs: 'unit', piec: 'unit', item: 'unit',
-  param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact', req: 'request', reqs: 'request',
+  kid: 'child', children: 'child', param: 'parameter', viewer: 'viewer', worker: 'node', char: 'charact', req: 'request', reqs: 'request',
 }
 export function unitWord(w: string): string {
   const s = stem(w.toLowerCase())
@@ -125,7 +161,12 @@ export function readSlots(text: string): Slots {
     if (f.slot.kind !== 'measure' && f.slot.kind !== 'count' && f.slot.kind !== 'money') continue
     const before = text.slice(Math.max(0, f.start - 14), f.start)
     const after = text.slice(f.end, f.end + 12)
-    const bound = /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
+    // "the returns window is 14 days", "weight limit: 7 tons": the value of a limit is a bound
+    // too, so it is compared with another limit ("within 30 days") as a value.
+    const LIMIT = /\b(?:window|limit|limited|cap|capped|quota|allowance|deadline|max(?:imum)?)\b/i
+    const limit = new RegExp(LIMIT.source + String.raw`[^,.;]{0,24}$`, 'i').test(text.slice(Math.max(0, f.start - 40), f.start)) ||
+      new RegExp(String.raw`^[^,.;]{0,16}` + LIMIT.source, 'i').test(text.slice(f.end, f.end + 30))
+    const bound = limit || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
       : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
     if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
   }
@@ -135,7 +176,7 @@ export function readSlots(text: string): Slots {
   const slots = resolveRelativeDates(merged.map((m) => m.slot))
   const at = new Map<Slot, number>()
   for (const sl of slots) at.set(sl, merged.find((m) => m.slot === sl)?.start ?? -1)
-  const stay = stayNights(text, slots, at)
+  const stay = stayNights(text, slots, at) ?? tripDays(text, slots, at)
   if (stay) {
     slots.push(stay)
     at.set(stay, -1)
@@ -188,7 +229,9 @@ function mergeDates(found: readonly Found[]): Array<{ slot: Slot; start: number;
   const out: Array<{ slot: Slot; start: number; end: number }> = []
   for (const f of found) {
     const prev = out.at(-1)
-    if (prev && prev.slot.kind === 'date' && f.slot.kind === 'date' && f.start - prev.end <= 6) {
+    // Parts that overlap ("Monday and Wednesday") make a list of dates, not one date.
+    const overlap = prev && Object.keys(f.slot).some((k) => k !== 'kind' && k !== 'text' && k in prev.slot)
+    if (prev && prev.slot.kind === 'date' && f.slot.kind === 'date' && f.start - prev.end <= 6 && !overlap) {
       const merged = { ...prev.slot, ...f.slot, text: `${prev.slot.text} ${f.slot.text}` } as Slot
       out[out.length - 1] = { slot: merged, start: prev.start, end: f.end }
       continue

@@ -1,7 +1,7 @@
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { compareSlots } from './slot-compare.js'
-import { antonymSignal, dietSignal, exclusiveSignal, hasStem, negationSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
+import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -14,7 +14,7 @@ export interface TextConflictVerdict {
   readonly shared: readonly string[]
 }
 
-const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal] as const
+const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal] as const
 
 /**
  * Decides whether two short observations, written however people write (chat, notes, tickets),
@@ -65,9 +65,17 @@ export class TextConflictDetector {
 
 /** Judges two readings; see TextConflictDetector. */
 export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
-  const shared = [...a.keys].filter((k) => hasStem(b.keys, k))
+  const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
+  for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
+  // Two texts that open with different names are about two people ("Tess Petrov has a birthday in
+  // August" / "Ximena Ng has a birthday in June"; "Nils Ng ..." / "Nils Costa ...").
+  const [na, nb] = [a.leadingName, b.leadingName]
+  const elsewhere = (name: readonly string[], other: Reading): boolean => name.some((s) => other.tokens.some((t) => t.stem === s))
+  if (na.length && nb.length && na.join(' ') !== nb.join(' ') && ((!elsewhere(na, b) && !elsewhere(nb, a)) || (na.length > 1 && nb.length > 1))) {
+    return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared }
+  }
   const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
   // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
   // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").

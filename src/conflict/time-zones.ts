@@ -10,26 +10,39 @@ export interface Zone {
   readonly offsets: readonly [number, number]
 }
 
-const ZONES: ReadonlyArray<readonly [RegExp, string, number, number]> = [
-  [/\b(?:ET|EST|EDT|eastern(?:\s+time)?|New\s+York|NYC|NY|Boston|Toronto|Miami|Atlanta)\b/, 'ET', -300, -240],
-  [/\b(?:CT|CST|CDT|central(?:\s+time)?|Chicago|Dallas|Austin|Houston)\b/, 'CT', -360, -300],
-  [/\b(?:MT|MST|MDT|mountain(?:\s+time)?|Denver)\b/, 'MT', -420, -360],
-  [/\b(?:PT|PST|PDT|pacific(?:\s+time)?|LA|Los\s+Angeles|San\s+Francisco|SF|Seattle|Vancouver|Portland)\b/, 'PT', -480, -420],
-  [/\b(?:UTC|GMT|Zulu)\b/, 'UTC', 0, 0],
-  [/\b(?:UK(?:\s+time)?|BST|London|Dublin|Lisbon)\b/, 'UK', 0, 60],
-  [/\b(?:CET|CEST|Berlin|Paris|Amsterdam|Madrid|Rome|Vienna|Zurich|Stockholm|Warsaw|Prague)\b/, 'CET', 60, 120],
-  [/\b(?:EET|EEST|Athens|Helsinki|Kyiv|Bucharest)\b/, 'EET', 120, 180],
-  [/\b(?:IST|India|Bangalore|Bengaluru|Mumbai|Delhi)\b/, 'IST', 330, 330],
-  [/\b(?:JST|Tokyo|Japan)\b/, 'JST', 540, 540],
-  [/\b(?:SGT|Singapore)\b/, 'SGT', 480, 480],
+/** [abbreviations (capitals, or any case right after a clock time), names and cities (any case), standard, summer]. */
+const ZONES: ReadonlyArray<readonly [string, string, string, number, number]> = [
+  ['ET|EST|EDT|NY', String.raw`eastern(?:\s+time)?|new\s+york|nyc|boston|toronto|miami|atlanta`, 'ET', -300, -240],
+  ['CT|CST|CDT', String.raw`central(?:\s+time)?|chicago|dallas|austin|houston`, 'CT', -360, -300],
+  ['MT|MST|MDT', String.raw`mountain(?:\s+time)?|denver`, 'MT', -420, -360],
+  ['PT|PST|PDT|LA|SF', String.raw`pacific(?:\s+time)?|los\s+angeles|san\s+francisco|seattle|vancouver|portland`, 'PT', -480, -420],
+  ['UTC|GMT|Z', String.raw`zulu`, 'UTC', 0, 0],
+  ['UK|BST', String.raw`uk\s+time|london|dublin|lisbon`, 'UK', 0, 60],
+  ['CET|CEST', String.raw`berlin|paris|amsterdam|madrid|rome|vienna|zurich|stockholm|warsaw|prague`, 'CET', 60, 120],
+  ['EET|EEST', String.raw`athens|helsinki|kyiv|bucharest`, 'EET', 120, 180],
+  ['IST', String.raw`india|bangalore|bengaluru|mumbai|delhi`, 'IST', 330, 330],
+  ['JST', String.raw`tokyo|japan`, 'JST', 540, 540],
+  ['SGT', String.raw`singapore`, 'SGT', 480, 480],
 ]
+const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, number]> = ZONES.map(([abbr, names, name, std, dst]) => {
+  const fixedAbbr = abbr
+  return [
+    new RegExp(String.raw`\b(?:${fixedAbbr})\b`),
+    // "3pm et", "18:00 utc", "10am pt": chat writes zones in lower case right after the time.
+    new RegExp(String.raw`(?<=(?:\d\s*(?:[ap]\.?m\.?)?|noon|midnight)\s*)\b(?:${fixedAbbr})\b`, 'i'),
+    new RegExp(String.raw`\b(?:${names})\b`, 'i'),
+    name, std, dst,
+  ] as const
+})
 
 /** The zone a text's clock times are in: the first one it names, or null. */
 export function zoneOf(text: string): Zone | null {
   let best: { at: number; zone: Zone } | null = null
-  for (const [re, name, std, dst] of ZONES) {
-    const m = re.exec(text)
-    if (m && (!best || m.index < best.at)) best = { at: m.index, zone: { name, offsets: [std, dst] } }
+  for (const [abbr, afterTime, names, name, std, dst] of ZONE_RES) {
+    for (const re of [abbr, afterTime, names]) {
+      const m = re.exec(text)
+      if (m && (!best || m.index < best.at)) best = { at: m.index, zone: { name, offsets: [std, dst] } }
+    }
   }
   return best?.zone ?? null
 }

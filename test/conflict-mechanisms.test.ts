@@ -1,0 +1,98 @@
+import { describe, expect, test } from 'vitest'
+import { TextConflictDetector } from '../src/index.js'
+
+/**
+ * One test per mechanism of the free-text detector, on sentences written for these tests (not
+ * taken from the realistic pairs): each conflict beside a near pair that must stay unflagged, so a
+ * mechanism that fires on everything fails as surely as one that fires on nothing.
+ */
+const detector = new TextConflictDetector()
+const judge = (a: string, b: string) => detector.judge(a, b)
+
+describe.each([
+  // [mechanism, conflicting pair, pair that must not be flagged, reason pattern]
+  ['names that start like a month are names', ["Marta's train arrives at 6:10pm", "marta's train gets in at 8:45pm"], ["Marta's train arrives at 6:10pm", "marta's train gets in at 18:10"], /time/],
+  ['lower-case months beside a day number', ['the launch is on june 3', 'Launch date: June 5'], ['the launch is on june 3', 'Launch date: June 3rd'], /date/],
+  ['compounds written open or hyphenated', ['The all-hands is at 4pm', 'all hands moved to 5pm'], ['The all-hands is at 4pm', 'all hands is at 16:00'], /time/],
+  ['open until is a closing time', ['the bakery is open until 7pm', 'bakery closes at 5pm'], ['the bakery is open until 7pm', 'bakery closes at 7pm'], /time/],
+  ['starting to learn is a beginner', ['Noa is an expert in Elixir', 'noa is just starting to learn elixir'], ['Noa is an expert in Elixir', 'noa has written Elixir for ten years'], /skill/],
+  ['a differing modifier after one subject', ['Ivo is on the data team', 'ivo moved to the security team'], ['the data team meets Monday at 10', 'the security team meets Monday at 11'], /different answer/],
+  ['two members of one answer class before one noun', ['Rhea wants an aisle seat', 'rhea asked for a window seat'], ['Rhea wants an aisle seat', 'rhea asked for an aisle seat near the front'], /seat/],
+  ['two frequencies before one noun', ['the board wants quarterly reports', 'board asked for monthly reports'], ['the board wants quarterly reports', 'board asked for the quarterly reports by Friday'], /freq|quarterly|monthly/],
+  ['a name that starts a sentence', ['Bogdan is the release manager', 'release manager this sprint is Ines'], ['Odile handles payroll', 'the Gusto payroll export failed twice'], /name/],
+  ['marital status', ['Lars is married', 'lars is single'], ['Lars is married', 'lars got married in 2019'], /marital/],
+  ['full-time against part-time', ['the role is full-time', 'that role is part-time'], ['the role is full-time', 'it is a full-time role'], /employment/],
+  ['intact against damaged', ['the parcel arrived intact', 'parcel arrived damaged'], ['the parcel arrived intact', 'parcel arrived in one piece, intact'], /condition/],
+  ['manual against automated', ['deploys are manual', 'deploys are automated'], ['deploys are manual', 'each deploy is a manual step'], /automation/],
+  ['ways of addressing someone', ['answer the Okafor account in French', 'Okafor wants us to write in German'], ['answer the Okafor account in French', 'Okafor is based in Lyon'], /language/],
+  ['a price of nothing', ['the museum has free entry', 'museum entry costs €12'], ['the museum has free entry', 'museum entry is free on Sundays'], /money/],
+  ['date ranges compare whole', ['the fair runs Oct 3–5', 'fair is Oct 3 to Oct 6'], ['the fair runs Oct 3–5', 'see you at the fair on Oct 4'], /date|duration/],
+  ['every other week is fortnightly', ['the newsletter goes out every other week', 'newsletter is weekly'], ['the newsletter goes out every other week', 'newsletter is biweekly'], /freq/],
+  ['withdrawing from an event', ['Gwen is speaking at the summit', 'gwen dropped out of the summit'], ['Gwen is speaking at the summit', 'gwen flew out to the summit on Monday'], /negates or retracts/],
+  ['a dislike against taking the thing', ['Mo hates olives', 'mo ordered extra olives'], ['Mo dislikes early calls', 'mo scheduled the early calls for Monday'], /olives/],
+  ['identifiers in the same place', ['the bucket is in eu-central-1', 'bucket lives in us-west-2'], ['ticket ABC-12 is closed', 'ticket ABC-13 is closed'], /identifier/],
+  ['a limit against a limit', ['the upload limit is 25 MB', 'uploads are capped at 10 MB'], ['files up to 25 MB are accepted', 'a 10 MB file uploaded fine'], /size/],
+  ['orders of preference', ['Ayo prefers tea to coffee', 'ayo would rather have coffee than tea'], ['Ayo prefers tea to coffee', 'ayo would rather have tea than coffee'], /preference/],
+  ['nights of a stay', ['booked 2 nights at the Fernhill inn', 'Fernhill: checking in on the 4th and out on the 7th'], ['booked 3 nights at the Fernhill inn', 'Fernhill: checking in on the 4th and out on the 7th'], /night/],
+  ['zones in lower case after a time', ['demo at 9am pt', 'demo at 1pm et'], ['demo at 9am pt', 'demo at noon et'], /time/],
+  ['payment methods are one class', ['pay the deposit by card', 'the deposit must be paid in cash'], ['pay the deposit by card', 'deposit paid by card on Monday'], /payment/],
+  ['a negation of a kind reaches its members', ['Bruno does not drink alcohol', 'bruno ordered a glass of red wine'], ['Bruno does not drink alcohol', 'bruno ordered sparkling water'], /alcohol|wine/],
+  ['a negated class member chooses nothing', ['the kiosk takes cash', 'the kiosk takes card'], ['the kiosk takes cash', 'the kiosk does not take card'], /payment/],
+  ['a lone inch mark', ['the TV is 55 inches', 'that TV is a 65" panel'], ['the TV is 55 inches', 'a 55" TV, wall mounted'], /length/],
+  ['"not open till" is an opening time', ['the pool opens at 7am', 'pool does not open till 9'], ['the pool opens at 7am', 'pool does not open till 7am'], /time/],
+  ['kicks off is starts', ["Jin's talk starts at 2pm", "jin's talk kicks off at 3:30pm"], ["Jin's talk starts at 2pm", "jin's talk kicks off at 14:00"], /time/],
+  ['showing up is coming', ['the electrician came Friday', 'electrician never showed up'], ['the electrician came Friday', 'electrician showed up Friday at 8'], /negates|came/],
+  ['locked against unlocked', ['the side gate is locked', 'side gate is unlocked'], ['the side gate is locked', 'side gate is locked at night'], /locking|negates/],
+  ['fixed against variable rates', ['the mortgage has a fixed rate', 'mortgage rate is variable'], ['the mortgage has a fixed rate', 'fixed rate mortgage, 25 years'], /rate-type/],
+  ['quiet against noisy', ['Pia wants a quiet table', 'pia asked for a noisy table near the band'], ['Pia wants a quiet table', 'pia asked for a quiet corner table'], /loudness/],
+  ['countries are one class', ['the supplier is based in Chile', "supplier's based out of Peru now"], ['the supplier is based in Chile', 'supplier office: Santiago'], /country/],
+  ['a negating prefix', ['invoice 3390 is assigned to Omid', '3390 is unassigned'], ['invoice 3390 is assigned to Omid', '3390 assigned, omid is on it'], /unassigned/],
+  ['no fee is a price of nothing', ['no delivery fee inside the city', 'city delivery costs $5'], ['delivery is free within the city', 'no delivery fee inside city limits'], /money/],
+  ['days of a trip told by its ends', ['the Oslo trip is 5 days', 'Oslo trip: fly out the 9th, back the 11th'], ['the Oslo trip is 3 days', 'Oslo trip: fly out the 9th, back the 11th'], /duration/],
+  ['a weekday within "this week"', ['the courier came Monday', 'courier never showed up this week'], ['the courier came Monday', 'courier came this week, on Monday'], /attendance|negates/],
+  ['days that do not overlap are two facts', ['the depot is open on Saturdays', 'depot closed weekends'], ['the depot is open Monday to Friday', 'depot closed weekends'], /openness/],
+  ['the simple past against "now"', ['Ines is at Shopify', 'ines is at Atlassian now'], ['Ines worked at Shopify for 3 years', 'ines is at Atlassian now'], /name/],
+] as const)('%s', (_name, [a, b], [c, d], reason) => {
+  test('flags the contradiction, with a reason', () => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(true)
+    expect(v.reason).toMatch(reason)
+    expect(judge(b, a).conflict).toBe(true)
+  })
+  test('leaves the other pair alone', () => {
+    const v = judge(c, d)
+    expect(v.conflict, v.reason).toBe(false)
+  })
+})
+
+describe('past against present, per clause', () => {
+  test('what held then and what holds now are both true', () => {
+    expect(judge('Tove used to dislike tea', 'tove loves tea now').conflict).toBe(false)
+  })
+  test('a past clause beside a present one still states the present', () => {
+    expect(judge('Juno knows Swift well, built apps at her last job', 'juno has never used swift').conflict).toBe(true)
+  })
+})
+
+describe('half a day', () => {
+  test('is not read as a day', () => {
+    expect(judge('the course is half a day', 'course runs 1pm to 5pm').conflict).toBe(false)
+  })
+})
+
+describe('regressions found on the template sets and the bench sentences', () => {
+  test.each([
+    ['Wednesday and Saturday never make a topic', 'yoga on Wednesday at 6pm', 'the Wednesday release ships at 9am'],
+    ['two parts of the day are two facts', 'the side gate is locked at night', 'side gate is unlocked during the day'],
+    ['a check-in time is no stay', 'check-in starts at 3pm', 'check-out is by 10am'],
+    ['"no free" is no price of nothing', 'the venue has no free parking', 'parking at the venue is not free'],
+    ['two texts that open with different full names are about two people', 'Mara Quist has a dentist appointment on Monday', 'Mara Lind has a dentist appointment on Friday'],
+    ['two texts that open with different names are about two people', 'Tobias speaks fluent Dutch and helps with translations', 'Ilka speaks fluent Danish and helps with translations'],
+  ])('%s', (_name, a, b) => {
+    expect(judge(a, b).conflict, judge(a, b).reason).toBe(false)
+  })
+})
+
+test('a name that opens one text and is named in the other is one subject', () => {
+  expect(judge('Bruna is the project lead for Kestrel', 'Kestrel is led by Anouk').conflict).toBe(true)
+})
