@@ -41,13 +41,16 @@ export class PoolSync {
   readonly #links = new Set<LinkSlot>()
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
-  quarantine: readonly QuarantinedRecord[] = []
+  /** The refused values by key, as last stored (the `quarantine` table's rows of this pool). */
+  quarantine = new Map<string, QuarantinedRecord>()
   /** The persisted updates are replayed and the document is listened to: the loop may work on it. */
   loaded = false
   wantReconcile = true
   wantMaterialize = true
   /** Check every stored record against the document (on open), not only the touched keys. */
   fullCheck = true
+  /** Compare the whole plan with storage on the next pass (on open, after a reload or a failed pass), not only the planner's delta. */
+  fullApply = true
   wantCompact = false
   error: string | null = null
   readonly #onChange: () => void
@@ -102,7 +105,8 @@ export class PoolSync {
     }
     const slice = new Set(this.#fair.take(limit, (key) => this.#changed.has(key)))
     for (const key of slice) this.#changed.delete(key)
-    return { slice, deferred: new Set(this.#changed) }
+    // The live set, not a copy (a copy per pass costs what is pending): the planner reads it before anything changes it.
+    return { slice, deferred: this.#changed }
   }
 
   /** Whether changed keys wait for a pass (a sliced pass left some). */
@@ -186,7 +190,7 @@ export class PoolSync {
     else if (connected) state = SyncState.CONNECTED
     return {
       pool: this.pool, state, connected, links: links.length, pending,
-      records: this.pdoc.size, quarantined: this.quarantine.length, error: this.error,
+      records: this.pdoc.size, quarantined: this.quarantine.size, error: this.error,
     }
   }
 

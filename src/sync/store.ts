@@ -10,7 +10,7 @@ import type { LogChange } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { decodeRecord, sameContent } from './codec.js'
 import { CONTENT_KINDS, isContentKind } from './content.js'
-import type { Plan } from './materialize.js'
+import { compareQuarantined, type Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
 import { AUTHORITY_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
@@ -39,6 +39,14 @@ export interface SyncStoreOptions {
 }
 
 const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
+
+/** Records per record-log batch when a pass stores many (a device catching up): large transactions, not one per pass of everything. */
+const APPEND_CHUNK = 10_000
+
+/** Whether two quarantine reports say the same (the stored row is rewritten only when not). */
+function sameReport(a: QuarantinedRecord | undefined, b: QuarantinedRecord): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
+}
 
 /**
  * `mem.sync`: replicates pools, one Y.Doc each, under DESIGN.md's rule that the document is a
@@ -170,7 +178,7 @@ export class SyncStore implements Sync {
     const pool = poolId === undefined ? null : parsePoolId(poolId)
     await this.flush()
     const out: QuarantinedRecord[] = []
-    for (const [id, { sync }] of this.#pools) if (pool === null || id === pool) out.push(...sync.quarantine.map(toReport))
+    for (const [id, { sync }] of this.#pools) if (pool === null || id === pool) out.push(...[...sync.quarantine.values()].sort(compareQuarantined).map(toReport))
     return out
   }
 
@@ -236,7 +244,7 @@ export class SyncStore implements Sync {
     const updates = await ps.log.load()
     for (const u of updates) Y.applyUpdate(ps.doc, u, Origin.LOAD)
     const rows = await this.#storage.read(['quarantine'], (tx) => tx.where<QuarantinedRecord>('quarantine', 'pool', ps.pool))
-    ps.quarantine = rows.map(toReport)
+    ps.quarantine = new Map(rows.map((q) => [q.key, toReport(q)]))
     ps.listen()
     if (updates.length > this.#compactEvery) ps.wantCompact = true
     this.#kick()
@@ -320,6 +328,7 @@ export class SyncStore implements Sync {
     for (const r of records) ps.stored.add(r.id)
     this.#toDoc(ps, records)
     ps.fullCheck = true
+    ps.fullApply = true
     ps.wantMaterialize = true
   }
 
@@ -363,13 +372,13 @@ export class SyncStore implements Sync {
     if (records.some((r) => r.kind === PoolKind.TOMBSTONE)) ps.wantMaterialize = true
   }
 
-  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts). */
-  async #plan(ps: PoolSync): Promise<Plan> {
+  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts); and the keys it took. */
+  async #plan(ps: PoolSync): Promise<{ plan: Plan; slice: ReadonlySet<string> }> {
     ps.pruneDecoded()
     const { slice, deferred } = ps.takeChanged(this.#slice.next)
     const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
     this.#taken += slice.size
-    return step.finish(await this.#sigs.verify(step.records))
+    return { plan: step.finish(await this.#sigs.verify(step.records)), slice }
   }
 
   /** Whether the document holds a valid copy of a stored record under its id: this very value verified. */
@@ -380,14 +389,13 @@ export class SyncStore implements Sync {
 
   async #materialize(ps: PoolSync): Promise<void> {
     ps.wantMaterialize = false
-    // Touched keys stay counted as incoming until they are applied.
-    const touched = [...ps.touched]
     const started = performance.now()
     this.#taken = 0
-    let plan = await this.#plan(ps)
+    let { plan, slice } = await this.#plan(ps)
 
     // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
-    const candidates = ps.fullCheck ? [...ps.stored] : touched.filter((k) => ps.stored.has(k))
+    // The keys this pass took (a deferred key is looked at in its own pass), or every stored one on open.
+    const candidates = ps.fullCheck ? [...ps.stored] : [...slice].filter((k) => ps.stored.has(k))
     ps.fullCheck = false
     // Verdicts on the values the candidates' keys hold now (one that changes meanwhile has none: it is healed).
     await this.#sigs.verify(candidates.flatMap((id) => {
@@ -403,7 +411,9 @@ export class SyncStore implements Sync {
       const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
       if (records.length) {
         ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
-        plan = await this.#plan(ps)
+        const again = await this.#plan(ps)
+        plan = again.plan
+        slice = new Set([...slice, ...again.slice])
       }
     }
 
@@ -412,7 +422,8 @@ export class SyncStore implements Sync {
     if (forget.length) ps.pdoc.write([], forget, Origin.FORGET)
 
     await this.#apply(ps, plan)
-    for (const key of touched) if (!ps.isPending(key)) ps.touched.delete(key)
+    // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
+    for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
     this.#slice.note(this.#taken, performance.now() - started)
     if (ps.pending) {
       // A bounded slice left changes for the next pass; let the event loop deliver what arrived
@@ -423,31 +434,67 @@ export class SyncStore implements Sync {
     }
   }
 
-  /** The plan into storage: accepted records in, forgotten and no-longer-authorized ones out, quarantine rewritten. */
+  /**
+   * The plan into storage: accepted records in, forgotten and no-longer-authorized ones out,
+   * quarantine rewritten. What changed since the last pass (the planner's delta) when it can,
+   * the whole plan against what is stored after a full pass, on open, or after a failed pass.
+   */
   async #apply(ps: PoolSync, plan: Plan): Promise<void> {
-    const puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
-    const forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
-    const evictedRows = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+    const delta = ps.planner.takeDelta()
+    const full = delta === null || ps.fullApply
+    ps.fullApply = true
+    let puts: PoolRecord[]
+    let forgotten: string[]
+    let evictedRows: QuarantinedRecord[]
+    let qChanged: QuarantinedRecord[]
+    let qGone: string[]
+    if (full) {
+      puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
+      forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
+      evictedRows = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+      const after = new Map(plan.quarantined.map((q) => [q.key, q]))
+      qChanged = plan.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
+      qGone = [...ps.quarantine.keys()].filter((key) => !after.has(key))
+    } else {
+      // An incremental pass forgets nothing (tombstones and their targets take the full way).
+      puts = delta.accepted.filter((r) => !ps.stored.has(r.id))
+      forgotten = []
+      evictedRows = delta.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+      qChanged = delta.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
+      qGone = delta.released.filter((key) => ps.quarantine.has(key))
+    }
     const evicted = evictedRows.map((q) => q.key)
     const deletes = [...new Set([...forgotten, ...evicted])]
-
-    const before = new Map(ps.quarantine.map((q) => [quarantineRowId(q.pool, q.key), JSON.stringify(q)]))
-    const after = new Map(plan.quarantined.map((q) => [quarantineRowId(q.pool, q.key), q]))
-    const qPuts = [...after].filter(([id, q]) => before.get(id) !== JSON.stringify(q)).map(([, q]) => toQuarantineRow(q, ps.pdoc.map.get(q.key)))
-    const qDeletes = [...before.keys()].filter((id) => !after.has(id))
+    const qPuts = qChanged.map((q) => toQuarantineRow(q, ps.pdoc.map.get(q.key)))
+    const qDeletes = qGone.map((key) => quarantineRowId(ps.pool, key))
+    const setQuarantine = (): void => {
+      if (full) ps.quarantine = new Map(plan.quarantined.map((q) => [q.key, q]))
+      else {
+        for (const q of qChanged) ps.quarantine.set(q.key, q)
+        for (const key of qGone) ps.quarantine.delete(key)
+      }
+    }
     if (puts.length === 0 && deletes.length === 0 && qPuts.length === 0 && qDeletes.length === 0) {
-      ps.quarantine = plan.quarantined
+      setQuarantine()
+      ps.fullApply = false
       return
     }
     // One batch of the record log (forwarded to the leader where one commits for this handle); it
-    // comes back through the feed as local, already held.
-    if (puts.length || deletes.length) await this.#log.append(puts, deletes)
-    for (const r of puts) ps.stored.add(r.id)
-    for (const id of deletes) ps.stored.delete(id)
-    ps.quarantine = plan.quarantined
+    // comes back through the feed as local, already held. A big catch-up goes in a few large
+    // batches rather than one transaction of everything.
+    for (let i = 0; i < Math.max(puts.length, 1); i += APPEND_CHUNK) {
+      const chunk = puts.slice(i, i + APPEND_CHUNK)
+      const dels = i === 0 ? deletes : []
+      if (chunk.length || dels.length) await this.#log.append(chunk, dels)
+      for (const r of chunk) ps.stored.add(r.id)
+      for (const id of dels) ps.stored.delete(id)
+    }
+    setQuarantine()
     // After the records, in transactions of their own: the report of a refused value must never
     // hold back an accepted record (issue 13: one unstorable row used to wedge the pool for good).
-    await this.#storeQuarantine(ps, qPuts, qDeletes, plan.quarantined)
+    await this.#storeQuarantine(ps, qPuts, qDeletes, [...qChanged])
+    // Stored and reported: the next pass may go by the planner's delta again.
+    ps.fullApply = false
     // Other modules' records reach their modules through the log; the pool store hears of its own only.
     const evictedOwn = evictedRows.filter((q) => !isContentKind(q.kind ?? '')).map((q) => q.key)
     const changed = [...puts.filter((r) => !isContentKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
