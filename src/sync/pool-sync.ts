@@ -1,8 +1,10 @@
 import type * as Y from 'yjs'
+import type { PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { Origin, PoolDoc, isOwnOrigin } from './pool-doc.js'
 import { decodeRecord, type Decoded } from './codec.js'
+import { CheckpointBook } from './checkpoint.js'
 import { Planner } from './planner.js'
 import { FairQueue } from './slice.js'
 import type { QuarantinedRecord } from './quarantine.js'
@@ -28,14 +30,23 @@ export class PoolSync {
   readonly log: UpdateLog
   /** Ids of this pool's records in the `records` table. */
   readonly stored = new Set<string>()
+  /** On the owner's replica: accepted records no checkpoint covers yet (store.ts `#checkpoint`). */
+  readonly uncovered = new Map<string, PoolRecord>()
   /** Ids this replica put into the document while no link was in step: the `outgoing` count. */
   readonly unsent = new Set<string>()
   /** Keys a provider changed since the last materialization (heal candidates, `incoming` count). */
   readonly touched = new Set<string>()
   /** The materializer's state between passes: each pass judges what changed since the last (planner.ts). */
   readonly planner: Planner
+  /** The owner's checkpoints in the document, and what they cover (checkpoint.ts). */
+  readonly checkpoints: CheckpointBook
   /** Keys changed by anyone (providers and this layer alike) since the planner's last pass. */
   #changed = new Set<string>()
+  /**
+   * Changed keys a provider brought while no link of the pool was in step: the exchange of states
+   * of a device joining, or coming back after being offline. Taken in large passes (store.ts).
+   */
+  readonly #initial = new Set<string>()
   /** The changed keys by author, for bounded passes that take them fairly (slice.ts). */
   readonly #fair = new FairQueue()
   readonly #links = new Set<LinkSlot>()
@@ -60,6 +71,7 @@ export class PoolSync {
     this.pdoc = new PoolDoc(pool, clientId)
     this.log = new UpdateLog(storage, pool)
     this.planner = new Planner(pool)
+    this.checkpoints = new CheckpointBook(pool)
     this.#onChange = onChange
   }
 
@@ -81,7 +93,11 @@ export class PoolSync {
       for (const [key, change] of event.changes.keys) {
         this.#changed.add(key)
         this.#fair.add(key, this.#bucketOf(key))
-        if (!own) this.touched.add(key)
+        this.checkpoints.note(key, this.pdoc.map.get(key), change.action)
+        if (!own) {
+          this.touched.add(key)
+          if (!this.inStep()) this.#initial.add(key)
+        }
         if (change.action !== 'add') removed = true
       }
       // A removed or replaced value may survive only in the persisted log: compact it away.
@@ -101,12 +117,21 @@ export class PoolSync {
       const slice = this.#changed
       this.#changed = new Set()
       this.#fair.clear()
+      this.#initial.clear()
       return { slice, deferred: this.#changed }
     }
     const slice = new Set(this.#fair.take(limit, (key) => this.#changed.has(key)))
-    for (const key of slice) this.#changed.delete(key)
+    for (const key of slice) {
+      this.#changed.delete(key)
+      this.#initial.delete(key)
+    }
     // The live set, not a copy (a copy per pass costs what is pending): the planner reads it before anything changes it.
     return { slice, deferred: this.#changed }
+  }
+
+  /** Whether keys of an exchange of states (a join, a return from offline) wait for a pass. */
+  get catchingUp(): boolean {
+    return this.#initial.size > 0
   }
 
   /** Whether changed keys wait for a pass (a sliced pass left some). */

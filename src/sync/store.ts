@@ -1,7 +1,7 @@
 import * as Y from 'yjs'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parsePoolId } from '../pools/input.js'
-import { isPooled } from '../core/signed-record.js'
+import { isPooled, signedRecordId, type SignedRecord } from '../core/signed-record.js'
 import { forgottenBy } from '../pools/state.js'
 import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
@@ -9,6 +9,7 @@ import { logFor, type RecordLog } from '../records/log.js'
 import type { LogChange } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { decodeRecord, sameContent } from './codec.js'
+import { CHECKPOINT_KIND, MAX_COVERED, checkpointBody, isCheckpointKind } from './checkpoint.js'
 import { CONTENT_KINDS, isContentKind } from './content.js'
 import { compareQuarantined, type Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
@@ -36,6 +37,19 @@ export interface SyncStoreOptions {
    * record never waits for a whole flood of another writer's.
    */
   readonly passBudgetMs?: number
+  /**
+   * The same while a pool catches up on what an exchange of states brought (a device joining, or
+   * back from offline; default 1000): nobody waits on one record then, and every pass has a part
+   * that does not depend on its size, so passes are large and few.
+   */
+  readonly bulkBudgetMs?: number
+  /**
+   * On the pool owner's replica: sign a checkpoint (checkpoint.ts) once this many accepted records
+   * are covered by none. Default 1000; 0 makes none.
+   */
+  readonly checkpointEvery?: number
+  /** Take a valid checkpoint of the owner in place of each covered record's signature check. Default true. */
+  readonly trustCheckpoints?: boolean
 }
 
 const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
@@ -87,6 +101,12 @@ export class SyncStore implements Sync {
   #closed = false
   /** How many changed keys a materializer pass takes (slice.ts): passes stay short during a flood. */
   readonly #slice: SliceSize
+  /** The same while a pool catches up (a join): larger passes. */
+  readonly #bulk: SliceSize
+  /** The sizer the current pass took its slice from. */
+  #sizer: SliceSize
+  readonly #checkpointEvery: number
+  readonly #trustCheckpoints: boolean
   /** Records the current pass took to judge (the cost per key of `#slice`). */
   #taken = 0
   #yield = false
@@ -103,6 +123,10 @@ export class SyncStore implements Sync {
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
     this.#slice = new SliceSize(options.passBudgetMs ?? 50)
+    this.#bulk = new SliceSize(options.bulkBudgetMs ?? 1000)
+    this.#sizer = this.#slice
+    this.#checkpointEvery = options.checkpointEvery ?? 1000
+    this.#trustCheckpoints = options.trustCheckpoints ?? true
     this.#unlisten = log.onAppend((change) => this.#heard(change))
   }
 
@@ -321,7 +345,7 @@ export class SyncStore implements Sync {
     ps.wantReconcile = false
     const records = await this.#storage.read(['records'], async (tx) => {
       const all: PoolRecord[] = []
-      for (const kind of [...POOL_KINDS, ...CONTENT_KINDS]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
+      for (const kind of [...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
       return all.filter((r) => isPooled(r) && r.pool === ps.pool)
     })
     ps.stored.clear()
@@ -375,10 +399,61 @@ export class SyncStore implements Sync {
   /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts); and the keys it took. */
   async #plan(ps: PoolSync): Promise<{ plan: Plan; slice: ReadonlySet<string> }> {
     ps.pruneDecoded()
-    const { slice, deferred } = ps.takeChanged(this.#slice.next)
+    this.#sizer = ps.catchingUp ? this.#bulk : this.#slice
+    const { slice, deferred } = ps.takeChanged(this.#sizer.next)
     const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
     this.#taken += slice.size
-    return { plan: step.finish(await this.#sigs.verify(step.records)), slice }
+    return { plan: step.finish(await this.#verdicts(ps, step.records)), slice }
+  }
+
+  /**
+   * Signature verdicts for a pass: a record that a valid checkpoint of the owner covers is checked
+   * by recomputing its id from its content (its signature is what the checkpoint vouches for);
+   * every other record by its signature, as before. docs/sync.md, "Checkpoints".
+   */
+  async #verdicts(ps: PoolSync, records: readonly SignedRecord[]): Promise<Map<string, boolean>> {
+    if (!this.#trustCheckpoints) return this.#sigs.verify(records)
+    const book = ps.checkpoints
+    await book.refresh(ps.pdoc.map, ps.decode, this.#sigs)
+    if (book.size === 0) return this.#sigs.verify(records)
+    const out = new Map<string, boolean>()
+    const rest: SignedRecord[] = []
+    for (const r of records) {
+      // A checkpoint never vouches for a checkpoint; a value whose id is not its content's is verified (and refused) as ever.
+      if (this.#sigs.known(r) !== undefined || isCheckpointKind(r.kind) || !book.covers(r) || signedRecordId(r) !== r.id) {
+        rest.push(r)
+        continue
+      }
+      this.#sigs.vouch(r)
+      out.set(SignatureCache.key(r), true)
+    }
+    for (const [key, ok] of await this.#sigs.verify(rest)) out.set(key, ok)
+    return out
+  }
+
+  /**
+   * On the owner's replica: once `checkpointEvery` accepted records are covered by no checkpoint,
+   * sign checkpoints over them (MAX_COVERED each), store them and put them into the document.
+   * Only records this replica accepted, so verified here, are vouched for.
+   */
+  async #checkpoint(ps: PoolSync, accepted: readonly PoolRecord[]): Promise<void> {
+    const me = this.#log.identity
+    const s = ps.planner.structure
+    if (this.#checkpointEvery <= 0 || !me || !s || s.owner !== me.did) return
+    for (const r of accepted) if (!isCheckpointKind(r.kind) && !ps.checkpoints.covers(r)) ps.uncovered.set(r.id, r)
+    if (ps.uncovered.size < this.#checkpointEvery) return
+    // Only what the plan still accepts (a record may have left since it was counted).
+    const todo = [...ps.uncovered.values()].filter((r) => ps.stored.has(r.id) && !ps.checkpoints.covers(r))
+    ps.uncovered.clear()
+    const made: PoolRecord[] = []
+    for (let i = 0; i < todo.length; i += MAX_COVERED) {
+      const body = checkpointBody(todo.slice(i, i + MAX_COVERED))
+      made.push((await this.#log.sealPooled(CHECKPOINT_KIND, body, { pool: s.id, tenant: s.tenant })) as unknown as PoolRecord)
+    }
+    if (made.length === 0) return
+    for (const r of made) ps.stored.add(r.id)
+    await this.#log.append(made)
+    this.#toDoc(ps, made)
   }
 
   /** Whether the document holds a valid copy of a stored record under its id: this very value verified. */
@@ -424,7 +499,7 @@ export class SyncStore implements Sync {
     await this.#apply(ps, plan)
     // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
     for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
-    this.#slice.note(this.#taken, performance.now() - started)
+    this.#sizer.note(this.#taken, performance.now() - started)
     if (ps.pending) {
       // A bounded slice left changes for the next pass; let the event loop deliver what arrived
       // meanwhile (another writer's record) and this replica's own writes go out first.
@@ -477,6 +552,7 @@ export class SyncStore implements Sync {
     if (puts.length === 0 && deletes.length === 0 && qPuts.length === 0 && qDeletes.length === 0) {
       setQuarantine()
       ps.fullApply = false
+      await this.#checkpoint(ps, full ? plan.accepted : delta.accepted)
       return
     }
     // One batch of the record log (forwarded to the leader where one commits for this handle); it
@@ -495,9 +571,11 @@ export class SyncStore implements Sync {
     await this.#storeQuarantine(ps, qPuts, qDeletes, [...qChanged])
     // Stored and reported: the next pass may go by the planner's delta again.
     ps.fullApply = false
+    await this.#checkpoint(ps, full ? plan.accepted : delta.accepted)
     // Other modules' records reach their modules through the log; the pool store hears of its own only.
-    const evictedOwn = evictedRows.filter((q) => !isContentKind(q.kind ?? '')).map((q) => q.key)
-    const changed = [...puts.filter((r) => !isContentKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
+    const poolKind = (kind: string): boolean => !isContentKind(kind) && !isCheckpointKind(kind)
+    const evictedOwn = evictedRows.filter((q) => poolKind(q.kind ?? '')).map((q) => q.key)
+    const changed = [...puts.filter((r) => poolKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
     if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, [...new Set(changed)])
   }
 
