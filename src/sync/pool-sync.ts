@@ -129,6 +129,11 @@ export class PoolSync {
     return { slice, deferred: this.#changed }
   }
 
+  /** Keys this replica put into the document from its store in bulk (on open, after a reload): a catch-up too. */
+  catchUpOn(keys: Iterable<string>): void {
+    for (const key of keys) if (this.#changed.has(key)) this.#initial.add(key)
+  }
+
   /** Whether keys of an exchange of states (a join, a return from offline) wait for a pass. */
   get catchingUp(): boolean {
     return this.#initial.size > 0

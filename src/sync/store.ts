@@ -351,6 +351,7 @@ export class SyncStore implements Sync {
     ps.stored.clear()
     for (const r of records) ps.stored.add(r.id)
     this.#toDoc(ps, records)
+    ps.catchUpOn(records.map((r) => r.id))
     ps.fullCheck = true
     ps.fullApply = true
     ps.wantMaterialize = true
