@@ -61,9 +61,10 @@ export class Planner {
   #structure: Structure | null = null
   #targets: ReadonlySet<string> = new Set()
   #forgotten: ReadonlySet<string> = new Set()
-  #accepted = new SortedList<PoolRecord>(compareRecords)
-  #quarantined = new SortedList<QuarantinedRecord>(compareQuarantined)
-  /** The same plan by id and by key, for O(1) answers to `takeDelta`. */
+  /**
+   * The plan by id and by key. Sorted only when a plan's lists are read (a full pass, tests): kept
+   * sorted on every insertion they cost O(n) each, which made a join of 100k quadratic.
+   */
   #acceptedById = new Map<string, PoolRecord>()
   #quarantinedByKey = new Map<string, QuarantinedRecord>()
   /** Ids and keys whose place may have changed since the last `takeDelta`; null after a full pass (everything may have). */
@@ -171,25 +172,21 @@ export class Planner {
   }
 
   #accept(r: PoolRecord): void {
-    this.#accepted.insert(r)
     this.#acceptedById.set(r.id, r)
     this.#touched?.ids.add(r.id)
   }
 
   #unaccept(r: PoolRecord): void {
-    this.#accepted.remove(r)
     this.#acceptedById.delete(r.id)
     this.#touched?.ids.add(r.id)
   }
 
   #quarantine(q: QuarantinedRecord): void {
-    this.#quarantined.insert(q)
     this.#quarantinedByKey.set(q.key, q)
     this.#touched?.keys.add(q.key)
   }
 
   #release(q: QuarantinedRecord): void {
-    this.#quarantined.remove(q)
     this.#quarantinedByKey.delete(q.key)
     this.#touched?.keys.add(q.key)
   }
@@ -200,8 +197,6 @@ export class Planner {
     this.#structure = judged.structure
     this.#targets = judged.targets
     this.#forgotten = judged.plan.forgotten
-    this.#accepted = new SortedList(compareRecords, judged.plan.accepted)
-    this.#quarantined = new SortedList(compareQuarantined, judged.plan.quarantined)
     this.#acceptedById = new Map(judged.plan.accepted.map((r) => [r.id, r]))
     this.#quarantinedByKey = new Map(judged.plan.quarantined.map((q) => [q.key, q]))
     this.#touched = null
@@ -266,56 +261,20 @@ export class Planner {
     const current = (): void => {
       if (this.#version !== version) throw new Error('a plan of the sync planner is read after the next pass began')
     }
-    const acceptedList = this.#accepted
-    const quarantinedList = this.#quarantined
+    const acceptedById = this.#acceptedById
+    const quarantinedByKey = this.#quarantinedByKey
     let accepted: PoolRecord[] | undefined
     let quarantined: QuarantinedRecord[] | undefined
     return {
       get accepted() {
         if (!accepted) current()
-        return (accepted ??= acceptedList.toArray())
+        return (accepted ??= [...acceptedById.values()].sort(compareRecords))
       },
       forgotten: this.#forgotten,
       get quarantined() {
         if (!quarantined) current()
-        return (quarantined ??= quarantinedList.toArray())
+        return (quarantined ??= [...quarantinedByKey.values()].sort(compareQuarantined))
       },
     }
-  }
-}
-
-/** An array kept sorted by a total order, with binary-search insertion and removal. */
-class SortedList<T> {
-  readonly #items: T[]
-  readonly #compare: (a: T, b: T) => number
-
-  constructor(compare: (a: T, b: T) => number, sorted: readonly T[] = []) {
-    this.#compare = compare
-    this.#items = [...sorted]
-  }
-
-  /** The first index whose item is not below `x`. */
-  #lowerBound(x: T): number {
-    let lo = 0
-    let hi = this.#items.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.#compare(this.#items[mid]!, x) < 0) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-
-  insert(x: T): void {
-    this.#items.splice(this.#lowerBound(x), 0, x)
-  }
-
-  remove(x: T): void {
-    const i = this.#lowerBound(x)
-    if (i < this.#items.length && this.#compare(this.#items[i]!, x) === 0) this.#items.splice(i, 1)
-  }
-
-  toArray(): T[] {
-    return this.#items.slice()
   }
 }

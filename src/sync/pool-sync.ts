@@ -82,6 +82,8 @@ export class PoolSync {
   /** Starts listening to the document: persisting its updates, noting what providers change. */
   listen(): void {
     this.loaded = true
+    // What the persisted updates brought did not pass the observer: its checkpoints count from the first pass on.
+    for (const [key, value] of this.pdoc.map.entries()) this.checkpoints.note(key, value, 'add')
     this.pdoc.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === Origin.LOAD) return
       this.log.append(update)
