@@ -63,13 +63,13 @@ test('keys an exchange of states brings are a catch-up (large passes); keys arri
   const ps = new PoolSync('0'.repeat(32) as PoolId, memoryStorage(), () => undefined, 1)
   ps.listen()
   const link = ps.addLink('test')
-  ps.report(link, { connected: true, synced: false })
+  ps.report(link, { connected: true, synced: false, error: null })
   const remote = Symbol('provider')
   // The first exchange of states: the whole pool arrives before the link is in step.
   ps.doc.transact(() => {
     for (let i = 0; i < 10; i++) ps.pdoc.map.set(`k${i}`, { i })
   }, remote)
-  ps.report(link, { connected: true, synced: true })
+  ps.report(link, { connected: true, synced: true, error: null })
   expect(ps.catchingUp).toBe(true)
   const first = ps.takeChanged(4)
   expect(first.slice.size).toBe(4)
@@ -83,7 +83,7 @@ test('keys an exchange of states brings are a catch-up (large passes); keys arri
   expect(ps.pending).toBe(true)
   expect(ps.catchingUp).toBe(false)
   // Back from offline: what the new exchange of states brings is a catch-up again.
-  ps.report(link, { connected: false, synced: false })
+  ps.report(link, { connected: false, synced: false, error: null })
   ps.doc.transact(() => ps.pdoc.map.set('late', { i: 0 }), remote)
   expect(ps.catchingUp).toBe(true)
   ps.destroy()
