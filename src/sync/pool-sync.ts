@@ -30,6 +30,8 @@ export class PoolSync {
   readonly log: UpdateLog
   /** Ids of this pool's records in the `records` table. */
   readonly stored = new Set<string>()
+  /** Ids stored or removed that the pools module has not heard of yet (store.ts `#applied`). */
+  readonly unapplied = new Set<string>()
   /** On the owner's replica: accepted records no checkpoint covers yet (store.ts `#checkpoint`). */
   readonly uncovered = new Map<string, PoolRecord>()
   /** Ids this replica put into the document while no link was in step: the `outgoing` count. */
@@ -218,7 +220,7 @@ export class PoolSync {
     const connected = links.some((l) => l.state.connected)
     const pending = { outgoing: this.unsent.size, incoming: this.touched.size }
     let state: SyncState = SyncState.OFFLINE
-    if (this.inStep()) state = pending.outgoing + pending.incoming > 0 || this.wantMaterialize ? SyncState.SYNCING : SyncState.SYNCED
+    if (this.inStep()) state = pending.outgoing + pending.incoming > 0 || this.wantMaterialize || this.unapplied.size > 0 ? SyncState.SYNCING : SyncState.SYNCED
     else if (connected) state = SyncState.CONNECTED
     return {
       pool: this.pool, state, connected, links: links.length, pending,

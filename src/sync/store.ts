@@ -57,6 +57,9 @@ const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncin
 /** Records per record-log batch when a pass stores many (a device catching up): large transactions, not one per pass of everything. */
 const APPEND_CHUNK = 10_000
 
+/** Records stored during a catch-up before the pools module hears of them (`#applied`). */
+const APPLIED_BATCH = 10_000
+
 /** Whether two quarantine reports say the same (the stored row is rewritten only when not). */
 function sameReport(a: QuarantinedRecord | undefined, b: QuarantinedRecord): boolean {
   return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
@@ -498,6 +501,7 @@ export class SyncStore implements Sync {
     if (forget.length) ps.pdoc.write([], forget, Origin.FORGET)
 
     await this.#apply(ps, plan)
+    await this.#applied(ps)
     // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
     for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
     this.#sizer.note(this.#taken, performance.now() - started)
@@ -577,7 +581,24 @@ export class SyncStore implements Sync {
     const poolKind = (kind: string): boolean => !isContentKind(kind) && !isCheckpointKind(kind)
     const evictedOwn = evictedRows.filter((q) => poolKind(q.kind ?? '')).map((q) => q.key)
     const changed = [...puts.filter((r) => poolKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
-    if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, [...new Set(changed)])
+    for (const id of changed) ps.unapplied.add(id)
+  }
+
+  /**
+   * The pools module hears what was stored or removed (its fact view catches up): after each pass,
+   * or, while the pool catches up on a join, once per APPLIED_BATCH records and when the catch-up
+   * ends, so that the fact view is written in bulk and its per-call work (a pass over the pool) is
+   * paid a few times per join, not once per pass. The pool is not `synced` before it heard.
+   */
+  async #applied(ps: PoolSync): Promise<void> {
+    if (ps.unapplied.size === 0 || !this.#onApplied) return
+    if (ps.catchingUp && ps.unapplied.size < APPLIED_BATCH) {
+      ps.wantMaterialize = true
+      return
+    }
+    const ids = [...ps.unapplied]
+    await this.#onApplied(ps.pool, ids)
+    for (const id of ids) ps.unapplied.delete(id)
   }
 
   /** Quarantine rows in and out; a row the store refuses is kept as its bare report, and a store that refuses even that is reported, not thrown. */
