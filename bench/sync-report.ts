@@ -1,4 +1,4 @@
-import type { SyncBenchResult } from './sync-bench.js'
+import { REFERENCE_SIZE, type SyncBenchResult } from './sync-bench.js'
 
 /** The sync bench's rows as pipe tables (terminal and docs/benchmarks.md alike). */
 export function formatSyncReport(result: SyncBenchResult): string {
@@ -27,13 +27,15 @@ export function formatSyncReport(result: SyncBenchResult): string {
     ]),
   )
   const inPool = result.initial.filter((r) => r.poolWrites !== null)
+  const reference = inPool.find((r) => r.size === REFERENCE_SIZE)?.poolWrites ?? null
   const poolWrites = table(
-    ['pool', 'writes', 'memweave p50 / p95', 'plain Yjs p50 / p95 (latency bench)', 'ratio p50 / p95'],
+    ['pool', 'writes', 'memweave p50 / p95', 'plain Yjs p50 / p95 (latency bench)', 'ratio p50 / p95', `p50 / p50 at ${count(REFERENCE_SIZE)}`],
     inPool.map((r) => {
       const w = r.poolWrites!
       return [
         count(r.size), String(w.writes), `${ms(w.p50Ms)} / ${ms(w.p95Ms)}`, base ? `${ms(base.p50Ms)} / ${ms(base.p95Ms)}` : '-',
         base ? `${ratio(w.p50Ms / base.p50Ms)} / ${ratio(w.p95Ms / base.p95Ms)}` : '-',
+        reference ? ratio(w.p50Ms / reference.p50Ms) : '-',
       ]
     }),
   )

@@ -135,6 +135,8 @@ export class MemoryModules {
           WebSocketPolyfill: o.sync?.WebSocketPolyfill,
           compactEvery: o.sync?.compactEvery,
           clientId: o.sync?.clientId,
+          checkpointEvery: o.sync?.checkpointEvery,
+          trustCheckpoints: o.sync?.trustCheckpoints,
           signatures: this.#signatures,
         })
       }

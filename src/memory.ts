@@ -54,6 +54,10 @@ export interface CreateMemoryOptions {
     readonly compactEvery?: number
     /** Yjs client ids for new pool documents (tests: reproducible runs). Random by default. */
     readonly clientId?: () => number
+    /** On a pool owner's replica: sign a checkpoint once this many records are covered by none (docs/sync.md, "Checkpoints"). Default 1000; 0: none. */
+    readonly checkpointEvery?: number
+    /** Take the owner's valid checkpoints in place of per-record signature checks. Default true. */
+    readonly trustCheckpoints?: boolean
   }
   /** An IndexedDB factory and key range, e.g. fake-indexeddb in Node. */
   readonly indexedDB?: IndexedDbFactory

@@ -1,4 +1,7 @@
 import { expect, test } from 'vitest'
+import type { PoolId } from '../src/pools/types.js'
+import { memoryStorage } from '../src/storage/memory-adapter.js'
+import { PoolSync } from '../src/sync/pool-sync.js'
 import { FairQueue, SliceSize } from '../src/sync/slice.js'
 
 /** Bounded materializer passes (src/sync/slice.ts): fair by author, sized by the measured cost per key. */
@@ -54,4 +57,34 @@ test('the slice size fits the budget at the measured cost per key, and outgrows 
   const flat = new SliceSize(50)
   flat.note(10, 100)
   expect(flat.next).toBeLessThanOrEqual(Math.ceil(5 * 1.25))
+})
+
+test('keys an exchange of states brings are a catch-up (large passes); keys arriving once a link is in step are not', () => {
+  const ps = new PoolSync('0'.repeat(32) as PoolId, memoryStorage(), () => undefined, 1)
+  ps.listen()
+  const link = ps.addLink('test')
+  ps.report(link, { connected: true, synced: false, error: null })
+  const remote = Symbol('provider')
+  // The first exchange of states: the whole pool arrives before the link is in step.
+  ps.doc.transact(() => {
+    for (let i = 0; i < 10; i++) ps.pdoc.map.set(`k${i}`, { i })
+  }, remote)
+  ps.report(link, { connected: true, synced: true, error: null })
+  expect(ps.catchingUp).toBe(true)
+  const first = ps.takeChanged(4)
+  expect(first.slice.size).toBe(4)
+  expect(ps.catchingUp).toBe(true)
+  ps.takeChanged()
+  expect(ps.catchingUp).toBe(false)
+  // In step: a flood is not a catch-up, it gets the fair, short passes.
+  ps.doc.transact(() => {
+    for (let i = 0; i < 10; i++) ps.pdoc.map.set(`f${i}`, { i })
+  }, remote)
+  expect(ps.pending).toBe(true)
+  expect(ps.catchingUp).toBe(false)
+  // Back from offline: what the new exchange of states brings is a catch-up again.
+  ps.report(link, { connected: false, synced: false, error: null })
+  ps.doc.transact(() => ps.pdoc.map.set('late', { i: 0 }), remote)
+  expect(ps.catchingUp).toBe(true)
+  ps.destroy()
 })

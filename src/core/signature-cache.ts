@@ -54,6 +54,16 @@ export class SignatureCache {
     return out
   }
 
+  /**
+   * Records this replica holds as verified without checking their signature: their id was
+   * recomputed from their content and the pool owner's checkpoint lists their id and signature
+   * (src/sync/checkpoint.ts). The verdict then counts like one `verify` reached.
+   */
+  vouch(record: SignedRecord): void {
+    this.#byObject.set(record, true)
+    this.#remember(record)
+  }
+
   /** The verdict on this very record object, if `verify` judged it. */
   known(record: SignedRecord): boolean | undefined {
     return this.#byObject.get(record)

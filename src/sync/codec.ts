@@ -1,5 +1,6 @@
 import { isWellFormed } from '../pools/authority.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
+import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint.js'
 import { CONTENT_KINDS, isContentKind, isWellFormedContent } from './content.js'
 
 /**
@@ -23,7 +24,7 @@ export type RecordValue = { readonly [K in keyof PoolRecord]: PoolRecord[K] }
 const HEX32 = /^[0-9a-f]{32}$/
 const HEX128 = /^[0-9a-f]{128}$/
 const HLC = /^[0-9a-f]{12,}\.[0-9a-f]{6,}(\.[0-9a-z]{1,32})?$/
-const KINDS: ReadonlySet<string> = new Set([...POOL_KINDS, ...CONTENT_KINDS])
+const KINDS: ReadonlySet<string> = new Set([...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND])
 
 /** The value to put into the Y.Map for a record: a fresh object with the record's fields only. */
 export function encodeRecord(record: PoolRecord): RecordValue {
@@ -55,7 +56,8 @@ export function decodeRecord(key: string, value: unknown): Decoded {
     id: v['id'], kind: v['kind'] as PoolKind, pool: v['pool'] as PoolRecord['pool'], tenant: v['tenant'] as string | null,
     body: v['body'] as PoolRecord['body'], author: v['author'], hlc: v['hlc'], sig: v['sig'] as string,
   }
-  const wellFormed = isContentKind(record.kind) ? isWellFormedContent(record.kind, record.body) : isWellFormed(record)
+  const wellFormed = isCheckpointKind(record.kind) ? isCheckpointBody(record.body)
+    : isContentKind(record.kind) ? isWellFormedContent(record.kind, record.body) : isWellFormed(record)
   if (!wellFormed) return bad(`body is not a well-formed ${record.kind}`)
   if (v['sig'] === undefined || v['sig'] === null || v['sig'] === '') return { ok: false, reason: 'missing-signature', detail: 'no signature' }
   if (typeof v['sig'] !== 'string' || !HEX128.test(v['sig'])) return bad('sig is not 128 hex digits')

@@ -5,6 +5,7 @@ import { PoolState } from '../pools/state.js'
 import type { Structure } from '../pools/structure.js'
 import type { PoolId } from '../pools/types.js'
 import { decodeRecord, type Decoded } from './codec.js'
+import { isCheckpointKind } from './checkpoint.js'
 import { isContentKind, refuseContent } from './content.js'
 import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
@@ -79,9 +80,15 @@ function judgeContent(s: Structure, r: PoolRecord): Verdict {
   return rights.write ? Verdict.OK : rights.read ? Verdict.READ_ONLY : Verdict.NOT_MEMBER
 }
 
-/** The verdict on a signed record of this pool, once the pool is founded: the content rule or the pools module's. */
+/** Who may write a checkpoint (checkpoint.ts): the owner only, under the pool's tenant. */
+function judgeCheckpoint(s: Structure, r: PoolRecord): Verdict {
+  if (r.tenant !== s.tenant) return Verdict.WRONG_TENANT
+  return r.author === s.owner ? Verdict.OK : Verdict.NOT_OWNER
+}
+
+/** The verdict on a signed record of this pool, once the pool is founded: the content rule, the checkpoint rule or the pools module's. */
 export function judgeSigned(s: Structure, r: PoolRecord): Verdict {
-  return isContentKind(r.kind) ? judgeContent(s, r) : judgeRecord(s, r)
+  return isContentKind(r.kind) ? judgeContent(s, r) : isCheckpointKind(r.kind) ? judgeCheckpoint(s, r) : judgeRecord(s, r)
 }
 
 /** A refused value's kind and author are whatever a peer wrote: a megabyte "kind" must not make a megabyte quarantine row. */
@@ -143,7 +150,7 @@ export function judgePool(input: MaterializeInput): Judged {
     else {
       signed.push(r)
       if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) targets.add(t.id)
-      if (isContentKind(r.kind)) continue
+      if (isContentKind(r.kind) || isCheckpointKind(r.kind)) continue
       const body = r.body as MemoryBody
       state.apply(r, r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null)
     }

@@ -17,6 +17,19 @@ export interface RecordMap {
   entries(): IterableIterator<[string, unknown]>
 }
 
+/**
+ * What changed in the plan since the caller last asked (`Planner.takeDelta`): the records that
+ * entered `accepted`, the ids that left it, and the quarantine entries that appeared, changed or
+ * went, each as the plan now has it. Lets a caller keep storage in line in O(change) per pass.
+ */
+export interface PlanDelta {
+  readonly accepted: readonly PoolRecord[]
+  readonly unaccepted: readonly string[]
+  readonly quarantined: readonly QuarantinedRecord[]
+  /** Keys that no longer have a quarantine entry. */
+  readonly released: readonly string[]
+}
+
 /** One pass: the records whose signature verdicts it needs, then the plan. */
 export interface PlanStep {
   readonly records: readonly PoolRecord[]
@@ -48,8 +61,16 @@ export class Planner {
   #structure: Structure | null = null
   #targets: ReadonlySet<string> = new Set()
   #forgotten: ReadonlySet<string> = new Set()
-  #accepted = new SortedList<PoolRecord>(compareRecords)
-  #quarantined = new SortedList<QuarantinedRecord>(compareQuarantined)
+  /**
+   * The plan by id and by key. Sorted only when a plan's lists are read (a full pass, tests): kept
+   * sorted on every insertion they cost O(n) each, which made a join of 100k quadratic.
+   */
+  #acceptedById = new Map<string, PoolRecord>()
+  #quarantinedByKey = new Map<string, QuarantinedRecord>()
+  /** Ids and keys whose place may have changed since the last `takeDelta`; null after a full pass (everything may have). */
+  #touched: { ids: Set<string>; keys: Set<string> } | null = null
+  /** Bumped by every finished pass: a plan's lists are read in the pass that made them. */
+  #version = 0
   /** Content records the ACL admits -> where their modules' rules put them: null accepted, else the refusal. */
   #content = new Map<string, { readonly record: PoolRecord; placed: QuarantinedRecord | null }>()
   #unfinished = false
@@ -125,14 +146,60 @@ export class Planner {
     return out
   }
 
+  /**
+   * What changed since the last call, or null when a full pass ran in between (or none was taken
+   * yet): then the caller compares the whole plan with what it holds.
+   */
+  takeDelta(): PlanDelta | null {
+    const touched = this.#touched
+    this.#touched = { ids: new Set(), keys: new Set() }
+    if (touched === null) return null
+    const accepted: PoolRecord[] = []
+    const unaccepted: string[] = []
+    for (const id of touched.ids) {
+      const r = this.#acceptedById.get(id)
+      if (r) accepted.push(r)
+      else unaccepted.push(id)
+    }
+    const quarantined: QuarantinedRecord[] = []
+    const released: string[] = []
+    for (const key of touched.keys) {
+      const q = this.#quarantinedByKey.get(key)
+      if (q) quarantined.push(q)
+      else released.push(key)
+    }
+    return { accepted, unaccepted, quarantined, released }
+  }
+
+  #accept(r: PoolRecord): void {
+    this.#acceptedById.set(r.id, r)
+    this.#touched?.ids.add(r.id)
+  }
+
+  #unaccept(r: PoolRecord): void {
+    this.#acceptedById.delete(r.id)
+    this.#touched?.ids.add(r.id)
+  }
+
+  #quarantine(q: QuarantinedRecord): void {
+    this.#quarantinedByKey.set(q.key, q)
+    this.#touched?.keys.add(q.key)
+  }
+
+  #release(q: QuarantinedRecord): void {
+    this.#quarantinedByKey.delete(q.key)
+    this.#touched?.keys.add(q.key)
+  }
+
   #full(entries: ReadonlyArray<readonly [string, unknown]>, signatures: ReadonlyMap<string, boolean>, decode: (key: string, value: unknown) => Decoded): Plan {
     const judged = judgePool({ pool: this.#pool, entries, signatures, decode })
     this.#values = new Map(entries)
     this.#structure = judged.structure
     this.#targets = judged.targets
     this.#forgotten = judged.plan.forgotten
-    this.#accepted = new SortedList(compareRecords, judged.plan.accepted)
-    this.#quarantined = new SortedList(compareQuarantined, judged.plan.quarantined)
+    this.#acceptedById = new Map(judged.plan.accepted.map((r) => [r.id, r]))
+    this.#quarantinedByKey = new Map(judged.plan.quarantined.map((q) => [q.key, q]))
+    this.#touched = null
     const refusedContent = new Map(judged.plan.quarantined.filter((q) => q.reason === QuarantineReason.PROTOCOL).map((q) => [q.key, q]))
     this.#content = new Map(judged.content.map((r) => [r.id, { record: r, placed: refusedContent.get(r.id) ?? null }]))
     this.#unfinished = false
@@ -146,22 +213,22 @@ export class Planner {
     for (const { key, value, d } of added) {
       this.#values!.set(key, value)
       if (!d.ok) {
-        this.#quarantined.insert(refusal(pool, key, d.reason, typeof value === 'object' ? (value as object) : null, d.detail))
+        this.#quarantine(refusal(pool, key, d.reason, typeof value === 'object' ? (value as object) : null, d.detail))
         continue
       }
       const r = d.record
-      if (r.pool !== pool) this.#quarantined.insert(refusal(pool, r.id, QuarantineReason.WRONG_POOL, r))
-      else if (signatures.get(SignatureCache.key(r)) !== true) this.#quarantined.insert(refusal(pool, r.id, QuarantineReason.BAD_SIGNATURE, r))
+      if (r.pool !== pool) this.#quarantine(refusal(pool, r.id, QuarantineReason.WRONG_POOL, r))
+      else if (signatures.get(SignatureCache.key(r)) !== true) this.#quarantine(refusal(pool, r.id, QuarantineReason.BAD_SIGNATURE, r))
       // A create record takes the full way, so an unfounded pool here means: no create yet.
-      else if (!s) this.#quarantined.insert(refusal(pool, r.id, QuarantineReason.UNKNOWN_POOL, r))
+      else if (!s) this.#quarantine(refusal(pool, r.id, QuarantineReason.UNKNOWN_POOL, r))
       else {
         const verdict = judgeSigned(s, r)
-        if (verdict !== Verdict.OK) this.#quarantined.insert(refusal(pool, r.id, verdict, r))
+        if (verdict !== Verdict.OK) this.#quarantine(refusal(pool, r.id, verdict, r))
         else if (isContentKind(r.kind)) {
           this.#content.set(r.id, { record: r, placed: null })
-          this.#accepted.insert(r)
+          this.#accept(r)
           content = true
-        } else this.#accepted.insert(r)
+        } else this.#accept(r)
       }
     }
     if (content && s) this.#judgeContent(s)
@@ -175,56 +242,39 @@ export class Planner {
     for (const c of this.#content.values()) {
       const detail = refused.get(c.record.id)
       if ((c.placed?.detail ?? undefined) === detail) continue
-      if (c.placed) this.#quarantined.remove(c.placed)
-      else this.#accepted.remove(c.record)
+      if (c.placed) this.#release(c.placed)
+      else this.#unaccept(c.record)
       if (detail === undefined) {
         c.placed = null
-        this.#accepted.insert(c.record)
+        this.#accept(c.record)
       } else {
         c.placed = refusal(this.#pool, c.record.id, QuarantineReason.PROTOCOL, c.record, detail)
-        this.#quarantined.insert(c.placed)
+        this.#quarantine(c.placed)
       }
     }
   }
 
   #plan(): Plan {
-    // Copies: the caller keeps a plan (its quarantine) while the next pass changes the lists.
-    return { accepted: this.#accepted.toArray(), forgotten: this.#forgotten, quarantined: this.#quarantined.toArray() }
-  }
-}
-
-/** An array kept sorted by a total order, with binary-search insertion and removal. */
-class SortedList<T> {
-  readonly #items: T[]
-  readonly #compare: (a: T, b: T) => number
-
-  constructor(compare: (a: T, b: T) => number, sorted: readonly T[] = []) {
-    this.#compare = compare
-    this.#items = [...sorted]
-  }
-
-  /** The first index whose item is not below `x`. */
-  #lowerBound(x: T): number {
-    let lo = 0
-    let hi = this.#items.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.#compare(this.#items[mid]!, x) < 0) lo = mid + 1
-      else hi = mid
+    // The lists are copied only when read (a pass that stores by `takeDelta` never reads them), and
+    // only in the pass that made the plan: the next pass changes them.
+    const version = ++this.#version
+    const current = (): void => {
+      if (this.#version !== version) throw new Error('a plan of the sync planner is read after the next pass began')
     }
-    return lo
-  }
-
-  insert(x: T): void {
-    this.#items.splice(this.#lowerBound(x), 0, x)
-  }
-
-  remove(x: T): void {
-    const i = this.#lowerBound(x)
-    if (i < this.#items.length && this.#compare(this.#items[i]!, x) === 0) this.#items.splice(i, 1)
-  }
-
-  toArray(): T[] {
-    return this.#items.slice()
+    const acceptedById = this.#acceptedById
+    const quarantinedByKey = this.#quarantinedByKey
+    let accepted: PoolRecord[] | undefined
+    let quarantined: QuarantinedRecord[] | undefined
+    return {
+      get accepted() {
+        if (!accepted) current()
+        return (accepted ??= [...acceptedById.values()].sort(compareRecords))
+      },
+      forgotten: this.#forgotten,
+      get quarantined() {
+        if (!quarantined) current()
+        return (quarantined ??= [...quarantinedByKey.values()].sort(compareQuarantined))
+      },
+    }
   }
 }

@@ -1,8 +1,10 @@
 import type * as Y from 'yjs'
+import type { PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { Origin, PoolDoc, isOwnOrigin } from './pool-doc.js'
 import { decodeRecord, type Decoded } from './codec.js'
+import { CheckpointBook } from './checkpoint.js'
 import { Planner } from './planner.js'
 import { FairQueue } from './slice.js'
 import type { QuarantinedRecord } from './quarantine.js'
@@ -28,26 +30,40 @@ export class PoolSync {
   readonly log: UpdateLog
   /** Ids of this pool's records in the `records` table. */
   readonly stored = new Set<string>()
+  /** Ids stored or removed that the pools module has not heard of yet (store.ts `#applied`). */
+  readonly unapplied = new Set<string>()
+  /** On the owner's replica: accepted records no checkpoint covers yet (store.ts `#checkpoint`). */
+  readonly uncovered = new Map<string, PoolRecord>()
   /** Ids this replica put into the document while no link was in step: the `outgoing` count. */
   readonly unsent = new Set<string>()
   /** Keys a provider changed since the last materialization (heal candidates, `incoming` count). */
   readonly touched = new Set<string>()
   /** The materializer's state between passes: each pass judges what changed since the last (planner.ts). */
   readonly planner: Planner
+  /** The owner's checkpoints in the document, and what they cover (checkpoint.ts). */
+  readonly checkpoints: CheckpointBook
   /** Keys changed by anyone (providers and this layer alike) since the planner's last pass. */
   #changed = new Set<string>()
+  /**
+   * Changed keys a provider brought while no link of the pool was in step: the exchange of states
+   * of a device joining, or coming back after being offline. Taken in large passes (store.ts).
+   */
+  readonly #initial = new Set<string>()
   /** The changed keys by author, for bounded passes that take them fairly (slice.ts). */
   readonly #fair = new FairQueue()
   readonly #links = new Set<LinkSlot>()
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
-  quarantine: readonly QuarantinedRecord[] = []
+  /** The refused values by key, as last stored (the `quarantine` table's rows of this pool). */
+  quarantine = new Map<string, QuarantinedRecord>()
   /** The persisted updates are replayed and the document is listened to: the loop may work on it. */
   loaded = false
   wantReconcile = true
   wantMaterialize = true
   /** Check every stored record against the document (on open), not only the touched keys. */
   fullCheck = true
+  /** Compare the whole plan with storage on the next pass (on open, after a reload or a failed pass), not only the planner's delta. */
+  fullApply = true
   wantCompact = false
   error: string | null = null
   readonly #onChange: () => void
@@ -57,6 +73,7 @@ export class PoolSync {
     this.pdoc = new PoolDoc(pool, clientId)
     this.log = new UpdateLog(storage, pool)
     this.planner = new Planner(pool)
+    this.checkpoints = new CheckpointBook(pool)
     this.#onChange = onChange
   }
 
@@ -67,6 +84,8 @@ export class PoolSync {
   /** Starts listening to the document: persisting its updates, noting what providers change. */
   listen(): void {
     this.loaded = true
+    // What the persisted updates brought did not pass the observer: its checkpoints count from the first pass on.
+    for (const [key, value] of this.pdoc.map.entries()) this.checkpoints.note(key, value, 'add')
     this.pdoc.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === Origin.LOAD) return
       this.log.append(update)
@@ -78,7 +97,11 @@ export class PoolSync {
       for (const [key, change] of event.changes.keys) {
         this.#changed.add(key)
         this.#fair.add(key, this.#bucketOf(key))
-        if (!own) this.touched.add(key)
+        this.checkpoints.note(key, this.pdoc.map.get(key), change.action)
+        if (!own) {
+          this.touched.add(key)
+          if (!this.inStep()) this.#initial.add(key)
+        }
         if (change.action !== 'add') removed = true
       }
       // A removed or replaced value may survive only in the persisted log: compact it away.
@@ -98,11 +121,26 @@ export class PoolSync {
       const slice = this.#changed
       this.#changed = new Set()
       this.#fair.clear()
+      this.#initial.clear()
       return { slice, deferred: this.#changed }
     }
     const slice = new Set(this.#fair.take(limit, (key) => this.#changed.has(key)))
-    for (const key of slice) this.#changed.delete(key)
-    return { slice, deferred: new Set(this.#changed) }
+    for (const key of slice) {
+      this.#changed.delete(key)
+      this.#initial.delete(key)
+    }
+    // The live set, not a copy (a copy per pass costs what is pending): the planner reads it before anything changes it.
+    return { slice, deferred: this.#changed }
+  }
+
+  /** Keys this replica put into the document from its store in bulk (on open, after a reload): a catch-up too. */
+  catchUpOn(keys: Iterable<string>): void {
+    for (const key of keys) if (this.#changed.has(key)) this.#initial.add(key)
+  }
+
+  /** Whether keys of an exchange of states (a join, a return from offline) wait for a pass. */
+  get catchingUp(): boolean {
+    return this.#initial.size > 0
   }
 
   /** Whether changed keys wait for a pass (a sliced pass left some). */
@@ -182,11 +220,11 @@ export class PoolSync {
     const connected = links.some((l) => l.state.connected)
     const pending = { outgoing: this.unsent.size, incoming: this.touched.size }
     let state: SyncState = SyncState.OFFLINE
-    if (this.inStep()) state = pending.outgoing + pending.incoming > 0 || this.wantMaterialize ? SyncState.SYNCING : SyncState.SYNCED
+    if (this.inStep()) state = pending.outgoing + pending.incoming > 0 || this.wantMaterialize || this.unapplied.size > 0 ? SyncState.SYNCING : SyncState.SYNCED
     else if (connected) state = SyncState.CONNECTED
     return {
       pool: this.pool, state, connected, links: links.length, pending,
-      records: this.pdoc.size, quarantined: this.quarantine.length, error: this.error,
+      records: this.pdoc.size, quarantined: this.quarantine.size, error: this.error,
     }
   }
 

@@ -25,6 +25,22 @@ export class FairQueue {
   take(limit: number, live: (key: string) => boolean): string[] {
     const out: string[] = []
     const seen = new Set<string>()
+    // One author pending (a join from one writer, the owner's own catch-up): no turns to take.
+    if (this.#buckets.size === 1) {
+      const [name, b] = this.#buckets.entries().next().value as [string, { keys: string[]; next: number }]
+      while (out.length < limit && b.next < b.keys.length) {
+        const key = b.keys[b.next++]!
+        if (!live(key) || seen.has(key)) continue
+        seen.add(key)
+        out.push(key)
+      }
+      if (b.next >= b.keys.length) this.#buckets.delete(name)
+      else if (b.next > 1024 && b.next * 2 > b.keys.length) {
+        b.keys = b.keys.slice(b.next)
+        b.next = 0
+      }
+      return out
+    }
     while (out.length < limit && this.#buckets.size > 0) {
       for (const [name, b] of [...this.#buckets]) {
         if (out.length >= limit) break

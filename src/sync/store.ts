@@ -1,7 +1,7 @@
 import * as Y from 'yjs'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parsePoolId } from '../pools/input.js'
-import { isPooled } from '../core/signed-record.js'
+import { isPooled, signedRecordId, type SignedRecord } from '../core/signed-record.js'
 import { forgottenBy } from '../pools/state.js'
 import { POOL_KINDS, PoolKind, type MemoryBody, type PoolRecord, type ResolveBody } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
@@ -9,8 +9,9 @@ import { logFor, type RecordLog } from '../records/log.js'
 import type { LogChange } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { decodeRecord, sameContent } from './codec.js'
+import { CHECKPOINT_KIND, MAX_COVERED, checkpointBody, isCheckpointKind } from './checkpoint.js'
 import { CONTENT_KINDS, isContentKind } from './content.js'
-import type { Plan } from './materialize.js'
+import { compareQuarantined, type Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
 import { AUTHORITY_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
@@ -36,9 +37,33 @@ export interface SyncStoreOptions {
    * record never waits for a whole flood of another writer's.
    */
   readonly passBudgetMs?: number
+  /**
+   * The same while a pool catches up on what an exchange of states brought (a device joining, or
+   * back from offline; default 1000): nobody waits on one record then, and every pass has a part
+   * that does not depend on its size, so passes are large and few.
+   */
+  readonly bulkBudgetMs?: number
+  /**
+   * On the pool owner's replica: sign a checkpoint (checkpoint.ts) once this many accepted records
+   * are covered by none. Default 1000; 0 makes none.
+   */
+  readonly checkpointEvery?: number
+  /** Take a valid checkpoint of the owner in place of each covered record's signature check. Default true. */
+  readonly trustCheckpoints?: boolean
 }
 
 const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncing: 2, synced: 3 }
+
+/** Records per record-log batch when a pass stores many (a device catching up): large transactions, not one per pass of everything. */
+const APPEND_CHUNK = 10_000
+
+/** Records stored during a catch-up before the pools module hears of them (`#applied`). */
+const APPLIED_BATCH = 10_000
+
+/** Whether two quarantine reports say the same (the stored row is rewritten only when not). */
+function sameReport(a: QuarantinedRecord | undefined, b: QuarantinedRecord): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
+}
 
 /**
  * `mem.sync`: replicates pools, one Y.Doc each, under DESIGN.md's rule that the document is a
@@ -79,6 +104,12 @@ export class SyncStore implements Sync {
   #closed = false
   /** How many changed keys a materializer pass takes (slice.ts): passes stay short during a flood. */
   readonly #slice: SliceSize
+  /** The same while a pool catches up (a join): larger passes. */
+  readonly #bulk: SliceSize
+  /** The sizer the current pass took its slice from. */
+  #sizer: SliceSize
+  readonly #checkpointEvery: number
+  readonly #trustCheckpoints: boolean
   /** Records the current pass took to judge (the cost per key of `#slice`). */
   #taken = 0
   #yield = false
@@ -95,6 +126,10 @@ export class SyncStore implements Sync {
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
     this.#slice = new SliceSize(options.passBudgetMs ?? 50)
+    this.#bulk = new SliceSize(options.bulkBudgetMs ?? 1000)
+    this.#sizer = this.#slice
+    this.#checkpointEvery = options.checkpointEvery ?? 1000
+    this.#trustCheckpoints = options.trustCheckpoints ?? true
     this.#unlisten = log.onAppend((change) => this.#heard(change))
   }
 
@@ -170,7 +205,7 @@ export class SyncStore implements Sync {
     const pool = poolId === undefined ? null : parsePoolId(poolId)
     await this.flush()
     const out: QuarantinedRecord[] = []
-    for (const [id, { sync }] of this.#pools) if (pool === null || id === pool) out.push(...sync.quarantine.map(toReport))
+    for (const [id, { sync }] of this.#pools) if (pool === null || id === pool) out.push(...[...sync.quarantine.values()].sort(compareQuarantined).map(toReport))
     return out
   }
 
@@ -236,7 +271,7 @@ export class SyncStore implements Sync {
     const updates = await ps.log.load()
     for (const u of updates) Y.applyUpdate(ps.doc, u, Origin.LOAD)
     const rows = await this.#storage.read(['quarantine'], (tx) => tx.where<QuarantinedRecord>('quarantine', 'pool', ps.pool))
-    ps.quarantine = rows.map(toReport)
+    ps.quarantine = new Map(rows.map((q) => [q.key, toReport(q)]))
     ps.listen()
     if (updates.length > this.#compactEvery) ps.wantCompact = true
     this.#kick()
@@ -313,13 +348,15 @@ export class SyncStore implements Sync {
     ps.wantReconcile = false
     const records = await this.#storage.read(['records'], async (tx) => {
       const all: PoolRecord[] = []
-      for (const kind of [...POOL_KINDS, ...CONTENT_KINDS]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
+      for (const kind of [...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
       return all.filter((r) => isPooled(r) && r.pool === ps.pool)
     })
     ps.stored.clear()
     for (const r of records) ps.stored.add(r.id)
     this.#toDoc(ps, records)
+    ps.catchUpOn(records.map((r) => r.id))
     ps.fullCheck = true
+    ps.fullApply = true
     ps.wantMaterialize = true
   }
 
@@ -363,13 +400,64 @@ export class SyncStore implements Sync {
     if (records.some((r) => r.kind === PoolKind.TOMBSTONE)) ps.wantMaterialize = true
   }
 
-  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts). */
-  async #plan(ps: PoolSync): Promise<Plan> {
+  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts); and the keys it took. */
+  async #plan(ps: PoolSync): Promise<{ plan: Plan; slice: ReadonlySet<string> }> {
     ps.pruneDecoded()
-    const { slice, deferred } = ps.takeChanged(this.#slice.next)
+    this.#sizer = ps.catchingUp ? this.#bulk : this.#slice
+    const { slice, deferred } = ps.takeChanged(this.#sizer.next)
     const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
     this.#taken += slice.size
-    return step.finish(await this.#sigs.verify(step.records))
+    return { plan: step.finish(await this.#verdicts(ps, step.records)), slice }
+  }
+
+  /**
+   * Signature verdicts for a pass: a record that a valid checkpoint of the owner covers is checked
+   * by recomputing its id from its content (its signature is what the checkpoint vouches for);
+   * every other record by its signature, as before. docs/sync.md, "Checkpoints".
+   */
+  async #verdicts(ps: PoolSync, records: readonly SignedRecord[]): Promise<Map<string, boolean>> {
+    if (!this.#trustCheckpoints) return this.#sigs.verify(records)
+    const book = ps.checkpoints
+    await book.refresh(ps.pdoc.map, ps.decode, this.#sigs)
+    if (book.size === 0) return this.#sigs.verify(records)
+    const out = new Map<string, boolean>()
+    const rest: SignedRecord[] = []
+    for (const r of records) {
+      // A checkpoint never vouches for a checkpoint; a value whose id is not its content's is verified (and refused) as ever.
+      if (this.#sigs.known(r) !== undefined || isCheckpointKind(r.kind) || !book.covers(r) || signedRecordId(r) !== r.id) {
+        rest.push(r)
+        continue
+      }
+      this.#sigs.vouch(r)
+      out.set(SignatureCache.key(r), true)
+    }
+    for (const [key, ok] of await this.#sigs.verify(rest)) out.set(key, ok)
+    return out
+  }
+
+  /**
+   * On the owner's replica: once `checkpointEvery` accepted records are covered by no checkpoint,
+   * sign checkpoints over them (MAX_COVERED each), store them and put them into the document.
+   * Only records this replica accepted, so verified here, are vouched for.
+   */
+  async #checkpoint(ps: PoolSync, accepted: readonly PoolRecord[]): Promise<void> {
+    const me = this.#log.identity
+    const s = ps.planner.structure
+    if (this.#checkpointEvery <= 0 || !me || !s || s.owner !== me.did) return
+    for (const r of accepted) if (!isCheckpointKind(r.kind) && !ps.checkpoints.covers(r)) ps.uncovered.set(r.id, r)
+    if (ps.uncovered.size < this.#checkpointEvery) return
+    // Only what the plan still accepts (a record may have left since it was counted).
+    const todo = [...ps.uncovered.values()].filter((r) => ps.stored.has(r.id) && !ps.checkpoints.covers(r))
+    ps.uncovered.clear()
+    const made: PoolRecord[] = []
+    for (let i = 0; i < todo.length; i += MAX_COVERED) {
+      const body = checkpointBody(todo.slice(i, i + MAX_COVERED))
+      made.push((await this.#log.sealPooled(CHECKPOINT_KIND, body, { pool: s.id, tenant: s.tenant })) as unknown as PoolRecord)
+    }
+    if (made.length === 0) return
+    for (const r of made) ps.stored.add(r.id)
+    await this.#log.append(made)
+    this.#toDoc(ps, made)
   }
 
   /** Whether the document holds a valid copy of a stored record under its id: this very value verified. */
@@ -380,14 +468,13 @@ export class SyncStore implements Sync {
 
   async #materialize(ps: PoolSync): Promise<void> {
     ps.wantMaterialize = false
-    // Touched keys stay counted as incoming until they are applied.
-    const touched = [...ps.touched]
     const started = performance.now()
     this.#taken = 0
-    let plan = await this.#plan(ps)
+    let { plan, slice } = await this.#plan(ps)
 
     // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
-    const candidates = ps.fullCheck ? [...ps.stored] : touched.filter((k) => ps.stored.has(k))
+    // The keys this pass took (a deferred key is looked at in its own pass), or every stored one on open.
+    const candidates = ps.fullCheck ? [...ps.stored] : [...slice].filter((k) => ps.stored.has(k))
     ps.fullCheck = false
     // Verdicts on the values the candidates' keys hold now (one that changes meanwhile has none: it is healed).
     await this.#sigs.verify(candidates.flatMap((id) => {
@@ -403,7 +490,9 @@ export class SyncStore implements Sync {
       const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
       if (records.length) {
         ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
-        plan = await this.#plan(ps)
+        const again = await this.#plan(ps)
+        plan = again.plan
+        slice = new Set([...slice, ...again.slice])
       }
     }
 
@@ -412,8 +501,10 @@ export class SyncStore implements Sync {
     if (forget.length) ps.pdoc.write([], forget, Origin.FORGET)
 
     await this.#apply(ps, plan)
-    for (const key of touched) if (!ps.isPending(key)) ps.touched.delete(key)
-    this.#slice.note(this.#taken, performance.now() - started)
+    await this.#applied(ps)
+    // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
+    for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
+    this.#sizer.note(this.#taken, performance.now() - started)
     if (ps.pending) {
       // A bounded slice left changes for the next pass; let the event loop deliver what arrived
       // meanwhile (another writer's record) and this replica's own writes go out first.
@@ -423,35 +514,91 @@ export class SyncStore implements Sync {
     }
   }
 
-  /** The plan into storage: accepted records in, forgotten and no-longer-authorized ones out, quarantine rewritten. */
+  /**
+   * The plan into storage: accepted records in, forgotten and no-longer-authorized ones out,
+   * quarantine rewritten. What changed since the last pass (the planner's delta) when it can,
+   * the whole plan against what is stored after a full pass, on open, or after a failed pass.
+   */
   async #apply(ps: PoolSync, plan: Plan): Promise<void> {
-    const puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
-    const forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
-    const evictedRows = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+    const delta = ps.planner.takeDelta()
+    const full = delta === null || ps.fullApply
+    ps.fullApply = true
+    let puts: PoolRecord[]
+    let forgotten: string[]
+    let evictedRows: QuarantinedRecord[]
+    let qChanged: QuarantinedRecord[]
+    let qGone: string[]
+    if (full) {
+      puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
+      forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
+      evictedRows = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+      const after = new Map(plan.quarantined.map((q) => [q.key, q]))
+      qChanged = plan.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
+      qGone = [...ps.quarantine.keys()].filter((key) => !after.has(key))
+    } else {
+      // An incremental pass forgets nothing (tombstones and their targets take the full way).
+      puts = delta.accepted.filter((r) => !ps.stored.has(r.id))
+      forgotten = []
+      evictedRows = delta.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+      qChanged = delta.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
+      qGone = delta.released.filter((key) => ps.quarantine.has(key))
+    }
     const evicted = evictedRows.map((q) => q.key)
     const deletes = [...new Set([...forgotten, ...evicted])]
-
-    const before = new Map(ps.quarantine.map((q) => [quarantineRowId(q.pool, q.key), JSON.stringify(q)]))
-    const after = new Map(plan.quarantined.map((q) => [quarantineRowId(q.pool, q.key), q]))
-    const qPuts = [...after].filter(([id, q]) => before.get(id) !== JSON.stringify(q)).map(([, q]) => toQuarantineRow(q, ps.pdoc.map.get(q.key)))
-    const qDeletes = [...before.keys()].filter((id) => !after.has(id))
+    const qPuts = qChanged.map((q) => toQuarantineRow(q, ps.pdoc.map.get(q.key)))
+    const qDeletes = qGone.map((key) => quarantineRowId(ps.pool, key))
+    const setQuarantine = (): void => {
+      if (full) ps.quarantine = new Map(plan.quarantined.map((q) => [q.key, q]))
+      else {
+        for (const q of qChanged) ps.quarantine.set(q.key, q)
+        for (const key of qGone) ps.quarantine.delete(key)
+      }
+    }
     if (puts.length === 0 && deletes.length === 0 && qPuts.length === 0 && qDeletes.length === 0) {
-      ps.quarantine = plan.quarantined
+      setQuarantine()
+      ps.fullApply = false
+      await this.#checkpoint(ps, full ? plan.accepted : delta.accepted)
       return
     }
     // One batch of the record log (forwarded to the leader where one commits for this handle); it
-    // comes back through the feed as local, already held.
-    if (puts.length || deletes.length) await this.#log.append(puts, deletes)
-    for (const r of puts) ps.stored.add(r.id)
-    for (const id of deletes) ps.stored.delete(id)
-    ps.quarantine = plan.quarantined
+    // comes back through the feed as local, already held. A big catch-up goes in a few large
+    // batches rather than one transaction of everything.
+    for (let i = 0; i < Math.max(puts.length, 1); i += APPEND_CHUNK) {
+      const chunk = puts.slice(i, i + APPEND_CHUNK)
+      const dels = i === 0 ? deletes : []
+      if (chunk.length || dels.length) await this.#log.append(chunk, dels)
+      for (const r of chunk) ps.stored.add(r.id)
+      for (const id of dels) ps.stored.delete(id)
+    }
+    setQuarantine()
     // After the records, in transactions of their own: the report of a refused value must never
     // hold back an accepted record (issue 13: one unstorable row used to wedge the pool for good).
-    await this.#storeQuarantine(ps, qPuts, qDeletes, plan.quarantined)
+    await this.#storeQuarantine(ps, qPuts, qDeletes, [...qChanged])
+    // Stored and reported: the next pass may go by the planner's delta again.
+    ps.fullApply = false
+    await this.#checkpoint(ps, full ? plan.accepted : delta.accepted)
     // Other modules' records reach their modules through the log; the pool store hears of its own only.
-    const evictedOwn = evictedRows.filter((q) => !isContentKind(q.kind ?? '')).map((q) => q.key)
-    const changed = [...puts.filter((r) => !isContentKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
-    if (changed.length && this.#onApplied) await this.#onApplied(ps.pool, [...new Set(changed)])
+    const poolKind = (kind: string): boolean => !isContentKind(kind) && !isCheckpointKind(kind)
+    const evictedOwn = evictedRows.filter((q) => poolKind(q.kind ?? '')).map((q) => q.key)
+    const changed = [...puts.filter((r) => poolKind(r.kind)).map((r) => r.id), ...forgotten, ...evictedOwn, ...this.#revived(ps, evictedOwn)]
+    for (const id of changed) ps.unapplied.add(id)
+  }
+
+  /**
+   * The pools module hears what was stored or removed (its fact view catches up): after each pass,
+   * or, while the pool catches up on a join, once per APPLIED_BATCH records and when the catch-up
+   * ends, so that the fact view is written in bulk and its per-call work (a pass over the pool) is
+   * paid a few times per join, not once per pass. The pool is not `synced` before it heard.
+   */
+  async #applied(ps: PoolSync): Promise<void> {
+    if (ps.unapplied.size === 0 || !this.#onApplied) return
+    if (ps.catchingUp && ps.unapplied.size < APPLIED_BATCH) {
+      ps.wantMaterialize = true
+      return
+    }
+    const ids = [...ps.unapplied]
+    await this.#onApplied(ps.pool, ids)
+    for (const id of ids) ps.unapplied.delete(id)
   }
 
   /** Quarantine rows in and out; a row the store refuses is kept as its bare report, and a store that refuses even that is reported, not thrown. */
