@@ -38,7 +38,7 @@ function shape(s: Structure | null, authors: readonly string[]): unknown {
     keys: s.keys.map((k) => k.id),
     memories: [...s.memories.values()].map((m) => [m.id, m.record.id, m.payload !== null]).sort(),
     dead: [...s.dead].sort(), forgotten: [...s.forgotten].sort(), resolutions: [...s.resolutions].sort(),
-    access: [...s.access].sort(), ratings: [...s.ratings].sort(),
+    access: [...s.access].sort(), ratings: [...s.ratings].sort(), sealed: s.sealed,
     acl: [at(null, T0), at(null, T0 + 100), ...u.records.map((r) => at(r.hlc, T0 + 20))],
     members: s.acl.members(T0 + 10),
   }

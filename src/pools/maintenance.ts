@@ -104,6 +104,22 @@ export class Maintenance {
   }
 
   /**
+   * Who may write, or what counts as a fact, changed (share, revoke, configure, or such a record
+   * from another replica): memories of a member may have become valid or invalid, so the fact view
+   * of every current memory is brought in line, not only of the ones just written.
+   */
+  afterAuthority(pool: PoolId): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.#stopped) return
+      const r = this.#r
+      await r.ready()
+      if (!r.state.structure(pool)) return
+      const ctx = r.context(pool)
+      await this.#reconcile(ctx, new Set(ctx.view.current.keys()))
+    })
+  }
+
+  /**
    * The sync layer stored records of `pool` that came from another replica, or hard-deleted
    * forgotten ones (`ids`): catch up and bring the pool's fact view in line.
    */
@@ -117,7 +133,8 @@ export class Maintenance {
       const chatter: ReadonlySet<string> = new Set([PoolKind.ACCESS, PoolKind.RATING])
       if (ids.every((id) => chatter.has(r.state.record(id)?.kind ?? ''))) return
       const ctx = r.context(pool)
-      const dirty = new Set(ids.filter((id) => ctx.s.memories.has(id)))
+      const authority = ids.some((id) => AUTHORITY.has(r.state.record(id)?.kind ?? ''))
+      const dirty = new Set(authority ? ctx.view.current.keys() : ids.filter((id) => ctx.s.memories.has(id)))
       for (const id of predecessors(ctx.s, ids.filter((id) => ctx.s.forgotten.has(id)))) dirty.add(id)
       await this.#reconcile(ctx, dirty)
     })
@@ -147,6 +164,9 @@ export class Maintenance {
     return ranked.slice(0, Math.max(0, stored.length - target)).map((x) => x.m.id)
   }
 }
+
+/** Records that change which memories are valid, or which are facts. */
+const AUTHORITY: ReadonlySet<string> = new Set([PoolKind.CREATE, PoolKind.ACL, PoolKind.POLICY])
 
 /** Memories that may become current again when `removed` go (their supersession predecessors). */
 export function predecessors(s: Structure, removed: readonly string[]): string[] {

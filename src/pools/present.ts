@@ -103,6 +103,6 @@ export function poolInfo(view: View, access: Rights, name: string | null): PoolI
     access,
     size: view.live.size,
     current: view.current.size,
-    sealed: [...s.memories.values()].filter((m) => m.payload === null).length,
+    sealed: s.sealed,
   }
 }

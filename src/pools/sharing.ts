@@ -128,6 +128,7 @@ export class PoolSharing {
       }
     }
     await r.save(puts)
+    await this.#p.upkeep.afterAuthority(pool)
   }
 
   async revoke(poolId: string, agentDid: string): Promise<void> {
@@ -150,6 +151,7 @@ export class PoolSharing {
       }
     }
     await r.save(puts)
+    await this.#p.upkeep.afterAuthority(pool)
   }
 
   async configure(poolId: string, policies: Partial<PoolPolicies>): Promise<PoolInfo> {
@@ -161,6 +163,7 @@ export class PoolSharing {
     const next = mergePolicies(ctx.s.policies, policies)
     await r.save([{ record: await r.sign(ctx.s, PoolKind.POLICY, { policies: next }) }])
     await this.#p.upkeep.afterCommit(pool, [])
+    await this.#p.upkeep.afterAuthority(pool)
     return this.#p.show.info(r.context(pool))
   }
 

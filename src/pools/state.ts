@@ -104,6 +104,7 @@ const wall = (r: PoolRecord): number => decodeHlc(r.hlc).wall
 
 /** A structure whose maps the patches below keep up to date. */
 interface Mutable {
+  sealed: number
   readonly memories: Map<string, ValidMemory>
   readonly dead: Set<string>
   readonly access: Map<string, { count: number; last: number }>
@@ -276,6 +277,8 @@ function patchMemory(p: PoolRecords, d: Derived, r: PoolRecord<MemoryBody>): boo
   if (d.referenced.has(r.id) || d.s.forgetters.has(r.id) || d.s.forgotten.has(r.id)) return false
   const payload = p.payloads.get(r.id) ?? null
   const m: ValidMemory = { id: r.id, record: r, payload }
+  if (d.s.memories.get(r.id)?.payload === null) d.s.sealed--
+  if (payload === null) d.s.sealed++
   p.memories.set(r.id, m)
   d.s.memories.set(r.id, m)
   if (!payload) return true
@@ -372,9 +375,11 @@ function derive(poolId: PoolId, p: PoolRecords): Derived | null {
   const ratings = new Map<string, number>()
   for (const [id, m] of ratingBy) ratings.set(id, meanRating(m))
 
+  let sealed = 0
+  for (const m of candidates.values()) if (m.payload === null) sealed++
   const s = {
     id: poolId, owner, tenant, createdAt: wall(create), create, policies, acl, keys, epoch,
-    memories: candidates, dead, forgotten, forgetters, resolutions, access, ratings,
+    memories: candidates, dead, forgotten, forgetters, resolutions, access, ratings, sealed,
   }
   return { s, auth, referenced, ratingBy }
 }

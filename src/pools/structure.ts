@@ -41,6 +41,8 @@ export interface Structure {
   readonly resolutions: ReadonlyMap<string, string>
   readonly access: ReadonlyMap<string, { readonly count: number; readonly last: number }>
   readonly ratings: ReadonlyMap<string, number>
+  /** How many of `memories` are sealed to this identity (payload null), counted as they come: `info()` reports it. */
+  readonly sealed: number
 }
 
 export interface LiveMemory extends ValidMemory {
