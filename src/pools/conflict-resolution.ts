@@ -50,7 +50,8 @@ export class ConflictResolution {
       if (winner !== null) {
         const losers = conflict.memories.filter((m) => m !== winner)
         await r.save([{ record: await r.sign(ctx.s, PoolKind.RESOLVE, { winner, losers }) }])
-        await this.#p.upkeep.afterCommit(pool, [])
+        // Both sides: a resolution that reverses an earlier one makes that one's loser current again.
+        await this.#p.upkeep.afterCommit(pool, conflict.memories)
         return this.#p.show.one(winner)
       }
       const merged = await writeMerge(r, ctx, conflict.memories.map((id) => ctx.view.live.get(id)!), strategy!)

@@ -5,7 +5,7 @@ import type { FactView } from './fact-view.js'
 import { byRecency, mergePayloads } from './merge.js'
 import { importanceOf } from './present.js'
 import type { Presenter } from './presenter.js'
-import { PoolKind, type PoolRecord, type TombstoneReason } from './records.js'
+import { PoolKind, type PoolRecord, type ResolveBody, type TombstoneReason } from './records.js'
 import type { Ctx, PoolReplica } from './replica.js'
 import type { LiveMemory, Structure } from './structure.js'
 import type { MergeStrategy, PoolId } from './types.js'
@@ -135,6 +135,11 @@ export class Maintenance {
       const ctx = r.context(pool)
       const authority = ids.some((id) => AUTHORITY.has(r.state.record(id)?.kind ?? ''))
       const dirty = new Set(authority ? ctx.view.current.keys() : ids.filter((id) => ctx.s.memories.has(id)))
+      // A resolution decides a pair both ways: a later one may make the earlier loser current again.
+      for (const id of ids) {
+        const rec = r.state.record(id)
+        if (rec?.kind === PoolKind.RESOLVE) for (const m of [(rec.body as ResolveBody).winner, ...(rec.body as ResolveBody).losers]) dirty.add(m)
+      }
       for (const id of predecessors(ctx.s, ids.filter((id) => ctx.s.forgotten.has(id)))) dirty.add(id)
       await this.#reconcile(ctx, dirty)
     })
@@ -168,7 +173,7 @@ export class Maintenance {
 /** Records that change which memories are valid, or which are facts. */
 const AUTHORITY: ReadonlySet<string> = new Set([PoolKind.CREATE, PoolKind.ACL, PoolKind.POLICY])
 
-/** Memories that may become current again when `removed` go (their supersession predecessors). */
+/** Memories that may become current again when `removed` go (their supersession predecessors, and losers to them). */
 export function predecessors(s: Structure, removed: readonly string[]): string[] {
   const gone = new Set(removed)
   const out = new Set<string>()
@@ -179,6 +184,8 @@ export function predecessors(s: Structure, removed: readonly string[]): string[]
     }
   }
   removed.forEach(walk)
+  // A conflict's loser is current again once its winner goes.
+  for (const [loser, winner] of s.resolutions) if (gone.has(winner) && !gone.has(loser)) out.add(loser)
   return [...out]
 }
 
