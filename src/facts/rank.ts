@@ -97,7 +97,7 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
 
   const relevant = Array.from(items, (_, i) => i)
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || byPrior(a, b)
-  return new Ranked(items, new LazySorted(relevant, byScore), () => {
+  return new Ranked(items, new BestFirst(relevant, score, byScore), () => {
     const relevantSet = new Set(items)
     const rest: Version[] = []
     for (const v of c.inWriteOrder()) if (!relevantSet.has(v)) rest.push(v)
@@ -126,7 +126,7 @@ function contextLoans(
   matched: number, own: readonly number[], byScore: (a: number, b: number) => number, items: readonly Version[],
   c: Candidates, p: RankParams,
 ): Map<Version, number> {
-  const best = new LazySorted(Array.from({ length: matched }, (_, i) => i), byScore)
+  const best = new BestFirst(Array.from({ length: matched }, (_, i) => i), own, byScore)
   const order = c.inWriteOrder()
   const reach = p.contextReach
   const loans = new Map<Version, number>()
@@ -207,16 +207,99 @@ class LazySorted<T> implements Iterable<T> {
 }
 
 /**
+ * Indices in the order of `cmp`, whose first criterion is `key`, highest first; lazily, like
+ * LazySorted, but without heaping every index: each round takes the indices whose key is at least
+ * the `batch`-th largest (found by one pass with a small heap of numbers), which all precede every
+ * other index, and heaps only those. A query matching 20,000 facts read for 25 of them compares
+ * numbers 20,000 times and calls `cmp` on about a hundred. Re-iterable.
+ */
+class BestFirst implements Iterable<number> {
+  #rest: number[]
+  readonly #key: ArrayLike<number>
+  readonly #cmp: (a: number, b: number) => number
+  #batch = 64
+  #round: LazySorted<number> | undefined
+  readonly #done: number[] = []
+
+  /** Takes ownership of `indices`. `key` must not change while this is read. */
+  constructor(indices: number[], key: ArrayLike<number>, cmp: (a: number, b: number) => number) {
+    this.#rest = indices
+    this.#key = key
+    this.#cmp = cmp
+  }
+
+  next(): number | undefined {
+    for (;;) {
+      const x = this.#round?.next()
+      if (x !== undefined) {
+        this.#done.push(x)
+        return x
+      }
+      if (this.#rest.length === 0) return undefined
+      const floor = kthLargest(this.#rest, this.#key, this.#batch)
+      const top: number[] = [], rest: number[] = []
+      for (const i of this.#rest) (this.#key[i]! >= floor ? top : rest).push(i)
+      this.#rest = rest
+      this.#batch *= 4
+      this.#round = new LazySorted(top, this.#cmp)
+    }
+  }
+
+  *[Symbol.iterator](): Iterator<number> {
+    for (let i = 0; ; i++) {
+      if (i < this.#done.length) yield this.#done[i]!
+      else {
+        const x = this.next()
+        if (x === undefined) return
+        yield x
+      }
+    }
+  }
+}
+
+/** The k-th largest key among `indices` (-Infinity when there are at most k): a min-heap of k numbers. */
+function kthLargest(indices: readonly number[], key: ArrayLike<number>, k: number): number {
+  if (indices.length <= k) return -Infinity
+  const h = new Float64Array(k)
+  let n = 0
+  for (const i of indices) {
+    const x = key[i]!
+    if (n < k) {
+      let j = n++
+      while (j > 0) {
+        const parent = (j - 1) >> 1
+        if (h[parent]! <= x) break
+        h[j] = h[parent]!
+        j = parent
+      }
+      h[j] = x
+    } else if (x > h[0]!) {
+      let j = 0
+      for (;;) {
+        let c = 2 * j + 1
+        if (c >= k) break
+        if (c + 1 < k && h[c + 1]! < h[c]!) c++
+        if (h[c]! >= x) break
+        h[j] = h[c]!
+        j = c
+      }
+      h[j] = x
+    }
+  }
+  return h[0]!
+}
+
+/**
  * The relevant candidates by score, then the rest by importance, recency and ref (that part is
  * only gathered if it is reached). Re-iterable.
  */
 class Ranked implements Iterable<Version> {
   readonly #items: readonly Version[]
-  readonly #relevant: LazySorted<number>
+  readonly #relevant: Iterable<number>
   readonly #makeRest: () => LazySorted<Version>
   #rest: LazySorted<Version> | undefined
 
-  constructor(items: readonly Version[], relevant: LazySorted<number>, rest: () => LazySorted<Version>) {
+  constructor(items: readonly Version[], relevant: Iterable<number>, rest: () => LazySorted<Version>) {
     this.#items = items
     this.#relevant = relevant
     this.#makeRest = rest
