@@ -97,7 +97,7 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
 
   const relevant = Array.from(items, (_, i) => i)
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || byPrior(a, b)
-  return new Ranked(items, new BestFirst(relevant, score, byScore), () => {
+  return new Ranked(items, new BestFirst(relevant, score, items, byScore), () => {
     const relevantSet = new Set(items)
     const rest: Version[] = []
     for (const v of c.inWriteOrder()) if (!relevantSet.has(v)) rest.push(v)
@@ -126,7 +126,7 @@ function contextLoans(
   matched: number, own: readonly number[], byScore: (a: number, b: number) => number, items: readonly Version[],
   c: Candidates, p: RankParams,
 ): Map<Version, number> {
-  const best = new BestFirst(Array.from({ length: matched }, (_, i) => i), own, byScore)
+  const best = new BestFirst(Array.from({ length: matched }, (_, i) => i), own, items, byScore)
   const order = c.inWriteOrder()
   const reach = p.contextReach
   const loans = new Map<Version, number>()
@@ -207,24 +207,31 @@ class LazySorted<T> implements Iterable<T> {
 }
 
 /**
- * Indices in the order of `cmp`, whose first criterion is `key`, highest first; lazily, like
- * LazySorted, but without heaping every index: each round takes the indices whose key is at least
- * the `batch`-th largest (found by one pass with a small heap of numbers), which all precede every
- * other index, and heaps only those. A query matching 20,000 facts read for 25 of them compares
- * numbers 20,000 times and calls `cmp` on about a hundred. Re-iterable.
+ * Indices in the order of `cmp`, lazily, like LazySorted, without heaping every index. `cmp` must
+ * order by score (highest first), then importance (highest first), then write time (latest
+ * first), then anything: the same order as the numeric keys given here. Each round takes the
+ * indices whose keys are at least those of the `batch`-th best (found in one pass with a small heap
+ * comparing numbers), which all precede every other index, and heaps only those. A query matching
+ * 20,000 facts read for 25 of them compares numbers 20,000 times and calls `cmp` on a few hundred.
+ * Re-iterable.
  */
 class BestFirst implements Iterable<number> {
   #rest: number[]
-  readonly #key: ArrayLike<number>
+  readonly #keys: Keys
   readonly #cmp: (a: number, b: number) => number
   #batch = 64
   #round: LazySorted<number> | undefined
   readonly #done: number[] = []
 
-  /** Takes ownership of `indices`. `key` must not change while this is read. */
-  constructor(indices: number[], key: ArrayLike<number>, cmp: (a: number, b: number) => number) {
+  /** Takes ownership of `indices`. `score` must not change while this is read. */
+  constructor(indices: number[], score: ArrayLike<number>, items: readonly Version[], cmp: (a: number, b: number) => number) {
     this.#rest = indices
-    this.#key = key
+    const importance = new Float64Array(items.length), writtenAt = new Float64Array(items.length)
+    for (const i of indices) {
+      importance[i] = items[i]!.importance
+      writtenAt[i] = items[i]!.body.writtenAt
+    }
+    this.#keys = { score, importance, writtenAt }
     this.#cmp = cmp
   }
 
@@ -236,9 +243,13 @@ class BestFirst implements Iterable<number> {
         return x
       }
       if (this.#rest.length === 0) return undefined
-      const floor = kthLargest(this.#rest, this.#key, this.#batch)
       const top: number[] = [], rest: number[] = []
-      for (const i of this.#rest) (this.#key[i]! >= floor ? top : rest).push(i)
+      if (this.#rest.length <= this.#batch) top.push(...this.#rest)
+      else {
+        const k = this.#keys
+        const floor = kthBest(this.#rest, k, this.#batch)
+        for (const i of this.#rest) (better(k, floor, i) ? rest : top).push(i)
+      }
       this.#rest = rest
       this.#batch *= 4
       this.#round = new LazySorted(top, this.#cmp)
@@ -257,29 +268,42 @@ class BestFirst implements Iterable<number> {
   }
 }
 
-/** The k-th largest key among `indices` (-Infinity when there are at most k): a min-heap of k numbers. */
-function kthLargest(indices: readonly number[], key: ArrayLike<number>, k: number): number {
-  if (indices.length <= k) return -Infinity
-  const h = new Float64Array(k)
+interface Keys {
+  readonly score: ArrayLike<number>
+  readonly importance: Float64Array
+  readonly writtenAt: Float64Array
+}
+
+/** Whether `a` precedes `b` on the numeric keys alone (equal keys: neither does). */
+function better(k: Keys, a: number, b: number): boolean {
+  const sa = k.score[a]!, sb = k.score[b]!
+  if (sa !== sb) return sa > sb
+  const ia = k.importance[a]!, ib = k.importance[b]!
+  if (ia !== ib) return ia > ib
+  return k.writtenAt[a]! > k.writtenAt[b]!
+}
+
+/** The index whose keys are the k-th best among `indices` (more than k of them): a heap of k, worst on top. */
+function kthBest(indices: readonly number[], keys: Keys, k: number): number {
+  const h = new Int32Array(k)
   let n = 0
-  for (const i of indices) {
-    const x = key[i]!
+  for (const x of indices) {
     if (n < k) {
       let j = n++
       while (j > 0) {
         const parent = (j - 1) >> 1
-        if (h[parent]! <= x) break
+        if (!better(keys, h[parent]!, x)) break
         h[j] = h[parent]!
         j = parent
       }
       h[j] = x
-    } else if (x > h[0]!) {
+    } else if (better(keys, x, h[0]!)) {
       let j = 0
       for (;;) {
         let c = 2 * j + 1
         if (c >= k) break
-        if (c + 1 < k && h[c + 1]! < h[c]!) c++
-        if (h[c]! >= x) break
+        if (c + 1 < k && better(keys, h[c]!, h[c + 1]!)) c++
+        if (!better(keys, x, h[c]!)) break
         h[j] = h[c]!
         j = c
       }

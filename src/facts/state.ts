@@ -27,8 +27,12 @@ export class FactState {
   readonly #heads = new Map<string, WriteOrder>()
   readonly #lexical = new Map<string, LexicalIndex>()
   readonly #slots = new Map<string, Set<string>>()
-  /** Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head. */
-  readonly #headsByFactId = new Map<string, Set<string>>()
+  /**
+   * Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head.
+   * Built on the first write's check, not on open (100k entries nobody reads until then), then kept
+   * in step. One ref per key is a string, more an array: nearly every key has one.
+   */
+  #headsByFactId: Map<string, string | string[]> | null = null
   /**
    * Metadata key -> string value -> refs of live versions, for the keys someone looked up
    * (`withMetadata`): built on a key's first lookup, then kept in step with every apply and removal.
@@ -53,7 +57,7 @@ export class FactState {
     this.#heads.clear()
     this.#lexical.clear()
     this.#slots.clear()
-    this.#headsByFactId.clear()
+    this.#headsByFactId = null
     this.#freeText?.clear()
     // Keys stay indexed: their (now empty) indexes fill again as records are applied.
     for (const index of this.#byMetadata.values()) index.clear()
@@ -96,6 +100,8 @@ export class FactState {
 
   /** Live versions whose declared link leads to `ref`, directly or through deleted versions. */
   #waitingFor(ref: string): string[] {
+    // Nearly always nothing waits: answer without allocating (this runs once per fact on open).
+    if (!this.#declared.has(ref) && !this.#tombstonedLinks.has(ref)) return NOTHING
     const out: string[] = []
     const stack = [ref]
     const seen = new Set<string>()
@@ -151,14 +157,14 @@ export class FactState {
 
   #setHead(v: Version, head: boolean): void {
     const tk = tenantKey(v.tenant)
-    const fk = `${tk}\u001f${v.body.factId}`
+    const fk = factKey(tk, v.body.factId)
     if (head) {
       orderOf(this.#heads, tk).add(v)
-      setOf(this.#headsByFactId, fk).add(v.ref)
+      if (this.#headsByFactId) addRef(this.#headsByFactId, fk, v.ref)
       if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
     } else {
       this.#heads.get(tk)?.delete(v.ref)
-      this.#headsByFactId.get(fk)?.delete(v.ref)
+      if (this.#headsByFactId) deleteRef(this.#headsByFactId, fk, v.ref)
       if (v.slot) this.#slots.get(v.slot)?.delete(v.ref)
     }
   }
@@ -203,7 +209,14 @@ export class FactState {
 
   /** Current versions of a tenant with this content id (usually none or one). */
   headsWithFactId(tenant: string | null, factId: string): Version[] {
-    return [...(this.#headsByFactId.get(`${tenantKey(tenant)}\u001f${factId}`) ?? [])].map((r) => this.versions.get(r)!)
+    if (!this.#headsByFactId) {
+      const index = new Map<string, string | string[]>()
+      for (const [tk, heads] of this.#heads) for (const v of heads.values()) addRef(index, factKey(tk, v.body.factId), v.ref)
+      this.#headsByFactId = index
+    }
+    const refs = this.#headsByFactId.get(factKey(tenantKey(tenant), factId))
+    if (refs === undefined) return []
+    return (typeof refs === 'string' ? [refs] : refs).map((r) => this.versions.get(r)!)
   }
 
   heads(tenant: string | null): Version[] {
@@ -345,6 +358,27 @@ function indexMetadata(index: Map<string, Set<string>>, key: string, v: Version,
 }
 
 const NO_CANDIDATES: Candidates = WriteOrder.of([])
+const NOTHING: string[] = []
+
+const factKey = (tk: string, factId: string): string => `${tk}\u001f${factId}`
+
+function addRef(index: Map<string, string | string[]>, key: string, ref: string): void {
+  const refs = index.get(key)
+  if (refs === undefined) index.set(key, ref)
+  else if (typeof refs === 'string') {
+    if (refs !== ref) index.set(key, [refs, ref])
+  } else if (!refs.includes(ref)) refs.push(ref)
+}
+
+function deleteRef(index: Map<string, string | string[]>, key: string, ref: string): void {
+  const refs = index.get(key)
+  if (refs === ref) index.delete(key)
+  else if (Array.isArray(refs)) {
+    const rest = refs.filter((r) => r !== ref)
+    if (rest.length === 0) index.delete(key)
+    else index.set(key, rest.length === 1 ? rest[0]! : rest)
+  }
+}
 
 function orderOf(map: Map<string, WriteOrder>, key: string): WriteOrder {
   let w = map.get(key)
