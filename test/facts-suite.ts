@@ -82,6 +82,34 @@ export function factStoreSuite(label: string, env: FactsEnv): void {
       await mem.close()
     })
 
+    test('hard delete also drops the lexical snapshot holding the stems of the deleted content; the next one leaves them out', async () => {
+      const { mem, db } = await open()
+      const secret = 'Quentin hides the xylophonist ledger behind the zanzibarite panel'
+      const gone = await mem.facts.write(secret, { metadata: { subject: 'ledger', predicate: 'hidden_behind', object: 'zanzibarite panel' } })
+      const keep = await mem.facts.write('Quentin tunes the piano behind the panel on Mondays')
+      await mem.close()
+      // Closing saved the snapshot: the stems of the secret are stored beside its record.
+      expect(await db.raw()).toContain('xylophonist')
+      expect(await db.raw()).toContain('zanzibarit')
+      const again = await createMemory(db.options())
+      expect((await again.facts.retrieve('xylophonist ledger', { budgetTokens: 1000 })).map((m) => m.ref)).toEqual([gone, keep])
+      expect(await again.facts.delete(gone)).toBe(true)
+      await again.facts.flush()
+      for (const raw of [await db.raw()]) {
+        expect(raw).not.toContain('xylophonist')
+        expect(raw).not.toContain('zanzibarit')
+      }
+      await again.close()
+      // The snapshot saved on close indexes what is left, and nothing of the deleted fact.
+      const raw = await db.raw()
+      expect(raw).not.toContain('xylophonist')
+      expect(raw).not.toContain('zanzibarit')
+      expect(raw).toContain('Quentin tunes the piano')
+      const third = await createMemory(db.options())
+      expect((await third.facts.retrieve('xylophonist ledger piano', { budgetTokens: 1000 })).map((m) => m.ref)).toEqual([keep])
+      await third.close()
+    })
+
     test('delete repairs the chain: the predecessor links to the successor, or becomes current again', async () => {
       const { mem } = await open()
       const f = mem.facts

@@ -1,3 +1,17 @@
+/** A LexicalIndex as flat data (see `LexicalIndex.snapshot`). */
+export interface LexicalSnapshot {
+  /** Ref per slot, '\n'-joined; '' for a free slot. */
+  readonly refs: string
+  readonly lengths: Float64Array
+  readonly free: Int32Array
+  readonly totalLength: number
+  /** Terms, '\n'-joined (a term never holds a line break); `counts[i]` postings of term i follow in `slots`/`tfs`. */
+  readonly vocab: string
+  readonly counts: Int32Array
+  readonly slots: Int32Array
+  readonly tfs: Int32Array
+}
+
 /** BM25 scores of the documents a query matched; `get` is undefined for a document it did not match. */
 export interface TermScores {
   /** How many documents matched. */
@@ -17,8 +31,8 @@ const SMALL = 4096
  * at 100k facts a Map entry per posting was most of the index's heap and of its build time at open.
  */
 class Postings {
-  slots = new Int32Array(4)
-  tfs = new Int32Array(4)
+  slots: Int32Array<ArrayBufferLike> = new Int32Array(4)
+  tfs: Int32Array<ArrayBufferLike> = new Int32Array(4)
   /** Live entries: the term's document frequency. */
   size = 0
 
@@ -72,6 +86,78 @@ export class LexicalIndex {
 
   get size(): number {
     return this.#slotOf.size
+  }
+
+  has(ref: string): boolean {
+    return this.#slotOf.has(ref)
+  }
+
+  /** Every indexed ref (order unspecified). */
+  refs(): IterableIterator<string> {
+    return this.#slotOf.keys()
+  }
+
+  /**
+   * The whole index as a few strings and typed arrays (structured-cloneable, so IndexedDB stores
+   * it as flat buffers): what `restore` rebuilds in O(terms + documents) instead of tokenizing
+   * every document again. It holds index terms (stems of the documents' words) and refs, nothing
+   * else; a hard delete drops it (src/facts/store.ts).
+   */
+  snapshot(): LexicalSnapshot {
+    const vocab: string[] = []
+    let total = 0
+    for (const p of this.#postings.values()) total += p.size
+    const counts = new Int32Array(this.#postings.size)
+    const slots = new Int32Array(total), tfs = new Int32Array(total)
+    let t = 0, at = 0
+    for (const [term, p] of this.#postings) {
+      vocab.push(term)
+      counts[t++] = p.size
+      slots.set(p.slots.subarray(0, p.size), at)
+      tfs.set(p.tfs.subarray(0, p.size), at)
+      at += p.size
+    }
+    return {
+      refs: this.#refs.map((r) => r ?? '').join('\n'),
+      lengths: this.#lengths.slice(0, this.#refs.length),
+      free: Int32Array.from(this.#free),
+      totalLength: this.#totalLength,
+      vocab: vocab.join('\n'),
+      counts,
+      slots,
+      tfs,
+    }
+  }
+
+  /** The index a `snapshot()` was taken of: same slots, same postings, so the same scores. */
+  static restore(s: LexicalSnapshot): LexicalIndex {
+    const index = new LexicalIndex()
+    // One free slot and nothing else joins to '' as well: restored as no slot, which add() handles alike.
+    const refs = s.refs === '' ? [] : s.refs.split('\n')
+    refs.forEach((ref, slot) => {
+      if (ref === '') index.#refs.push(undefined)
+      else {
+        index.#refs.push(ref)
+        index.#slotOf.set(ref, slot)
+      }
+    })
+    index.#free.push(...s.free)
+    index.#lengths = new Float64Array(Math.max(64, s.lengths.length))
+    index.#lengths.set(s.lengths)
+    index.#totalLength = s.totalLength
+    const vocab = s.vocab === '' ? [] : s.vocab.split('\n')
+    let at = 0
+    vocab.forEach((term, t) => {
+      const n = s.counts[t]!
+      // Views into the snapshot's buffers: exactly n long, so the first push copies out (Postings grows).
+      const p = new Postings()
+      p.slots = s.slots.subarray(at, at + n)
+      p.tfs = s.tfs.subarray(at, at + n)
+      p.size = n
+      index.#postings.set(term, p)
+      at += n
+    })
+    return index
   }
 
   add(ref: string, terms: readonly string[]): void {

@@ -1,11 +1,12 @@
 import type { StoredRecord } from '../storage/schema.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
-import { LexicalIndex } from './lexical-index.js'
+import { LexicalIndex, type LexicalSnapshot } from './lexical-index.js'
 import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
 import { WriteOrder, type Candidates } from './write-order.js'
 
-const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
+/** The key of a tenant's indexes (and of its lexical snapshot: src/facts/store.ts). */
+export const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
 
 /**
  * The materialized state of a fact store: a pure function of its record set (fact versions and
@@ -26,6 +27,8 @@ export class FactState {
   /** Heads per tenant by ref and in write order: retrieve() looks matches up and finds their neighbours here. */
   readonly #heads = new Map<string, WriteOrder>()
   readonly #lexical = new Map<string, LexicalIndex>()
+  /** Documents indexed or removed since the lexical indexes were last restored or snapshotted. */
+  #lexicalChanges = 0
   readonly #slots = new Map<string, Set<string>>()
   /**
    * Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head.
@@ -56,6 +59,7 @@ export class FactState {
     this.#byTenant.clear()
     this.#heads.clear()
     this.#lexical.clear()
+    this.#lexicalChanges = 0
     this.#slots.clear()
     this.#headsByFactId = null
     this.#freeText?.clear()
@@ -84,7 +88,11 @@ export class FactState {
     orderOf(this.#byTenant, tk).add(v)
     let lex = this.#lexical.get(tk)
     if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
-    lex.add(v.ref, v.terms)
+    // A version the restored snapshot indexes is not tokenized again (its terms stay uncomputed).
+    if (!lex.has(v.ref)) {
+      lex.add(v.ref, v.terms)
+      this.#lexicalChanges++
+    }
     if (v.body.supersedes) setOf(this.#declared, v.body.supersedes).add(v.ref)
     const pred = this.predecessor(v)
     if (pred) this.#link(pred, v.ref)
@@ -139,7 +147,11 @@ export class FactState {
     for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, false)
     const tk = tenantKey(v.tenant)
     this.#byTenant.get(tk)?.delete(v.ref)
-    this.#lexical.get(tk)?.remove(v.ref, v.terms)
+    const lex = this.#lexical.get(tk)
+    if (lex?.has(v.ref)) {
+      lex.remove(v.ref, v.terms)
+      this.#lexicalChanges++
+    }
     this.#freeText?.remove(v.ref)
     // Chain repair: successors of the deleted version now follow its predecessor.
     if (pred) {
@@ -241,6 +253,52 @@ export class FactState {
 
   lexical(tenant: string | null): LexicalIndex | undefined {
     return this.#lexical.get(tenantKey(tenant))
+  }
+
+  /**
+   * Starts a load from lexical snapshots (tenant key -> snapshot), right after `clear()`: versions
+   * applied next that a snapshot indexes are not tokenized. Call `checkLexical()` once the load is done.
+   */
+  restoreLexical(snapshots: ReadonlyMap<string, LexicalSnapshot>): void {
+    for (const [tk, snap] of snapshots) this.#lexical.set(tk, LexicalIndex.restore(snap))
+  }
+
+  /**
+   * After a load from snapshots: an index holding a ref that is not a live version of its tenant
+   * (a snapshot older than a removal it missed) is rebuilt from the versions. Returns how many were.
+   */
+  checkLexical(): number {
+    let rebuilt = 0
+    for (const [tk, lex] of this.#lexical) {
+      let sound = true
+      for (const ref of lex.refs()) {
+        const v = this.versions.get(ref)
+        if (!v || tenantKey(v.tenant) !== tk) {
+          sound = false
+          break
+        }
+      }
+      if (sound) continue
+      const fresh = new LexicalIndex()
+      for (const v of this.#byTenant.get(tk)?.values() ?? []) fresh.add(v.ref, v.terms)
+      this.#lexical.set(tk, fresh)
+      this.#lexicalChanges += fresh.size
+      rebuilt++
+    }
+    return rebuilt
+  }
+
+  /** Documents indexed or removed since the last restore or snapshot: 0 when a snapshot would say nothing new. */
+  get lexicalChanges(): number {
+    return this.#lexicalChanges
+  }
+
+  /** Every tenant's lexical index as a snapshot (tenant key -> snapshot); counts as saved. */
+  lexicalSnapshots(): Map<string, LexicalSnapshot> {
+    this.#lexicalChanges = 0
+    const out = new Map<string, LexicalSnapshot>()
+    for (const [tk, lex] of this.#lexical) if (lex.size > 0) out.set(tk, lex.snapshot())
+    return out
   }
 
   /** Current facts that contradict this one: same slot, different object. */

@@ -76,16 +76,32 @@ export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet
     slot = [record.tenant ?? '', norm(subject), norm(predicate)].join('\u001f')
     objectKey = norm(canonicalObject(object as FactObject))
   }
-  return {
-    ref: record.id as FactRef,
-    tenant: record.tenant,
-    hlc: record.hlc,
-    body,
-    terms: terms(searchableText(body)),
-    cost: charCost(body.content),
-    importance: importanceOf(body.metadata),
-    slot,
-    objectKey,
+  return new FactVersion(record, body, slot, objectKey)
+}
+
+/**
+ * A Version whose index terms are computed on first use: a store opened from a lexical snapshot
+ * (src/facts/lexical-snapshot.ts) never tokenizes the facts the snapshot already indexes, unless
+ * one is removed or compared for free-text conflicts.
+ */
+class FactVersion implements Version {
+  readonly ref: FactRef
+  readonly tenant: string | null
+  readonly hlc: string
+  readonly cost: number
+  readonly importance: number
+  #terms: readonly string[] | undefined
+
+  constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
+    this.ref = record.id as FactRef
+    this.tenant = record.tenant
+    this.hlc = record.hlc
+    this.cost = charCost(body.content)
+    this.importance = importanceOf(body.metadata)
+  }
+
+  get terms(): readonly string[] {
+    return (this.#terms ??= terms(searchableText(this.body)))
   }
 }
 
