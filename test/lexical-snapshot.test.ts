@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { createMemory, type Memory } from '../src/index.js'
+import { GmpFactStore } from '../src/facts/store.js'
+type FactStore = GmpFactStore
 import { LexicalIndex } from '../src/facts/lexical-index.js'
 import { memoryStorage, type MemoryStorage } from '../src/storage/memory-adapter.js'
 
@@ -23,10 +24,10 @@ const dropRows = async (s: MemoryStorage): Promise<void> => {
   await s.write(['meta'], (tx) => tx.delete('meta', keys))
 }
 
-async function answers(mem: Memory): Promise<string[][]> {
+async function answers(facts: FactStore): Promise<string[][]> {
   const out: string[][] = []
   for (const q of QUERIES) {
-    for (const tenantId of [null, 't1']) out.push((await mem.facts.retrieve(q, { budgetTokens: 300, tenantId })).map((m) => m.ref))
+    for (const tenantId of [null, 't1']) out.push((await facts.retrieve(q, { budgetTokens: 300, tenantId })).map((m) => m.ref))
   }
   return out
 }
@@ -45,15 +46,16 @@ test('opening from a snapshot, stale or not, answers as a rebuild from the recor
       const storage = memoryStorage()
       // The test's own handle: the storage stays open between the sessions.
       await storage.open()
-      const open = (): Promise<Memory> => createMemory({ storage, now: () => (tick += 1000) })
+      // Every size of store snapshots here (the default waits for 1,000 facts).
+      const open = async (): Promise<FactStore> => new GmpFactStore(storage, { now: () => (tick += 1000), lexicalSnapshotMin: 0 })
       const refs: string[] = []
-      const apply = async (mem: Memory, steps: typeof before): Promise<void> => {
+      const apply = async (mem: FactStore, steps: typeof before): Promise<void> => {
         for (const s of steps) {
           const content = `${s.words.join(' ')} note ${refs.length}`
           const ref = refs[s.pick % Math.max(1, refs.length)]
-          if (s.action === 'delete' && ref) await mem.facts.delete(ref)
-          else if (s.action === 'supersede' && ref) refs.push(await mem.facts.supersede(ref, content, { tenantId: s.tenant }).catch(() => ref))
-          else refs.push(await mem.facts.write(content, { tenantId: s.tenant }))
+          if (s.action === 'delete' && ref) await mem.delete(ref)
+          else if (s.action === 'supersede' && ref) refs.push(await mem.supersede(ref, content, { tenantId: s.tenant }).catch(() => ref))
+          else refs.push(await mem.write(content, { tenantId: s.tenant }))
         }
       }
       const first = await open()

@@ -60,6 +60,7 @@ interface LexicalRow extends LexicalSnapshot {
 const LEXICAL_ROW = 'facts.lexical\u001f'
 const LEXICAL_FORMAT = 1
 const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk
+const LEXICAL_SNAPSHOT_MIN = 1000
 /** An open that indexed more facts than this (no snapshot, or an old one) saves a fresh snapshot. */
 const RESNAPSHOT_AFTER = 2000
 
@@ -81,6 +82,7 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #identity: Identity | null
   readonly #embedder: Embedder | null
   readonly #ranking: Partial<RankParams> | undefined
+  readonly #lexicalSnapshotMin: number
   readonly #state: FactState
   readonly #freeText: FreeTextConflicts | null
   readonly #vectors = new Map<string, Float32Array>()
@@ -100,6 +102,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#caps = resolveCapabilities(options.capabilities)
     this.#embedder = options.embedder ?? null
     this.#ranking = options.ranking
+    this.#lexicalSnapshotMin = options.lexicalSnapshotMin ?? LEXICAL_SNAPSHOT_MIN
     const freeText = options.freeTextConflicts === false ? null : new FreeTextConflicts()
     this.#freeText = freeText
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)), freeText)
@@ -148,8 +151,12 @@ export class GmpFactStore implements FactStore, FactLookup {
   #register(): Promise<void> {
     return (this.#registered ??= this.#log.register(this.#deriver).then(() => {
       // Not awaited: the next open restores what this saves; this one has paid the indexing already.
-      if (this.#state.lexicalChanges > RESNAPSHOT_AFTER) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
+      if (this.#state.lexicalChanges > RESNAPSHOT_AFTER && this.#worthSnapshot()) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
     }))
+  }
+
+  #worthSnapshot(): boolean {
+    return this.#state.versions.size >= this.#lexicalSnapshotMin
   }
 
   /** Loads the lexical snapshots of the current format into the (just reset) state. */
@@ -194,7 +201,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     // Whatever was indexed since the last snapshot is saved, so the next open restores it.
     if (this.#registered && !this.#log.closed) {
       await this.#registered.catch(() => undefined)
-      if (this.#state.lexicalChanges > 0) await this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
+      if (this.#state.lexicalChanges > 0 && this.#worthSnapshot()) await this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
     }
     if (this.#ownsLog) await this.#log.close()
     else await this.#log.flush()
