@@ -22,8 +22,11 @@ export class FactState {
   readonly #declared = new Map<string, Set<string>>()
   /** Tombstones by the ref their target superseded: how a chain is followed through a deleted link. */
   readonly #tombstonedLinks = new Map<string, Set<string>>()
-  /** Live versions per tenant, kept in write order too: asOf answers come out already in that order. */
-  readonly #byTenant = new Map<string, WriteOrder>()
+  /**
+   * Live versions per tenant, kept in write order too: asOf answers come out already in that order.
+   * Built on the first asOf query rather than on open (a Map entry per fact nobody reads until then).
+   */
+  #byTenantIndex: Map<string, WriteOrder> | null = null
   /** Heads per tenant by ref and in write order: retrieve() looks matches up and finds their neighbours here. */
   readonly #heads = new Map<string, WriteOrder>()
   readonly #lexical = new Map<string, LexicalIndex>()
@@ -56,7 +59,7 @@ export class FactState {
     this.#successors.clear()
     this.#declared.clear()
     this.#tombstonedLinks.clear()
-    this.#byTenant.clear()
+    this.#byTenantIndex = null
     this.#heads.clear()
     this.#lexical.clear()
     this.#lexicalChanges = 0
@@ -85,7 +88,7 @@ export class FactState {
     this.versions.set(v.ref, v)
     for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
     const tk = tenantKey(v.tenant)
-    orderOf(this.#byTenant, tk).add(v)
+    if (this.#byTenantIndex) orderOf(this.#byTenantIndex, tk).add(v)
     let lex = this.#lexical.get(tk)
     if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
     // A version the restored snapshot indexes is not tokenized again (its terms stay uncomputed).
@@ -146,7 +149,7 @@ export class FactState {
     this.versions.delete(v.ref)
     for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, false)
     const tk = tenantKey(v.tenant)
-    this.#byTenant.get(tk)?.delete(v.ref)
+    this.#byTenantIndex?.get(tk)?.delete(v.ref)
     const lex = this.#lexical.get(tk)
     if (lex?.has(v.ref)) {
       lex.remove(v.ref, v.terms)
@@ -243,12 +246,21 @@ export class FactState {
   /** Versions of a tenant valid at `at` (µs): validFrom ≤ at < validUntil, in write order. */
   validAt(tenant: string | null, at: number): Version[] {
     const out: Version[] = []
-    for (const v of this.#byTenant.get(tenantKey(tenant))?.inWriteOrder() ?? []) {
+    for (const v of this.#byTenant().get(tenantKey(tenant))?.inWriteOrder() ?? []) {
       if (v.body.validFrom > at) continue
       const until = this.validUntil(v.ref)
       if (until === null || at < until) out.push(v)
     }
     return out
+  }
+
+  #byTenant(): Map<string, WriteOrder> {
+    if (!this.#byTenantIndex) {
+      const index = new Map<string, WriteOrder>()
+      for (const v of this.versions.values()) orderOf(index, tenantKey(v.tenant)).add(v)
+      this.#byTenantIndex = index
+    }
+    return this.#byTenantIndex
   }
 
   lexical(tenant: string | null): LexicalIndex | undefined {
@@ -280,7 +292,7 @@ export class FactState {
       }
       if (sound) continue
       const fresh = new LexicalIndex()
-      for (const v of this.#byTenant.get(tk)?.values() ?? []) fresh.add(v.ref, v.terms)
+      for (const v of this.versions.values()) if (tenantKey(v.tenant) === tk) fresh.add(v.ref, v.terms)
       this.#lexical.set(tk, fresh)
       this.#lexicalChanges += fresh.size
       rebuilt++
