@@ -217,7 +217,8 @@ class LazySorted<T> implements Iterable<T> {
  */
 class BestFirst implements Iterable<number> {
   #rest: number[]
-  readonly #keys: Keys
+  readonly #score: ArrayLike<number>
+  readonly #items: readonly Version[]
   readonly #cmp: (a: number, b: number) => number
   #batch = 64
   #round: LazySorted<number> | undefined
@@ -226,12 +227,8 @@ class BestFirst implements Iterable<number> {
   /** Takes ownership of `indices`. `score` must not change while this is read. */
   constructor(indices: number[], score: ArrayLike<number>, items: readonly Version[], cmp: (a: number, b: number) => number) {
     this.#rest = indices
-    const importance = new Float64Array(items.length), writtenAt = new Float64Array(items.length)
-    for (const i of indices) {
-      importance[i] = items[i]!.importance
-      writtenAt[i] = items[i]!.body.writtenAt
-    }
-    this.#keys = { score, importance, writtenAt }
+    this.#score = score
+    this.#items = items
     this.#cmp = cmp
   }
 
@@ -243,12 +240,28 @@ class BestFirst implements Iterable<number> {
         return x
       }
       if (this.#rest.length === 0) return undefined
-      const top: number[] = [], rest: number[] = []
-      if (this.#rest.length <= this.#batch) top.push(...this.#rest)
+      let top: number[] = [], rest: number[] = []
+      const batch = this.#batch
+      if (this.#rest.length <= batch) top = this.#rest
       else {
-        const k = this.#keys
-        const floor = kthBest(this.#rest, k, this.#batch)
-        for (const i of this.#rest) (better(k, floor, i) ? rest : top).push(i)
+        // By score alone first: numbers in an array, no version touched.
+        const score = this.#score
+        const floor = score[kthBest(this.#rest, { score }, batch)]!
+        for (const i of this.#rest) (score[i]! >= floor ? top : rest).push(i)
+        // Many equal scores at the floor (common: same term counts, same length): split the top
+        // further on importance and write time, read from the versions of the top only.
+        if (top.length > 4 * batch) {
+          const importance = new Float64Array(this.#items.length), writtenAt = new Float64Array(this.#items.length)
+          for (const i of top) {
+            importance[i] = this.#items[i]!.importance
+            writtenAt[i] = this.#items[i]!.body.writtenAt
+          }
+          const keys = { score, importance, writtenAt }
+          const cut = kthBest(top, keys, batch)
+          const wide = top
+          top = []
+          for (const i of wide) (better(keys, cut, i) ? rest : top).push(i)
+        }
       }
       this.#rest = rest
       this.#batch *= 4
@@ -268,16 +281,18 @@ class BestFirst implements Iterable<number> {
   }
 }
 
+/** The numeric keys of the order: score, then (when given) importance and write time. */
 interface Keys {
   readonly score: ArrayLike<number>
-  readonly importance: Float64Array
-  readonly writtenAt: Float64Array
+  readonly importance?: Float64Array
+  readonly writtenAt?: Float64Array
 }
 
 /** Whether `a` precedes `b` on the numeric keys alone (equal keys: neither does). */
 function better(k: Keys, a: number, b: number): boolean {
   const sa = k.score[a]!, sb = k.score[b]!
   if (sa !== sb) return sa > sb
+  if (!k.importance || !k.writtenAt) return false
   const ia = k.importance[a]!, ib = k.importance[b]!
   if (ia !== ib) return ia > ib
   return k.writtenAt[a]! > k.writtenAt[b]!
