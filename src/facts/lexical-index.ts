@@ -83,6 +83,12 @@ export class LexicalIndex {
   readonly #free: number[] = []
   #lengths = new Float64Array(64)
   #totalLength = 0
+  /**
+   * Per slot: what the owner attached to the document (FactState: its Version) and whether it is
+   * live (FactState: current). `scoreLive` reads these instead of looking each match up by ref.
+   */
+  readonly #docs: unknown[] = []
+  #live = new Uint8Array(64)
 
   get size(): number {
     return this.#slotOf.size
@@ -144,6 +150,7 @@ export class LexicalIndex {
     index.#free.push(...s.free)
     index.#lengths = new Float64Array(Math.max(64, s.lengths.length))
     index.#lengths.set(s.lengths)
+    index.#live = new Uint8Array(index.#lengths.length)
     index.#totalLength = s.totalLength
     const vocab = s.vocab === '' ? [] : s.vocab.split('\n')
     let at = 0
@@ -160,7 +167,21 @@ export class LexicalIndex {
     return index
   }
 
-  add(ref: string, terms: readonly string[]): void {
+  /** Attaches `doc` to an indexed document (see `scoreLive`); false when `ref` is not indexed. */
+  attach(ref: string, doc: unknown): boolean {
+    const slot = this.#slotOf.get(ref)
+    if (slot === undefined) return false
+    this.#docs[slot] = doc
+    return true
+  }
+
+  /** Marks a document live or not (see `scoreLive`); unknown refs are ignored. */
+  mark(ref: string, live: boolean): void {
+    const slot = this.#slotOf.get(ref)
+    if (slot !== undefined) this.#live[slot] = live ? 1 : 0
+  }
+
+  add(ref: string, terms: readonly string[], doc?: unknown): void {
     if (this.#slotOf.has(ref)) return
     const slot = this.#free.pop() ?? this.#refs.length
     if (slot === this.#refs.length) this.#refs.push(ref)
@@ -169,7 +190,12 @@ export class LexicalIndex {
       const grown = new Float64Array(this.#lengths.length * 2)
       grown.set(this.#lengths)
       this.#lengths = grown
+      const live = new Uint8Array(grown.length)
+      live.set(this.#live)
+      this.#live = live
     }
+    this.#docs[slot] = doc
+    this.#live[slot] = 0
     this.#slotOf.set(ref, slot)
     for (const t of terms) {
       let p = this.#postings.get(t)
@@ -194,6 +220,8 @@ export class LexicalIndex {
     this.#free.push(slot)
     this.#totalLength -= this.#lengths[slot]!
     this.#lengths[slot] = 0
+    this.#docs[slot] = undefined
+    this.#live[slot] = 0
   }
 
   /**
@@ -204,24 +232,7 @@ export class LexicalIndex {
   score(queryTerms: ReadonlyMap<string, number>, k1 = 1.2, b = 0.75): TermScores {
     const n = this.#slotOf.size
     if (n === 0) return new Map<string, number>()
-    const avgdl = this.#totalLength / n || 1
-    const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
-    const acc = new Float64Array(this.#refs.length)
-    const touched: number[] = []
-    const lengths = this.#lengths
-    for (const [term, weight] of queryTerms) {
-      if (!(weight > 0)) continue
-      const p = this.#postings.get(term)
-      if (!p) continue
-      const df = p.size
-      const w = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1)
-      const slots = p.slots, tfs = p.tfs
-      for (let i = 0; i < df; i++) {
-        const slot = slots[i]!, tf = tfs[i]!
-        if (acc[slot] === 0) touched.push(slot)
-        acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
-      }
-    }
+    const { acc, touched } = this.#accumulate(queryTerms, k1, b)
     if (touched.length <= SMALL) {
       const small = new Map<string, number>()
       for (const slot of touched) small.set(this.#refs[slot]!, acc[slot]!)
@@ -241,6 +252,40 @@ export class LexicalIndex {
         return s > 0 ? s : undefined
       },
     }
+  }
+
+  /**
+   * As `score`, for the live documents only, each handed over with the doc attached to it, in no
+   * particular order: retrieve() starts here, without a lookup per match.
+   */
+  scoreLive(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, each: (score: number, doc: unknown) => void): void {
+    if (this.#slotOf.size === 0) return
+    const { acc, touched } = this.#accumulate(queryTerms, k1, b)
+    const live = this.#live, docs = this.#docs
+    for (const slot of touched) if (live[slot] === 1) each(acc[slot]!, docs[slot])
+  }
+
+  #accumulate(queryTerms: ReadonlyMap<string, number>, k1: number, b: number): { acc: Float64Array; touched: number[] } {
+    const n = this.#slotOf.size
+    const avgdl = this.#totalLength / n || 1
+    const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
+    const acc = new Float64Array(this.#refs.length)
+    const touched: number[] = []
+    const lengths = this.#lengths
+    for (const [term, weight] of queryTerms) {
+      if (!(weight > 0)) continue
+      const p = this.#postings.get(term)
+      if (!p) continue
+      const df = p.size
+      const w = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1)
+      const slots = p.slots, tfs = p.tfs
+      for (let i = 0; i < df; i++) {
+        const slot = slots[i]!, tf = tfs[i]!
+        if (acc[slot] === 0) touched.push(slot)
+        acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
+      }
+    }
+    return { acc, touched }
   }
 
   /**

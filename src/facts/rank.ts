@@ -1,5 +1,5 @@
 import { cosine } from './embedder.js'
-import type { LexicalIndex, TermScores } from './lexical-index.js'
+import type { LexicalIndex } from './lexical-index.js'
 import { terms } from './text.js'
 import type { RankParams } from './types.js'
 import type { Version } from './version.js'
@@ -17,6 +17,11 @@ export const DEFAULT_RANK_PARAMS: RankParams = Object.freeze({
 
 export interface RankContext {
   readonly lexical: LexicalIndex | undefined
+  /**
+   * The candidates are exactly the documents `lexical` marks live, with their Versions attached
+   * (FactState's current facts): matches are taken from the index without a lookup each.
+   */
+  readonly liveInIndex?: boolean
   /** Query vector and candidate vectors, when an embedder is configured. */
   readonly queryVector?: Float32Array | undefined
   readonly vectors?: ReadonlyMap<string, Float32Array> | undefined
@@ -55,20 +60,22 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   const c: Candidates = isList(candidates) ? WriteOrder.of(candidates) : candidates
   const qterms = new Map<string, number>()
   for (const t of terms(query)) qterms.set(t, 1)
-  const own: TermScores = ctx.lexical && qterms.size > 0 ? ctx.lexical.score(qterms, p.k1, p.b) : new Map<string, number>()
 
   // The relevant memories, by local position: the matches first (the index also scores versions
   // that are not candidates, e.g. superseded ones: only candidates count), then those that only
   // borrow context.
   const items: Version[] = []
   const score: number[] = []
-  own.forEach((s, ref) => {
-    if (!(s > 0)) return
-    const v = c.get(ref)
-    if (v === undefined) return
+  const keep = (s: number, v: Version | undefined): void => {
+    if (!(s > 0) || v === undefined) return
     items.push(v)
     score.push(s)
-  })
+  }
+  if (ctx.lexical && qterms.size > 0) {
+    // The current facts are the index's live documents: no lookup per match.
+    if (ctx.liveInIndex) ctx.lexical.scoreLive(qterms, p.k1, p.b, (s, doc) => keep(s, doc as Version))
+    else ctx.lexical.score(qterms, p.k1, p.b).forEach((s, ref) => keep(s, c.get(ref)))
+  }
   const matched = items.length
   const byPrior = (a: number, b: number): number => prior(items[a]!, items[b]!)
 

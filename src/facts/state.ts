@@ -92,8 +92,8 @@ export class FactState {
     let lex = this.#lexical.get(tk)
     if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
     // A version the restored snapshot indexes is not tokenized again (its terms stay uncomputed).
-    if (!lex.has(v.ref)) {
-      lex.add(v.ref, v.terms)
+    if (!lex.attach(v.ref, v)) {
+      lex.add(v.ref, v.terms, v)
       this.#lexicalChanges++
     }
     if (v.body.supersedes) setOf(this.#declared, v.body.supersedes).add(v.ref)
@@ -173,6 +173,7 @@ export class FactState {
   #setHead(v: Version, head: boolean): void {
     const tk = tenantKey(v.tenant)
     const fk = factKey(tk, v.body.factId)
+    this.#lexical.get(tk)?.mark(v.ref, head)
     if (head) {
       orderOf(this.#heads, tk).add(v)
       if (this.#headsByFactId) addRef(this.#headsByFactId, fk, v.ref)
@@ -292,7 +293,11 @@ export class FactState {
       }
       if (sound) continue
       const fresh = new LexicalIndex()
-      for (const v of this.versions.values()) if (tenantKey(v.tenant) === tk) fresh.add(v.ref, v.terms)
+      for (const v of this.versions.values()) {
+        if (tenantKey(v.tenant) !== tk) continue
+        fresh.add(v.ref, v.terms, v)
+        if (this.isHead(v.ref)) fresh.mark(v.ref, true)
+      }
       this.#lexical.set(tk, fresh)
       this.#lexicalChanges += fresh.size
       rebuilt++

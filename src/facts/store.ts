@@ -426,7 +426,9 @@ export class GmpFactStore implements FactStore, FactLookup {
     await this.#ready()
     const candidates = asOf === null ? this.#state.current(tenant) : this.#state.validAt(tenant, asOf)
     const queryVector = this.#embedder ? (await this.#embedder.embed([q]))[0] : undefined
-    const ordered = rank(q, candidates, { lexical: this.#state.lexical(tenant), queryVector, vectors: this.#vectors, params: this.#ranking })
+    const ordered = rank(q, candidates, {
+      lexical: this.#state.lexical(tenant), liveInIndex: asOf === null, queryVector, vectors: this.#vectors, params: this.#ranking,
+    })
     return pack(ordered, budget, topK).map((v) => this.#toMemory(v))
   }
 
