@@ -17,6 +17,34 @@ export interface Candidates {
   indexOf(v: Version): number
 }
 
+/**
+ * `versions` in write order (`byWrite`). The write times are sorted as numbers (a native sort of a
+ * Float64Array) and the versions found again by time; only versions sharing a time are compared
+ * with `byWrite`. Sorting 100k versions with `byWrite` took a first query at 100k 150-190 ms.
+ */
+function sortByWrite(versions: readonly Version[]): Version[] {
+  const times = new Float64Array(versions.length)
+  const byTime = new Map<number, Version | Version[]>()
+  versions.forEach((v, i) => {
+    const t = v.body.writtenAt
+    times[i] = t
+    const seen = byTime.get(t)
+    if (seen === undefined) byTime.set(t, v)
+    else if (Array.isArray(seen)) seen.push(v)
+    else byTime.set(t, [seen, v])
+  })
+  times.sort()
+  const out: Version[] = []
+  for (let i = 0; i < times.length; i++) {
+    // Each time once (NaN, which a damaged record could carry, is not equal to itself).
+    if (i > 0 && (times[i] === times[i - 1] || (Number.isNaN(times[i]) && Number.isNaN(times[i - 1])))) continue
+    const at = byTime.get(times[i]!)!
+    if (Array.isArray(at)) out.push(...at.sort(byWrite))
+    else out.push(at)
+  }
+  return out
+}
+
 // Edits applied in place (one splice each) between two reads; past this many the order is dropped
 // and rebuilt by one sort on the next read, so replaying 100k records on open costs one sort, not
 // 100k splices, while a write between two queries stays an append or a memmove.
@@ -102,7 +130,7 @@ export class WriteOrder implements Candidates {
   inWriteOrder(): readonly Version[] {
     this.#edits = 0
     if (this.#sorted === null) {
-      const s = [...this.#byRef.values()].sort(byWrite)
+      const s = sortByWrite([...this.#byRef.values()])
       this.#at = new Float64Array(Math.max(64, s.length))
       for (let i = 0; i < s.length; i++) this.#at[i] = s[i]!.body.writtenAt
       this.#sorted = s
