@@ -80,7 +80,7 @@ export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet
 }
 
 /**
- * A Version whose index terms are computed on first use: a store opened from a lexical snapshot
+ * A Version whose index terms (and character cost) are computed on first use: a store opened from a lexical snapshot
  * (src/facts/lexical-snapshot.ts) never tokenizes the facts the snapshot already indexes, unless
  * one is removed or compared for free-text conflicts.
  */
@@ -88,20 +88,25 @@ class FactVersion implements Version {
   readonly ref: FactRef
   readonly tenant: string | null
   readonly hlc: string
-  readonly cost: number
   readonly importance: number
   #terms: readonly string[] | undefined
+  #cost = -1
 
   constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
     this.ref = record.id as FactRef
     this.tenant = record.tenant
     this.hlc = record.hlc
-    this.cost = charCost(body.content)
     this.importance = importanceOf(body.metadata)
   }
 
   get terms(): readonly string[] {
     return (this.#terms ??= terms(searchableText(this.body)))
+  }
+
+  /** Counted when packing first reads it: most versions of a big store are never packed. */
+  get cost(): number {
+    if (this.#cost < 0) this.#cost = charCost(this.body.content)
+    return this.#cost
   }
 }
 
