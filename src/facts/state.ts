@@ -172,15 +172,14 @@ export class FactState {
 
   #setHead(v: Version, head: boolean): void {
     const tk = tenantKey(v.tenant)
-    const fk = factKey(tk, v.body.factId)
     this.#lexical.get(tk)?.mark(v.ref, head)
     if (head) {
       orderOf(this.#heads, tk).add(v)
-      if (this.#headsByFactId) addRef(this.#headsByFactId, fk, v.ref)
+      if (this.#headsByFactId) addRef(this.#headsByFactId, factKey(tk, v.body.factId), v.ref)
       if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
     } else {
       this.#heads.get(tk)?.delete(v.ref)
-      if (this.#headsByFactId) deleteRef(this.#headsByFactId, fk, v.ref)
+      if (this.#headsByFactId) deleteRef(this.#headsByFactId, factKey(tk, v.body.factId), v.ref)
       if (v.slot) this.#slots.get(v.slot)?.delete(v.ref)
     }
   }
