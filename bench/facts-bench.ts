@@ -69,7 +69,13 @@ export interface SizeResult {
     /** memweave facts/s over the last tenth of the facts written: how throughput holds up as the store grows. */
     readonly memweaveTailPerSec: number
   }
-  readonly open: Timing & { readonly reps: number }
+  readonly open: Timing & {
+    readonly reps: number
+    /** The first `retrieve()` on a handle, started as soon as createMemory() returned (median of the opens). */
+    readonly firstRetrieveMs: number
+    /** createMemory() plus that first retrieve, over the baseline's open + toArray. */
+    readonly firstAnswerRatio: number
+  }
   readonly retrieve: {
     readonly memweave: Latency
     readonly baseline: Latency
@@ -128,14 +134,17 @@ async function benchSize(env: BenchEnv, size: number): Promise<SizeResult> {
     if (n !== facts) throw new Error(`baseline holds ${n} rows, expected ${facts}`)
   }
   const memweaveOpens: number[] = []
+  const firstRetrieves: number[] = []
+  const budget = env.budgetTokens ?? 2000
   for (let i = 0; i < openReps; i++) {
     memweaveOpens.push(await time(async () => void (mem = await open())))
+    // What an agent waits for after a restart: the first answer, on a handle that just opened.
+    firstRetrieves.push(await time(async () => void (await mem.facts.retrieve(queries[i % queries.length]!, { budgetTokens: budget }))))
     if (i < openReps - 1) await mem.close()
   }
-  log(`cold open memweave ${fmtMs(median(memweaveOpens))}, baseline ${fmtMs(median(baselineOpens))}`)
+  log(`cold open memweave ${fmtMs(median(memweaveOpens))} + first retrieve ${fmtMs(median(firstRetrieves))}, baseline ${fmtMs(median(baselineOpens))}`)
 
   // ---- retrieve (memweave on the handle opened last) ----
-  const budget = env.budgetTokens ?? 2000
   const mw = await latency(queries, Infinity, async (q) => (await mem.facts.retrieve(q, { budgetTokens: budget })).length)
   await mem.close()
   raw = openRawDexie(rawName, deps)
@@ -167,7 +176,11 @@ async function benchSize(env: BenchEnv, size: number): Promise<SizeResult> {
       baselinePerSec: (size / baselineWriteMs) * 1000,
       memweaveTailPerSec: written.tailPerSec,
     },
-    open: { memweaveMs: memweaveOpen, baselineMs: baselineOpen, ratio: memweaveOpen / baselineOpen, reps: openReps },
+    open: {
+      memweaveMs: memweaveOpen, baselineMs: baselineOpen, ratio: memweaveOpen / baselineOpen, reps: openReps,
+      firstRetrieveMs: median(firstRetrieves),
+      firstAnswerRatio: median(memweaveOpens.map((o, i) => o + firstRetrieves[i]!)) / baselineOpen,
+    },
     retrieve: { memweave: mw, baseline: base, ratioMedian: mw.medianMs / base.medianMs, ratioP95: mw.p95Ms / base.p95Ms },
     elapsedMs: performance.now() - started,
   }

@@ -9,6 +9,7 @@ import { runSyncBench } from './sync-bench.js'
 import { formatSyncReport } from './sync-report.js'
 import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
 import { formatClusterReport, runClusterBench } from './cluster-bench.js'
+import { formatHeapReport, runHeapBench } from './heap-bench.js'
 
 /**
  * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
@@ -18,8 +19,9 @@ import { formatClusterReport, runClusterBench } from './cluster-bench.js'
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
- *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster
- *                                                  run one runtime (node includes sync, freetext and cluster), or only one bench
+ *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster | heap
+ *                                                  run one runtime (node includes sync, freetext, cluster and heap), or only one bench
+ *   MEMWEAVE_BENCH_HEAP=100000,20000               heap bench: facts, pool memories (one number: no pool)
  *   MEMWEAVE_BENCH_FREETEXT_SIZES=10000,100000     sizes of the free-text conflicts on/off write bench
  *   MEMWEAVE_BENCH_CLUSTER=2000,200,20,100         cluster bench: clients, pools, updates per writer, ms between updates
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
@@ -64,8 +66,8 @@ async function main(): Promise<void> {
   const naiveBudgetMs = seconds('MEMWEAVE_BENCH_NAIVE_BUDGET_S', NAIVE_BUDGET_S)
   const syncSizes = sizesFrom('MEMWEAVE_BENCH_SYNC_SIZES', [10_000, 100_000])
   const syncWrites = sizesFrom('MEMWEAVE_BENCH_SYNC_WRITES', [100])[0]!
-  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext' | 'cluster'): boolean =>
-    only === undefined || only === part || (only === 'node' && (part === 'sync' || part === 'freetext' || part === 'cluster'))
+  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext' | 'cluster' | 'heap'): boolean =>
+    only === undefined || only === part || (only === 'node' && (part === 'sync' || part === 'freetext' || part === 'cluster' || part === 'heap'))
   const started = performance.now()
   console.log(`memweave fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.versions.node}`)
   // Other work on the machine skews every figure; the same-run baseline skews with it, the ratio less.
@@ -108,6 +110,14 @@ async function main(): Promise<void> {
     const rows = await runFreeTextBench(sizesFrom('MEMWEAVE_BENCH_FREETEXT_SIZES', [10_000, 100_000]), log)
     console.log(`== Node ${process.versions.node}, fact writes with free-text conflicts on vs off, fake-indexeddb ==`)
     console.log(formatFreeTextReport(rows))
+  }
+
+  if (want('heap')) {
+    // The JS heap a 100k-fact store and a big pool hold (issue 15). The pool defaults to 20k while
+    // pools.write still slows with the pool's size (100k took over 10 minutes to write).
+    const [factCount, poolCount] = sizesFrom('MEMWEAVE_BENCH_HEAP', [100_000, 20_000])
+    const rows = await runHeapBench({ factCount: factCount!, poolCount: poolCount ?? 0, log })
+    console.log(formatHeapReport(rows))
   }
 
   if (want('sync')) {

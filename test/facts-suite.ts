@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { GmpFactStore } from '../src/facts/store.js'
 import { createIdentity, createMemory, isMemweaveError, type CreateMemoryOptions, type Embedder, type Memory, type StoragePort } from '../src/index.js'
 
 /**
@@ -80,6 +81,39 @@ export function factStoreSuite(label: string, env: FactsEnv): void {
         expect(raw).toContain('waters the blue flowerpot')
       }
       await mem.close()
+    })
+
+    test('hard delete also drops the lexical snapshot holding the stems of the deleted content; the next one leaves them out', async () => {
+      const db = env.fresh()
+      // The store alone on the storage, snapshotting at any size (a Memory waits for 1,000 facts).
+      const store = (): GmpFactStore => new GmpFactStore(db.options().storage, { lexicalSnapshotMin: 0 })
+      const facts = store()
+      const secret = 'Quentin hides the xylophonist ledger behind the zanzibarite panel'
+      const gone = await facts.write(secret, { metadata: { subject: 'ledger', predicate: 'hidden_behind', object: 'zanzibarite panel' } })
+      const keep = await facts.write('Quentin tunes the piano behind the panel on Mondays')
+      await facts.close()
+      // Closing saved the snapshot: the stems of the secret are stored beside its record.
+      expect(await db.raw()).toContain('xylophonist')
+      expect(await db.raw()).toContain('zanzibarit')
+      const again = store()
+      expect((await again.retrieve('xylophonist ledger', { budgetTokens: 1000 })).map((m) => m.ref)).toEqual([gone, keep])
+      expect(await again.delete(gone)).toBe(true)
+      await again.flush()
+      {
+        const raw = await db.raw()
+        expect(raw).not.toContain('xylophonist')
+        expect(raw).not.toContain('zanzibarit')
+      }
+      await again.close()
+      // The snapshot saved on close indexes what is left, and nothing of the deleted fact.
+      const raw = await db.raw()
+      expect(raw).not.toContain('xylophonist')
+      expect(raw).not.toContain('zanzibarit')
+      expect(raw).toContain('Quentin tunes the piano')
+      expect(raw).toContain('facts.lexical')
+      const third = store()
+      expect((await third.retrieve('xylophonist ledger piano', { budgetTokens: 1000 })).map((m) => m.ref)).toEqual([keep])
+      await third.close()
     })
 
     test('delete repairs the chain: the predecessor links to the successor, or becomes current again', async () => {

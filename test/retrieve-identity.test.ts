@@ -161,6 +161,31 @@ describe('retrieve() from the index answers exactly as the full ranking did (iss
     await run(ops, queries, { contextSources: 5 })
   }, 60_000)
 
+  test('rank() over thousands of equal scores: the order among them is importance, recency, ref, as before', () => {
+    // Far more ties than the lazy order reads in one round, so it must split them on the numeric keys.
+    const versions = Array.from({ length: 3000 }, (_, i) => {
+      const writtenAt = 1_700_000_000_000_000 + (i % 9) * 1000
+      const body: FactBody = {
+        content: i % 5 === 0 ? `lemon cake garden row` : `lemon garden row`, factId: `f${i}`, structuredId: null,
+        metadata: { importance: [0, 1, 3][(i * 7) % 3]! }, validFrom: writtenAt + (i % 4) * HOUR * 1000, writtenAt,
+        supersedes: null, source: { writtenBy: null, signature: null, publicKey: null },
+      }
+      return versionFromRecord({ id: `r${(i * 7919) % 10007}`, kind: 'fact', tenant: null, author: null, hlc: String(i).padStart(5, '0'), body }, new Set())
+    })
+    const lexical = new LexicalIndex(), reference = new ReferenceLexicalIndex()
+    for (const v of versions) {
+      lexical.add(v.ref, v.terms)
+      reference.add(v.ref, v.terms)
+    }
+    for (const params of [undefined, { contextSources: 500 }, { context: 0 }]) {
+      for (const budget of [500, 5000, 60_000]) {
+        const got = pack(rank('lemon garden', versions, { lexical, params }), budget, null).map((v) => v.ref)
+        const want = referencePack(referenceRank('lemon garden', versions, { lexical: reference, params }), budget, null).map((v) => v.ref)
+        expect(got).toEqual(want)
+      }
+    }
+  })
+
   test('rank() over raw versions, with equal write times ordered by sequence (as sync can produce)', () => {
     const raw = fc.record({
       words, importance: fc.constantFrom(0, 0, 1),

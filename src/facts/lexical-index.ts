@@ -1,3 +1,17 @@
+/** A LexicalIndex as flat data (see `LexicalIndex.snapshot`). */
+export interface LexicalSnapshot {
+  /** Ref per slot, '\n'-joined; '' for a free slot. */
+  readonly refs: string
+  readonly lengths: Float64Array
+  readonly free: Int32Array
+  readonly totalLength: number
+  /** Terms, '\n'-joined (a term never holds a line break); `counts[i]` postings of term i follow in `slots`/`tfs`. */
+  readonly vocab: string
+  readonly counts: Int32Array
+  readonly slots: Int32Array
+  readonly tfs: Int32Array
+}
+
 /** BM25 scores of the documents a query matched; `get` is undefined for a document it did not match. */
 export interface TermScores {
   /** How many documents matched. */
@@ -12,26 +26,162 @@ export interface TermScores {
 const SMALL = 4096
 
 /**
+ * One term's postings: the slots of the documents that hold it and how often, in two parallel
+ * typed arrays (append on add, swap-remove on removal). Typed arrays rather than a Map per term:
+ * at 100k facts a Map entry per posting was most of the index's heap and of its build time at open.
+ */
+class Postings {
+  slots: Int32Array<ArrayBufferLike> = new Int32Array(4)
+  tfs: Int32Array<ArrayBufferLike> = new Int32Array(4)
+  /** Live entries: the term's document frequency. */
+  size = 0
+
+  push(slot: number): void {
+    // A document's terms are added together, so a repeat of the term is always the last entry.
+    const n = this.size
+    if (n > 0 && this.slots[n - 1] === slot) {
+      this.tfs[n - 1]!++
+      return
+    }
+    if (n === this.slots.length) {
+      const slots = new Int32Array(n * 2), tfs = new Int32Array(n * 2)
+      slots.set(this.slots)
+      tfs.set(this.tfs)
+      this.slots = slots
+      this.tfs = tfs
+    }
+    this.slots[n] = slot
+    this.tfs[n] = 1
+    this.size = n + 1
+  }
+
+  delete(slot: number): void {
+    const n = this.size
+    const slots = this.slots
+    for (let i = 0; i < n; i++) {
+      if (slots[i] !== slot) continue
+      slots[i] = slots[n - 1]!
+      this.tfs[i] = this.tfs[n - 1]!
+      this.size = n - 1
+      return
+    }
+  }
+}
+
+/**
  * An inverted index with BM25 statistics for one tenant. One index per tenant, so document
  * frequencies (and therefore scores) never depend on another tenant's data: isolation holds
  * for the ranking's side channel too, not only for the answer set.
  *
- * Documents live in integer slots (reused after removal), so postings are small-integer maps and
+ * Documents live in integer slots (reused after removal), so postings are small-integer arrays and
  * scoring accumulates into a typed array: no per-posting string hashing.
  */
 export class LexicalIndex {
-  readonly #postings = new Map<string, Map<number, number>>()
+  readonly #postings = new Map<string, Postings>()
   readonly #slotOf = new Map<string, number>()
   readonly #refs: Array<string | undefined> = []
   readonly #free: number[] = []
   #lengths = new Float64Array(64)
   #totalLength = 0
+  /**
+   * Per slot: what the owner attached to the document (FactState: its Version) and whether it is
+   * live (FactState: current). `scoreLive` reads these instead of looking each match up by ref.
+   */
+  readonly #docs: unknown[] = []
+  #live = new Uint8Array(64)
 
   get size(): number {
     return this.#slotOf.size
   }
 
-  add(ref: string, terms: readonly string[]): void {
+  has(ref: string): boolean {
+    return this.#slotOf.has(ref)
+  }
+
+  /** Every indexed ref (order unspecified). */
+  refs(): IterableIterator<string> {
+    return this.#slotOf.keys()
+  }
+
+  /**
+   * The whole index as a few strings and typed arrays (structured-cloneable, so IndexedDB stores
+   * it as flat buffers): what `restore` rebuilds in O(terms + documents) instead of tokenizing
+   * every document again. It holds index terms (stems of the documents' words) and refs, nothing
+   * else; a hard delete drops it (src/facts/store.ts).
+   */
+  snapshot(): LexicalSnapshot {
+    const vocab: string[] = []
+    let total = 0
+    for (const p of this.#postings.values()) total += p.size
+    const counts = new Int32Array(this.#postings.size)
+    const slots = new Int32Array(total), tfs = new Int32Array(total)
+    let t = 0, at = 0
+    for (const [term, p] of this.#postings) {
+      vocab.push(term)
+      counts[t++] = p.size
+      slots.set(p.slots.subarray(0, p.size), at)
+      tfs.set(p.tfs.subarray(0, p.size), at)
+      at += p.size
+    }
+    return {
+      refs: this.#refs.map((r) => r ?? '').join('\n'),
+      lengths: this.#lengths.slice(0, this.#refs.length),
+      free: Int32Array.from(this.#free),
+      totalLength: this.#totalLength,
+      vocab: vocab.join('\n'),
+      counts,
+      slots,
+      tfs,
+    }
+  }
+
+  /** The index a `snapshot()` was taken of: same slots, same postings, so the same scores. */
+  static restore(s: LexicalSnapshot): LexicalIndex {
+    const index = new LexicalIndex()
+    // One free slot and nothing else joins to '' as well: restored as no slot, which add() handles alike.
+    const refs = s.refs === '' ? [] : s.refs.split('\n')
+    refs.forEach((ref, slot) => {
+      if (ref === '') index.#refs.push(undefined)
+      else {
+        index.#refs.push(ref)
+        index.#slotOf.set(ref, slot)
+      }
+    })
+    index.#free.push(...s.free)
+    index.#lengths = new Float64Array(Math.max(64, s.lengths.length))
+    index.#lengths.set(s.lengths)
+    index.#live = new Uint8Array(index.#lengths.length)
+    index.#totalLength = s.totalLength
+    const vocab = s.vocab === '' ? [] : s.vocab.split('\n')
+    let at = 0
+    vocab.forEach((term, t) => {
+      const n = s.counts[t]!
+      // Views into the snapshot's buffers: exactly n long, so the first push copies out (Postings grows).
+      const p = new Postings()
+      p.slots = s.slots.subarray(at, at + n)
+      p.tfs = s.tfs.subarray(at, at + n)
+      p.size = n
+      index.#postings.set(term, p)
+      at += n
+    })
+    return index
+  }
+
+  /** Attaches `doc` to an indexed document (see `scoreLive`); false when `ref` is not indexed. */
+  attach(ref: string, doc: unknown): boolean {
+    const slot = this.#slotOf.get(ref)
+    if (slot === undefined) return false
+    this.#docs[slot] = doc
+    return true
+  }
+
+  /** Marks a document live or not (see `scoreLive`); unknown refs are ignored. */
+  mark(ref: string, live: boolean): void {
+    const slot = this.#slotOf.get(ref)
+    if (slot !== undefined) this.#live[slot] = live ? 1 : 0
+  }
+
+  add(ref: string, terms: readonly string[], doc?: unknown): void {
     if (this.#slotOf.has(ref)) return
     const slot = this.#free.pop() ?? this.#refs.length
     if (slot === this.#refs.length) this.#refs.push(ref)
@@ -40,14 +190,17 @@ export class LexicalIndex {
       const grown = new Float64Array(this.#lengths.length * 2)
       grown.set(this.#lengths)
       this.#lengths = grown
+      const live = new Uint8Array(grown.length)
+      live.set(this.#live)
+      this.#live = live
     }
+    this.#docs[slot] = doc
+    this.#live[slot] = 0
     this.#slotOf.set(ref, slot)
-    const tf = new Map<string, number>()
-    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1)
-    for (const [t, n] of tf) {
+    for (const t of terms) {
       let p = this.#postings.get(t)
-      if (!p) this.#postings.set(t, (p = new Map()))
-      p.set(slot, n)
+      if (!p) this.#postings.set(t, (p = new Postings()))
+      p.push(slot)
     }
     this.#lengths[slot] = terms.length
     this.#totalLength += terms.length
@@ -67,6 +220,8 @@ export class LexicalIndex {
     this.#free.push(slot)
     this.#totalLength -= this.#lengths[slot]!
     this.#lengths[slot] = 0
+    this.#docs[slot] = undefined
+    this.#live[slot] = 0
   }
 
   /**
@@ -77,21 +232,7 @@ export class LexicalIndex {
   score(queryTerms: ReadonlyMap<string, number>, k1 = 1.2, b = 0.75): TermScores {
     const n = this.#slotOf.size
     if (n === 0) return new Map<string, number>()
-    const avgdl = this.#totalLength / n || 1
-    const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
-    const acc = new Float64Array(this.#refs.length)
-    const touched: number[] = []
-    const lengths = this.#lengths
-    for (const [term, weight] of queryTerms) {
-      if (!(weight > 0)) continue
-      const p = this.#postings.get(term)
-      if (!p) continue
-      const w = weight * Math.log(1 + (n - p.size + 0.5) / (p.size + 0.5)) * (k1 + 1)
-      for (const [slot, tf] of p) {
-        if (acc[slot] === 0) touched.push(slot)
-        acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
-      }
-    }
+    const { acc, touched } = this.#accumulate(queryTerms, k1, b)
     if (touched.length <= SMALL) {
       const small = new Map<string, number>()
       for (const slot of touched) small.set(this.#refs[slot]!, acc[slot]!)
@@ -114,6 +255,40 @@ export class LexicalIndex {
   }
 
   /**
+   * As `score`, for the live documents only, each handed over with the doc attached to it, in no
+   * particular order: retrieve() starts here, without a lookup per match.
+   */
+  scoreLive(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, each: (score: number, doc: unknown) => void): void {
+    if (this.#slotOf.size === 0) return
+    const { acc, touched } = this.#accumulate(queryTerms, k1, b)
+    const live = this.#live, docs = this.#docs
+    for (const slot of touched) if (live[slot] === 1) each(acc[slot]!, docs[slot])
+  }
+
+  #accumulate(queryTerms: ReadonlyMap<string, number>, k1: number, b: number): { acc: Float64Array; touched: number[] } {
+    const n = this.#slotOf.size
+    const avgdl = this.#totalLength / n || 1
+    const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
+    const acc = new Float64Array(this.#refs.length)
+    const touched: number[] = []
+    const lengths = this.#lengths
+    for (const [term, weight] of queryTerms) {
+      if (!(weight > 0)) continue
+      const p = this.#postings.get(term)
+      if (!p) continue
+      const df = p.size
+      const w = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1)
+      const slots = p.slots, tfs = p.tfs
+      for (let i = 0; i < df; i++) {
+        const slot = slots[i]!, tf = tfs[i]!
+        if (acc[slot] === 0) touched.push(slot)
+        acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
+      }
+    }
+    return { acc, touched }
+  }
+
+  /**
    * The `k` documents nearest to a term list, scored on its rarest terms only (at most `probe`
    * of them, each in at most `maxDf` documents): names, identifiers and uncommon
    * words pick out what a text is about, and skipping common terms bounds the cost of a lookup
@@ -132,7 +307,8 @@ export class LexicalIndex {
     const scores = new Map<number, number>()
     for (const [t, df] of rare) {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
-      for (const slot of this.#postings.get(t)!.keys()) scores.set(slot, (scores.get(slot) ?? 0) + idf)
+      const p = this.#postings.get(t)!
+      for (let i = 0; i < p.size; i++) scores.set(p.slots[i]!, (scores.get(p.slots[i]!) ?? 0) + idf)
     }
     const excluded = exclude === undefined ? -1 : (this.#slotOf.get(exclude) ?? -1)
     // Top k by a small insertion list: no sort of every scored document.

@@ -1,11 +1,12 @@
 import type { StoredRecord } from '../storage/schema.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
-import { LexicalIndex } from './lexical-index.js'
+import { LexicalIndex, type LexicalSnapshot } from './lexical-index.js'
 import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
 import { WriteOrder, type Candidates } from './write-order.js'
 
-const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
+/** The key of a tenant's indexes (and of its lexical snapshot: src/facts/store.ts). */
+export const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
 
 /**
  * The materialized state of a fact store: a pure function of its record set (fact versions and
@@ -21,14 +22,23 @@ export class FactState {
   readonly #declared = new Map<string, Set<string>>()
   /** Tombstones by the ref their target superseded: how a chain is followed through a deleted link. */
   readonly #tombstonedLinks = new Map<string, Set<string>>()
-  /** Live versions per tenant, kept in write order too: asOf answers come out already in that order. */
-  readonly #byTenant = new Map<string, WriteOrder>()
+  /**
+   * Live versions per tenant, kept in write order too: asOf answers come out already in that order.
+   * Built on the first asOf query rather than on open (a Map entry per fact nobody reads until then).
+   */
+  #byTenantIndex: Map<string, WriteOrder> | null = null
   /** Heads per tenant by ref and in write order: retrieve() looks matches up and finds their neighbours here. */
   readonly #heads = new Map<string, WriteOrder>()
   readonly #lexical = new Map<string, LexicalIndex>()
+  /** Documents indexed or removed since the lexical indexes were last restored or snapshotted. */
+  #lexicalChanges = 0
   readonly #slots = new Map<string, Set<string>>()
-  /** Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head. */
-  readonly #headsByFactId = new Map<string, Set<string>>()
+  /**
+   * Heads by tenant and content id: re-assertion checks in O(1) instead of scanning every head.
+   * Built on the first write's check, not on open (100k entries nobody reads until then), then kept
+   * in step. One ref per key is a string, more an array: nearly every key has one.
+   */
+  #headsByFactId: Map<string, string | string[]> | null = null
   /**
    * Metadata key -> string value -> refs of live versions, for the keys someone looked up
    * (`withMetadata`): built on a key's first lookup, then kept in step with every apply and removal.
@@ -49,11 +59,12 @@ export class FactState {
     this.#successors.clear()
     this.#declared.clear()
     this.#tombstonedLinks.clear()
-    this.#byTenant.clear()
+    this.#byTenantIndex = null
     this.#heads.clear()
     this.#lexical.clear()
+    this.#lexicalChanges = 0
     this.#slots.clear()
-    this.#headsByFactId.clear()
+    this.#headsByFactId = null
     this.#freeText?.clear()
     // Keys stay indexed: their (now empty) indexes fill again as records are applied.
     for (const index of this.#byMetadata.values()) index.clear()
@@ -77,10 +88,14 @@ export class FactState {
     this.versions.set(v.ref, v)
     for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
     const tk = tenantKey(v.tenant)
-    orderOf(this.#byTenant, tk).add(v)
+    if (this.#byTenantIndex) orderOf(this.#byTenantIndex, tk).add(v)
     let lex = this.#lexical.get(tk)
     if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
-    lex.add(v.ref, v.terms)
+    // A version the restored snapshot indexes is not tokenized again (its terms stay uncomputed).
+    if (!lex.attach(v.ref, v)) {
+      lex.add(v.ref, v.terms, v)
+      this.#lexicalChanges++
+    }
     if (v.body.supersedes) setOf(this.#declared, v.body.supersedes).add(v.ref)
     const pred = this.predecessor(v)
     if (pred) this.#link(pred, v.ref)
@@ -96,6 +111,8 @@ export class FactState {
 
   /** Live versions whose declared link leads to `ref`, directly or through deleted versions. */
   #waitingFor(ref: string): string[] {
+    // Nearly always nothing waits: answer without allocating (this runs once per fact on open).
+    if (!this.#declared.has(ref) && !this.#tombstonedLinks.has(ref)) return NOTHING
     const out: string[] = []
     const stack = [ref]
     const seen = new Set<string>()
@@ -132,8 +149,12 @@ export class FactState {
     this.versions.delete(v.ref)
     for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, false)
     const tk = tenantKey(v.tenant)
-    this.#byTenant.get(tk)?.delete(v.ref)
-    this.#lexical.get(tk)?.remove(v.ref, v.terms)
+    this.#byTenantIndex?.get(tk)?.delete(v.ref)
+    const lex = this.#lexical.get(tk)
+    if (lex?.has(v.ref)) {
+      lex.remove(v.ref, v.terms)
+      this.#lexicalChanges++
+    }
     this.#freeText?.remove(v.ref)
     // Chain repair: successors of the deleted version now follow its predecessor.
     if (pred) {
@@ -151,14 +172,14 @@ export class FactState {
 
   #setHead(v: Version, head: boolean): void {
     const tk = tenantKey(v.tenant)
-    const fk = `${tk}\u001f${v.body.factId}`
+    this.#lexical.get(tk)?.mark(v.ref, head)
     if (head) {
       orderOf(this.#heads, tk).add(v)
-      setOf(this.#headsByFactId, fk).add(v.ref)
+      if (this.#headsByFactId) addRef(this.#headsByFactId, factKey(tk, v.body.factId), v.ref)
       if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
     } else {
       this.#heads.get(tk)?.delete(v.ref)
-      this.#headsByFactId.get(fk)?.delete(v.ref)
+      if (this.#headsByFactId) deleteRef(this.#headsByFactId, factKey(tk, v.body.factId), v.ref)
       if (v.slot) this.#slots.get(v.slot)?.delete(v.ref)
     }
   }
@@ -203,7 +224,14 @@ export class FactState {
 
   /** Current versions of a tenant with this content id (usually none or one). */
   headsWithFactId(tenant: string | null, factId: string): Version[] {
-    return [...(this.#headsByFactId.get(`${tenantKey(tenant)}\u001f${factId}`) ?? [])].map((r) => this.versions.get(r)!)
+    if (!this.#headsByFactId) {
+      const index = new Map<string, string | string[]>()
+      for (const [tk, heads] of this.#heads) for (const v of heads.values()) addRef(index, factKey(tk, v.body.factId), v.ref)
+      this.#headsByFactId = index
+    }
+    const refs = this.#headsByFactId.get(factKey(tenantKey(tenant), factId))
+    if (refs === undefined) return []
+    return (typeof refs === 'string' ? [refs] : refs).map((r) => this.versions.get(r)!)
   }
 
   heads(tenant: string | null): Version[] {
@@ -218,7 +246,7 @@ export class FactState {
   /** Versions of a tenant valid at `at` (µs): validFrom ≤ at < validUntil, in write order. */
   validAt(tenant: string | null, at: number): Version[] {
     const out: Version[] = []
-    for (const v of this.#byTenant.get(tenantKey(tenant))?.inWriteOrder() ?? []) {
+    for (const v of this.#byTenant().get(tenantKey(tenant))?.inWriteOrder() ?? []) {
       if (v.body.validFrom > at) continue
       const until = this.validUntil(v.ref)
       if (until === null || at < until) out.push(v)
@@ -226,8 +254,67 @@ export class FactState {
     return out
   }
 
+  #byTenant(): Map<string, WriteOrder> {
+    if (!this.#byTenantIndex) {
+      const index = new Map<string, WriteOrder>()
+      for (const v of this.versions.values()) orderOf(index, tenantKey(v.tenant)).add(v)
+      this.#byTenantIndex = index
+    }
+    return this.#byTenantIndex
+  }
+
   lexical(tenant: string | null): LexicalIndex | undefined {
     return this.#lexical.get(tenantKey(tenant))
+  }
+
+  /**
+   * Starts a load from lexical snapshots (tenant key -> snapshot), right after `clear()`: versions
+   * applied next that a snapshot indexes are not tokenized. Call `checkLexical()` once the load is done.
+   */
+  restoreLexical(snapshots: ReadonlyMap<string, LexicalSnapshot>): void {
+    for (const [tk, snap] of snapshots) this.#lexical.set(tk, LexicalIndex.restore(snap))
+  }
+
+  /**
+   * After a load from snapshots: an index holding a ref that is not a live version of its tenant
+   * (a snapshot older than a removal it missed) is rebuilt from the versions. Returns how many were.
+   */
+  checkLexical(): number {
+    let rebuilt = 0
+    for (const [tk, lex] of this.#lexical) {
+      let sound = true
+      for (const ref of lex.refs()) {
+        const v = this.versions.get(ref)
+        if (!v || tenantKey(v.tenant) !== tk) {
+          sound = false
+          break
+        }
+      }
+      if (sound) continue
+      const fresh = new LexicalIndex()
+      for (const v of this.versions.values()) {
+        if (tenantKey(v.tenant) !== tk) continue
+        fresh.add(v.ref, v.terms, v)
+        if (this.isHead(v.ref)) fresh.mark(v.ref, true)
+      }
+      this.#lexical.set(tk, fresh)
+      this.#lexicalChanges += fresh.size
+      rebuilt++
+    }
+    return rebuilt
+  }
+
+  /** Documents indexed or removed since the last restore or snapshot: 0 when a snapshot would say nothing new. */
+  get lexicalChanges(): number {
+    return this.#lexicalChanges
+  }
+
+  /** Every tenant's lexical index as a snapshot (tenant key -> snapshot); counts as saved. */
+  lexicalSnapshots(): Map<string, LexicalSnapshot> {
+    this.#lexicalChanges = 0
+    const out = new Map<string, LexicalSnapshot>()
+    for (const [tk, lex] of this.#lexical) if (lex.size > 0) out.set(tk, lex.snapshot())
+    return out
   }
 
   /** Current facts that contradict this one: same slot, different object. */
@@ -345,6 +432,27 @@ function indexMetadata(index: Map<string, Set<string>>, key: string, v: Version,
 }
 
 const NO_CANDIDATES: Candidates = WriteOrder.of([])
+const NOTHING: string[] = []
+
+const factKey = (tk: string, factId: string): string => `${tk}\u001f${factId}`
+
+function addRef(index: Map<string, string | string[]>, key: string, ref: string): void {
+  const refs = index.get(key)
+  if (refs === undefined) index.set(key, ref)
+  else if (typeof refs === 'string') {
+    if (refs !== ref) index.set(key, [refs, ref])
+  } else if (!refs.includes(ref)) refs.push(ref)
+}
+
+function deleteRef(index: Map<string, string | string[]>, key: string, ref: string): void {
+  const refs = index.get(key)
+  if (refs === ref) index.delete(key)
+  else if (Array.isArray(refs)) {
+    const rest = refs.filter((r) => r !== ref)
+    if (rest.length === 0) index.delete(key)
+    else index.set(key, rest.length === 1 ? rest[0]! : rest)
+  }
+}
 
 function orderOf(map: Map<string, WriteOrder>, key: string): WriteOrder {
   let w = map.get(key)

@@ -17,7 +17,8 @@ import {
 import { verifyProvenance } from './provenance.js'
 import { LiveQueries, type LiveQueryCallback } from './live-query.js'
 import { pack, rank } from './rank.js'
-import { FactState } from './state.js'
+import { FactState, tenantKey } from './state.js'
+import type { LexicalSnapshot } from './lexical-index.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
 import type {
   AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
@@ -43,6 +44,26 @@ export type FactMutation =
   | { readonly type: 'put'; readonly draft: Draft }
   | { readonly type: 'delete'; readonly ref: string; readonly author: string | null; readonly hlc: string }
 
+/**
+ * A tenant's lexical index as a `meta` row (see LexicalIndex.snapshot): opening a store restores
+ * it instead of tokenizing every fact again. Written when a store closes and after an open that
+ * had to index many facts; deleted in the transaction of any hard delete of that tenant's facts,
+ * so no stem of deleted content outlives it. `format` names the tokenizer and layout: a row of
+ * another format is ignored and replaced.
+ */
+interface LexicalRow extends LexicalSnapshot {
+  readonly key: string
+  readonly tenantKey: string
+  readonly format: number
+}
+
+const LEXICAL_ROW = 'facts.lexical\u001f'
+const LEXICAL_FORMAT = 1
+const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk
+const LEXICAL_SNAPSHOT_MIN = 1000
+/** An open that indexed more facts than this (no snapshot, or an old one) saves a fresh snapshot. */
+const RESNAPSHOT_AFTER = 2000
+
 interface VectorRow {
   readonly ref: string
   readonly embedder: string
@@ -61,11 +82,14 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #identity: Identity | null
   readonly #embedder: Embedder | null
   readonly #ranking: Partial<RankParams> | undefined
+  readonly #lexicalSnapshotMin: number
   readonly #state: FactState
   readonly #freeText: FreeTextConflicts | null
   readonly #vectors = new Map<string, Float32Array>()
   readonly #live: LiveQueries
   #registered: Promise<void> | undefined
+  /** Keys of the lexical rows storage holds (seen on load or written since): a save replaces them all. */
+  readonly #lexicalRows = new Set<string>()
   #unfollow: (() => void) | undefined
   #closed = false
 
@@ -78,6 +102,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#caps = resolveCapabilities(options.capabilities)
     this.#embedder = options.embedder ?? null
     this.#ranking = options.ranking
+    this.#lexicalSnapshotMin = options.lexicalSnapshotMin ?? LEXICAL_SNAPSHOT_MIN
     const freeText = options.freeTextConflicts === false ? null : new FreeTextConflicts()
     this.#freeText = freeText
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)), freeText)
@@ -110,7 +135,9 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   async #receive(records: readonly StoredRecord[], { tx, local, reload }: Delivery): Promise<void> {
+    if (reload) await this.#restoreLexical(tx)
     for (const r of records) this.#state.apply(r)
+    if (reload) this.#state.checkLexical()
     // Vectors of this handle's own writes are already in memory; others' are read with their records.
     const embedder = this.#embedder
     if (!embedder || local) return
@@ -122,7 +149,32 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Registers with the log once (loading every fact); later calls cost a resolved promise. */
   #register(): Promise<void> {
-    return (this.#registered ??= this.#log.register(this.#deriver))
+    return (this.#registered ??= this.#log.register(this.#deriver).then(() => {
+      // Not awaited: the next open restores what this saves; this one has paid the indexing already.
+      if (this.#state.lexicalChanges > RESNAPSHOT_AFTER && this.#worthSnapshot()) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
+    }))
+  }
+
+  #worthSnapshot(): boolean {
+    return this.#state.versions.size >= this.#lexicalSnapshotMin
+  }
+
+  /** Loads the lexical snapshots of the current format into the (just reset) state. */
+  async #restoreLexical(tx: Delivery['tx']): Promise<void> {
+    const rows = (await tx.all<{ key: string }>('meta')).filter((r) => r.key.startsWith(LEXICAL_ROW)) as LexicalRow[]
+    for (const r of rows) this.#lexicalRows.add(r.key)
+    this.#state.restoreLexical(new Map(rows.filter((r) => r.format === LEXICAL_FORMAT).map((r) => [r.tenantKey, r])))
+  }
+
+  /** Replaces the stored lexical rows with snapshots of the indexes as they are in this batch. */
+  async #saveLexical(w: LogWriter): Promise<void> {
+    const rows: LexicalRow[] = [...this.#state.lexicalSnapshots()].map(([tk, snap]) => ({ key: lexicalRowKey(tk), tenantKey: tk, format: LEXICAL_FORMAT, ...snap }))
+    const kept = new Set(rows.map((r) => r.key))
+    const stale = [...this.#lexicalRows].filter((k) => !kept.has(k))
+    if (stale.length) await w.tx.delete('meta', stale)
+    if (rows.length) await w.tx.put('meta', rows)
+    this.#lexicalRows.clear()
+    for (const k of kept) this.#lexicalRows.add(k)
   }
 
   /** Registered, and caught up with every handle's commits. */
@@ -146,6 +198,11 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#closed = true
     this.#unfollow?.()
     this.#live.clear()
+    // Whatever was indexed since the last snapshot is saved, so the next open restores it.
+    if (this.#registered && !this.#log.closed) {
+      await this.#registered.catch(() => undefined)
+      if (this.#state.lexicalChanges > 0 && this.#worthSnapshot()) await this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
+    }
     if (this.#ownsLog) await this.#log.close()
     else await this.#log.flush()
   }
@@ -245,6 +302,10 @@ export class GmpFactStore implements FactStore, FactLookup {
     await w.append([this.#log.seal('tombstone', body, { tenant: v.tenant, hlc, author })])
     await w.remove([ref])
     await w.tx.delete('vectors', [ref])
+    // The tenant's lexical snapshot holds the stems of the deleted content: it goes in the same
+    // transaction (the next close or open writes a fresh one).
+    await w.tx.delete('meta', [lexicalRowKey(tenantKey(v.tenant))])
+    this.#lexicalRows.delete(lexicalRowKey(tenantKey(v.tenant)))
     return true
   }
 
@@ -365,7 +426,9 @@ export class GmpFactStore implements FactStore, FactLookup {
     await this.#ready()
     const candidates = asOf === null ? this.#state.current(tenant) : this.#state.validAt(tenant, asOf)
     const queryVector = this.#embedder ? (await this.#embedder.embed([q]))[0] : undefined
-    const ordered = rank(q, candidates, { lexical: this.#state.lexical(tenant), queryVector, vectors: this.#vectors, params: this.#ranking })
+    const ordered = rank(q, candidates, {
+      lexical: this.#state.lexical(tenant), liveInIndex: asOf === null, queryVector, vectors: this.#vectors, params: this.#ranking,
+    })
     return pack(ordered, budget, topK).map((v) => this.#toMemory(v))
   }
 

@@ -192,4 +192,10 @@ export interface FactStoreOptions {
   readonly freeTextConflicts?: boolean
   /** Injected for tests: wall clock in ms. */
   readonly now?: () => number
+  /**
+   * Save a lexical snapshot (restored on the next open instead of tokenizing every fact) only
+   * once the store indexes at least this many facts. Default 1,000: below that, tokenizing on
+   * open takes a few milliseconds and a snapshot would only add a write. @internal (tests)
+   */
+  readonly lexicalSnapshotMin?: number
 }

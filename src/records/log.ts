@@ -268,7 +268,7 @@ export class RecordLog {
     for (const d of derivers) for (const kind of d.kinds) if (!byKind.has(kind)) byKind.set(kind, await tx.where<StoredRecord>('records', 'kind', kind))
     for (const d of derivers) {
       const records = d.kinds.flatMap((k) => byKind.get(k)!)
-      for (const r of records) this.#observe(r)
+      this.#observeAll(records)
       await d.receive(records, { tx, local: false, reload: true })
       this.#touched.add(d)
     }
@@ -276,6 +276,17 @@ export class RecordLog {
 
   #observe(r: StoredRecord): void {
     if (typeof r.hlc === 'string') this.#clock.observe(decodeHlc(r.hlc))
+  }
+
+  /**
+   * Observes the latest stamp among many records (a full load): stamps are fixed-width text that
+   * sorts like the clock, so one string comparison per record and one decode in all, where
+   * decoding each was a tenth of opening 100k facts.
+   */
+  #observeAll(records: readonly StoredRecord[]): void {
+    let latest: string | undefined
+    for (const r of records) if (typeof r.hlc === 'string' && (latest === undefined || r.hlc > latest)) latest = r.hlc
+    if (latest !== undefined) this.#clock.observe(decodeHlc(latest))
   }
 
   /** Fans records out by kind (one call per deriver, commit order kept) and removals to every deriver. */

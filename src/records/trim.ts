@@ -17,7 +17,9 @@ export async function trimLog(tx: WriteTx, seq: number, trimmedAt: number): Prom
   if (seq <= LOG_KEEP || seq - trimmedAt < TRIM_EVERY) return false
   const floor = seq - LOG_KEEP
   const from = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-  const drop = (await tx.after<LogRow>('log', from, TRIM_MAX)).filter((r) => r.seq! <= floor).map((r) => r.seq!)
+  // At most floor - from rows can be at or below the floor: read those, not TRIM_MAX rows of which
+  // most stay (at 100k facts that read was 5,000 rows per commit).
+  const drop = (await tx.after<LogRow>('log', from, Math.min(TRIM_MAX, floor - from))).filter((r) => r.seq! <= floor).map((r) => r.seq!)
   if (drop.length > 0) {
     await tx.delete('log', drop)
     await tx.put('meta', [{ key: 'logFloor', value: drop.at(-1)! }])

@@ -2,9 +2,11 @@ import type { Schema } from './port.js'
 
 /**
  * memweave's tables. Records are immutable and content-addressed (DESIGN.md "Records"); every
- * derived view is rebuilt from them, so nothing mutable needs persisting. The log is an ordered
- * list of record ids that changed, which lets another handle on the same database (another tab,
- * another process) catch up without rescanning.
+ * derived view can be rebuilt from them. The log is an ordered list of record ids that changed,
+ * which lets another handle on the same database (another tab, another process) catch up without
+ * rescanning. `meta` also holds caches of derived state that are expensive to rebuild on open (the
+ * facts' lexical snapshots, src/facts/store.ts): written in the same transactions as records,
+ * checked against them on load, and dropped with any hard delete whose content they reflect.
  *
  * No index holds user content: hard delete must leave no index entry behind (GMP §6.2).
  */
