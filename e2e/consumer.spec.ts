@@ -24,8 +24,12 @@ const BUDGET = {
    */
   // Raised from 90_000 by issue 16's general detector (+5.5 kB gz); test/bundle-size.test.ts says why.
   factsWorkerGz: 95_000,
-  /** The worker once every module has been used, gzipped. */
-  allModulesWorkerGz: 260_000,
+  /**
+   * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
+   * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
+   * and issue 16's detector lexicons.
+   */
+  allModulesWorkerGz: 270_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`

@@ -5,7 +5,7 @@ import { recordId } from '../core/ids.js'
 import { signRecord } from '../core/signed-record.js'
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
-import type { LogRow, StoredRecord } from '../storage/schema.js'
+import { logChanges, type LogRow, type StoredRecord } from '../storage/schema.js'
 import type { PoolGate, PoolWriteGrant } from './pool-gate.js'
 import { trimLog } from './trim.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
@@ -239,8 +239,14 @@ export class RecordLog {
     // the order of its last put), what is gone is removed. A record deleted and put back stays.
     const lastPut = new Map<string, number>()
     const deleted = new Set<string>()
-    rows.forEach((r, i) => (r.op === 'put' ? lastPut.set(r.ref, i) : deleted.add(r.ref)))
-    const refs = [...new Set(rows.map((r) => r.ref))]
+    let i = 0
+    logChanges(rows, (op, ref) => {
+      if (op === 'put') {
+        lastPut.delete(ref)
+        lastPut.set(ref, i++)
+      } else deleted.add(ref)
+    })
+    const refs = [...new Set([...lastPut.keys(), ...deleted])]
     const got = await tx.getMany<StoredRecord>('records', refs)
     const present = new Map<string, StoredRecord>()
     got.forEach((r, i) => r && present.set(refs[i]!, r))

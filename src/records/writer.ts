@@ -25,7 +25,6 @@ export class BatchWriter implements LogWriter {
   async append(records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return
     await this.tx.put('records', records)
-    await this.tx.put('log', records.map((r): LogRow => ({ ref: r.id, op: 'put' })))
     this.appended.push(...records)
     await this.#deliver(records, [])
   }
@@ -33,13 +32,16 @@ export class BatchWriter implements LogWriter {
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return
     await this.tx.delete('records', ids)
-    await this.tx.put('log', ids.map((ref): LogRow => ({ ref, op: 'del' })))
     this.removed.push(...ids)
     await this.#deliver([], ids)
   }
 
-  /** Writes the batch; returns the log sequence numbers it was given. */
+  /** Writes the batch and its one log row; returns the log sequence numbers it was given. */
   async flush(): Promise<number[]> {
+    if (this.appended.length || this.removed.length) {
+      const row: LogRow = { put: this.appended.map((r) => r.id), del: [...this.removed] }
+      await this.tx.put('log', [row])
+    }
     return ((await this.tx.flush()).get('log') ?? []) as number[]
   }
 }

@@ -49,8 +49,25 @@ export interface StoredRecord {
   readonly pool?: string
 }
 
+/**
+ * One commit: the ids it stored (in order) and the ids it deleted. Rows written before issue 15
+ * name one record each (`ref`, `op`); readers take both (`logChanges`). One row per commit, not per
+ * record: at 100k facts the row per record doubled what a write stored.
+ */
 export interface LogRow {
   readonly seq?: number
-  readonly ref: string
-  readonly op: 'put' | 'del'
+  readonly put?: readonly string[]
+  readonly del?: readonly string[]
+  /** A row of one record (before issue 15). */
+  readonly ref?: string
+  readonly op?: 'put' | 'del'
+}
+
+/** The changes of log rows in commit order: each stored id with the position of its row, each deleted id. */
+export function logChanges(rows: readonly LogRow[], each: (op: 'put' | 'del', ref: string) => void): void {
+  for (const r of rows) {
+    if (r.ref !== undefined) each(r.op === 'del' ? 'del' : 'put', r.ref)
+    for (const ref of r.put ?? []) each('put', ref)
+    for (const ref of r.del ?? []) each('del', ref)
+  }
 }
