@@ -103,17 +103,37 @@ export function canonicalJson(value: unknown): string {
     assertWellFormed('value', value)
     return JSON.stringify(value)
   }
-  if (value === null || typeof value === 'boolean') return JSON.stringify(value)
+  if (value === null) return 'null'
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalidArgument('value', 'non-finite numbers have no canonical JSON form')
     return JSON.stringify(value)
   }
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`
+  // Built by concatenation, without intermediate arrays: every record id of every write is taken
+  // over this text (it was a tenth of a fact write's CPU).
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ','
+      // A hole stays empty, as `map` left it (ids of existing records must not change).
+      if (i in value) out += canonicalJson(value[i] === undefined ? null : value[i])
+    }
+    return out + ']'
+  }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${canonicalJson(k)}:${canonicalJson(v)}`).join(',')}}`
+    const o = value as Record<string, unknown>
+    // Default sort compares UTF-16 code units, as RFC 8785 asks.
+    const keys = Object.keys(o).sort()
+    let out = '{'
+    let first = true
+    for (const k of keys) {
+      const v = o[k]
+      if (v === undefined) continue
+      if (!first) out += ','
+      first = false
+      out += canonicalJson(k) + ':' + canonicalJson(v)
+    }
+    return out + '}'
   }
   throw invalidArgument('value', `${typeof value} has no canonical JSON form`)
 }
