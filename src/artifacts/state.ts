@@ -1,3 +1,4 @@
+import { setOf } from '../core/set-map.js'
 import type { StoredRecord } from '../storage/schema.js'
 import type { ArtifactVersionId } from './types.js'
 
@@ -158,10 +159,4 @@ export class ArtifactState {
     }
     return false
   }
-}
-
-function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
-  let s = map.get(key)
-  if (!s) map.set(key, (s = new Set()))
-  return s
 }

@@ -156,6 +156,18 @@ function contextLoans(
   return loans
 }
 
+/** What a lazy sequence produced so far (`done`, which `next` appends to), then what `next` produces: so it can be read again. */
+function* replay<T>(done: readonly T[], next: () => T | undefined): Generator<T> {
+  for (let i = 0; ; i++) {
+    if (i < done.length) yield done[i]!
+    else {
+      const x = next()
+      if (x === undefined) return
+      yield x
+    }
+  }
+}
+
 /**
  * A sequence sorted lazily: a binary heap that is popped only as far as the consumer reads, so a
  * retrieve() that packs twenty memories out of 100,000 never sorts the other 99,980. Re-iterable:
@@ -187,15 +199,8 @@ class LazySorted<T> implements Iterable<T> {
     return top
   }
 
-  *[Symbol.iterator](): Iterator<T> {
-    for (let i = 0; ; i++) {
-      if (i < this.#done.length) yield this.#done[i]!
-      else {
-        const x = this.next()
-        if (x === undefined) return
-        yield x
-      }
-    }
+  [Symbol.iterator](): Iterator<T> {
+    return replay(this.#done, () => this.next())
   }
 
   #down(i: number): void {
@@ -276,15 +281,8 @@ class BestFirst implements Iterable<number> {
     }
   }
 
-  *[Symbol.iterator](): Iterator<number> {
-    for (let i = 0; ; i++) {
-      if (i < this.#done.length) yield this.#done[i]!
-      else {
-        const x = this.next()
-        if (x === undefined) return
-        yield x
-      }
-    }
+  [Symbol.iterator](): Iterator<number> {
+    return replay(this.#done, () => this.next())
   }
 }
 

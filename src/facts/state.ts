@@ -1,3 +1,4 @@
+import { deleteFrom, setOf } from '../core/set-map.js'
 import type { StoredRecord } from '../storage/schema.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
 import { LexicalIndex, type LexicalSnapshot } from './lexical-index.js'
@@ -424,11 +425,7 @@ function indexMetadata(index: Map<string, Set<string>>, key: string, v: Version,
   const value = v.body.metadata[key]
   if (typeof value !== 'string') return
   if (add) setOf(index, value).add(v.ref)
-  else {
-    const refs = index.get(value)
-    refs?.delete(v.ref)
-    if (refs?.size === 0) index.delete(value)
-  }
+  else deleteFrom(index, value, v.ref)
 }
 
 const NO_CANDIDATES: Candidates = WriteOrder.of([])
@@ -458,10 +455,4 @@ function orderOf(map: Map<string, WriteOrder>, key: string): WriteOrder {
   let w = map.get(key)
   if (!w) map.set(key, (w = new WriteOrder()))
   return w
-}
-
-function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
-  let s = map.get(key)
-  if (!s) map.set(key, (s = new Set()))
-  return s
 }

@@ -1,3 +1,4 @@
+import { deleteFrom, setOf } from '../core/set-map.js'
 import { conflictOf } from './conflicts.js'
 import { compareRecords } from './records.js'
 import { contradicts, duplicateKey, nearDuplicate, norm, slotKey } from './similarity.js'
@@ -5,17 +6,6 @@ import type { LiveMemory, Structure } from './structure.js'
 import type { PoolConflict } from './types.js'
 
 type Buckets = Map<string, Set<string>>
-
-function put(b: Buckets, key: string, id: string): void {
-  let set = b.get(key)
-  if (!set) b.set(key, (set = new Set()))
-  set.add(id)
-}
-
-function drop(b: Buckets, key: string, id: string): void {
-  const set = b.get(key)
-  if (set?.delete(id) && set.size === 0) b.delete(key)
-}
 
 const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.payload.subject)}\u001f${norm(m.payload.predicate)}`
 
@@ -56,15 +46,15 @@ export class CurrentIndex {
     if (!this.#built) return
     const p = m.payload
     if (!p.ephemeral) {
-      drop(this.#byDuplicate, duplicateKey(p), m.id)
-      drop(this.#byTopic, topicKey(m), m.id)
+      deleteFrom(this.#byDuplicate, duplicateKey(p), m.id)
+      deleteFrom(this.#byTopic, topicKey(m), m.id)
     }
-    drop(this.#bySlot, slotKey(p), m.id)
-    for (const pred of p.supersedes) drop(this.#byPredecessor, pred, m.id)
+    deleteFrom(this.#bySlot, slotKey(p), m.id)
+    for (const pred of p.supersedes) deleteFrom(this.#byPredecessor, pred, m.id)
     for (const id of this.#conflictsOf.get(m.id) ?? []) {
       const c = this.#conflicts.get(id)!
       this.#conflicts.delete(id)
-      for (const other of c.memories) if (other !== m.id) drop(this.#conflictsOf, other, id)
+      for (const other of c.memories) if (other !== m.id) deleteFrom(this.#conflictsOf, other, id)
       this.#listed = null
     }
     this.#conflictsOf.delete(m.id)
@@ -119,11 +109,11 @@ export class CurrentIndex {
     }
     for (const pred of p.supersedes) for (const id of this.#byPredecessor.get(pred) ?? []) if (id !== m.id) this.#flag('competing-update', this.#current.get(id)!, m)
     if (!p.ephemeral) {
-      put(this.#byDuplicate, duplicateKey(p), m.id)
-      put(this.#byTopic, topicKey(m), m.id)
+      setOf(this.#byDuplicate, duplicateKey(p)).add(m.id)
+      setOf(this.#byTopic, topicKey(m)).add(m.id)
     }
-    put(this.#bySlot, slotKey(p), m.id)
-    for (const pred of p.supersedes) put(this.#byPredecessor, pred, m.id)
+    setOf(this.#bySlot, slotKey(p)).add(m.id)
+    for (const pred of p.supersedes) setOf(this.#byPredecessor, pred).add(m.id)
   }
 
   #flag(kind: PoolConflict['kind'], a: LiveMemory, b: LiveMemory): void {
@@ -132,7 +122,7 @@ export class CurrentIndex {
     const had = this.#conflicts.get(c.id)
     if (had && (had.kind === 'contradiction' || kind !== 'contradiction')) return
     this.#conflicts.set(c.id, c)
-    for (const id of c.memories) put(this.#conflictsOf, id, c.id)
+    for (const id of c.memories) setOf(this.#conflictsOf, id).add(c.id)
     this.#listed = null
   }
 }

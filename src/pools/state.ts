@@ -243,11 +243,7 @@ function patch(p: PoolRecords, d: Derived, r: PoolRecord): boolean {
       return patchMemory(p, d, r as PoolRecord<MemoryBody>)
     case PoolKind.ACCESS: {
       if (p.verdict(d.auth, r) !== Verdict.OK) return true
-      const { reads, at } = (r as PoolRecord<AccessBody>).body
-      for (const id of reads) {
-        const a = d.s.access.get(id)
-        d.s.access.set(id, { count: (a?.count ?? 0) + 1, last: Math.max(a?.last ?? 0, at) })
-      }
+      countReads(d.s.access, (r as PoolRecord<AccessBody>).body)
       return true
     }
     case PoolKind.RATING: {
@@ -285,6 +281,14 @@ function patchMemory(p: PoolRecords, d: Derived, r: PoolRecord<MemoryBody>): boo
   for (const id of payload.supersedes) d.referenced.add(id)
   if (d.view && !d.view.add(m as LiveMemory)) d.view = undefined
   return true
+}
+
+/** One `pool-access` record counted: each memory it lists was read once more, at `at` at the latest. */
+function countReads(access: Map<string, { count: number; last: number }>, { reads, at }: AccessBody): void {
+  for (const id of reads) {
+    const a = access.get(id)
+    access.set(id, { count: (a?.count ?? 0) + 1, last: Math.max(a?.last ?? 0, at) })
+  }
 }
 
 /** The mean of the members' latest ratings, summed in member order so every replica gets the same float. */
@@ -359,12 +363,7 @@ function derive(poolId: PoolId, p: PoolRecords): Derived | null {
   for (const { winner, loser } of pairs.values()) resolutions.set(loser, winner)
 
   const access = new Map<string, { count: number; last: number }>()
-  for (const r of valid(of<AccessBody>(PoolKind.ACCESS))) {
-    for (const id of r.body.reads) {
-      const a = access.get(id)
-      access.set(id, { count: (a?.count ?? 0) + 1, last: Math.max(a?.last ?? 0, r.body.at) })
-    }
-  }
+  for (const r of valid(of<AccessBody>(PoolKind.ACCESS))) countReads(access, r.body)
 
   const ratingBy = new Map<string, Map<string, PoolRecord<RatingBody>>>()
   for (const r of valid(of<RatingBody>(PoolKind.RATING))) {
