@@ -1,3 +1,4 @@
+import { fastHashReady } from './core/blake2b.js'
 import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
 import type { Identity } from './core/identity.js'
 import { SignatureCache } from './core/signature-cache.js'
@@ -166,6 +167,8 @@ export class MemoryModules {
  */
 export async function openMemoryModules(options: CreateMemoryOptions = {}): Promise<MemoryModules> {
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
+  // Loading replays records and the first writes hash: have the WebAssembly hasher in place first.
+  await fastHashReady()
   return MemoryModules.open(pickStorage(options), options)
 }
 

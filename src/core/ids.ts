@@ -1,12 +1,9 @@
-import { blake2b } from '@noble/hashes/blake2.js'
+import { blake2b128 } from './blake2b.js'
 import { invalidArgument } from './errors.js'
 import { concatBytes, toHex, utf8 } from './bytes.js'
 import { formatTime, parseTime } from './time.js'
 
-/** BLAKE2b with a 16-byte digest (a distinct parameter set, not a truncated BLAKE2b-512). */
-export function blake2b128(bytes: Uint8Array): Uint8Array {
-  return blake2b(bytes, { dkLen: 16 })
-}
+export { blake2b128 }
 
 /** The unit separator GMP uses between identity fields. */
 const SEP = 0x1f
