@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
+import { canonicalJsonBytes } from '../src/core/canonical-bytes.js'
 import { canonicalJson } from '../src/core/ids.js'
 
 /**
@@ -34,4 +35,25 @@ test('canonicalJson gives the text of the reference implementation for any JSON-
     { numRuns: 3000, seed: 20261125 },
   )
   expect(canonicalJson({ b: [1, , 3], a: { y: undefined, x: -0 } })).toBe('{"a":{"x":0},"b":[1,,3]}')
+})
+
+test('canonicalJsonBytes are the UTF-8 of canonicalJson for any JSON-like value, and refuse what it refuses', () => {
+  const utf8 = (s: string): string => Buffer.from(new TextEncoder().encode(s)).toString('hex')
+  const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+  fc.assert(
+    fc.property(json, (v) => {
+      if (v === undefined) return
+      expect(hex(canonicalJsonBytes(v))).toBe(utf8(canonicalJson(v)))
+    }),
+    { numRuns: 3000, seed: 20261126 },
+  )
+  const text = 'é"\\\n\u0001\u007f\u{1F600} and a long tail '.repeat(2000)
+  expect(hex(canonicalJsonBytes({ text, n: [1.5, -0, 1e21] }))).toBe(utf8(canonicalJson({ text, n: [1.5, -0, 1e21] })))
+  for (const bad of [{ a: '\uD800' }, { ['\uDC00']: 1 }, [Number.NaN], { f: () => 1 }, 10n]) {
+    expect(() => canonicalJson(bad)).toThrow(/surrogate|non-finite|no canonical JSON form/)
+    expect(() => canonicalJsonBytes(bad)).toThrow(/surrogate|non-finite|no canonical JSON form/)
+  }
+  // A getter that takes an id of its own while the shared buffer is being written.
+  const reentrant = { get a() { return Buffer.from(canonicalJsonBytes({ inner: 'x' })).toString() }, b: 2 }
+  expect(hex(canonicalJsonBytes(reentrant))).toBe(utf8(canonicalJson(reentrant)))
 })

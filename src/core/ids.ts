@@ -1,4 +1,5 @@
 import { blake2b128 } from './blake2b.js'
+import { canonicalJsonBytes } from './canonical-bytes.js'
 import { invalidArgument } from './errors.js'
 import { concatBytes, toHex, utf8 } from './bytes.js'
 import { formatTime, parseTime } from './time.js'
@@ -168,5 +169,5 @@ export function structuredFactId(fact: StructuredFact): Uint8Array {
 
 /** Hex of a BLAKE2b-128 digest over the canonical JSON of a record (DESIGN.md "Records"). */
 export function recordId(record: unknown): string {
-  return toHex(blake2b128(utf8(canonicalJson(record))))
+  return toHex(blake2b128(canonicalJsonBytes(record)))
 }
