@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { canonicalJsonBytes } from '../src/core/canonical-bytes.js'
+import { canonicalCopy, canonicalJsonBytes } from '../src/core/canonical-bytes.js'
 import { canonicalJson } from '../src/core/ids.js'
 
 /**
@@ -56,4 +56,27 @@ test('canonicalJsonBytes are the UTF-8 of canonicalJson for any JSON-like value,
   // A getter that takes an id of its own while the shared buffer is being written.
   const reentrant = { get a() { return Buffer.from(canonicalJsonBytes({ inner: 'x' })).toString() }, b: 2 }
   expect(hex(canonicalJsonBytes(reentrant))).toBe(utf8(canonicalJson(reentrant)))
+})
+
+test('canonicalCopy is JSON.parse(canonicalJson(value)) for any hole-free JSON-like value, own "__proto__" included', () => {
+  const holeFree = (v: unknown): boolean =>
+    Array.isArray(v) ? v.every((_, i) => i in v) && Array.from(v).every(holeFree) && v.length === Object.keys(v).length : v !== null && typeof v === 'object' ? Object.values(v).every(holeFree) : true
+  fc.assert(
+    fc.property(json, (v) => {
+      if (v === undefined || !holeFree(v)) return
+      const copy = canonicalCopy(v)
+      expect(JSON.stringify(copy)).toBe(JSON.stringify(JSON.parse(canonicalJson(v))))
+      expect(copy).toEqual(JSON.parse(canonicalJson(v)))
+    }),
+    { numRuns: 2000, seed: 20261127 },
+  )
+  const proto = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>
+  const copy = canonicalCopy(proto) as Record<string, unknown>
+  expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+  expect(Object.keys(copy)).toEqual(['__proto__', 'a'])
+  expect(() => canonicalCopy([1, , 3])).toThrow(/holes/)
+  for (const bad of [{ a: '\uD800' }, { ['\uDC00']: 1 }, [Number.POSITIVE_INFINITY], { f: Symbol('x') }]) expect(() => canonicalCopy(bad)).toThrow(/surrogate|non-finite|no canonical JSON form/)
+  const cyclic: Record<string, unknown> = {}
+  cyclic['self'] = cyclic
+  expect(() => canonicalCopy(cyclic)).toThrow(RangeError)
 })

@@ -116,3 +116,42 @@ class Writer {
 }
 
 const shared = new Writer(16_384)
+
+/**
+ * `JSON.parse(canonicalJson(value))` without the text between: a deep copy with keys in canonical
+ * order, `undefined` members dropped, `undefined` array items as null, -0 as 0, and the same
+ * refusals (plus holes, which that round trip refused as unparseable text). Metadata of every
+ * fact write is copied so; the text was a twentieth of what a join allocated.
+ */
+export function canonicalCopy(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (!value.isWellFormed()) throw invalidArgument('value', 'contains a lone UTF-16 surrogate (not valid Unicode text)')
+    return value
+  }
+  if (value === null || typeof value === 'boolean') return value
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw invalidArgument('value', 'non-finite numbers have no canonical JSON form')
+    return value === 0 ? 0 : value
+  }
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length)
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) throw invalidArgument('value', 'an array with holes has no JSON form')
+      out[i] = canonicalCopy(value[i] === undefined ? null : value[i])
+    }
+    return out
+  }
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>
+    const out: Record<string, unknown> = {}
+    for (const k of Object.keys(o).sort()) {
+      const v = o[k]
+      if (v === undefined) continue
+      if (!k.isWellFormed()) throw invalidArgument('value', 'contains a lone UTF-16 surrogate (not valid Unicode text)')
+      // An own "__proto__" member, as JSON.parse makes it, not a new prototype.
+      Object.defineProperty(out, k, { value: canonicalCopy(v), enumerable: true, writable: true, configurable: true })
+    }
+    return out
+  }
+  throw invalidArgument('value', `${typeof value} has no canonical JSON form`)
+}

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../core/ids.js'
+import { canonicalCopy } from '../core/canonical-bytes.js'
 import { invalidArgument, isMemweaveError } from '../core/errors.js'
 import { bytesFrom } from '../core/bytes.js'
 import { isIdentity, type Identity } from '../core/identity.js'
@@ -30,8 +30,8 @@ export function assertMetadata(metadata: unknown): Record<string, unknown> {
   if (typeof metadata !== 'object' || Array.isArray(metadata)) throw invalidArgument('metadata', 'must be a plain object')
   let copy: Record<string, unknown>
   try {
-    // Round-trip through canonical JSON: rejects functions, symbols, cycles, NaN, and gives a clean copy.
-    copy = JSON.parse(canonicalJson(metadata)) as Record<string, unknown>
+    // As a round trip through canonical JSON: rejects functions, symbols, cycles, NaN, and gives a clean copy.
+    copy = canonicalCopy(metadata) as Record<string, unknown>
   } catch (err) {
     const why = isMemweaveError(err) ? err.message.replace(/^value: /, '') : err instanceof Error ? err.message : String(err)
     throw invalidArgument('metadata', `must be JSON-serialisable (${why})`)
