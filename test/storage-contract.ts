@@ -146,6 +146,36 @@ export function storageContract(name: string, make: () => Promise<StoragePort>):
       await s.close()
     })
 
+    test('a put stores a structured clone: later changes to the object do not reach it; functions are refused and nothing is written', async () => {
+      const s = await opened()
+      const when = new Date(Date.UTC(2026, 0, 2))
+      const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { n: 1 })
+      const sparse = [1, , 3]
+      const body = { nested: { list: [1, { deep: 'x' }], none: undefined, nil: null }, when, bytes: Uint8Array.of(1, 2), nullProto, sparse, own: JSON.parse('{"__proto__": {"p": 1}}') }
+      const row = { id: 'c', kind: 'fact', tenant: null, body, author: null, hlc: '1' }
+      await s.write(['records'], (tx) => tx.put('records', [row]))
+      body.nested.list.push(2)
+      ;(body.nested.list[1] as { deep: string }).deep = 'changed'
+      when.setUTCFullYear(1999)
+      body.bytes[0] = 9
+      const stored = await s.read(['records'], (tx) => tx.get<{ body: typeof body }>('records', 'c'))
+      const b = stored!.body
+      expect(b.nested.list).toEqual([1, { deep: 'x' }])
+      expect('none' in b.nested && b.nested.none === undefined).toBe(true)
+      expect(b.when).toBeInstanceOf(Date)
+      expect(b.when.getUTCFullYear()).toBe(2026)
+      expect([...b.bytes]).toEqual([1, 2])
+      expect(Object.getPrototypeOf(b.nullProto)).toBe(Object.prototype)
+      expect(b.sparse.length).toBe(3)
+      expect(1 in b.sparse).toBe(false)
+      expect(Object.getPrototypeOf(b.own)).toBe(Object.prototype)
+      expect(Object.keys(b.own)).toEqual(['__proto__'])
+      const bad = { id: 'd', kind: 'fact', tenant: null, body: { f: () => 1 }, author: null, hlc: '2' }
+      await expect(s.write(['records'], (tx) => tx.put('records', [bad]))).rejects.toThrow()
+      expect(await s.read(['records'], (tx) => tx.count('records'))).toBe(1)
+      await s.close()
+    })
+
     test('close() is idempotent', async () => {
       const s = await opened()
       await s.close()
