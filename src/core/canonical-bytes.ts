@@ -24,6 +24,23 @@ export function canonicalJsonBytes(value: unknown): Uint8Array {
 
 const encoder = new TextEncoder()
 
+/**
+ * Own keys in UTF-16 code unit order, as RFC 8785 asks (and `sort()` does). Records have a handful
+ * of keys: sorting them in place by insertion spares the work array `sort()` allocates, which was a
+ * tenth of what a 100k join allocated.
+ */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o)
+  if (keys.length > 24) return keys.sort()
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!
+    let j = i - 1
+    for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!
+    keys[j + 1] = k
+  }
+  return keys
+}
+
 class Writer {
   buf: Uint8Array
   pos = 0
@@ -66,8 +83,7 @@ class Writer {
     }
     if (typeof value === 'object') {
       const o = value as Record<string, unknown>
-      // Default sort compares UTF-16 code units, as RFC 8785 asks.
-      const keys = Object.keys(o).sort()
+      const keys = sortedKeys(o)
       this.byte(0x7b) // {
       let first = true
       for (const k of keys) {
@@ -144,7 +160,7 @@ export function canonicalCopy(value: unknown): unknown {
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>
     const out: Record<string, unknown> = {}
-    for (const k of Object.keys(o).sort()) {
+    for (const k of sortedKeys(o)) {
       const v = o[k]
       if (v === undefined) continue
       if (!k.isWellFormed()) throw invalidArgument('value', 'contains a lone UTF-16 surrogate (not valid Unicode text)')
