@@ -80,6 +80,8 @@ export class FactView {
   #caps: Promise<ReadonlySet<string>> | undefined
   /** Per pool, the view (its live map) the last reconcile brought the facts in line with. */
   readonly #seen = new Map<string, ReadonlyMap<string, LiveMemory>>()
+  /** Per pool, the memories that were current when its facts were last brought in line. */
+  readonly #wasCurrent = new Map<string, Set<string>>()
 
   constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
@@ -121,6 +123,35 @@ export class FactView {
   }
 
   /**
+   * `dirty` and every memory that became current since this pool's facts were last brought in line,
+   * by whatever path: a loser whose winner was forgotten, a resolution decided again, a merge or
+   * forget on another replica arriving in some order. Callers name what their operation made
+   * current, and some interleavings of concurrent resolves, merges and forgets made a memory
+   * current by a path none of them named: it had no fact (test/pools-incremental.test.ts found it
+   * in 4% of random histories). A memory that stayed current is not in it, so a fact its user
+   * deleted through `mem.facts.delete` is not written again. After a patch only the patched
+   * memories and their ancestry can have changed, and only they are compared; after a derivation,
+   * every current memory is (the reconcile reads the whole pool's facts then anyway).
+   */
+  #newlyCurrent(view: View, dirty: ReadonlySet<string>, patched: boolean): Set<string> {
+    const fresh = new Set(dirty)
+    const before = this.#wasCurrent.get(view.s.id)
+    if (patched && before) {
+      for (const id of touched(view, dirty)) {
+        if (!view.current.has(id)) before.delete(id)
+        else if (!before.has(id)) {
+          fresh.add(id)
+          before.add(id)
+        }
+      }
+      return fresh
+    }
+    if (before) for (const id of view.current.keys()) if (!before.has(id)) fresh.add(id)
+    this.#wasCurrent.set(view.s.id, new Set(view.current.keys()))
+    return fresh
+  }
+
+  /**
    * Brings the fact view of one pool in line with `view`. `dirty` are memories a pool operation
    * just made current; `importanceOf` gives the value to record. When only memories arrived since
    * the last reconcile of this view (the pool's view was patched, not rebuilt), only the facts of
@@ -134,9 +165,12 @@ export class FactView {
     const s = view.s
     const patched = this.#seen.get(s.id) === view.live
     this.#seen.set(s.id, view.live)
-    const scope = patched ? touched(view, dirty) : null
+    const fresh = this.#newlyCurrent(view, dirty, patched)
+    const scope = patched ? touched(view, fresh) : null
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): FactEntry[] => known.heads(id)
+    // Current memories whose fact is current now: this reconcile must not leave them without one.
+    const hadFact = [...known.byMemory.keys()].filter((id) => view.current.has(id) && heads(id).length > 0)
 
     // Calls are issued together so the fact store commits them in one transaction per tick.
     const all = async (calls: Array<Promise<unknown>>): Promise<boolean> => {
@@ -149,10 +183,7 @@ export class FactView {
     if (await all(gone)) known = await this.#factsOf(s, scope)
 
     // 2. New current memories get a view, continuing their predecessor's chain where there is one.
-    const writes: Array<Promise<unknown>> = []
-    for (const id of dirty) {
-      const m = view.current.get(id)
-      if (!m || !FactView.isFactual(m, s) || heads(m.id).length > 0) continue
+    const write = (m: LiveMemory): Promise<FactRef> => {
       const p = m.payload
       const text = `${p.subject} ${p.predicate.replace(/_/g, ' ')} ${String(p.object)}${p.context ? ` (${p.context})` : ''}`
       const options = {
@@ -164,9 +195,26 @@ export class FactView {
         },
       }
       const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
-      writes.push(pred ? facts.supersede(pred.ref, text, options) : facts.write(text, options))
+      return pred ? facts.supersede(pred.ref, text, options) : facts.write(text, options)
     }
-    if (await all(writes)) known = await this.#factsOf(s, scope)
+    const written = new Map<string, Promise<FactRef>>()
+    for (const id of fresh) {
+      const m = view.current.get(id)
+      if (m && FactView.isFactual(m, s) && heads(m.id).length === 0) written.set(id, write(m))
+    }
+    if (await all([...written.values()])) known = await this.#factsOf(s, scope)
+    // A write of a text that another memory's current fact already says is answered with that fact
+    // (GMP §1.2: re-asserting a current fact is idempotent), and the memory has no fact of its own.
+    // When that other memory is not current, step 3 deletes its fact and the text with it: delete it
+    // now and write again. (Two current memories saying one text share its fact.)
+    const again: Array<Promise<unknown>> = []
+    for (const [id, ref] of written) {
+      if (heads(id).length > 0) continue
+      const owner = (await facts.get(await ref))?.metadata['memoryId']
+      if (typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
+      again.push(facts.delete(await ref).then(() => write(view.current.get(id)!)))
+    }
+    if (await all(again)) known = await this.#factsOf(s, scope)
 
     // 3. Memories that stopped being current leave current answers; two handles racing may both
     //    have written a view of one memory: the first stays. Deleting a head makes its GMP
@@ -178,6 +226,12 @@ export class FactView {
       if (!(await all(stale))) break
       known = await this.#factsOf(s, scope)
     }
+
+    // 4. A deletion above can take a current memory's fact with it: its fact continued the chain of
+    //    a fact deleted here (two merges of one memory on two replicas fork a chain), or said the text
+    //    a deleted fact said. A current memory that had its fact, or was to get one, gets it again.
+    const lost = [...new Set([...hadFact, ...written.keys()])].filter((id) => view.current.has(id) && heads(id).length === 0)
+    if (await all(lost.map((id) => write(view.current.get(id)!)))) known = await this.#factsOf(s, scope)
   }
 }
 
