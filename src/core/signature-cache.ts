@@ -1,4 +1,6 @@
-import { verifyRecord, type SignedRecord } from './signed-record.js'
+import { blake2b128 } from './blake2b.js'
+import { toHex, utf8 } from './bytes.js'
+import { signedRecordId, verifyRecord, type SignedRecord } from './signed-record.js'
 
 /**
  * Signature verdicts, computed once. The check itself is `verifyRecord` (the id matches the
@@ -21,6 +23,10 @@ export class SignatureCache {
   readonly #byObject = new WeakMap<object, boolean>()
   /** Keys of records that verified (content checked), for rows of local storage. */
   readonly #verified = new Set<string>()
+  /** Digests (`storedDigest`) of keys that verified in an earlier session on this storage. */
+  readonly #stored = new Set<string>()
+  /** Digests of keys that verified in this session and are not saved yet. */
+  #unsaved: string[] = []
   /** Past this many keys the set starts over (a verdict is cheap to recompute, memory is not free). */
   readonly #max: number
 
@@ -69,20 +75,61 @@ export class SignatureCache {
     return this.#byObject.get(record)
   }
 
-  /** Verdicts for rows of this replica's storage: a key that verified here once (in any object) counts. */
+  /**
+   * Verdicts for rows of this replica's storage: a key that verified here once (in any object)
+   * counts; so does one that verified in an earlier session on this storage (`restore`) whose id
+   * is still its content's. That spares a reopened Memory one Ed25519 check per stored record (a
+   * pool of 100k took 13 s to open in Node, longer in a browser without WebCrypto Ed25519) while
+   * a row whose body was changed under its id and signature, or a record put into storage without
+   * passing here (test/pools-access.test.ts injects forged ones), is still checked in full.
+   */
   async verifyStored(records: Iterable<SignedRecord>): Promise<Map<string, boolean>> {
     const out = new Map<string, boolean>()
     const todo: SignedRecord[] = []
     for (const r of records) {
-      if (this.#verified.has(SignatureCache.key(r))) out.set(SignatureCache.key(r), true)
-      else todo.push(r)
+      const key = SignatureCache.key(r)
+      if (this.#verified.has(key)) out.set(key, true)
+      else if (this.#stored.size > 0 && this.#stored.has(storedDigest(key)) && signedRecordId(r) === r.id) {
+        this.#byObject.set(r, true)
+        this.#verified.add(key)
+        out.set(key, true)
+      } else todo.push(r)
     }
     for (const [key, ok] of await this.verify(todo)) out.set(key, ok)
     return out
   }
 
+  /** Digests of keys saved by an earlier session (see `takeUnsaved`). */
+  restore(digests: Iterable<string>): void {
+    for (const d of digests) this.#stored.add(d)
+  }
+
+  /** Digests of keys that verified since the last call and were not restored: the caller saves them. */
+  takeUnsaved(): string[] {
+    const out = this.#unsaved
+    this.#unsaved = []
+    for (const d of out) this.#stored.add(d)
+    return out
+  }
+
+  /** How many digests wait to be saved. */
+  get unsaved(): number {
+    return this.#unsaved.length
+  }
+
   #remember(r: SignedRecord): void {
     if (this.#verified.size >= this.#max) this.#verified.clear()
-    this.#verified.add(SignatureCache.key(r))
+    const key = SignatureCache.key(r)
+    this.#verified.add(key)
+    // Saved only when it would spare a check next time; an unbounded list is not kept either.
+    if (this.#unsaved.length < this.#max) {
+      const d = storedDigest(key)
+      if (!this.#stored.has(d)) this.#unsaved.push(d)
+    }
   }
+}
+
+/** What storage keeps of a verified key: 8 bytes of its BLAKE2b-128, in hex (no content, no id). */
+export function storedDigest(key: string): string {
+  return toHex(blake2b128(utf8(key))).slice(0, 16)
 }

@@ -2,7 +2,7 @@ import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { SignatureCache } from '../core/signature-cache.js'
 import { logFor, type RecordLog } from '../records/log.js'
-import type { Deriver, LogWriter } from '../records/types.js'
+import type { Delivery, Deriver, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { KeyRing } from './keyring.js'
 import { isPayload } from './payload.js'
@@ -50,6 +50,18 @@ export interface ReplicaOptions {
 }
 
 const NONE: Rights = { read: false, write: false, owner: false }
+
+/**
+ * Meta rows of signature verdicts: `digests` concatenates 16-hex-char `storedDigest`s of records
+ * that verified on this storage. One row per save; a save happens once this many wait, and on close.
+ */
+const VERDICT_ROW = 'pool-verdicts:'
+const VERDICTS_PER_ROW = 4096
+const DIGEST_CHARS = 16
+interface VerdictRow {
+  readonly key: string
+  readonly digests: string
+}
 
 export function denied(message: string, details: Record<string, unknown> = {}): MemweaveError {
   return new MemweaveError(ErrorCode.PERMISSION_DENIED, message, details)
@@ -117,12 +129,20 @@ export class PoolReplica {
     reset: () => {
       this.state.clear()
       this.#unverified.clear()
+      this.#verdictsRead = false
     },
-    receive: (records, { local }) => {
+    receive: async (records, { local, tx, reload }) => {
+      if (reload && !this.#verdictsRead) {
+        this.#verdictsRead = true
+        await this.#readVerdicts(tx)
+      }
       for (const r of records) {
         if (!isPoolRecord(r)) continue
-        if (local) this.#apply(r, true)
-        else this.#unverified.set(r.id, r)
+        if (local) {
+          // Signed here a moment ago: a later session on this storage need not check it again.
+          this.#signatures.vouch(r)
+          this.#apply(r, true)
+        } else this.#unverified.set(r.id, r)
       }
     },
     removed: (ids) => {
@@ -150,6 +170,29 @@ export class PoolReplica {
     this.#settling = run.catch(() => undefined)
     await run
     await this.#purge()
+    if (this.#signatures.unsaved >= VERDICTS_PER_ROW) await this.#saveVerdicts()
+  }
+
+  // ---- signature verdicts kept across sessions (SignatureCache.verifyStored) ---------------------
+
+  #verdictsRead = false
+
+  async #readVerdicts(tx: Delivery['tx']): Promise<void> {
+    const rows = (await tx.all<{ key: string }>('meta')).filter((r) => r.key.startsWith(VERDICT_ROW)) as VerdictRow[]
+    for (const row of rows) {
+      if (typeof row.digests !== 'string') continue
+      const digests: string[] = []
+      for (let i = 0; i + DIGEST_CHARS <= row.digests.length; i += DIGEST_CHARS) digests.push(row.digests.slice(i, i + DIGEST_CHARS))
+      this.#signatures.restore(digests)
+    }
+  }
+
+  /** Saves the digests of keys verified since the last save, as one new row (rows from two handles never collide). */
+  async #saveVerdicts(): Promise<void> {
+    const digests = this.#signatures.takeUnsaved()
+    if (digests.length === 0) return
+    const row: VerdictRow = { key: `${VERDICT_ROW}${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`, digests: digests.join('') }
+    await this.log.write((w) => w.tx.put('meta', [row])).catch(() => undefined)
   }
 
   async #verifyDelivered(): Promise<void> {
@@ -241,6 +284,8 @@ export class PoolReplica {
   /** Idempotent; closes the log (and its storage) only when this replica made it. */
   async close(): Promise<void> {
     if (this.#closed) return
+    await this.#settling
+    await this.#saveVerdicts()
     this.#closed = true
     if (this.#ownsLog) await this.log.close()
     else await this.log.flush()
