@@ -89,11 +89,8 @@ export class SignatureCache {
     for (const r of records) {
       const key = SignatureCache.key(r)
       if (this.#verified.has(key)) out.set(key, true)
-      else if (this.#stored.size > 0 && this.#stored.has(storedDigest(key)) && signedRecordId(r) === r.id) {
-        this.#byObject.set(r, true)
-        this.#verified.add(key)
-        out.set(key, true)
-      } else todo.push(r)
+      else if (this.#stored.size > 0 && this.#stored.has(storedDigest(key)) && signedRecordId(r) === r.id) out.set(key, true)
+      else todo.push(r)
     }
     for (const [key, ok] of await this.verify(todo)) out.set(key, ok)
     return out
