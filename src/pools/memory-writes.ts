@@ -50,7 +50,7 @@ export class MemoryWrites {
     })
     if (payload.ephemeral && id === put.record.id) this.#sessionEphemeral.add(id)
     const replaced = await this.#p.upkeep.afterCommit(pool, [id])
-    return this.#p.show.one(replaced.get(id) ?? id)
+    return this.#p.show.one(replaced.get(id) ?? id, pool)
   }
 
   async update(memoryId: string, changes: UpdateMemoryInput): Promise<PoolMemory> {
@@ -68,7 +68,7 @@ export class MemoryWrites {
     const put = await r.memoryRecord(ctx.s, payload)
     await r.save([put])
     await this.#p.upkeep.afterCommit(ctx.s.id, [put.record.id])
-    return this.#p.show.one(put.record.id)
+    return this.#p.show.one(put.record.id, ctx.s.id)
   }
 
   async rate(memoryId: string, rating: number): Promise<void> {

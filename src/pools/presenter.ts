@@ -27,14 +27,16 @@ export class Presenter {
     return memories.map((m) => toPoolMemory(ctx.view, m, { factRefs, conflicts, readNow }))
   }
 
-  /** A memory just written, as the API returns it. */
-  async one(memoryId: string): Promise<PoolMemory> {
+  /** A memory just written (into `pool`, when the caller knows it), as the API returns it. */
+  async one(memoryId: string, into?: PoolId): Promise<PoolMemory> {
     await this.#r.ready()
     const found = this.#r.findLive(memoryId)
     if (!found) {
       // Stored but not valid: the writer's access was revoked while the write was on its way (a
-      // revocation that arrived from another replica): every replica ignores the record.
-      const pool = this.#r.state.poolOf(memoryId)
+      // revocation that arrived from another replica): every replica ignores the record. The sync
+      // layer may already have taken it out of storage (its plan refuses it), and then this state
+      // no longer knows its pool: the writer's does.
+      const pool = this.#r.state.poolOf(memoryId) ?? into ?? null
       const s = pool ? this.#r.state.structure(pool) : null
       if (s && !s.memories.has(memoryId) && !s.forgotten.has(memoryId)) {
         throw new MemweaveError(ErrorCode.PERMISSION_DENIED, `${this.#r.identity?.did ?? 'this memory'} lost write access to pool ${s.id} while writing; the write was refused`, { pool: s.id })
