@@ -52,6 +52,13 @@ describe.each([
   ['a weekday within "this week"', ['the courier came Monday', 'courier never showed up this week'], ['the courier came Monday', 'courier came this week, on Monday'], /attendance|negates/],
   ['days that do not overlap are two facts', ['the depot is open on Saturdays', 'depot closed weekends'], ['the depot is open Monday to Friday', 'depot closed weekends'], /openness/],
   ['the simple past against "now"', ['Ines is at Shopify', 'ines is at Atlassian now'], ['Ines worked at Shopify for 3 years', 'ines is at Atlassian now'], /name/],
+  ['a zone abbreviation pins its season', ['the cutover ran at 9:15am EDT', 'cutover ran at 14:15 UTC'], ['the cutover ran at 9:15am EDT', 'cutover ran at 13:15 UTC'], /time/],
+  ['an offset in days from a stated day', ['(written Thu 5 Mar 2026) the vet visit is in 4 days', 'vet visit: Tue 10 Mar'], ['(written Thu 5 Mar 2026) the vet visit is in 4 days', 'vet visit: Mon 9 Mar'], /date/],
+  ['volumes across units', ['the rain barrel holds 40 gallons', 'rain barrel: 100 litres'], ['the rain barrel holds 40 gallons', 'rain barrel: about 151 litres'], /volume/],
+  ['pressures across units', ['inflate the bike tyres to 4 bar', 'bike tyre pressure: 80 psi'], ['inflate the bike tyres to 4 bar', 'bike tyre pressure: 58 psi'], /pressure/],
+  ['counts per unit of time', ['the webhook sends 120 events/minute', 'webhook: 20 events per second'], ['the webhook sends 120 events/minute', 'webhook: 2 events per second'], /event/],
+  ['amounts per periods of time', ['the storage unit costs $1,800 a year', 'monthly fee for the storage unit is $200'], ['the storage unit costs $1,800 a year', 'monthly fee for the storage unit is $150'], /money/],
+  ['a month is 28 to 31 days', ['logs are kept for a month', 'log retention is 14 days'], ['logs are kept for a month', 'log retention is 30 days'], /duration/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

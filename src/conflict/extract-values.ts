@@ -78,16 +78,26 @@ const MASS: Readonly<Record<string, number>> = {
   mg: 0.001, milligram: 0.001, g: 1, gram: 1, kg: 1000, kilo: 1000, kilogram: 1000, lb: 453.59237, lbs: 453.59237,
   pound: 453.59237, oz: 28.349523125, ounce: 28.349523125, ton: 1e6, tonne: 1e6,
 }
-const UNIT_WORDS = [DURATION, SIZE, LENGTH, MASS].flatMap((t) => Object.keys(t))
+// Volumes in litres (US gallons, quarts, pints: the ones people quote), pressures in pascals,
+// power in watts, energy in watt-hours.
+const VOLUME: Readonly<Record<string, number>> = {
+  ml: 0.001, millilitre: 0.001, milliliter: 0.001, l: 1, litre: 1, liter: 1, gal: 3.785411784, gallon: 3.785411784,
+  qt: 0.946352946, quart: 0.946352946, pint: 0.473176473, 'fl oz': 0.0295735,
+}
+const PRESSURE: Readonly<Record<string, number>> = { pa: 1, hpa: 100, kpa: 1000, mbar: 100, bar: 1e5, psi: 6894.757, atm: 101325 }
+const POWER: Readonly<Record<string, number>> = { watt: 1, kw: 1000, kilowatt: 1000, mw: 1e6, megawatt: 1e6, hp: 745.7, horsepower: 745.7 }
+const ENERGY: Readonly<Record<string, number>> = { wh: 1, kwh: 1000, mwh: 1e6 }
+const UNIT_TABLES = [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS], ['volume', VOLUME], ['pressure', PRESSURE], ['power', POWER], ['energy', ENERGY]] as const
+const UNIT_WORDS = UNIT_TABLES.map(([, t]) => t).flatMap((t) => Object.keys(t))
   .sort((a, b) => b.length - a.length)
   .map((u) => (u.length > 2 && !u.endsWith('s') && u !== 'feet' ? `${u}s?` : u))
   .join('|')
 
-function unitOf(word: string): { dim: 'duration' | 'size' | 'length' | 'mass'; factor: number } | null {
+function unitOf(word: string): { dim: (typeof UNIT_TABLES)[number][0]; factor: number } | null {
   const w = word.toLowerCase()
   const singular = w.length > 3 && w.endsWith('s') && w !== 'lbs' && w !== 'inches' ? w.slice(0, -1) : w
-  for (const [dim, table] of [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS]] as const) {
-    const f = table[w] ?? table[singular]
+  for (const [dim, table] of UNIT_TABLES) {
+    const f = (table as Record<string, number>)[w] ?? (table as Record<string, number>)[singular]
     if (f !== undefined) return { dim, factor: f }
   }
   return null

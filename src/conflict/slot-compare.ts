@@ -1,5 +1,5 @@
 import type { Slot, Slots } from './slot.js'
-import { toUtc, type Zone } from './time-zones.js'
+import { seasonFits, toUtc, type Zone } from './time-zones.js'
 import { compareDateParts } from './values.js'
 
 /** Two slots that disagree, for the reason shown to a person. */
@@ -36,6 +36,7 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     if (t.kind !== 'time') return 'incomparable'
     // A time inside a window agrees with it ("between 8 and 12" / "ETA 10:30").
     for (const season of [0, 1] as const) {
+      if (!seasonFits(season, span.zone, t.zone)) continue
       for (const s of span.start) for (const e of span.end) for (const m of t.minutes) {
         const [us, ue, um] = [toUtc(s, span.zone, season), toUtc(e, span.zone, season), toUtc(m, t.zone, season)]
         if (us <= ue ? um >= us && um <= ue : um >= us || um <= ue) return 'equal'
@@ -53,7 +54,12 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     case 'money': {
       const o = b as typeof a
       if (a.currency && o.currency && a.currency !== o.currency) return 'incomparable'
-      if (a.per && o.per && a.per !== o.per) return 'incomparable'
+      if (a.per && o.per && a.per !== o.per) {
+        // "$2,100 a month" / "25.2k a year": amounts per periods of time compare per year.
+        const [pa, po] = [PER_YEAR[a.per], PER_YEAR[o.per]]
+        if (!pa || !po) return 'incomparable'
+        return close(a.amount * pa, o.amount * po, approx ? 0.1 : 0.005) ? 'equal' : 'differ'
+      }
       return close(a.amount, o.amount, approx ? 0.1 : 1e-9) ? 'equal' : 'differ'
     }
     case 'percent': return close(a.value, (b as typeof a).value, approx ? 0.05 : 1e-9) ? 'equal' : 'differ'
@@ -81,6 +87,8 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   }
 }
 
+const PER_YEAR: Record<string, number> = { hour: 2080, day: 365, night: 365, week: 52, fortnight: 26, month: 12, mo: 12, quarter: 4, year: 1, yr: 1, annum: 1 }
+
 type DateSlot = Extract<Slot, { kind: 'date' }>
 
 /** Ranges agree when both ends do; a single day agrees with a range it falls in. */
@@ -100,6 +108,7 @@ function compareRanges(a: DateSlot, b: DateSlot): Verdict {
 /** Clock times agree when some reading of each is the same instant, both read in the same season. */
 function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly zone: Zone | null }, b: { readonly zone: Zone | null }): boolean {
   for (const season of [0, 1] as const) {
+    if (!seasonFits(season, a.zone, b.zone)) continue
     for (const p of x) for (const q of y) if (toUtc(p, a.zone, season) === toUtc(q, b.zone, season)) return true
   }
   return false

@@ -170,6 +170,18 @@ export function readSlots(text: string): Slots {
       : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
     if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
   }
+  // "in 5 days", "two weeks from now", "3 days later": an offset from the day of writing, not a
+  // length the text claims; resolved below when the text states that day.
+  for (const f of kept) {
+    const sl = f.slot
+    if (sl.kind !== 'measure' || sl.dim !== 'duration' || sl.bound !== undefined) continue
+    const days = sl.bases[0]! / 86400
+    if (!Number.isInteger(days) || days < 1) continue
+    const ahead = /\bin\s+$/i.test(text.slice(Math.max(0, f.start - 4), f.start)) || /^\s+(?:from\s+(?:now|today)|later|out)\b/i.test(text.slice(f.end))
+    const back = /^\s+(?:ago|before|earlier)\b/i.test(text.slice(f.end))
+    if (ahead || back) (f as { slot: Slot }).slot = { kind: 'reldate', unit: 'day', offset: back ? -days : days, text: sl.text }
+  }
+  perTime(text, kept)
   const zone = zoneOf(text)
   const zoned = kept.map((f) => (zone && (f.slot.kind === 'time' || f.slot.kind === 'span') ? { ...f, slot: { ...f.slot, zone } } : f))
   const merged = mergeDates(zoned)
@@ -203,7 +215,15 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
     case 'reldate': return { kind: 'reldate', unit: v.unit, offset: v.offset, text }
     case 'money': return { kind: 'money', amount: v.amount, currency: v.currency, per: v.per, text }
     case 'percent': return { kind: 'percent', value: v.value, text }
-    case 'measure': return v.per ? null : { kind: 'measure', dim: v.dim, bases: [v.base], text }
+    case 'measure': {
+      if (v.per) return null
+      // "a month" is 28 to 31 days, "a year" 365 or 366: people write "30 days" for either.
+      const months = /\bmo(?:nth)?s?\b/i.test(text) ? v.base / 2629800 : /\b(?:year|yr)s?\b/i.test(text) ? (v.base / 31557600) * 12 : 0
+      const bases = months && Number.isInteger(Math.round(months * 1e6) / 1e6)
+        ? (/\b(?:year|yr)/i.test(text) ? [365, 366].map((d) => (months / 12) * d * 86400) : [28, 29, 30, 31].map((d) => months * d * 86400)).concat(v.base)
+        : [v.base]
+      return { kind: 'measure', dim: v.dim, bases, text }
+    }
     case 'version': return { kind: 'version', parts: v.parts, text }
     case 'count': {
       // "Bistro 9", "Gate 12": a number right after a name is part of the name, not a count of it.
@@ -239,4 +259,45 @@ function mergeDates(found: readonly Found[]): Array<{ slot: Slot; start: number;
     out.push({ slot: f.slot, start: f.start, end: f.end })
   }
   return out
+}
+
+/** Seconds in a period a rate is counted per. */
+const PERIOD: Record<string, number> = {
+  s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hr: 3600, hour: 3600, day: 86400, night: 86400, wk: 604800, week: 604800,
+  fortnight: 1209600, mo: 2629800, month: 2629800, quarter: 7889400, yr: 31557600, year: 31557600, annum: 31557600,
+}
+const PERIOD_RE = String.raw`(?:\/\s*|\s+per\s+|\s+an?\s+|\s+every\s+)(s|sec|second|m|min|minute|h|hr|hour|day|night|wk|week|fortnight|mo|month|quarter|yr|year|annum)s?\b`
+
+/**
+ * Rates compare per unit of time: "600 requests/minute" is "10 req/s", "$2,100 a month" is
+ * "25.2k/yr". Counts and amounts counted per a period are brought to one period (per second for
+ * counts, per year for money), and a frequency word before an amount ("Monthly rent is $2,100")
+ * says what the amount is per.
+ */
+function perTime(text: string, found: Found[]): void {
+  for (const f of found) {
+    const sl = f.slot
+    if (sl.kind === 'count' && !sl.unit.includes('#')) {
+      const [unit, per] = sl.unit.split('/') as [string, string | undefined]
+      let seconds = per ? PERIOD[per] : undefined
+      let extra = ''
+      if (!per) {
+        const m = new RegExp(String.raw`^\s*(?:[a-z]+)?${PERIOD_RE}`, 'i').exec(text.slice(f.end))
+        if (m && m[0].trim().split(/\s|\//)[0]!.length > 0) {
+          seconds = PERIOD[m[1]!.toLowerCase()]
+          extra = m[0]
+        }
+      }
+      if (seconds && unit !== '') (f as { slot: Slot }).slot = { ...sl, value: sl.value / seconds, unit: `${unit}/s`, text: sl.text + extra }
+    } else if (sl.kind === 'money' && !sl.per) {
+      const before = /\b(hourly|daily|nightly|weekly|monthly|quarterly|yearly|annual|annually)\b[^.,;!?]*$/i.exec(text.slice(0, f.start))
+      const after = new RegExp('^' + PERIOD_RE, 'i').exec(text.slice(f.end))
+      const per = after?.[1] ?? ({ hourly: 'hour', daily: 'day', nightly: 'night', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year', annually: 'year' } as Record<string, string>)[before?.[1]?.toLowerCase() ?? '']
+      if (per) {
+        (f as { slot: Slot }).slot = { ...sl, per }
+        // The frequency word said what the amount is per; it is not a schedule of its own.
+        if (before) found.splice(found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index), 1)
+      }
+    }
+  }
 }
