@@ -59,6 +59,13 @@ describe.each([
   ['counts per unit of time', ['the webhook sends 120 events/minute', 'webhook: 20 events per second'], ['the webhook sends 120 events/minute', 'webhook: 2 events per second'], /event/],
   ['amounts per periods of time', ['the storage unit costs $1,800 a year', 'monthly fee for the storage unit is $200'], ['the storage unit costs $1,800 a year', 'monthly fee for the storage unit is $150'], /money/],
   ['a month is 28 to 31 days', ['logs are kept for a month', 'log retention is 14 days'], ['logs are kept for a month', 'log retention is 30 days'], /duration/],
+  ['check-out from a start and its nights', ['Lund cabin: 3 nights from Fri 12 Jun', 'lund cabin checkout sun 14 jun'], ['Lund cabin: 3 nights from Fri 12 Jun', 'lund cabin checkout mon 15 jun'], /date/],
+  ['a zoned time moves its day to UTC', ['the patch window opens 9pm PST on the 3rd', 'patch window: 05:00 UTC on Mar 5'], ['the patch window opens 9pm PST on the 3rd', 'patch window: 05:00 UTC on Mar 4'], /date/],
+  ['days of a check-in and a check-out are two facts', ['the Bergen rental: check-out Tue 9 Jun', 'Bergen rental check-out sat 6 jun'], ['the Bergen rental: check-out Tue 9 Jun', 'Bergen rental check-in sat 6 jun'], /date/],
+  ['what an adjective is said of comes before it', ['the design repo is private since May', 'design repo is public on GitLab'], ['the design repo is private since May', 'design repo has 40 stars on GitLab'], /visibility/],
+  ['a lapsed certificate against a certified person', ['Nell is a certified scuba instructor', "nell's instructor certificate lapsed, she did not renew"], ['Nell is a certified scuba instructor', 'nell renewed her instructor certificate'], /validity/],
+  ['an open balance is owed', ['the Hobbs invoice has an open balance of $300', 'Hobbs invoice was paid'], ['the Hobbs invoice has an open balance of $300', 'Hobbs invoice: $300 still unpaid'], /payment|negates/],
+  ['only one against whatever', ['write release notes in English only', 'release notes go out in whatever language the customer uses'], ['write release notes in English only', 'release notes go out in English'], /only/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

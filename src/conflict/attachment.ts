@@ -31,7 +31,7 @@ export function attachedWords(r: Reading, at: number): string[] {
     if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
     // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
     const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
-    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:every|any|some|no)(?:thing|one|body|where)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:every|any|some|no)(?:thing|one|body|where)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
   return out
@@ -45,16 +45,25 @@ export function attachedWords(r: Reading, at: number): string[] {
 export function differentAttributes(a: Reading, atA: number, b: Reading, atB: number): boolean {
   const own = (x: Reading, at: number, y: Reading): string[] => {
     const yc = new Set([...y.content].map(canon))
-    return attachedWords(x, at).filter((s) => !hasStem(y.content, s) && !yc.has(canon(s)))
+    // Whole words, not the parts of a hyphenated one: "checkout" is not "check" of "check-in".
+    const words = [...y.tokens.map((t) => t.stem), ...[...y.content].filter((c) => !y.tokens.some((t) => t.identifier && t.stem.startsWith(c)))]
+    return attachedWords(x, at).filter((s) => !hasStem(words, s) && !yc.has(canon(s)))
   }
   return own(a, atA, b).length > 0 && own(b, atB, a).length > 0
 }
+
+const PREPOSITIONS = new Set(['on', 'in', 'at', 'for', 'from', 'with', 'by', 'since', 'until', 'till', 'during', 'after', 'before', 'via', 'per', 'as', 'because', 'due'])
 
 /** The first content word after a position in its clause: what a verb is about ("accepts credit cards" -> credit). */
 function objectWord(r: Reading, at: number): string | null {
   for (const t of r.tokens) {
     if (t.start < at) continue
     if (/[.;!?,:()–]/.test(r.norm.slice(at, t.start))) return null
+    // "public on GitHub", "private since May": a preposition opens a phrase of its own; what an
+    // adjective is said of comes before it, not after.
+    if (PREPOSITIONS.has(t.lower)) return null
+    // "private last week": words of a date say when, not what.
+    if ([...r.slots.at].some(([sl, p]) => p >= 0 && t.start >= p && t.start < p + sl.text.length)) continue
     if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     return t.stem
   }

@@ -63,6 +63,11 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(is|are|am|was|were)\s+out\b(?!\s+(?:of|for|to|with|on)\b)/gi, '$1 away'],
   [/\b(?:is|are|am)\s+in\s+the\s+office\b|\bin\s+the\s+office\s+today\b/gi, 'is onsite'],
   [/\bunder\s+warranty\b/gi, 'warranted'],
+  // "an open balance", "balance due": money still owed.
+  [/\b(?:open|unpaid|remaining)\s+balance\b|\bbalance\s+(?:due|owed|owing)\b/gi, 'outstanding balance'],
+  // "badges into the office", "comes into the Austin office every day": working on site.
+  // ("only comes into the office for workshops" is an exception, not a way of working.)
+  [/(?<!\b(?:only|sometimes|occasionally|rarely)\s+)\b(?:badges?|badged|badging|comes?|came|coming|goes|went|going|commutes?|commuting)\s+(?:in)?to\s+(?:the\s+)?(?:[A-Z]\w+\s+)?office\b/g, 'works onsite'],
   [/\bsold[-\s]out\b/gi, 'soldout'],
   [/\b(?:lost|loses|lose)\s+(access|permission|permissions|rights)\b/gi, 'revoked $1'],
   [/\berror(?:ed|s)?\s+out\b/gi, 'errored'],
@@ -80,7 +85,7 @@ const ANTONYMS_TEXT = `
 outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned pending awaiting errored
 requirement: required mandatory compulsory obligatory | optional voluntary
 bugstate: fixed resolved solved patched | reproduces reproducible unresolved regressed persists
-validity: valid warranted insured | expired lapsed invalid
+validity: valid warranted insured certified licensed accredited current | expired lapsed invalid
 switch: enabled enable activated active | disabled disable deactivated inactive
 state: online working operational healthy | offline broken crashed outage unhealthy
 attendance: attending attend coming joining | absent skipping missing
@@ -161,7 +166,7 @@ export const PRESENT_MARKERS: RegExp = /\b(?:now|these days|currently|nowadays|t
 /** Restriction to one member ("only accepts wire", "the only admin", "X only"). */
 export const EXCLUSIVE: RegExp = /\b(?:only|sole|solely|exclusively)\b/i
 /** Universal choice, the opposite of a restriction ("any day", "whenever"). */
-export const UNIVERSAL: RegExp = /\b(?:any\s+(?:day|time|one|of)|whenever|anytime|every\s+day|either)\b/i
+export const UNIVERSAL: RegExp = /\b(?:any\s+(?:day|time|one|of|language)|whenever|whatever|whichever|anytime|every\s+day|either)\b/i
 /** Words that add to what was said rather than replace it. */
 export const ADDITIVE: RegExp = /\b(?:also|too|as well|additionally|plus|in addition)\b/i
 

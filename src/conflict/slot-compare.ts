@@ -114,6 +114,29 @@ function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly 
   return false
 }
 
+/**
+ * "8pm EST on the 19th" is 01:00 UTC on the 20th: with one zoned clock time, the text's day is
+ * also read as the UTC day it falls on, so it agrees with a day written in another zone.
+ */
+function withUtcDates(slots: readonly Slot[]): Slot[] {
+  const times = slots.filter((s): s is Extract<Slot, { kind: 'time' }> => s.kind === 'time' && s.zone !== null)
+  const days = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && s.d !== undefined && !s.end)
+  if (times.length !== 1 || days.length !== 1) return [...slots]
+  const [t, day] = [times[0]!, days[0]!]
+  const out = [...slots]
+  for (const season of [0, 1] as const) {
+    if (!seasonFits(season, t.zone)) continue
+    for (const m of t.minutes) {
+      const shift = Math.floor((m - t.zone!.offsets[season]) / 1440)
+      if (shift === 0) continue
+      const d = new Date(Date.UTC(day.y ?? 2001, (day.m ?? 1) - 1, day.d! + shift))
+      const { wd: _wd, ...rest } = day
+      out.push({ ...rest, ...(day.m !== undefined ? { m: d.getUTCMonth() + 1 } : {}), d: d.getUTCDate(), ...(day.y !== undefined ? { y: d.getUTCFullYear() } : {}), text: `${day.text} (UTC)` })
+    }
+  }
+  return out
+}
+
 /** Durations hidden in spans ("1–3pm" lasts 2 hours), so they agree or clash with stated durations. */
 function withSpanDurations(slots: readonly Slot[]): Slot[] {
   const out = [...slots]
@@ -138,7 +161,7 @@ function withSpanDurations(slots: readonly Slot[]): Slot[] {
  */
 export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly Clash[]; readonly agreements: number } {
   const approx = sa.approximate || sb.approximate
-  const [xa, xb] = [adapt(withSpanDurations(sa.slots), sb.slots), adapt(withSpanDurations(sb.slots), sa.slots)]
+  const [xa, xb] = [adapt(withUtcDates(withSpanDurations(sa.slots)), sb.slots), adapt(withUtcDates(withSpanDurations(sb.slots)), sa.slots)]
   const clashes: Clash[] = []
   let agreements = 0
   const fams = new Set(xa.map(family).filter((f) => xb.some((s) => family(s) === f)))

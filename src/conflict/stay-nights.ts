@@ -43,3 +43,20 @@ function nightsBetween(inAt: number, outAt: number | undefined, slots: readonly 
   if (nights === null || nights <= 0) return null
   return { kind: 'count', value: nights, unit: 'night', text: `${from.text} to ${to.text} (${nights} nights)` }
 }
+
+/**
+ * The check-out day of a stay told by its start and its nights ("4 nights from Mon 6 Apr",
+ * "3 nights, check-in Fri 5 Jun"): so it agrees or clashes with a stated check-out day.
+ */
+export function stayEnd(slots: readonly Slot[]): Slot | null {
+  const nights = slots.filter((s): s is Extract<Slot, { kind: 'count' }> => s.kind === 'count' && s.unit === 'night' && !s.bound)
+  const days = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && s.m !== undefined && s.d !== undefined && !s.end)
+  if (nights.length !== 1 || days.length !== 1 || !Number.isInteger(nights[0]!.value)) return null
+  const [n, from] = [nights[0]!.value, days[0]!]
+  const y = from.y ?? 2001
+  const day = new Date(Date.UTC(y, from.m! - 1, from.d! + n))
+  return {
+    kind: 'date', ...(from.y ? { y } : {}), m: day.getUTCMonth() + 1, d: day.getUTCDate(), ...(from.wd !== undefined ? { wd: (from.wd + n) % 7 } : {}),
+    text: `${from.text} + ${n} nights (check-out ${day.toISOString().slice(from.y ? 0 : 5, 10)})`,
+  }
+}
