@@ -66,6 +66,9 @@ describe.each([
   ['a lapsed certificate against a certified person', ['Nell is a certified scuba instructor', "nell's instructor certificate lapsed, she did not renew"], ['Nell is a certified scuba instructor', 'nell renewed her instructor certificate'], /validity/],
   ['an open balance is owed', ['the Hobbs invoice has an open balance of $300', 'Hobbs invoice was paid'], ['the Hobbs invoice has an open balance of $300', 'Hobbs invoice: $300 still unpaid'], /payment|negates/],
   ['only one against whatever', ['write release notes in English only', 'release notes go out in whatever language the customer uses'], ['write release notes in English only', 'release notes go out in English'], /only/],
+  ['an update verb gives the new answer of the subject', ['the book club meets on Mar 9', 'Book club moved to the 16th'], ['the book club meets on Mar 9', 'Book club moved to the 9th, same room'], /date/],
+  ['one identifier of a shape on each side, after a label', ['logs bucket region: eu-central-1', 'the logs s3 bucket lives in ap-south-1 now'], ['logs bucket region: eu-central-1', 'the logs s3 bucket lives in eu-central-1'], /identifier/],
+  ['a verb after a modal and a unit after a number are no modifiers', ['Ilse plays cello from sheet music', 'ilse cannot read music'], ['Ilse plays cello from sheet music', 'Ilse can read music'], /negates/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -15,6 +15,7 @@ const EXTRA: Record<string, string> = {
 }
 /** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
 const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])
+const UPDATE = /^(?:re[a-z]{4,}ed|moved?|moves|pushed|bumped|postponed|shifted|switched|changed|now)$/
 const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
 
 /**
@@ -29,6 +30,9 @@ export function attachedWords(r: Reading, at: number): string[] {
     const t = r.tokens[i]!
     if (t.end > at) continue
     if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
+    // "moved to the 21st", "rescheduled to next week", "reassigned to Marco": an update verb gives
+    // the subject's new answer, whatever noun stands before it ("Flu clinic moved to the 21st").
+    if (UPDATE.test(t.lower)) return []
     // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
     const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
     if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:every|any|some|no)(?:thing|one|body|where)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
@@ -104,6 +108,8 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
     // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
     // After a determiner it is a noun ("the payments team"), whatever its ending.
     const determined = DETERMINERS.has(r.tokens[i - 2]?.lower ?? '')
+    // "can read music" (a verb after a modal or "to"), "0.5 TB volume" (a unit after a number).
+    if (/^(?:can|could|will|would|should|must|may|might|to|does|did|do|cannot)$|^\d/.test(r.tokens[i - 2]?.lower ?? '')) return null
     if ((!determined && (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3))) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
     return p
   }
@@ -112,7 +118,8 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
   for (let i = 0; i < a.tokens.length; i++) {
     const t = a.tokens[i]!
     // An everyday head ("team") is enough when the subject is named before it; "two subjects" needs a key.
-    if (STOPWORDS.has(t.lower) || !a.content.has(t.stem)) continue
+    // "New York time" / "London time": places before "time" name zones, compared as clock times.
+    if (STOPWORDS.has(t.lower) || !a.content.has(t.stem) || t.lower === 'time') continue
     const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
     if (j < 0) continue
     const [pa, pb] = [before(a, i), before(b, j)]

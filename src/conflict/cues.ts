@@ -119,7 +119,6 @@ setting: indoor indoors inside | outdoor outdoors outside
 life: alive living | dead deceased
 permission: allowed permitted | forbidden prohibited banned
 occupancy: vacant | occupied taken
-certainty: confirmed definite final | tentative unconfirmed tbd tbc provisional
 synchrony: synchronous sync | asynchronous async
 `
 

@@ -207,13 +207,19 @@ export function identifierSignal(a: Reading, b: Reading): Signal | null {
     // Amounts with their unit ("2pm", "16gb") are values, the value check's business.
     if (!t.identifier || !/^\p{L}/u.test(t.lower) || y.tokens.some((u) => u.stem === t.stem)) return false
     const prev = x.tokens[i - 1]
-    if (!prev || !(STOPWORDS.has(prev.lower) || /^[a-z]+(?:s|ed)$/.test(prev.lower)) || prev.identifier) return false
+    // After a function word, a verb, an update word ("still", "now") or a label ("region: us-east-1").
+    const labelled = !!prev && /^\s*[:=]\s*$/.test(x.norm.slice(prev.end, t.start))
+    if (!prev || !(labelled || STOPWORDS.has(prev.lower) || /^(?:still|now|currently)$/.test(prev.lower) || /^[a-z]+(?:s|ed)$/.test(prev.lower)) || prev.identifier) return false
     // The subject: a key both texts name before their identifier.
     return x.tokens.slice(0, i).some((u) => x.keys.has(u.stem) && y.tokens.some((v) => v.start < (y.tokens.find((w) => w.identifier && !x.tokens.some((z) => z.stem === w.stem))?.start ?? -1) && sameStem(v.stem, u.stem)))
   })
-  const [ia, ib] = [placed(a, b), placed(b, a)]
-  if (ia.length !== 1 || ib.length !== 1 || shape(ia[0]!.lower) !== shape(ib[0]!.lower)) return null
-  return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
+  // One identifier of a shape on each side ("us-east-1" / "eu-west-1"; an "s3" beside is another shape).
+  const [pa, pb] = [placed(a, b), placed(b, a)]
+  for (const x of pa) {
+    const [ia, ib] = [pa.filter((t) => shape(t.lower) === shape(x.lower)), pb.filter((t) => shape(t.lower) === shape(x.lower))]
+    if (ia.length === 1 && ib.length === 1) return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
+  }
+  return null
 }
 
 /** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day". */
