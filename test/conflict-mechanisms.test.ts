@@ -69,6 +69,8 @@ describe.each([
   ['an update verb gives the new answer of the subject', ['the book club meets on Mar 9', 'Book club moved to the 16th'], ['the book club meets on Mar 9', 'Book club moved to the 9th, same room'], /date/],
   ['one identifier of a shape on each side, after a label', ['logs bucket region: eu-central-1', 'the logs s3 bucket lives in ap-south-1 now'], ['logs bucket region: eu-central-1', 'the logs s3 bucket lives in eu-central-1'], /identifier/],
   ['a verb after a modal and a unit after a number are no modifiers', ['Ilse plays cello from sheet music', 'ilse cannot read music'], ['Ilse plays cello from sheet music', 'Ilse can read music'], /negates/],
+  ['WordNet antonyms said of one thing', ['the rain gauge is empty', 'rain gauge is full again'], ['the empty rain gauge is by the shed', 'the full rain gauge is by the gate'], /empty\/full/],
+  ['WordNet noun classes are one answer', ['the new armchair is linen', 'the new armchair is velvet'], ['the new armchair is linen', 'the new armchair is linen, pale grey'], /fabric/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -1,4 +1,4 @@
-import { ANTONYMS, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
+import { ANTONYMS, WORDNET_POLES, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
@@ -279,7 +279,7 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
   tokens.forEach((t, i) => {
     // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
     const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
-    for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? []) {
+    for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? (predicative(tokens, i, norm) ? WORDNET_POLES.get(t.stem) : undefined) ?? []) {
       if (measured && p.group === 'units') continue
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
       // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
@@ -292,6 +292,19 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     }
   })
   return out
+}
+
+/**
+ * Whether the adjective at `i` is said of something rather than picking it out: after a linking
+ * verb ("is empty", "looks old", "got cold") and not before a noun ("an empty tank").
+ */
+function predicative(tokens: readonly Token[], i: number, norm: string): boolean {
+  const next = tokens[i + 1]
+  const ends = !next || /[.,;:!?()–]/.test(norm.slice(tokens[i]!.end, next.start)) || STOPWORDS.has(next.lower) || NEGATORS.has(next.lower) || /^(?:now|again|today|yet|already|anymore|lately|these|currently)$/.test(next.lower)
+  let j = i - 1
+  while (j >= 0 && /^(?:very|too|so|quite|really|pretty|fairly|rather|completely|totally|fully|still|now|always|never|not|no|longer|more|less|a|bit|little)$/.test(tokens[j]!.lower)) j--
+  const linked = j >= 0 && /^(?:is|are|am|was|were|be|been|being|seems?|seemed|looks?|looked|feels?|felt|stays?|stayed|remains?|remained|got|gets|became|becomes|turned|went|runs?|ran|keeps?|kept)$/.test(tokens[j]!.lower)
+  return ends && linked
 }
 
 /** Verbs that follow a person named as a sentence's subject ("Gustavo is", "Priya manages", "Ali reports"). */
