@@ -71,6 +71,14 @@ describe.each([
   ['a verb after a modal and a unit after a number are no modifiers', ['Ilse plays cello from sheet music', 'ilse cannot read music'], ['Ilse plays cello from sheet music', 'Ilse can read music'], /negates/],
   ['WordNet antonyms said of one thing', ['the rain gauge is empty', 'rain gauge is full again'], ['the empty rain gauge is by the shed', 'the full rain gauge is by the gate'], /empty\/full/],
   ['WordNet noun classes are one answer', ['the new armchair is linen', 'the new armchair is velvet'], ['the new armchair is linen', 'the new armchair is linen, pale grey'], /fabric/],
+  ['relative dates of two units that cannot meet', ['the roof inspection is today', 'roof inspection got moved to next week'], ['the roof inspection is tomorrow', 'roof inspection is next week, Monday'], /date/],
+  ['a reopened incident is not resolved', ['INC-88 resolved at 14:02', 'inc-88 reopened, errors are back'], ['INC-88 resolved at 14:02', 'inc-88 resolved, postmortem Friday'], /bugstate/],
+  ['kosher and halal diets', ['Ezra keeps kosher', "ezra's usual order is the bacon roll"], ['Ezra keeps kosher', "ezra's usual order is the egg roll"], /kosher/],
+  ['a name said not to be the one chooses nothing', ['send invoices by Email', 'send invoices by Fax'], ['send invoices by Email', 'send invoices by Email, not Fax'], /name/],
+  ['two sides of a time bound are two facts', ['no deliveries after 6pm', 'deliveries after 6pm are fine'], ['no deliveries after 6pm', 'deliveries only before 6pm'], /negates/],
+  ['fuel economy across units', ['the van does 25 mpg', 'the van uses 12 L/100km'], ['the van does 25 mpg', 'the van uses about 9.4 L/100km'], /economy/],
+  ['hours against around the clock', ['the help desk hours are 8–6 CET', 'help desk is staffed 24/7'], ['the help desk hours are 8–6 CET', 'help desk is staffed 8am to 6pm'], /around the clock/],
+  ['a time without a zone is read in the other side\'s zone', ['the standup is 9:30 ET', 'standup is at 10:30'], ['the standup is 9:30 ET', 'standup is at 9:30'], /time/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

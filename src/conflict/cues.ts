@@ -85,7 +85,7 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
 const ANTONYMS_TEXT = `
 outcome: pass passed approve approved accept accepted carried won win granted succeeded success merged signed delivered hired issued confirmed | fail failed reject rejected decline declined denied lost refused unsigned pending awaiting errored
 requirement: required mandatory compulsory obligatory | optional voluntary
-bugstate: fixed resolved solved patched | reproduces reproducible unresolved regressed persists
+bugstate: fixed resolved solved patched | reproduces reproducible unresolved regressed persists reopened
 validity: valid warranted insured certified licensed accredited current | expired lapsed invalid
 switch: enabled enable activated active | disabled disable deactivated inactive
 state: online working operational healthy | offline broken crashed outage unhealthy
@@ -253,5 +253,7 @@ export const DIETS: ReadonlyArray<{ readonly diet: RegExp; readonly breaks: RegE
   { diet: /\b(?:vegetarian|veggie)\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish)\b/i },
   { diet: /\bvegan\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish|cheese|eggs?|omelett?e|milk|butter|honey|yogh?urt|latte)\b/i },
   { diet: /\b(?:pescatarian|pescetarian)\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|turkey|duck)\b/i },
+  { diet: /\bkosher\b/i, breaks: /\b(?:pork|bacon|ham|prosciutto|pepperoni|salami|shrimp|prawns?|lobster|crab|oysters?|clams?|scallops?|cheeseburger)\b/i },
+  { diet: /\bhalal\b/i, breaks: /\b(?:pork|bacon|ham|prosciutto|pepperoni|salami)\b/i },
   { diet: /\b(?:teetotal|teetotaler|sober|does not drink|never drinks)\b/i, breaks: /\b(?:beers?|wine|whisk(?:e)?y|cocktails?|vodka|gin|rum|champagne|prosecco)\b/i },
 ]

@@ -51,6 +51,10 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
 export function negationSignal(a: Reading, b: Reading): Signal | null {
   // Both negate one thing ("no longer supported" / "support has ended"): they agree.
   for (const s of a.negated.keys()) if (!isTimeWord(s) && hasStem(b.negated.keys(), s)) return null
+  // "don't call after 9pm" / "calls only before 9pm": one side of a time bound each, two facts.
+  const side = (r: Reading): string | undefined => /\b(before|after|until|till|past|from)\s+(?:\d|noon|midnight)/i.exec(r.norm)?.[1]?.toLowerCase().replace(/^(?:until|till)$/, 'before').replace(/^(?:past|from)$/, 'after')
+  const [sa, sb] = [side(a), side(b)]
+  if (sa && sb && sa !== sb) return null
   for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
     for (const [s, cue] of x.negated) {
       // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
@@ -174,7 +178,9 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   }
   // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
   const plain = (e: Reading['entities'][number]): boolean => !e.cls && !ANTONYMS.has(e.stem)
-  const [na, nb] = [ua.filter(plain), ub.filter(plain)]
+  // "by email, not DMs", "email over Slack": a name said not to be the one, or ranked below it, chooses nothing.
+  const chosen = (r: Reading) => (e: Reading['entities'][number]): boolean => !r.negated.has(e.stem) && !r.orders.some((o) => o.worse === e.stem)
+  const [na, nb] = [ua.filter(plain).filter(chosen(a)), ub.filter(plain).filter(chosen(b))]
   const [x, y] = [na[0], nb[0]]
   // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
   // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
@@ -222,8 +228,14 @@ export function identifierSignal(a: Reading, b: Reading): Signal | null {
   return null
 }
 
-/** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day". */
+/** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day"; "9–5" / "24/7". */
 export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
+  // Hours against around the clock: "support hours are 9–5 ET" / "support is staffed 24/7".
+  const always = /\b24\s*\/\s*7\b|\b(?:a)?round[-\s]the[-\s]clock\b|\b24\s+hours\s+a\s+day\b/i
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const span = x.slots.slots.find((s) => s.kind === 'span')
+    if (span && always.test(y.text) && !always.test(x.text)) return { kind: 'exclusive', reason: `one side gives hours ("${span.text.trim()}"), the other says around the clock` }
+  }
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const clause of x.exclusive) {
       if (![...clause].some((s) => hasStem(y.keys, s))) continue

@@ -38,7 +38,8 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     for (const season of [0, 1] as const) {
       if (!seasonFits(season, span.zone, t.zone)) continue
       for (const s of span.start) for (const e of span.end) for (const m of t.minutes) {
-        const [us, ue, um] = [toUtc(s, span.zone, season), toUtc(e, span.zone, season), toUtc(m, t.zone, season)]
+        const [zs, zt] = [span.zone ?? t.zone, t.zone ?? span.zone]
+        const [us, ue, um] = [toUtc(s, zs, season), toUtc(e, zs, season), toUtc(m, zt, season)]
         if (us <= ue ? um >= us && um <= ue : um >= us || um <= ue) return 'equal'
       }
     }
@@ -107,9 +108,11 @@ function compareRanges(a: DateSlot, b: DateSlot): Verdict {
 
 /** Clock times agree when some reading of each is the same instant, both read in the same season. */
 function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly zone: Zone | null }, b: { readonly zone: Zone | null }): boolean {
+  // A time without a zone is read in the other side's zone ("9:30 ET" / "at 9:30" agree).
+  const [za, zb] = [a.zone ?? b.zone, b.zone ?? a.zone]
   for (const season of [0, 1] as const) {
-    if (!seasonFits(season, a.zone, b.zone)) continue
-    for (const p of x) for (const q of y) if (toUtc(p, a.zone, season) === toUtc(q, b.zone, season)) return true
+    if (!seasonFits(season, za, zb)) continue
+    for (const p of x) for (const q of y) if (toUtc(p, za, season) === toUtc(q, zb, season)) return true
   }
   return false
 }
@@ -179,6 +182,14 @@ export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly
     for (const p of ua) for (const q of ub) if (!differ && compare(p, q, approx) === 'differ') differ = [p, q]
     if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text, slots: differ })
   }
+  // "today" / "next week", "tomorrow" / "last month": relative dates of two units clash when the
+  // days they can name do not overlap ("tomorrow" may fall in "next week" and agrees with it).
+  const rel = (xs: readonly Slot[]): Array<Extract<Slot, { kind: 'reldate' }>> => xs.filter((x): x is Extract<Slot, { kind: 'reldate' }> => x.kind === 'reldate')
+  const [ra, rb] = [rel(xa), rel(xb)]
+  if (ra.length === 1 && rb.length === 1 && ra[0]!.unit !== rb[0]!.unit) {
+    const [x, y] = [relDays(ra[0]!), relDays(rb[0]!)]
+    if (x && y && (x[1] < y[0] || y[1] < x[0])) clashes.push({ kind: 'date', a: ra[0]!.text, b: rb[0]!.text, slots: [ra[0]!, rb[0]!] })
+  }
   return { clashes, agreements }
 }
 
@@ -216,4 +227,13 @@ function withinBound(a: Slot, b: Slot): Verdict | null {
   // People round conversions ("15 mph" is 24.1 km/h, "keep it under 24 km/h"): 2 % slack.
   const ok = v.some((x) => l.some((y) => (kind === 'max' ? x <= y * 1.02 : x >= y * 0.98)))
   return ok ? 'equal' : 'differ'
+}
+
+/** The days from today a relative date can name, or null for units it does not know. */
+function relDays(s: Extract<Slot, { kind: 'reldate' }>): [number, number] | null {
+  const span = ({ day: 1, week: 7, weekend: 7, sprint: 14, month: 31, quarter: 92, year: 366 } as Record<string, number>)[s.unit]
+  if (!span) return null
+  if (span === 1) return [s.offset, s.offset]
+  if (s.offset === 0) return [-(span - 1), span - 1]
+  return s.offset > 0 ? [span * (s.offset - 1) + 1, span * (s.offset + 1) - 1] : [span * (s.offset - 1) + 1, span * (s.offset + 1) - 1]
 }

@@ -74,6 +74,11 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: new RegExp(String.raw`${NUM}\s*(mph|km\/h|kmh|kph|m\/s)(?![\w/])`, 'gi'), read: (m) => ({
     kind: 'measure', dim: 'speed', bases: [num(m[1]!) * SPEED[m[2]!.toLowerCase()]!], text: m[0],
   }) },
+  // Fuel economy, in litres per 100 km: "33 mpg" is 7.1 L/100km (US gallons).
+  { re: new RegExp(String.raw`${NUM}\s*(mpg|l\s*\/\s*100\s*km|litres?\s+per\s+100\s*km|liters?\s+per\s+100\s*km)\b`, 'gi'), read: (m) => {
+    const v = num(m[1]!)
+    return v > 0 ? { kind: 'measure', dim: 'economy', bases: [/^mpg$/i.test(m[2]!) ? 235.215 / v : v], text: m[0] } : null
+  } },
   { re: /(\d+)\s*'\s*(\d+)\s*"/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.3048 + Number(m[2]) * 0.0254], text: m[0] }) },
   // A lone inch mark: '32" screen'.
   { re: /(?<![\d'])(\d+(?:\.\d+)?)\s*"(?=\s|$|[,.;)])/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.0254], text: m[0] }) },
@@ -91,9 +96,11 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 ? { kind: 'date', m: mo, d, text: m[0] } : null
   } },
   // A span of clock times: "1–3pm", "9am–6pm", "between 8 and 12" (bare "4–5" is too ambiguous: a score, a count).
-  { re: /\b(?:between\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s+and\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?|(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s*(?:–|-|to)\s*(\d{1,2})(?::(\d\d))?\s*(am|pm)?)(?!\s*(?:%|[a-z]{2,}))/gi, read: (m) => {
+  { re: /\b(?:between\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s+and\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?|(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s*(?:–|-|to)\s*(\d{1,2})(?::(\d\d))?\s*(am|pm)?)(?!\s*(?:%|(?!(?:et|pt|ct|mt|utc|gmt|[ecmp][sd]t|bst|cet)\b)[a-z]{2,}))/gi, read: (m) => {
     const g = m[1] ? m.slice(1, 7) : m.slice(7, 13)
-    const explicit = !!(g[1] || g[2] || g[4] || g[5]) || !!m[1]
+    // A bare "9–5" is clock hours when a zone follows or "hours" comes before ("hours are 9–5 ET").
+    const hours = /^\s*(?:ET|PT|CT|MT|UTC|GMT|[ECMP][SD]T|BST|CET|local)\b/.test(m.input.slice(m.index + m[0].length)) || /\bhours?\s*(?:are|is|:)?\s*$/i.test(m.input.slice(0, m.index))
+    const explicit = !!(g[1] || g[2] || g[4] || g[5]) || !!m[1] || hours
     if (!explicit) return null
     const end = clock(Number(g[3]), Number(g[4] ?? 0), g[5])
     const start = clock(Number(g[0]), Number(g[1] ?? 0), g[2] ?? (g[5] && Number(g[0]) <= Number(g[3]) ? g[5] : undefined))
