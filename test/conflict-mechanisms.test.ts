@@ -79,6 +79,7 @@ describe.each([
   ['fuel economy across units', ['the van does 25 mpg', 'the van uses 12 L/100km'], ['the van does 25 mpg', 'the van uses about 9.4 L/100km'], /economy/],
   ['hours against around the clock', ['the help desk hours are 8–6 CET', 'help desk is staffed 24/7'], ['the help desk hours are 8–6 CET', 'help desk is staffed 8am to 6pm'], /around the clock/],
   ['a time without a zone is read in the other side\'s zone', ['the standup is 9:30 ET', 'standup is at 10:30'], ['the standup is 9:30 ET', 'standup is at 9:30'], /time/],
+  ['opposite stances toward one thing', ['Omar enjoys his Peloton rides', "omar gave up on the Peloton, it's a coat rack now"], ['Omar enjoys his Peloton rides', "omar's Peloton got a new seat"], /stance/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -276,3 +276,50 @@ export function dietSignal(a: Reading, b: Reading): Signal | null {
   }
   return null
 }
+
+/** Giving something up or refusing it again: a stance against what the clause names. */
+const AGAINST = /\bnever\b[^.;!?,]*\bagain\b|\bno\s+more\b|\bnot\s+any\s*more\b|\b(?:gone|went|going)\s+off\b|\b(?:sick|tired)\s+of\b|\bdone\s+with\b|\b(?:gave|give|giving|gives)\s+up\b|\bquit\b/i
+
+/** The stance each clause of a text takes toward the keys it names: liking (+1) or against (-1). */
+function stances(r: Reading): Map<string, { pole: 1 | -1; cue: string; at: number }> {
+  const out = new Map<string, { pole: 1 | -1; cue: string; at: number }>()
+  const prefs = r.poles.get('preference') ?? []
+  // The person a text is about is not the object of their liking.
+  const subject = new Set([...r.leadingName, r.tokens.find((t) => r.content.has(t.stem))?.stem])
+  for (const m of r.norm.matchAll(/[^.;!?,]+/g)) {
+    const [start, end] = [m.index, m.index + m[0].length]
+    const inClause = prefs.filter((p) => p.end > start && p.end <= end)
+    const against = AGAINST.exec(m[0])
+    const poles = new Set<number>(inClause.map((p) => p.pole))
+    if (against) poles.add(-1)
+    if (poles.size !== 1) continue
+    const pole = [...poles][0] as 1 | -1
+    const cue = against?.[0] ?? inClause[0]!.word
+    for (const t of r.tokens) {
+      if (t.start < start || t.end > end || !r.keys.has(t.stem) || subject.has(t.stem) || t.identifier) continue
+      if (ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') || cue.includes(t.lower)) continue
+      out.set(t.stem, { pole, cue, at: t.start })
+    }
+  }
+  return out
+}
+
+/**
+ * Opposite stances toward one thing both texts name, beyond the person: "likes flying Delta" /
+ * "never book me on Delta again", "loves the new espresso machine" / "gone off the espresso
+ * machine". Clauses that carry dates or times are left to the value checks ("wants meetings before
+ * noon" / "avoid meetings on Fridays" are two facts).
+ */
+export function stanceSignal(a: Reading, b: Reading): Signal | null {
+  if (differentTimes(a, b)) return null
+  const [sa, sb] = [stances(a), stances(b)]
+  for (const [k, x] of sa) {
+    const y = [...sb].find(([j]) => sameStem(j, k))?.[1]
+    if (!y || x.pole === y.pole) continue
+    if (a.slots.slots.length && b.slots.slots.length) continue
+    if (a.pastAt(x.at) !== b.pastAt(y.at)) continue
+    const word = a.tokens.find((t) => t.start === x.at)?.lower ?? k
+    return { kind: 'preference', reason: `opposite stance toward "${word}": "${x.cue}" vs "${y.cue}"` }
+  }
+  return null
+}
