@@ -73,7 +73,7 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
  * Kinds of a few everyday things, so a negation of the kind reaches its members: "doesn't drink
  * coffee" against "had three espressos", "no alcohol" against "a glass of wine".
  */
-const KIND_OF: ReadonlyMap<string, readonly string[]> = (() => {
+export const KIND_OF: ReadonlyMap<string, readonly string[]> = (() => {
   const out = new Map<string, string[]>()
   for (const [kind, words] of Object.entries({
     coffee: 'espresso latte cappuccino americano macchiato mocha cortado',
@@ -123,7 +123,11 @@ export function readText(text: string): Reading {
     content.add(t.stem)
     const alias = NOUN_ALIASES.get(t.stem)
     if (alias) content.add(alias)
-    for (const kind of KIND_OF.get(t.stem) ?? []) content.add(kind)
+    // "espresso" is coffee: the kind is a word of the text and a topic it is about.
+    for (const kind of KIND_OF.get(t.stem) ?? []) {
+      content.add(kind)
+      keys.add(kind)
+    }
     // "check-in" also says "check": parts of a hyphenated word are words too.
     if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
     if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) {

@@ -2,7 +2,7 @@ import { complementModifier, differentAttributes, differentObjects, differentQua
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Reading } from './reading.js'
-import { isTimeWord } from './reading.js'
+import { isTimeWord, KIND_OF } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
 import { compareSlots } from './slot-compare.js'
 
@@ -298,7 +298,7 @@ function stances(r: Reading): Map<string, { pole: 1 | -1; cue: string; at: numbe
     for (const t of r.tokens) {
       if (t.start < start || t.end > end || !r.keys.has(t.stem) || subject.has(t.stem) || t.identifier) continue
       if (ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') || cue.includes(t.lower)) continue
-      out.set(t.stem, { pole, cue, at: t.start })
+      for (const k of [t.stem, ...(KIND_OF.get(t.stem) ?? [])]) out.set(k, { pole, cue, at: t.start })
     }
   }
   return out
