@@ -80,6 +80,9 @@ describe.each([
   ['hours against around the clock', ['the help desk hours are 8–6 CET', 'help desk is staffed 24/7'], ['the help desk hours are 8–6 CET', 'help desk is staffed 8am to 6pm'], /around the clock/],
   ['a time without a zone is read in the other side\'s zone', ['the standup is 9:30 ET', 'standup is at 10:30'], ['the standup is 9:30 ET', 'standup is at 9:30'], /time/],
   ['opposite stances toward one thing', ['Omar enjoys his Peloton rides', "omar gave up on the Peloton, it's a coat rack now"], ['Omar enjoys his Peloton rides', "omar's Peloton got a new seat"], /stance/],
+  ['areas across units', ['the studio is 40 m²', 'studio: 600 sq ft'], ['the studio is 40 m²', 'studio: 430 sq ft'], /area/],
+  ['a dotted clock time', ['the ferry leaves at 7.45am', 'ferry leaves 8:30'], ['the ferry leaves at 7.45am', 'ferry leaves 7:45'], /time/],
+  ['a Z after a clock time is UTC', ['the backup runs at 02:30Z', 'backup runs at 3:30am UTC'], ['the backup runs at 02:30Z', 'backup runs at 2:30am UTC'], /time/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

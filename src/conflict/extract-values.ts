@@ -87,7 +87,11 @@ const VOLUME: Readonly<Record<string, number>> = {
 const PRESSURE: Readonly<Record<string, number>> = { pa: 1, hpa: 100, kpa: 1000, mbar: 100, bar: 1e5, psi: 6894.757, atm: 101325 }
 const POWER: Readonly<Record<string, number>> = { watt: 1, kw: 1000, kilowatt: 1000, mw: 1e6, megawatt: 1e6, hp: 745.7, horsepower: 745.7 }
 const ENERGY: Readonly<Record<string, number>> = { wh: 1, kwh: 1000, mwh: 1e6 }
-const UNIT_TABLES = [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS], ['volume', VOLUME], ['pressure', PRESSURE], ['power', POWER], ['energy', ENERGY]] as const
+const AREA: Readonly<Record<string, number>> = {
+  'm²': 1, m2: 1, sqm: 1, 'sq m': 1, 'square meter': 1, 'square metre': 1, 'sq ft': 0.09290304, sqft: 0.09290304, 'square feet': 0.09290304, 'square foot': 0.09290304,
+  'ft²': 0.09290304, acre: 4046.8564224, hectare: 10000, ha: 10000, 'km²': 1e6,
+}
+const UNIT_TABLES = [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS], ['volume', VOLUME], ['pressure', PRESSURE], ['power', POWER], ['energy', ENERGY], ['area', AREA]] as const
 const UNIT_WORDS = UNIT_TABLES.map(([, t]) => t).flatMap((t) => Object.keys(t))
   .sort((a, b) => b.length - a.length)
   .map((u) => (u.length > 2 && !u.endsWith('s') && u !== 'feet' ? `${u}s?` : u))
@@ -189,7 +193,8 @@ const EXTRACTORS: readonly Extractor[] = [
   },
   // ---- times ----
   {
-    re: new RegExp(`(?<![\\w.:])(\\d{1,2})(?::(\\d{2}))?\\s*([ap]\\.?m\\.?)(?![a-z])${TZ}`, 'gi'),
+    // "9:30am", "9.30am" (British), "5 p.m.".
+    re: new RegExp(`(?<![\\w.:])(\\d{1,2})(?:[:.](\\d{2}))?\\s*([ap]\\.?m\\.?)(?![a-z])${TZ}`, 'gi'),
     read: (m) => nonNull(clock(+m[1]!, +(m[2] ?? 0), m[3], undefined)),
   },
   {
@@ -276,7 +281,7 @@ const EXTRACTORS: readonly Extractor[] = [
     read: (m) => ({ value: { type: 'measure', dim: 'duration', base: /and a half/i.test(m[0]) ? 5400 : /half/i.test(m[0]) ? 1800 : 900, per: null } }),
   },
   {
-    re: new RegExp(`(${N})[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})\\b`, 'gi'),
+    re: new RegExp(`(${N})[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})(?![A-Za-z0-9])`, 'gi'),
     read: (m, rest) => {
       const n = parseNumber(m[1]!)
       const unit = unitOf(m[2]!)

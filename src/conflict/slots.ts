@@ -147,7 +147,7 @@ export function readSlots(text: string): Slots {
   // "$2.1M", "3K": scale letters in capitals read as the lower-case ones the number reader knows
   // (same length, so offsets still point into the text the rest of the reading uses).
   text = text.replace(/(\d(?:[.,]\d+)?\s?)([KM])\b/g, (_m, d: string, u: string) => d + u.toLowerCase())
-  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$/i.test(s) ? s : ' '.repeat(s.length)))
+  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$|^(?:k?m|ft)2\.?$/i.test(s) ? s : ' '.repeat(s.length)))
   const found: Found[] = []
   for (const ex of SPECIAL) {
     for (const m of masked.matchAll(ex.re)) {

@@ -36,7 +36,7 @@ const ZONES: ReadonlyArray<readonly [string, string, string, number, number]> = 
 const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, number]> = ZONES.map(([abbr, names, name, std, dst]) => {
   const fixedAbbr = abbr
   return [
-    new RegExp(String.raw`\b(?:${fixedAbbr})\b`),
+    new RegExp(String.raw`(?:\b|(?<=\d:\d\d))(?:${fixedAbbr})\b`),
     // "3pm et", "18:00 utc", "10am pt": chat writes zones in lower case right after the time.
     new RegExp(String.raw`(?<=(?:\d\s*(?:[ap]\.?m\.?)?|noon|midnight)\s*)\b(?:${fixedAbbr})\b`, 'i'),
     new RegExp(String.raw`\b(?:${names})\b`, 'i'),
