@@ -83,6 +83,9 @@ describe.each([
   ['areas across units', ['the studio is 40 m²', 'studio: 600 sq ft'], ['the studio is 40 m²', 'studio: 430 sq ft'], /area/],
   ['a dotted clock time', ['the ferry leaves at 7.45am', 'ferry leaves 8:30'], ['the ferry leaves at 7.45am', 'ferry leaves 7:45'], /time/],
   ['a Z after a clock time is UTC', ['the backup runs at 02:30Z', 'backup runs at 3:30am UTC'], ['the backup runs at 02:30Z', 'backup runs at 2:30am UTC'], /time/],
+  ['a capitalized value after a label is a name', ['the retreat is in Boulder', 'retreat location: Tahoe'], ['the retreat is in Boulder', 'retreat location: Boulder'], /name/],
+  ['adverbs after a verb are not its object', ['the dishwasher works fine', 'dishwasher is broken again'], ['the dishwasher works fine', 'the dryer is broken again'], /state/],
+  ['joining and starting at a job are one attribute', ['Noor joined the company in 2018', 'noor started here in 2020'], ['Noor joined the company in 2018', 'noor started the Lisbon office in 2020, two years after joining'], /date/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -10,6 +10,8 @@ const EXTRA: Record<string, string> = {
   [stem('booking')]: 'reserv', [stem('table')]: 'reserv', [stem('reservation')]: 'reserv',
   [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir',
   [stem('reports')]: 'manag', [stem('manager')]: 'manag', [stem('boss')]: 'manag',
+  // Beginning at a place of work: "joined in 2019", "started here in 2021", "was hired in 2020".
+  [stem('joined')]: 'start', [stem('started')]: 'start', [stem('hired')]: 'start', [stem('began')]: 'start', [stem('onboarded')]: 'start',
   // Ways of addressing someone: "reply in Swedish" and "write in English" answer one question.
   ...Object.fromEntries('reply replies respond write writes email message contact talk speak speaks address answer communicate correspond'.split(' ').map((w) => [stem(w), 'commun'])),
 }
@@ -56,6 +58,8 @@ export function differentAttributes(a: Reading, atA: number, b: Reading, atB: nu
   return own(a, atA, b).length > 0 && own(b, atB, a).length > 0
 }
 
+/** Words after a verb that say how or when, not what: "works fine", "broken again". */
+const ADVERBS = /^(?:again|now|still|fine|ok|okay|well|today|tonight|anymore|yet|too|already|lately|recently|currently|though|either|properly|perfectly)$/
 const PREPOSITIONS = new Set(['on', 'in', 'at', 'for', 'from', 'with', 'by', 'since', 'until', 'till', 'during', 'after', 'before', 'via', 'per', 'as', 'because', 'due'])
 
 /** The first content word after a position in its clause: what a verb is about ("accepts credit cards" -> credit). */
@@ -68,7 +72,7 @@ function objectWord(r: Reading, at: number): string | null {
     if (PREPOSITIONS.has(t.lower)) return null
     // "private last week": words of a date say when, not what.
     if ([...r.slots.at].some(([sl, p]) => p >= 0 && t.start >= p && t.start < p + sl.text.length)) continue
-    if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower) || ADVERBS.test(t.lower)) continue
     return t.stem
   }
   return null

@@ -1,4 +1,4 @@
-import { stem } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 
 /**
  * Text as people write it in chat and notes, read into tokens. Chat shorthand is expanded first
@@ -85,7 +85,9 @@ export function tokenize(text: string): Token[] {
       lower,
       stem: identifier ? lower.replace(/[-_]/g, '') : stem(lower),
       // At a sentence's start a capital says nothing, unless the word is a possessive ("Alice's flight").
-      capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length))),
+      // A capitalized value after a label ("location: Austin", "owner: Dana.") is a name too.
+      capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length)) ||
+        (/:$/.test(before) && /^\s*(?:$|[.,;!?)])/.test(joined.slice(start + m[0].length)) && !STOPWORDS.has(lower))),
       identifier,
       start,
       end: start + m[0].length,
