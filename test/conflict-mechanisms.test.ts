@@ -86,6 +86,10 @@ describe.each([
   ['a capitalized value after a label is a name', ['the retreat is in Boulder', 'retreat location: Tahoe'], ['the retreat is in Boulder', 'retreat location: Boulder'], /name/],
   ['adverbs after a verb are not its object', ['the dishwasher works fine', 'dishwasher is broken again'], ['the dishwasher works fine', 'the dryer is broken again'], /state/],
   ['joining and starting at a job are one attribute', ['Noor joined the company in 2018', 'noor started here in 2020'], ['Noor joined the company in 2018', 'noor started the Lisbon office in 2020, two years after joining'], /date/],
+  ['never having done a thing is no skill at it', ['Tove is an expert skier', 'tove has never skied'], ['Tove is an expert skier', 'tove skied in Norway last winter'], /skill|negates/],
+  ['night owls and early birds', ['Remy is a night owl', 'remy is an early bird'], ['Remy is a night owl', 'remy is a night owl, codes best after 10pm'], /time-of-day/],
+  ['someone of a person\'s is another subject', ['Ines loves opera', 'ines hates opera'], ['Ines loves opera', "ines's husband hates opera"], /preference|negates/],
+  ['lactose intolerance and gluten-free diets', ['Yara is lactose intolerant', 'yara has a milkshake every Friday'], ['Yara is lactose intolerant', 'yara has an oat shake every Friday'], /lactose/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

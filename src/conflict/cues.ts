@@ -29,7 +29,7 @@ export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').
  * attribute a value is attached to reads the same on both sides: "gets in at 9:15" is "arrives
  * at 9:15", "open until 9pm" is "closes at 9pm", "starting to learn Rust" is being a beginner.
  */
-export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
+export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string | ((m: string) => string)]> = [
   [/\b(?:gets|got|get|getting)\s+in(?=\s+(?:at|around|about|by|on|before|after|early|late|\d))/gi, 'arrives'],
   [/\b(?:touch(?:es|ed|ing)?)\s+down\b/gi, 'lands'],
   [/\b(?:kicks|kicked|kick|kicking)\s+off\b/gi, 'starts'],
@@ -39,6 +39,11 @@ export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:takes|took|take|taking)\s+off(?=\s+(?:at|around|about|by|on|before|after|\d))/gi, 'departs'],
   [/\b(?:is\s+|are\s+|stays\s+|stay\s+)?open(?:ed)?\s+(?:until|till|til|to|through)\s+(?=(?:\d|noon|midnight))/gi, 'closes at '],
   [/\b(?:is\s+|are\s+)?open(?:ed)?\s+from\s+(?=\d)(?![^,.;]*\b(?:to|until|till|–|-)\b)/gi, 'opens at '],
+  // "has never written a line of Rust", "never used Figma": no experience at all.
+  [/\b(?:has|have|had)\s+never\s+(?:written|used|touched|done|played|worked\s+with|coded\s+in|programmed\s+in|driven|cooked|skied|swum)\b/gi, (m) => `beginner, ${m.replace(/^\w+\s+/, '')}`],
+  // Ways of saying when someone is at their best: a night owl is late, an early bird early.
+  [/\bnight\s+owl\b|\bevening\s+person\b/gi, 'late'],
+  [/\bearly\s+(?:bird|riser)\b|\bmorning\s+person\b/gi, 'early'],
   [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b|\b(?:knows?|speaks?)\s+(?:only\s+)?(?:a\s+few|a\s+couple\s+of|some\s+basic)\s+words\b/gi, 'beginner'],
 ]
 
@@ -104,7 +109,7 @@ units: metric celsius kilometres kilometers km kg | imperial fahrenheit miles mi
 access: read-write write push admin | read-only readonly
 inclusion: including included inclusive | excluding excluded exclusive top extra plus
 stock: plenty available in-stock | sold-out out-of-stock
-skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned senior principal veteran | beginner novice junior newbie struggles struggle weak poor rusty inexperienced
+skill: fluent expert experienced great strong proficient advanced native skilled wizard seasoned senior principal veteran master grandmaster guru | beginner novice junior newbie struggles struggle weak poor rusty inexperienced
 openness: open opens opened reopened | closed close closes shut
 punctuality: ontime punctual | delayed late overdue behind
 marital: married | single unmarried divorced
@@ -215,7 +220,7 @@ daypart: morning afternoon evening night
 age: old new older newer current legacy previous former
 family: son daughter brother sister mother father wife husband mom dad
 component: frontend backend front-end back-end client server
-platform: ios android macos windows linux web mobile desktop
+platform: ios iphone ipad android macos windows linux web mobile desktop
 country: usa canada mexico brazil argentina chile colombia peru uk britain england scotland ireland france germany spain portugal italy netherlands belgium switzerland austria sweden norway denmark finland poland czechia greece russia ukraine egypt nigeria kenya ghana morocco india pakistan china japan korea vietnam thailand indonesia philippines singapore malaysia australia zealand israel uae
 payment: cash card credit debit wire check cheque paypal invoice venmo crypto
 transport: train plane flight car bus bike coach ferry taxi uber drive driving flying
@@ -253,6 +258,8 @@ export const DIETS: ReadonlyArray<{ readonly diet: RegExp; readonly breaks: RegE
   { diet: /\b(?:vegetarian|veggie)\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish)\b/i },
   { diet: /\bvegan\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish|cheese|eggs?|omelett?e|milk|butter|honey|yogh?urt|latte)\b/i },
   { diet: /\b(?:pescatarian|pescetarian)\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|turkey|duck)\b/i },
+  { diet: /\blactose[-\s]intolerant\b|\bdairy[-\s]free\b/i, breaks: /\b(?:milk|cheese|cream|butter|yogh?urt|ice\s+cream|milkshake|latte|cappuccino)\b/i },
+  { diet: /\b(?:c[oe]eliac|gluten[-\s]free)\b/i, breaks: /\b(?:bread|pasta|pizza|bagels?|croissants?|beer|sandwich(?:es)?|noodles|couscous|pancakes?|waffles?)\b/i },
   { diet: /\bkosher\b/i, breaks: /\b(?:pork|bacon|ham|prosciutto|pepperoni|salami|shrimp|prawns?|lobster|crab|oysters?|clams?|scallops?|cheeseburger)\b/i },
   { diet: /\bhalal\b/i, breaks: /\b(?:pork|bacon|ham|prosciutto|pepperoni|salami)\b/i },
   { diet: /\b(?:teetotal|teetotaler|sober|does not drink|never drinks)\b/i, breaks: /\b(?:beers?|wine|whisk(?:e)?y|cocktails?|vodka|gin|rum|champagne|prosecco)\b/i },

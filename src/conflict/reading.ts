@@ -107,7 +107,7 @@ export function isTimeWord(lower: string): boolean {
 /** Reads an observation. */
 export function readText(text: string): Reading {
   let norm = normalizeText(text)
-  for (const [re, to] of PHRASAL_VERBS) norm = norm.replace(re, to)
+  for (const [re, to] of PHRASAL_VERBS) norm = typeof to === 'string' ? norm.replace(re, to) : norm.replace(re, to)
   for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
   norm = norm
     .replace(DISLIKE_PHRASES, 'dislike')

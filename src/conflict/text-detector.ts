@@ -76,6 +76,12 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (na.length && nb.length && na.join(' ') !== nb.join(' ') && ((!elsewhere(na, b) && !elsewhere(nb, a)) || (na.length > 1 && nb.length > 1))) {
     return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared }
   }
+  // "Ivy loves jazz" / "ivy's brother hates jazz": someone of the person's, not the person.
+  const kin = (r: Reading): string | undefined => KIN.exec(r.norm)?.[2]?.toLowerCase()
+  const [ka, kb] = [kin(a), kin(b)]
+  if (ka !== kb) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared }
+  }
   const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
   // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
   // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
@@ -95,6 +101,9 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared }
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
 }
+
+/** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
+const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
 
 function surface(r: Reading, stem: string): string {
   return r.tokens.find((t) => t.stem === stem)?.lower ?? stem
