@@ -90,6 +90,11 @@ describe.each([
   ['night owls and early birds', ['Remy is a night owl', 'remy is an early bird'], ['Remy is a night owl', 'remy is a night owl, codes best after 10pm'], /time-of-day/],
   ['someone of a person\'s is another subject', ['Ines loves opera', 'ines hates opera'], ['Ines loves opera', "ines's husband hates opera"], /preference|negates/],
   ['lactose intolerance and gluten-free diets', ['Yara is lactose intolerant', 'yara has a milkshake every Friday'], ['Yara is lactose intolerant', 'yara has an oat shake every Friday'], /lactose/],
+  ['a capacity is a most', ['the hall holds 80 people', 'the hall fits 120 people'], ['the hall holds 80 people', 'we expect 60 guests in the hall'], /person/],
+  ['a range of weekdays holds its days', ['the clinic is open Saturday', 'clinic hours: Mon–Fri'], ['the clinic is open Saturday', 'clinic hours: Tue–Sat'], /date/],
+  ['days said to be off are not the days of the thing', ['the bakery is closed on Mondays', 'bakery: open Mondays'], ['the bakery is closed on Mondays', 'bakery hours: Tue–Sun'], /openness|date/],
+  ['an end with a date is a schedule, not a retraction', ['the promo ends Friday', 'promo ends Sunday'], ['the promo ends Friday', 'the promo started Monday'], /date/],
+  ['opposites said of two places are two facts', ['the signal in the kitchen is weak', 'signal in the kitchen is strong'], ['the signal in the kitchen is weak', 'the signal in the garden is strong'], /strong|weak/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -8,7 +8,7 @@ import type { Slot } from './slot.js'
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
   [stem('booking')]: 'reserv', [stem('table')]: 'reserv', [stem('reservation')]: 'reserv',
-  [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir',
+  [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir', [stem('ends')]: 'expir', [stem('lapses')]: 'expir',
   [stem('reports')]: 'manag', [stem('manager')]: 'manag', [stem('boss')]: 'manag',
   // Beginning at a place of work: "joined in 2019", "started here in 2021", "was hired in 2020".
   [stem('joined')]: 'start', [stem('started')]: 'start', [stem('hired')]: 'start', [stem('began')]: 'start', [stem('onboarded')]: 'start',

@@ -33,6 +33,8 @@ export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string | ((m: string
   [/\b(?:gets|got|get|getting)\s+in(?=\s+(?:at|around|about|by|on|before|after|early|late|\d))/gi, 'arrives'],
   [/\b(?:touch(?:es|ed|ing)?)\s+down\b/gi, 'lands'],
   [/\b(?:kicks|kicked|kick|kicking)\s+off\b/gi, 'starts'],
+  // "the lease runs out in September": it expires then.
+  [/\b(?:runs|ran|run|running)\s+out\b(?!\s+of\b)/gi, 'expires'],
   [/\b(?:showed|shows|show|showing|turned|turns|turn|turning)\s+up\b/gi, 'came'],
   // "doesn't open till 6" is "opens at 6".
   [/\b(?:does|do|will|is|are)\s+not\s+open\s+(?:until|till|til|before)\s+(?=(?:\d|noon))/gi, 'opens at '],

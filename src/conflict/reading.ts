@@ -269,13 +269,20 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+        // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
         // "did not fail" retracts nothing.
         for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
       }
     })
   }
   return out
+}
+
+/** "ends Sunday", "ends in March": an end with a date is a schedule, not a retraction. */
+function scheduledEnd(t: Token, clause: readonly Token[], i: number): boolean {
+  if (!/^(?:ends?|ending)$/.test(t.lower)) return false
+  return clause.slice(i + 1, i + 4).some((u) => isTimeWord(u.lower) || /^\d/.test(u.lower))
 }
 
 function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<string, string>): Map<string, Array<{ pole: 1 | -1; word: string; end: number }>> {

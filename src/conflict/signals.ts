@@ -39,7 +39,13 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const clashes = compareSlots(a.slots, b.slots).clashes.filter(
     (c) => !(EVENTFUL.has(c.slots[0].kind) && differentAttributes(a, a.slots.at.get(c.slots[0]) ?? -1, b, b.slots.at.get(c.slots[1]) ?? -1)),
   )
-  const c = clashes[0]
+  // "closed on Sundays" / "hours: Mon–Sat": days said to be off are not the days of the thing;
+  // open and closed days are the antonym check's, which compares them as days.
+  const off = (r: Reading, sl: (typeof clashes)[number]['slots'][number]): boolean => {
+    const at = r.slots.at.get(sl) ?? -1
+    return sl.kind === 'date' && at >= 0 && /\b(?:closed|shut|not|no|never|except|off|without)\b[^.;!?,]*$/i.test(r.norm.slice(Math.max(0, at - 30), at))
+  }
+  const c = clashes.find((x) => !off(a, x.slots[0]) && !off(b, x.slots[1]))
   if (!c) return null
   // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
   const version = clashes.some((x) => x.slots[0].kind === 'version')
@@ -121,7 +127,7 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
       if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
       // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
-      if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end)) continue
+      if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end) || differentPlaces(a, b)) continue
       const [wa, wb] = [ea.word, eb.word]
       return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
     }
@@ -322,4 +328,17 @@ export function stanceSignal(a: Reading, b: Reading): Signal | null {
     return { kind: 'preference', reason: `opposite stance toward "${word}": "${x.cue}" vs "${y.cue}"` }
   }
   return null
+}
+
+/** "the wifi in the office is slow" / "the wifi at home is fast": said of two places, two facts. */
+function differentPlaces(a: Reading, b: Reading): boolean {
+  const place = (r: Reading): string | null => {
+    for (const m of r.norm.matchAll(/\b(?:in|at|inside|outside)\s+(?:the\s+|my\s+|our\s+|your\s+|their\s+|his\s+|her\s+)?([a-z][a-z-]+)/gi)) {
+      const w = m[1]!.toLowerCase()
+      if (!STOPWORDS.has(w) && !isTimeWord(w) && !/^(?:least|most|all|once|first|last|times?|full|night)$/.test(w)) return stem(w)
+    }
+    return null
+  }
+  const [pa, pb] = [place(a), place(b)]
+  return pa !== null && pb !== null && !sameStem(pa, pb) && !hasStem(b.content, pa) && !hasStem(a.content, pb)
 }

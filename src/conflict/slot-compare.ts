@@ -50,7 +50,17 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   if (bounded !== null) return bounded
   switch (a.kind) {
     case 'time': return overlapTimes(a.minutes, (b as typeof a).minutes, a, b as typeof a) ? 'equal' : 'differ'
-    case 'date': return a.end || (b as typeof a).end ? compareRanges(a, b as typeof a) : compareDateParts(a, b as typeof a)
+    case 'date': {
+      const o = b as typeof a
+      // "Mon–Sat" holds Saturday and not Sunday; two ranges agree when they are the same days.
+      if (a.wds || o.wds) {
+        const [x, y] = [a.wds ?? (a.wd !== undefined ? [a.wd] : null), o.wds ?? (o.wd !== undefined ? [o.wd] : null)]
+        if (!x || !y) return 'incomparable'
+        if (a.wds && o.wds) return x.length === y.length && x.every((d) => y.includes(d)) ? 'equal' : 'differ'
+        return x.some((d) => y.includes(d)) ? 'equal' : 'differ'
+      }
+      return a.end || o.end ? compareRanges(a, o) : compareDateParts(a, o)
+    }
     case 'reldate': return a.offset === (b as typeof a).offset ? 'equal' : 'differ'
     case 'money': {
       const o = b as typeof a

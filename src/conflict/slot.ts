@@ -13,7 +13,7 @@ export type Slot =
   | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string }
   | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
   /** A calendar date, or with `end` a range of days ("May 12–14": m 5, d 12, end 5/14). */
-  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly end?: { readonly m: number; readonly d: number }; readonly text: string }
+  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly end?: { readonly m: number; readonly d: number }; readonly wds?: readonly number[]; readonly text: string }
   | { readonly kind: 'reldate'; readonly unit: string; readonly offset: number; readonly text: string }
   | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'percent'; readonly value: number; readonly text: string }

@@ -40,6 +40,14 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     const mo = monthOf(m[3]!)
     return dateRange(mo, Number(m[1]), mo, Number(m[2]), m[0])
   } },
+  // A range of weekdays: "Mon–Sat", "Monday to Friday": the days it covers.
+  { re: /\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:–|-|to|through|thru)\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?=\W|$)/gi, read: (m) => {
+    const order = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+    const [s, e] = [order.indexOf(m[1]!.toLowerCase()), order.indexOf(m[2]!.toLowerCase())]
+    const wds: number[] = []
+    for (let d = s; ; d = (d + 1) % 7) { wds.push(d); if (d === e || wds.length === 7) break }
+    return { kind: 'date', wds, text: m[0] }
+  } },
   // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
   { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
     kind: 'date', wd: ({ mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5 } as Record<string, number>)[m[1]!]!, text: m[0],
@@ -173,7 +181,10 @@ export function readSlots(text: string): Slots {
     const LIMIT = /\b(?:window|limit|limited|cap|capped|quota|allowance|deadline|max(?:imum)?)\b/i
     const limit = new RegExp(LIMIT.source + String.raw`[^,.;]{0,24}$`, 'i').test(text.slice(Math.max(0, f.start - 40), f.start)) ||
       new RegExp(String.raw`^[^,.;]{0,16}` + LIMIT.source, 'i').test(text.slice(f.end, f.end + 30))
-    const bound = limit || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
+    // "holds 200 people", "seats 12", "sleeps 6": a capacity of people or things is a most (a
+    // container's "holds 40 gallons" is its size, a value).
+    const capacity = f.slot.kind === 'count' && /\b(?:holds?|seats|fits|accommodates?|sleeps|capacity(?:\s+of)?)\s*:?\s*(?:up\s+to\s+)?$/i.test(before)
+    const bound = limit || capacity || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
       : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
     if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
   }
