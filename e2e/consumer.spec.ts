@@ -22,8 +22,9 @@ const BUDGET = {
    * 80 kB (62 kB then); the free-text conflict detector (issue 16, on by default) adds ~20 kB,
    * loaded at the first read (src/facts/free-text-conflicts.ts), not at open.
    */
-  // Raised from 90_000 by issue 16's general detector (+5.5 kB gz); test/bundle-size.test.ts says why.
-  factsWorkerGz: 95_000,
+  // Raised from 90_000 by issue 16's general detector (+5.5 kB gz), and from 95_000 by its
+  // generalization work (+5.6 kB gz estimated); test/bundle-size.test.ts says why.
+  factsWorkerGz: 100_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
