@@ -96,6 +96,7 @@ describe.each([
   ['an end with a date is a schedule, not a retraction', ['the promo ends Friday', 'promo ends Sunday'], ['the promo ends Friday', 'the promo started Monday'], /date/],
   ['opposites said of two places are two facts', ['the signal in the kitchen is weak', 'signal in the kitchen is strong'], ['the signal in the kitchen is weak', 'the signal in the garden is strong'], /strong|weak/],
   ['a rule against a weekday and doing it on one', ['never release on Thursdays', 'we shipped v4 this Thursday morning'], ['never release on Thursdays', 'the Thursday retro was moved to 3pm'], /rules out/],
+  ['still on against pushed back', ['the town hall got pushed a week', 'town hall is still on for Thursday'], ['the town hall got pushed a week', 'town hall pushed to next Thursday'], /punctuality/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -64,7 +64,7 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
     ['wage', 'salary'], ['plane', 'flight'], ['bug', 'issue'], ['defect', 'issue'], ['ticket', 'issue'],
     ['rollout', 'release'], ['deploy', 'release'], ['deployment', 'release'], ['launch', 'release'],
     ['mtg', 'meeting'],
-    ['reservation', 'booking'], ['rez', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
+    ['reservation', 'booking'], ['rez', 'booking'], ['res', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
     ['colleague', 'coworker'], ['autumn', 'fall'], ['postcode', 'zipcode'], ['petrol', 'gas'],
   ].map(([a, b]) => [stem(a!), stem(b!)] as const),
 )
