@@ -97,6 +97,12 @@ describe.each([
   ['opposites said of two places are two facts', ['the signal in the kitchen is weak', 'signal in the kitchen is strong'], ['the signal in the kitchen is weak', 'the signal in the garden is strong'], /strong|weak/],
   ['a rule against a weekday and doing it on one', ['never release on Thursdays', 'we shipped v4 this Thursday morning'], ['never release on Thursdays', 'the Thursday retro was moved to 3pm'], /rules out/],
   ['still on against pushed back', ['the town hall got pushed a week', 'town hall is still on for Thursday'], ['the town hall got pushed a week', 'town hall pushed to next Thursday'], /punctuality/],
+  ['meals and countries before one noun say which thing', ['the team lunch is at noon', 'team lunch moved to 1pm'], ['the lunch order is 12 wraps', 'the dinner order is 8 pizzas'], /time/],
+  ['a year before a noun after a determiner is a year', ['the 2025 budget is $80k', 'the 2025 budget is $95k'], ['the 2024 budget was $80k', 'the 2025 budget is $95k'], /money/],
+  ['values for days that do not meet', ['the pool opens at 7 on weekdays', 'pool opens at 8 on weekdays'], ['the pool opens at 7 on weekdays', 'pool opens at 9 on weekends'], /time/],
+  ['label numbers said of two things', ['Ola merged PR 310', 'Ola merged PR 312'], ['Ola reviewed PR 310', 'Ola merged PR 312'], /pr/],
+  ['another name and an opposite word are two subjects', ['the depot in Leeds is full', 'the depot in Leeds is empty'], ['the depot in Leeds is full', 'the depot in York is empty'], /full|empty/],
+  ['the last and the next occurrence', ['the next service is booked for June 2026', 'next service: August 2026'], ['the next service is booked for June 2026', 'last one was in December 2025'], /date/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -17,7 +17,7 @@ const EXTRA: Record<string, string> = {
 }
 /** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
 const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])
-const UPDATE = /^(?:re[a-z]{4,}ed|moved?|moves|pushed|bumped|postponed|shifted|switched|changed|now)$/
+const UPDATE = /^(?:re(?:assign|schedul|locat|book|nam|rout|allocat|plac)ed|moved?|moves|pushed|bumped|postponed|shifted|switched|changed|now)$/
 const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
 
 /**
@@ -37,7 +37,7 @@ export function attachedWords(r: Reading, at: number): string[] {
     if (UPDATE.test(t.lower)) return []
     // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
     const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
-    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:every|any|some|no)(?:thing|one|body|where)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:(?:every|any|some|no)(?:thing|one|body|where)|one|ones)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
   return out
@@ -151,7 +151,7 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
  * staging server" and "the production server" are two servers, "the basic plan" and "the pro
  * plan" two plans.
  */
-export const SUBJECT_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+export const SUBJECT_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform', 'meal', 'country'])
 
 /**
  * A shared head noun with a different word right before it on each side: "backend tests" /
@@ -176,7 +176,7 @@ const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
 const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
 
 /** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */
-function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
+export function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
   const rest = /^[^.;!?,:()]*/.exec(r.norm.slice(end))![0].toLowerCase()
   const range = new RegExp(String.raw`\b${DAY}\s*(?:–|-|to|through|thru)\s*${DAY}`).exec(rest)
   if (range) {

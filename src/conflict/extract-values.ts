@@ -303,7 +303,8 @@ const EXTRACTORS: readonly Extractor[] = [
   },
   // ---- years ----
   {
-    re: /\b(?:(?:the\s+)?year\s+)?((?:19|20)\d{2})\b(?![,.]\d)(?!\s*(?:%|[a-z]))/gi,
+    // "in 2019", "the 2023 budget" (a year before a noun after a determiner), not "2000 users".
+    re: /\b(?:(?:the\s+)?year\s+)?((?:19|20)\d{2})\b(?![,.]\d)(?!\s*%)(?:(?!\s*[a-z])|(?<=\b(?:the|our|my|their|his|her|its|this|last|next)\s+\d{4}))/gi,
     read: (m) => ({ value: { type: 'date', y: +m[1]! } }),
   },
   {

@@ -1,4 +1,4 @@
-import { complementModifier, differentAttributes, differentObjects, differentQualifiers, SUBJECT_CLASSES } from './attachment.js'
+import { complementModifier, differentAttributes, differentObjects, differentQualifiers, qualifiedDays, SUBJECT_CLASSES } from './attachment.js'
 import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Reading } from './reading.js'
@@ -36,9 +36,19 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   // Times and dates belong to events ("departs" / "arrives", "expires" / "was signed"); amounts,
   // sizes and frequencies are read as one attribute whatever verb carries them ("runs twice a
   // month" / "is processed once a month").
-  const clashes = compareSlots(a.slots, b.slots).clashes.filter(
-    (c) => !(EVENTFUL.has(c.slots[0].kind) && differentAttributes(a, a.slots.at.get(c.slots[0]) ?? -1, b, b.slots.at.get(c.slots[1]) ?? -1)),
-  )
+  // Label numbers ("PR 221", "Gate 12") say which thing, as times say which event: both are
+  // compared only when said of one attribute ("reviewed PR 221" / "approved PR 223" are two PRs).
+  const labelled = (sl: (typeof a.slots.slots)[number]): boolean => EVENTFUL.has(sl.kind) || (sl.kind === 'count' && sl.unit.startsWith('#'))
+  const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
+    const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
+    if (labelled(c.slots[0]) && differentAttributes(a, atA, b, atB)) return false
+    // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
+    const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) : null]
+    // "next cleaning booked for Oct" / "last one was April": two occurrences, not one date twice.
+    const [oa, ob] = [occurrence(a, atA), occurrence(b, atB)]
+    if (oa && ob && oa !== ob) return false
+    return c.slots[0].kind === 'date' || !(da && db && ![...da].some((d) => db.has(d)))
+  })
   // "closed on Sundays" / "hours: Mon–Sat": days said to be off are not the days of the thing;
   // open and closed days are the antonym check's, which compares them as days.
   const off = (r: Reading, sl: (typeof clashes)[number]['slots'][number]): boolean => {
@@ -51,6 +61,13 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const version = clashes.some((x) => x.slots[0].kind === 'version')
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
   return { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version }
+}
+
+/** Which occurrence the clause of a value speaks of: the last one, or the next one. */
+function occurrence(r: Reading, at: number): 'last' | 'next' | null {
+  if (at < 0) return null
+  const m = /\b(last|previous|prior|next|upcoming|following)\b(?![^.;!?]*\b(?:last|previous|prior|next|upcoming|following)\b)[^.;!?]*$/i.exec(r.norm.slice(0, at))
+  return m ? (/^(?:last|previous|prior)$/i.test(m[1]!) ? 'last' : 'next') : null
 }
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
@@ -229,7 +246,8 @@ export function identifierSignal(a: Reading, b: Reading): Signal | null {
   const [pa, pb] = [placed(a, b), placed(b, a)]
   for (const x of pa) {
     const [ia, ib] = [pa.filter((t) => shape(t.lower) === shape(x.lower)), pb.filter((t) => shape(t.lower) === shape(x.lower))]
-    if (ia.length === 1 && ib.length === 1) return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
+    // "reviewed PR 221" / "approved PR 223": said of two things, not two answers to one.
+    if (ia.length === 1 && ib.length === 1 && !differentAttributes(a, ia[0]!.start, b, ib[0]!.start)) return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
   }
   return null
 }

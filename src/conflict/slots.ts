@@ -251,7 +251,7 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
     case 'version': return { kind: 'version', parts: v.parts, text }
     case 'count': {
       // "Bistro 9", "Gate 12": a number right after a name is part of the name, not a count of it.
-      const named = /\b([A-Z][a-z]+)\s+$/.exec(before)
+      const named = /\b([A-Z][a-z]+|(?!(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY|UTC|GMT)\b)[A-Z]{2,4})\s+$/.exec(before)
       if (named && !v.ordinal) return { kind: 'count', value: v.value, unit: `#${named[1]!.toLowerCase()}`, text }
       // "kubernetes 1.27", "still on 3.8": a dotted number without a unit is a release.
       if (!v.ordinal && !v.unit && !Number.isInteger(v.value) && /^\d+\.\d+$/.test(text)) {

@@ -92,7 +92,10 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (modifiers && signals.length) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifiers}` + about, shared }
   }
-  if (modifier && (modifier.twice || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
+  // "the warehouse in Reno is full" / "the warehouse in Dallas is empty": another name and an
+  // opposite word are two differences, even where the antonym check left the pair to the names.
+  const opposed = [...a.poles].some(([g, pa]) => g !== 'preference' && b.poles.get(g)?.some((q) => pa.some((p) => p.pole === -q.pole)))
+  if (modifier && (modifier.twice || opposed || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
   }
   const value = signals.find((s) => s.kind === 'value')

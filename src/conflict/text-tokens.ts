@@ -29,6 +29,8 @@ const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\brepos\b/gi, 'repositories'],
   [/\bdept\b/gi, 'department'],
   [/\bmgr\b/gi, 'manager'],
+  [/\b(?:pw|pwd|passwd)\b/gi, 'password'],
+  [/\btix\b/gi, 'tickets'],
   [/\bdocs\b/gi, 'documentation'],
   [/\bconfig\b/gi, 'configuration'],
   [/\benv\b/gi, 'environment'],
