@@ -103,6 +103,10 @@ describe.each([
   ['label numbers said of two things', ['Ola merged PR 310', 'Ola merged PR 312'], ['Ola reviewed PR 310', 'Ola merged PR 312'], /pr/],
   ['another name and an opposite word are two subjects', ['the depot in Leeds is full', 'the depot in Leeds is empty'], ['the depot in Leeds is full', 'the depot in York is empty'], /full|empty/],
   ['the last and the next occurrence', ['the next service is booked for June 2026', 'next service: August 2026'], ['the next service is booked for June 2026', 'last one was in December 2025'], /date/],
+  ['a negation bounded by a time', ['Mika avoids caffeine after 2pm', 'mika has a latte at 5pm every day'], ['Mika avoids caffeine after 2pm', 'mika has a latte at 9am every day'], /negates/],
+  ['counts written with a hyphen', ['indent with 2-space tabs in this repo', 'this repo indents with 4-space tabs'], ['indent with 2-space tabs in this repo', 'this repo indents with 2 spaces'], /space/],
+  ['speaking some of a language is a beginner\'s', ['Otto speaks some Greek', 'otto is fluent in Greek'], ['Otto speaks Greek', 'otto is fluent in Greek'], /skill/],
+  ['owning against an allergy', ['Vera is allergic to dogs', 'vera adopted a dog in May'], ['Vera is allergic to dogs', "vera's neighbour adopted a dog in May"], /negates/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -46,7 +46,7 @@ export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string | ((m: string
   // Ways of saying when someone is at their best: a night owl is late, an early bird early.
   [/\bnight\s+owl\b|\bevening\s+person\b/gi, 'late'],
   [/\bearly\s+(?:bird|riser)\b|\bmorning\s+person\b/gi, 'early'],
-  [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b|\b(?:knows?|speaks?)\s+(?:only\s+)?(?:a\s+few|a\s+couple\s+of|some\s+basic)\s+words\b/gi, 'beginner'],
+  [/\b(?:just\s+)?(?:starting|started|beginning|began|begun|learning)\s+to\s+learn\b|\b(?:is|am|are)\s+(?:still\s+)?learning\b|\bnew\s+to\b|\b(?:knows?|speaks?)\s+(?:only\s+)?(?:a\s+few|a\s+couple\s+of|some\s+basic)\s+words\b|\b(?:speaks?|knows?|reads?)\s+(?:some|a\s+little|a\s+bit\s+of|basic)\b(?!\s+(?:of\s+)?(?:every|each|all)\b)/gi, 'beginner'],
 ]
 
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */

@@ -44,6 +44,9 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     if (labelled(c.slots[0]) && differentAttributes(a, atA, b, atB)) return false
     // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
     const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) : null]
+    // "after noon", "before 9am": a bound on a time, not the time of the thing.
+    const bounded = (r: Reading, at: number): boolean => at >= 0 && /\b(?:after|past|before|until|till|by)\s*$/i.test(r.norm.slice(Math.max(0, at - 8), at))
+    if (c.slots[0].kind === 'time' && (bounded(a, atA) || bounded(b, atB))) return false
     // "next cleaning booked for Oct" / "last one was April": two occurrences, not one date twice.
     const [oa, ob] = [occurrence(a, atA), occurrence(b, atB)]
     if (oa && ob && oa !== ob) return false
@@ -78,6 +81,12 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
   const side = (r: Reading): string | undefined => /\b(before|after|until|till|past|from)\s+(?:\d|noon|midnight)/i.exec(r.norm)?.[1]?.toLowerCase().replace(/^(?:until|till)$/, 'before').replace(/^(?:past|from)$/, 'after')
   const [sa, sb] = [side(a), side(b)]
   if (sa && sb && sa !== sb) return null
+  // "avoids caffeine after noon" / "has an espresso at 8am": the time is outside what is ruled out.
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const bound = timeBound(x)
+    const times = y.slots.slots.filter((t): t is Extract<typeof t, { kind: 'time' }> => t.kind === 'time')
+    if (bound && times.length && times.every((t) => t.minutes.every((m) => (bound.side === 'after' ? m < bound.at : m > bound.at)))) return null
+  }
   for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
     for (const [s, cue] of x.negated) {
       // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
@@ -95,7 +104,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // and "payroll" only says which one, so the other side must name the export too.
       if (head && !NEGATORS.has(head.lower) && tx) {
         const next = x.tokens[x.tokens.indexOf(tx) + 1]
-        if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem)) continue
+        if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem) &&
+          !/^(?:after|before|until|till|since|during|past|around|about)$/.test(next.lower)) continue
       }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
       const word = ty?.lower ?? s
@@ -106,8 +116,18 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
   return null
 }
 
+/** A clock time a text bounds its statement by: "after noon", "before 9am". */
+function timeBound(r: Reading): { side: 'after' | 'before'; at: number } | null {
+  for (const t of r.slots.slots) {
+    if (t.kind !== 'time' || t.minutes.length !== 1) continue
+    const m = /\b(after|past|from|before|until|till|by)\s*$/i.exec(r.norm.slice(Math.max(0, (r.slots.at.get(t) ?? 0) - 8), r.slots.at.get(t) ?? 0))
+    if (m) return { side: /^(?:after|past|from)$/i.test(m[1]!) ? 'after' : 'before', at: t.minutes[0]! }
+  }
+  return null
+}
+
 /** Taking, eating, choosing: what a dislike cannot do. */
-const CONSUMES = /\b(?:ate|eats?|eating|had|has|have|having|drank|drinks?|drinking|ordered|orders?|ordering|picked|picks?|chose|chooses|choose|booked|books?|took|takes?|bought|buys?|uses?|used|using|signed up|joined)\b/i
+const CONSUMES = /\b(?:ate|eats?|eating|had|has|have|having|drank|drinks?|drinking|ordered|orders?|ordering|picked|picks?|chose|chooses|choose|booked|books?|took|takes?|bought|buys?|uses?|used|using|signed up|joined|adopted|adopts?|owns?|keeps?|got|gets)\b/i
 const isDislike = (s: string): boolean => ANTONYMS.get(s)?.some((p) => p.group === 'preference' && p.pole < 0) === true
 
 /**

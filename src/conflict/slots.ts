@@ -155,7 +155,7 @@ export function readSlots(text: string): Slots {
   // "$2.1M", "3K": scale letters in capitals read as the lower-case ones the number reader knows
   // (same length, so offsets still point into the text the rest of the reading uses).
   text = text.replace(/(\d(?:[.,]\d+)?\s?)([KM])\b/g, (_m, d: string, u: string) => d + u.toLowerCase())
-  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$|^(?:k?m|ft)2\.?$/i.test(s) ? s : ' '.repeat(s.length)))
+  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$|^(?:k?m|ft)2\.?$|^\d+-[a-z]{3,}$/i.test(s) ? s : ' '.repeat(s.length)))
   const found: Found[] = []
   for (const ex of SPECIAL) {
     for (const m of masked.matchAll(ex.re)) {
@@ -261,7 +261,8 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
       if (v.ordinal && (STOPWORDS.has(v.unit) || /^(?:now|today|instead|again|then|too|as|onward|onwards)$/.test(v.unit)) && v.value <= 31) {
         return { kind: 'date', d: v.value, text: text.replace(/\s+\w+$/, '') }
       }
-      const next = /^\s*([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
+      // "3 nodes", "2-space indents".
+      const next = /^(?:\s*|-)([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
       const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
       return { kind: 'count', value: v.value, unit: v.per ? `${unit}/${v.per}` : unit, text }
     }

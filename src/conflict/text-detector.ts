@@ -132,7 +132,7 @@ function dayRule(x: Reading, y: Reading): string | null {
 }
 
 /** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
-const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
+const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
 
 function surface(r: Reading, stem: string): string {
   return r.tokens.find((t) => t.stem === stem)?.lower ?? stem
