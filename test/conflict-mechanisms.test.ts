@@ -107,6 +107,9 @@ describe.each([
   ['counts written with a hyphen', ['indent with 2-space tabs in this repo', 'this repo indents with 4-space tabs'], ['indent with 2-space tabs in this repo', 'this repo indents with 2 spaces'], /space/],
   ['speaking some of a language is a beginner\'s', ['Otto speaks some Greek', 'otto is fluent in Greek'], ['Otto speaks Greek', 'otto is fluent in Greek'], /skill/],
   ['owning against an allergy', ['Vera is allergic to dogs', 'vera adopted a dog in May'], ['Vera is allergic to dogs', "vera's neighbour adopted a dog in May"], /negates/],
+  ['a range of amounts holds its inside', ['the build takes 12 minutes', 'build takes 20-25 min'], ['the build takes 12 minutes', 'build takes about 10-15 min'], /duration/],
+  ['a waived fee is not paid', ['students pay the lab fee', 'the lab fee is waived for students'], ['the lab fee is waived for students', 'students do not pay the lab fee'], /negates/],
+  ['the other side states the same timed pole too', ['the pharmacy opens at 8', 'the pharmacy is closed at 8'], ['the pharmacy opens at 8', 'the pharmacy opens at 8am and closes at 8pm'], /openness/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

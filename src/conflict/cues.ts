@@ -21,7 +21,7 @@ const RETRACT_WORDS =
   'decline declined deny denied refuse refused reject rejected veto vetoed abandon abandoned withdraw withdrew withdrawn ' +
   'stop stopped halt halted discontinue discontinued deprecate deprecated disable disabled mute muted block blocked ' +
   'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended ' +
-  'revoke revoked'
+  'revoke revoked waive waived'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
 /**

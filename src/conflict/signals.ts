@@ -159,6 +159,10 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       const aPure = pure(pa, pole) && pb.some((p) => p.pole === -pole)
       const bPure = pure(pb, pole) && pa.some((p) => p.pole === -pole)
       if (!aPure && !bPure) continue
+      // "opens at 9" / "opens at 9am and closes at 9pm": the other side states this pole too.
+      // (Only where the pole is qualified by a time: "60% done" beside "still running" is no opening hour.)
+      const timed = (r: Reading, end: number): boolean => /^\s*(?:at|from|until|till|by|on)?\s*(?:\d|noon|midnight)/i.test(r.norm.slice(end))
+      if (group !== 'preference' && ((aPure && timed(a, pa[0]!.end) && pb.some((p) => p.pole === pole)) || (bPure && timed(b, pb[0]!.end) && pa.some((p) => p.pole === pole)))) continue
       if (group === 'preference' && !sharedObject(a, b)) continue
       const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!

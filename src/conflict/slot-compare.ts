@@ -76,6 +76,12 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     case 'percent': return close(a.value, (b as typeof a).value, approx ? 0.05 : 1e-9) ? 'equal' : 'differ'
     case 'measure': {
       const o = b as typeof a
+      // A range agrees with what falls inside it, and with a range it meets.
+      if (a.range || o.range) {
+        const [x0, x1] = [Math.min(...a.bases), Math.max(...a.bases)]
+        const [y0, y1] = [Math.min(...o.bases), Math.max(...o.bases)]
+        return x0 <= y1 * (1 + tol) && y0 <= x1 * (1 + tol) ? 'equal' : 'differ'
+      }
       // Temperatures agree within a degree: 4°C is 39.2°F, and people round.
       if (a.dim === 'temperature') return a.bases.some((x) => o.bases.some((y) => Math.abs(x - y) <= (approx ? 1.5 : 1))) ? 'equal' : 'differ'
       return a.bases.some((x) => o.bases.some((y) => close(x, y, tol))) ? 'equal' : 'differ'

@@ -18,7 +18,8 @@ export type Slot =
   | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'percent'; readonly value: number; readonly text: string }
   /** A quantity; `bases` holds each reading (1 GB is 10^9 or 2^30 bytes). */
-  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly bound?: Bound; readonly text: string }
+  /** With `range`, `bases` are the two ends of a range ("10-15 min"). */
+  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly bound?: Bound; readonly range?: boolean; readonly text: string }
   | { readonly kind: 'count'; readonly value: number; readonly unit: string; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'freq'; readonly value: number; readonly per: string; readonly text: string }
   | { readonly kind: 'version'; readonly parts: readonly number[]; readonly text: string }

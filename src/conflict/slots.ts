@@ -16,6 +16,12 @@ const SIZE: Record<string, readonly number[]> = {
 }
 const RATE: Record<string, number> = { kbps: 1e3, mbps: 1e6, gbps: 1e9, tbps: 1e12 }
 const SPEED: Record<string, number> = { mph: 0.44704, kmh: 1 / 3.6, kph: 1 / 3.6, 'km/h': 1 / 3.6, 'm/s': 1 }
+const UNIT_OF: Record<string, readonly [string, number]> = {
+  min: ['duration', 60], minute: ['duration', 60], hr: ['duration', 3600], hour: ['duration', 3600], h: ['duration', 3600], day: ['duration', 86400],
+  week: ['duration', 604800], month: ['duration', 2629800], year: ['duration', 31557600], second: ['duration', 1], sec: ['duration', 1],
+  kg: ['mass', 1000], lb: ['mass', 453.59237], km: ['length', 1000], mile: ['length', 1609.344], m: ['length', 1], cm: ['length', 0.01], mm: ['length', 0.001],
+  gb: ['size', 1e9], mb: ['size', 1e6], tb: ['size', 1e12],
+}
 const FREQ: Record<string, number> = { once: 1, twice: 2, thrice: 3 }
 const num = (s: string): number => Number(s.replace(/,(?=\d{3}\b)/g, '').replace(',', '.'))
 
@@ -82,6 +88,12 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: new RegExp(String.raw`${NUM}\s*(mph|km\/h|kmh|kph|m\/s)(?![\w/])`, 'gi'), read: (m) => ({
     kind: 'measure', dim: 'speed', bases: [num(m[1]!) * SPEED[m[2]!.toLowerCase()]!], text: m[0],
   }) },
+  // A range of amounts with one unit: "10-15 min", "3 to 5 days", "20–30 kg": any value inside agrees.
+  { re: new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*(min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|months?|years?|kg|lbs?|km|miles?|m|cm|mm|gb|mb|tb|seconds?|secs?)\b`, 'gi'), read: (m) => {
+    const [lo, hi] = [Number(m[1]), Number(m[2])]
+    const unit = UNIT_OF[m[3]!.toLowerCase().replace(/s$/, '')]
+    return unit && lo < hi ? { kind: 'measure', dim: unit[0], bases: [lo * unit[1], hi * unit[1]], range: true, text: m[0] } : null
+  } },
   // Fuel economy, in litres per 100 km: "33 mpg" is 7.1 L/100km (US gallons).
   { re: new RegExp(String.raw`${NUM}\s*(mpg|l\s*\/\s*100\s*km|litres?\s+per\s+100\s*km|liters?\s+per\s+100\s*km)\b`, 'gi'), read: (m) => {
     const v = num(m[1]!)
