@@ -26,11 +26,11 @@ const BUDGET = {
    * conflict detector, loaded by the first read that judges a free-text fact: 83.2 kB when set (63.3 kB
    * at open), the budget e2e/consumer.spec.ts holds the downloaded worker to. Raised from 90_000 by
    * issue 16's general detector (lexicons and mechanisms: +5.5 kB gz, 89.9 kB measured). Raised
-   * from 95_000 by issue 16's generalization work (units, rates, stances, WordNet antonyms and
-   * classes: the detector's chunk grew from 27.4 to 33.0 kB gz in an esbuild estimate, so about
-   * 95.5 kB expected).
+   * from 95_000 by issue 16's generalization work (units, rates, ranges, stances, weekday rules,
+   * WordNet antonyms and classes: the detector grew from 27.4 to 34.6 kB gz in an esbuild
+   * estimate of src/conflict alone, so about 97 kB expected).
    */
-  factsWorkerGz: 100_000,
+  factsWorkerGz: 101_000,
 }
 
 /** Packages an app installs only for memweave's Node side (optional peers); never in a browser bundle. */
