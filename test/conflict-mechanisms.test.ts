@@ -110,6 +110,9 @@ describe.each([
   ['a range of amounts holds its inside', ['the build takes 12 minutes', 'build takes 20-25 min'], ['the build takes 12 minutes', 'build takes about 10-15 min'], /duration/],
   ['a waived fee is not paid', ['students pay the lab fee', 'the lab fee is waived for students'], ['the lab fee is waived for students', 'students do not pay the lab fee'], /negates/],
   ['the other side states the same timed pole too', ['the pharmacy opens at 8', 'the pharmacy is closed at 8'], ['the pharmacy opens at 8', 'the pharmacy opens at 8am and closes at 8pm'], /openness/],
+  ['parallel clauses about different subjects', ['dev uses Node 18; prod uses Node 20', 'prod still runs node 18'], ['dev uses Node 18; prod uses Node 20', 'prod runs node 20'], /node/],
+  ['a parenthesis does not end what a value is said of', ['invoice 5512 was paid on 4/2', 'Kroll paid invoice 5512 in full ($900) on 4/20'], ['invoice 5512 was sent on 4/2', 'Kroll paid invoice 5512 in full ($900) on 4/20'], /date/],
+  ['an ongoing behaviour is no retraction', ['the hallway light works', 'hallway light failed'], ['Ari fixed the hallway light', 'hallway light keeps failing, Ari is on it'], /negates|outcome/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -31,7 +31,8 @@ export function attachedWords(r: Reading, at: number): string[] {
   for (let i = r.tokens.length - 1; i >= 0 && out.length < 1; i--) {
     const t = r.tokens[i]!
     if (t.end > at) continue
-    if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
+    // A parenthesis is skipped, not a boundary: "paid invoice 7781 in full ($4,200) on 3/28".
+    if (/[.;!?,:–]/.test(r.norm.slice(t.end, at).replace(/\([^()]*\)/g, ''))) break
     // "moved to the 21st", "rescheduled to next week", "reassigned to Marco": an update verb gives
     // the subject's new answer, whatever noun stands before it ("Flu clinic moved to the 21st").
     if (UPDATE.test(t.lower)) return []

@@ -269,7 +269,7 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
         // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
         // "did not fail" retracts nothing.
         for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
@@ -277,6 +277,11 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
     })
   }
   return out
+}
+
+/** "keeps dropping", "is failing over": an ongoing behaviour, not a retraction of the clause. */
+function ongoing(t: Token, clause: readonly Token[], i: number): boolean {
+  return /ing$/.test(t.lower) && /^(?:keeps?|kept|is|are|was|were|been|still)$/.test(clause[i - 1]?.lower ?? '')
 }
 
 /** "ends Sunday", "ends in March": an end with a date is a schedule, not a retraction. */

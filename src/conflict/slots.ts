@@ -265,6 +265,10 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
       // "Bistro 9", "Gate 12": a number right after a name is part of the name, not a count of it.
       const named = /\b([A-Z][a-z]+|(?!(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY|UTC|GMT)\b)[A-Z]{2,4})\s+$/.exec(before)
       if (named && !v.ordinal) return { kind: 'count', value: v.value, unit: `#${named[1]!.toLowerCase()}`, text }
+      // "invoice 5512", "order 8812", "room 311": a number of three digits and more right after a
+      // noun names one of them; it is not an amount (nor money beside "$900").
+      const label = /\b(invoice|order|room|ticket|build|case|flight|gate|unit|suite|apt|apartment|bus|route|line|platform|table|seat|account|job|issue|incident|item|sku|batch|run|release|pr|pull|card|policy|claim|lot|bay|dock|door|floor|box|locker|extension|ext)\s+#?$/i.exec(before)
+      if (label && !v.ordinal && Number.isInteger(v.value) && v.value >= 100 && !/[,.]/.test(text)) return { kind: 'count', value: v.value, unit: `#${label[1]!.toLowerCase()}`, text }
       // "kubernetes 1.27", "still on 3.8": a dotted number without a unit is a release.
       if (!v.ordinal && !v.unit && !Number.isInteger(v.value) && /^\d+\.\d+$/.test(text)) {
         return { kind: 'version', parts: text.split('.').map(Number), text }

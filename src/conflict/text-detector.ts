@@ -57,9 +57,31 @@ export class TextConflictDetector {
     return clashes.length === 0 && agreements > 0
   }
 
-  /** Judges one pair of texts. */
+  /**
+   * Judges one pair of texts. A text of several sentences or clauses joined by ";" that speak of
+   * different subjects ("dev uses Node 18; prod uses Node 20") is also judged clause by clause,
+   * against the other text, by the clause whose subject the other names.
+   */
   judge(a: string, b: string): TextConflictVerdict {
-    return judgeReadings(this.read(a), this.read(b))
+    const whole = judgeReadings(this.read(a), this.read(b))
+    if (whole.conflict || whole.kind === 'unrelated') return whole
+    for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
+      const parts = x.split(/;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Z])\.)\s+(?=\S)/).filter((p) => p.trim().length > 0)
+      if (parts.length < 2) continue
+      const readings = parts.map((p) => this.read(p))
+      const other = this.read(y)
+      for (const [i, r] of readings.entries()) {
+        // The clause must name something of the other text that no other clause names.
+        const own = [...r.keys].filter((k) => hasStem(other.keys, k) && !readings.some((q, j) => j !== i && hasStem(q.keys, k)))
+        // ... and be one of parallel clauses, which say the same of different subjects ("dev uses
+        // Node 18; prod uses Node 20"), not a story in steps ("v1 was shut down; v2 is served now").
+        const parallel = readings.some((q, j) => j !== i && [...q.content].some((c) => !own.includes(c) && r.content.has(c)))
+        if (own.length === 0 || !parallel) continue
+        const v = flip ? judgeReadings(other, r) : judgeReadings(r, other)
+        if (v.conflict) return { ...v, reason: `${v.reason}, in "${parts[i]!.trim()}"` }
+      }
+    }
+    return whole
   }
 }
 
