@@ -113,6 +113,9 @@ describe.each([
   ['parallel clauses about different subjects', ['dev uses Node 18; prod uses Node 20', 'prod still runs node 18'], ['dev uses Node 18; prod uses Node 20', 'prod runs node 20'], /node/],
   ['a parenthesis does not end what a value is said of', ['invoice 5512 was paid on 4/2', 'Kroll paid invoice 5512 in full ($900) on 4/20'], ['invoice 5512 was sent on 4/2', 'Kroll paid invoice 5512 in full ($900) on 4/20'], /date/],
   ['an ongoing behaviour is no retraction', ['the hallway light works', 'hallway light failed'], ['Ari fixed the hallway light', 'hallway light keeps failing, Ari is on it'], /negates|outcome/],
+  ['the day after tomorrow', ['(Tue 4 Mar) the audit is the day after tomorrow', 'audit on Fri 7 Mar'], ['(Tue 4 Mar) the audit is the day after tomorrow', 'audit on Thu 6 Mar'], /date/],
+  ['the end of a term from its start and length', ['the guarantee is 3 years from delivery (Jun 2023)', 'guarantee expires Jun 2027'], ['the guarantee is 3 years from delivery (Jun 2023)', 'guarantee expires Jun 2026'], /date/],
+  ['weeks counted between the days of a range', ['the course runs 8 weeks', 'course runs Feb 2 to Apr 20'], ['the course runs 8 weeks', 'course runs Feb 2 to Mar 30'], /duration/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -185,10 +185,12 @@ const EXTRACTORS: readonly Extractor[] = [
     },
   },
   {
-    re: /\b(today|tonight|tomorrow|yesterday)(?:['’]s)?\b/gi,
+    re: /\b(?:the\s+day\s+(after|before)\s+)?(today|tonight|tomorrow|yesterday)(?:['’]s)?\b/gi,
     read: (m) => {
-      const w = m[1]!.toLowerCase()
-      return { value: { type: 'reldate', unit: 'day', offset: w === 'tomorrow' ? 1 : w === 'yesterday' ? -1 : 0 } }
+      const w = m[2]!.toLowerCase()
+      // "the day after tomorrow" is two days on, "the day before yesterday" two days back.
+      const shift = m[1] ? (m[1].toLowerCase() === 'after' ? 1 : -1) : 0
+      return { value: { type: 'reldate', unit: 'day', offset: (w === 'tomorrow' ? 1 : w === 'yesterday' ? -1 : 0) + shift } }
     },
   },
   // ---- times ----

@@ -163,7 +163,8 @@ function withSpanDurations(slots: readonly Slot[]): Slot[] {
     // "May 12–15" lasts four days, counted inclusively as people count days of an event.
     if (s.kind === 'date' && s.end && s.m !== undefined && s.d !== undefined) {
       const days = Math.round((Date.UTC(2001, s.end.m - 1, s.end.d) - Date.UTC(2001, s.m - 1, s.d)) / 86400000) + 1
-      out.push({ kind: 'measure', dim: 'duration', bases: [days * 86400], text: s.text })
+      // Over a week people count the days between ("Jan 5 to Feb 16" is six weeks) as often.
+      out.push({ kind: 'measure', dim: 'duration', bases: days > 7 ? [days * 86400, (days - 1) * 86400] : [days * 86400], text: s.text })
     }
     if (s.kind !== 'span' || s.start.length !== 1 || s.end.length !== 1) continue
     const mins = (((s.end[0]! - s.start[0]!) % 1440) + 1440) % 1440

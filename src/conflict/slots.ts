@@ -2,7 +2,7 @@ import { extractValues } from './extract-values.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
-import { stayEnd, stayNights, tripDays } from './stay-nights.js'
+import { stayEnd, stayNights, termEnd, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
 
@@ -224,8 +224,8 @@ export function readSlots(text: string): Slots {
     at.set(stay, -1)
   }
   // Derived first, so a clash names the derived day ("+ 4 nights") before the stated one.
-  const end = stayEnd(slots)
-  if (end) {
+  for (const end of [stayEnd(slots), ...termEnd(text, slots)]) {
+    if (!end) continue
     slots.unshift(end)
     at.set(end, -1)
   }
