@@ -116,6 +116,8 @@ describe.each([
   ['the day after tomorrow', ['(Tue 4 Mar) the audit is the day after tomorrow', 'audit on Fri 7 Mar'], ['(Tue 4 Mar) the audit is the day after tomorrow', 'audit on Thu 6 Mar'], /date/],
   ['the end of a term from its start and length', ['the guarantee is 3 years from delivery (Jun 2023)', 'guarantee expires Jun 2027'], ['the guarantee is 3 years from delivery (Jun 2023)', 'guarantee expires Jun 2026'], /date/],
   ['weeks counted between the days of a range', ['the course runs 8 weeks', 'course runs Feb 2 to Apr 20'], ['the course runs 8 weeks', 'course runs Feb 2 to Mar 30'], /duration/],
+  ['rescinded, sunset, turned down, left the company', ['Pia is still with the company', 'pia left the company in April'], ['Pia is still with the company', 'pia left for Lisbon in April'], /negates/],
+  ['a retracted thing with a number is that one', ['Python 2 was sunset in 2020', 'the Python 2 service is still running'], ['Python 2 was sunset in 2020', 'the Python service is down'], /negates/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

@@ -21,7 +21,7 @@ const RETRACT_WORDS =
   'decline declined deny denied refuse refused reject rejected veto vetoed abandon abandoned withdraw withdrew withdrawn ' +
   'stop stopped halt halted discontinue discontinued deprecate deprecated disable disabled mute muted block blocked ' +
   'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended ' +
-  'revoke revoked waive waived'
+  'revoke revoked waive waived rescind rescinded sunset sunsetted resign resigned'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
 /**
@@ -52,6 +52,9 @@ export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string | ((m: string
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
 export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:called|call|calling|calls)\s+off\b/gi, 'cancelled'],
+  [/\b(?:turned|turns|turn|turning)\s+down\b/gi, 'rejected'],
+  // "left the company" is a resignation; "left for vacation" is not.
+  [/\b(?:left|leaves|leaving|quit|quits)\s+(?:the\s+|our\s+)?(company|team|firm|job|org|organi[sz]ation|group|startup)\b/gi, 'resigned from the $1'],
   // "pulled out of the demo", "dropped out", "backed out", "bowed out": a withdrawal.
   [/\b(?:pulled|pulls|pull|pulling|dropped|drops|drop|dropping|backed|backs|back|backing|bowed|bows|bow|opted|opts|opt)\s+out\b(?:\s+of\b)?/gi, 'withdrew'],
   [/\bno\s+longer\b/gi, 'not'],

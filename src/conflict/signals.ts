@@ -104,6 +104,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // and "payroll" only says which one, so the other side must name the export too.
       if (head && !NEGATORS.has(head.lower) && tx) {
         const next = x.tokens[x.tokens.indexOf(tx) + 1]
+        // "Python 2 was sunset": the number says which one, and the other side must name it too.
+        if (next && /^\d/.test(next.lower) && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && !y.tokens.some((t) => t.lower === next.lower)) continue
         if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem) &&
           !/^(?:after|before|until|till|since|during|past|around|about)$/.test(next.lower)) continue
       }
