@@ -118,6 +118,9 @@ describe.each([
   ['weeks counted between the days of a range', ['the course runs 8 weeks', 'course runs Feb 2 to Apr 20'], ['the course runs 8 weeks', 'course runs Feb 2 to Mar 30'], /duration/],
   ['rescinded, sunset, turned down, left the company', ['Pia is still with the company', 'pia left the company in April'], ['Pia is still with the company', 'pia left for Lisbon in April'], /negates/],
   ['a retracted thing with a number is that one', ['Python 2 was sunset in 2020', 'the Python 2 service is still running'], ['Python 2 was sunset in 2020', 'the Python service is down'], /negates/],
+  ['British and American spellings are one word', ["Ada's favourite colour is green", 'ada says her favorite color is purple'], ["Ada's favourite colour is green", 'ada says her favorite color is green'], /color/],
+  ['formal against casual', ['the client prefers formal emails', 'the client wants casual emails'], ['the client prefers formal emails', 'the client wants formal, short emails'], /register/],
+  ['a frequency adverb is no modifier', ['Leo always orders a latte', 'leo usually orders a cortado'], ["Leo's go-to order is a latte", 'leo usually orders a latte, extra hot'], /drink/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

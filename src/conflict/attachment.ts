@@ -115,6 +115,8 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
     const determined = DETERMINERS.has(r.tokens[i - 2]?.lower ?? '')
     // "can read music" (a verb after a modal or "to"), "0.5 TB volume" (a unit after a number).
     if (/^(?:can|could|will|would|should|must|may|might|to|does|did|do|cannot)$|^\d/.test(r.tokens[i - 2]?.lower ?? '')) return null
+    // "usually orders": an adverb says how often, not which one.
+    if (/^(?:usually|normally|typically|generally|mostly|really|actually|probably|definitely|basically|rarely|often|sometimes|always|never|mainly)$/.test(p.lower)) return null
     if ((!determined && (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3))) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
     return p
   }

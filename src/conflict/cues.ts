@@ -134,6 +134,7 @@ life: alive living | dead deceased
 permission: allowed permitted | forbidden prohibited banned
 occupancy: vacant | occupied taken
 synchrony: synchronous sync | asynchronous async
+register: formal | casual informal
 `
 
 /**
@@ -218,7 +219,7 @@ weekday: monday tuesday wednesday thursday friday saturday sunday
 tier: basic pro premium free enterprise standard starter business team
 format: pdf spreadsheet csv xlsx docx slides word excel markdown html json
 carrier: ups fedex dhl usps
-drink: tea coffee espresso latte cappuccino decaf juice soda cola beer wine water
+drink: tea coffee espresso latte cappuccino cortado americano macchiato mocha decaf juice soda cola beer wine water
 handedness: left-handed right-handed lefthanded righthanded ambidextrous
 branch: main master trunk develop
 seat: window aisle middle
@@ -263,8 +264,8 @@ export const CLASS_OF: ReadonlyMap<string, string> = (() => {
  * vegetarian ones.
  */
 export const DIETS: ReadonlyArray<{ readonly diet: RegExp; readonly breaks: RegExp }> = [
-  { diet: /\b(?:vegetarian|veggie)\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish)\b/i },
-  { diet: /\bvegan\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish|cheese|eggs?|omelett?e|milk|butter|honey|yogh?urt|latte)\b/i },
+  { diet: /\b(?:vegetarian|veggie)\b/i, breaks: /\b(?:cheeseburger|hamburger|steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish)\b/i },
+  { diet: /\bvegan\b/i, breaks: /\b(?:cheeseburger|hamburger|steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|meatballs?|turkey|duck|tuna|salmon|shrimp|prawns?|fish|cheese|eggs?|omelett?e|milk|butter|honey|yogh?urt|latte)\b/i },
   { diet: /\b(?:pescatarian|pescetarian)\b/i, breaks: /\b(?:steak|beef|pork|chicken|bacon|ham|lamb|veal|salami|pepperoni|brisket|ribs|turkey|duck)\b/i },
   { diet: /\blactose[-\s]intolerant\b|\bdairy[-\s]free\b/i, breaks: /\b(?:milk|cheese|cream|butter|yogh?urt|ice\s+cream|milkshake|latte|cappuccino)\b/i },
   { diet: /\b(?:c[oe]eliac|gluten[-\s]free)\b/i, breaks: /\b(?:bread|pasta|pizza|bagels?|croissants?|beer|sandwich(?:es)?|noodles|couscous|pancakes?|waffles?)\b/i },

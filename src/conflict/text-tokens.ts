@@ -30,6 +30,9 @@ const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\bdept\b/gi, 'department'],
   [/\bmgr\b/gi, 'manager'],
   [/\b(?:pw|pwd|passwd)\b/gi, 'password'],
+  // British spellings read as American ones, so "colour" and "color" are one word.
+  [/\b(colo|favo|flavo|behavio|neighbo|harbo|labo|humo|hono|rumo)ur(s|ed|ite|ites|ing|hood)?\b/gi, '$1r$2'],
+  [/\b(cent|met|lit|theat|fib)re(s)?\b/gi, '$1er$2'],
   [/\btix\b/gi, 'tickets'],
   [/\bdocs\b/gi, 'documentation'],
   [/\bconfig\b/gi, 'configuration'],
