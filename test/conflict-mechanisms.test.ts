@@ -121,6 +121,7 @@ describe.each([
   ['British and American spellings are one word', ["Ada's favourite colour is green", 'ada says her favorite color is purple'], ["Ada's favourite colour is green", 'ada says her favorite color is green'], /color/],
   ['formal against casual', ['the client prefers formal emails', 'the client wants casual emails'], ['the client prefers formal emails', 'the client wants formal, short emails'], /register/],
   ['a frequency adverb is no modifier', ['Leo always orders a latte', 'leo usually orders a cortado'], ["Leo's go-to order is a latte", 'leo usually orders a latte, extra hot'], /drink/],
+  ['a retraction is of the thing, not of the phrase after it', ['the 7am ferry to Hull is cancelled', 'the 7am ferry to Hull is running'], ['the 7am ferry to Hull is cancelled', 'the Hull office opens at 7am'], /negates/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

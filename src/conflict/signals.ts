@@ -100,6 +100,16 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
       // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
       const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
+      // A retraction is of its clause's head ("the 5pm train to Leeds is cancelled" cancels the
+      // train): a word in a phrase after a preposition before the verb counts only if the other
+      // side names what that phrase hangs on.
+      if (head && !NEGATORS.has(head.lower) && tx && tx.start < head.start) {
+        const clauseStart = Math.max(...[...x.norm.slice(0, tx.start).matchAll(/[.;!?,()–]/g)].map((m) => m.index + 1), 0)
+        const before = x.tokens.filter((t) => t.start >= clauseStart && t.start < tx.start)
+        const prep = before.findIndex((t) => /^(?:to|from|in|at|on|for|of|with|near|by)$/.test(t.lower))
+        const hang = prep > 0 ? before.slice(0, prep).reverse().find((t) => x.content.has(t.stem) && !/^\d/.test(t.lower)) : undefined
+        if (hang && !hasStem(y.content, hang.stem)) continue
+      }
       // A retraction negates its clause's head: in "the payroll export failed" the export failed,
       // and "payroll" only says which one, so the other side must name the export too.
       if (head && !NEGATORS.has(head.lower) && tx) {
