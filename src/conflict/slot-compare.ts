@@ -65,6 +65,8 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     case 'money': {
       const o = b as typeof a
       if (a.currency && o.currency && a.currency !== o.currency) return 'incomparable'
+      // "$1,200 per person" / "$2,400 for the two of us": a price per head is not the total.
+      if (!a.per !== !o.per && !PER_YEAR[(a.per ?? o.per)!]) return 'incomparable'
       if (a.per && o.per && a.per !== o.per) {
         // "$2,100 a month" / "25.2k a year": amounts per periods of time compare per year.
         const [pa, po] = [PER_YEAR[a.per], PER_YEAR[o.per]]
