@@ -123,6 +123,7 @@ describe.each([
   ['a frequency adverb is no modifier', ['Leo always orders a latte', 'leo usually orders a cortado'], ["Leo's go-to order is a latte", 'leo usually orders a latte, extra hot'], /drink/],
   ['a retraction is of the thing, not of the phrase after it', ['the 7am ferry to Hull is cancelled', 'the 7am ferry to Hull is running'], ['the 7am ferry to Hull is cancelled', 'the Hull office opens at 7am'], /negates/],
   ['a price per head is not the total', ['the tour costs $90 per person', 'the tour costs $120 per person'], ['the tour costs $90 per person', 'the tour costs $180 for the two of us'], /money/],
+  ['an update verb states the present', ['the design review got rescheduled to next week', 'design review is today at 4'], ['the design review got rescheduled to next week', 'design review is next week, Thursday'], /date/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

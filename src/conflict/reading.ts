@@ -163,7 +163,7 @@ export function readText(text: string): Reading {
     slots,
     past: PAST_MARKERS.test(norm),
     leadingName: leadingName(tokens, norm),
-    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated)\b/i.test(norm),
+    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated|rescheduled|postponed|pushed|bumped|reassigned|relocated|renamed|rebooked)\b/i.test(norm),
     pastAt: pastClauses(norm),
     orders: preferenceOrders(norm),
     present: PRESENT_MARKERS.test(norm),
