@@ -124,6 +124,7 @@ describe.each([
   ['a retraction is of the thing, not of the phrase after it', ['the 7am ferry to Hull is cancelled', 'the 7am ferry to Hull is running'], ['the 7am ferry to Hull is cancelled', 'the Hull office opens at 7am'], /negates/],
   ['a price per head is not the total', ['the tour costs $90 per person', 'the tour costs $120 per person'], ['the tour costs $90 per person', 'the tour costs $180 for the two of us'], /money/],
   ['an update verb states the present', ['the design review got rescheduled to next week', 'design review is today at 4'], ['the design review got rescheduled to next week', 'design review is next week, Thursday'], /date/],
+  ['another named place after one verb and preposition', ['omar lands at heathrow at 9:10', "Omar's flight lands at LGW 9:10am"], ['omar lands at heathrow at 9:10', 'omar lands at Heathrow T5 at 9:10'], /place/],
 ] as const)('%s', (_name, [a, b], [c, d], reason) => {
   test('flags the contradiction, with a reason', () => {
     const v = judge(a, b)

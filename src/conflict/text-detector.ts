@@ -1,7 +1,7 @@
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { compareSlots } from './slot-compare.js'
-import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
+import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -14,7 +14,7 @@ export interface TextConflictVerdict {
   readonly shared: readonly string[]
 }
 
-const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal, stanceSignal] as const
+const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal, stanceSignal, placeSignal] as const
 
 /**
  * Decides whether two short observations, written however people write (chat, notes, tickets),
