@@ -169,3 +169,30 @@ describe('regressions found on the template sets and the bench sentences', () =>
 test('a name that opens one text and is named in the other is one subject', () => {
   expect(judge('Bruna is the project lead for Kestrel', 'Kestrel is led by Anouk').conflict).toBe(true)
 })
+
+describe('the WordNet lexicon (src/conflict/wordnet-lexicon.ts, scripts/make-conflict-lexicon.ts)', () => {
+  test('every antonym line has two poles, no word on both, and no function word', async () => {
+    const { WORDNET_ANTONYMS } = await import('../src/conflict/wordnet-lexicon.js')
+    const { STOPWORDS } = await import('../src/conflict/lexicon.js')
+    const lines = WORDNET_ANTONYMS.split('\n')
+    expect(lines.length).toBeGreaterThan(50)
+    for (const line of lines) {
+      const [pos, neg] = line.split('|').map((side) => side.split(' ').filter(Boolean))
+      expect(pos!.length, line).toBeGreaterThan(0)
+      expect(neg!.length, line).toBeGreaterThan(0)
+      expect(pos!.some((w) => neg!.includes(w)), line).toBe(false)
+      expect([...pos!, ...neg!].some((w) => STOPWORDS.has(w)), line).toBe(false)
+    }
+  })
+  test('no noun is in two classes', async () => {
+    const { WORDNET_CLASSES } = await import('../src/conflict/wordnet-lexicon.js')
+    const seen = new Map<string, string>()
+    for (const line of WORDNET_CLASSES.split('\n')) {
+      const [name, words] = line.split(':') as [string, string]
+      for (const w of words.split(' ')) {
+        expect(seen.get(w), `${w} in ${name} and ${seen.get(w)}`).toBeUndefined()
+        seen.set(w, name)
+      }
+    }
+  })
+})
