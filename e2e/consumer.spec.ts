@@ -23,14 +23,16 @@ const BUDGET = {
    * loaded at the first read (src/facts/free-text-conflicts.ts), not at open.
    */
   // Raised from 90_000 by issue 16's general detector (+5.5 kB gz), then from 95_000 by issue 15's
-  // WebAssembly BLAKE2b (+6.3 kB gz); test/bundle-size.test.ts says why.
-  factsWorkerGz: 108_000,
+  // WebAssembly BLAKE2b (+6.3 kB gz) and issue 16's generalization work (+8.8 kB gz estimated);
+  // test/bundle-size.test.ts says why.
+  factsWorkerGz: 115_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
-   * and issue 16's detector lexicons. Raised from 270_000 by the WebAssembly BLAKE2b (+6.3 kB gz).
+   * and issue 16's detector lexicons. Raised from 270_000 by the WebAssembly BLAKE2b (+6.3 kB gz) and
+   * issue 16's generalization work (+8.8 kB gz): 270.6 kB measured by test/bundle-size.test.ts.
    */
-  allModulesWorkerGz: 280_000,
+  allModulesWorkerGz: 290_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`

@@ -8,13 +8,16 @@ import type { Slot } from './slot.js'
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
   [stem('booking')]: 'reserv', [stem('table')]: 'reserv', [stem('reservation')]: 'reserv',
-  [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir',
+  [stem('expires')]: 'expir', [stem('valid')]: 'expir', [stem('good')]: 'expir', [stem('ends')]: 'expir', [stem('lapses')]: 'expir',
   [stem('reports')]: 'manag', [stem('manager')]: 'manag', [stem('boss')]: 'manag',
+  // Beginning at a place of work: "joined in 2019", "started here in 2021", "was hired in 2020".
+  [stem('joined')]: 'start', [stem('started')]: 'start', [stem('hired')]: 'start', [stem('began')]: 'start', [stem('onboarded')]: 'start',
   // Ways of addressing someone: "reply in Swedish" and "write in English" answer one question.
   ...Object.fromEntries('reply replies respond write writes email message contact talk speak speaks address answer communicate correspond'.split(' ').map((w) => [stem(w), 'commun'])),
 }
 /** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
 const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])
+const UPDATE = /^(?:re(?:assign|schedul|locat|book|nam|rout|allocat|plac)ed|moved?|moves|pushed|bumped|postponed|shifted|switched|changed|now)$/
 const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
 
 /**
@@ -28,10 +31,14 @@ export function attachedWords(r: Reading, at: number): string[] {
   for (let i = r.tokens.length - 1; i >= 0 && out.length < 1; i--) {
     const t = r.tokens[i]!
     if (t.end > at) continue
-    if (/[.;!?,:()–]/.test(r.norm.slice(t.end, at))) break
+    // A parenthesis is skipped, not a boundary: "paid invoice 7781 in full ($4,200) on 3/28".
+    if (/[.;!?,:–]/.test(r.norm.slice(t.end, at).replace(/\([^()]*\)/g, ''))) break
+    // "moved to the 21st", "rescheduled to next week", "reassigned to Marco": an update verb gives
+    // the subject's new answer, whatever noun stands before it ("Flu clinic moved to the 21st").
+    if (UPDATE.test(t.lower)) return []
     // Preference verbs attach the answer as update verbs do ("prefers a window seat" / "wants the aisle").
     const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
-    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:every|any|some|no)(?:thing|one|body|where)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || t.identifier || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:(?:every|any|some|no)(?:thing|one|body|where)|one|ones)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
   return out
@@ -45,17 +52,28 @@ export function attachedWords(r: Reading, at: number): string[] {
 export function differentAttributes(a: Reading, atA: number, b: Reading, atB: number): boolean {
   const own = (x: Reading, at: number, y: Reading): string[] => {
     const yc = new Set([...y.content].map(canon))
-    return attachedWords(x, at).filter((s) => !hasStem(y.content, s) && !yc.has(canon(s)))
+    // Whole words, not the parts of a hyphenated one: "checkout" is not "check" of "check-in".
+    const words = [...y.tokens.map((t) => t.stem), ...[...y.content].filter((c) => !y.tokens.some((t) => t.identifier && t.stem.startsWith(c)))]
+    return attachedWords(x, at).filter((s) => !hasStem(words, s) && !yc.has(canon(s)))
   }
   return own(a, atA, b).length > 0 && own(b, atB, a).length > 0
 }
+
+/** Words after a verb that say how or when, not what: "works fine", "broken again". */
+const ADVERBS = /^(?:again|now|still|fine|ok|okay|well|today|tonight|anymore|yet|too|already|lately|recently|currently|though|either|properly|perfectly)$/
+const PREPOSITIONS = new Set(['on', 'in', 'at', 'for', 'from', 'with', 'by', 'since', 'until', 'till', 'during', 'after', 'before', 'via', 'per', 'as', 'because', 'due'])
 
 /** The first content word after a position in its clause: what a verb is about ("accepts credit cards" -> credit). */
 function objectWord(r: Reading, at: number): string | null {
   for (const t of r.tokens) {
     if (t.start < at) continue
     if (/[.;!?,:()–]/.test(r.norm.slice(at, t.start))) return null
-    if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
+    // "public on GitHub", "private since May": a preposition opens a phrase of its own; what an
+    // adjective is said of comes before it, not after.
+    if (PREPOSITIONS.has(t.lower)) return null
+    // "private last week": words of a date say when, not what.
+    if ([...r.slots.at].some(([sl, p]) => p >= 0 && t.start >= p && t.start < p + sl.text.length)) continue
+    if (STOPWORDS.has(t.lower) || isTimeWord(t.lower) || /^\d/.test(t.lower) || ADVERBS.test(t.lower)) continue
     return t.stem
   }
   return null
@@ -95,6 +113,10 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
     // A verb before the noun ("knows kubernetes", "blocks Zoom") says what is done to it, not which one.
     // After a determiner it is a noun ("the payments team"), whatever its ending.
     const determined = DETERMINERS.has(r.tokens[i - 2]?.lower ?? '')
+    // "can read music" (a verb after a modal or "to"), "0.5 TB volume" (a unit after a number).
+    if (/^(?:can|could|will|would|should|must|may|might|to|does|did|do|cannot)$|^\d/.test(r.tokens[i - 2]?.lower ?? '')) return null
+    // "usually orders": an adverb says how often, not which one.
+    if (/^(?:usually|normally|typically|generally|mostly|really|actually|probably|definitely|basically|rarely|often|sometimes|always|never|mainly)$/.test(p.lower)) return null
     if ((!determined && (/(?:ed|ing)$/.test(p.lower) || (/[^s]s$/.test(p.lower) && p.lower.length > 3))) || ANTONYMS.has(p.stem) || RETRACTORS.has(p.stem)) return null
     return p
   }
@@ -103,7 +125,8 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
   for (let i = 0; i < a.tokens.length; i++) {
     const t = a.tokens[i]!
     // An everyday head ("team") is enough when the subject is named before it; "two subjects" needs a key.
-    if (STOPWORDS.has(t.lower) || !a.content.has(t.stem)) continue
+    // "New York time" / "London time": places before "time" name zones, compared as clock times.
+    if (STOPWORDS.has(t.lower) || !a.content.has(t.stem) || t.lower === 'time') continue
     const j = b.tokens.findIndex((u) => sameStem(u.stem, t.stem))
     if (j < 0) continue
     const [pa, pb] = [before(a, i), before(b, j)]
@@ -131,7 +154,7 @@ function modifierPairs(a: Reading, b: Reading): ModifierPair[] {
  * staging server" and "the production server" are two servers, "the basic plan" and "the pro
  * plan" two plans.
  */
-export const SUBJECT_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform'])
+export const SUBJECT_CLASSES: ReadonlySet<string> = new Set(['color', 'ordinal', 'daypart', 'age', 'family', 'label', 'environment', 'tier', 'component', 'platform', 'meal', 'country'])
 
 /**
  * A shared head noun with a different word right before it on each side: "backend tests" /
@@ -156,7 +179,7 @@ const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
 const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
 
 /** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */
-function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
+export function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
   const rest = /^[^.;!?,:()]*/.exec(r.norm.slice(end))![0].toLowerCase()
   const range = new RegExp(String.raw`\b${DAY}\s*(?:–|-|to|through|thru)\s*${DAY}`).exec(rest)
   if (range) {

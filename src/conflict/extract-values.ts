@@ -78,16 +78,30 @@ const MASS: Readonly<Record<string, number>> = {
   mg: 0.001, milligram: 0.001, g: 1, gram: 1, kg: 1000, kilo: 1000, kilogram: 1000, lb: 453.59237, lbs: 453.59237,
   pound: 453.59237, oz: 28.349523125, ounce: 28.349523125, ton: 1e6, tonne: 1e6,
 }
-const UNIT_WORDS = [DURATION, SIZE, LENGTH, MASS].flatMap((t) => Object.keys(t))
+// Volumes in litres (US gallons, quarts, pints: the ones people quote), pressures in pascals,
+// power in watts, energy in watt-hours.
+const VOLUME: Readonly<Record<string, number>> = {
+  ml: 0.001, millilitre: 0.001, milliliter: 0.001, l: 1, litre: 1, liter: 1, gal: 3.785411784, gallon: 3.785411784,
+  qt: 0.946352946, quart: 0.946352946, pint: 0.473176473, 'fl oz': 0.0295735,
+}
+const PRESSURE: Readonly<Record<string, number>> = { pa: 1, hpa: 100, kpa: 1000, mbar: 100, bar: 1e5, psi: 6894.757, atm: 101325 }
+const POWER: Readonly<Record<string, number>> = { watt: 1, kw: 1000, kilowatt: 1000, mw: 1e6, megawatt: 1e6, hp: 745.7, horsepower: 745.7 }
+const ENERGY: Readonly<Record<string, number>> = { wh: 1, kwh: 1000, mwh: 1e6 }
+const AREA: Readonly<Record<string, number>> = {
+  'm²': 1, m2: 1, sqm: 1, 'sq m': 1, 'square meter': 1, 'square metre': 1, 'sq ft': 0.09290304, sqft: 0.09290304, 'square feet': 0.09290304, 'square foot': 0.09290304,
+  'ft²': 0.09290304, acre: 4046.8564224, hectare: 10000, ha: 10000, 'km²': 1e6,
+}
+const UNIT_TABLES = [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS], ['volume', VOLUME], ['pressure', PRESSURE], ['power', POWER], ['energy', ENERGY], ['area', AREA]] as const
+const UNIT_WORDS = UNIT_TABLES.map(([, t]) => t).flatMap((t) => Object.keys(t))
   .sort((a, b) => b.length - a.length)
   .map((u) => (u.length > 2 && !u.endsWith('s') && u !== 'feet' ? `${u}s?` : u))
   .join('|')
 
-function unitOf(word: string): { dim: 'duration' | 'size' | 'length' | 'mass'; factor: number } | null {
+function unitOf(word: string): { dim: (typeof UNIT_TABLES)[number][0]; factor: number } | null {
   const w = word.toLowerCase()
   const singular = w.length > 3 && w.endsWith('s') && w !== 'lbs' && w !== 'inches' ? w.slice(0, -1) : w
-  for (const [dim, table] of [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS]] as const) {
-    const f = table[w] ?? table[singular]
+  for (const [dim, table] of UNIT_TABLES) {
+    const f = (table as Record<string, number>)[w] ?? (table as Record<string, number>)[singular]
     if (f !== undefined) return { dim, factor: f }
   }
   return null
@@ -171,15 +185,18 @@ const EXTRACTORS: readonly Extractor[] = [
     },
   },
   {
-    re: /\b(today|tonight|tomorrow|yesterday)(?:['’]s)?\b/gi,
+    re: /\b(?:the\s+day\s+(after|before)\s+)?(today|tonight|tomorrow|yesterday)(?:['’]s)?\b/gi,
     read: (m) => {
-      const w = m[1]!.toLowerCase()
-      return { value: { type: 'reldate', unit: 'day', offset: w === 'tomorrow' ? 1 : w === 'yesterday' ? -1 : 0 } }
+      const w = m[2]!.toLowerCase()
+      // "the day after tomorrow" is two days on, "the day before yesterday" two days back.
+      const shift = m[1] ? (m[1].toLowerCase() === 'after' ? 1 : -1) : 0
+      return { value: { type: 'reldate', unit: 'day', offset: (w === 'tomorrow' ? 1 : w === 'yesterday' ? -1 : 0) + shift } }
     },
   },
   // ---- times ----
   {
-    re: new RegExp(`(?<![\\w.:])(\\d{1,2})(?::(\\d{2}))?\\s*([ap]\\.?m\\.?)(?![a-z])${TZ}`, 'gi'),
+    // "9:30am", "9.30am" (British), "5 p.m.".
+    re: new RegExp(`(?<![\\w.:])(\\d{1,2})(?:[:.](\\d{2}))?\\s*([ap]\\.?m\\.?)(?![a-z])${TZ}`, 'gi'),
     read: (m) => nonNull(clock(+m[1]!, +(m[2] ?? 0), m[3], undefined)),
   },
   {
@@ -266,7 +283,7 @@ const EXTRACTORS: readonly Extractor[] = [
     read: (m) => ({ value: { type: 'measure', dim: 'duration', base: /and a half/i.test(m[0]) ? 5400 : /half/i.test(m[0]) ? 1800 : 900, per: null } }),
   },
   {
-    re: new RegExp(`(${N})[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})\\b`, 'gi'),
+    re: new RegExp(`(${N})[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})(?![A-Za-z0-9])`, 'gi'),
     read: (m, rest) => {
       const n = parseNumber(m[1]!)
       const unit = unitOf(m[2]!)
@@ -288,7 +305,8 @@ const EXTRACTORS: readonly Extractor[] = [
   },
   // ---- years ----
   {
-    re: /\b(?:(?:the\s+)?year\s+)?((?:19|20)\d{2})\b(?![,.]\d)(?!\s*(?:%|[a-z]))/gi,
+    // "in 2019", "the 2023 budget" (a year before a noun after a determiner), not "2000 users".
+    re: /\b(?:(?:the\s+)?year\s+)?((?:19|20)\d{2})\b(?![,.]\d)(?!\s*%)(?:(?!\s*[a-z])|(?<=\b(?:the|our|my|their|his|her|its|this|last|next)\s+\d{4}))/gi,
     read: (m) => ({ value: { type: 'date', y: +m[1]! } }),
   },
   {

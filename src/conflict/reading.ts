@@ -1,4 +1,4 @@
-import { ANTONYMS, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
+import { ANTONYMS, WORDNET_POLES, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
@@ -64,7 +64,7 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
     ['wage', 'salary'], ['plane', 'flight'], ['bug', 'issue'], ['defect', 'issue'], ['ticket', 'issue'],
     ['rollout', 'release'], ['deploy', 'release'], ['deployment', 'release'], ['launch', 'release'],
     ['mtg', 'meeting'],
-    ['reservation', 'booking'], ['rez', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
+    ['reservation', 'booking'], ['rez', 'booking'], ['res', 'booking'], ['appointment', 'appointment'], ['appt', 'appointment'],
     ['colleague', 'coworker'], ['autumn', 'fall'], ['postcode', 'zipcode'], ['petrol', 'gas'],
   ].map(([a, b]) => [stem(a!), stem(b!)] as const),
 )
@@ -73,7 +73,7 @@ const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
  * Kinds of a few everyday things, so a negation of the kind reaches its members: "doesn't drink
  * coffee" against "had three espressos", "no alcohol" against "a glass of wine".
  */
-const KIND_OF: ReadonlyMap<string, readonly string[]> = (() => {
+export const KIND_OF: ReadonlyMap<string, readonly string[]> = (() => {
   const out = new Map<string, string[]>()
   for (const [kind, words] of Object.entries({
     coffee: 'espresso latte cappuccino americano macchiato mocha cortado',
@@ -107,7 +107,7 @@ export function isTimeWord(lower: string): boolean {
 /** Reads an observation. */
 export function readText(text: string): Reading {
   let norm = normalizeText(text)
-  for (const [re, to] of PHRASAL_VERBS) norm = norm.replace(re, to)
+  for (const [re, to] of PHRASAL_VERBS) norm = typeof to === 'string' ? norm.replace(re, to) : norm.replace(re, to)
   for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
   norm = norm
     .replace(DISLIKE_PHRASES, 'dislike')
@@ -123,7 +123,11 @@ export function readText(text: string): Reading {
     content.add(t.stem)
     const alias = NOUN_ALIASES.get(t.stem)
     if (alias) content.add(alias)
-    for (const kind of KIND_OF.get(t.stem) ?? []) content.add(kind)
+    // "espresso" is coffee: the kind is a word of the text and a topic it is about.
+    for (const kind of KIND_OF.get(t.stem) ?? []) {
+      content.add(kind)
+      keys.add(kind)
+    }
     // "check-in" also says "check": parts of a hyphenated word are words too.
     if (/-/.test(t.lower) && !/\d/.test(t.lower)) for (const part of t.lower.split('-')) if (part.length > 2) content.add(stem(part))
     if (t.capital || t.identifier || (!GENERIC.has(t.lower) && t.lower.length >= 3 && !ANTONYMS.has(t.stem) && !RETRACTORS.has(t.stem))) {
@@ -159,7 +163,7 @@ export function readText(text: string): Reading {
     slots,
     past: PAST_MARKERS.test(norm),
     leadingName: leadingName(tokens, norm),
-    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated)\b/i.test(norm),
+    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated|rescheduled|postponed|pushed|bumped|reassigned|relocated|renamed|rebooked)\b/i.test(norm),
     pastAt: pastClauses(norm),
     orders: preferenceOrders(norm),
     present: PRESENT_MARKERS.test(norm),
@@ -265,7 +269,8 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+        // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
         // "did not fail" retracts nothing.
         for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
       }
@@ -274,12 +279,23 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
   return out
 }
 
+/** "keeps dropping", "is failing over": an ongoing behaviour, not a retraction of the clause. */
+function ongoing(t: Token, clause: readonly Token[], i: number): boolean {
+  return /ing$/.test(t.lower) && /^(?:keeps?|kept|is|are|was|were|been|still)$/.test(clause[i - 1]?.lower ?? '')
+}
+
+/** "ends Sunday", "ends in March": an end with a date is a schedule, not a retraction. */
+function scheduledEnd(t: Token, clause: readonly Token[], i: number): boolean {
+  if (!/^(?:ends?|ending)$/.test(t.lower)) return false
+  return clause.slice(i + 1, i + 4).some((u) => isTimeWord(u.lower) || /^\d/.test(u.lower))
+}
+
 function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<string, string>): Map<string, Array<{ pole: 1 | -1; word: string; end: number }>> {
   const out = new Map<string, Array<{ pole: 1 | -1; word: string; end: number }>>()
   tokens.forEach((t, i) => {
     // "5 km", "3 miles": a unit after a number measures; it states no preference for a system.
     const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
-    for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? []) {
+    for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? (predicative(tokens, i, norm) ? WORDNET_POLES.get(t.stem) : undefined) ?? []) {
       if (measured && p.group === 'units') continue
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
       // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
@@ -292,6 +308,19 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     }
   })
   return out
+}
+
+/**
+ * Whether the adjective at `i` is said of something rather than picking it out: after a linking
+ * verb ("is empty", "looks old", "got cold") and not before a noun ("an empty tank").
+ */
+function predicative(tokens: readonly Token[], i: number, norm: string): boolean {
+  const next = tokens[i + 1]
+  const ends = !next || /[.,;:!?()–]/.test(norm.slice(tokens[i]!.end, next.start)) || STOPWORDS.has(next.lower) || NEGATORS.has(next.lower) || /^(?:now|again|today|yet|already|anymore|lately|these|currently)$/.test(next.lower)
+  let j = i - 1
+  while (j >= 0 && /^(?:very|too|so|quite|really|pretty|fairly|rather|completely|totally|fully|still|now|always|never|not|no|longer|more|less|a|bit|little)$/.test(tokens[j]!.lower)) j--
+  const linked = j >= 0 && /^(?:is|are|am|was|were|be|been|being|seems?|seemed|looks?|looked|feels?|felt|stays?|stayed|remains?|remained|got|gets|became|becomes|turned|went|runs?|ran|keeps?|kept)$/.test(tokens[j]!.lower)
+  return ends && linked
 }
 
 /** Verbs that follow a person named as a sentence's subject ("Gustavo is", "Priya manages", "Ali reports"). */

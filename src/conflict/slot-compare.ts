@@ -1,5 +1,5 @@
 import type { Slot, Slots } from './slot.js'
-import { toUtc, type Zone } from './time-zones.js'
+import { seasonFits, toUtc, type Zone } from './time-zones.js'
 import { compareDateParts } from './values.js'
 
 /** Two slots that disagree, for the reason shown to a person. */
@@ -36,8 +36,10 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
     if (t.kind !== 'time') return 'incomparable'
     // A time inside a window agrees with it ("between 8 and 12" / "ETA 10:30").
     for (const season of [0, 1] as const) {
+      if (!seasonFits(season, span.zone, t.zone)) continue
       for (const s of span.start) for (const e of span.end) for (const m of t.minutes) {
-        const [us, ue, um] = [toUtc(s, span.zone, season), toUtc(e, span.zone, season), toUtc(m, t.zone, season)]
+        const [zs, zt] = [span.zone ?? t.zone, t.zone ?? span.zone]
+        const [us, ue, um] = [toUtc(s, zs, season), toUtc(e, zs, season), toUtc(m, zt, season)]
         if (us <= ue ? um >= us && um <= ue : um >= us || um <= ue) return 'equal'
       }
     }
@@ -48,17 +50,40 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   if (bounded !== null) return bounded
   switch (a.kind) {
     case 'time': return overlapTimes(a.minutes, (b as typeof a).minutes, a, b as typeof a) ? 'equal' : 'differ'
-    case 'date': return a.end || (b as typeof a).end ? compareRanges(a, b as typeof a) : compareDateParts(a, b as typeof a)
+    case 'date': {
+      const o = b as typeof a
+      // "Mon–Sat" holds Saturday and not Sunday; two ranges agree when they are the same days.
+      if (a.wds || o.wds) {
+        const [x, y] = [a.wds ?? (a.wd !== undefined ? [a.wd] : null), o.wds ?? (o.wd !== undefined ? [o.wd] : null)]
+        if (!x || !y) return 'incomparable'
+        if (a.wds && o.wds) return x.length === y.length && x.every((d) => y.includes(d)) ? 'equal' : 'differ'
+        return x.some((d) => y.includes(d)) ? 'equal' : 'differ'
+      }
+      return a.end || o.end ? compareRanges(a, o) : compareDateParts(a, o)
+    }
     case 'reldate': return a.offset === (b as typeof a).offset ? 'equal' : 'differ'
     case 'money': {
       const o = b as typeof a
       if (a.currency && o.currency && a.currency !== o.currency) return 'incomparable'
-      if (a.per && o.per && a.per !== o.per) return 'incomparable'
+      // "$1,200 per person" / "$2,400 for the two of us": a price per head is not the total.
+      if (!a.per !== !o.per && !PER_YEAR[(a.per ?? o.per)!]) return 'incomparable'
+      if (a.per && o.per && a.per !== o.per) {
+        // "$2,100 a month" / "25.2k a year": amounts per periods of time compare per year.
+        const [pa, po] = [PER_YEAR[a.per], PER_YEAR[o.per]]
+        if (!pa || !po) return 'incomparable'
+        return close(a.amount * pa, o.amount * po, approx ? 0.1 : 0.005) ? 'equal' : 'differ'
+      }
       return close(a.amount, o.amount, approx ? 0.1 : 1e-9) ? 'equal' : 'differ'
     }
     case 'percent': return close(a.value, (b as typeof a).value, approx ? 0.05 : 1e-9) ? 'equal' : 'differ'
     case 'measure': {
       const o = b as typeof a
+      // A range agrees with what falls inside it, and with a range it meets.
+      if (a.range || o.range) {
+        const [x0, x1] = [Math.min(...a.bases), Math.max(...a.bases)]
+        const [y0, y1] = [Math.min(...o.bases), Math.max(...o.bases)]
+        return x0 <= y1 * (1 + tol) && y0 <= x1 * (1 + tol) ? 'equal' : 'differ'
+      }
       // Temperatures agree within a degree: 4°C is 39.2°F, and people round.
       if (a.dim === 'temperature') return a.bases.some((x) => o.bases.some((y) => Math.abs(x - y) <= (approx ? 1.5 : 1))) ? 'equal' : 'differ'
       return a.bases.some((x) => o.bases.some((y) => close(x, y, tol))) ? 'equal' : 'differ'
@@ -81,6 +106,8 @@ export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
   }
 }
 
+const PER_YEAR: Record<string, number> = { hour: 2080, day: 365, night: 365, week: 52, fortnight: 26, month: 12, mo: 12, quarter: 4, year: 1, yr: 1, annum: 1 }
+
 type DateSlot = Extract<Slot, { kind: 'date' }>
 
 /** Ranges agree when both ends do; a single day agrees with a range it falls in. */
@@ -99,10 +126,36 @@ function compareRanges(a: DateSlot, b: DateSlot): Verdict {
 
 /** Clock times agree when some reading of each is the same instant, both read in the same season. */
 function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly zone: Zone | null }, b: { readonly zone: Zone | null }): boolean {
+  // A time without a zone is read in the other side's zone ("9:30 ET" / "at 9:30" agree).
+  const [za, zb] = [a.zone ?? b.zone, b.zone ?? a.zone]
   for (const season of [0, 1] as const) {
-    for (const p of x) for (const q of y) if (toUtc(p, a.zone, season) === toUtc(q, b.zone, season)) return true
+    if (!seasonFits(season, za, zb)) continue
+    for (const p of x) for (const q of y) if (toUtc(p, za, season) === toUtc(q, zb, season)) return true
   }
   return false
+}
+
+/**
+ * "8pm EST on the 19th" is 01:00 UTC on the 20th: with one zoned clock time, the text's day is
+ * also read as the UTC day it falls on, so it agrees with a day written in another zone.
+ */
+function withUtcDates(slots: readonly Slot[]): Slot[] {
+  const times = slots.filter((s): s is Extract<Slot, { kind: 'time' }> => s.kind === 'time' && s.zone !== null)
+  const days = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && s.d !== undefined && !s.end)
+  if (times.length !== 1 || days.length !== 1) return [...slots]
+  const [t, day] = [times[0]!, days[0]!]
+  const out = [...slots]
+  for (const season of [0, 1] as const) {
+    if (!seasonFits(season, t.zone)) continue
+    for (const m of t.minutes) {
+      const shift = Math.floor((m - t.zone!.offsets[season]) / 1440)
+      if (shift === 0) continue
+      const d = new Date(Date.UTC(day.y ?? 2001, (day.m ?? 1) - 1, day.d! + shift))
+      const { wd: _wd, ...rest } = day
+      out.push({ ...rest, ...(day.m !== undefined ? { m: d.getUTCMonth() + 1 } : {}), d: d.getUTCDate(), ...(day.y !== undefined ? { y: d.getUTCFullYear() } : {}), text: `${day.text} (UTC)` })
+    }
+  }
+  return out
 }
 
 /** Durations hidden in spans ("1–3pm" lasts 2 hours), so they agree or clash with stated durations. */
@@ -112,7 +165,8 @@ function withSpanDurations(slots: readonly Slot[]): Slot[] {
     // "May 12–15" lasts four days, counted inclusively as people count days of an event.
     if (s.kind === 'date' && s.end && s.m !== undefined && s.d !== undefined) {
       const days = Math.round((Date.UTC(2001, s.end.m - 1, s.end.d) - Date.UTC(2001, s.m - 1, s.d)) / 86400000) + 1
-      out.push({ kind: 'measure', dim: 'duration', bases: [days * 86400], text: s.text })
+      // Over a week people count the days between ("Jan 5 to Feb 16" is six weeks) as often.
+      out.push({ kind: 'measure', dim: 'duration', bases: days > 7 ? [days * 86400, (days - 1) * 86400] : [days * 86400], text: s.text })
     }
     if (s.kind !== 'span' || s.start.length !== 1 || s.end.length !== 1) continue
     const mins = (((s.end[0]! - s.start[0]!) % 1440) + 1440) % 1440
@@ -129,7 +183,7 @@ function withSpanDurations(slots: readonly Slot[]): Slot[] {
  */
 export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly Clash[]; readonly agreements: number } {
   const approx = sa.approximate || sb.approximate
-  const [xa, xb] = [adapt(withSpanDurations(sa.slots), sb.slots), adapt(withSpanDurations(sb.slots), sa.slots)]
+  const [xa, xb] = [adapt(withUtcDates(withSpanDurations(sa.slots)), sb.slots), adapt(withUtcDates(withSpanDurations(sb.slots)), sa.slots)]
   const clashes: Clash[] = []
   let agreements = 0
   const fams = new Set(xa.map(family).filter((f) => xb.some((s) => family(s) === f)))
@@ -146,6 +200,14 @@ export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly
     let differ: [Slot, Slot] | null = null
     for (const p of ua) for (const q of ub) if (!differ && compare(p, q, approx) === 'differ') differ = [p, q]
     if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text, slots: differ })
+  }
+  // "today" / "next week", "tomorrow" / "last month": relative dates of two units clash when the
+  // days they can name do not overlap ("tomorrow" may fall in "next week" and agrees with it).
+  const rel = (xs: readonly Slot[]): Array<Extract<Slot, { kind: 'reldate' }>> => xs.filter((x): x is Extract<Slot, { kind: 'reldate' }> => x.kind === 'reldate')
+  const [ra, rb] = [rel(xa), rel(xb)]
+  if (ra.length === 1 && rb.length === 1 && ra[0]!.unit !== rb[0]!.unit) {
+    const [x, y] = [relDays(ra[0]!), relDays(rb[0]!)]
+    if (x && y && (x[1] < y[0] || y[1] < x[0])) clashes.push({ kind: 'date', a: ra[0]!.text, b: rb[0]!.text, slots: [ra[0]!, rb[0]!] })
   }
   return { clashes, agreements }
 }
@@ -184,4 +246,13 @@ function withinBound(a: Slot, b: Slot): Verdict | null {
   // People round conversions ("15 mph" is 24.1 km/h, "keep it under 24 km/h"): 2 % slack.
   const ok = v.some((x) => l.some((y) => (kind === 'max' ? x <= y * 1.02 : x >= y * 0.98)))
   return ok ? 'equal' : 'differ'
+}
+
+/** The days from today a relative date can name, or null for units it does not know. */
+function relDays(s: Extract<Slot, { kind: 'reldate' }>): [number, number] | null {
+  const span = ({ day: 1, week: 7, weekend: 7, sprint: 14, month: 31, quarter: 92, year: 366 } as Record<string, number>)[s.unit]
+  if (!span) return null
+  if (span === 1) return [s.offset, s.offset]
+  if (s.offset === 0) return [-(span - 1), span - 1]
+  return s.offset > 0 ? [span * (s.offset - 1) + 1, span * (s.offset + 1) - 1] : [span * (s.offset - 1) + 1, span * (s.offset + 1) - 1]
 }

@@ -13,12 +13,13 @@ export type Slot =
   | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string }
   | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
   /** A calendar date, or with `end` a range of days ("May 12–14": m 5, d 12, end 5/14). */
-  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly end?: { readonly m: number; readonly d: number }; readonly text: string }
+  | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly end?: { readonly m: number; readonly d: number }; readonly wds?: readonly number[]; readonly text: string }
   | { readonly kind: 'reldate'; readonly unit: string; readonly offset: number; readonly text: string }
   | { readonly kind: 'money'; readonly amount: number; readonly currency: string | null; readonly per?: string | null; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'percent'; readonly value: number; readonly text: string }
   /** A quantity; `bases` holds each reading (1 GB is 10^9 or 2^30 bytes). */
-  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly bound?: Bound; readonly text: string }
+  /** With `range`, `bases` are the two ends of a range ("10-15 min"). */
+  | { readonly kind: 'measure'; readonly dim: string; readonly bases: readonly number[]; readonly bound?: Bound; readonly range?: boolean; readonly text: string }
   | { readonly kind: 'count'; readonly value: number; readonly unit: string; readonly bound?: Bound; readonly text: string }
   | { readonly kind: 'freq'; readonly value: number; readonly per: string; readonly text: string }
   | { readonly kind: 'version'; readonly parts: readonly number[]; readonly text: string }

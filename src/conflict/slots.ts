@@ -2,7 +2,7 @@ import { extractValues } from './extract-values.js'
 import { STOPWORDS, stem } from './lexicon.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
-import { stayNights, tripDays } from './stay-nights.js'
+import { stayEnd, stayNights, termEnd, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
 
@@ -16,6 +16,12 @@ const SIZE: Record<string, readonly number[]> = {
 }
 const RATE: Record<string, number> = { kbps: 1e3, mbps: 1e6, gbps: 1e9, tbps: 1e12 }
 const SPEED: Record<string, number> = { mph: 0.44704, kmh: 1 / 3.6, kph: 1 / 3.6, 'km/h': 1 / 3.6, 'm/s': 1 }
+const UNIT_OF: Record<string, readonly [string, number]> = {
+  min: ['duration', 60], minute: ['duration', 60], hr: ['duration', 3600], hour: ['duration', 3600], h: ['duration', 3600], day: ['duration', 86400],
+  week: ['duration', 604800], month: ['duration', 2629800], year: ['duration', 31557600], second: ['duration', 1], sec: ['duration', 1],
+  kg: ['mass', 1000], lb: ['mass', 453.59237], km: ['length', 1000], mile: ['length', 1609.344], m: ['length', 1], cm: ['length', 0.01], mm: ['length', 0.001],
+  gb: ['size', 1e9], mb: ['size', 1e6], tb: ['size', 1e12],
+}
 const FREQ: Record<string, number> = { once: 1, twice: 2, thrice: 3 }
 const num = (s: string): number => Number(s.replace(/,(?=\d{3}\b)/g, '').replace(',', '.'))
 
@@ -39,6 +45,14 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|-|to|through|thru|until|till)\s*(\d{1,2})(?:st|nd|rd|th)?\s+${MONTH_RE}\b`, 'gi'), read: (m) => {
     const mo = monthOf(m[3]!)
     return dateRange(mo, Number(m[1]), mo, Number(m[2]), m[0])
+  } },
+  // A range of weekdays: "Mon–Sat", "Monday to Friday": the days it covers.
+  { re: /\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:–|-|to|through|thru)\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?=\W|$)/gi, read: (m) => {
+    const order = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+    const [s, e] = [order.indexOf(m[1]!.toLowerCase()), order.indexOf(m[2]!.toLowerCase())]
+    const wds: number[] = []
+    for (let d = s; ; d = (d + 1) % 7) { wds.push(d); if (d === e || wds.length === 7) break }
+    return { kind: 'date', wds, text: m[0] }
   } },
   // Chat weekdays: "thurs 2pm", "bumped to fri". "sat", "sun" and "wed" are words too, so they need their capital.
   { re: /\b(mon|tue|tues|thu|thur|thurs|fri)\b\.?/g, read: (m) => ({
@@ -74,6 +88,17 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: new RegExp(String.raw`${NUM}\s*(mph|km\/h|kmh|kph|m\/s)(?![\w/])`, 'gi'), read: (m) => ({
     kind: 'measure', dim: 'speed', bases: [num(m[1]!) * SPEED[m[2]!.toLowerCase()]!], text: m[0],
   }) },
+  // A range of amounts with one unit: "10-15 min", "3 to 5 days", "20–30 kg": any value inside agrees.
+  { re: new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*(min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|months?|years?|kg|lbs?|km|miles?|m|cm|mm|gb|mb|tb|seconds?|secs?)\b`, 'gi'), read: (m) => {
+    const [lo, hi] = [Number(m[1]), Number(m[2])]
+    const unit = UNIT_OF[m[3]!.toLowerCase().replace(/s$/, '')]
+    return unit && lo < hi ? { kind: 'measure', dim: unit[0], bases: [lo * unit[1], hi * unit[1]], range: true, text: m[0] } : null
+  } },
+  // Fuel economy, in litres per 100 km: "33 mpg" is 7.1 L/100km (US gallons).
+  { re: new RegExp(String.raw`${NUM}\s*(mpg|l\s*\/\s*100\s*km|litres?\s+per\s+100\s*km|liters?\s+per\s+100\s*km)\b`, 'gi'), read: (m) => {
+    const v = num(m[1]!)
+    return v > 0 ? { kind: 'measure', dim: 'economy', bases: [/^mpg$/i.test(m[2]!) ? 235.215 / v : v], text: m[0] } : null
+  } },
   { re: /(\d+)\s*'\s*(\d+)\s*"/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.3048 + Number(m[2]) * 0.0254], text: m[0] }) },
   // A lone inch mark: '32" screen'.
   { re: /(?<![\d'])(\d+(?:\.\d+)?)\s*"(?=\s|$|[,.;)])/g, read: (m) => ({ kind: 'measure', dim: 'length', bases: [Number(m[1]) * 0.0254], text: m[0] }) },
@@ -91,9 +116,11 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 ? { kind: 'date', m: mo, d, text: m[0] } : null
   } },
   // A span of clock times: "1–3pm", "9am–6pm", "between 8 and 12" (bare "4–5" is too ambiguous: a score, a count).
-  { re: /\b(?:between\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s+and\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?|(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s*(?:–|-|to)\s*(\d{1,2})(?::(\d\d))?\s*(am|pm)?)(?!\s*(?:%|[a-z]{2,}))/gi, read: (m) => {
+  { re: /\b(?:between\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s+and\s+(\d{1,2})(?::(\d\d))?\s*(am|pm)?|(\d{1,2})(?::(\d\d))?\s*(am|pm)?\s*(?:–|-|to)\s*(\d{1,2})(?::(\d\d))?\s*(am|pm)?)(?!\s*(?:%|(?!(?:et|pt|ct|mt|utc|gmt|[ecmp][sd]t|bst|cet)\b)[a-z]{2,}))/gi, read: (m) => {
     const g = m[1] ? m.slice(1, 7) : m.slice(7, 13)
-    const explicit = !!(g[1] || g[2] || g[4] || g[5]) || !!m[1]
+    // A bare "9–5" is clock hours when a zone follows or "hours" comes before ("hours are 9–5 ET").
+    const hours = /^\s*(?:ET|PT|CT|MT|UTC|GMT|[ECMP][SD]T|BST|CET|local)\b/.test(m.input.slice(m.index + m[0].length)) || /\bhours?\s*(?:are|is|:)?\s*$/i.test(m.input.slice(0, m.index))
+    const explicit = !!(g[1] || g[2] || g[4] || g[5]) || !!m[1] || hours
     if (!explicit) return null
     const end = clock(Number(g[3]), Number(g[4] ?? 0), g[5])
     const start = clock(Number(g[0]), Number(g[1] ?? 0), g[2] ?? (g[5] && Number(g[0]) <= Number(g[3]) ? g[5] : undefined))
@@ -140,7 +167,7 @@ export function readSlots(text: string): Slots {
   // "$2.1M", "3K": scale letters in capitals read as the lower-case ones the number reader knows
   // (same length, so offsets still point into the text the rest of the reading uses).
   text = text.replace(/(\d(?:[.,]\d+)?\s?)([KM])\b/g, (_m, d: string, u: string) => d + u.toLowerCase())
-  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$/i.test(s) ? s : ' '.repeat(s.length)))
+  let masked = text.replace(/#\d+|\b[A-Za-z]+[-_]?\d+[\w.-]*|\b\d+[-_][A-Za-z][\w-]*/g, (s) => (/^\d+[-\s]?(?:day|hour|week|month|year|minute)|^v\d+(?:\.\d+)*$|^Q[1-4]$|^(?:k?m|ft)2\.?$|^\d+-[a-z]{3,}$/i.test(s) ? s : ' '.repeat(s.length)))
   const found: Found[] = []
   for (const ex of SPECIAL) {
     for (const m of masked.matchAll(ex.re)) {
@@ -166,10 +193,25 @@ export function readSlots(text: string): Slots {
     const LIMIT = /\b(?:window|limit|limited|cap|capped|quota|allowance|deadline|max(?:imum)?)\b/i
     const limit = new RegExp(LIMIT.source + String.raw`[^,.;]{0,24}$`, 'i').test(text.slice(Math.max(0, f.start - 40), f.start)) ||
       new RegExp(String.raw`^[^,.;]{0,16}` + LIMIT.source, 'i').test(text.slice(f.end, f.end + 30))
-    const bound = limit || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
+    // "holds 200 people", "seats 12", "sleeps 6": a capacity of people or things is a most (a
+    // container's "holds 40 gallons" is its size, a value).
+    const capacity = f.slot.kind === 'count' && /\b(?:holds?|seats|fits|accommodates?|sleeps|capacity(?:\s+of)?)\s*:?\s*(?:up\s+to\s+)?$/i.test(before)
+    const bound = limit || capacity || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
       : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
     if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
   }
+  // "in 5 days", "two weeks from now", "3 days later": an offset from the day of writing, not a
+  // length the text claims; resolved below when the text states that day.
+  for (const f of kept) {
+    const sl = f.slot
+    if (sl.kind !== 'measure' || sl.dim !== 'duration' || sl.bound !== undefined) continue
+    const days = sl.bases[0]! / 86400
+    if (!Number.isInteger(days) || days < 1) continue
+    const ahead = /\bin\s+$/i.test(text.slice(Math.max(0, f.start - 4), f.start)) || /^\s+(?:from\s+(?:now|today)|later|out)\b/i.test(text.slice(f.end))
+    const back = /^\s+(?:ago|before|earlier)\b/i.test(text.slice(f.end))
+    if (ahead || back) (f as { slot: Slot }).slot = { kind: 'reldate', unit: 'day', offset: back ? -days : days, text: sl.text }
+  }
+  perTime(text, kept)
   const zone = zoneOf(text)
   const zoned = kept.map((f) => (zone && (f.slot.kind === 'time' || f.slot.kind === 'span') ? { ...f, slot: { ...f.slot, zone } } : f))
   const merged = mergeDates(zoned)
@@ -180,6 +222,12 @@ export function readSlots(text: string): Slots {
   if (stay) {
     slots.push(stay)
     at.set(stay, -1)
+  }
+  // Derived first, so a clash names the derived day ("+ 4 nights") before the stated one.
+  for (const end of [stayEnd(slots), ...termEnd(text, slots)]) {
+    if (!end) continue
+    slots.unshift(end)
+    at.set(end, -1)
   }
   return {
     slots,
@@ -203,12 +251,24 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
     case 'reldate': return { kind: 'reldate', unit: v.unit, offset: v.offset, text }
     case 'money': return { kind: 'money', amount: v.amount, currency: v.currency, per: v.per, text }
     case 'percent': return { kind: 'percent', value: v.value, text }
-    case 'measure': return v.per ? null : { kind: 'measure', dim: v.dim, bases: [v.base], text }
+    case 'measure': {
+      if (v.per) return null
+      // "a month" is 28 to 31 days, "a year" 365 or 366: people write "30 days" for either.
+      const months = /\bmo(?:nth)?s?\b/i.test(text) ? v.base / 2629800 : /\b(?:year|yr)s?\b/i.test(text) ? (v.base / 31557600) * 12 : 0
+      const bases = months && Number.isInteger(Math.round(months * 1e6) / 1e6)
+        ? (/\b(?:year|yr)/i.test(text) ? [365, 366].map((d) => (months / 12) * d * 86400) : [28, 29, 30, 31].map((d) => months * d * 86400)).concat(v.base)
+        : [v.base]
+      return { kind: 'measure', dim: v.dim, bases, text }
+    }
     case 'version': return { kind: 'version', parts: v.parts, text }
     case 'count': {
       // "Bistro 9", "Gate 12": a number right after a name is part of the name, not a count of it.
-      const named = /\b([A-Z][a-z]+)\s+$/.exec(before)
+      const named = /\b([A-Z][a-z]+|(?!(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY|UTC|GMT)\b)[A-Z]{2,4})\s+$/.exec(before)
       if (named && !v.ordinal) return { kind: 'count', value: v.value, unit: `#${named[1]!.toLowerCase()}`, text }
+      // "invoice 5512", "order 8812", "room 311": a number of three digits and more right after a
+      // noun names one of them; it is not an amount (nor money beside "$900").
+      const label = /\b(invoice|order|room|ticket|build|case|flight|gate|unit|suite|apt|apartment|bus|route|line|platform|table|seat|account|job|issue|incident|item|sku|batch|run|release|pr|pull|card|policy|claim|lot|bay|dock|door|floor|box|locker|extension|ext)\s+#?$/i.exec(before)
+      if (label && !v.ordinal && Number.isInteger(v.value) && v.value >= 100 && !/[,.]/.test(text)) return { kind: 'count', value: v.value, unit: `#${label[1]!.toLowerCase()}`, text }
       // "kubernetes 1.27", "still on 3.8": a dotted number without a unit is a release.
       if (!v.ordinal && !v.unit && !Number.isInteger(v.value) && /^\d+\.\d+$/.test(text)) {
         return { kind: 'version', parts: text.split('.').map(Number), text }
@@ -217,7 +277,8 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
       if (v.ordinal && (STOPWORDS.has(v.unit) || /^(?:now|today|instead|again|then|too|as|onward|onwards)$/.test(v.unit)) && v.value <= 31) {
         return { kind: 'date', d: v.value, text: text.replace(/\s+\w+$/, '') }
       }
-      const next = /^\s*([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
+      // "3 nodes", "2-space indents".
+      const next = /^(?:\s*|-)([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
       const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
       return { kind: 'count', value: v.value, unit: v.per ? `${unit}/${v.per}` : unit, text }
     }
@@ -239,4 +300,45 @@ function mergeDates(found: readonly Found[]): Array<{ slot: Slot; start: number;
     out.push({ slot: f.slot, start: f.start, end: f.end })
   }
   return out
+}
+
+/** Seconds in a period a rate is counted per. */
+const PERIOD: Record<string, number> = {
+  s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hr: 3600, hour: 3600, day: 86400, night: 86400, wk: 604800, week: 604800,
+  fortnight: 1209600, mo: 2629800, month: 2629800, quarter: 7889400, yr: 31557600, year: 31557600, annum: 31557600,
+}
+const PERIOD_RE = String.raw`(?:\/\s*|\s+per\s+|\s+an?\s+|\s+every\s+)(s|sec|second|m|min|minute|h|hr|hour|day|night|wk|week|fortnight|mo|month|quarter|yr|year|annum)s?\b`
+
+/**
+ * Rates compare per unit of time: "600 requests/minute" is "10 req/s", "$2,100 a month" is
+ * "25.2k/yr". Counts and amounts counted per a period are brought to one period (per second for
+ * counts, per year for money), and a frequency word before an amount ("Monthly rent is $2,100")
+ * says what the amount is per.
+ */
+function perTime(text: string, found: Found[]): void {
+  for (const f of found) {
+    const sl = f.slot
+    if (sl.kind === 'count' && !sl.unit.includes('#')) {
+      const [unit, per] = sl.unit.split('/') as [string, string | undefined]
+      let seconds = per ? PERIOD[per] : undefined
+      let extra = ''
+      if (!per) {
+        const m = new RegExp(String.raw`^\s*(?:[a-z]+)?${PERIOD_RE}`, 'i').exec(text.slice(f.end))
+        if (m && m[0].trim().split(/\s|\//)[0]!.length > 0) {
+          seconds = PERIOD[m[1]!.toLowerCase()]
+          extra = m[0]
+        }
+      }
+      if (seconds && unit !== '') (f as { slot: Slot }).slot = { ...sl, value: sl.value / seconds, unit: `${unit}/s`, text: sl.text + extra }
+    } else if (sl.kind === 'money' && !sl.per) {
+      const before = /\b(hourly|daily|nightly|weekly|monthly|quarterly|yearly|annual|annually)\b[^.,;!?]*$/i.exec(text.slice(0, f.start))
+      const after = new RegExp('^' + PERIOD_RE, 'i').exec(text.slice(f.end))
+      const per = after?.[1] ?? ({ hourly: 'hour', daily: 'day', nightly: 'night', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year', annually: 'year' } as Record<string, string>)[before?.[1]?.toLowerCase() ?? '']
+      if (per) {
+        (f as { slot: Slot }).slot = { ...sl, per }
+        // The frequency word said what the amount is per; it is not a schedule of its own.
+        if (before) found.splice(found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index), 1)
+      }
+    }
+  }
 }

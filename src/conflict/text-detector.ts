@@ -1,7 +1,7 @@
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { compareSlots } from './slot-compare.js'
-import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
+import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -14,7 +14,7 @@ export interface TextConflictVerdict {
   readonly shared: readonly string[]
 }
 
-const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal] as const
+const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal, stanceSignal, placeSignal] as const
 
 /**
  * Decides whether two short observations, written however people write (chat, notes, tickets),
@@ -57,9 +57,31 @@ export class TextConflictDetector {
     return clashes.length === 0 && agreements > 0
   }
 
-  /** Judges one pair of texts. */
+  /**
+   * Judges one pair of texts. A text of several sentences or clauses joined by ";" that speak of
+   * different subjects ("dev uses Node 18; prod uses Node 20") is also judged clause by clause,
+   * against the other text, by the clause whose subject the other names.
+   */
   judge(a: string, b: string): TextConflictVerdict {
-    return judgeReadings(this.read(a), this.read(b))
+    const whole = judgeReadings(this.read(a), this.read(b))
+    if (whole.conflict || whole.kind === 'unrelated') return whole
+    for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
+      const parts = x.split(/;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Z])\.)\s+(?=\S)/).filter((p) => p.trim().length > 0)
+      if (parts.length < 2) continue
+      const readings = parts.map((p) => this.read(p))
+      const other = this.read(y)
+      for (const [i, r] of readings.entries()) {
+        // The clause must name something of the other text that no other clause names.
+        const own = [...r.keys].filter((k) => hasStem(other.keys, k) && !readings.some((q, j) => j !== i && hasStem(q.keys, k)))
+        // ... and be one of parallel clauses, which say the same of different subjects ("dev uses
+        // Node 18; prod uses Node 20"), not a story in steps ("v1 was shut down; v2 is served now").
+        const parallel = readings.some((q, j) => j !== i && [...q.content].some((c) => !own.includes(c) && r.content.has(c)))
+        if (own.length === 0 || !parallel) continue
+        const v = flip ? judgeReadings(other, r) : judgeReadings(r, other)
+        if (v.conflict) return { ...v, reason: `${v.reason}, in "${parts[i]!.trim()}"` }
+      }
+    }
+    return whole
   }
 }
 
@@ -67,6 +89,8 @@ export class TextConflictDetector {
 export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
   for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
+  const day = dayRule(a, b) ?? dayRule(b, a)
+  if (day) return { conflict: true, kind: 'negation', reason: day, shared }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
   // Two texts that open with different names are about two people ("Tess Petrov has a birthday in
@@ -76,6 +100,12 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (na.length && nb.length && na.join(' ') !== nb.join(' ') && ((!elsewhere(na, b) && !elsewhere(nb, a)) || (na.length > 1 && nb.length > 1))) {
     return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared }
   }
+  // "Ivy loves jazz" / "ivy's brother hates jazz": someone of the person's, not the person.
+  const kin = (r: Reading): string | undefined => KIN.exec(r.norm)?.[2]?.toLowerCase()
+  const [ka, kb] = [kin(a), kin(b)]
+  if (ka !== kb) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared }
+  }
   const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
   // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
   // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
@@ -84,7 +114,10 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (modifiers && signals.length) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifiers}` + about, shared }
   }
-  if (modifier && (modifier.twice || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
+  // "the warehouse in Reno is full" / "the warehouse in Dallas is empty": another name and an
+  // opposite word are two differences, even where the antonym check left the pair to the names.
+  const opposed = [...a.poles].some(([g, pa]) => g !== 'preference' && b.poles.get(g)?.some((q) => pa.some((p) => p.pole === -q.pole)))
+  if (modifier && (modifier.twice || opposed || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
   }
   const value = signals.find((s) => s.kind === 'value')
@@ -95,6 +128,33 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared }
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
 }
+
+const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+/** Kinds of doing a rule against a weekday forbids: releasing, putting on the calendar, calling. */
+const ACTS: readonly RegExp[] = [
+  /\b(?:deploy(?:ed|ing|s)?|ship(?:ped|ping|s)?|releas(?:e|ed|es|ing)|launch(?:ed|es|ing)?|push(?:ed|es|ing)?\s+(?:to\s+)?prod\w*|roll(?:ed|ing|s)?\s+out)\b/i,
+  /\b(?:book(?:ed|ing|s)?|schedul(?:e|ed|es|ing)|plan(?:ned|s)?|put|set\s+up|hold(?:ing|s)?|arrang(?:e|ed|es|ing))\b/i,
+  /\b(?:call(?:ed|s)?|ring)\b/i,
+]
+const actsOf = (r: Reading): number[] => ACTS.flatMap((re, i) => (re.test(r.norm) ? [i] : []))
+
+/**
+ * A rule against a weekday ("never deploy on Fridays", "don't schedule anything on Fridays")
+ * against doing such a thing on that weekday ("ship the hotfix this Friday", "book my review for
+ * Friday the 20th"). The weekday is the topic here, which the gate never takes alone.
+ */
+function dayRule(x: Reading, y: Reading): string | null {
+  const rule = /\b(?:never|not|no|avoid)\b[^.;!?]*?\b(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)days)\b/i.exec(x.norm)
+  const acts = actsOf(x)
+  if (!rule || acts.length === 0) return null
+  const wd = WEEKDAY_NAMES.indexOf(rule[1]!.slice(0, 3).toLowerCase())
+  const on = y.slots.slots.find((s) => s.kind === 'date' && s.wd === wd && !s.wds)
+  if (!on || !actsOf(y).some((i) => acts.includes(i)) || [...y.negated.values()].some((c) => /^(?:not|no|never)\b/.test(c))) return null
+  return `one side rules out ${rule[1]!.toLowerCase()}, the other does it on one: "${rule[0]}" vs "${on.text}"`
+}
+
+/** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
+const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
 
 function surface(r: Reading, stem: string): string {
   return r.tokens.find((t) => t.stem === stem)?.lower ?? stem

@@ -1,4 +1,4 @@
-import { stem } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 
 /**
  * Text as people write it in chat and notes, read into tokens. Chat shorthand is expanded first
@@ -29,6 +29,11 @@ const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\brepos\b/gi, 'repositories'],
   [/\bdept\b/gi, 'department'],
   [/\bmgr\b/gi, 'manager'],
+  [/\b(?:pw|pwd|passwd)\b/gi, 'password'],
+  // British spellings read as American ones, so "colour" and "color" are one word.
+  [/\b(colo|favo|flavo|behavio|neighbo|harbo|labo|humo|hono|rumo)ur(s|ed|ite|ites|ing|hood)?\b/gi, '$1r$2'],
+  [/\b(cent|met|lit|theat|fib)re(s)?\b/gi, '$1er$2'],
+  [/\btix\b/gi, 'tickets'],
   [/\bdocs\b/gi, 'documentation'],
   [/\bconfig\b/gi, 'configuration'],
   [/\benv\b/gi, 'environment'],
@@ -85,7 +90,9 @@ export function tokenize(text: string): Token[] {
       lower,
       stem: identifier ? lower.replace(/[-_]/g, '') : stem(lower),
       // At a sentence's start a capital says nothing, unless the word is a possessive ("Alice's flight").
-      capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length))),
+      // A capitalized value after a label ("location: Austin", "owner: Dana.") is a name too.
+      capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length)) ||
+        (/:$/.test(before) && /^\s*(?:$|[.,;!?)])/.test(joined.slice(start + m[0].length)) && !STOPWORDS.has(lower))),
       identifier,
       start,
       end: start + m[0].length,

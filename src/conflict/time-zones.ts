@@ -8,7 +8,16 @@ export interface Zone {
   readonly name: string
   /** [standard, summer] offsets from UTC in minutes. */
   readonly offsets: readonly [number, number]
+  /**
+   * The season the text names, when its abbreviation says it: "CDT", "BST", "CEST" are summer
+   * time, "CST", "EST", "PST" standard time. Null for "ET", "Central", a city.
+   */
+  readonly season?: 0 | 1 | null
 }
+
+/** Abbreviations that name one season of their zone. */
+const SUMMER = /^(?:EDT|CDT|MDT|PDT|BST|CEST|EEST)$/i
+const STANDARD = /^(?:EST|CST|MST|PST|CET|EET|GMT)$/i
 
 /** [abbreviations (capitals, or any case right after a clock time), names and cities (any case), standard, summer]. */
 const ZONES: ReadonlyArray<readonly [string, string, string, number, number]> = [
@@ -27,7 +36,7 @@ const ZONES: ReadonlyArray<readonly [string, string, string, number, number]> = 
 const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, number]> = ZONES.map(([abbr, names, name, std, dst]) => {
   const fixedAbbr = abbr
   return [
-    new RegExp(String.raw`\b(?:${fixedAbbr})\b`),
+    new RegExp(String.raw`(?:\b|(?<=\d:\d\d))(?:${fixedAbbr})\b`),
     // "3pm et", "18:00 utc", "10am pt": chat writes zones in lower case right after the time.
     new RegExp(String.raw`(?<=(?:\d\s*(?:[ap]\.?m\.?)?|noon|midnight)\s*)\b(?:${fixedAbbr})\b`, 'i'),
     new RegExp(String.raw`\b(?:${names})\b`, 'i'),
@@ -41,10 +50,20 @@ export function zoneOf(text: string): Zone | null {
   for (const [abbr, afterTime, names, name, std, dst] of ZONE_RES) {
     for (const re of [abbr, afterTime, names]) {
       const m = re.exec(text)
-      if (m && (!best || m.index < best.at)) best = { at: m.index, zone: { name, offsets: [std, dst] } }
+      if (m && (!best || m.index < best.at)) {
+        // "central (CDT)": the abbreviation anywhere in the text says the season of the zone named first.
+        const abbrev = (re === names ? abbr.exec(text) ?? afterTime.exec(text) : m)?.[0] ?? ''
+        const season = SUMMER.test(abbrev) ? 1 : STANDARD.test(abbrev) && name !== 'UTC' ? 0 : null
+        best = { at: m.index, zone: { name, offsets: [std, dst], season } }
+      }
     }
   }
   return best?.zone ?? null
+}
+
+/** Whether two zones can be read in one season (neither names the other season). */
+export function seasonFits(season: 0 | 1, ...zones: ReadonlyArray<Zone | null>): boolean {
+  return zones.every((z) => z?.season == null || z.season === season)
 }
 
 /** Minutes after midnight UTC under each season, or the local minutes when no zone is known. */

@@ -12,7 +12,7 @@ export type Value =
   | { readonly type: 'money'; readonly amount: number; readonly currency: string | null; readonly per: string | null }
   | { readonly type: 'percent'; readonly value: number }
   /** A physical quantity in base units: seconds, bytes, metres, grams. */
-  | { readonly type: 'measure'; readonly dim: 'duration' | 'size' | 'length' | 'mass'; readonly base: number; readonly per: string | null }
+  | { readonly type: 'measure'; readonly dim: 'duration' | 'size' | 'length' | 'mass' | 'volume' | 'pressure' | 'power' | 'energy' | 'area'; readonly base: number; readonly per: string | null }
   /** A bare number and what it counts ("3 nodes", "Node 18"); `ordinal` for "4th floor". */
   | { readonly type: 'count'; readonly value: number; readonly unit: string; readonly ordinal: boolean; readonly per: string | null }
   | { readonly type: 'version'; readonly parts: readonly number[] }
