@@ -62,7 +62,7 @@ class PoolFacts {
  * - a memory is a fact when its type is in the pool's `factTypes` policy (KNOWLEDGE, PREFERENCE,
  *   RELATIONSHIP, TEMPORAL by default), it is not EPHEMERAL, and the pool is not encrypted (a fact
  *   view would put plaintext in storage);
- * - a new current memory gets a fact; an update (or a merge) supersedes its predecessor's fact, so
+ * - a new current memory gets a fact, valid from the memory's `createdAt`; an update (or a merge) supersedes its predecessor's fact, so
  *   GMP's chain, valid-until and as-of queries hold (a merge continues the chain of its newest
  *   source; the other sources' facts are removed from current answers by deletion);
  * - forgetting a memory (forget, cascade, TTL, pruning) hard-deletes every fact version of it,
@@ -195,7 +195,11 @@ export class FactView {
         },
       }
       const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
-      return pred ? facts.supersede(pred.ref, text, options) : facts.write(text, options)
+      if (pred) return facts.supersede(pred.ref, text, options)
+      // Valid from when the memory was made. It also keeps two memories that say one text apart:
+      // GMP answers a re-assertion of a current text with the fact already there, so without it
+      // they shared one fact, and the one left current lost it when the other stopped being current.
+      return facts.write(text, { ...options, validFrom: new Date(p.createdAt) })
     }
     const written = new Map<string, Promise<FactRef>>()
     for (const id of fresh) {
