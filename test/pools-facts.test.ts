@@ -130,4 +130,23 @@ describe('pool memories as facts', () => {
     expect((await mem.a.pools.get(m.id))!.factRef).toBeNull()
     await close()
   })
+
+  test('two current memories that say one text each have their own fact: forgetting one leaves the other\'s', async () => {
+    const { mem, clock, close } = await agents(['a'])
+    const pool = await mem.a.pools.create({ policies: { deduplication: false, autoMerge: false } })
+    const first = await mem.a.pools.write(pool.id, fact('Aria', 'lives_in', 'Rome'))
+    clock.advance(1000)
+    const second = await mem.a.pools.write(pool.id, fact('Aria', 'lives_in', 'Rome'))
+    expect(second.id).not.toBe(first.id)
+    // GMP answers a re-assertion of a current text with the fact already there; each memory's fact
+    // is valid from its own createdAt, so the second is a fact of its own, not the first one's.
+    expect(second.factRef).not.toBeNull()
+    expect(second.factRef).not.toBe(first.factRef)
+    expect((await mem.a.facts.get(second.factRef!))!.metadata['memoryId']).toBe(second.id)
+    expect((await mem.a.facts.get(first.factRef!))!.validFrom).toBe(new Date(first.createdAt).toISOString().replace('Z', '000+00:00'))
+    await mem.a.pools.forget(first.id)
+    const left = (await mem.a.facts.audit()).filter((f) => f.metadata['pool'] === pool.id && f.supersededBy === null)
+    expect(left.map((f) => f.metadata['memoryId'])).toEqual([second.id])
+    await close()
+  })
 })

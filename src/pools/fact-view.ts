@@ -199,7 +199,9 @@ export class FactView {
       // Valid from when the memory was made. It also keeps two memories that say one text apart:
       // GMP answers a re-assertion of a current text with the fact already there, so without it
       // they shared one fact, and the one left current lost it when the other stopped being current.
-      return facts.write(text, { ...options, validFrom: new Date(p.createdAt) })
+      // A writer chooses createdAt: one a GMP time cannot hold is left out rather than failing the batch.
+      const made = Number.isInteger(p.createdAt) && p.createdAt >= 0 && p.createdAt <= LAST_GMP_MS ? new Date(p.createdAt) : null
+      return facts.write(text, made ? { ...options, validFrom: made } : options)
     }
     const written = new Map<string, Promise<FactRef>>()
     for (const id of fresh) {
@@ -238,6 +240,9 @@ export class FactView {
     if (await all(lost.map((id) => write(view.current.get(id)!)))) known = await this.#factsOf(s, scope)
   }
 }
+
+/** 9999-12-31T23:59:59.999Z, the last instant a GMP time (four-digit year) holds. */
+const LAST_GMP_MS = 253_402_300_799_999
 
 /**
  * The memories whose facts a patch of the view can have put out of line: the dirty ones and their
