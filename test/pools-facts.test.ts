@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { encodeHlc } from '../src/core/clock.js'
+import { isPayload } from '../src/pools/payload.js'
+import { PoolKind, signRecord } from '../src/pools/records.js'
 import { agents, fact, pref, rawMemory } from './pools-helpers.js'
 
 /**
@@ -147,6 +150,31 @@ describe('pool memories as facts', () => {
     await mem.a.pools.forget(first.id)
     const left = (await mem.a.facts.audit()).filter((f) => f.metadata['pool'] === pool.id && f.supersededBy === null)
     expect(left.map((f) => f.metadata['memoryId'])).toEqual([second.id])
+    await close()
+  })
+
+  test('a memory whose createdAt no GMP time can hold still gets its fact, and the others theirs', async () => {
+    const { mem, id, storage, clock, close } = await agents(['owner', 'other'])
+    const pool = await mem.owner.pools.create()
+    const normal = await mem.owner.pools.write(pool.id, fact('Aria', 'lives_in', 'Rome'))
+    // The writer chooses createdAt; year 318857 is a valid number but no GMP time.
+    const payload = {
+      type: 'KNOWLEDGE', subject: 'Bruno', predicate: 'lives_in', object: 'Oslo', context: null, confidence: 1, source: 'x', evidence: [],
+      createdAt: 1e16, ttl: null, permanent: false, visibility: 'AUTHORIZED', ephemeral: false, noTraining: false, supersedes: [], merged: null,
+    }
+    expect(isPayload(payload)).toBe(true)
+    const odd = await signRecord(id.owner, {
+      kind: PoolKind.MEMORY, pool: pool.id, tenant: null, author: id.owner.did, hlc: encodeHlc({ wall: clock.now(), counter: 1, node: 'x' }), body: { payload } as never,
+    })
+    await storage.write(['records', 'log'], async (tx) => {
+      await tx.put('records', [odd])
+      await tx.put('log', [{ ref: odd.id, op: 'put' }])
+    })
+    // A share brings the fact view of every current memory in line (Maintenance.afterAuthority).
+    await mem.owner.pools.share(pool.id, id.other.did)
+    const later = await mem.owner.pools.write(pool.id, fact('Cy', 'lives_in', 'Lima'))
+    const facts = (await mem.owner.facts.audit()).filter((f) => f.metadata['pool'] === pool.id && f.supersededBy === null)
+    expect(facts.map((f) => f.metadata['memoryId']).sort()).toEqual([normal.id, odd.id, later.id].sort())
     await close()
   })
 })
