@@ -4,8 +4,9 @@ import { canonicalCopy, canonicalJsonBytes } from '../src/core/canonical-bytes.j
 import { canonicalJson } from '../src/core/ids.js'
 
 /**
- * canonicalJson was rewritten for speed (concatenation instead of entries, filter, sort and join).
- * Every stored record id is taken over its text, so the new one must give the same text as the old
+ * canonicalJson was rewritten for speed (concatenation instead of entries, filter, sort and join;
+ * then the UTF-8 byte writer of canonical-bytes.ts, which it now decodes). Every stored record id
+ * is taken over its bytes, so the new one must give the same text as the old
  * one for every value, holes and undefined members included. The old one is kept here as the reference.
  */
 function reference(value: unknown): string {

@@ -1,11 +1,21 @@
 import { invalidArgument } from './errors.js'
 
 /**
- * The UTF-8 bytes of `canonicalJson(value)`, written straight into one reused buffer: what a
- * record id hashes. Building the text first made a string per key, value and separator and then
- * encoded it again; over a 100k-record join that was 1.6 GB of garbage, the largest single source
- * of the collector's quarter of the time. The bytes are exactly `utf8(canonicalJson(value))`
- * (test/canonical-json.test.ts holds them to it), and the same values are refused.
+ * Refuses a string with a lone UTF-16 surrogate. UTF-8 encoding replaces each with U+FFFD, so
+ * different strings would hash and sign alike (issue 13: three GMP tenants `'\uD800'`, `'\uDC00'`
+ * and `'\uFFFD'` had one fact id and one signature); RFC 8785 (via I-JSON, RFC 7493 §2.1) refuses them too.
+ * @throws MemweaveError INVALID_ARGUMENT naming `field`.
+ */
+export function assertWellFormed(field: string, value: string): void {
+  if (!value.isWellFormed()) throw invalidArgument(field, 'contains a lone UTF-16 surrogate (not valid Unicode text)')
+}
+
+/**
+ * The UTF-8 bytes of RFC 8785 canonical JSON, written straight into one reused buffer: what a
+ * record id hashes, and what `canonicalJson` decodes for its text (one writer for both). Building
+ * the text first made a string per key, value and separator and then encoded it again; over a
+ * 100k-record join that was 1.6 GB of garbage, the largest single source of the collector's
+ * quarter of the time. test/canonical-json.test.ts holds the text to the original implementation.
  *
  * The result is a view of the shared buffer, valid until the next call: hash it, do not keep it.
  */
@@ -123,7 +133,7 @@ class Writer {
   }
 
   escaped(text: string): void {
-    if (!text.isWellFormed()) throw invalidArgument('value', 'contains a lone UTF-16 surrogate (not valid Unicode text)')
+    assertWellFormed('value', text)
     const json = JSON.stringify(text)
     // UTF-8 takes at most 3 bytes per UTF-16 code unit.
     this.room(json.length * 3)
@@ -141,7 +151,7 @@ const shared = new Writer(16_384)
  */
 export function canonicalCopy(value: unknown): unknown {
   if (typeof value === 'string') {
-    if (!value.isWellFormed()) throw invalidArgument('value', 'contains a lone UTF-16 surrogate (not valid Unicode text)')
+    assertWellFormed('value', value)
     return value
   }
   if (value === null || typeof value === 'boolean') return value
@@ -163,7 +173,7 @@ export function canonicalCopy(value: unknown): unknown {
     for (const k of sortedKeys(o)) {
       const v = o[k]
       if (v === undefined) continue
-      if (!k.isWellFormed()) throw invalidArgument('value', 'contains a lone UTF-16 surrogate (not valid Unicode text)')
+      assertWellFormed('value', k)
       // An own "__proto__" member, as JSON.parse makes it, not a new prototype.
       Object.defineProperty(out, k, { value: canonicalCopy(v), enumerable: true, writable: true, configurable: true })
     }

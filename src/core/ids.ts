@@ -1,10 +1,10 @@
 import { blake2b128 } from './blake2b.js'
-import { canonicalJsonBytes } from './canonical-bytes.js'
+import { assertWellFormed, canonicalJsonBytes } from './canonical-bytes.js'
 import { invalidArgument } from './errors.js'
-import { concatBytes, toHex, utf8 } from './bytes.js'
+import { concatBytes, fromUtf8, toHex, utf8 } from './bytes.js'
 import { formatTime, parseTime } from './time.js'
 
-export { blake2b128 }
+export { assertWellFormed, blake2b128 }
 
 /** The unit separator GMP uses between identity fields. */
 const SEP = 0x1f
@@ -14,16 +14,6 @@ function assertNoSeparator(field: string, value: string): void {
   assertWellFormed(field, value)
   // Identity joins fields with U+001F; a field containing it would make two facts collide.
   if (value.includes(SEP_CHAR)) throw invalidArgument(field, 'must not contain the unit separator U+001F')
-}
-
-/**
- * Refuses a string with a lone UTF-16 surrogate. UTF-8 encoding replaces each with U+FFFD, so
- * different strings would hash and sign alike (issue 13: three GMP tenants `'\uD800'`, `'\uDC00'`
- * and `'\uFFFD'` had one fact id and one signature); RFC 8785 (via I-JSON, RFC 7493 §2.1) refuses them too.
- * @throws MemweaveError INVALID_ARGUMENT naming `field`.
- */
-export function assertWellFormed(field: string, value: string): void {
-  if (!value.isWellFormed()) throw invalidArgument(field, 'contains a lone UTF-16 surrogate (not valid Unicode text)')
 }
 
 /**
@@ -97,43 +87,8 @@ export function pythonFloatRepr(value: number): string {
  * @throws MemweaveError INVALID_ARGUMENT for a lone surrogate, a non-finite number, or a value JSON cannot hold.
  */
 export function canonicalJson(value: unknown): string {
-  if (typeof value === 'string') {
-    assertWellFormed('value', value)
-    return JSON.stringify(value)
-  }
-  if (value === null) return 'null'
-  if (typeof value === 'boolean') return value ? 'true' : 'false'
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw invalidArgument('value', 'non-finite numbers have no canonical JSON form')
-    return JSON.stringify(value)
-  }
-  // Built by concatenation, without intermediate arrays: every record id of every write is taken
-  // over this text (it was a tenth of a fact write's CPU).
-  if (Array.isArray(value)) {
-    let out = '['
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out += ','
-      // A hole stays empty, as `map` left it (ids of existing records must not change).
-      if (i in value) out += canonicalJson(value[i] === undefined ? null : value[i])
-    }
-    return out + ']'
-  }
-  if (typeof value === 'object') {
-    const o = value as Record<string, unknown>
-    // Default sort compares UTF-16 code units, as RFC 8785 asks.
-    const keys = Object.keys(o).sort()
-    let out = '{'
-    let first = true
-    for (const k of keys) {
-      const v = o[k]
-      if (v === undefined) continue
-      if (!first) out += ','
-      first = false
-      out += canonicalJson(k) + ':' + canonicalJson(v)
-    }
-    return out + '}'
-  }
-  throw invalidArgument('value', `${typeof value} has no canonical JSON form`)
+  // One writer for the text and the bytes ids are taken over (src/core/canonical-bytes.ts).
+  return fromUtf8(canonicalJsonBytes(value))
 }
 
 export interface StructuredFact {
