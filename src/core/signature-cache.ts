@@ -89,7 +89,7 @@ export class SignatureCache {
     for (const r of records) {
       const key = SignatureCache.key(r)
       if (this.#verified.has(key)) out.set(key, true)
-      else if (this.#stored.size > 0 && this.#stored.has(storedDigest(key)) && signedRecordId(r) === r.id) out.set(key, true)
+      else if (this.#stored.size > 0 && this.#stored.has(storedDigest(r)) && signedRecordId(r) === r.id) out.set(key, true)
       else todo.push(r)
     }
     for (const [key, ok] of await this.verify(todo)) out.set(key, ok)
@@ -120,13 +120,16 @@ export class SignatureCache {
     this.#verified.add(key)
     // Saved only when it would spare a check next time; an unbounded list is not kept either.
     if (this.#unsaved.length < this.#max) {
-      const d = storedDigest(key)
+      const d = storedDigest(r)
       if (!this.#stored.has(d)) this.#unsaved.push(d)
     }
   }
 }
 
-/** What storage keeps of a verified key: 8 bytes of its BLAKE2b-128, in hex (no content, no id). */
-export function storedDigest(key: string): string {
-  return toHex(blake2b128(utf8(key))).slice(0, 16)
+/** A record's id and signature, hashed together: what a checkpoint lists (src/sync/checkpoint.ts). */
+export function recordDigest(r: Pick<SignedRecord, 'id' | 'sig'>): string {
+  return toHex(blake2b128(utf8(SignatureCache.key(r))))
 }
+
+/** What storage keeps of a verified key: the first 8 bytes of its `recordDigest` (no content, no id). */
+const storedDigest = (r: Pick<SignedRecord, 'id' | 'sig'>): string => recordDigest(r).slice(0, 16)

@@ -52,7 +52,7 @@ export interface ReplicaOptions {
 const NONE: Rights = { read: false, write: false, owner: false }
 
 /**
- * Meta rows of signature verdicts: `digests` concatenates 16-hex-char `storedDigest`s of records
+ * Meta rows of signature verdicts: `digests` concatenates 16-hex-char digests (`SignatureCache`) of records
  * that verified on this storage. One row per save; a save happens once this many wait, and on close.
  */
 const VERDICT_ROW = 'pool-verdicts:'

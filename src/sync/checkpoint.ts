@@ -1,6 +1,4 @@
-import { toHex, utf8 } from '../core/bytes.js'
-import { blake2b128 } from '../core/ids.js'
-import type { SignatureCache } from '../core/signature-cache.js'
+import { recordDigest, type SignatureCache } from '../core/signature-cache.js'
 import { foundsPool } from '../pools/authority.js'
 import { PoolKind, type PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
@@ -45,10 +43,8 @@ export function isCheckpointBody(body: unknown): body is CheckpointBody {
     digests.length <= MAX_COVERED * DIGEST_HEX && HEX.test(digests)
 }
 
-/** What a checkpoint lists for a record: its id and its signature, hashed together. */
-export function recordDigest(r: Pick<PoolRecord, 'id' | 'sig'>): string {
-  return toHex(blake2b128(utf8(`${r.id}.${r.sig}`)))
-}
+/** What a checkpoint lists for a record: its id and its signature, hashed together (also what saved verdicts keep). */
+export { recordDigest }
 
 /** The body of a checkpoint covering `records` (at most MAX_COVERED). */
 export function checkpointBody(records: readonly Pick<PoolRecord, 'id' | 'sig'>[]): CheckpointBody {
