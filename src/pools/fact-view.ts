@@ -130,14 +130,14 @@ export class FactView {
    * current by a path none of them named: it had no fact (test/pools-incremental.test.ts found it
    * in 4% of random histories). A memory that stayed current is not in it, so a fact its user
    * deleted through `mem.facts.delete` is not written again. After a patch only the patched
-   * memories and their ancestry can have changed, and only they are compared; after a derivation,
+   * memories and their ancestry (`scope`) can have changed, and only they are compared; after a derivation,
    * every current memory is (the reconcile reads the whole pool's facts then anyway).
    */
-  #newlyCurrent(view: View, dirty: ReadonlySet<string>, patched: boolean): Set<string> {
+  #newlyCurrent(view: View, dirty: ReadonlySet<string>, scope: ReadonlySet<string> | null): Set<string> {
     const fresh = new Set(dirty)
     const before = this.#wasCurrent.get(view.s.id)
-    if (patched && before) {
-      for (const id of touched(view, dirty)) {
+    if (scope && before) {
+      for (const id of scope) {
         if (!view.current.has(id)) before.delete(id)
         else if (!before.has(id)) {
           fresh.add(id)
@@ -165,8 +165,9 @@ export class FactView {
     const s = view.s
     const patched = this.#seen.get(s.id) === view.live
     this.#seen.set(s.id, view.live)
-    const fresh = this.#newlyCurrent(view, dirty, patched)
-    const scope = patched ? touched(view, fresh) : null
+    // What became current in a patch is in the patch's scope, and so is its ancestry: one scope serves both.
+    const scope = patched ? touched(view, dirty) : null
+    const fresh = this.#newlyCurrent(view, dirty, scope)
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.
