@@ -1,4 +1,4 @@
-import { decodeHlc, hlcMicros } from '../core/clock.js'
+import { hlcMicros } from '../core/clock.js'
 import { capabilityNotSupported, invalidArgument } from '../core/errors.js'
 import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
 import { publicKeyFromSeed, sign } from '../core/ed25519.js'
@@ -21,9 +21,27 @@ import { FactState, tenantKey } from './state.js'
 import type { LexicalSnapshot } from './lexical-index.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
 import type {
-  AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
+  AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
 import { compareVersions, normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
+
+/** A write's input, checked (see `#check`). */
+interface Checked {
+  readonly text: string
+  readonly tenant: string | null
+  readonly metadata: Record<string, unknown>
+  readonly validFromInput: number | null
+  readonly key: ReturnType<typeof parseSigningKey>
+  readonly supersedes: string | null
+}
+
+/** A checked write with its content id and, where there is a signer, its signature. */
+interface Signed extends Checked {
+  readonly factIdBytes: Uint8Array
+  readonly signature: string | null
+  readonly publicKey: string | null
+  readonly signerDid: string | null
+}
 
 /** A prepared write: validated, hashed, signed and stamped; committing it needs no secret. */
 export interface Draft {
@@ -42,6 +60,7 @@ export interface Draft {
  */
 export type FactMutation =
   | { readonly type: 'put'; readonly draft: Draft }
+  | { readonly type: 'putMany'; readonly drafts: readonly Draft[] }
   | { readonly type: 'delete'; readonly ref: string; readonly author: string | null; readonly hlc: string }
 
 /**
@@ -209,7 +228,15 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   // ---- writes --------------------------------------------------------------------------------
 
+  /** Checks a write's input and signs it: everything of a draft but its stamp (see `#stamp`). */
   async #prepare(content: unknown, options: WriteOptions, supersedes: string | null): Promise<Draft> {
+    const [signed] = await this.#sign([this.#check(content, options, supersedes)])
+    const vector = this.#embedder ? ((await this.#embedder.embed([signed!.text]))[0] ?? null) : null
+    // The clock ticks last, just before the op is queued, so sequence order is commit order.
+    return this.#stamp(signed!, vector)
+  }
+
+  #check(content: unknown, options: WriteOptions, supersedes: string | null): Checked {
     const text = assertContent(content)
     const tenant = normalizeTenant(options.tenantId)
     if (tenant !== null && !this.#caps.has(Capability.MULTI_TENANT)) {
@@ -221,26 +248,30 @@ export class GmpFactStore implements FactStore, FactLookup {
     if (key && !this.#caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE)) {
       throw capabilityNotSupported(Capability.CRYPTOGRAPHIC_PROVENANCE, 'write with signingKey')
     }
-    const factIdBytes = contentFactId(text, tenant)
-    const { subject, predicate, object } = metadata as { subject?: string; predicate?: string; object?: FactObject }
-    const signer = key ?? (this.#caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? this.#identity : null)
-    let signature: string | null = null
-    let publicKey: string | null = null
-    let signerDid: string | null = null
-    if (signer) {
+    return { text, tenant, metadata, validFromInput, key, supersedes }
+  }
+
+  /** Content ids and signatures of checked writes (signatures all at once: WebCrypto runs them side by side). */
+  #sign(checked: readonly Checked[]): Promise<Signed[]> {
+    const identity = this.#caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? this.#identity : null
+    return Promise.all(checked.map(async (c): Promise<Signed> => {
+      const factIdBytes = contentFactId(c.text, c.tenant)
+      const signer = c.key ?? identity
+      if (!signer) return { ...c, factIdBytes, signature: null, publicKey: null, signerDid: null }
       const [sig, pub] = isIdentity(signer)
         ? [await signer.sign(factIdBytes), signer.publicKey]
         : await Promise.all([sign(factIdBytes, signer), publicKeyFromSeed(signer)])
-      signature = toHex(sig)
-      publicKey = toHex(pub)
-      signerDid = didFromPublicKey(pub)
-    }
-    const vector = this.#embedder ? ((await this.#embedder.embed([text]))[0] ?? null) : null
-    // The clock ticks last, just before the op is queued, so sequence order is commit order.
-    const stamp = this.#log.tick()
-    const hlc = decodeHlc(stamp)
+      return { ...c, factIdBytes, signature: toHex(sig), publicKey: toHex(pub), signerDid: didFromPublicKey(pub) }
+    }))
+  }
+
+  /** The draft of a signed write, stamped now: sequence order is the order of `#stamp` calls. */
+  #stamp(w: Signed, vector: Float32Array | null): Draft {
+    const { metadata, tenant } = w
+    const { stamp, hlc } = this.#log.tickDecoded()
     const writtenAt = hlcMicros(hlc)
-    const validFrom = this.#caps.has(Capability.BI_TEMPORAL) && validFromInput !== null ? validFromInput : writtenAt
+    const validFrom = this.#caps.has(Capability.BI_TEMPORAL) && w.validFromInput !== null ? w.validFromInput : writtenAt
+    const { subject, predicate, object } = metadata as { subject?: string; predicate?: string; object?: FactObject }
     const structuredId =
       typeof subject === 'string' && typeof predicate === 'string' && object !== undefined
         ? toHex(structuredFactId({ tenantId: tenant, subject, predicate, object, validFrom: formatTime(validFrom) }))
@@ -249,27 +280,28 @@ export class GmpFactStore implements FactStore, FactLookup {
       (typeof metadata['session_id'] === 'string' ? (metadata['session_id'] as string) : null) ??
       (typeof metadata['agent_id'] === 'string' ? (metadata['agent_id'] as string) : null) ??
       // Who signed, as memweave names agents everywhere else: a did:key (it encodes the public key).
-      signerDid
+      w.signerDid
     return {
-      explicitValidFrom: validFromInput !== null,
+      explicitValidFrom: w.validFromInput !== null,
       tenant,
       hlc: stamp,
       author: this.#identity?.did ?? null,
       vector,
       body: {
-        content: text,
-        factId: toHex(factIdBytes),
+        content: w.text,
+        factId: toHex(w.factIdBytes),
         structuredId,
         metadata,
         validFrom,
         writtenAt,
-        supersedes,
-        source: { writtenBy, signature, publicKey },
+        supersedes: w.supersedes,
+        source: { writtenBy: writtenBy ?? null, signature: w.signature, publicKey: w.publicKey },
       },
     }
   }
 
-  async #putFact(w: LogWriter, draft: Draft): Promise<FactRef> {
+  /** The record a draft becomes, or the ref of the current version that answers it (an idempotent re-assertion). */
+  #sealFact(draft: Draft): StoredRecord | FactRef {
     let body = draft.body
     if (body.supersedes !== null) {
       const old = this.#state.versions.get(body.supersedes)
@@ -285,13 +317,48 @@ export class GmpFactStore implements FactStore, FactLookup {
       // Re-asserting a current fact is idempotent (GMP §1.2): the existing version answers.
       if (same) return same.ref
     }
-    const record = this.#log.seal('fact', body, { tenant: draft.tenant, hlc: draft.hlc, author: draft.author })
-    if (draft.vector && this.#embedder) {
-      await w.tx.put('vectors', [{ ref: record.id, embedder: this.#embedder.id, vec: draft.vector }])
-      this.#vectors.set(record.id, draft.vector)
+    return this.#log.seal('fact', body, { tenant: draft.tenant, hlc: draft.hlc, author: draft.author })
+  }
+
+  /**
+   * Drafts into the batch, in order. Records go to storage and the derived state together, a run
+   * at a time: a draft whose fact id or superseded ref the run touches (a version of the run, or
+   * one the run supersedes) waits until the run is delivered, so each draft sees every one before
+   * it, as separate writes would.
+   */
+  async #putFacts(w: LogWriter, drafts: readonly Draft[]): Promise<FactRef[]> {
+    const refs: FactRef[] = []
+    let run: StoredRecord[] = []
+    let vectors: VectorRow[] = []
+    const inRun = new Set<string>()
+    const deliver = async (): Promise<void> => {
+      if (vectors.length) await w.tx.put('vectors', vectors)
+      await w.append(run)
+      run = []
+      vectors = []
+      inRun.clear()
     }
-    await w.append([record])
-    return record.id as FactRef
+    for (const draft of drafts) {
+      if (inRun.has(draft.body.factId) || (draft.body.supersedes !== null && inRun.has(draft.body.supersedes))) await deliver()
+      const sealed = this.#sealFact(draft)
+      if (typeof sealed === 'string') {
+        refs.push(sealed)
+        continue
+      }
+      if (draft.vector && this.#embedder) {
+        vectors.push({ ref: sealed.id, embedder: this.#embedder.id, vec: draft.vector })
+        this.#vectors.set(sealed.id, draft.vector)
+      }
+      run.push(sealed)
+      inRun.add(sealed.id)
+      inRun.add(draft.body.factId)
+      // A version it supersedes stops being a head on delivery: a later re-assertion of its text must see that.
+      const old = (sealed.body as FactBody).supersedes
+      if (old !== null) inRun.add(this.#state.versions.get(old)!.body.factId)
+      refs.push(sealed.id as FactRef)
+    }
+    if (run.length) await deliver()
+    return refs
   }
 
   async #deleteFact(w: LogWriter, ref: string, author: string | null, hlc: string): Promise<boolean> {
@@ -361,13 +428,37 @@ export class GmpFactStore implements FactStore, FactLookup {
     })
   }
 
-  #applyMutation(w: LogWriter, m: FactMutation): Promise<FactRef | boolean> {
-    return m.type === 'put' ? this.#putFact(w, m.draft) : this.#deleteFact(w, m.ref, m.author, m.hlc)
+  /**
+   * @internal See `FactLookup.writeMany`: every write is checked before any is signed or stored
+   * (one bad input fails the batch and stores nothing), signed side by side, embedded in one call,
+   * stamped in order, and committed as one mutation.
+   */
+  writeMany(writes: readonly FactWrite[]): Promise<FactRef[]> {
+    return this.#log.track(async () => {
+      if (!Array.isArray(writes)) throw invalidArgument('writes', 'must be an array')
+      if (writes.some((x) => x?.supersedes != null) && !this.#caps.has(Capability.SUPERSESSION_CHAIN)) {
+        throw capabilityNotSupported(Capability.SUPERSESSION_CHAIN, 'supersede')
+      }
+      await this.#register()
+      if (writes.length === 0) return []
+      // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
+      const checked = writes.map((x) => this.#check(x.content, x.options ?? {}, typeof x.supersedes === 'string' ? x.supersedes : null))
+      const signed = await this.#sign(checked)
+      const vectors = this.#embedder ? await this.#embedder.embed(signed.map((x) => x.text)) : []
+      const drafts = signed.map((x, i) => this.#stamp(x, vectors[i] ?? null))
+      return this.#submit({ type: 'putMany', drafts }) as Promise<FactRef[]>
+    })
+  }
+
+  async #applyMutation(w: LogWriter, m: FactMutation): Promise<FactRef | FactRef[] | boolean> {
+    if (m.type === 'put') return (await this.#putFacts(w, [m.draft]))[0]!
+    if (m.type === 'putMany') return this.#putFacts(w, m.drafts)
+    return this.#deleteFact(w, m.ref, m.author, m.hlc)
   }
 
   /** Into this tick's batch, or to the leader tab that commits for this one (the log decides). */
-  #submit(m: FactMutation): Promise<FactRef | boolean> {
-    return this.#log.submit('facts.mutate', m) as Promise<FactRef | boolean>
+  #submit(m: FactMutation): Promise<FactRef | FactRef[] | boolean> {
+    return this.#log.submit('facts.mutate', m) as Promise<FactRef | FactRef[] | boolean>
   }
 
   /** Catches up with changes other handles committed, and updates live queries. */

@@ -154,6 +154,22 @@ export interface FactLookup {
    * @throws MemweaveError CAPABILITY_NOT_SUPPORTED without AUDIT (it is a narrow audit).
    */
   versionsWhere(key: string, value: string | readonly string[]): Promise<FactEntry[]>
+  /**
+   * Many writes as one mutation, with the results `write` (or `supersede`, for an item with
+   * `supersedes`) would give called one after another, in order: the refs in the writes' order, each
+   * write seeing the ones before it. One transaction: every input is checked first, and a bad one
+   * stores none of them.
+   * @throws MemweaveError as `write` and `supersede` do.
+   */
+  writeMany(writes: readonly FactWrite[]): Promise<FactRef[]>
+}
+
+/** One write of `FactLookup.writeMany`. */
+export interface FactWrite {
+  readonly content: string
+  readonly options?: WriteOptions
+  /** The version this one supersedes (as `supersede(ref, ...)`); absent or null for a fresh write. */
+  readonly supersedes?: string | null
 }
 
 /** The knobs of the default ranker; the defaults are what docs/retrieval.md measures. */

@@ -1,5 +1,5 @@
 import { Capability } from '../facts/capabilities.js'
-import type { FactEntry, FactLookup, FactRef, FactStore } from '../facts/types.js'
+import type { FactEntry, FactLookup, FactRef, FactStore, FactWrite } from '../facts/types.js'
 import type { LiveMemory, Structure } from './structure.js'
 import type { View } from './view.js'
 
@@ -183,10 +183,11 @@ export class FactView {
     const gone = [...known.byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => facts.delete(f.ref)))
     if (await all(gone)) known = await this.#factsOf(s, scope)
 
-    // 2. New current memories get a view, continuing their predecessor's chain where there is one.
-    const write = (m: LiveMemory): Promise<FactRef> => {
+    // 2. New current memories get a view, continuing their predecessor's chain where there is one,
+    //    all in one bulk write (one mutation, one transaction), not one GMP write per memory.
+    const viewOf = (m: LiveMemory): FactWrite => {
       const p = m.payload
-      const text = `${p.subject} ${p.predicate.replace(/_/g, ' ')} ${String(p.object)}${p.context ? ` (${p.context})` : ''}`
+      const content = `${p.subject} ${p.predicate.replace(/_/g, ' ')} ${String(p.object)}${p.context ? ` (${p.context})` : ''}`
       const options = {
         tenantId: s.tenant,
         metadata: {
@@ -196,32 +197,40 @@ export class FactView {
         },
       }
       const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
-      if (pred) return facts.supersede(pred.ref, text, options)
+      if (pred) return { content, options, supersedes: pred.ref }
       // Valid from when the memory was made. It also keeps two memories that say one text apart:
       // GMP answers a re-assertion of a current text with the fact already there, so without it
       // they shared one fact, and the one left current lost it when the other stopped being current.
       // A writer chooses createdAt: one a GMP time cannot hold is left out rather than failing the batch.
       const made = Number.isInteger(p.createdAt) && p.createdAt >= 0 && p.createdAt <= LAST_GMP_MS ? new Date(p.createdAt) : null
-      return facts.write(text, made ? { ...options, validFrom: made } : options)
+      return { content, options: made ? { ...options, validFrom: made } : options }
     }
-    const written = new Map<string, Promise<FactRef>>()
-    for (const id of fresh) {
+    const writeViews = async (ids: readonly string[]): Promise<Map<string, FactRef>> => {
+      const refs = ids.length ? await facts.writeMany(ids.map((id) => viewOf(view.current.get(id)!))) : []
+      return new Map(ids.map((id, i) => [id, refs[i]!]))
+    }
+    const written = await writeViews([...fresh].filter((id) => {
       const m = view.current.get(id)
-      if (m && FactView.isFactual(m, s) && heads(m.id).length === 0) written.set(id, write(m))
-    }
-    if (await all([...written.values()])) known = await this.#factsOf(s, scope)
+      return m !== undefined && FactView.isFactual(m, s) && heads(id).length === 0
+    }))
+    if (written.size) known = await this.#factsOf(s, scope)
     // A write of a text that another memory's current fact already says is answered with that fact
     // (GMP §1.2: re-asserting a current fact is idempotent), and the memory has no fact of its own.
     // When that other memory is not current, step 3 deletes its fact and the text with it: delete it
     // now and write again. (Two current memories saying one text share its fact.)
-    const again: Array<Promise<unknown>> = []
+    const again: string[] = []
     for (const [id, ref] of written) {
       if (heads(id).length > 0) continue
-      const owner = (await facts.get(await ref))?.metadata['memoryId']
+      const owner = (await facts.get(ref))?.metadata['memoryId']
       if (typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
-      again.push(facts.delete(await ref).then(() => write(view.current.get(id)!)))
+      await facts.delete(ref)
+      again.push(id)
     }
-    if (await all(again)) known = await this.#factsOf(s, scope)
+    if (again.length) {
+      known = await this.#factsOf(s, scope)
+      await writeViews(again)
+      known = await this.#factsOf(s, scope)
+    }
 
     // 3. Memories that stopped being current leave current answers; two handles racing may both
     //    have written a view of one memory: the first stays. Deleting a head makes its GMP
@@ -238,7 +247,7 @@ export class FactView {
     //    a fact deleted here (two merges of one memory on two replicas fork a chain), or said the text
     //    a deleted fact said. A current memory that had its fact, or was to get one, gets it again.
     const lost = [...new Set([...hadFact, ...written.keys()])].filter((id) => view.current.has(id) && heads(id).length === 0)
-    if (await all(lost.map((id) => write(view.current.get(id)!)))) known = await this.#factsOf(s, scope)
+    if ((await writeViews(lost)).size) known = await this.#factsOf(s, scope)
   }
 }
 

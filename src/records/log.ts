@@ -1,4 +1,4 @@
-import { HybridClock, decodeHlc, encodeHlc } from '../core/clock.js'
+import { HybridClock, decodeHlc, encodeHlc, type Hlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { recordId } from '../core/ids.js'
@@ -92,6 +92,12 @@ export class RecordLog {
   /** A fresh stamp, later than every one issued or delivered here. */
   tick(): string {
     return encodeHlc(this.#clock.tick())
+  }
+
+  /** `tick()` with its decoded time as well, for a caller that needs both (no decode of what was just encoded). */
+  tickDecoded(): { readonly stamp: string; readonly hlc: Hlc } {
+    const hlc = this.#clock.tick()
+    return { stamp: encodeHlc(hlc), hlc }
   }
 
   /** The pool gate (set by the Memory once pools can load). */
