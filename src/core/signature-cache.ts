@@ -21,7 +21,9 @@ import { signedRecordId, verifyRecord, type SignedRecord } from './signed-record
  */
 export class SignatureCache {
   readonly #byObject = new WeakMap<object, boolean>()
-  /** Keys of records that verified (content checked), for rows of local storage. */
+  /** Record objects whose verdict is remembered below: vouched for again, they cost nothing. */
+  readonly #remembered = new WeakSet<object>()
+  /** Digests (`recordDigest`) of keys that verified (content checked), for rows of local storage. */
   readonly #verified = new Set<string>()
   /** Digests (`storedDigest`) of keys that verified in an earlier session on this storage. */
   readonly #stored = new Set<string>()
@@ -65,9 +67,9 @@ export class SignatureCache {
    * recomputed from their content and the pool owner's checkpoint lists their id and signature
    * (src/sync/checkpoint.ts). The verdict then counts like one `verify` reached.
    */
-  vouch(record: SignedRecord): void {
+  vouch(record: SignedRecord, digest?: string): void {
     this.#byObject.set(record, true)
-    this.#remember(record)
+    this.#remember(record, digest)
   }
 
   /** The verdict on this very record object, if `verify` judged it. */
@@ -87,9 +89,9 @@ export class SignatureCache {
     const out = new Map<string, boolean>()
     const todo: SignedRecord[] = []
     for (const r of records) {
-      const key = SignatureCache.key(r)
-      if (this.#verified.has(key)) out.set(key, true)
-      else if (this.#stored.size > 0 && this.#stored.has(storedDigest(r)) && signedRecordId(r) === r.id) out.set(key, true)
+      const d = recordDigest(r)
+      if (this.#verified.has(d)) out.set(SignatureCache.key(r), true)
+      else if (this.#stored.size > 0 && this.#stored.has(d.slice(0, STORED_DIGITS)) && signedRecordId(r) === r.id) out.set(SignatureCache.key(r), true)
       else todo.push(r)
     }
     for (const [key, ok] of await this.verify(todo)) out.set(key, ok)
@@ -114,14 +116,18 @@ export class SignatureCache {
     return this.#unsaved.length
   }
 
-  #remember(r: SignedRecord): void {
+  /** `digest` is the record's `recordDigest` where the caller has it already (a checkpoint lookup). */
+  #remember(r: SignedRecord, digest?: string): void {
+    // A record arriving by sync is vouched for by the sync layer and again when the log delivers it.
+    if (this.#remembered.has(r)) return
+    this.#remembered.add(r)
+    const d = digest ?? recordDigest(r)
     if (this.#verified.size >= this.#max) this.#verified.clear()
-    const key = SignatureCache.key(r)
-    this.#verified.add(key)
+    this.#verified.add(d)
     // Saved only when it would spare a check next time; an unbounded list is not kept either.
     if (this.#unsaved.length < this.#max) {
-      const d = storedDigest(r)
-      if (!this.#stored.has(d)) this.#unsaved.push(d)
+      const stored = d.slice(0, STORED_DIGITS)
+      if (!this.#stored.has(stored)) this.#unsaved.push(stored)
     }
   }
 }
@@ -131,5 +137,5 @@ export function recordDigest(r: Pick<SignedRecord, 'id' | 'sig'>): string {
   return toHex(blake2b128(utf8(SignatureCache.key(r))))
 }
 
-/** What storage keeps of a verified key: the first 8 bytes of its `recordDigest` (no content, no id). */
-const storedDigest = (r: Pick<SignedRecord, 'id' | 'sig'>): string => recordDigest(r).slice(0, 16)
+/** What storage keeps of a verified key: the first 8 bytes (16 hex digits) of its `recordDigest` (no content, no id). */
+const STORED_DIGITS = 16

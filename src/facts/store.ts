@@ -77,7 +77,7 @@ interface LexicalRow extends LexicalSnapshot {
 }
 
 const LEXICAL_ROW = 'facts.lexical\u001f'
-const LEXICAL_FORMAT = 1
+const LEXICAL_FORMAT = 2
 const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk
 const LEXICAL_SNAPSHOT_MIN = 1000
 /** An open that indexed more facts than this (no snapshot, or an old one) saves a fresh snapshot. */
@@ -252,17 +252,28 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   /** Content ids and signatures of checked writes (signatures all at once: WebCrypto runs them side by side). */
-  #sign(checked: readonly Checked[]): Promise<Signed[]> {
+  async #sign(checked: readonly Checked[]): Promise<Signed[]> {
     const identity = this.#caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? this.#identity : null
-    return Promise.all(checked.map(async (c): Promise<Signed> => {
-      const factIdBytes = contentFactId(c.text, c.tenant)
+    // A signer's public key and did, once per batch (the did is a base58 encoding).
+    const signers = new Map<Uint8Array | Identity, Promise<{ publicKey: string; did: string }>>()
+    const who = (signer: Uint8Array | Identity): Promise<{ publicKey: string; did: string }> => {
+      let w = signers.get(signer)
+      if (!w) {
+        w = (isIdentity(signer) ? Promise.resolve(signer.publicKey) : publicKeyFromSeed(signer)).then((pub) => ({ publicKey: toHex(pub), did: didFromPublicKey(pub) }))
+        signers.set(signer, w)
+      }
+      return w
+    }
+    const ids = checked.map((c) => contentFactId(c.text, c.tenant))
+    const sigs = await Promise.all(checked.map((c, i) => {
       const signer = c.key ?? identity
-      if (!signer) return { ...c, factIdBytes, signature: null, publicKey: null, signerDid: null }
-      const [sig, pub] = isIdentity(signer)
-        ? [await signer.sign(factIdBytes), signer.publicKey]
-        : await Promise.all([sign(factIdBytes, signer), publicKeyFromSeed(signer)])
-      return { ...c, factIdBytes, signature: toHex(sig), publicKey: toHex(pub), signerDid: didFromPublicKey(pub) }
+      if (!signer) return null
+      return Promise.all([isIdentity(signer) ? signer.sign(ids[i]!) : sign(ids[i]!, signer), who(signer)])
     }))
+    return checked.map((c, i) => {
+      const s = sigs[i]
+      return { ...c, factIdBytes: ids[i]!, signature: s ? toHex(s[0]) : null, publicKey: s ? s[1].publicKey : null, signerDid: s ? s[1].did : null }
+    })
   }
 
   /** The draft of a signed write, stamped now: sequence order is the order of `#stamp` calls. */

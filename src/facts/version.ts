@@ -52,11 +52,18 @@ function norm(s: string): string {
   return n
 }
 
+/**
+ * Metadata that names rather than says: who wrote (session, agent), and the pool memory a fact is
+ * the view of (src/pools/fact-view.ts). An id is unique per fact: indexed, each added a term of
+ * its own to the index (and a miss to the stemming cache) and matched no query a person writes.
+ */
+const NOT_SEARCHED = new Set(['importance', 'session_id', 'agent_id', 'pool', 'memoryId'])
+
 /** Text that ranking sees: the content and the metadata values a person would search for. */
 function searchableText(body: FactBody): string {
   const parts = [body.content]
   for (const [key, value] of Object.entries(body.metadata)) {
-    if (key === 'importance' || key === 'session_id' || key === 'agent_id') continue
+    if (NOT_SEARCHED.has(key)) continue
     if (typeof value === 'string') parts.push(value)
   }
   return parts.join('\n')

@@ -106,6 +106,11 @@ export class CheckpointBook {
     return this.#covered.size > 0 && this.#covered.has(recordDigest(r))
   }
 
+  /** `covers`, for a record whose `recordDigest` the caller has computed. */
+  coversDigest(digest: string): boolean {
+    return this.#covered.has(digest)
+  }
+
   /** Brings the valid set in line with the document: verifies the signatures of checkpoints that arrived. */
   async refresh(map: { get(key: string): unknown }, decode: (key: string, value: unknown) => Decoded, sigs: SignatureCache): Promise<void> {
     if (this.#rebuild) {

@@ -9,7 +9,7 @@ import { logFor, type RecordLog } from '../records/log.js'
 import type { LogChange } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import { decodeRecord, sameContent } from './codec.js'
-import { CHECKPOINT_KIND, MAX_COVERED, checkpointBody, isCheckpointKind } from './checkpoint.js'
+import { CHECKPOINT_KIND, MAX_COVERED, checkpointBody, isCheckpointKind, recordDigest } from './checkpoint.js'
 import { CONTENT_KINDS, isContentKind } from './content.js'
 import { compareQuarantined, type Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
@@ -424,11 +424,16 @@ export class SyncStore implements Sync {
     const rest: SignedRecord[] = []
     for (const r of records) {
       // A checkpoint never vouches for a checkpoint; a value whose id is not its content's is verified (and refused) as ever.
-      if (this.#sigs.known(r) !== undefined || isCheckpointKind(r.kind) || !book.covers(r) || signedRecordId(r) !== r.id) {
+      if (this.#sigs.known(r) !== undefined || isCheckpointKind(r.kind)) {
         rest.push(r)
         continue
       }
-      this.#sigs.vouch(r)
+      const digest = recordDigest(r)
+      if (!book.coversDigest(digest) || signedRecordId(r) !== r.id) {
+        rest.push(r)
+        continue
+      }
+      this.#sigs.vouch(r, digest)
       out.set(SignatureCache.key(r), true)
     }
     for (const [key, ok] of await this.#sigs.verify(rest)) out.set(key, ok)
