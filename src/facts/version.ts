@@ -87,7 +87,7 @@ export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet
 }
 
 /**
- * A Version whose index terms (and character cost) are computed on first use: a store opened from a lexical snapshot
+ * A Version whose index terms (and character cost) are computed when asked: a store opened from a lexical snapshot
  * (src/facts/lexical-snapshot.ts) never tokenizes the facts the snapshot already indexes, unless
  * one is removed or compared for free-text conflicts.
  */
@@ -96,7 +96,6 @@ class FactVersion implements Version {
   readonly tenant: string | null
   readonly hlc: string
   readonly importance: number
-  #terms: readonly string[] | undefined
   #cost = -1
 
   constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
@@ -106,8 +105,13 @@ class FactVersion implements Version {
     this.importance = importanceOf(body.metadata)
   }
 
+  /**
+   * Computed each time it is asked, not kept: the lexical index holds them once it has them, and
+   * the other readers (a removal, a free-text comparison) are rare. Kept, they were 40 MB of every
+   * 100k facts.
+   */
   get terms(): readonly string[] {
-    return (this.#terms ??= terms(searchableText(this.body)))
+    return terms(searchableText(this.body))
   }
 
   /** Counted when packing first reads it: most versions of a big store are never packed. */

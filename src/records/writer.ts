@@ -1,4 +1,5 @@
 import { BufferedTx } from '../storage/buffered-tx.js'
+import { freezeRow } from '../storage/frozen-rows.js'
 import type { WriteTx } from '../storage/port.js'
 import { SCHEMA, type LogRow, type StoredRecord } from '../storage/schema.js'
 import type { LogWriter } from './types.js'
@@ -24,6 +25,8 @@ export class BatchWriter implements LogWriter {
 
   async append(records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return
+    // Records are never edited: frozen, memory storage keeps them by reference rather than a copy.
+    for (const r of records) freezeRow(r)
     await this.tx.put('records', records)
     this.appended.push(...records)
     await this.#deliver(records, [])

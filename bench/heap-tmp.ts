@@ -1,0 +1,73 @@
+import { writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import { WebSocket } from 'ws'
+import { createIdentity, type Identity } from '../src/core/identity.js'
+import { createMemory, type Memory } from '../src/memory.js'
+import type { PoolId } from '../src/pools/types.js'
+import { createRelay } from '../src/relay/relay.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
+import { memoryStorage } from '../src/storage/memory-adapter.js'
+import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-fixtures.js'
+
+/**
+ * CPU profiles of the sync bench's two expensive parts, for finding where time goes (not a bench):
+ * a new device joining a pool of N (`join.heapprofile`), then writes into the synced pool
+ * (`writes.heapprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
+ */
+const size = Number(process.argv[2] ?? 10_000)
+const out = process.argv[3] ?? '.'
+const HOUR = 3_600_000
+
+async function main(): Promise<void> {
+  const owner = await createIdentity({ seed: new Uint8Array(32).fill(21) })
+  const member = await createIdentity({ seed: new Uint8Array(32).fill(22) })
+  const relay = createRelay({ port: 0 })
+  const { url } = await relay.listen()
+  const storage = memoryStorage()
+  const a = await createMemory({ storage, identity: owner, sync: { WebSocketPolyfill: WebSocket } })
+  const pool = (await a.pools.create({ name: 'profile' })).id
+  await a.pools.share(pool, member.did, { write: true })
+  await storeRecords(storage, await memoryRecords(owner, pool, memoryInputs(size)))
+  const token = (sub: Identity): Promise<string> => createPoolToken(owner, { pool, sub: sub.did, write: true, expiresAt: Date.now() + HOUR })
+  await a.sync.connect(pool, { url, token: await token(owner) })
+  await until(a, pool, size)
+  while ((await serverClock(url, pool, { token: await token(owner) })) < size) await new Promise((r) => setTimeout(r, 300))
+
+  const session = new Session()
+  session.connect()
+  await session.post('HeapProfiler.enable')
+  
+  const b = await createMemory({ storage: memoryStorage(), identity: member, sync: { WebSocketPolyfill: WebSocket } })
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 65536 })
+  let t = performance.now()
+  await b.sync.connect(pool, { url, token: await token(member) })
+  await until(b, pool, size)
+  console.log(`join ${size}: ${Math.round(performance.now() - t)} ms`)
+  writeFileSync(`${out}/join.heapprofile`, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile))
+
+  const inputs = memoryInputs(21, 0xb16, 'later write')
+  await a.pools.write(pool, inputs[0]!)
+  await until(b, pool, size + 1)
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 65536 })
+  t = performance.now()
+  for (let i = 1; i < inputs.length; i++) {
+    await a.pools.write(pool, inputs[i]!)
+    await until(b, pool, size + 1 + i)
+  }
+  console.log(`20 writes: ${Math.round(performance.now() - t)} ms`)
+  writeFileSync(`${out}/writes.heapprofile`, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile))
+  await b.close()
+  await a.close()
+  await relay.close()
+}
+
+async function until(mem: Memory, pool: PoolId, n: number): Promise<void> {
+  for (;;) {
+    const s = await mem.sync.status()
+    const size = (await mem.pools.info(pool).catch(() => null))?.size ?? 0
+    if (s.state === 'synced' && size >= n) return
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
+await main()
