@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   await session.post('HeapProfiler.enable')
   
   const b = await createMemory({ storage: memoryStorage(), identity: member, sync: { WebSocketPolyfill: WebSocket } })
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 65536 })
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 65536, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
   let t = performance.now()
   await b.sync.connect(pool, { url, token: await token(member) })
   await until(b, pool, size)
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const inputs = memoryInputs(21, 0xb16, 'later write')
   await a.pools.write(pool, inputs[0]!)
   await until(b, pool, size + 1)
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 65536 })
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 65536, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
   t = performance.now()
   for (let i = 1; i < inputs.length; i++) {
     await a.pools.write(pool, inputs[i]!)

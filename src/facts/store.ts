@@ -255,24 +255,25 @@ export class GmpFactStore implements FactStore, FactLookup {
   async #sign(checked: readonly Checked[]): Promise<Signed[]> {
     const identity = this.#caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? this.#identity : null
     // A signer's public key and did, once per batch (the did is a base58 encoding).
-    const signers = new Map<Uint8Array | Identity, Promise<{ publicKey: string; did: string }>>()
-    const who = (signer: Uint8Array | Identity): Promise<{ publicKey: string; did: string }> => {
-      let w = signers.get(signer)
-      if (!w) {
-        w = (isIdentity(signer) ? Promise.resolve(signer.publicKey) : publicKeyFromSeed(signer)).then((pub) => ({ publicKey: toHex(pub), did: didFromPublicKey(pub) }))
-        signers.set(signer, w)
-      }
-      return w
+    const who = async (signer: Uint8Array | Identity): Promise<{ publicKey: string; did: string }> => {
+      const pub = isIdentity(signer) ? signer.publicKey : await publicKeyFromSeed(signer)
+      return { publicKey: toHex(pub), did: didFromPublicKey(pub) }
     }
     const ids = checked.map((c) => contentFactId(c.text, c.tenant))
+    const signerOf = (c: Checked): Uint8Array | Identity | null => c.key ?? identity
     const sigs = await Promise.all(checked.map((c, i) => {
-      const signer = c.key ?? identity
-      if (!signer) return null
-      return Promise.all([isIdentity(signer) ? signer.sign(ids[i]!) : sign(ids[i]!, signer), who(signer)])
+      const signer = signerOf(c)
+      return signer === null ? null : isIdentity(signer) ? signer.sign(ids[i]!) : sign(ids[i]!, signer)
     }))
+    const keys = new Map<Uint8Array | Identity, { publicKey: string; did: string }>()
+    for (const c of checked) {
+      const signer = signerOf(c)
+      if (signer !== null && !keys.has(signer)) keys.set(signer, await who(signer))
+    }
     return checked.map((c, i) => {
       const s = sigs[i]
-      return { ...c, factIdBytes: ids[i]!, signature: s ? toHex(s[0]) : null, publicKey: s ? s[1].publicKey : null, signerDid: s ? s[1].did : null }
+      const k = s ? keys.get(signerOf(c)!)! : null
+      return { ...c, factIdBytes: ids[i]!, signature: s ? toHex(s) : null, publicKey: k ? k.publicKey : null, signerDid: k ? k.did : null }
     })
   }
 

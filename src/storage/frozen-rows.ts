@@ -13,11 +13,9 @@ const frozen = new WeakSet<object>()
  * adapter copies it as before.
  */
 export function freezeRow<T extends object>(row: T): T {
-  if (frozen.has(row)) return row
-  if (plainData(row, 0)) {
-    deepFreeze(row)
-    frozen.add(row)
-  }
+  // One pass that freezes as it checks: a row that turns out not to be plain data stays partly
+  // frozen, unmarked; records are never edited, so that changes nothing for them.
+  if (!frozen.has(row) && freezePlain(row, 0)) frozen.add(row)
   return row
 }
 
@@ -28,21 +26,17 @@ export function isFrozenRow(row: object): boolean {
 
 const MAX_DEPTH = 64
 
-function plainData(v: unknown, depth: number): boolean {
+/** Freezes `v` and what it holds, while it is plain data (objects, arrays, primitives); false where it is not. */
+function freezePlain(v: unknown, depth: number): boolean {
   if (v === null || typeof v !== 'object') return typeof v !== 'function' && typeof v !== 'symbol'
   if (depth > MAX_DEPTH) return false
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!(i in v) || !plainData(v[i], depth + 1)) return false
-    return true
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !freezePlain(v[i], depth + 1)) return false
+  } else {
+    const proto = Object.getPrototypeOf(v)
+    if (proto !== Object.prototype && proto !== null) return false
+    for (const k in v) if (k === '__proto__' || !freezePlain((v as Record<string, unknown>)[k], depth + 1)) return false
   }
-  const proto = Object.getPrototypeOf(v)
-  if (proto !== Object.prototype && proto !== null) return false
-  for (const k of Object.keys(v)) if (k === '__proto__' || !plainData((v as Record<string, unknown>)[k], depth + 1)) return false
-  return true
-}
-
-function deepFreeze(v: unknown): void {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return
   Object.freeze(v)
-  for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k])
+  return true
 }
