@@ -12,17 +12,18 @@ import { memoryStorage } from '../src/storage/memory-adapter.js'
 test('a frozen row is kept as it is; any other row is copied', async () => {
   const storage = memoryStorage()
   await storage.open()
-  const frozen = freezeRow({ key: 'a', body: { list: [1, { deep: 'x' }] } })
-  const open = { key: 'b', body: { list: [1, { deep: 'x' }] } }
+  type Row = { key: string; body: { list: [number, { deep: string }] } }
+  const frozen = freezeRow<Row>({ key: 'a', body: { list: [1, { deep: 'x' }] } })
+  const open: Row = { key: 'b', body: { list: [1, { deep: 'x' }] } }
   await storage.write(['meta'], (tx) => tx.put('meta', [frozen, open]))
-  const [a, b] = await storage.read(['meta'], (tx) => tx.getMany<{ key: string; body: { list: [number, { deep: string }] } }>('meta', ['a', 'b']))
+  const [a, b] = await storage.read(['meta'], (tx) => tx.getMany<Row>('meta', ['a', 'b']))
   expect(a).toBe(frozen)
   expect(b).not.toBe(open)
   open.body.list[1].deep = 'changed'
   expect(b!.body.list[1].deep).toBe('x')
   // Frozen all the way down: it cannot be changed where it is shared.
   expect(() => {
-    ;(frozen.body.list[1] as { deep: string }).deep = 'changed'
+    frozen.body.list[1].deep = 'changed'
   }).toThrow(TypeError)
   await storage.close()
 })
