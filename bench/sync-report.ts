@@ -16,13 +16,15 @@ export function formatSyncReport(result: SyncBenchResult): string {
     ]),
   )
   const initial = table(
-    ['pool', 'document', 'memweave: new device until all in its API, synced', 'plain Yjs: new client until N entries', 'ratio', 'memweave records/s'],
+    ['pool', 'document', 'memweave: new device until all in mem.pools, synced', 'plain Yjs: new client until N entries', 'ratio', '… until mem.facts has the fact view', 'ratio', 'memweave records/s'],
     result.initial.map((r) => [
       count(r.size),
       `${(r.docBytes / 1e6).toFixed(1)} MB`,
       r.memweaveMs === null ? `out of time (${count(r.memweaveGot)} in)` : ms(r.memweaveMs),
       ms(r.baselineMs),
       r.memweaveMs === null ? '-' : ratio(r.memweaveMs / r.baselineMs),
+      r.factViewMs === null ? '-' : ms(r.factViewMs),
+      r.factViewMs === null ? '-' : ratio(r.factViewMs / r.baselineMs),
       r.memweaveMs === null ? '-' : `${Math.round(r.size / (r.memweaveMs / 1000)).toLocaleString('en-US')}/s`,
     ]),
   )

@@ -137,6 +137,7 @@ export class MemoryModules {
           compactEvery: o.sync?.compactEvery,
           clientId: o.sync?.clientId,
           checkpointEvery: o.sync?.checkpointEvery,
+          backgroundFrom: o.sync?.backgroundFrom,
           trustCheckpoints: o.sync?.trustCheckpoints,
           signatures: this.#signatures,
         })

@@ -58,6 +58,12 @@ export interface CreateMemoryOptions {
     readonly checkpointEvery?: number
     /** Take the owner's valid checkpoints in place of per-record signature checks. Default true. */
     readonly trustCheckpoints?: boolean
+    /**
+     * A change of this many records or more arriving at once (a join of a big pool) makes the pool
+     * `synced` once it is stored and in `mem.pools`; its fact view is written after, and `mem.facts`
+     * reads wait for it (docs/sync.md). Default 10,000.
+     */
+    readonly backgroundFrom?: number
   }
   /** An IndexedDB factory and key range, e.g. fake-indexeddb in Node. */
   readonly indexedDB?: IndexedDbFactory

@@ -109,6 +109,8 @@ export class GmpFactStore implements FactStore, FactLookup {
   #registered: Promise<void> | undefined
   /** Keys of the lexical rows storage holds (seen on load or written since): a save replaces them all. */
   readonly #lexicalRows = new Set<string>()
+  /** Work the public reads wait for (`hold`): the pools' fact view catching up after a join. */
+  readonly #holds = new Set<Promise<void>>()
   #unfollow: (() => void) | undefined
   #closed = false
 
@@ -194,6 +196,41 @@ export class GmpFactStore implements FactStore, FactLookup {
     if (rows.length) await w.tx.put('meta', rows)
     this.#lexicalRows.clear()
     for (const k of kept) this.#lexicalRows.add(k)
+  }
+
+  /**
+   * `#ready`, after the work held for readers (`hold`) has settled: what the public reads wait for.
+   * The holder's own lookups and writes go by `#ready` alone, or they would wait for themselves.
+   */
+  async #readable(): Promise<void> {
+    while (this.#holds.size > 0) await Promise.all([...this.#holds])
+    await this.#ready()
+  }
+
+  /**
+   * @internal See `FactLookup.hold`. A failure of the work is its holder's to report: readers
+   * only wait for it.
+   */
+  hold(work: Promise<unknown>): void {
+    const settled: Promise<void> = work.then(() => undefined, () => undefined).finally(() => this.#holds.delete(settled))
+    this.#holds.add(settled)
+  }
+
+  /** @internal See `FactLookup.entry`. */
+  async entry(ref: string): Promise<FactEntry | null> {
+    await this.#ready()
+    const v = this.#state.versions.get(ref)
+    return v ? this.#entry(v) : null
+  }
+
+  #entry(v: Version): FactEntry {
+    return {
+      ref: v.ref,
+      tenantId: v.tenant,
+      metadata: v.body.metadata,
+      sequence: v.hlc,
+      supersededBy: this.#caps.has(Capability.SUPERSESSION_CHAIN) ? this.#state.supersededBy(v.ref) : null,
+    }
   }
 
   /** Registered, and caught up with every handle's commits. */
@@ -475,7 +512,7 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Catches up with changes other handles committed, and updates live queries. */
   async refresh(): Promise<void> {
-    await this.#ready()
+    await this.#readable()
   }
 
   /**
@@ -526,7 +563,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     if (tenant !== null && !this.#caps.has(Capability.MULTI_TENANT)) throw capabilityNotSupported(Capability.MULTI_TENANT, 'retrieve with tenantId')
     const asOf = o.asOf === undefined || o.asOf === null ? null : parseTime(o.asOf, 'asOf')
     if (asOf !== null && !this.#caps.has(Capability.BI_TEMPORAL)) throw capabilityNotSupported(Capability.BI_TEMPORAL, 'retrieve with asOf')
-    await this.#ready()
+    await this.#readable()
     const candidates = asOf === null ? this.#state.current(tenant) : this.#state.validAt(tenant, asOf)
     const queryVector = this.#embedder ? (await this.#embedder.embed([q]))[0] : undefined
     const ordered = rank(q, candidates, {
@@ -537,7 +574,7 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   async audit(): Promise<Memory[]> {
     if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'audit')
-    await this.#ready()
+    await this.#readable()
     return this.#state.all().map((v) => this.#toMemory(v))
   }
 
@@ -545,19 +582,12 @@ export class GmpFactStore implements FactStore, FactLookup {
   async versionsWhere(key: string, value: string | readonly string[]): Promise<FactEntry[]> {
     if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'versionsWhere')
     await this.#ready()
-    const chain = this.#caps.has(Capability.SUPERSESSION_CHAIN)
     const values = typeof value === 'string' ? [value] : [...new Set(value)]
-    return values.flatMap((v) => this.#state.withMetadata(key, v)).sort(compareVersions).map((v) => ({
-      ref: v.ref,
-      tenantId: v.tenant,
-      metadata: v.body.metadata,
-      sequence: v.hlc,
-      supersededBy: chain ? this.#state.supersededBy(v.ref) : null,
-    }))
+    return values.flatMap((v) => this.#state.withMetadata(key, v)).sort(compareVersions).map((v) => this.#entry(v))
   }
 
   async get(ref: FactRef | string): Promise<Memory | null> {
-    await this.#ready()
+    await this.#readable()
     const v = typeof ref === 'string' ? this.#state.versions.get(ref) : undefined
     return v ? this.#toMemory(v) : null
   }
@@ -565,7 +595,7 @@ export class GmpFactStore implements FactStore, FactLookup {
   async conflicts(options: { tenantId?: string | null } = {}): Promise<FactConflict[]> {
     if (!this.#caps.has(Capability.CONFLICT_DETECTION)) throw capabilityNotSupported(Capability.CONFLICT_DETECTION, 'conflicts')
     const tenant = options.tenantId === undefined ? undefined : normalizeTenant(options.tenantId)
-    await this.#ready()
+    await this.#readable()
     return this.#state.conflicts(tenant)
   }
 

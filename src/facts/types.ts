@@ -162,6 +162,14 @@ export interface FactLookup {
    * @throws MemweaveError as `write` and `supersede` do.
    */
   writeMany(writes: readonly FactWrite[]): Promise<FactRef[]>
+  /** What `versionsWhere` would say of one version, by ref; null when there is none. */
+  entry(ref: string): Promise<FactEntry | null>
+  /**
+   * The public reads (retrieve, audit, get, conflicts, refresh, live queries) wait until `work`
+   * has settled, so that they never answer from a view that is being written in the background.
+   * Writes and this interface's own methods do not wait.
+   */
+  hold(work: Promise<unknown>): void
 }
 
 /** One write of `FactLookup.writeMany`. */

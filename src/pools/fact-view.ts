@@ -95,6 +95,11 @@ export class FactView {
     return need.every((c) => caps.has(c))
   }
 
+  /** `mem.facts` reads wait for `work`, the fact view being brought in line in the background (see FactLookup.hold). */
+  hold(work: Promise<unknown>): void {
+    this.#facts?.hold(work)
+  }
+
   static isFactual(m: LiveMemory, s: Structure): boolean {
     return !s.create.body.encrypted && !m.payload.ephemeral && s.policies.factTypes.includes(m.payload.type)
   }
@@ -221,7 +226,7 @@ export class FactView {
     const again: string[] = []
     for (const [id, ref] of written) {
       if (heads(id).length > 0) continue
-      const owner = (await facts.get(ref))?.metadata['memoryId']
+      const owner = (await facts.entry(ref))?.metadata['memoryId']
       if (typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
       await facts.delete(ref)
       again.push(id)

@@ -121,10 +121,10 @@ export class Maintenance {
 
   /**
    * The sync layer stored records of `pool` that came from another replica, or hard-deleted
-   * forgotten ones (`ids`): catch up and bring the pool's fact view in line.
+   * forgotten ones (`ids`): catch up and bring the pool's fact view in line. Resolves once it is.
    */
   synced(pool: PoolId, ids: readonly string[]): Promise<void> {
-    return this.#exclusive(async () => {
+    const done = this.#exclusive(async () => {
       if (this.#stopped) return
       const r = this.#r
       await r.ready()
@@ -143,6 +143,10 @@ export class Maintenance {
       for (const id of predecessors(ctx.s, ids.filter((id) => ctx.s.forgotten.has(id)))) dirty.add(id)
       await this.#reconcile(ctx, dirty)
     })
+    // The sync layer does not wait for a big change (a join): `mem.facts` reads do, so that they
+    // never answer from a fact view half brought in line.
+    this.#factView.hold(done)
+    return done
   }
 
   /**

@@ -23,6 +23,11 @@ import { websocketProvider } from './websocket.js'
 export interface SyncStoreOptions {
   /** Called after records of a pool were stored or hard-deleted from another replica (the pool store's fact view catches up). */
   readonly onApplied?: (pool: PoolId, ids: readonly string[]) => Promise<void>
+  /**
+   * A change of this many records or more (a join of a big pool) is not waited for by the pass that
+   * stored it: the pools module brings its fact view in line in the background (`#applied`). Default 10,000.
+   */
+  readonly backgroundFrom?: number
   /** Yjs client ids for new documents (tests inject them for reproducible runs). Random by default. */
   readonly clientId?: () => number
   /** Compact a pool's persisted updates once it has this many rows. Default 100. */
@@ -57,8 +62,8 @@ const STATE_RANK: Record<SyncState, number> = { offline: 0, connected: 1, syncin
 /** Records per record-log batch when a pass stores many (a device catching up): large transactions, not one per pass of everything. */
 const APPEND_CHUNK = 10_000
 
-/** Records stored during a catch-up before the pools module hears of them (`#applied`). */
-const APPLIED_BATCH = 10_000
+/** A change of this many records or more is taken in by the pools module in the background (`#applied`). */
+const BACKGROUND_FROM = 10_000
 
 /** Whether two quarantine reports say the same (the stored row is rewritten only when not). */
 function sameReport(a: QuarantinedRecord | undefined, b: QuarantinedRecord): boolean {
@@ -89,6 +94,7 @@ export class SyncStore implements Sync {
   readonly #pools = new Map<PoolId, { sync: PoolSync; ready: Promise<void> }>()
   readonly #sigs: SignatureCache
   readonly #onApplied: SyncStoreOptions['onApplied']
+  readonly #backgroundFrom: number
   readonly #clientId: (() => number) | undefined
   readonly #compactEvery: number
   readonly #WebSocket: unknown
@@ -122,6 +128,7 @@ export class SyncStore implements Sync {
     this.#storage = log.storage
     this.#sigs = options.signatures ?? new SignatureCache()
     this.#onApplied = options.onApplied
+    this.#backgroundFrom = options.backgroundFrom ?? BACKGROUND_FROM
     this.#clientId = options.clientId
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
@@ -591,19 +598,36 @@ export class SyncStore implements Sync {
 
   /**
    * The pools module hears what was stored or removed (its fact view catches up): after each pass,
-   * or, while the pool catches up on a join, once per APPLIED_BATCH records and when the catch-up
-   * ends, so that the fact view is written in bulk and its per-call work (a pass over the pool) is
-   * paid a few times per join, not once per pass. The pool is not `synced` before it heard.
+   * or, while the pool catches up (a join, a return from offline), once, when the catch-up ends, so
+   * that the fact view is written in bulk. A change of `backgroundFrom` records or more (a join of
+   * a big pool) is not waited for: the pool is `synced` once its records are stored and its pools
+   * state has them, and the fact view is brought in line after; `mem.facts` reads wait for it
+   * (FactLookup.hold) and `mem.pools.flush()` resolves once it is done. A smaller change is waited
+   * for: the pool is not `synced` before it heard.
    */
   async #applied(ps: PoolSync): Promise<void> {
     if (ps.unapplied.size === 0 || !this.#onApplied) return
-    if (ps.catchingUp && ps.unapplied.size < APPLIED_BATCH) {
+    if (ps.catchingUp) {
       ps.wantMaterialize = true
       return
     }
     const ids = [...ps.unapplied]
-    await this.#onApplied(ps.pool, ids)
     for (const id of ids) ps.unapplied.delete(id)
+    const heard = this.#onApplied(ps.pool, ids)
+    const retry = (err: unknown): void => {
+      // Heard again on the next pass: nothing of the change is lost.
+      for (const id of ids) ps.unapplied.add(id)
+      ps.wantMaterialize = true
+      this.#fail(ps, err)
+    }
+    if (ids.length < this.#backgroundFrom) return heard.catch((err: unknown) => {
+      retry(err)
+      throw err
+    })
+    heard.catch((err: unknown) => {
+      retry(err)
+      this.#changed()
+    })
   }
 
   /** Quarantine rows in and out; a row the store refuses is kept as its bare report, and a store that refuses even that is reported, not thrown. */
