@@ -210,8 +210,14 @@ export class FactView {
       const made = Number.isInteger(p.createdAt) && p.createdAt >= 0 && p.createdAt <= LAST_GMP_MS ? new Date(p.createdAt) : null
       return { content, options: made ? { ...options, validFrom: made } : options }
     }
+    // A join brings a whole pool at once: in bulk writes of WRITE_CHUNK, each after a macrotask, so
+    // that other work (a status listener, a write, a read of mem.pools) is not held up for the whole view.
     const writeViews = async (ids: readonly string[]): Promise<Map<string, FactRef>> => {
-      const refs = ids.length ? await facts.writeMany(ids.map((id) => viewOf(view.current.get(id)!))) : []
+      const refs: FactRef[] = []
+      for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
+        if (i > 0) await new Promise<void>((ok) => setTimeout(ok, 0))
+        refs.push(...(await facts.writeMany(ids.slice(i, i + WRITE_CHUNK).map((id) => viewOf(view.current.get(id)!)))))
+      }
       return new Map(ids.map((id, i) => [id, refs[i]!]))
     }
     const written = await writeViews([...fresh].filter((id) => {
@@ -255,6 +261,9 @@ export class FactView {
     if ((await writeViews(lost)).size) known = await this.#factsOf(s, scope)
   }
 }
+
+/** Facts per bulk write of one reconcile (see `writeViews`). */
+const WRITE_CHUNK = 5000
 
 /** 9999-12-31T23:59:59.999Z, the last instant a GMP time (four-digit year) holds. */
 const LAST_GMP_MS = 253_402_300_799_999
