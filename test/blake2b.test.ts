@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, test } from 'vitest'
 import { blake2b128, blake2b128Js, fastHashActive, fastHashReady } from '../src/core/blake2b.js'
 import { toHex } from '../src/core/bytes.js'
 
@@ -26,4 +26,18 @@ describe('blake2b128', () => {
       expect(toHex(fast)).toBe(toHex(blake2b128Js(bytes)))
     }
   })
+})
+
+test('recordDigest hashes the UTF-8 of `id.sig`, for hex ids and signatures and for anything else a peer sends', async () => {
+  const { recordDigest } = await import('../src/core/signature-cache.js')
+  const { utf8 } = await import('../src/core/bytes.js')
+  const random = (n: number): string => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')
+  const cases = [
+    ...Array.from({ length: 50 }, () => ({ id: random(32), sig: random(128) })),
+    { id: '', sig: '' },
+    { id: 'é'.repeat(40), sig: random(128) },
+    { id: random(32), sig: '签名'.repeat(10) },
+    { id: random(200), sig: random(128) },
+  ]
+  for (const r of cases) expect(recordDigest(r)).toBe(toHex(blake2b128(utf8(`${r.id}.${r.sig}`))))
 })

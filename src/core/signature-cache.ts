@@ -134,8 +134,28 @@ export class SignatureCache {
 
 /** A record's id and signature, hashed together: what a checkpoint lists (src/sync/checkpoint.ts). */
 export function recordDigest(r: Pick<SignedRecord, 'id' | 'sig'>): string {
-  return toHex(blake2b128(utf8(SignatureCache.key(r))))
+  // Ids and signatures are hex: their bytes go straight into one reused buffer (a join hashes every
+  // record's). Anything else (a hostile value) takes the general way; both hash UTF-8 of `id.sig`.
+  const { id, sig } = r
+  const n = id.length + 1 + sig.length
+  if (n > DIGEST_INPUT.length) return toHex(blake2b128(utf8(SignatureCache.key(r))))
+  let at = 0
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i)
+    if (c > 0x7f) return toHex(blake2b128(utf8(SignatureCache.key(r))))
+    DIGEST_INPUT[at++] = c
+  }
+  DIGEST_INPUT[at++] = 0x2e
+  for (let i = 0; i < sig.length; i++) {
+    const c = sig.charCodeAt(i)
+    if (c > 0x7f) return toHex(blake2b128(utf8(SignatureCache.key(r))))
+    DIGEST_INPUT[at++] = c
+  }
+  return toHex(blake2b128(DIGEST_INPUT.subarray(0, n)))
 }
+
+/** `recordDigest`'s input buffer: room for a 32-digit id, a dot and a 128-digit signature, and then some. */
+const DIGEST_INPUT = new Uint8Array(256)
 
 /** What storage keeps of a verified key: the first 8 bytes (16 hex digits) of its `recordDigest` (no content, no id). */
 const STORED_DIGITS = 16
