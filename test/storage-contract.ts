@@ -146,6 +146,18 @@ export function storageContract(name: string, make: () => Promise<StoragePort>):
       await s.close()
     })
 
+    test('a view into a bigger buffer stores its own bytes, and later changes to the buffer do not reach them', async () => {
+      const s = await opened()
+      const buffer = new Uint8Array([9, 9, 1, 2, 3, 9, 9])
+      const update = buffer.subarray(2, 5)
+      await s.write(['syncUpdates'], (tx) => tx.put('syncUpdates', [{ pool: 'p', update }]))
+      buffer.fill(0)
+      const [row] = await s.read(['syncUpdates'], (tx) => tx.where<{ update: Uint8Array }>('syncUpdates', 'pool', 'p'))
+      expect(row!.update).toBeInstanceOf(Uint8Array)
+      expect([...row!.update]).toEqual([1, 2, 3])
+      await s.close()
+    })
+
     test('a put stores a structured clone: later changes to the object do not reach it; functions are refused and nothing is written', async () => {
       const s = await opened()
       const when = new Date(Date.UTC(2026, 0, 2))
