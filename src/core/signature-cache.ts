@@ -21,8 +21,6 @@ import { signedRecordId, verifyRecord, type SignedRecord } from './signed-record
  */
 export class SignatureCache {
   readonly #byObject = new WeakMap<object, boolean>()
-  /** Record objects whose verdict is remembered below: vouched for again, they cost nothing. */
-  readonly #remembered = new WeakSet<object>()
   /** Digests (`recordDigest`) of keys that verified (content checked), for rows of local storage. */
   readonly #verified = new Set<string>()
   /** Digests (`storedDigest`) of keys that verified in an earlier session on this storage. */
@@ -68,6 +66,8 @@ export class SignatureCache {
    * (src/sync/checkpoint.ts). The verdict then counts like one `verify` reached.
    */
   vouch(record: SignedRecord, digest?: string): void {
+    // A record arriving by sync is vouched for by the sync layer and again when the log delivers it.
+    if (this.#byObject.get(record) === true) return
     this.#byObject.set(record, true)
     this.#remember(record, digest)
   }
@@ -118,9 +118,6 @@ export class SignatureCache {
 
   /** `digest` is the record's `recordDigest` where the caller has it already (a checkpoint lookup). */
   #remember(r: SignedRecord, digest?: string): void {
-    // A record arriving by sync is vouched for by the sync layer and again when the log delivers it.
-    if (this.#remembered.has(r)) return
-    this.#remembered.add(r)
     const d = digest ?? recordDigest(r)
     if (this.#verified.size >= this.#max) this.#verified.clear()
     this.#verified.add(d)

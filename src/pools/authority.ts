@@ -1,4 +1,4 @@
-import { decodeHlc } from '../core/clock.js'
+import { hlcWall } from '../core/clock.js'
 import type { Acl } from './acl.js'
 import { DEFAULT_POLICIES, mergePolicies } from './input.js'
 import { isPayload } from './payload.js'
@@ -43,7 +43,7 @@ const CONSUMING: ReadonlySet<TombstoneReason> = new Set(['ephemeral', 'session-e
  * took away from records it does not list (acl.ts `at`): a backdated record gains nothing.
  */
 export function rightsAt(a: Authority, r: PoolRecord): Rights {
-  return a.acl.at(r.author, r.hlc, decodeHlc(r.hlc).wall, r.id)
+  return a.acl.at(r.author, r.hlc, hlcWall(r.hlc), r.id)
 }
 
 /** Whether a `pool-create` record founds its pool: the pool id is bound to its author, nonce and tenant. */
@@ -112,7 +112,7 @@ export function mayForget(
 
 /** Whether a valid tombstone forgets one of its present targets (`mayForget` at the tombstone's own timestamp). */
 export function tombstoneForgets(a: Authority & { readonly policies: PoolPolicies }, t: PoolRecord<TombstoneBody>, target: PoolRecord): boolean {
-  return mayForget(a, t.author, rightsAt(a, t).write, t.body.reason, decodeHlc(t.hlc).wall, target)
+  return mayForget(a, t.author, rightsAt(a, t).write, t.body.reason, hlcWall(t.hlc), target)
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
