@@ -155,4 +155,4 @@ export function recordDigest(r: Pick<SignedRecord, 'id' | 'sig'>): string {
 const DIGEST_INPUT = new Uint8Array(256)
 
 /** What storage keeps of a verified key: the first 8 bytes (16 hex digits) of its `recordDigest` (no content, no id). */
-const STORED_DIGITS = 16
+export const STORED_DIGITS = 16

@@ -265,12 +265,17 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   // ---- writes --------------------------------------------------------------------------------
 
-  /** Checks a write's input and signs it: everything of a draft but its stamp (see `#stamp`). */
+  /** One write's draft: checked, signed, embedded and stamped. */
   async #prepare(content: unknown, options: WriteOptions, supersedes: string | null): Promise<Draft> {
-    const [signed] = await this.#sign([this.#check(content, options, supersedes)])
-    const vector = this.#embedder ? ((await this.#embedder.embed([signed!.text]))[0] ?? null) : null
+    return (await this.#drafts([this.#check(content, options, supersedes)]))[0]!
+  }
+
+  /** Drafts of checked writes: signed side by side, embedded in one call, then stamped in order. */
+  async #drafts(checked: readonly Checked[]): Promise<Draft[]> {
+    const signed = await this.#sign(checked)
+    const vectors = this.#embedder ? await this.#embedder.embed(signed.map((x) => x.text)) : []
     // The clock ticks last, just before the op is queued, so sequence order is commit order.
-    return this.#stamp(signed!, vector)
+    return signed.map((x, i) => this.#stamp(x, vectors[i] ?? null))
   }
 
   #check(content: unknown, options: WriteOptions, supersedes: string | null): Checked {
@@ -344,7 +349,7 @@ export class GmpFactStore implements FactStore, FactLookup {
         validFrom,
         writtenAt,
         supersedes: w.supersedes,
-        source: { writtenBy: writtenBy ?? null, signature: w.signature, publicKey: w.publicKey },
+        source: { writtenBy, signature: w.signature, publicKey: w.publicKey },
       },
     }
   }
@@ -491,10 +496,7 @@ export class GmpFactStore implements FactStore, FactLookup {
       await this.#register()
       if (writes.length === 0) return []
       // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
-      const checked = writes.map((x) => this.#check(x.content, x.options ?? {}, typeof x.supersedes === 'string' ? x.supersedes : null))
-      const signed = await this.#sign(checked)
-      const vectors = this.#embedder ? await this.#embedder.embed(signed.map((x) => x.text)) : []
-      const drafts = signed.map((x, i) => this.#stamp(x, vectors[i] ?? null))
+      const drafts = await this.#drafts(writes.map((x) => this.#check(x.content, x.options ?? {}, typeof x.supersedes === 'string' ? x.supersedes : null)))
       return this.#submit({ type: 'putMany', drafts }) as Promise<FactRef[]>
     })
   }

@@ -1,6 +1,6 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
-import { SignatureCache } from '../core/signature-cache.js'
+import { SignatureCache, STORED_DIGITS } from '../core/signature-cache.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Delivery, Deriver, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -52,12 +52,11 @@ export interface ReplicaOptions {
 const NONE: Rights = { read: false, write: false, owner: false }
 
 /**
- * Meta rows of signature verdicts: `digests` concatenates 16-hex-char digests (`SignatureCache`) of records
+ * Meta rows of signature verdicts: `digests` concatenates STORED_DIGITS-hex-digit digests (`SignatureCache`) of records
  * that verified on this storage. One row per save; a save happens once this many wait, and on close.
  */
 const VERDICT_ROW = 'pool-verdicts:'
 const VERDICTS_PER_ROW = 4096
-const DIGEST_CHARS = 16
 interface VerdictRow {
   readonly key: string
   readonly digests: string
@@ -182,7 +181,7 @@ export class PoolReplica {
     for (const row of rows) {
       if (typeof row.digests !== 'string') continue
       const digests: string[] = []
-      for (let i = 0; i + DIGEST_CHARS <= row.digests.length; i += DIGEST_CHARS) digests.push(row.digests.slice(i, i + DIGEST_CHARS))
+      for (let i = 0; i + STORED_DIGITS <= row.digests.length; i += STORED_DIGITS) digests.push(row.digests.slice(i, i + STORED_DIGITS))
       this.#signatures.restore(digests)
     }
   }

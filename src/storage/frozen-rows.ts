@@ -9,8 +9,8 @@ const frozen = new WeakSet<object>()
 
 /**
  * Freezes a JSON-like row and everything in it, and marks it as such. A row holding anything but
- * plain objects, arrays and primitives (a typed array, a date) is left as it is, unmarked: the
- * adapter copies it as before.
+ * plain objects, arrays and primitives (a typed array, a date) is left unmarked: the adapter copies
+ * it as before.
  */
 export function freezeRow<T extends object>(row: T): T {
   // One pass that freezes as it checks: a row that turns out not to be plain data stays partly

@@ -103,7 +103,7 @@ export class CheckpointBook {
 
   /** Whether a valid checkpoint lists this record's id and signature. */
   covers(r: Pick<PoolRecord, 'id' | 'sig'>): boolean {
-    return this.#covered.size > 0 && this.#covered.has(recordDigest(r))
+    return this.#covered.size > 0 && this.coversDigest(recordDigest(r))
   }
 
   /** `covers`, for a record whose `recordDigest` the caller has computed. */

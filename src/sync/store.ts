@@ -613,19 +613,16 @@ export class SyncStore implements Sync {
     }
     const ids = [...ps.unapplied]
     for (const id of ids) ps.unapplied.delete(id)
-    const heard = this.#onApplied(ps.pool, ids)
-    const retry = (err: unknown): void => {
+    const heard = this.#onApplied(ps.pool, ids).catch((err: unknown) => {
       // Heard again on the next pass: nothing of the change is lost.
       for (const id of ids) ps.unapplied.add(id)
-      ps.wantMaterialize = true
-      this.#fail(ps, err)
-    }
-    if (ids.length < this.#backgroundFrom) return heard.catch((err: unknown) => {
-      retry(err)
       throw err
     })
+    // A waited-for failure fails this pass (`#pass` reports it and materializes again).
+    if (ids.length < this.#backgroundFrom) return heard
     heard.catch((err: unknown) => {
-      retry(err)
+      ps.wantMaterialize = true
+      this.#fail(ps, err)
       this.#changed()
     })
   }
