@@ -57,6 +57,11 @@ test('the slice size fits the budget at the measured cost per key, and outgrows 
   const flat = new SliceSize(50)
   flat.note(10, 100)
   expect(flat.next).toBeLessThanOrEqual(Math.ceil(5 * 1.25))
+  // A catch-up's sizer starts large, and once measured goes by the measure like any other.
+  const bulk = new SliceSize(1000, { first: 1000 })
+  expect(bulk.next).toBe(1000)
+  bulk.note(1000, 2000)
+  expect(bulk.next).toBeLessThanOrEqual(Math.ceil(500 * 1.25))
 })
 
 test('keys an exchange of states brings are a catch-up (large passes); keys arriving once a link is in step are not', () => {

@@ -83,17 +83,20 @@ export class SliceSize {
   readonly #budgetMs: number
   readonly #min: number
   readonly #max: number
+  readonly #first: number
   readonly #passes: Array<{ keys: number; ms: number }> = []
 
-  constructor(budgetMs: number, min = 1, max = 50_000) {
+  /** `first`: the size of the first pass, before any was measured. */
+  constructor(budgetMs: number, { min = 1, max = 50_000, first = FIRST }: { min?: number; max?: number; first?: number } = {}) {
     this.#budgetMs = budgetMs
     this.#min = min
     this.#max = max
+    this.#first = first
   }
 
   get next(): number {
     const passes = this.#passes
-    if (passes.length === 0) return FIRST
+    if (passes.length === 0) return this.#first
     const { fixed, perKey } = fit(passes)
     const forKeys = Math.max(this.#budgetMs - fixed, 3 * fixed)
     // Alternately a little more and a little less: passes of one size cannot tell the fixed part from the rest.
