@@ -52,8 +52,10 @@ export function checkpointBody(records: readonly Pick<PoolRecord, 'id' | 'sig'>[
   return { v: 1, digests: records.map(recordDigest).sort().join('') }
 }
 
-function* digestsOf(body: CheckpointBody): Iterable<string> {
-  for (let i = 0; i < body.digests.length; i += DIGEST_HEX) yield body.digests.slice(i, i + DIGEST_HEX)
+/** Adds the digests a checkpoint lists to `into` (a plain loop: a generator cost several times more over 100k digests). */
+function addDigests(body: CheckpointBody, into: Set<string>): void {
+  const { digests } = body
+  for (let i = 0; i < digests.length; i += DIGEST_HEX) into.add(digests.slice(i, i + DIGEST_HEX))
 }
 
 /**
@@ -136,7 +138,7 @@ export class CheckpointBook {
     for (const r of candidates) {
       if (verdicts.get(`${r.id}.${r.sig}`) !== true) continue
       this.#valid.set(r.id, map.get(r.id))
-      for (const digest of digestsOf(r.body as unknown as CheckpointBody)) this.#covered.add(digest)
+      addDigests(r.body as unknown as CheckpointBody, this.#covered)
     }
   }
 
