@@ -132,7 +132,7 @@ export class MemoryModules {
       case 'sync': {
         const [{ SyncStore }, pools] = await Promise.all([import('./sync/store.js'), this.load('pools')])
         return new SyncStore(this.log, {
-          onApplied: (pool, ids) => pools._synced(pool, ids),
+          onApplied: (pool, ids, options) => pools._synced(pool, ids, options),
           WebSocketPolyfill: o.sync?.WebSocketPolyfill,
           compactEvery: o.sync?.compactEvery,
           clientId: o.sync?.clientId,

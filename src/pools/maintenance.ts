@@ -123,8 +123,11 @@ export class Maintenance {
    * The sync layer stored records of `pool` that came from another replica, or hard-deleted
    * forgotten ones (`ids`): catch up and bring the pool's fact view in line. Resolves once it is.
    */
-  synced(pool: PoolId, ids: readonly string[]): Promise<void> {
+  synced(pool: PoolId, ids: readonly string[], { background = false }: { background?: boolean } = {}): Promise<void> {
     const done = this.#exclusive(async () => {
+      // Not waited for (a join): the sync layer reports `synced` and other work gets a turn before
+      // the first slice of the view, which holds the thread for a while (the hold below is taken now).
+      if (background) await new Promise<void>((r) => defer(r))
       if (this.#stopped) return
       const r = this.#r
       await r.ready()

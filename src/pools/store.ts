@@ -290,8 +290,8 @@ export class PoolStore implements Pools {
    * autoMerge, pruning or expiry sweep here: those are decisions of the replica that writes, or
    * every replica would make its own, divergent merge of the same pair.
    */
-  _synced(poolId: PoolId, ids: readonly string[]): Promise<void> {
-    return this.#upkeep.synced(poolId, ids)
+  _synced(poolId: PoolId, ids: readonly string[], options: { background?: boolean } = {}): Promise<void> {
+    return this.#upkeep.synced(poolId, ids, options)
   }
 
   // ---- lifecycle of the store -------------------------------------------------------------------
