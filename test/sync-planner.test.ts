@@ -31,15 +31,52 @@ beforeAll(async () => {
 type Op =
   | { readonly t: 'set'; readonly item: number }
   | { readonly t: 'delete'; readonly key: number }
+  | { readonly t: 'drop' }
   | { readonly t: 'plan' }
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.nat({ max: 999 }).map((item): Op => ({ t: 'set', item })) },
   { weight: 1, arbitrary: fc.nat({ max: 999 }).map((key): Op => ({ t: 'delete', key })) },
+  // What the sync layer does after a plan forgets: the forgotten keys leave the document.
+  { weight: 1, arbitrary: fc.constant<Op>({ t: 'drop' }) },
   { weight: 3, arbitrary: fc.constant<Op>({ t: 'plan' }) },
 )
 
 const shape = (p: Plan) => ({ accepted: p.accepted.map((r) => r.id), forgotten: [...p.forgotten], quarantined: p.quarantined })
+
+/**
+ * What a store following the planner by `takeDelta` holds (store.ts `#apply`): the whole plan
+ * after a full pass, the delta after an incremental one. It must hold what the plan says.
+ */
+class Follower {
+  accepted = new Map<string, string>()
+  quarantined = new Map<string, unknown>()
+  forgotten = new Set<string>()
+
+  follow(planner: Planner, plan: Plan): void {
+    const delta = planner.takeDelta()
+    if (delta === null) {
+      this.accepted = new Map(plan.accepted.map((r) => [r.id, r.id]))
+      this.quarantined = new Map(plan.quarantined.map((q) => [q.key, q]))
+      this.forgotten = new Set(plan.forgotten)
+      return
+    }
+    for (const r of delta.accepted) this.accepted.set(r.id, r.id)
+    for (const id of delta.unaccepted) this.accepted.delete(id)
+    for (const q of delta.quarantined) this.quarantined.set(q.key, q)
+    for (const key of delta.released) this.quarantined.delete(key)
+    for (const id of delta.forgotten) this.forgotten.add(id)
+  }
+
+  shape() {
+    return { accepted: [...this.accepted.keys()].sort(), quarantined: [...this.quarantined.keys()].sort(), forgotten: [...this.forgotten].sort() }
+  }
+}
+
+const followed = (p: Plan) => ({ accepted: p.accepted.map((r) => r.id).sort(), quarantined: p.quarantined.map((q) => q.key).sort(), forgotten: [...p.forgotten].sort() })
+
+/** Passes that took the incremental way with a tombstone, or with a forgotten key leaving: the paths this test must reach. */
+const reached = { tombstones: 0, drops: 0 }
 
 /** Runs a history; returns how many passes were incremental. */
 function run(ops: readonly Op[], founded: boolean): number {
@@ -50,23 +87,34 @@ function run(ops: readonly Op[], founded: boolean): number {
     for (const key of e.changes.keys.keys()) changed.add(key)
   })
   const planner = new Planner(u.pool)
+  const follower = new Follower()
   let incremental = 0
+  let last: Plan | null = null
   // Most histories start with the pool founded, so that verdicts other than unknown-pool are in play.
   if (founded) map.set(u.create.key, u.create.value)
   const check = (): void => {
+    const dropped = [...changed].some((key) => !map.has(key))
     const step = planner.begin(changed, map)
     changed = new Set()
-    if (!step.full) incremental++
+    if (!step.full) {
+      incremental++
+      if (step.records.some((r) => r.kind === PoolKind.TOMBSTONE)) reached.tombstones++
+      if (dropped) reached.drops++
+    }
     // The planner verifies only what it asks for; both sides read the same verdicts.
     for (const r of step.records) expect(u.signatures.has(SignatureCache.key(r))).toBe(true)
     const got = step.finish(u.signatures)
     expect(shape(got)).toEqual(shape(materialize({ pool: u.pool, entries: [...map.entries()], signatures: u.signatures })))
+    follower.follow(planner, got)
+    expect(follower.shape()).toEqual(followed(got))
+    last = got
   }
   for (const o of ops) {
     if (o.t === 'set') {
       const item = u.items[o.item % u.items.length]!
       map.set(item.key, item.value)
     } else if (o.t === 'delete') map.delete(u.keys[o.key % u.keys.length]!)
+    else if (o.t === 'drop') for (const id of (last as Plan | null)?.forgotten ?? []) map.delete(id)
     else check()
   }
   check()
@@ -89,8 +137,10 @@ test('every plan of the incremental planner equals the materializer run on the w
     )
     throw err
   }
-  // The property is only worth something if the incremental path ran.
+  // The property is only worth something if the incremental path ran, tombstones and forgotten keys leaving included.
   expect(incremental).toBeGreaterThan(RUNS)
+  expect(reached.tombstones).toBeGreaterThan(RUNS / 10)
+  expect(reached.drops).toBeGreaterThan(RUNS / 10)
 })
 
 /**
@@ -121,13 +171,17 @@ function runSliced(ops: readonly Op[], founded: boolean, cut: number): void {
     }
     const got = planner.begin(slice, map, undefined, deferred).finish(u.signatures)
     expect(shape(got)).toEqual(shape(materialize({ pool: u.pool, entries: [...taken.entries()], signatures: u.signatures })))
+    last = [...got.forgotten]
   }
+  // The forgotten ids of the last plan (a holder, so that the closure's writes are seen below).
+  let last: string[] = []
   let n = 0
   for (const o of ops) {
     if (o.t === 'set') {
       const item = u.items[o.item % u.items.length]!
       map.set(item.key, item.value)
     } else if (o.t === 'delete') map.delete(u.keys[o.key % u.keys.length]!)
+    else if (o.t === 'drop') for (const id of last) map.delete(id)
     else check(false, n++)
   }
   check(true, 0)

@@ -1,7 +1,8 @@
-import { Verdict } from '../pools/authority.js'
-import { compareRecords, type PoolRecord } from '../pools/records.js'
+import { Verdict, tombstoneForgets } from '../pools/authority.js'
+import { PoolKind, compareRecords, type PoolRecord, type TombstoneBody } from '../pools/records.js'
 import type { Structure } from '../pools/structure.js'
 import type { PoolId } from '../pools/types.js'
+import { isCheckpointKind } from './checkpoint.js'
 import { decodeRecord, type Decoded } from './codec.js'
 import { isContentKind, refuseContent } from './content.js'
 import { STRUCTURAL_KINDS, compareQuarantined, judgePool, judgeSigned, refusal, type Plan } from './materialize.js'
@@ -9,6 +10,11 @@ import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
 
 const NONE: ReadonlySet<string> = new Set()
+
+/** Refusals of a record whose signature verified, in this pool (the derivation holds such records, and judges them). */
+const SIGNED_REFUSALS: ReadonlySet<string> = new Set([
+  QuarantineReason.FORGED_CREATE, QuarantineReason.WRONG_TENANT, QuarantineReason.NOT_OWNER, QuarantineReason.NOT_MEMBER, QuarantineReason.READ_ONLY,
+])
 
 /** Each key once: a Set as it is (a pass's slice is one; copying it cost a Set per pass of up to 50k keys). */
 const distinct = (keys: Iterable<string>): Iterable<string> => (keys instanceof Set ? keys : new Set(keys))
@@ -31,6 +37,8 @@ export interface PlanDelta {
   readonly quarantined: readonly QuarantinedRecord[]
   /** Keys that no longer have a quarantine entry. */
   readonly released: readonly string[]
+  /** Ids a tombstone judged in the pass forgets (the plan's `forgotten` only grows between full passes). */
+  readonly forgotten: readonly string[]
 }
 
 /** One pass: the records whose signature verdicts it needs, then the plan. */
@@ -48,21 +56,22 @@ export interface PlanStep {
  * pool and re-judges every value: at 100k records that is seconds per pass, paid again for every
  * record that arrives. Here:
  * - a pass whose changes are only new values that are not records, or records of the memory,
- *   resolve, access, rating and content kinds, judges those alone: against the authority (owner,
- *   tenant, ACL) and the forgotten set of the last full pass, which such records cannot change
- *   (judgeRecord reads only the owner, tenant and ACL; what is forgotten depends on tombstones and
- *   on the records they name, which go the full way), and content records are judged by their
- *   modules' rules again as a set (they are few);
+ *   resolve, access, rating, tombstone and content kinds, and the removal of keys the plan forgets,
+ *   judges those alone: against the authority (owner, tenant, ACL), which such records cannot change
+ *   (judgeRecord reads only the owner, tenant and ACL); a valid tombstone forgets its targets as
+ *   the derivation would (authority.ts `tombstoneForgets` against the record each target holds, or
+ *   as absent), and content records are judged by their modules' rules again as a set (they are few);
  * - anything else re-judges the whole set as `materialize` does: the first pass, a value that
- *   changed or vanished, a create, ACL, policy, key or tombstone record, a record that a tombstone
- *   names, a pass begun before and never finished (its step threw).
+ *   changed, a key that vanished unforgotten, a create, ACL, policy or key record, a record that a
+ *   tombstone names arriving (or a tombstone naming a record of its own pass), a pass begun before
+ *   and never finished (its step threw).
  */
 export class Planner {
   readonly #pool: PoolId
   /** The values judged, by key: the document as of the last plan; null before the first. */
   #values: Map<string, unknown> | null = null
   #structure: Structure | null = null
-  #targets: ReadonlySet<string> = new Set()
+  #targets = new Set<string>()
   #forgotten: ReadonlySet<string> = new Set()
   /**
    * The plan by id and by key. Sorted only when a plan's lists are read (a full pass, tests): kept
@@ -70,8 +79,8 @@ export class Planner {
    */
   #acceptedById = new Map<string, PoolRecord>()
   #quarantinedByKey = new Map<string, QuarantinedRecord>()
-  /** Ids and keys whose place may have changed since the last `takeDelta`; null after a full pass (everything may have). */
-  #touched: { ids: Set<string>; keys: Set<string> } | null = null
+  /** Ids and keys whose place may have changed since the last `takeDelta`, and ids newly forgotten; null after a full pass (everything may have). */
+  #touched: { ids: Set<string>; keys: Set<string>; forgotten: string[] } | null = null
   /** Bumped by every finished pass: a plan's lists are read in the pass that made them. */
   #version = 0
   /** Content records the ACL admits -> where their modules' rules put them: null accepted, else the refusal. */
@@ -95,9 +104,9 @@ export class Planner {
     changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded = decodeRecord, deferred: ReadonlySet<string> = NONE,
   ): PlanStep {
     const unfinished = this.#unfinished
-    const added = unfinished ? null : this.#additions(changed, map, decode)
+    const changes = unfinished ? null : this.#additions(changed, map, decode)
     this.#unfinished = true
-    if (added === null) {
+    if (changes === null) {
       const entries = unfinished || this.#values === null ? this.#view(map, deferred) : this.#judgedView(changed, map, deferred)
       const records = entries.map(([k, v]) => decode(k, v)).flatMap((d) => (d.ok ? [d.record] : []))
       return {
@@ -105,10 +114,11 @@ export class Planner {
         finish: (signatures) => this.#full(entries, signatures, decode),
       }
     }
+    const { added, removed } = changes
     return {
       records: added.flatMap(({ d }) => (d.ok && d.record.pool === this.#pool ? [d.record] : [])),
       full: false,
-      finish: (signatures) => this.#incremental(added, signatures),
+      finish: (signatures) => this.#incremental(added, removed, signatures, decode),
     }
   }
 
@@ -146,24 +156,45 @@ export class Planner {
     return out
   }
 
-  /** The new values among `changed`, or null when the pass must re-judge everything. */
-  #additions(changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded): Array<{ key: string; value: unknown; d: Decoded }> | null {
+  /**
+   * The new values among `changed` and the forgotten keys that left the document, or null when the
+   * pass must re-judge everything.
+   */
+  #additions(
+    changed: Iterable<string>, map: RecordMap, decode: (key: string, value: unknown) => Decoded,
+  ): { added: Array<{ key: string; value: unknown; d: Decoded }>; removed: string[] } | null {
     const values = this.#values
     if (values === null) return null
-    const out: Array<{ key: string; value: unknown; d: Decoded }> = []
+    const added: Array<{ key: string; value: unknown; d: Decoded }> = []
+    const removed: string[] = []
+    let named: Set<string> | null = null
     for (const key of distinct(changed)) {
       const present = map.has(key)
       if (values.has(key)) {
-        if (!present || map.get(key) !== values.get(key)) return null
+        if (present && map.get(key) === values.get(key)) continue
+        // A forgotten memory's key leaving (this replica or a peer removing it after the tombstone)
+        // changes nothing but the value judged; any other change or removal goes the full way (heal).
+        if (present || !this.#forgotten.has(key) || !this.#isPoolMemory(decode(key, values.get(key)))) return null
+        removed.push(key)
         continue
       }
       if (!present) continue
       const value = map.get(key)
       const d = decode(key, value)
-      if (d.ok && d.record.pool === this.#pool && (STRUCTURAL_KINDS.has(d.record.kind) || this.#targets.has(d.record.id))) return null
-      out.push({ key, value, d })
+      if (d.ok && d.record.pool === this.#pool) {
+        const { kind, id } = d.record
+        if ((STRUCTURAL_KINDS.has(kind) && kind !== PoolKind.TOMBSTONE) || this.#targets.has(id)) return null
+        if (kind === PoolKind.TOMBSTONE) for (const t of (d.record.body as TombstoneBody).targets) (named ??= new Set()).add(t.id)
+      }
+      added.push({ key, value, d })
     }
-    return out
+    // A tombstone and a record it names in one pass: which comes first decides, as in a full pass.
+    if (named && added.some(({ key }) => named.has(key))) return null
+    return { added, removed }
+  }
+
+  #isPoolMemory(d: Decoded): boolean {
+    return d.ok && d.record.pool === this.#pool && d.record.kind === PoolKind.MEMORY
   }
 
   /**
@@ -172,7 +203,7 @@ export class Planner {
    */
   takeDelta(): PlanDelta | null {
     const touched = this.#touched
-    this.#touched = { ids: new Set(), keys: new Set() }
+    this.#touched = { ids: new Set(), keys: new Set(), forgotten: [] }
     if (touched === null) return null
     const accepted: PoolRecord[] = []
     const unaccepted: string[] = []
@@ -188,7 +219,7 @@ export class Planner {
       if (q) quarantined.push(q)
       else released.push(key)
     }
-    return { accepted, unaccepted, quarantined, released }
+    return { accepted, unaccepted, quarantined, released, forgotten: touched.forgotten }
   }
 
   #accept(r: PoolRecord): void {
@@ -215,7 +246,7 @@ export class Planner {
     const judged = judgePool({ pool: this.#pool, entries, signatures, decode })
     this.#values = new Map(entries)
     this.#structure = judged.structure
-    this.#targets = judged.targets
+    this.#targets = new Set(judged.targets)
     this.#forgotten = judged.plan.forgotten
     this.#acceptedById = new Map(judged.plan.accepted.map((r) => [r.id, r]))
     this.#quarantinedByKey = new Map(judged.plan.quarantined.map((q) => [q.key, q]))
@@ -226,10 +257,20 @@ export class Planner {
     return this.#plan()
   }
 
-  #incremental(added: ReadonlyArray<{ key: string; value: unknown; d: Decoded }>, signatures: ReadonlyMap<string, boolean>): Plan {
+  #incremental(
+    added: ReadonlyArray<{ key: string; value: unknown; d: Decoded }>, removed: readonly string[], signatures: ReadonlyMap<string, boolean>,
+    decode: (key: string, value: unknown) => Decoded,
+  ): Plan {
     const pool = this.#pool
     const s = this.#structure
     let content = false
+    for (const key of removed) {
+      // A forgotten memory is neither accepted nor refused; one whose signature failed stays refused until it leaves.
+      this.#values!.delete(key)
+      const q = this.#quarantinedByKey.get(key)
+      if (q) this.#release(q)
+    }
+    const tombstones: PoolRecord<TombstoneBody>[] = []
     for (const { key, value, d } of added) {
       this.#values!.set(key, value)
       if (!d.ok) {
@@ -237,14 +278,25 @@ export class Planner {
         continue
       }
       const r = d.record
-      if (r.pool !== pool) this.#quarantine(refusal(pool, r.id, QuarantineReason.WRONG_POOL, r))
-      else if (signatures.get(SignatureCache.key(r)) !== true) this.#quarantine(refusal(pool, r.id, QuarantineReason.BAD_SIGNATURE, r))
+      if (r.pool !== pool) {
+        this.#quarantine(refusal(pool, r.id, QuarantineReason.WRONG_POOL, r))
+        continue
+      }
+      if (signatures.get(SignatureCache.key(r)) !== true) {
+        this.#quarantine(refusal(pool, r.id, QuarantineReason.BAD_SIGNATURE, r))
+        continue
+      }
+      // Named by a signed tombstone, valid or not (materialize.ts `targets`): a record arriving under such an id goes the full way.
+      if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) this.#targets.add(t.id)
       // A create record takes the full way, so an unfounded pool here means: no create yet.
-      else if (!s) this.#quarantine(refusal(pool, r.id, QuarantineReason.UNKNOWN_POOL, r))
+      if (!s) this.#quarantine(refusal(pool, r.id, QuarantineReason.UNKNOWN_POOL, r))
       else {
         const verdict = judgeSigned(s, r)
         if (verdict !== Verdict.OK) this.#quarantine(refusal(pool, r.id, verdict, r))
-        else if (isContentKind(r.kind)) {
+        else if (r.kind === PoolKind.TOMBSTONE) {
+          this.#accept(r)
+          tombstones.push(r as PoolRecord<TombstoneBody>)
+        } else if (isContentKind(r.kind)) {
           this.#content.set(r.id, { record: r, placed: null })
           this.#accept(r)
           content = true
@@ -252,8 +304,53 @@ export class Planner {
       }
     }
     if (content && s) this.#judgeContent(s)
+    if (s) for (const t of tombstones) this.#forgetBy(s, t, decode)
     this.#unfinished = false
     return this.#plan()
+  }
+
+  /**
+   * A valid tombstone judged in an incremental pass: what `derive` (pools/state.ts) and
+   * `judgePool` make of it, on the planner's structure. A target is forgotten when the set holds
+   * no pool record under its id (a record whose signature failed, or another module's, counts as
+   * absent), or holds a memory the tombstone may forget (`tombstoneForgets`); a forgotten memory
+   * leaves the plan, accepted or refused, whoever wrote it.
+   */
+  #forgetBy(s: Structure, t: PoolRecord<TombstoneBody>, decode: (key: string, value: unknown) => Decoded): void {
+    const forgetters = s.forgetters as Map<string, PoolRecord<TombstoneBody>[]>
+    const forgottenLinks = s.forgotten as Map<string, readonly string[]>
+    const added: string[] = []
+    for (const target of t.body.targets) {
+      let list = forgetters.get(target.id)
+      if (!list) forgetters.set(target.id, (list = []))
+      list.push(t)
+      list.sort(compareRecords)
+      const present = this.#stateRecord(target.id, decode)
+      if (present && (present.kind !== PoolKind.MEMORY || !tombstoneForgets(s, t, present))) continue
+      forgottenLinks.set(target.id, target.supersedes)
+      if (this.#forgotten.has(target.id)) continue
+      added.push(target.id)
+      if (!present) continue
+      if (this.#acceptedById.has(present.id)) this.#unaccept(present)
+      const q = this.#quarantinedByKey.get(present.id)
+      if (q) this.#release(q)
+    }
+    if (added.length === 0) return
+    this.#forgotten = new Set([...this.#forgotten, ...added].sort())
+    this.#touched?.forgotten.push(...added)
+  }
+
+  /**
+   * The record the derivation holds under `id`: a record of this pool, of a pools kind, whose
+   * signature verified (accepted, or refused only for who wrote it); undefined otherwise.
+   */
+  #stateRecord(id: string, decode: (key: string, value: unknown) => Decoded): PoolRecord | undefined {
+    const accepted = this.#acceptedById.get(id)
+    if (accepted) return isContentKind(accepted.kind) || isCheckpointKind(accepted.kind) ? undefined : accepted
+    const q = this.#quarantinedByKey.get(id)
+    if (!q || !SIGNED_REFUSALS.has(q.reason) || !this.#values?.has(id)) return undefined
+    const d = decode(id, this.#values.get(id))
+    return d.ok && !isContentKind(d.record.kind) && !isCheckpointKind(d.record.kind) ? d.record : undefined
   }
 
   /** The content modules' rules over the admitted content records as a set; moves the records whose placement changed. */

@@ -34,6 +34,8 @@ export class PoolSync {
   readonly unapplied = new Set<string>()
   /** On the owner's replica: accepted records no checkpoint covers yet (store.ts `#checkpoint`). */
   readonly uncovered = new Map<string, PoolRecord>()
+  /** On the owner's replica: ids of accepted records `#checkpoint` has looked at (covered, or waiting in `uncovered`). */
+  readonly counted = new Set<string>()
   /** Ids this replica put into the document while no link was in step: the `outgoing` count. */
   readonly unsent = new Set<string>()
   /** Keys a provider changed since the last materialization (heal candidates, `incoming` count). */

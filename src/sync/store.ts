@@ -461,7 +461,13 @@ export class SyncStore implements Sync {
     const me = this.#log.identity
     const s = ps.planner.structure
     if (this.#checkpointEvery <= 0 || !me || !s || s.owner !== me.did) return
-    for (const r of accepted) if (!isCheckpointKind(r.kind) && !ps.checkpoints.covers(r)) ps.uncovered.set(r.id, r)
+    // Each accepted record is looked at once: a full pass hands over every accepted record, and
+    // hashing them all again made a forget in a pool of 100k cost seconds on the owner's replica.
+    for (const r of accepted) {
+      if (isCheckpointKind(r.kind) || ps.counted.has(r.id)) continue
+      ps.counted.add(r.id)
+      if (!ps.checkpoints.covers(r)) ps.uncovered.set(r.id, r)
+    }
     if (ps.uncovered.size < this.#checkpointEvery) return
     // Only what the plan still accepts (a record may have left since it was counted).
     const todo = [...ps.uncovered.values()].filter((r) => ps.stored.has(r.id) && !ps.checkpoints.covers(r))
@@ -522,6 +528,7 @@ export class SyncStore implements Sync {
     // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
     for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
     this.#sizer.note(this.#taken, performance.now() - started)
+    if (process.env.DBGPASS) console.error(`pass taken=${this.#taken} ms=${(performance.now() - started).toFixed(0)} bulk=${this.#sizer === this.#bulk} at=${performance.now().toFixed(0)}`)
     if (ps.pending) {
       // A bounded slice left changes for the next pass; let the event loop deliver what arrived
       // meanwhile (another writer's record) and this replica's own writes go out first.
@@ -553,9 +560,9 @@ export class SyncStore implements Sync {
       qChanged = plan.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
       qGone = [...ps.quarantine.keys()].filter((key) => !after.has(key))
     } else {
-      // An incremental pass forgets nothing (tombstones and their targets take the full way).
       puts = delta.accepted.filter((r) => !ps.stored.has(r.id))
-      forgotten = []
+      // A tombstone judged by itself forgets what it names (planner.ts `#forgetBy`).
+      forgotten = delta.forgotten.filter((id) => ps.stored.has(id))
       evictedRows = delta.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
       qChanged = delta.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
       qGone = delta.released.filter((key) => ps.quarantine.has(key))
@@ -585,7 +592,10 @@ export class SyncStore implements Sync {
       const dels = i === 0 ? deletes : []
       if (chunk.length || dels.length) await this.#log.append(chunk, dels)
       for (const r of chunk) ps.stored.add(r.id)
-      for (const id of dels) ps.stored.delete(id)
+      for (const id of dels) {
+        ps.stored.delete(id)
+        ps.counted.delete(id)
+      }
     }
     setQuarantine()
     // After the records, in transactions of their own: the report of a refused value must never
