@@ -2,6 +2,7 @@ import * as Y from 'yjs'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Memory } from '../src/index.js'
 import { RECORDS_MAP } from '../src/sync/index.js'
+import { UpdateLog, type UpdateRow } from '../src/sync/update-log.js'
 import { fact } from './pools-helpers.js'
 import { bytesText, clock, devices, network, rawRows, seedCrypto, settle } from './sync-helpers.js'
 
@@ -53,11 +54,12 @@ describe('hard delete through sync', () => {
       expect(raw).not.toContain('blue flowerpot')
       expect(raw).not.toContain('spare key')
       expect(raw).toContain('Rome')
-      // One compacted row per pool, holding the live records and the tombstone (ids only).
-      const rows = x.storage.dump()['syncUpdates'] as Array<{ pool: string; update: Uint8Array }>
-      expect(rows.filter((r) => r.pool === pool)).toHaveLength(1)
+      // Compacted parts only (no appended row is left), holding the live records and the tombstone (ids only).
+      const rows = (x.storage.dump()['syncUpdates'] as UpdateRow[]).filter((r) => r.pool === pool)
+      expect(rows.length).toBeGreaterThan(0)
+      expect(rows.every((r) => typeof r.part === 'string')).toBe(true)
       const doc = new Y.Doc()
-      Y.applyUpdate(doc, rows[0]!.update)
+      for (const update of await new UpdateLog(x.storage, pool).load()) Y.applyUpdate(doc, update)
       const kinds = [...doc.getMap(RECORDS_MAP).values()].map((v) => (v as { kind: string }).kind)
       expect(kinds).toContain('pool-tombstone')
       expect(doc.getMap(RECORDS_MAP).has(secret.id)).toBe(false)

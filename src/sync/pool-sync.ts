@@ -88,6 +88,8 @@ export class PoolSync {
     this.loaded = true
     // What the persisted updates brought did not pass the observer: its checkpoints count from the first pass on.
     for (const [key, value] of this.pdoc.map.entries()) this.checkpoints.note(key, value, 'add')
+    // After Yjs collected and merged what the transaction deleted: the chunks the next compaction rewrites.
+    this.pdoc.doc.on('afterTransactionCleanup', (tr: Y.Transaction) => this.log.noteTransaction(tr))
     this.pdoc.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === Origin.LOAD) return
       this.log.append(update)

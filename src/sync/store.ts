@@ -285,7 +285,7 @@ export class SyncStore implements Sync {
     const rows = await this.#storage.read(['quarantine'], (tx) => tx.where<QuarantinedRecord>('quarantine', 'pool', ps.pool))
     ps.quarantine = new Map(rows.map((q) => [q.key, toReport(q)]))
     ps.listen()
-    if (updates.length > this.#compactEvery) ps.wantCompact = true
+    if (ps.log.rows > this.#compactEvery) ps.wantCompact = true
     this.#kick()
     while (this.#running) await this.#running
   }
@@ -528,7 +528,6 @@ export class SyncStore implements Sync {
     // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
     for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
     this.#sizer.note(this.#taken, performance.now() - started)
-    if (process.env.DBGPASS) console.error(`pass taken=${this.#taken} ms=${(performance.now() - started).toFixed(0)} bulk=${this.#sizer === this.#bulk} at=${performance.now().toFixed(0)}`)
     if (ps.pending) {
       // A bounded slice left changes for the next pass; let the event loop deliver what arrived
       // meanwhile (another writer's record) and this replica's own writes go out first.

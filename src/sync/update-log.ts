@@ -1,3 +1,4 @@
+import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
 import type { StoragePort } from '../storage/port.js'
 
@@ -6,49 +7,140 @@ export interface UpdateRow {
   readonly seq?: number
   readonly pool: string
   readonly update: Uint8Array
+  /**
+   * What a compacted row holds: the structs of one client whose clocks start in one chunk
+   * (`s:<client>:<chunk>`), the delete set (`ds`), or the updates still waiting for what they
+   * depend on (`pending`). Absent on an appended update.
+   */
+  readonly part?: string
 }
 
 const TABLE = 'syncUpdates'
 
+/** Clocks per compacted chunk: a record set in the Y.Map is one clock, so about this many records (a few MB) a row. */
+export const CHUNK_CLOCKS = 4096
+
+const DS_PART = 'ds'
+const PENDING_PART = 'pending'
+const structPart = (client: number, chunk: number): string => `s:${client}:${chunk}`
+
+/** The index of the struct holding `clock` (structs sorted by clock, covering every clock up to the client's state). */
+function structAt(structs: ReadonlyArray<Y.Item | Y.GC>, clock: number): number {
+  let lo = 0
+  let hi = structs.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (structs[mid]!.id.clock <= clock) lo = mid
+    else hi = mid - 1
+  }
+  return lo
+}
+
+/** The structs of `client` whose first clock lies in `chunk`, as one V1 update with an empty delete set (null when there are none). */
+function encodeChunk(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: number): Uint8Array | null {
+  const from = chunk * CHUNK_CLOCKS
+  let i = structAt(structs, from)
+  if (structs[i]!.id.clock < from) i++
+  let end = i
+  while (end < structs.length && structs[end]!.id.clock < from + CHUNK_CLOCKS) end++
+  if (end === i) return null
+  const encoder = new Y.UpdateEncoderV1()
+  encoding.writeVarUint(encoder.restEncoder, 1)
+  encoding.writeVarUint(encoder.restEncoder, end - i)
+  encoder.writeClient(client)
+  encoding.writeVarUint(encoder.restEncoder, structs[i]!.id.clock)
+  for (let k = i; k < end; k++) structs[k]!.write(encoder, 0)
+  encoding.writeVarUint(encoder.restEncoder, 0)
+  return encoder.toUint8Array()
+}
+
+/** The document's delete set as a V1 update without structs (written as Yjs writes one: clients in descending order). */
+function encodeDeleteSet(doc: Y.Doc): Uint8Array {
+  const ds = Y.createDeleteSetFromStructStore(doc.store)
+  const encoder = new Y.UpdateEncoderV1()
+  encoding.writeVarUint(encoder.restEncoder, 0)
+  encoding.writeVarUint(encoder.restEncoder, ds.clients.size)
+  for (const [client, items] of [...ds.clients.entries()].sort((a, b) => b[0] - a[0])) {
+    encoder.resetDsCurVal()
+    encoding.writeVarUint(encoder.restEncoder, client)
+    encoding.writeVarUint(encoder.restEncoder, items.length)
+    for (const item of items) {
+      encoder.writeDsClock(item.clock)
+      encoder.writeDsLen(item.len)
+    }
+  }
+  return encoder.toUint8Array()
+}
+
+/** Parts in the order a load applies them: each client's chunks in clock order (no struct waits for an earlier one), then the rest. */
+function partOrder(part: string): [number, number, number] {
+  if (part.startsWith('s:')) {
+    const [, client, chunk] = part.split(':')
+    return [0, Number(client), Number(chunk)]
+  }
+  return [part === DS_PART ? 1 : 2, 0, 0]
+}
+
 /**
- * The persisted Yjs updates of one pool's document: an append-only log (one row per batch of
- * updates), replayed on open, and compacted into a single row. Compaction is what makes a hard
- * delete leave no byte on disk (DESIGN.md "Runtime"): the forgotten record's key was deleted from
- * the Y.Map, Yjs's garbage collection (the documents are made with `gc: true`) replaced the
- * deleted value by its length, and the compacted row is `Y.encodeStateAsUpdate` of that document,
- * so the old rows that still held the value are gone in the same transaction.
+ * The persisted Yjs updates of one pool's document: updates appended as they come (one row per
+ * batch), replayed on open, and compacted. Compaction is what makes a hard delete leave no byte on
+ * disk (DESIGN.md "Runtime"): the forgotten record's key was deleted from the Y.Map and Yjs's
+ * garbage collection (the documents are made with `gc: true`) replaced the deleted value by its
+ * length, so rows written from the document afterwards no longer hold it, and the rows that did
+ * are dropped in the same transaction.
+ *
+ * A compacted log is a set of parts written from the live document: each client's structs in
+ * chunks of CHUNK_CLOCKS clocks, its delete set, and its pending updates. A compaction rewrites
+ * only the chunks that transactions touched since the last one (`noteTransaction`: new structs,
+ * deleted ones, and the structs Yjs merged them with) and drops the appended rows, which those
+ * chunks now hold. Writing the whole state instead (`Y.encodeStateAsUpdate`) was O(pool) per
+ * forget: 1 to 4 s at 100k records on each device, for one forgotten memory.
  *
  * Why the live document and not a fresh one rebuilt from the live records: a fresh document gives
  * every record a new Yjs item under a new client id, so every peer would receive every record
  * again after each compaction, and the rows would no longer describe the document this replica
- * keeps syncing with its peers. The garbage-collected state is the same set of live values
- * without that cost; test/sync-hard-delete.test.ts scans the raw rows to hold it to that.
+ * keeps syncing with its peers. test/sync-hard-delete.test.ts scans the raw rows to hold it to
+ * that; test/sync-update-log.test.ts holds a reload from the parts to the live document.
  */
 export class UpdateLog {
   readonly #storage: StoragePort
   readonly #pool: string
   #buffer: Uint8Array[] = []
-  #rows = 0
+  /** Seqs of the appended rows since the last compaction. */
+  #appended: number[] = []
+  /** Seq of each compacted part. */
+  #parts = new Map<string, number>()
+  /** Chunks touched since the last compaction, or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session). */
+  #dirty: Set<string> | null = null
 
   constructor(storage: StoragePort, pool: string) {
     this.#storage = storage
     this.#pool = pool
   }
 
-  /** Rows written since the last compaction (what `compactEvery` is compared with). */
+  /** Rows appended since the last compaction (what `compactEvery` is compared with). */
   get rows(): number {
-    return this.#rows
+    return this.#appended.length
   }
 
   get buffered(): number {
     return this.#buffer.length
   }
 
-  /** Every persisted update of the pool, oldest first. */
+  /** Every persisted update of the pool, in an order that applies without waiting: compacted parts first, then appended rows oldest first. */
   async load(): Promise<Uint8Array[]> {
     const rows = await this.#storage.read([TABLE], (tx) => tx.where<UpdateRow>(TABLE, 'pool', this.#pool))
-    this.#rows = rows.length
-    return rows.sort((a, b) => a.seq! - b.seq!).map((r) => r.update)
+    const parts = rows.filter((r) => typeof r.part === 'string')
+    const appended = rows.filter((r) => typeof r.part !== 'string').sort((a, b) => a.seq! - b.seq!)
+    parts.sort((a, b) => {
+      const [x, y] = [partOrder(a.part!), partOrder(b.part!)]
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]
+    })
+    this.#parts = new Map(parts.map((r) => [r.part!, r.seq!]))
+    this.#appended = appended.map((r) => r.seq!)
+    // Appended rows of an earlier session: what they touched is not known here, so the next compaction rewrites every chunk.
+    this.#dirty = parts.length > 0 && appended.length === 0 ? new Set() : null
+    return [...parts, ...appended].map((r) => r.update)
   }
 
   /** Queues an update; `flush()` writes the queue as one row. */
@@ -56,28 +148,85 @@ export class UpdateLog {
     this.#buffer.push(update)
   }
 
+  /**
+   * A transaction of the document was cleaned up (new structs integrated, deleted ones collected
+   * and merged): the chunks it touched are rewritten by the next compaction.
+   */
+  noteTransaction(tr: Y.Transaction): void {
+    const dirty = this.#dirty
+    if (dirty === null) return
+    const store = tr.doc.store
+    const touch = (client: number, from: number, to: number): void => {
+      const structs = store.clients.get(client)
+      if (!structs || structs.length === 0 || to <= from) return
+      // The chunks these clocks were written in, and those of the structs holding them now (a
+      // collected struct may have merged with a neighbour that starts in an earlier chunk).
+      for (let c = Math.floor(from / CHUNK_CLOCKS); c <= Math.floor((to - 1) / CHUNK_CLOCKS); c++) dirty.add(structPart(client, c))
+      const last = structAt(structs, to - 1)
+      let seen = -1
+      for (let i = structAt(structs, from); i <= last; i++) {
+        const c = Math.floor(structs[i]!.id.clock / CHUNK_CLOCKS)
+        if (c !== seen) dirty.add(structPart(client, (seen = c)))
+      }
+    }
+    tr.afterState.forEach((clock, client) => touch(client, tr.beforeState.get(client) ?? 0, clock))
+    for (const [client, items] of tr.deleteSet.clients) for (const item of items) touch(client, item.clock, item.clock + item.len)
+  }
+
   async flush(): Promise<void> {
     if (this.#buffer.length === 0) return
     const batch = this.#buffer
     this.#buffer = []
     const update = batch.length === 1 ? batch[0]! : Y.mergeUpdates(batch)
-    await this.#storage.write([TABLE], (tx) => tx.put(TABLE, [{ pool: this.#pool, update }]))
-    this.#rows++
+    const [seq] = await this.#storage.write([TABLE], (tx) => tx.put(TABLE, [{ pool: this.#pool, update }]))
+    this.#appended.push(seq as number)
   }
 
   /**
-   * Replaces every row of the pool with one: the document's whole state. Drops the queue too: the
-   * state covers it, and a queued update may still hold a value deleted since.
+   * Rewrites the chunks touched since the last compaction (all of them the first time), the delete
+   * set and the pending updates from the document, and drops the appended rows and the parts
+   * replaced, in one transaction. Drops the queue too: the document covers it, and a queued
+   * update may still hold a value deleted since.
    */
   async compact(doc: Y.Doc): Promise<void> {
     this.#buffer = []
-    const update = Y.encodeStateAsUpdate(doc)
-    await this.#storage.write([TABLE], async (tx) => {
-      const old = await tx.where<UpdateRow>(TABLE, 'pool', this.#pool)
-      await tx.delete(TABLE, old.map((r) => r.seq!))
-      await tx.put(TABLE, [{ pool: this.#pool, update }])
+    const dirty = this.#dirty
+    const chunks = new Set<string>(dirty ?? [])
+    if (dirty === null) {
+      for (const [client, structs] of doc.store.clients) {
+        if (structs.length === 0) continue
+        const end = structs.at(-1)!.id.clock + structs.at(-1)!.length
+        for (let c = 0; c * CHUNK_CLOCKS < end; c++) chunks.add(structPart(client, c))
+      }
+      // Parts the document has no structs for any more go too.
+      for (const part of this.#parts.keys()) if (part.startsWith('s:')) chunks.add(part)
+    }
+    const puts: UpdateRow[] = []
+    const gone: string[] = []
+    for (const part of chunks) {
+      const [, client, chunk] = part.split(':')
+      const structs = doc.store.clients.get(Number(client))
+      const update = structs && structs.length > 0 ? encodeChunk(structs, Number(client), Number(chunk)) : null
+      if (update) puts.push({ pool: this.#pool, update, part })
+      else gone.push(part)
+    }
+    puts.push({ pool: this.#pool, update: encodeDeleteSet(doc), part: DS_PART })
+    const pending = [doc.store.pendingStructs?.update, doc.store.pendingDs].filter((u): u is Uint8Array => u instanceof Uint8Array)
+    if (pending.length) puts.push({ pool: this.#pool, update: pending.length === 1 ? pending[0]! : Y.mergeUpdates(pending), part: PENDING_PART })
+    else gone.push(PENDING_PART)
+    const replaced = [...puts.map((p) => p.part!), ...gone].flatMap((part) => {
+      const seq = this.#parts.get(part)
+      return seq === undefined ? [] : [seq]
     })
-    this.#rows = 1
+    const drop = [...this.#appended, ...replaced]
+    const seqs = await this.#storage.write([TABLE], async (tx) => {
+      if (drop.length) await tx.delete(TABLE, drop)
+      return tx.put(TABLE, puts)
+    })
+    for (const part of gone) this.#parts.delete(part)
+    puts.forEach((p, i) => this.#parts.set(p.part!, seqs[i] as number))
+    this.#appended = []
+    this.#dirty = new Set()
   }
 
   /** Removes every row of the pool (the pool stops being replicated here). */
@@ -87,6 +236,8 @@ export class UpdateLog {
       const old = await tx.where<UpdateRow>(TABLE, 'pool', this.#pool)
       await tx.delete(TABLE, old.map((r) => r.seq!))
     })
-    this.#rows = 0
+    this.#appended = []
+    this.#parts.clear()
+    this.#dirty = null
   }
 }
