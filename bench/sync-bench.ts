@@ -40,6 +40,8 @@ export interface SyncBenchOptions {
   readonly budgetMs?: number
   /** Per size, once B is synced: measured writes into the big pool (after one unmeasured). Default 20. */
   readonly poolWrites?: number
+  /** Then measured forgets of the pool's memories on A (after one unmeasured). Default 5. */
+  readonly poolForgets?: number
   readonly log?: (line: string) => void
 }
 
@@ -69,6 +71,8 @@ export interface InitialSyncRow {
   readonly setupMs: number
   /** Then, in the synced pool of N: A writes one memory at a time until B's API has it (as in the latency bench). */
   readonly poolWrites: { readonly writes: number; readonly p50Ms: number; readonly p95Ms: number } | null
+  /** Then: A forgets one memory at a time (a tombstone and a hard delete) until B's API no longer counts it. */
+  readonly poolForgets: { readonly forgets: number; readonly p50Ms: number; readonly p95Ms: number } | null
 }
 
 export interface SyncBenchResult {
@@ -92,7 +96,9 @@ export async function runSyncBench(options: SyncBenchOptions = {}): Promise<Sync
   // A small pool first, always: the writes into it are the reference the big pools' write cost is compared with.
   const sizes = [...new Set([REFERENCE_SIZE, ...(options.sizes ?? [10_000, 100_000])])].sort((x, y) => x - y)
   for (const size of sizes) {
-    initial.push(await runInitialSync(owner, member, size, { budgetMs: options.budgetMs ?? 600_000, poolWrites: options.poolWrites ?? 20 }, log))
+    initial.push(await runInitialSync(owner, member, size, {
+      budgetMs: options.budgetMs ?? 600_000, poolWrites: options.poolWrites ?? 20, poolForgets: options.poolForgets ?? 5,
+    }, log))
   }
   return { latency, initial }
 }
@@ -201,6 +207,23 @@ async function settled(a: Memory, b: Memory): Promise<void> {
   await Promise.all([untilStatus(a, (s) => s.state === 'synced'), untilStatus(b, (s) => s.state === 'synced')])
 }
 
+/** A forgets one memory; resolves with the ms until B's `pools.info` no longer counts it, once both devices settled again. */
+async function timedForget(a: Memory, b: Memory, pool: PoolId, id: string): Promise<number> {
+  const before = await sizeOf(b, pool)
+  let stopped = 0
+  const seen = untilStatus(b, async () => {
+    if ((await sizeOf(b, pool)) >= before) return false
+    stopped = performance.now()
+    return true
+  })
+  const start = performance.now()
+  const forgotten = a.pools.forget(id)
+  await seen
+  await forgotten
+  await settled(a, b)
+  return stopped - start
+}
+
 /** A writes one memory; resolves with the ms until B's `pools.info` counts it, once both devices settled again. */
 async function timedWrite(a: Memory, b: Memory, pool: PoolId, input: WriteMemoryInput): Promise<number> {
   const before = await sizeOf(b, pool)
@@ -269,7 +292,8 @@ async function plainPair(url: string, owner: Identity, inputs: readonly WriteMem
 // ---- initial sync -------------------------------------------------------------------------------
 
 async function runInitialSync(
-  owner: Identity, member: Identity, size: number, { budgetMs, poolWrites }: { budgetMs: number; poolWrites: number }, log: (line: string) => void,
+  owner: Identity, member: Identity, size: number, { budgetMs, poolWrites, poolForgets }: { budgetMs: number; poolWrites: number; poolForgets: number },
+  log: (line: string) => void,
 ): Promise<InitialSyncRow> {
   const label = `sync ${size.toLocaleString('en-US')}`
   let setupMs = 0
@@ -279,6 +303,7 @@ async function runInitialSync(
   let factViewMs: number | null = null
   let got = 0
   let writes: InitialSyncRow['poolWrites'] = null
+  let forgets: InitialSyncRow['poolForgets'] = null
   const relay: Relay = createRelay({ port: 0, onError: (err) => log(`relay error: ${String(err)}`) })
   const { url } = await relay.listen()
   const storage = memoryStorage()
@@ -343,13 +368,22 @@ async function runInitialSync(
         writes = { writes: samples.length, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) }
         log(`${label}: writes into the synced pool: first ${Math.round(first)} ms, then p50 ${writes.p50Ms.toFixed(1)} ms, p95 ${writes.p95Ms.toFixed(1)} ms`)
       }
+      if (poolForgets > 0) {
+        // A forgets memories of the pool it wrote (spread over it); the first also compacts the join's update rows: not measured.
+        const ids = Array.from({ length: poolForgets + 1 }, (_, i) => records[Math.floor(((i + 0.5) * records.length) / (poolForgets + 1))]!.id)
+        const first = await timedForget(a, mem, pool, ids[0]!)
+        const samples: number[] = []
+        for (const id of ids.slice(1)) samples.push(await timedForget(a, mem, pool, id))
+        forgets = { forgets: samples.length, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) }
+        log(`${label}: forgets in the synced pool: first ${Math.round(first)} ms, then p50 ${forgets.p50Ms.toFixed(1)} ms, p95 ${forgets.p95Ms.toFixed(1)} ms`)
+      }
     }
   } finally {
     await b?.close()
     await a.close()
     await relay.close()
   }
-  return { size, memweaveMs, factViewMs, memweaveGot: got, baselineMs, docBytes, setupMs, poolWrites: writes }
+  return { size, memweaveMs, factViewMs, memweaveGot: got, baselineMs, docBytes, setupMs, poolWrites: writes, poolForgets: forgets }
 }
 
 /** Plain Yjs: a server document with `values` under their ids; a new client connects and fetches it. */

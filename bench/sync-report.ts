@@ -41,6 +41,19 @@ export function formatSyncReport(result: SyncBenchResult): string {
       ]
     }),
   )
+  const inPoolForgets = result.initial.filter((r) => r.poolForgets !== null)
+  const referenceForget = inPoolForgets.find((r) => r.size === REFERENCE_SIZE)?.poolForgets ?? null
+  const poolForgets = table(
+    ['pool', 'forgets', 'memweave p50 / p95', 'plain Yjs p50 / p95 (latency bench)', 'ratio p50 / p95', `p50 / p50 at ${count(REFERENCE_SIZE)}`],
+    inPoolForgets.map((r) => {
+      const f = r.poolForgets!
+      return [
+        count(r.size), String(f.forgets), `${ms(f.p50Ms)} / ${ms(f.p95Ms)}`, base ? `${ms(base.p50Ms)} / ${ms(base.p95Ms)}` : '-',
+        base ? `${ratio(f.p50Ms / base.p50Ms)} / ${ratio(f.p95Ms / base.p95Ms)}` : '-',
+        referenceForget ? ratio(f.p50Ms / referenceForget.p50Ms) : '-',
+      ]
+    }),
+  )
   return [
     'Latency: one factual pool memory written on A until B has it, one write at a time, both devices in this process.',
     latency,
@@ -48,6 +61,7 @@ export function formatSyncReport(result: SyncBenchResult): string {
     'Initial sync: a fresh device B connects to a pool that device A holds (factual memories: each becomes a GMP fact on B).',
     initial,
     ...(inPool.length > 0 ? ['Then, in the synced pool: one memory written on A until B has it, one write at a time (as above).', poolWrites] : []),
+    ...(inPoolForgets.length > 0 ? ['Then: one memory forgotten on A (tombstone, hard delete, compaction) until B no longer has it, one at a time.', poolForgets] : []),
   ].join('\n')
 }
 
