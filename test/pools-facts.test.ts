@@ -153,6 +153,34 @@ describe('pool memories as facts', () => {
     await close()
   })
 
+  test('two current memories that say one text, made in one millisecond, share one fact; the other gets its own when it goes', async () => {
+    const { mem, close } = await agents(['a'])
+    const pool = await mem.a.pools.create({ policies: { deduplication: false, autoMerge: false } })
+    const current = async (): Promise<Array<{ content: string; memoryId: unknown }>> =>
+      (await mem.a.facts.audit()).filter((f) => f.metadata['pool'] === pool.id && f.supersededBy === null).map((f) => ({ content: f.content, memoryId: f.metadata['memoryId'] }))
+    // Same text, same validFrom (createdAt), same signer: GMP answers the second write with the first's fact.
+    const first = await mem.a.pools.write(pool.id, fact('Aria', 'lives_in', 'Rome'))
+    const second = await mem.a.pools.write(pool.id, fact('Aria', 'lives_in', 'Rome'))
+    const third = await mem.a.pools.write(pool.id, fact('Aria', 'lives_in', 'Rome'))
+    expect(new Set([first.id, second.id, third.id]).size).toBe(3)
+    expect(await current()).toEqual([{ content: 'Aria lives in Rome', memoryId: first.id }])
+    // The update continues the first's chain: the shared fact is no longer a head, and the others,
+    // which nothing links to the update, must not be left without the text.
+    const moved = await mem.a.pools.update(first.id, { content: { subject: 'Aria', predicate: 'lives_in', object: 'Oslo' } })
+    const after = await current()
+    expect(after.map((f) => f.content).sort()).toEqual(['Aria lives in Oslo', 'Aria lives in Rome'])
+    const rome = after.find((f) => f.content === 'Aria lives in Rome')!
+    expect([second.id, third.id]).toContain(rome.memoryId)
+    // Forgetting the one the fact now names hands it on again: a deletion takes it away as well.
+    await mem.a.pools.forget(rome.memoryId as string)
+    const left = rome.memoryId === second.id ? third.id : second.id
+    expect((await current()).sort((a, b) => a.content.localeCompare(b.content))).toEqual([
+      { content: 'Aria lives in Oslo', memoryId: moved.id },
+      { content: 'Aria lives in Rome', memoryId: left },
+    ])
+    await close()
+  })
+
   test('a memory whose createdAt no GMP time can hold still gets its fact, and the others theirs', async () => {
     const { mem, id, storage, clock, close } = await agents(['owner', 'other'])
     const pool = await mem.owner.pools.create()

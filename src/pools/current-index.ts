@@ -65,6 +65,11 @@ export class CurrentIndex {
     return this.#earliest(this.#ensure().#byDuplicate.get(key))
   }
 
+  /** Every current, non-EPHEMERAL memory with this duplicate key (usually one; concurrent writes can make more). */
+  duplicates(key: string): LiveMemory[] {
+    return [...(this.#ensure().#byDuplicate.get(key) ?? [])].map((id) => this.#current.get(id)!)
+  }
+
   /** Current, non-EPHEMERAL memories other than `m` that are near-duplicates of it (similarity.ts). */
   nearDuplicates(m: LiveMemory, threshold: number): LiveMemory[] {
     const out: LiveMemory[] = []

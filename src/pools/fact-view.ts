@@ -1,5 +1,6 @@
 import { Capability } from '../facts/capabilities.js'
 import type { FactEntry, FactLookup, FactRef, FactStore, FactWrite } from '../facts/types.js'
+import { duplicateKeyOf } from './similarity.js'
 import type { LiveMemory, Structure } from './structure.js'
 import type { View } from './view.js'
 
@@ -67,9 +68,14 @@ class PoolFacts {
  *   source; the other sources' facts are removed from current answers by deletion);
  * - forgetting a memory (forget, cascade, TTL, pruning) hard-deletes every fact version of it,
  *   through GMP HARD_DELETE, so nothing of it survives in `mem.facts`' storage either;
- * - a memory that stops being current (conflict lost, merged away) loses its head fact.
+ * - a memory that stops being current (conflict lost, merged away) loses its head fact;
+ * - two current memories that say one text and were made in one millisecond share one fact (GMP
+ *   answers the second write with the first's); when the view takes that fact away from the one
+ *   it names, the other gets a fact of its own (`reconcile` step 5).
  * Views are created only for memories a pool operation just made current (`dirty`), so a fact the
- * caller deleted through `mem.facts.delete` is not resurrected by a later unrelated operation.
+ * caller deleted through `mem.facts.delete` is not resurrected by a later unrelated operation
+ * (one exception: step 5 writes the fact of a current memory that has none when the view takes
+ * away a fact saying the same text, since it cannot tell a deleted fact from a shared one).
  * `metadata.importance` is the memory's importance / 10000 when its view was written; the pool's
  * value moves with reads, the fact's does not (fact records are immutable).
  * The view needs AUDIT, HARD_DELETE and SUPERSESSION_CHAIN (and MULTI_TENANT for a pool with a
@@ -177,6 +183,9 @@ export class FactView {
     const heads = (id: string): FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.
     const hadFact = [...known.byMemory.keys()].filter((id) => view.current.has(id) && heads(id).length > 0)
+    // Head facts this reconcile takes away (deletes, or continues with a later version): another
+    // current memory, outside the scope, may have been answered with one of them (step 5).
+    const released: FactEntry[] = []
 
     // Calls are issued together so the fact store commits them in one transaction per tick.
     const all = async (calls: Array<Promise<unknown>>): Promise<boolean> => {
@@ -185,14 +194,17 @@ export class FactView {
     }
 
     // 1. Views of forgotten memories go entirely (GMP repairs the chain: a predecessor's view is current again).
-    const gone = [...known.byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => facts.delete(f.ref)))
+    const gone = [...known.byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => {
+      if (f.supersededBy === null) released.push(f)
+      return facts.delete(f.ref)
+    }))
     if (await all(gone)) known = await this.#factsOf(s, scope)
 
     // 2. New current memories get a view, continuing their predecessor's chain where there is one,
     //    all in one bulk write (one mutation, one transaction), not one GMP write per memory.
     const viewOf = (m: LiveMemory): FactWrite => {
       const p = m.payload
-      const content = `${p.subject} ${p.predicate.replace(/_/g, ' ')} ${String(p.object)}${p.context ? ` (${p.context})` : ''}`
+      const content = statement(p)
       const options = {
         tenantId: s.tenant,
         metadata: {
@@ -202,10 +214,14 @@ export class FactView {
         },
       }
       const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
-      if (pred) return { content, options, supersedes: pred.ref }
-      // Valid from when the memory was made. It also keeps two memories that say one text apart:
-      // GMP answers a re-assertion of a current text with the fact already there, so without it
-      // they shared one fact, and the one left current lost it when the other stopped being current.
+      if (pred) {
+        released.push(pred)
+        return { content, options, supersedes: pred.ref }
+      }
+      // Valid from when the memory was made. It also keeps two memories that say one text apart
+      // when they were made at different times: GMP answers a re-assertion of a current text with
+      // the fact already there (same text, validFrom and signer). Two made in one millisecond still
+      // share one fact, which names one of them; step 5 gives the other its own when it goes.
       // A writer chooses createdAt: one a GMP time cannot hold is left out rather than failing the batch.
       const made = Number.isInteger(p.createdAt) && p.createdAt >= 0 && p.createdAt <= LAST_GMP_MS ? new Date(p.createdAt) : null
       return { content, options: made ? { ...options, validFrom: made } : options }
@@ -232,8 +248,10 @@ export class FactView {
     const again: string[] = []
     for (const [id, ref] of written) {
       if (heads(id).length > 0) continue
-      const owner = (await facts.entry(ref))?.metadata['memoryId']
-      if (typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
+      const entry = await facts.entry(ref)
+      const owner = entry?.metadata['memoryId']
+      if (!entry || typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
+      released.push(entry)
       await facts.delete(ref)
       again.push(id)
     }
@@ -249,7 +267,10 @@ export class FactView {
     //    current either (records from another replica arrive in any order: an update of an update
     //    before the update itself), so repeat until no view of a non-current memory is a head.
     for (let round = 0; round < 64; round++) {
-      const stale = [...known.byMemory.keys()].flatMap((id) => known.extraHeads(id, view.current.has(id)).map((f) => facts.delete(f.ref)))
+      const stale = [...known.byMemory.keys()].flatMap((id) => known.extraHeads(id, view.current.has(id)).map((f) => {
+        released.push(f)
+        return facts.delete(f.ref)
+      }))
       if (!(await all(stale))) break
       known = await this.#factsOf(s, scope)
     }
@@ -259,7 +280,55 @@ export class FactView {
     //    a deleted fact said. A current memory that had its fact, or was to get one, gets it again.
     const lost = [...new Set([...hadFact, ...written.keys()])].filter((id) => view.current.has(id) && heads(id).length === 0)
     if ((await writeViews(lost)).size) known = await this.#factsOf(s, scope)
+
+    // 5. Two current memories that say one text, made in one millisecond (written on two replicas
+    //    before they met, say), share one GMP fact: the second's write was answered with the first's
+    //    (GMP §1.2), which names only the first in its metadata. A head this reconcile took away
+    //    (steps 1 to 4: deleted, or continued by a later version) can be such a shared fact, and the
+    //    other memory, which the patch's scope does not reach (nothing links it to the one that
+    //    changed), was left current without its text. Those that say the text of a fact taken away
+    //    are found through the view's index (by duplicate key, per factual type: O(facts taken
+    //    away), not O(pool)), and those without a head fact of their own get one. Such a write
+    //    seldom continues a chain (its predecessors' facts are gone or out of the scope); when one
+    //    does, the next round looks at what it took away.
+    for (let done = 0, round = 0; done < released.length && round < 64; round++) {
+      const sayers = sayersOf(view, released.slice(done))
+      done = released.length
+      if (!sayers.size) break
+      const theirs = await this.#factsOf(s, sayers)
+      const bare = [...sayers].filter((id) => theirs.heads(id).length === 0)
+      if ((await writeViews(bare)).size) known = await this.#factsOf(s, scope)
+    }
   }
+}
+
+/** The text of a memory's fact (its GMP content), from the memory or from the metadata of its fact. */
+function statement(p: { readonly subject: unknown; readonly predicate: unknown; readonly object: unknown; readonly context?: unknown }): string {
+  return `${String(p.subject)} ${String(p.predicate).replace(/_/g, ' ')} ${String(p.object)}${p.context ? ` (${String(p.context)})` : ''}`
+}
+
+/**
+ * The current factual memories, other than the one each fact names, that say the text of one of
+ * `facts`: by the view's index of duplicate keys, one look-up per fact and factual type.
+ */
+function sayersOf(view: View, facts: readonly FactEntry[]): Set<string> {
+  const out = new Set<string>()
+  const s = view.s
+  const seen = new Set<string>()
+  for (const f of facts) {
+    const { subject, predicate, object, context, memoryId } = f.metadata
+    if (typeof subject !== 'string' || typeof predicate !== 'string') continue
+    if (typeof object !== 'string' && typeof object !== 'number' && typeof object !== 'boolean') continue
+    const said = statement(f.metadata as { subject: string; predicate: string; object: unknown; context?: unknown })
+    if (seen.has(said)) continue
+    seen.add(said)
+    for (const type of new Set(s.policies.factTypes)) {
+      for (const m of view.index.duplicates(duplicateKeyOf(type, subject, predicate, object, typeof context === 'string' ? context : null))) {
+        if (m.id !== memoryId && FactView.isFactual(m, s) && statement(m.payload) === said) out.add(m.id)
+      }
+    }
+  }
+  return out
 }
 
 /** Facts per bulk write of one reconcile (see `writeViews`). */

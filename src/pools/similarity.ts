@@ -32,8 +32,13 @@ const slotKeys = new WeakMap<MemoryPayload, string>()
 /** Equal keys mean duplicates: same type and the same normalized subject, predicate, object, context. */
 export function duplicateKey(p: MemoryPayload): string {
   let k = dupKeys.get(p)
-  if (k === undefined) dupKeys.set(p, (k = [p.type, norm(p.subject), norm(p.predicate), text(p.object), text(p.context)].join('\u001f')))
+  if (k === undefined) dupKeys.set(p, (k = duplicateKeyOf(p.type, p.subject, p.predicate, p.object, p.context)))
   return k
+}
+
+/** `duplicateKey` of a memory with these fields (the fact view looks memories up by what a fact's metadata says). */
+export function duplicateKeyOf(type: string, subject: string, predicate: string, object: string | number | boolean | null, context: string | null): string {
+  return [type, norm(subject), norm(predicate), text(object), text(context)].join('\u001f')
 }
 
 /** The "slot" a memory fills: subject, predicate and context. Two different objects in one slot contradict. */
