@@ -52,11 +52,11 @@ export class ConflictResolution {
         await r.save([{ record: await r.sign(ctx.s, PoolKind.RESOLVE, { winner, losers }) }])
         // Both sides: a resolution that reverses an earlier one makes that one's loser current again.
         await this.#p.upkeep.afterCommit(pool, conflict.memories)
-        return this.#p.show.one(winner)
+        return this.#p.show.one(winner, pool)
       }
       const merged = await writeMerge(r, ctx, conflict.memories.map((id) => ctx.view.live.get(id)!), strategy!)
       await this.#p.upkeep.afterCommit(pool, [merged])
-      return this.#p.show.one(merged)
+      return this.#p.show.one(merged, pool)
     }
     throw notFound('conflict', conflictId)
   }

@@ -37,7 +37,7 @@ export class MergeForget {
     r.mustWrite(ctx)
     const merged = await writeMerge(r, ctx, found.map((f) => f.m), strat)
     await this.#p.upkeep.afterCommit(ctx.s.id, [merged])
-    return this.#p.show.one(merged)
+    return this.#p.show.one(merged, ctx.s.id)
   }
 
   async forget(memoryId: string, options: ForgetOptions = {}): Promise<MemoryId[]> {

@@ -41,6 +41,11 @@ export class Presenter {
       if (s && !s.memories.has(memoryId) && !s.forgotten.has(memoryId)) {
         throw new MemweaveError(ErrorCode.PERMISSION_DENIED, `${this.#r.identity?.did ?? 'this memory'} lost write access to pool ${s.id} while writing; the write was refused`, { pool: s.id })
       }
+      // A tombstone from another replica arrived while the operation ran (a resolve's winner that
+      // was forgotten there meanwhile): the memory is gone everywhere, as if it had been forgotten first.
+      if (s?.forgotten.has(memoryId)) {
+        throw new MemweaveError(ErrorCode.NOT_FOUND, `memory ${memoryId} was forgotten (by a tombstone from another replica) while the operation ran`, { id: memoryId })
+      }
       throw new MemweaveError(ErrorCode.INTERNAL, `memory ${memoryId} vanished right after it was written`)
     }
     return (await this.present(found.ctx, [found.m], false))[0]!
