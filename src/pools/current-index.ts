@@ -18,7 +18,7 @@ const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.pay
  */
 export class CurrentIndex {
   readonly #s: Structure
-  readonly #current: ReadonlyMap<string, LiveMemory>
+  #current: ReadonlyMap<string, LiveMemory>
   #built = false
   readonly #byDuplicate: Buckets = new Map()
   readonly #byTopic: Buckets = new Map()
@@ -39,6 +39,17 @@ export class CurrentIndex {
   /** `m` became current (the view's map already holds it). */
   enter(m: LiveMemory): void {
     if (this.#built) this.#add(m)
+  }
+
+  /**
+   * The view was built again over the same structure and `next` is its current set: the memories
+   * that left are taken out before it replaces the old one, those that entered are added after.
+   */
+  rebind(next: ReadonlyMap<string, LiveMemory>): void {
+    const was = this.#current
+    if (this.#built) for (const [id, m] of was) if (next.get(id) !== m) this.leave(m)
+    this.#current = next
+    if (this.#built) for (const [id, m] of next) if (was.get(id) !== m) this.#add(m)
   }
 
   /** `m` stopped being current. */

@@ -107,6 +107,7 @@ interface Mutable {
   sealed: number
   readonly memories: Map<string, ValidMemory>
   readonly dead: Set<string>
+  readonly forgotten: Map<string, readonly string[]>
   readonly access: Map<string, { count: number; last: number }>
   readonly ratings: Map<string, number>
 }
@@ -122,14 +123,17 @@ interface Derived {
   readonly referenced: Set<string>
   readonly ratingBy: Map<string, Map<string, PoolRecord<RatingBody>>>
   view?: ViewState | undefined
+  /** The view must be built again from the structure (a tombstone patched it); the old one hands over its index. */
+  viewStale?: boolean
 }
 
 /**
  * The materialized state of every pool. A record that changes who may do what (create, ACL,
- * policy, key), what is forgotten (tombstone) or how conflicts were settled (resolve) makes the
- * pool derive again from all its records; a memory, access or rating record, the bulk of what a
- * pool receives, is patched into the derivation and its view in place (`#patch`), which is what
- * keeps a write into a pool of 100k memories as cheap as one into a pool of ten.
+ * policy, key) or how conflicts were settled (resolve) makes the pool derive again from all its
+ * records; a memory, access, rating or tombstone record, the bulk of what a pool receives, is
+ * patched into the derivation in place (`patch`), which is what keeps a write or a forget in a
+ * pool of 100k memories as cheap as one in a pool of ten. A tombstone's view is built again from
+ * the patched structure, keeping its index of current memories (view.ts).
  */
 export class PoolState {
   readonly #pools = new Map<string, PoolRecords>()
@@ -222,7 +226,10 @@ export class PoolState {
   view(poolId: string, now: number): View | null {
     const d = this.#derived(poolId)
     if (!d) return null
-    if (!d.view || now < d.view.now || now >= d.view.stableUntil) d.view = ViewState.build(d.s, now)
+    if (!d.view || d.viewStale || now < d.view.now || now >= d.view.stableUntil) {
+      d.view = ViewState.build(d.s, now, d.view)
+      d.viewStale = false
+    }
     return d.view.at(now)
   }
 
@@ -246,6 +253,8 @@ function patch(p: PoolRecords, d: Derived, r: PoolRecord): boolean {
       countReads(d.s.access, (r as PoolRecord<AccessBody>).body)
       return true
     }
+    case PoolKind.TOMBSTONE:
+      return patchTombstone(p, d, r as PoolRecord<TombstoneBody>)
     case PoolKind.RATING: {
       if (p.verdict(d.auth, r) !== Verdict.OK) return true
       const rating = r as PoolRecord<RatingBody>
@@ -261,6 +270,45 @@ function patch(p: PoolRecords, d: Derived, r: PoolRecord): boolean {
     default:
       return false
   }
+}
+
+/**
+ * A tombstone arrived: what `derive` makes of it, on the derivation in place. Each target gets the
+ * tombstone among its forgetters (record order); a target the tombstone may forget (or that is not
+ * here: judged again if it arrives) is forgotten with the links of its latest such tombstone, and
+ * a present one is dead and leaves the memories. The view is built again from the structure (the
+ * supersession chains through the forgotten memory change), keeping its index.
+ */
+function patchTombstone(p: PoolRecords, d: Derived, t: PoolRecord<TombstoneBody>): boolean {
+  if (p.verdict(d.auth, t) !== Verdict.OK) return true
+  const s = d.s
+  const forgetters = s.forgetters as Map<string, PoolRecord<TombstoneBody>[]>
+  let changed = false
+  for (const target of t.body.targets) {
+    let list = forgetters.get(target.id)
+    if (!list) forgetters.set(target.id, (list = []))
+    list.push(t)
+    list.sort(compareRecords)
+    const present = p.records.get(target.id)
+    // Only memories can be forgotten: a writer must not erase the owner's ACL, keys or create record.
+    if (present && present.kind !== PoolKind.MEMORY) continue
+    const forgets = (x: PoolRecord<TombstoneBody>): boolean => !present || tombstoneForgets(s, x, present)
+    if (!forgets(t)) continue
+    // The latest forgetting tombstone in record order gives the links, as in `derive`.
+    const latest = list.findLast(forgets)!
+    s.forgotten.set(target.id, latest.body.targets.find((x) => x.id === target.id)!.supersedes)
+    for (const id of target.supersedes) d.referenced.add(id)
+    changed = true
+    if (!present) continue
+    s.dead.add(target.id)
+    const m = s.memories.get(target.id)
+    if (m) {
+      s.memories.delete(target.id)
+      if (m.payload === null) s.sealed--
+    }
+  }
+  if (changed) d.viewStale = true
+  return true
 }
 
 /**
