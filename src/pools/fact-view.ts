@@ -2,7 +2,7 @@ import { Capability } from '../facts/capabilities.js'
 import type { FactEntry, FactLookup, FactRef, FactStore, FactWrite } from '../facts/types.js'
 import { duplicateKeyOf } from './similarity.js'
 import type { LiveMemory, Structure } from './structure.js'
-import type { View } from './view.js'
+import type { View, ViewLineage } from './view.js'
 
 /** The fact store as the view uses it: the public API to write, and a lookup by metadata to find its facts. */
 export type ViewedFactStore = FactStore & FactLookup
@@ -84,8 +84,8 @@ class PoolFacts {
 export class FactView {
   readonly #facts: ViewedFactStore | null
   #caps: Promise<ReadonlySet<string>> | undefined
-  /** Per pool, the view (its live map) the last reconcile brought the facts in line with. */
-  readonly #seen = new Map<string, ReadonlyMap<string, LiveMemory>>()
+  /** Per pool, the view (its live map and lineage) the last reconcile brought the facts in line with. */
+  readonly #seen = new Map<string, { readonly live: ReadonlyMap<string, LiveMemory>; readonly lineage: ViewLineage }>()
   /** Per pool, the memories that were current when its facts were last brought in line. */
   readonly #wasCurrent = new Map<string, Set<string>>()
 
@@ -167,17 +167,20 @@ export class FactView {
    * just made current; `importanceOf` gives the value to record. When only memories arrived since
    * the last reconcile of this view (the pool's view was patched, not rebuilt), only the facts of
    * `dirty` and of the memories they supersede can be out of line, and only those are looked up;
-   * otherwise (a tombstone, a resolution, an expiry, another handle's changes: the view was built
-   * again) every fact of the pool is.
+   * so after views built again over the same structure (a tombstone, an expiry), with the memories
+   * those rebuilds changed (the view's lineage); otherwise (a resolution, an authority change,
+   * another handle's changes: the pool was derived again) every fact of the pool is.
    */
   async reconcile(view: View, dirty: ReadonlySet<string>, importanceOf: (m: LiveMemory) => number): Promise<void> {
     if (!(await this.enabled(view.s))) return
     const facts = this.#facts!
     const s = view.s
-    const patched = this.#seen.get(s.id) === view.live
-    this.#seen.set(s.id, view.live)
+    const seen = this.#seen.get(s.id)
+    this.#seen.set(s.id, { live: view.live, lineage: view.lineage })
+    const rebuilt = view.lineage.take()
     // What became current in a patch is in the patch's scope, and so is its ancestry: one scope serves both.
-    const scope = patched ? touched(view, dirty) : null
+    const scope = seen?.live === view.live ? touched(view, dirty)
+      : seen?.lineage === view.lineage && rebuilt !== null ? touched(view, new Set([...dirty, ...rebuilt])) : null
     const fresh = this.#newlyCurrent(view, dirty, scope)
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): FactEntry[] => known.heads(id)

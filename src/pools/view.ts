@@ -15,6 +15,34 @@ export interface View {
   readonly stableUntil: number
   /** Duplicates, near-duplicates and conflicts among the current memories, found by key, not by scan. */
   readonly index: CurrentIndex
+  /** Shared by the views built one after another over one structure: what those rebuilds changed. */
+  readonly lineage: ViewLineage
+}
+
+/** Past this many ids changed by rebuilds, a reader that follows them reads everything instead. */
+const MAX_CHANGED = 10_000
+
+/**
+ * What views built one after another over one structure (a tombstone patched into it, a memory
+ * expired) share: the ids whose liveness or currency those rebuilds changed, until a reader that
+ * keeps something in step with the view (the fact view) takes them, so that it looks at those and
+ * not at the whole pool. Null once more changed than is worth listing.
+ */
+export class ViewLineage {
+  #changed: Set<string> | null = new Set()
+
+  note(id: string): void {
+    if (this.#changed === null) return
+    this.#changed.add(id)
+    if (this.#changed.size > MAX_CHANGED) this.#changed = null
+  }
+
+  /** The ids changed since the last call (null: too many, read everything), and starts again. */
+  take(): ReadonlySet<string> | null {
+    const changed = this.#changed
+    this.#changed = new Set()
+    return changed
+  }
 }
 
 /**
@@ -37,16 +65,18 @@ export class ViewState {
   /** Ids no longer live whose links supersession follows: forgotten and expired memories. */
   readonly #gone: Map<string, readonly string[]>
   readonly index: CurrentIndex
-  /** Whether the index came from a view of the same structure (it is told of the new current set once built). */
-  readonly #handedOver: boolean
+  readonly lineage: ViewLineage
+  /** The view of the same structure this one was built after: it hands over its index and lineage. */
+  readonly #previous: ViewState | undefined
 
   private constructor(readonly s: Structure, readonly now: number, previous: ViewState | undefined) {
     this.#gone = new Map(s.forgotten)
     // The same structure patched in place (a tombstone) or seen later (a memory expired): the index
     // of current memories is kept and told who left and entered, instead of built again (at 100k
     // memories that was most of a forget's cost).
-    this.#handedOver = previous?.s === s
-    this.index = this.#handedOver ? previous!.index : new CurrentIndex(s, this.current)
+    this.#previous = previous?.s === s ? previous : undefined
+    this.index = this.#previous ? this.#previous.index : new CurrentIndex(s, this.current)
+    this.lineage = this.#previous ? this.#previous.lineage : new ViewLineage()
   }
 
   /** The view of `s` at `now`; `previous`, a view of the same structure, hands over its index. */
@@ -66,14 +96,21 @@ export class ViewState {
     for (const [loser, winner] of s.resolutions) if (v.live.has(loser) && v.live.has(winner)) v.#link(loser, winner)
     for (const list of v.supersededBy.values()) list.sort()
     for (const m of v.live.values()) if (!v.supersededBy.has(m.id)) v.current.set(m.id, m)
-    if (v.#handedOver) v.index.rebind(v.current)
+    const was = v.#previous
+    if (was) {
+      for (const [id, m] of was.live) if (v.live.get(id) !== m) v.lineage.note(id)
+      for (const id of v.live.keys()) if (!was.live.has(id)) v.lineage.note(id)
+      for (const [id, m] of was.current) if (v.current.get(id) !== m) v.lineage.note(id)
+      for (const id of v.current.keys()) if (!was.current.has(id)) v.lineage.note(id)
+      v.index.rebind(v.current)
+    }
     return v
   }
 
   /** This view at `now` (within its stable span: only the clock that importance reads moves). */
   at(now: number): View {
-    const { s, live, expired, supersededBy, current, stableUntil, index } = this
-    return { s, now, live, expired, supersededBy, current, stableUntil, index }
+    const { s, live, expired, supersededBy, current, stableUntil, index, lineage } = this
+    return { s, now, live, expired, supersededBy, current, stableUntil, index, lineage }
   }
 
   /**
