@@ -44,20 +44,23 @@ export class SignatureCache {
    * (a Y.Map holds one value per key), so the map is unambiguous for the set it is asked about.
    */
   async verify(records: Iterable<SignedRecord>): Promise<Map<string, boolean>> {
+    const list = [...records]
+    await this.check(list)
     const out = new Map<string, boolean>()
+    for (const r of list) out.set(SignatureCache.key(r), this.#byObject.get(r)!)
+    return out
+  }
+
+  /** `verify` without the map: each record's verdict is `known(record)` afterwards. */
+  async check(records: Iterable<SignedRecord>): Promise<void> {
     const todo: SignedRecord[] = []
-    for (const r of records) {
-      const known = this.#byObject.get(r)
-      if (known === undefined) todo.push(r)
-      else out.set(SignatureCache.key(r), known)
-    }
+    for (const r of records) if (!this.#byObject.has(r)) todo.push(r)
+    if (todo.length === 0) return
     const ok = await Promise.all(todo.map((r) => verifyRecord(r)))
     todo.forEach((r, i) => {
       this.#byObject.set(r, ok[i]!)
-      out.set(SignatureCache.key(r), ok[i]!)
       if (ok[i]) this.#remember(r)
     })
-    return out
   }
 
   /**

@@ -32,10 +32,22 @@ export interface MaterializeInput {
   readonly pool: PoolId
   /** The Y.Map's entries: key -> value, untrusted. */
   readonly entries: Iterable<readonly [string, unknown]>
-  /** Signature verdicts by `SignatureCache.key(record)`; a record without a verdict counts as unverified. */
-  readonly signatures: ReadonlyMap<string, boolean>
+  /** Signature verdicts; a record without a verdict counts as unverified. */
+  readonly signatures: Verdicts
   /** The codec's `decodeRecord`, or a memo of it (values are immutable, so a memo changes nothing but the time). */
   readonly decode?: (key: string, value: unknown) => Decoded
+}
+
+/**
+ * Signature verdicts: by `SignatureCache.key(record)`, or a function answering for a record object
+ * (the sync layer's passes ask the shared cache, which judged that very object: no key string to
+ * build and look up per record of a join).
+ */
+export type Verdicts = ReadonlyMap<string, boolean> | ((record: PoolRecord) => boolean | undefined)
+
+/** Whether `verdicts` say the record's signature verified. */
+export function verifiedBy(verdicts: Verdicts, r: PoolRecord): boolean {
+  return typeof verdicts === 'function' ? verdicts(r) === true : verdicts.get(SignatureCache.key(r)) === true
 }
 
 export interface Plan {
@@ -146,7 +158,7 @@ export function judgePool(input: MaterializeInput): Judged {
   const targets = new Set<string>()
   for (const r of records) {
     if (r.pool !== pool) refuse(r.id, QuarantineReason.WRONG_POOL, r)
-    else if (input.signatures.get(SignatureCache.key(r)) !== true) refuse(r.id, QuarantineReason.BAD_SIGNATURE, r)
+    else if (!verifiedBy(input.signatures, r)) refuse(r.id, QuarantineReason.BAD_SIGNATURE, r)
     else {
       signed.push(r)
       if (r.kind === PoolKind.TOMBSTONE) for (const t of (r.body as TombstoneBody).targets) targets.add(t.id)

@@ -5,9 +5,8 @@ import type { PoolId } from '../pools/types.js'
 import { isCheckpointKind } from './checkpoint.js'
 import { decodeRecord, type Decoded } from './codec.js'
 import { isContentKind, refuseContent } from './content.js'
-import { STRUCTURAL_KINDS, compareQuarantined, judgePool, judgeSigned, refusal, type Plan } from './materialize.js'
+import { STRUCTURAL_KINDS, compareQuarantined, judgePool, judgeSigned, refusal, verifiedBy, type Plan, type Verdicts } from './materialize.js'
 import { QuarantineReason, type QuarantinedRecord } from './quarantine.js'
-import { SignatureCache } from './signatures.js'
 
 const NONE: ReadonlySet<string> = new Set()
 
@@ -46,7 +45,7 @@ export interface PlanStep {
   readonly records: readonly PoolRecord[]
   /** Whether the pass re-judges the whole set (for tests and diagnostics). */
   readonly full: boolean
-  finish(signatures: ReadonlyMap<string, boolean>): Plan
+  finish(signatures: Verdicts): Plan
 }
 
 /**
@@ -242,7 +241,7 @@ export class Planner {
     this.#touched?.keys.add(q.key)
   }
 
-  #full(entries: ReadonlyArray<readonly [string, unknown]>, signatures: ReadonlyMap<string, boolean>, decode: (key: string, value: unknown) => Decoded): Plan {
+  #full(entries: ReadonlyArray<readonly [string, unknown]>, signatures: Verdicts, decode: (key: string, value: unknown) => Decoded): Plan {
     const judged = judgePool({ pool: this.#pool, entries, signatures, decode })
     this.#values = new Map(entries)
     this.#structure = judged.structure
@@ -258,7 +257,7 @@ export class Planner {
   }
 
   #incremental(
-    added: ReadonlyArray<{ key: string; value: unknown; d: Decoded }>, removed: readonly string[], signatures: ReadonlyMap<string, boolean>,
+    added: ReadonlyArray<{ key: string; value: unknown; d: Decoded }>, removed: readonly string[], signatures: Verdicts,
     decode: (key: string, value: unknown) => Decoded,
   ): Plan {
     const pool = this.#pool
@@ -282,7 +281,7 @@ export class Planner {
         this.#quarantine(refusal(pool, r.id, QuarantineReason.WRONG_POOL, r))
         continue
       }
-      if (signatures.get(SignatureCache.key(r)) !== true) {
+      if (!verifiedBy(signatures, r)) {
         this.#quarantine(refusal(pool, r.id, QuarantineReason.BAD_SIGNATURE, r))
         continue
       }

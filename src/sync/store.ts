@@ -419,7 +419,8 @@ export class SyncStore implements Sync {
     const { slice, deferred } = ps.takeChanged(this.#sizer.next)
     const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
     this.#taken += slice.size
-    return { plan: step.finish(await this.#verdicts(ps, step.records)), slice }
+    await this.#verdicts(ps, step.records)
+    return { plan: step.finish(this.#known), slice }
   }
 
   /**
@@ -427,12 +428,11 @@ export class SyncStore implements Sync {
    * by recomputing its id from its content (its signature is what the checkpoint vouches for);
    * every other record by its signature, as before. docs/sync.md, "Checkpoints".
    */
-  async #verdicts(ps: PoolSync, records: readonly SignedRecord[]): Promise<Map<string, boolean>> {
-    if (!this.#trustCheckpoints) return this.#sigs.verify(records)
+  async #verdicts(ps: PoolSync, records: readonly SignedRecord[]): Promise<void> {
+    if (!this.#trustCheckpoints) return this.#sigs.check(records)
     const book = ps.checkpoints
     await book.refresh(ps.pdoc.map, ps.decode, this.#sigs)
-    if (book.size === 0) return this.#sigs.verify(records)
-    const out = new Map<string, boolean>()
+    if (book.size === 0) return this.#sigs.check(records)
     const rest: SignedRecord[] = []
     for (const r of records) {
       // A checkpoint never vouches for a checkpoint; a value whose id is not its content's is verified (and refused) as ever.
@@ -446,11 +446,12 @@ export class SyncStore implements Sync {
         continue
       }
       this.#sigs.vouch(r, digest)
-      out.set(SignatureCache.key(r), true)
     }
-    for (const [key, ok] of await this.#sigs.verify(rest)) out.set(key, ok)
-    return out
+    await this.#sigs.check(rest)
   }
+
+  /** The verdicts a pass judges with: the shared cache's, on the very objects `#verdicts` checked. */
+  readonly #known = (r: PoolRecord): boolean | undefined => this.#sigs.known(r)
 
   /**
    * On the owner's replica: once `checkpointEvery` accepted records are covered by no checkpoint,
