@@ -28,40 +28,35 @@ export function formatSyncReport(result: SyncBenchResult): string {
       r.memweaveMs === null ? '-' : `${Math.round(r.size / (r.memweaveMs / 1000)).toLocaleString('en-US')}/s`,
     ]),
   )
-  const inPool = result.initial.filter((r) => r.poolWrites !== null)
-  const reference = inPool.find((r) => r.size === REFERENCE_SIZE)?.poolWrites ?? null
-  const poolWrites = table(
-    ['pool', 'writes', 'memweave p50 / p95', 'plain Yjs p50 / p95 (latency bench)', 'ratio p50 / p95', `p50 / p50 at ${count(REFERENCE_SIZE)}`],
-    inPool.map((r) => {
-      const w = r.poolWrites!
-      return [
-        count(r.size), String(w.writes), `${ms(w.p50Ms)} / ${ms(w.p95Ms)}`, base ? `${ms(base.p50Ms)} / ${ms(base.p95Ms)}` : '-',
-        base ? `${ratio(w.p50Ms / base.p50Ms)} / ${ratio(w.p95Ms / base.p95Ms)}` : '-',
-        reference ? ratio(w.p50Ms / reference.p50Ms) : '-',
-      ]
-    }),
-  )
-  const inPoolForgets = result.initial.filter((r) => r.poolForgets !== null)
-  const referenceForget = inPoolForgets.find((r) => r.size === REFERENCE_SIZE)?.poolForgets ?? null
-  const poolForgets = table(
-    ['pool', 'forgets', 'memweave p50 / p95', 'plain Yjs p50 / p95 (latency bench)', 'ratio p50 / p95', `p50 / p50 at ${count(REFERENCE_SIZE)}`],
-    inPoolForgets.map((r) => {
-      const f = r.poolForgets!
-      return [
-        count(r.size), String(f.forgets), `${ms(f.p50Ms)} / ${ms(f.p95Ms)}`, base ? `${ms(base.p50Ms)} / ${ms(base.p95Ms)}` : '-',
-        base ? `${ratio(f.p50Ms / base.p50Ms)} / ${ratio(f.p95Ms / base.p95Ms)}` : '-',
-        referenceForget ? ratio(f.p50Ms / referenceForget.p50Ms) : '-',
-      ]
-    }),
-  )
+  /** Operations one at a time in each synced pool (writes, forgets), beside the latency bench's plain-Yjs write and the 1k pool. */
+  const inPool = (label: string, pick: (r: SyncBenchResult['initial'][number]) => { readonly n: number; readonly p50Ms: number; readonly p95Ms: number } | null) => {
+    const rows = result.initial.flatMap((r) => {
+      const o = pick(r)
+      return o ? [{ size: r.size, o }] : []
+    })
+    const reference = rows.find((r) => r.size === REFERENCE_SIZE)?.o ?? null
+    return {
+      some: rows.length > 0,
+      table: table(
+        ['pool', label, 'memweave p50 / p95', 'plain Yjs p50 / p95 (latency bench)', 'ratio p50 / p95', `p50 / p50 at ${count(REFERENCE_SIZE)}`],
+        rows.map(({ size, o }) => [
+          count(size), String(o.n), `${ms(o.p50Ms)} / ${ms(o.p95Ms)}`, base ? `${ms(base.p50Ms)} / ${ms(base.p95Ms)}` : '-',
+          base ? `${ratio(o.p50Ms / base.p50Ms)} / ${ratio(o.p95Ms / base.p95Ms)}` : '-',
+          reference ? ratio(o.p50Ms / reference.p50Ms) : '-',
+        ]),
+      ),
+    }
+  }
+  const poolWrites = inPool('writes', (r) => r.poolWrites && { n: r.poolWrites.writes, p50Ms: r.poolWrites.p50Ms, p95Ms: r.poolWrites.p95Ms })
+  const poolForgets = inPool('forgets', (r) => r.poolForgets && { n: r.poolForgets.forgets, p50Ms: r.poolForgets.p50Ms, p95Ms: r.poolForgets.p95Ms })
   return [
     'Latency: one factual pool memory written on A until B has it, one write at a time, both devices in this process.',
     latency,
     mw && base ? `(memweave includes signing, the relay's checks, verification, judging, storing and B's fact view; plain Yjs carries the same JSON value.)\n` : '',
     'Initial sync: a fresh device B connects to a pool that device A holds (factual memories: each becomes a GMP fact on B).',
     initial,
-    ...(inPool.length > 0 ? ['Then, in the synced pool: one memory written on A until B has it, one write at a time (as above).', poolWrites] : []),
-    ...(inPoolForgets.length > 0 ? ['Then: one memory forgotten on A (tombstone, hard delete, compaction) until B no longer has it, one at a time.', poolForgets] : []),
+    ...(poolWrites.some ? ['Then, in the synced pool: one memory written on A until B has it, one write at a time (as above).', poolWrites.table] : []),
+    ...(poolForgets.some ? ['Then: one memory forgotten on A (tombstone, hard delete, compaction) until B no longer has it, one at a time.', poolForgets.table] : []),
   ].join('\n')
 }
 
