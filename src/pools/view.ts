@@ -19,6 +19,8 @@ export interface View {
   readonly lineage: ViewLineage
 }
 
+const NO_IDS: ReadonlySet<string> = new Set()
+
 /** Past this many ids changed by rebuilds, a reader that follows them reads everything instead. */
 const MAX_CHANGED = 10_000
 
@@ -138,7 +140,10 @@ export class ViewState {
   }
 
   /** The live memories `m` supersedes, through forgotten and expired ones. */
-  #predecessors(m: LiveMemory): Set<string> {
+  #predecessors(m: LiveMemory): ReadonlySet<string> {
+    // Most memories supersede nothing: no sets to build for them (a view of 100k memories is built
+    // again after every tombstone).
+    if (m.payload.supersedes.length === 0) return NO_IDS
     const out = new Set<string>()
     const seen = new Set<string>()
     const resolve = (id: string): void => {
