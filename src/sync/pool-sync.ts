@@ -10,6 +10,7 @@ import { FairQueue } from './slice.js'
 import type { QuarantinedRecord } from './quarantine.js'
 import { SyncState, type LinkState, type PoolSyncStatus, type SyncLink } from './types.js'
 import { UpdateLog } from './update-log.js'
+import { transactionUpdate } from './yjs-structs.js'
 
 interface LinkSlot {
   state: LinkState
@@ -88,10 +89,14 @@ export class PoolSync {
     this.loaded = true
     // What the persisted updates brought did not pass the observer: its checkpoints count from the first pass on.
     for (const [key, value] of this.pdoc.map.entries()) this.checkpoints.note(key, value, 'add')
-    // After Yjs collected and merged what the transaction deleted: the chunks the next compaction rewrites.
-    this.pdoc.doc.on('afterTransactionCleanup', (tr: Y.Transaction) => this.log.noteTransaction(tr))
-    this.pdoc.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin === Origin.LOAD) return
+    // After Yjs collected and merged what the transaction deleted: the chunks the next compaction
+    // rewrites, and the update to persist (the bytes a link received, or the transaction's own,
+    // written here rather than by an `update` listener: yjs-structs.ts says why).
+    this.pdoc.doc.on('afterTransactionCleanup', (tr: Y.Transaction) => {
+      this.log.noteTransaction(tr)
+      if (tr.origin === Origin.LOAD) return
+      const update = transactionUpdate(tr)
+      if (!update) return
       this.log.append(update)
       this.#onChange()
     })

@@ -1,6 +1,7 @@
 import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
 import type { StoragePort } from '../storage/port.js'
+import { structAt, writeDeleteSet } from './yjs-structs.js'
 
 /** A persisted Yjs update of one pool (`syncUpdates` table, schema v3). */
 export interface UpdateRow {
@@ -24,18 +25,6 @@ const DS_PART = 'ds'
 const PENDING_PART = 'pending'
 const structPart = (client: number, chunk: number): string => `s:${client}:${chunk}`
 
-/** The index of the struct holding `clock` (structs sorted by clock, covering every clock up to the client's state). */
-function structAt(structs: ReadonlyArray<Y.Item | Y.GC>, clock: number): number {
-  let lo = 0
-  let hi = structs.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (structs[mid]!.id.clock <= clock) lo = mid
-    else hi = mid - 1
-  }
-  return lo
-}
-
 /** The structs of `client` whose first clock lies in `chunk`, as one V1 update with an empty delete set (null when there are none). */
 function encodeChunk(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: number): Uint8Array | null {
   const from = chunk * CHUNK_CLOCKS
@@ -54,21 +43,11 @@ function encodeChunk(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chun
   return encoder.toUint8Array()
 }
 
-/** The document's delete set as a V1 update without structs (written as Yjs writes one: clients in descending order). */
+/** The document's delete set as a V1 update without structs. */
 function encodeDeleteSet(doc: Y.Doc): Uint8Array {
-  const ds = Y.createDeleteSetFromStructStore(doc.store)
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, 0)
-  encoding.writeVarUint(encoder.restEncoder, ds.clients.size)
-  for (const [client, items] of [...ds.clients.entries()].sort((a, b) => b[0] - a[0])) {
-    encoder.resetDsCurVal()
-    encoding.writeVarUint(encoder.restEncoder, client)
-    encoding.writeVarUint(encoder.restEncoder, items.length)
-    for (const item of items) {
-      encoder.writeDsClock(item.clock)
-      encoder.writeDsLen(item.len)
-    }
-  }
+  writeDeleteSet(encoder, Y.createDeleteSetFromStructStore(doc.store) as unknown as Parameters<typeof writeDeleteSet>[1])
   return encoder.toUint8Array()
 }
 
