@@ -1,7 +1,7 @@
 import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
 import type { StoragePort } from '../storage/port.js'
-import { structAt, writeDeleteSet } from './yjs-structs.js'
+import { structAt, writeDeleteSet, writeStructRun } from './yjs-structs.js'
 
 /** A persisted Yjs update of one pool (`syncUpdates` table, schema v3). */
 export interface UpdateRow {
@@ -35,10 +35,7 @@ function encodeChunk(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chun
   if (end === i) return null
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, 1)
-  encoding.writeVarUint(encoder.restEncoder, end - i)
-  encoder.writeClient(client)
-  encoding.writeVarUint(encoder.restEncoder, structs[i]!.id.clock)
-  for (let k = i; k < end; k++) structs[k]!.write(encoder, 0)
+  writeStructRun(encoder, client, structs, i, end, structs[i]!.id.clock)
   encoding.writeVarUint(encoder.restEncoder, 0)
   return encoder.toUint8Array()
 }

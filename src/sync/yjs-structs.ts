@@ -21,6 +21,18 @@ export function structAt(structs: ReadonlyArray<Y.Item | Y.GC>, clock: number): 
   return lo
 }
 
+/**
+ * One client's structs `structs[from..to)` as Yjs writes a client's run, from `clock` on (the first
+ * struct sliced at `clock` when it starts before it): count, client, first clock, structs.
+ */
+export function writeStructRun(encoder: Y.UpdateEncoderV1, client: number, structs: ReadonlyArray<Y.Item | Y.GC>, from: number, to: number, clock: number): void {
+  encoding.writeVarUint(encoder.restEncoder, to - from)
+  encoder.writeClient(client)
+  encoding.writeVarUint(encoder.restEncoder, clock)
+  structs[from]!.write(encoder, clock - structs[from]!.id.clock)
+  for (let k = from + 1; k < to; k++) structs[k]!.write(encoder, 0)
+}
+
 /** A delete set as Yjs writes one (clients in descending order). */
 export function writeDeleteSet(encoder: Y.UpdateEncoderV1, ds: { clients: Map<number, Array<{ clock: number; len: number }>> }): void {
   encoding.writeVarUint(encoder.restEncoder, ds.clients.size)
@@ -63,12 +75,7 @@ export function transactionUpdate(tr: Y.Transaction): Uint8Array | null {
     encoding.writeVarUint(encoder.restEncoder, from.length)
     for (const [client, clock] of from.sort((a, b) => b[0] - a[0])) {
       const structs = store.clients.get(client)!
-      const i = structAt(structs, clock)
-      encoding.writeVarUint(encoder.restEncoder, structs.length - i)
-      encoder.writeClient(client)
-      encoding.writeVarUint(encoder.restEncoder, clock)
-      structs[i]!.write(encoder, clock - structs[i]!.id.clock)
-      for (let k = i + 1; k < structs.length; k++) structs[k]!.write(encoder, 0)
+      writeStructRun(encoder, client, structs, structAt(structs, clock), structs.length, clock)
     }
     writeDeleteSet(encoder, tr.deleteSet as unknown as { clients: Map<number, Array<{ clock: number; len: number }>> })
     update = encoder.toUint8Array()
