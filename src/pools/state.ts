@@ -282,23 +282,9 @@ function patch(p: PoolRecords, d: Derived, r: PoolRecord): boolean {
 function patchTombstone(p: PoolRecords, d: Derived, t: PoolRecord<TombstoneBody>): boolean {
   if (p.verdict(d.auth, t) !== Verdict.OK) return true
   const s = d.s
-  const forgetters = s.forgetters as Map<string, PoolRecord<TombstoneBody>[]>
-  let changed = false
-  for (const target of t.body.targets) {
-    let list = forgetters.get(target.id)
-    if (!list) forgetters.set(target.id, (list = []))
-    list.push(t)
-    list.sort(compareRecords)
-    const present = p.records.get(target.id)
-    // Only memories can be forgotten: a writer must not erase the owner's ACL, keys or create record.
-    if (present && present.kind !== PoolKind.MEMORY) continue
-    const forgets = (x: PoolRecord<TombstoneBody>): boolean => !present || tombstoneForgets(s, x, present)
-    if (!forgets(t)) continue
-    // The latest forgetting tombstone in record order gives the links, as in `derive`.
-    const latest = list.findLast(forgets)!
-    s.forgotten.set(target.id, latest.body.targets.find((x) => x.id === target.id)!.supersedes)
+  const forgotten = forgetInPlace(s, t, (id) => p.records.get(id))
+  for (const { target, present } of forgotten) {
     for (const id of target.supersedes) d.referenced.add(id)
-    changed = true
     if (!present) continue
     s.dead.add(target.id)
     const m = s.memories.get(target.id)
@@ -307,8 +293,39 @@ function patchTombstone(p: PoolRecords, d: Derived, t: PoolRecord<TombstoneBody>
       if (m.payload === null) s.sealed--
     }
   }
-  if (changed) d.viewStale = true
+  if (forgotten.length) d.viewStale = true
   return true
+}
+
+/**
+ * `derive`'s rule for one more valid tombstone, on a structure in place: each target gets it among
+ * its forgetters (record order); a target whose record (`present`) is a memory the tombstone may
+ * forget, or that has no record, is forgotten with the links of its latest forgetting tombstone.
+ * Returns those targets, with their records. The pools state (`patchTombstone`) and the sync
+ * planner (src/sync/planner.ts, on the document's records) both patch by it.
+ */
+export function forgetInPlace(
+  s: Structure, t: PoolRecord<TombstoneBody>, present: (id: string) => PoolRecord | undefined,
+): Array<{ target: TombstoneBody['targets'][number]; present: PoolRecord | undefined }> {
+  const forgetters = s.forgetters as Map<string, PoolRecord<TombstoneBody>[]>
+  const forgotten = s.forgotten as Map<string, readonly string[]>
+  const out: Array<{ target: TombstoneBody['targets'][number]; present: PoolRecord | undefined }> = []
+  for (const target of t.body.targets) {
+    let list = forgetters.get(target.id)
+    if (!list) forgetters.set(target.id, (list = []))
+    list.push(t)
+    list.sort(compareRecords)
+    const record = present(target.id)
+    // Only memories can be forgotten: a writer must not erase the owner's ACL, keys or create record.
+    if (record && record.kind !== PoolKind.MEMORY) continue
+    const forgets = (x: PoolRecord<TombstoneBody>): boolean => !record || tombstoneForgets(s, x, record)
+    if (!forgets(t)) continue
+    // The latest forgetting tombstone in record order gives the links, as in `derive`.
+    const latest = list.findLast(forgets)!
+    forgotten.set(target.id, latest.body.targets.find((x) => x.id === target.id)!.supersedes)
+    out.push({ target, present: record })
+  }
+  return out
 }
 
 /**

@@ -1,5 +1,6 @@
-import { Verdict, tombstoneForgets } from '../pools/authority.js'
+import { Verdict } from '../pools/authority.js'
 import { PoolKind, compareRecords, type PoolRecord, type TombstoneBody } from '../pools/records.js'
+import { forgetInPlace } from '../pools/state.js'
 import type { Structure } from '../pools/structure.js'
 import type { PoolId } from '../pools/types.js'
 import { isCheckpointKind } from './checkpoint.js'
@@ -316,17 +317,8 @@ export class Planner {
    * leaves the plan, accepted or refused, whoever wrote it.
    */
   #forgetBy(s: Structure, t: PoolRecord<TombstoneBody>, decode: (key: string, value: unknown) => Decoded): void {
-    const forgetters = s.forgetters as Map<string, PoolRecord<TombstoneBody>[]>
-    const forgottenLinks = s.forgotten as Map<string, readonly string[]>
     const added: string[] = []
-    for (const target of t.body.targets) {
-      let list = forgetters.get(target.id)
-      if (!list) forgetters.set(target.id, (list = []))
-      list.push(t)
-      list.sort(compareRecords)
-      const present = this.#stateRecord(target.id, decode)
-      if (present && (present.kind !== PoolKind.MEMORY || !tombstoneForgets(s, t, present))) continue
-      forgottenLinks.set(target.id, target.supersedes)
+    for (const { target, present } of forgetInPlace(s, t, (id) => this.#stateRecord(id, decode))) {
       if (this.#forgotten.has(target.id)) continue
       added.push(target.id)
       if (!present) continue
