@@ -43,13 +43,22 @@ export class CurrentIndex {
 
   /**
    * The view was built again over the same structure and `next` is its current set: the memories
-   * that left are taken out before it replaces the old one, those that entered are added after.
+   * that left are taken out before it replaces the old one, those that entered are added after;
+   * `changed` hears the id of each (the view's lineage notes them).
    */
-  rebind(next: ReadonlyMap<string, LiveMemory>): void {
+  rebind(next: ReadonlyMap<string, LiveMemory>, changed: (id: string) => void): void {
     const was = this.#current
-    if (this.#built) for (const [id, m] of was) if (next.get(id) !== m) this.leave(m)
+    for (const [id, m] of was) {
+      if (next.get(id) === m) continue
+      changed(id)
+      if (this.#built) this.leave(m)
+    }
     this.#current = next
-    if (this.#built) for (const [id, m] of next) if (was.get(id) !== m) this.#add(m)
+    for (const [id, m] of next) {
+      if (was.get(id) === m) continue
+      changed(id)
+      if (this.#built) this.#add(m)
+    }
   }
 
   /** `m` stopped being current. */

@@ -102,9 +102,7 @@ export class ViewState {
     if (was) {
       for (const [id, m] of was.live) if (v.live.get(id) !== m) v.lineage.note(id)
       for (const id of v.live.keys()) if (!was.live.has(id)) v.lineage.note(id)
-      for (const [id, m] of was.current) if (v.current.get(id) !== m) v.lineage.note(id)
-      for (const id of v.current.keys()) if (!was.current.has(id)) v.lineage.note(id)
-      v.index.rebind(v.current)
+      v.index.rebind(v.current, (id) => v.lineage.note(id))
     }
     return v
   }
