@@ -50,7 +50,7 @@ export type { AgentDid, Identity, IdentityKeys, CreateIdentityOptions } from './
 export type { FactObject, FloatObject, StructuredFact } from './core/ids.js'
 export type { Embedder } from './core/embedder.js'
 export type {
-  AssertInput, FactConflict, FactRef, FactStore, Memory as FactMemory, RetentionPolicy, RetrieveOptions, SourceMeta,
+  AssertInput, ConflictsOptions, FactConflict, FactRef, FactStore, Memory as FactMemory, RetentionPolicy, RetrieveOptions, SourceMeta,
   StorePolicy, WriteOptions,
 } from './facts/types.js'
 export type { Key, ReadTx, Schema, StoragePort, TableSpec, WriteTx } from './storage/port.js'
@@ -60,6 +60,7 @@ export type {
   ArtifactStoreOptions, ArtifactSummary, ArtifactValidation, ArtifactVersionId, ArtifactVersionInfo, CommitArtifactInput, CreateArtifactInput,
   ImportArtifactOptions, ListArtifactsOptions, MergeArtifactInput, ProvenanceEntry, ReadArtifactOptions, SearchArtifactsOptions,
 } from './artifacts/index.js'
+export type { ConflictJudge, ConflictJudgeOptions, JudgeLabel, JudgeMark, JudgeVerdict } from './conflict-judge/types.js'
 export type { LabelScore, NliConflictJudge, NliJudgeOptions, NliVerdict, PairClassifier, TextConflictVerdict } from './conflict/index.js'
 export type {
   AddObservationInput, Analysis, ConflictDetectorOptions, ConflictResolution, ConflictVerdict, ContextOptions, Difference,

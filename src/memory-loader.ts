@@ -15,6 +15,7 @@ import { memoryStorage } from './storage/memory-adapter.js'
 import type { StoragePort } from './storage/port.js'
 import type { SyncStore } from './sync/store.js'
 import type { WorkingStore } from './working/store.js'
+import type { JudgeStage } from './conflict-judge/stage.js'
 
 /** The module objects behind a Memory, by property name. */
 export interface ModuleStores {
@@ -41,15 +42,18 @@ export class MemoryModules {
   readonly identity: Identity | null
   /** The one engine under every module: catch-up, the tick's batch, the clock, trim, sealing. */
   readonly log: RecordLog
+  /** The second-stage conflict judge facts and working memory share (the `conflictJudge` option), or null. */
+  readonly judge: JudgeStage | null
   readonly #options: CreateMemoryOptions
   /** One set of signature verdicts for pools and sync: a synced record is verified once. */
   readonly #signatures = new SignatureCache()
   readonly #loading = new Map<MemoryModule, Promise<unknown>>()
   #closing: Promise<void> | null = null
 
-  private constructor(log: RecordLog, facts: GmpFactStore, options: CreateMemoryOptions) {
+  private constructor(log: RecordLog, facts: GmpFactStore, judge: JudgeStage | null, options: CreateMemoryOptions) {
     this.log = log
     this.facts = facts
+    this.judge = judge
     log.gate = this.#gate
     // A leader tab asked to commit a write of a module it has not loaded yet loads it first.
     log.resolveNamed = async (name) => {
@@ -63,6 +67,8 @@ export class MemoryModules {
   /** Opens the storage through the record log and loads the facts' state, so errors surface here. */
   static async open(port: StoragePort, options: CreateMemoryOptions): Promise<MemoryModules> {
     const log = new RecordLog(port, { identity: options.identity ?? null, now: options.now })
+    // Loaded only when asked for: a memory without a judge bundles none of it.
+    const judge = options.conflictJudge ? await openJudge(log, options) : null
     const facts = new GmpFactStore(log, {
       capabilities: options.capabilities,
       identity: options.identity ?? null,
@@ -70,6 +76,7 @@ export class MemoryModules {
       embedder: options.facts?.embedder ?? null,
       ranking: options.facts?.ranking,
       ...(options.facts?.freeTextConflicts === false ? { freeTextConflicts: false } : {}),
+      judge,
       now: options.now,
     })
     try {
@@ -78,7 +85,7 @@ export class MemoryModules {
       await log.close().catch(() => undefined)
       throw err
     }
-    return new MemoryModules(log, facts, options)
+    return new MemoryModules(log, facts, judge, options)
   }
 
   /** Whether a module's code has been asked for (tests, and close()). */
@@ -119,7 +126,7 @@ export class MemoryModules {
       }
       case 'working': {
         const { WorkingStore } = await import('./working/store.js')
-        return new WorkingStore(this.log, { embedder: o.working?.embedder ?? null })
+        return new WorkingStore(this.log, { embedder: o.working?.embedder ?? null, judge: this.judge })
       }
       case 'small': {
         const { createSmallStore } = await import('./small/store.js')
@@ -148,6 +155,8 @@ export class MemoryModules {
   /** Closes every loaded module, then the fact store, then the record log and its storage. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      // The judge stops first: calls in flight are aborted, verdicts already answered are written.
+      await this.judge?.close()
       for (const name of CLOSE_ORDER) {
         const pending = this.#loading.get(name)
         if (!pending) continue
@@ -159,6 +168,11 @@ export class MemoryModules {
     })()
     return this.#closing
   }
+}
+
+async function openJudge(log: RecordLog, options: CreateMemoryOptions): Promise<JudgeStage> {
+  const [{ JudgeStage }, { logVerdictStorage }] = await Promise.all([import('./conflict-judge/stage.js'), import('./conflict-judge/verdict-rows.js')])
+  return new JudgeStage(options.conflictJudge!, logVerdictStorage(log), options.now)
 }
 
 /**

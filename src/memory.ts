@@ -14,6 +14,7 @@ import type { SmallStore } from './small/store-api.js'
 import type { WorkingMemory } from './working/types.js'
 import type { ArtifactStore } from './artifacts/types.js'
 import type { Sync } from './sync/types.js'
+import type { ConflictJudgeOptions } from './conflict-judge/types.js'
 
 export interface CreateMemoryOptions {
   /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
@@ -65,6 +66,13 @@ export interface CreateMemoryOptions {
      */
     readonly backgroundFrom?: number
   }
+  /**
+   * A second-stage judge for the contradictions the model-free detector proposes, in facts and in
+   * working memory: `{ judge: nliConflictJudge(pipeline, { id }) }` or `{ judge: llmConflictJudge({ model }) }`
+   * (memweave/ai). Asked in the background, its verdicts stored; a failing or slow judge never
+   * blocks or fails a write. docs/conflicts.md, "A second-stage judge". Default: none.
+   */
+  readonly conflictJudge?: ConflictJudgeOptions
   /** An IndexedDB factory and key range, e.g. fake-indexeddb in Node. */
   readonly indexedDB?: IndexedDbFactory
   readonly IDBKeyRange?: IndexedDbKeyRange

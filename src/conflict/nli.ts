@@ -1,4 +1,5 @@
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import type { ConflictJudge, JudgeLabel, JudgeVerdict } from '../conflict-judge/types.js'
 
 /** One label and its probability, as a transformers.js text-classification pipeline returns it. */
 export interface LabelScore {
@@ -34,16 +35,16 @@ export interface NliJudgeOptions {
   readonly batchSize?: number
 }
 
-/** The model's answer for one pair. */
-export interface NliVerdict {
+/** The model's answer for one pair: a `JudgeVerdict` (what the second-stage judge of createMemory reads) with the contradiction probability. */
+export interface NliVerdict extends JudgeVerdict {
   readonly conflict: boolean
   /** Probability of contradiction (the larger of both orders when symmetric). */
   readonly score: number
   readonly reason: string
 }
 
-/** Judges pairs of texts for contradiction with a model. */
-export interface NliConflictJudge {
+/** Judges pairs of texts for contradiction with a model; usable as `conflictJudge: { judge }` of createMemory/openMemory. */
+export interface NliConflictJudge extends ConflictJudge {
   readonly id: string
   judge(pairs: ReadonlyArray<readonly [string, string]>): Promise<NliVerdict[]>
 }
@@ -51,9 +52,11 @@ export interface NliConflictJudge {
 /**
  * Wraps an NLI cross-encoder that the caller builds and hosts (memweave downloads nothing and
  * does not depend on transformers.js). Use it where a model is available and a few milliseconds per
- * pair are affordable: on the candidates the model-free detector's topic gate lets through, or on
- * `facts.conflicts()` and `working.getConflicts()` as a second opinion. How to pick a model:
- * docs/conflicts.md.
+ * pair are affordable: as the second-stage judge of a Memory (`createMemory({ conflictJudge: { judge } })`),
+ * which asks it about the pairs the model-free detector proposes, or on your own pairs. A pair is
+ * `contradiction` at or above `threshold`, else `entailment` when the model's entailment label
+ * outscores its neutral one (first order), else `neutral`; confidence is the contradiction
+ * probability for a contradiction, one minus it otherwise. How to pick a model: docs/conflicts.md.
  *
  * @throws MemweaveError INVALID_ARGUMENT for a missing classifier, id or a bad option; from
  *   judge(), INTERNAL when the pipeline's output has no contradiction label or the wrong length.
@@ -74,8 +77,8 @@ export function nliConflictJudge(classifier: PairClassifier, options: NliJudgeOp
   const want = options.contradictionLabel ?? ((l: string) => /contra/i.test(l))
   const isContradiction = typeof want === 'string' ? (l: string) => l === want : want
 
-  async function scores(inputs: Array<{ text: string; text_pair: string }>): Promise<number[]> {
-    const out: number[] = []
+  async function scores(inputs: Array<{ text: string; text_pair: string }>): Promise<Array<{ contra: number; entails: boolean }>> {
+    const out: Array<{ contra: number; entails: boolean }> = []
     for (let i = 0; i < inputs.length; i += batchSize) {
       const batch = inputs.slice(i, i + batchSize)
       const raw = await classifier(batch, { top_k: null })
@@ -86,7 +89,9 @@ export function nliConflictJudge(classifier: PairClassifier, options: NliJudgeOp
       for (const labels of rows as LabelScore[][]) {
         const hit = labels.find((l) => isContradiction(l.label))
         if (!hit) throw new MemweaveError(ErrorCode.INTERNAL, `NLI pipeline ${options.id}: no contradiction label among ${labels.map((l) => l.label).join(', ')}`)
-        out.push(hit.score)
+        const entail = labels.find((l) => /entail/i.test(l.label))?.score ?? 0
+        const neutral = labels.find((l) => /neutral/i.test(l.label))?.score ?? 0
+        out.push({ contra: hit.score, entails: entail > neutral })
       }
     }
     return out
@@ -98,9 +103,11 @@ export function nliConflictJudge(classifier: PairClassifier, options: NliJudgeOp
       const forward = await scores(pairs.map(([a, b]) => ({ text: a, text_pair: b })))
       const backward = symmetric ? await scores(pairs.map(([a, b]) => ({ text: b, text_pair: a }))) : forward
       return forward.map((f, i) => {
-        const score = Math.max(f, backward[i]!)
+        const score = Math.max(f.contra, backward[i]!.contra)
         const conflict = score >= threshold
-        return { conflict, score, reason: `${options.id}: contradiction probability ${score.toFixed(2)}${conflict ? '' : ` (below ${threshold})`}` }
+        const label: JudgeLabel = conflict ? 'contradiction' : f.entails ? 'entailment' : 'neutral'
+        const confidence = conflict ? score : 1 - score
+        return { conflict, score, label, confidence, reason: `${options.id}: contradiction probability ${score.toFixed(2)}${conflict ? '' : ` (below ${threshold})`}` }
       })
     },
   }

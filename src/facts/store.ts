@@ -20,8 +20,10 @@ import { pack, rank } from './rank.js'
 import { FactState, tenantKey } from './state.js'
 import type { LexicalSnapshot } from './lexical-index.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
+import { judgedReason } from '../conflict-judge/reason.js'
+import type { JudgeStage } from '../conflict-judge/stage.js'
 import type {
-  AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
+  AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
 import { compareVersions, normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
 
@@ -104,6 +106,8 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #lexicalSnapshotMin: number
   readonly #state: FactState
   readonly #freeText: FreeTextConflicts | null
+  /** The second-stage judge of free-text conflicts, if the Memory has one (src/conflict-judge). */
+  readonly #judge: JudgeStage | null
   readonly #vectors = new Map<string, Float32Array>()
   readonly #live: LiveQueries
   #registered: Promise<void> | undefined
@@ -126,6 +130,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#lexicalSnapshotMin = options.lexicalSnapshotMin ?? LEXICAL_SNAPSHOT_MIN
     const freeText = options.freeTextConflicts === false ? null : new FreeTextConflicts()
     this.#freeText = freeText
+    this.#judge = freeText ? (options.judge ?? null) : null
     this.#state = new FactState(new Set((options.multiValuedPredicates ?? []).map(normalizeKey)), freeText)
     this.#live = new LiveQueries((q, o) => this.retrieve(q, o))
     log.define('facts.mutate', (w, m: FactMutation) => this.#applyMutation(w, m))
@@ -419,10 +424,14 @@ export class GmpFactStore implements FactStore, FactLookup {
     const v = this.#state.versions.get(ref)
     if (!v) return false
     const body: TombstoneBody = { target: ref, supersedes: this.#state.predecessor(v) }
+    // The judge's verdicts on this fact's pairs name its content by hash: they go with it (read
+    // before the tombstone takes the fact's pairs away).
+    const judged = this.#judge && this.#freeText ? this.#judge.drop([...this.#freeText.partners(ref).keys()].map((o) => [v.body.content, this.#state.versions.get(o)?.body.content ?? ''] as const)) : []
     // The tombstone first: it removes the version with its chain links; the hard delete leaves no byte of it.
     await w.append([this.#log.seal('tombstone', body, { tenant: v.tenant, hlc, author })])
     await w.remove([ref])
     await w.tx.delete('vectors', [ref])
+    if (judged.length) await w.tx.delete('meta', judged)
     // The tenant's lexical snapshot holds the stems of the deleted content: it goes in the same
     // transaction (the next close or open writes a fresh one).
     await w.tx.delete('meta', [lexicalRowKey(tenantKey(v.tenant))])
@@ -594,11 +603,41 @@ export class GmpFactStore implements FactStore, FactLookup {
     return v ? this.#toMemory(v) : null
   }
 
-  async conflicts(options: { tenantId?: string | null } = {}): Promise<FactConflict[]> {
+  async conflicts(options: ConflictsOptions = {}): Promise<FactConflict[]> {
     if (!this.#caps.has(Capability.CONFLICT_DETECTION)) throw capabilityNotSupported(Capability.CONFLICT_DETECTION, 'conflicts')
     const tenant = options.tenantId === undefined ? undefined : normalizeTenant(options.tenantId)
     await this.#readable()
-    return this.#state.conflicts(tenant)
+    const list = this.#state.conflicts(tenant)
+    return this.#judge ? this.#judged(this.#judge, list, options.waitForJudge === true) : list
+  }
+
+  /**
+   * The free-text pairs of a conflict list as the judge sees them: its contradictions listed with
+   * its word, the pairs it cleared dropped, the others listed on the model-free verdict (pending or
+   * unjudged). The newer fact of a pair is the write it counts against (`maxPairsPerWrite`).
+   */
+  async #judged(judge: JudgeStage, list: FactConflict[], wait: boolean): Promise<FactConflict[]> {
+    const free = list.filter((c) => c.kind === 'free-text')
+    if (free.length === 0) return list
+    const text = (ref: string): string => this.#state.versions.get(ref)?.body.content ?? ''
+    const candidates = free.map((c) => ({ a: text(c.refs[0]), b: text(c.refs[1]), writer: c.refs[1] }))
+    let marks = await judge.review(candidates)
+    if (wait) {
+      await judge.idle()
+      marks = judge.marks(candidates)
+    }
+    const out: FactConflict[] = []
+    let i = 0
+    for (const c of list) {
+      if (c.kind !== 'free-text') {
+        out.push(c)
+        continue
+      }
+      const mark = marks[i++]!
+      const reason = judgedReason(c.reason, mark)
+      if (reason !== null) out.push({ ...c, reason, judge: mark })
+    }
+    return out
   }
 
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean> {
@@ -631,8 +670,22 @@ export class GmpFactStore implements FactStore, FactLookup {
       factId: v.body.factId,
       structuredId: v.body.structuredId,
       sequence: v.hlc,
-      conflictsWith: caps.has(Capability.CONFLICT_DETECTION) ? this.#state.conflictsWith(v) : [],
+      conflictsWith: caps.has(Capability.CONFLICT_DETECTION) ? this.#conflictsWith(v) : [],
     }
+  }
+
+  /** A fact's conflicts, without the free-text partners the judge has already cleared (no judge call here). */
+  #conflictsWith(v: Version): FactRef[] {
+    const refs = this.#state.conflictsWith(v)
+    const judge = this.#judge
+    if (!judge || !this.#freeText) return refs
+    const partners = this.#freeText.partners(v.ref)
+    return refs.filter((ref) => {
+      const other = this.#state.versions.get(ref)
+      if (!other || !partners.has(ref) || (v.slot !== null && v.slot === other.slot)) return true
+      const verdict = judge.known(v.body.content, other.body.content)
+      return !verdict || verdict.label === 'contradiction'
+    })
   }
 }
 

@@ -1,3 +1,5 @@
+import type { JudgeStage } from '../conflict-judge/stage.js'
+import type { JudgeMark } from '../conflict-judge/types.js'
 import type { Identity } from '../core/identity.js'
 import type { Capability } from './capabilities.js'
 import type { Embedder } from './embedder.js'
@@ -93,6 +95,23 @@ export interface FactConflict {
   readonly subject: string | null
   readonly predicate: string | null
   readonly reason: string
+  /**
+   * Only with a second-stage judge (`conflictJudge` on createMemory/openMemory), on `free-text`
+   * conflicts: what the judge said (`judged`: it called the pair a contradiction; pairs it called
+   * entailment or neutral are not listed), or that the model-free verdict stands for now
+   * (`pending`) or for this session (`unjudged`). docs/conflicts.md, "A second-stage judge".
+   */
+  readonly judge?: JudgeMark
+}
+
+/** Options of `facts.conflicts()`. */
+export interface ConflictsOptions {
+  readonly tenantId?: string | null
+  /**
+   * With a second-stage judge: wait until the judge has answered (or failed, or timed out) for the
+   * pairs it was asked about, then list. Default false: list at once, unanswered pairs `pending`.
+   */
+  readonly waitForJudge?: boolean
 }
 
 export interface RetentionPolicy {
@@ -121,7 +140,7 @@ export interface FactStore {
   retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
   audit(): Promise<Memory[]>
   get(ref: FactRef | string): Promise<Memory | null>
-  conflicts(options?: { tenantId?: string | null }): Promise<FactConflict[]>
+  conflicts(options?: ConflictsOptions): Promise<FactConflict[]>
   flush(): Promise<void>
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
   /** Catches up with other handles' changes now (reads do this on their own). */
@@ -214,6 +233,8 @@ export interface FactStoreOptions {
    * compared with its nearest lexical neighbours. Default true.
    */
   readonly freeTextConflicts?: boolean
+  /** The second-stage judge of free-text conflicts (built from the `conflictJudge` option); none by default. */
+  readonly judge?: JudgeStage | null
   /** Injected for tests: wall clock in ms. */
   readonly now?: () => number
   /**

@@ -1,6 +1,9 @@
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { StoredRecord } from '../storage/schema.js'
 import type { Analysis, ConflictDetector } from './conflict/detector.js'
+import { judgedReason } from '../conflict-judge/reason.js'
+import type { JudgeStage } from '../conflict-judge/stage.js'
+import type { JudgeMark } from '../conflict-judge/types.js'
 import { assertFactor, assertMaxItems, assertName, assertObservation, assertRole, assertUnit } from './input.js'
 import { Kind, pairKey, type ObservationBody } from './records.js'
 import { byAttentionThenRecency, visibleTo } from './roles.js'
@@ -21,6 +24,8 @@ const notFound = (id: string, what = 'observation'): MemweaveError =>
  */
 export interface TaskHost {
   readonly detector: ConflictDetector
+  /** The second-stage conflict judge of the Memory (the `conflictJudge` option), or null. */
+  readonly judge: JudgeStage | null
   ready(): Promise<void>
   state(task: string): TaskState | undefined
   analysis(id: string): Analysis | undefined
@@ -52,7 +57,18 @@ export class TaskHandle implements SharedWorkingMemory {
   }
 
   #view(id: string): Observation {
-    return toObservation(this.#state, id)!
+    return toObservation(this.#state, id, this.#index())!
+  }
+
+  /** Who conflicts with whom: recorded conflicts, less the detector's that the judge has cleared (no judge call here). */
+  #index(): Map<string, ObservationId[]> {
+    const judge = this.#store.judge
+    if (!judge) return conflictIndex(this.#state)
+    const text = (id: string): string => this.#state.observations.get(id)?.body.content ?? ''
+    return conflictIndex(this.#state, (a, b) => {
+      const v = judge.known(text(a), text(b))
+      return v !== undefined && v.label !== 'contradiction'
+    })
   }
 
   /**
@@ -173,12 +189,12 @@ export class TaskHandle implements SharedWorkingMemory {
       const targets = picked.map((o) => o.id).filter((id) => state.isLive(id))
       if (targets.length) await w.put(Kind.ACCESS, { task, agent, targets })
     })
-    const index = conflictIndex(this.#state)
+    const index = this.#index()
     return picked.map((o) => toObservation(this.#state, o.id, index)!)
   }
 
   #live(): Observation[] {
-    const index = conflictIndex(this.#state)
+    const index = this.#index()
     return this.#state.live().map((o) => toObservation(this.#state, o.id, index)!)
   }
 
@@ -205,27 +221,42 @@ export class TaskHandle implements SharedWorkingMemory {
    * Conflicts as (a, b, reason) plus context. By default the open ones: unresolved, both
    * observations still in the pool. `includeResolved` lists every conflict ever recorded.
    */
-  async getConflicts(options: { includeResolved?: boolean } = {}): Promise<WorkingConflict[]> {
+  async getConflicts(options: { includeResolved?: boolean; waitForJudge?: boolean } = {}): Promise<WorkingConflict[]> {
     await this.#ready()
     const state = this.#state
-    const index = conflictIndex(state)
-    const list = options.includeResolved ? [...state.conflicts.values()] : state.openConflicts()
-    return list
-      .sort((x, y) => (x.hlc < y.hlc ? -1 : x.hlc > y.hlc ? 1 : 0))
-      .map((c) => {
-        const res = state.resolutions.get(pairKey(c.body.a, c.body.b))
-        return {
+    const sorted = (options.includeResolved ? [...state.conflicts.values()] : state.openConflicts()).sort((x, y) => (x.hlc < y.hlc ? -1 : x.hlc > y.hlc ? 1 : 0))
+    // The detector's flags go to the judge (an agent's own flagConflict does not); the later observation is the write it counts against.
+    const judge = this.#store.judge
+    const asked = judge ? sorted.filter((c) => c.body.by === 'detector') : []
+    const text = (id: string): string => state.observations.get(id)?.body.content ?? ''
+    const candidates = asked.map((c) => ({ a: text(c.body.a), b: text(c.body.b), writer: c.body.b }))
+    let marks: JudgeMark[] = judge && candidates.length ? await judge.review(candidates) : []
+    if (judge && candidates.length && options.waitForJudge) {
+      await judge.idle()
+      marks = judge.marks(candidates)
+    }
+    const markOf = new Map(asked.map((c, i) => [c, marks[i]!] as const))
+    const index = this.#index()
+    const out: WorkingConflict[] = []
+    for (const c of sorted) {
+      const mark = markOf.get(c)
+      const reason = mark ? judgedReason(c.body.reason, mark) : c.body.reason
+      if (reason === null) continue
+      const res = state.resolutions.get(pairKey(c.body.a, c.body.b))
+      out.push({
           a: toObservation(state, c.body.a, index)!,
           b: toObservation(state, c.body.b, index)!,
-          reason: c.body.reason,
+          reason,
           flaggedBy: c.body.by,
           similarity: c.body.similarity,
           at: hlcToIso(c.hlc),
           resolution: res
             ? { keep: res.body.keep as ObservationId | null, note: res.body.note, by: res.body.by, at: hlcToIso(res.hlc) }
             : null,
-        }
-      })
+          ...(mark ? { judge: mark } : {}),
+        })
+    }
+    return out
   }
 
   /**
@@ -298,13 +329,13 @@ export class TaskHandle implements SharedWorkingMemory {
   async get(id: ObservationId | string): Promise<Observation | null> {
     if (typeof id !== 'string') return null
     await this.#ready()
-    return toObservation(this.#state, id)
+    return toObservation(this.#state, id, this.#index())
   }
 
   async evicted(): Promise<Observation[]> {
     await this.#store.ready()
     const state = this.#state
-    const index = conflictIndex(state)
+    const index = this.#index()
     return [...state.evictions.values()]
       .sort((x, y) => (x.hlc < y.hlc ? -1 : x.hlc > y.hlc ? 1 : 0))
       .map((e) => toObservation(state, e.body.target, index))

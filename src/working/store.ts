@@ -6,6 +6,7 @@ import type { Delivery, Deriver } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { StoredRecord } from '../storage/schema.js'
 import { ConflictDetector, type Analysis } from './conflict/detector.js'
+import type { JudgeStage } from '../conflict-judge/stage.js'
 import { TaskHandle, type TaskHost } from './handle.js'
 import { assertName, resolveConfig } from './input.js'
 import { Kind, WORKING_KINDS, type ObservationBody } from './records.js'
@@ -17,6 +18,8 @@ export interface WorkingStoreOptions {
   readonly identity?: Identity | null
   /** Embeds observation topics for conflict detection. Default `hashEmbedder()`. */
   readonly embedder?: Embedder | null
+  /** The second-stage conflict judge of the Memory (the `conflictJudge` option). Default none. */
+  readonly judge?: JudgeStage | null
   /** Wall clock in ms, injected by tests (a store built alone on a storage port). */
   readonly now?: () => number
 }
@@ -46,6 +49,7 @@ export interface WorkingStoreOptions {
  */
 export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
   readonly detector: ConflictDetector
+  readonly judge: JudgeStage | null
   readonly author: string | null
   readonly #log: RecordLog
   readonly #ownsLog: boolean
@@ -71,6 +75,7 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
     this.#ownsLog = owned
     this.author = log.identity?.did ?? null
     this.detector = new ConflictDetector(options.embedder ? { embedder: options.embedder } : {})
+    this.judge = options.judge ?? null
   }
 
   async open(taskId: string, config?: WorkingMemoryConfig): Promise<SharedWorkingMemory> {

@@ -1,3 +1,4 @@
+import type { JudgeMark } from '../conflict-judge/types.js'
 /** An observation's id: the content id (BLAKE2b-128, hex) of its record. Compare with `===`; never parse it. */
 export type ObservationId = string & { readonly __brand: 'ObservationId' }
 
@@ -81,6 +82,11 @@ export interface WorkingConflict {
   readonly at: string
   /** Set once reconciled with resolveConflict(). */
   readonly resolution: ConflictResolution | null
+  /**
+   * Only with a second-stage judge, on the detector's flags: what the judge said, or that the
+   * detector's verdict stands for now (`pending`, `unjudged`); pairs it cleared are not listed.
+   */
+  readonly judge?: JudgeMark
 }
 
 export interface ConflictResolution {
@@ -129,7 +135,8 @@ export interface SharedWorkingMemory {
   addObservation(input: AddObservationInput): Promise<Observation>
   getContextForAgent(agentId: string, role: AgentRole, options?: ContextOptions | number | null): Promise<Observation[]>
   flagConflict(a: ObservationId | string, b: ObservationId | string, reason: string, options?: { agentId?: string }): Promise<void>
-  getConflicts(options?: { includeResolved?: boolean }): Promise<WorkingConflict[]>
+  /** `waitForJudge`: with a second-stage judge, wait for its answers before listing (see facts.conflicts). */
+  getConflicts(options?: { includeResolved?: boolean; waitForJudge?: boolean }): Promise<WorkingConflict[]>
   resolveConflict(
     a: ObservationId | string,
     b: ObservationId | string,

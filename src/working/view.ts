@@ -5,10 +5,11 @@ import type { Observation, ObservationId } from './types.js'
 const iso = (hlc: string): string => new Date(decodeHlc(hlc).wall).toISOString()
 
 /** Observation id -> partners in open conflicts, computed once per read. */
-export function conflictIndex(state: TaskState): Map<string, ObservationId[]> {
+export function conflictIndex(state: TaskState, cleared?: (a: string, b: string) => boolean): Map<string, ObservationId[]> {
   const out = new Map<string, ObservationId[]>()
   for (const c of state.openConflicts()) {
     const { a, b } = c.body
+    if (cleared && c.body.by === 'detector' && cleared(a, b)) continue
     ;(out.get(a) ?? out.set(a, []).get(a)!).push(b as ObservationId)
     ;(out.get(b) ?? out.set(b, []).get(b)!).push(a as ObservationId)
   }
