@@ -3,9 +3,10 @@ import { ErrorCode, MemweaveError, invalidArgument } from './core/errors.js'
 import { identityKeys, type Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
 import type { Memory } from './memory.js'
+import type { ConflictJudgeOptions } from './conflict-judge/types.js'
 import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
-import type { HostedMemory, MemoryHost } from './runtime/host.js'
+import type { HostedMemory, JudgeSettings, MemoryHost, PageJudge } from './runtime/host.js'
 import { lazyTarget, remoteObject, type CallTarget } from './runtime/remote-call.js'
 
 export interface OpenMemoryOptions {
@@ -34,6 +35,13 @@ export interface OpenMemoryOptions {
   readonly workerTimeoutMs?: number
   /** Ask the browser to keep this origin's storage under pressure (navigator.storage.persist()). Default true. */
   readonly persist?: boolean
+  /**
+   * A second-stage judge for the contradictions the model-free detector proposes (see
+   * createMemory). The judge runs here, in the page (a model object cannot be sent to a worker):
+   * the worker asks it through a comlink proxy and keeps its verdicts in IndexedDB. While no open
+   * page of the origin has a judge (all closed), pairs stay on the model-free verdict, pending.
+   */
+  readonly conflictJudge?: ConflictJudgeOptions
 }
 
 export interface RuntimeInfo {
@@ -86,7 +94,8 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
       multiValuedPredicates: options.facts?.multiValuedPredicates,
       small: options.small,
       election: mode === 'dedicated',
-    })) as unknown as Comlink.Remote<HostedMemory>
+      ...(options.conflictJudge ? { conflictJudge: judgeSettings(options.conflictJudge) } : {}),
+    }, options.conflictJudge ? pageJudge(options.conflictJudge) : undefined)) as unknown as Comlink.Remote<HostedMemory>
   } catch (err) {
     started.terminate()
     throw err
@@ -102,6 +111,22 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
     mode,
     persisted,
     isLeader: async () => (await hosted.info()).leader,
+  })
+}
+
+/** The judge's settings, as data for the worker (the judge itself stays here). */
+function judgeSettings(o: ConflictJudgeOptions): JudgeSettings {
+  const judge = o?.judge
+  if (typeof judge !== 'object' || judge === null || typeof judge.judge !== 'function') throw invalidArgument('conflictJudge.judge', 'must be a ConflictJudge (an object with id and judge())')
+  if (typeof judge.id !== 'string' || judge.id === '') throw invalidArgument('conflictJudge.judge.id', 'must name the model')
+  return { id: judge.id, maxPairsPerWrite: o.maxPairsPerWrite, concurrency: o.concurrency, batchSize: o.batchSize, timeoutMs: o.timeoutMs, retries: o.retries }
+}
+
+/** The page's judge as the worker calls it: pairs in, plain verdicts out (whatever else a judge's verdicts carry stays here). */
+function pageJudge(o: ConflictJudgeOptions): PageJudge & Comlink.ProxyMarked {
+  return Comlink.proxy(async (pairs: ReadonlyArray<readonly [string, string]>) => {
+    const verdicts = await o.judge.judge(pairs)
+    return verdicts.map((v) => ({ label: v?.label, confidence: v?.confidence }))
   })
 }
 

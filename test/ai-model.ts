@@ -42,3 +42,27 @@ export function scriptedModel(decide: (prompt: Prompt) => Turn): MockLanguageMod
     },
   })
 }
+
+/**
+ * A language model that answers every call with the JSON text `answer(prompt)` returns (what a
+ * provider sends for a structured-output call), counting its calls.
+ */
+export function jsonModel(answer: (prompt: Prompt) => unknown): MockLanguageModelV3 & { answered: number } {
+  const model = new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      model.answered++
+      return { content: [{ type: 'text' as const, text: JSON.stringify(answer(prompt)) }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }
+    },
+  }) as MockLanguageModelV3 & { answered: number }
+  model.answered = 0
+  return model
+}
+
+/** A model judging contradictions as the conflict-judge tests expect: a projector with and without, nothing else. */
+export function projectorJudgeModel(): MockLanguageModelV3 & { answered: number } {
+  return jsonModel((prompt) => {
+    const said = userText(prompt)
+    const both = (said.match(/projector/gi) ?? []).length >= 2
+    return both && /\bno projector\b/i.test(said) ? { label: 'contradiction', confidence: 0.91 } : { label: 'neutral', confidence: 0.8 }
+  })
+}

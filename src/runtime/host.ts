@@ -8,6 +8,7 @@ import { TabElection } from './election.js'
 import { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
 import { callTarget, type CallTarget } from './remote-call.js'
+import type { ConflictJudge, ConflictJudgeOptions, JudgeVerdict } from '../conflict-judge/types.js'
 
 /** What a page asks its worker to open. Plain data: it crosses postMessage. */
 export interface WorkerOpenOptions {
@@ -18,7 +19,15 @@ export interface WorkerOpenOptions {
   readonly small?: { readonly humans?: readonly string[]; readonly strict?: boolean }
   /** Dedicated-worker fallback: elect one worker of the origin to commit fact writes. */
   readonly election: boolean
+  /** The page's conflict judge, without the judge: the function comes as open()'s second argument (a comlink proxy). */
+  readonly conflictJudge?: JudgeSettings
 }
+
+/** The `conflictJudge` option as data: its judge's id and the bounds. */
+export type JudgeSettings = Omit<ConflictJudgeOptions, 'judge'> & { readonly id: string }
+
+/** A page's judge, called from the worker through a comlink proxy. */
+export type PageJudge = (pairs: ReadonlyArray<readonly [string, string]>) => Promise<JudgeVerdict[]>
 
 export interface HostedInfo {
   readonly did: string | null
@@ -37,7 +46,8 @@ export interface HostedMemory {
 export interface MemoryHost {
   /** Answers once the worker's script and its imports have loaded (openMemory's WORKER_FAILED check). */
   ping(): true
-  open(options: WorkerOpenOptions): Promise<HostedMemory>
+  /** `judge`: the page's conflict judge (with `options.conflictJudge`), as a comlink proxy. */
+  open(options: WorkerOpenOptions, judge?: PageJudge): Promise<HostedMemory>
 }
 
 interface Entry {
@@ -45,7 +55,25 @@ interface Entry {
   readonly election: TabElection | null
   readonly sync: TabSync | null
   readonly targets: Map<MemoryModule, Promise<CallTarget>>
+  /** The judges of the pages holding this memory, newest last: the worker asks the newest. */
+  readonly judges: PageJudge[]
   users: number
+}
+
+/**
+ * The judge the worker's memory holds: it asks the newest page that gave one (in a SharedWorker,
+ * the tabs that opened this memory with a judge); with none left, a call fails and the pairs stay
+ * pending (src/conflict-judge/stage.ts asks again at a later read).
+ */
+function relayJudge(id: string, judges: readonly PageJudge[]): ConflictJudge {
+  return {
+    id,
+    judge: (pairs) => {
+      const page = judges.at(-1)
+      if (!page) return Promise.reject(new Error('no open page has the conflict judge'))
+      return page(pairs)
+    },
+  }
 }
 
 /**
@@ -60,18 +88,21 @@ export function createMemoryHost(): MemoryHost {
 
   async function build(o: WorkerOpenOptions): Promise<Entry> {
     const identity = o.identity ? await identityFromKeys(o.identity) : null
+    const judges: PageJudge[] = []
+    const { id: judgeId, ...bounds } = o.conflictJudge ?? { id: '' }
     const memory = await openMemoryModules({
       storage: indexedDbStorage({ name: o.name }),
       identity,
       capabilities: o.capabilities,
       facts: { multiValuedPredicates: o.multiValuedPredicates },
       small: o.small,
+      ...(o.conflictJudge ? { conflictJudge: { ...bounds, judge: relayJudge(judgeId, judges) } } : {}),
     })
     // In the dedicated fallback one elected worker commits the record log's forwardable writes for every tab.
     const election = o.election ? new TabElection(o.name, memory.log) : null
     // One replica per origin: in the fallback only the leader runs sync; the others ask it.
     const sync = election ? new TabSync(() => memory.load('sync'), election) : null
-    return { memory, election, sync, targets: new Map(), users: 0 }
+    return { memory, election, sync, targets: new Map(), judges, users: 0 }
   }
 
   /** A module's call target; its code is loaded by the first page that calls it. */
@@ -89,9 +120,9 @@ export function createMemoryHost(): MemoryHost {
 
   return {
     ping: () => true,
-    async open(o: WorkerOpenOptions): Promise<HostedMemory> {
+    async open(o: WorkerOpenOptions, judge?: PageJudge): Promise<HostedMemory> {
       const did = o.identity ? (await identityFromKeys(o.identity)).did : null
-      const key = JSON.stringify([o.name, did, o.capabilities ?? null, o.multiValuedPredicates ?? null, o.small ?? null, o.election])
+      const key = JSON.stringify([o.name, did, o.capabilities ?? null, o.multiValuedPredicates ?? null, o.small ?? null, o.election, o.conflictJudge ?? null])
       let pending = entries.get(key)
       if (!pending) {
         pending = build(o)
@@ -100,6 +131,7 @@ export function createMemoryHost(): MemoryHost {
       }
       const entry = await pending
       entry.users++
+      if (judge && o.conflictJudge) entry.judges.push(judge)
       let closed = false
       return Comlink.proxy({
         module: (name: MemoryModule) => {
@@ -114,6 +146,11 @@ export function createMemoryHost(): MemoryHost {
         async close() {
           if (closed) return
           closed = true
+          if (judge) {
+            const at = entry.judges.indexOf(judge)
+            if (at >= 0) entry.judges.splice(at, 1)
+            ;(judge as Partial<Comlink.Remote<PageJudge>>)[Comlink.releaseProxy]?.()
+          }
           if (--entry.users > 0) return
           entries.delete(key)
           entry.election?.close()
