@@ -138,7 +138,9 @@ describe('conflict judge: facts through createMemory', () => {
         return pairs.map((): JudgeVerdict => ({ label: 'contradiction', confidence: 0.9 }))
       },
     }
-    const mem = await open(memoryStorage(), { judge: slow, maxPairsPerWrite: 1, batchSize: 1, concurrency: 2 })
+    const storage = memoryStorage()
+    const bounds = { maxPairsPerWrite: 1, batchSize: 1, concurrency: 2 }
+    const mem = await open(storage, { judge: slow, ...bounds })
     // Each standup time contradicts every other: the last write alone proposes three pairs.
     for (const t of ['9:30', '11am', '2pm', '10am']) await mem.facts.write(`the daily standup is at ${t}`)
     const listed = await mem.facts.conflicts({ waitForJudge: true })
@@ -151,6 +153,12 @@ describe('conflict judge: facts through createMemory', () => {
     expect(listed.filter((x) => x.judge?.status === 'unjudged' && x.judge.why === 'bound')).toHaveLength(proposed - writers)
     expect(most).toBeLessThanOrEqual(2)
     await mem.close()
+    // After a reload a write's stored verdicts count against its budget: the pairs over it stay unasked.
+    const reopened = await open(storage, { judge: slow, ...bounds })
+    const again = await reopened.facts.conflicts({ waitForJudge: true })
+    expect(asked).toBe(writers)
+    expect(again.filter((x) => x.judge?.status === 'unjudged')).toHaveLength(proposed - writers)
+    await reopened.close()
   })
 
   test('a hard delete drops the stored verdicts of its pairs', async () => {

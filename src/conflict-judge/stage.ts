@@ -38,8 +38,10 @@ export class JudgeStage {
   readonly #known = new Map<string, JudgeVerdict>()
   /** Keys looked up in storage already (found or not): read once per session. */
   readonly #looked = new Set<string>()
-  /** Pairs asked per write. */
+  /** Pairs asked per write (in this session or, as far as stored verdicts tell, before it). */
   readonly #perWrite = new Map<string, number>()
+  /** Writes whose candidates this session has reviewed. */
+  readonly #seen = new Set<string>()
   /** Keys queued, in flight or waiting for a retry. */
   readonly #open = new Set<string>()
   readonly #queue: Job[] = []
@@ -79,6 +81,11 @@ export class JudgeStage {
     if (this.#closed) return keys.map(() => ({ id: this.id, status: 'unjudged', why: 'failed' }))
     for (const job of this.#retry.values()) this.#queue.push(job)
     this.#retry.clear()
+    // A write first seen in this session (after a reload) has spent its budget on the verdicts stored for it.
+    candidates.forEach((c, i) => {
+      if (this.#known.has(keys[i]!) && !this.#seen.has(c.writer)) this.#perWrite.set(c.writer, (this.#perWrite.get(c.writer) ?? 0) + 1)
+    })
+    for (const c of candidates) this.#seen.add(c.writer)
     const marks = candidates.map((c, i) => this.#mark(keys[i]!, c))
     this.#pump()
     return marks
