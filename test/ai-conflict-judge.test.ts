@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { llmConflictJudge } from '../src/ai/index.js'
+import { llmConflictJudge, memoryTools } from '../src/ai/index.js'
 import { createMemory } from '../src/index.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { jsonModel, projectorJudgeModel, userText } from './ai-model.js'
@@ -40,6 +40,9 @@ describe('llmConflictJudge', () => {
     const judged = await mem.facts.conflicts({ waitForJudge: true })
     expect(judged.map((c) => c.judge)).toEqual([{ id: 'llm:mock-provider/mock-model-id/p1', status: 'judged', label: 'contradiction', confidence: 0.91 }])
     expect(model.answered).toBe(2)
+    // The listConflicts tool tells the model the judge's mark too.
+    const listed = (await memoryTools(mem).listConflicts!.execute!({}, { toolCallId: 'call-1', messages: [], context: {} } as never)) as { conflicts: Array<{ judge?: unknown }> }
+    expect(listed.conflicts.map((c) => c.judge)).toEqual(judged.map((c) => c.judge))
     await mem.close()
 
     const again = projectorJudgeModel()

@@ -143,7 +143,8 @@ function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, poo
       input: { properties: {}, required: [] },
       async run() {
         const conflicts = await mem.facts.conflicts({ tenantId })
-        return { ok: true, conflicts: conflicts.map((c) => ({ refs: c.refs, reason: c.reason, subject: c.subject, predicate: c.predicate })) }
+        // With a second-stage judge the model sees whether one confirmed a pair or it stands on the model-free verdict.
+        return { ok: true, conflicts: conflicts.map((c) => ({ refs: c.refs, reason: c.reason, subject: c.subject, predicate: c.predicate, ...(c.judge ? { judge: c.judge } : {}) })) }
       },
     },
     shareToPool: {
