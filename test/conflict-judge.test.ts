@@ -199,3 +199,12 @@ describe('conflict judge: working memory through createMemory', () => {
     await mem.close()
   })
 })
+
+describe('nliConflictJudge as a ConflictJudge', () => {
+  test.each([['CONTRADICTION', 'ENTAILMENT', 'NEUTRAL'], ['contradiction', 'entailment', 'neutral']])('labels %s/%s/%s give NLI verdicts with a confidence', async (...labels) => {
+    const judge = nliConflictJudge(fakeNliPipeline({ topic: 'projector', negation: 'no' }, labels), { id: 'fake' })
+    const [contra, other] = await judge.judge([[projector, noProjector], [standup, standupLater]])
+    expect(contra).toMatchObject({ label: 'contradiction', confidence: 0.94, conflict: true })
+    expect(other).toMatchObject({ label: 'entailment', confidence: 0.97, conflict: false })
+  })
+})
