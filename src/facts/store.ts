@@ -76,6 +76,9 @@ interface LexicalRow extends LexicalSnapshot {
   readonly format: number
 }
 
+/** `conflicts()` lists at most this many pairs by default, and never more than MAX_CONFLICTS (a slot of k objects holds k²/2). */
+const DEFAULT_CONFLICTS = 1_000
+const MAX_CONFLICTS = 10_000
 const LEXICAL_ROW = 'facts.lexical\u001f'
 const LEXICAL_FORMAT = 2
 const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk
@@ -594,11 +597,13 @@ export class GmpFactStore implements FactStore, FactLookup {
     return v ? this.#toMemory(v) : null
   }
 
-  async conflicts(options: { tenantId?: string | null } = {}): Promise<FactConflict[]> {
+  async conflicts(options: { tenantId?: string | null; limit?: number } = {}): Promise<FactConflict[]> {
     if (!this.#caps.has(Capability.CONFLICT_DETECTION)) throw capabilityNotSupported(Capability.CONFLICT_DETECTION, 'conflicts')
     const tenant = options.tenantId === undefined ? undefined : normalizeTenant(options.tenantId)
+    const { limit = DEFAULT_CONFLICTS } = options
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONFLICTS) throw invalidArgument('limit', `must be an integer in 1..${MAX_CONFLICTS}`)
     await this.#readable()
-    return this.#state.conflicts(tenant)
+    return this.#state.conflicts(tenant, limit)
   }
 
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean> {

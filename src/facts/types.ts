@@ -121,7 +121,8 @@ export interface FactStore {
   retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
   audit(): Promise<Memory[]>
   get(ref: FactRef | string): Promise<Memory | null>
-  conflicts(options?: { tenantId?: string | null }): Promise<FactConflict[]>
+  /** Current conflicts, each pair once: at most `limit` (1..10,000, default 1,000). */
+  conflicts(options?: { tenantId?: string | null; limit?: number }): Promise<FactConflict[]>
   flush(): Promise<void>
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
   /** Catches up with other handles' changes now (reads do this on their own). */
