@@ -77,8 +77,8 @@ interface LexicalRow extends LexicalSnapshot {
 }
 
 /** `conflicts()` lists at most this many pairs by default, and never more than MAX_CONFLICTS (a slot of k objects holds k²/2). */
-const DEFAULT_CONFLICTS = 1_000
-const MAX_CONFLICTS = 10_000
+const DEFAULT_CONFLICTS = 10_000
+const MAX_CONFLICTS = 100_000
 const LEXICAL_ROW = 'facts.lexical\u001f'
 const LEXICAL_FORMAT = 2
 const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk

@@ -121,7 +121,7 @@ export interface FactStore {
   retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
   audit(): Promise<Memory[]>
   get(ref: FactRef | string): Promise<Memory | null>
-  /** Current conflicts, each pair once: at most `limit` (1..10,000, default 1,000). */
+  /** Current conflicts, each pair once: at most `limit` (1..100,000, default 10,000). */
   conflicts(options?: { tenantId?: string | null; limit?: number }): Promise<FactConflict[]>
   flush(): Promise<void>
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
