@@ -44,6 +44,10 @@ describe('conflicts in one slot cost what changes (issue 26)', () => {
     expect(listed.every((c) => c.kind === 'contradiction')).toBe(true)
     // The pairwise index compared every pair: 2 reads each, 159,600 here.
     expect(reads.n).toBeLessThanOrEqual(3 * N)
+    // Every memory of the slot asked for its first 10 conflicts (a query presenting them all): about 10 reads each, not N.
+    reads.n = 0
+    for (const m of [...current.values()]) expect(index.conflictsWith(m, 10)).toHaveLength(10)
+    expect(reads.n).toBeLessThanOrEqual(13 * N)
     // An unrelated memory entering and leaving reads nothing of the slot.
     reads.n = 0
     const honest = counted(N, 'the weather', 'sunny', { n: 0 })

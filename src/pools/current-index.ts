@@ -23,6 +23,8 @@ interface Slot {
   readonly values: Map<string, Value>
   readonly multi: boolean
   witness: readonly [string, string] | null | undefined
+  /** Its memories by id, made when a memory's conflicts are asked and dropped when the slot changes. */
+  sorted: string[] | null
 }
 
 /** Pair listings stop past this many value comparisons, whatever their limit (crafted near-duplicates could ask k²). */
@@ -56,7 +58,8 @@ export class CurrentIndex {
   readonly #openPredecessors = new Set<string>()
   #groups: PoolConflictGroup[] | null = null
   #groupsById: Map<string, PoolConflictGroup> | null = null
-  #pairs: { readonly limit: number; readonly list: PoolConflict[] } | null = null
+  /** Pairs in the order they were found (the first `limit` of them are a listing of `limit`), and the limit they were found for. */
+  #pairs: { readonly limit: number; readonly found: PoolConflict[] } | null = null
   /** The pool's multi-valued predicates, normalized (policies do not change under a patch). */
   readonly #multi: ReadonlySet<string>
 
@@ -104,6 +107,7 @@ export class CurrentIndex {
     const value = text(p.object)
     const v = slot.values.get(value)!
     v.ids.delete(m.id)
+    slot.sorted = null
     if (this.#openSlots.has(key)) this.#changed()
     if (v.ids.size === 0) {
       slot.values.delete(value)
@@ -152,8 +156,19 @@ export class CurrentIndex {
     const out = new Set<string>()
     const slot = this.#slots.get(slotKey(p))
     if (slot && !slot.multi && slot.values.size > 1) {
+      // The slot in id order, up to `limit` that contradict: a query presenting every memory of a
+      // slot of 20,000 costs about `limit` comparisons each, not the slot each.
       const mine = slot.values.get(text(p.object))!
-      for (const v of slot.values.values()) if (v !== mine && this.#contradict(mine, v)) for (const id of v.ids) out.add(id)
+      const contradicts = new Map<Value, boolean>()
+      slot.sorted ??= [...slot.values.values()].flatMap((v) => [...v.ids]).sort()
+      for (const id of slot.sorted) {
+        if (out.size >= limit) break
+        const v = slot.values.get(text(this.#current.get(id)!.payload.object))!
+        if (v === mine) continue
+        let c = contradicts.get(v)
+        if (c === undefined) contradicts.set(v, (c = this.#contradict(mine, v)))
+        if (c) out.add(id)
+      }
     }
     for (const pred of p.supersedes) for (const id of this.#byPredecessor.get(pred) ?? []) if (id !== m.id) out.add(id)
     return [...out].sort().slice(0, limit)
@@ -201,7 +216,15 @@ export class CurrentIndex {
    */
   conflicts(limit = Infinity): readonly PoolConflict[] {
     this.#ensure()
-    if (this.#pairs && this.#pairs.limit >= limit) return this.#pairs.list.length > limit ? this.#pairs.list.slice(0, limit) : this.#pairs.list
+    if (!this.#pairs || this.#pairs.limit < limit) this.#pairs = { limit, found: this.#findPairs(limit) }
+    // Sorted after the cut: a listing of `limit` is the same whatever longer one was cached.
+    return this.#pairs.found.slice(0, limit).sort(
+      (a, b) => (a.kind === b.kind ? 0 : a.kind === 'contradiction' ? -1 : 1) || cmp(a.memories[0], b.memories[0]) || cmp(a.memories[1], b.memories[1]),
+    )
+  }
+
+  /** Up to `limit` conflicting pairs, in a fixed order: contradicting slots by key, their values by text, then predecessors. */
+  #findPairs(limit: number): PoolConflict[] {
     const out = new Map<string, PoolConflict>()
     let budget = MAX_COMPARISONS
     const put = (kind: PoolConflict['kind'], a: string, b: string): void => {
@@ -236,11 +259,7 @@ export class CurrentIndex {
         }
       }
     }
-    const list = [...out.values()].sort(
-      (a, b) => (a.kind === b.kind ? 0 : a.kind === 'contradiction' ? -1 : 1) || cmp(a.memories[0], b.memories[0]) || cmp(a.memories[1], b.memories[1]),
-    )
-    this.#pairs = { limit, list }
-    return list
+    return [...out.values()]
   }
 
   /** Whether two current memories contradict (same slot and a single-valued predicate, values not near-duplicates). */
@@ -309,7 +328,7 @@ export class CurrentIndex {
     }
     const key = slotKey(p)
     let slot = this.#slots.get(key)
-    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null }))
+    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, sorted: null }))
     const value = text(p.object)
     let v = slot.values.get(value)
     if (!v) {
@@ -319,6 +338,7 @@ export class CurrentIndex {
       if (slot.values.size > 1 && !slot.multi) this.#openSlots.add(key)
     }
     v.ids.add(m.id)
+    slot.sorted = null
     if (this.#openSlots.has(key)) this.#changed()
     for (const pred of p.supersedes) {
       const successors = setOf(this.#byPredecessor, pred)
