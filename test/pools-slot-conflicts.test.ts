@@ -1,7 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { CurrentIndex } from '../src/pools/current-index.js'
 import { DEFAULT_POLICIES } from '../src/pools/input.js'
 import type { MemoryPayload } from '../src/pools/records.js'
+import { contradicts, norm, slotKey } from '../src/pools/similarity.js'
 import type { LiveMemory, Structure } from '../src/pools/structure.js'
 import { DAY, T0, agents, expectCode, fact } from './pools-helpers.js'
 
@@ -14,11 +16,11 @@ import { DAY, T0, agents, expectCode, fact } from './pools-helpers.js'
  */
 
 /** A current memory of `subject`/`predicate` whose payload counts the reads of its value (each comparison reads it). */
-function counted(i: number, subject: string, object: string, reads: { n: number }): LiveMemory {
+function counted(i: number, subject: string, object: string, reads: { n: number }, supersedes: string[] = [], predicate = 'status'): LiveMemory {
   const payload: MemoryPayload = {
-    type: 'KNOWLEDGE', subject, predicate: 'status', object, context: null, confidence: 1, source: 'direct_statement',
+    type: 'KNOWLEDGE', subject, predicate, object, context: null, confidence: 1, source: 'direct_statement',
     evidence: [], createdAt: T0 + i, ttl: null, permanent: false, visibility: 'AUTHORIZED', ephemeral: false, noTraining: false,
-    supersedes: [], merged: null,
+    supersedes, merged: null,
   }
   const id = i.toString(16).padStart(32, '0')
   return {
@@ -227,4 +229,69 @@ describe('conflict groups', () => {
     expect((await mem.a.pools.info(pool.id)).current).toBe(1)
     await close()
   }, 120_000)
+})
+
+const SEED = Number(process.env.POOLS_SEED ?? 20_261_127)
+
+test('the groups, pairs and conflictsWith of an index kept through random entries and leavings equal the plain pairwise ones', () => {
+  // Values with near-duplicates among them (Jaccard >= 0.85 of their words), in two slots and a multi-valued one, some competing for predecessors.
+  const base = Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ')
+  const values = ['green tea', 'Green_tea', 'espresso', base, `${base} x`, `${base} y`, 'a b c d e f g h i j k l', 'a b c d e f g h i j k m']
+  const specs = fc.record({
+    subject: fc.constantFrom('Aria', 'Bo'), predicate: fc.constantFrom('drinks', 'knows'), object: fc.constantFrom(...values),
+    supersedes: fc.subarray(['p1', 'p2', 'p3'], { maxLength: 2 }),
+  })
+  const s = { id: 'ab'.repeat(16), policies: { ...DEFAULT_POLICIES, multiValuedPredicates: ['knows'] } } as unknown as Structure
+  const multi = new Set(['knows'])
+  try {
+    fc.assert(
+      fc.property(fc.array(specs, { minLength: 1, maxLength: 24 }), fc.array(fc.nat({ max: 99 }), { maxLength: 60 }), (memories, ops) => {
+        const all = memories.map((m, i) => counted(i, m.subject, m.object, { n: 0 }, m.supersedes, m.predicate))
+        const current = new Map<string, LiveMemory>()
+        const index = new CurrentIndex(s, current)
+        index.conflicts(1) // built now: later changes are kept in place
+        for (const op of ops) {
+          const m = all[op % all.length]!
+          if (current.has(m.id)) {
+            current.delete(m.id)
+            index.leave(m)
+          } else {
+            current.set(m.id, m)
+            index.enter(m)
+          }
+          const cur = [...current.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+          const pairs: string[] = []
+          const partners = new Map<string, string[]>()
+          for (let i = 0; i < cur.length; i++) {
+            for (let j = i + 1; j < cur.length; j++) {
+              const a = cur[i]!, b = cur[j]!
+              const kind = contradicts(a.payload, b.payload, s.policies.similarity, multi) ? 'contradiction'
+                : a.payload.supersedes.some((x) => b.payload.supersedes.includes(x)) ? 'competing-update' : null
+              if (!kind) continue
+              pairs.push(`${kind} ${a.id} ${b.id}`)
+              partners.set(a.id, [...(partners.get(a.id) ?? []), b.id])
+              partners.set(b.id, [...(partners.get(b.id) ?? []), a.id])
+            }
+          }
+          expect(index.conflicts().map((c) => `${c.kind} ${c.memories[0]} ${c.memories[1]}`).sort()).toEqual(pairs.sort())
+          for (const m of cur) expect(index.conflictsWith(m, Infinity)).toEqual((partners.get(m.id) ?? []).sort())
+          // A contradiction group is the whole slot, exactly when two of its memories contradict.
+          const slots = new Map<string, string[]>()
+          for (const m of cur) if (!multi.has(norm(m.payload.predicate))) slots.set(slotKey(m.payload), [...(slots.get(slotKey(m.payload)) ?? []), m.id])
+          const expected = [...slots.values()].filter((ids) => pairs.some((p) => p.startsWith('contradiction') && ids.includes(p.split(' ')[1]!)))
+          const groups = index.groups()
+          expect(groups.filter((g) => g.kind === 'contradiction').map((g) => g.memories.join(',')).sort()).toEqual(expected.map((ids) => ids.sort().join(',')).sort())
+          // Every competing pair sits in one group.
+          for (const p of pairs) {
+            const [, a, b] = p.split(' ') as [string, string, string]
+            expect(groups.some((g) => g.memories.includes(a as never) && g.memories.includes(b as never))).toBe(true)
+          }
+        }
+      }),
+      { seed: SEED, numRuns: 150 },
+    )
+  } catch (err) {
+    console.error(`seed ${SEED}; replay: POOLS_SEED=${SEED} npx vitest run --project node test/pools-slot-conflicts.test.ts`)
+    throw err
+  }
 })
