@@ -17,12 +17,16 @@ interface Value {
 
 /**
  * One slot's current memories by value. Whether two of its values contradict is found when a
- * listing asks and kept until the slot changes (`witness`: undefined unknown, null none).
+ * listing asks: `witness` is a contradicting pair of values, null when none contradict (but those
+ * in `unchecked`, added since, are still to be compared with the others), undefined when unknown
+ * (a witness left: look again); `forced` when looking again ran out of comparisons.
  */
 interface Slot {
   readonly values: Map<string, Value>
   readonly multi: boolean
   witness: readonly [string, string] | null | undefined
+  readonly unchecked: Set<string>
+  forced: boolean
   /** Its memories by id, made when a memory's conflicts are asked and dropped when the slot changes. */
   sorted: string[] | null
 }
@@ -111,8 +115,15 @@ export class CurrentIndex {
     if (this.#openSlots.has(key)) this.#changed()
     if (v.ids.size === 0) {
       slot.values.delete(value)
+      slot.unchecked.delete(value)
       if (slot.witness && slot.witness.includes(value)) slot.witness = undefined
-      if (slot.values.size < 2) this.#openSlots.delete(key)
+      if (slot.values.size < 2) {
+        // One value contradicts nothing: known, not to be looked for again.
+        this.#openSlots.delete(key)
+        slot.witness = null
+        slot.forced = false
+        slot.unchecked.clear()
+      }
       if (slot.values.size === 0) this.#slots.delete(key)
     }
     for (const pred of p.supersedes) {
@@ -277,20 +288,47 @@ export class CurrentIndex {
     return jaccard(a.words, b.words) < this.#s.policies.similarity
   }
 
-  /** Whether two values of an open slot contradict: found once, kept until a value leaves. */
+  /**
+   * Whether two values of an open slot contradict: found once and kept while its witnesses stay. A
+   * slot known to hold none compares only the values added since with the others (a value each
+   * write, not the slot's pairs). Looking again from nothing stops at MAX_COMPARISONS and then
+   * flags the slot (a slot of thousands of near-duplicate values, where one contradicting value
+   * left): a conflict shown too readily is a person's click, one hidden is not seen.
+   */
   #witness(slot: Slot): boolean {
-    if (slot.witness !== undefined) return slot.witness !== null
+    if (slot.witness === null && slot.unchecked.size > 0) {
+      let found: readonly [string, string] | null = null
+      find: for (const key of slot.unchecked) {
+        const v = slot.values.get(key)!
+        for (const [other, w] of slot.values) {
+          if (other !== key && this.#contradict(v, w)) {
+            found = [key, other]
+            break find
+          }
+        }
+      }
+      slot.unchecked.clear()
+      slot.witness = found
+    }
+    if (slot.witness !== undefined) return slot.witness !== null || slot.forced
     slot.witness = null
+    slot.forced = false
+    slot.unchecked.clear()
+    let budget = MAX_COMPARISONS
     const values = [...slot.values]
     find: for (let i = 0; i < values.length; i++) {
       for (let j = i + 1; j < values.length; j++) {
+        if (--budget < 0) {
+          slot.forced = true
+          break find
+        }
         if (this.#contradict(values[i]![1], values[j]![1])) {
           slot.witness = [values[i]![0], values[j]![0]]
           break find
         }
       }
     }
-    return slot.witness !== null
+    return slot.witness !== null || slot.forced
   }
 
   #members(ids: string[]): LiveMemory[] {
@@ -328,13 +366,13 @@ export class CurrentIndex {
     }
     const key = slotKey(p)
     let slot = this.#slots.get(key)
-    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, sorted: null }))
+    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, unchecked: new Set(), forced: false, sorted: null }))
     const value = text(p.object)
     let v = slot.values.get(value)
     if (!v) {
       slot.values.set(value, (v = { ids: new Set(), words: words(value) }))
-      // A new value may contradict where none did; a known contradiction stays.
-      if (slot.witness === null) slot.witness = undefined
+      // A new value may contradict where none did (compared when asked); a known contradiction stays.
+      if (slot.witness === null) slot.unchecked.add(value)
       if (slot.values.size > 1 && !slot.multi) this.#openSlots.add(key)
     }
     v.ids.add(m.id)
