@@ -33,7 +33,7 @@ async function writeAll(contents: readonly string[], on: boolean, chunk: number)
   await mem.facts.flush()
   const ms = performance.now() - started
   const t = performance.now()
-  const flagged = on ? (await mem.facts.conflicts()).length : 0
+  const flagged = on ? (await mem.facts.conflicts({ limit: 100_000 })).length : 0
   const conflictsMs = performance.now() - t
   await mem.close()
   return { ms, flagged, conflictsMs }

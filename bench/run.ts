@@ -11,6 +11,7 @@ import { formatSyncReport } from './sync-report.js'
 import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
 import { formatClusterReport, runClusterBench } from './cluster-bench.js'
 import { formatHeapReport, runHeapBench } from './heap-bench.js'
+import { formatSlotReport, runSlotBench } from './slot-bench.js'
 
 /**
  * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
@@ -20,13 +21,14 @@ import { formatHeapReport, runHeapBench } from './heap-bench.js'
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
- *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster | heap | poolopen
- *                                                  run one runtime (node includes sync, freetext, cluster and heap), or only one bench
+ *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster | heap | poolopen | slots
+ *                                                  run one runtime (node includes sync, freetext, cluster, heap, poolopen and slots), or only one bench
  *   MEMWEAVE_BENCH_HEAP=100000,20000               heap bench: facts, pool memories (one number: no pool)
  *   MEMWEAVE_BENCH_FREETEXT_SIZES=10000,100000     sizes of the free-text conflicts on/off write bench
  *   MEMWEAVE_BENCH_CLUSTER=2000,200,20,100         cluster bench: clients, pools, updates per writer, ms between updates
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
  *   MEMWEAVE_BENCH_POOLOPEN_SIZES=10000,100000     pool sizes of the reopen bench
+ *   MEMWEAVE_BENCH_SLOTS=20000,100                 slot bench: a member's memories in one slot, honest writes measured
  *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench
  *   MEMWEAVE_BENCH_WRITE_BUDGET_S=150              per size: stop memweave's write after this long
  *   MEMWEAVE_BENCH_NAIVE_BUDGET_S=30               per size: stop the naive baseline's queries after this long
@@ -68,8 +70,9 @@ async function main(): Promise<void> {
   const naiveBudgetMs = seconds('MEMWEAVE_BENCH_NAIVE_BUDGET_S', NAIVE_BUDGET_S)
   const syncSizes = sizesFrom('MEMWEAVE_BENCH_SYNC_SIZES', [10_000, 100_000])
   const syncWrites = sizesFrom('MEMWEAVE_BENCH_SYNC_WRITES', [100])[0]!
-  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext' | 'cluster' | 'heap' | 'poolopen'): boolean =>
-    only === undefined || only === part || (only === 'node' && (part === 'sync' || part === 'freetext' || part === 'cluster' || part === 'heap' || part === 'poolopen'))
+  const want = (part: 'node' | 'chromium' | 'sync' | 'freetext' | 'cluster' | 'heap' | 'poolopen' | 'slots'): boolean =>
+    only === undefined || only === part ||
+    (only === 'node' && (part === 'sync' || part === 'freetext' || part === 'cluster' || part === 'heap' || part === 'poolopen' || part === 'slots'))
   const started = performance.now()
   console.log(`memweave fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, Node ${process.versions.node}`)
   // Other work on the machine skews every figure; the same-run baseline skews with it, the ratio less.
@@ -127,6 +130,14 @@ async function main(): Promise<void> {
     const rows = await runPoolOpenBench(sizesFrom('MEMWEAVE_BENCH_POOLOPEN_SIZES', [10_000, 100_000]), log)
     console.log(`== Node ${process.versions.node}, reopening a Memory that holds one pool, fake-indexeddb ==`)
     console.log(formatPoolOpenReport(rows))
+  }
+
+  if (want('slots')) {
+    // One member's memories in one slot against honest writes (issue 26), beside a pool of distinct subjects.
+    const [size, writes] = sizesFrom('MEMWEAVE_BENCH_SLOTS', [20_000, 100])
+    const rows = await runSlotBench({ size: size!, writes: writes ?? 100, log })
+    console.log(`== Node ${process.versions.node}, honest writes beside a member's memories in one slot, in-memory storage ==`)
+    console.log(formatSlotReport(rows))
   }
 
   if (want('sync')) {

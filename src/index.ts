@@ -68,8 +68,8 @@ export type {
   PipelineEmbedderOptions, SharedWorkingMemory, TensorLike, WorkingConflict, WorkingMemory, WorkingMemoryConfig,
 } from './working/index.js'
 export type {
-  ConflictDecision, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, KeyAgreement, MemoryContent,
-  MemoryId, MemoryPrivacy, PoolConflict, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, PoolRecord, Pools, QueryOptions,
+  ConflictDecision, ConflictGroupPage, ConflictListOptions, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, KeyAgreement, MemoryContent,
+  MemoryId, MemoryPrivacy, PoolConflict, PoolConflictGroup, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, PoolRecord, Pools, QueryOptions,
   Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './pools/index.js'
 export type {

@@ -84,8 +84,11 @@ test('pool tools: create, write, query, conflicts, resolve, forget; gmp_conflict
   expect((await call(client, 'pool_list')).body.pools.map((p: { id: string }) => p.id)).toEqual([pool])
   const a = (await call(client, 'pool_write', { pool, subject: 'standup', predicate: 'starts_at', object: '9:30' })).body.memory.id as string
   const b = (await call(client, 'pool_write', { pool, subject: 'standup', predicate: 'starts_at', object: '10:00' })).body.memory.id as string
-  const conflicts = (await call(client, 'pool_conflicts', { pool })).body.conflicts as Array<{ id: string; memories: string[] }>
+  const listing = (await call(client, 'pool_conflicts', { pool })).body as { total: number; conflicts: Array<{ id: string; memories: string[]; size: number }> }
+  const conflicts = listing.conflicts
   expect(conflicts).toHaveLength(1)
+  // Issue 26: each conflict once as a group, with the total and the group's size.
+  expect([listing.total, conflicts[0]!.size]).toEqual([1, 2])
   expect(new Set(conflicts[0]!.memories)).toEqual(new Set([a, b]))
   // The pool's facts show up as GMP facts too, with the same contradiction.
   expect((await call(client, 'gmp_conflicts')).body.conflicts).toHaveLength(1)

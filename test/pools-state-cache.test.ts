@@ -62,7 +62,16 @@ function viewShape(v: View | null): unknown {
       if (kind) pairs.push(`${kind} ${a.id} ${b.id}`)
     }
   }
+  // Each memory's own conflicts, as a reply shows them, against the partners the plain pairs give.
+  const partners = new Map<string, string[]>()
+  for (const p of pairs) {
+    const [, a, b] = p.split(' ') as [string, string, string]
+    partners.set(a, [...(partners.get(a) ?? []), b])
+    partners.set(b, [...(partners.get(b) ?? []), a])
+  }
   return {
+    conflictsWith: current.map((m) => v.index.conflictsWith(m, Infinity).join(',')),
+    plainConflictsWith: current.map((m) => (partners.get(m.id) ?? []).sort().join(',')),
     live: [...v.live.keys()].sort(), expired: v.expired.map((m) => m.id).sort(), current: current.map((m) => m.id),
     supersededBy: [...v.supersededBy].sort(), stableUntil: v.stableUntil,
     conflicts: pairs.sort(),
@@ -90,9 +99,10 @@ test('the structure and view of a PoolState fed records in any order, with remov
     // The view the state keeps (patched as memories arrive) equals one built from the fresh structure, at two instants.
     for (const now of [T0 + 50, T0 + 10 * 86_400_000]) {
       const s = fresh.structure(u.pool)
-      const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[] } | null
+      const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[]; conflictsWith: string[]; plainConflictsWith: string[] } | null
       expect(got).toEqual(viewShape(s ? viewAt(s, now) : null))
       if (got) expect(got.indexed).toEqual(got.conflicts)
+      if (got) expect(got.conflictsWith).toEqual(got.plainConflictsWith)
     }
   }
   try {

@@ -40,6 +40,8 @@ interface Spec {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+/** listConflicts names at most this many (the first, in the store's order). */
+const CONFLICTS_LISTED = 50
 
 /**
  * Memory tools for the Vercel AI SDK (`ai`): hand them to `generateText`/`streamText`/an `Agent`
@@ -139,10 +141,11 @@ function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, poo
       },
     },
     listConflicts: {
-      description: 'List contradictions in memory (two current facts that cannot both be true). Ask the user which one holds, then supersede or forget the other.',
+      description: `List contradictions in memory (two current facts that cannot both be true), at most ${CONFLICTS_LISTED}. Ask the user which one holds, then supersede or forget the other.`,
       input: { properties: {}, required: [] },
       async run() {
-        const conflicts = await mem.facts.conflicts({ tenantId })
+        // A slot someone filled with thousands of objects holds millions of pairs: a model reads the first few.
+        const conflicts = await mem.facts.conflicts({ tenantId, limit: CONFLICTS_LISTED })
         // With a second-stage judge the model sees whether one confirmed a pair or it stands on the model-free verdict.
         return { ok: true, conflicts: conflicts.map((c) => ({ refs: c.refs, reason: c.reason, subject: c.subject, predicate: c.predicate, ...(c.judge ? { judge: c.judge } : {}) })) }
       },

@@ -6,6 +6,11 @@ import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
 import { WriteOrder, type Candidates } from './write-order.js'
 
+/** A fact's `conflictsWith` names at most this many (`conflicts()` lists the pairs). */
+export const MAX_CONFLICTS_WITH = 100
+/** A conflict listing stops past this many pairs looked at, whatever its limit (a slot of one repeated object has pairs to skip, not to list). */
+const MAX_COMPARISONS = 1_000_000
+
 /** The key of a tenant's indexes (and of its lexical snapshot: src/facts/store.ts). */
 export const tenantKey = (tenant: string | null): string => tenant ?? '\u0000'
 
@@ -318,8 +323,11 @@ export class FactState {
     return out
   }
 
-  /** Current facts that contradict this one: same slot, different object. */
-  conflictsWith(v: Version): FactRef[] {
+  /**
+   * Current facts that contradict this one: same slot, different object; at most `limit`, sorted
+   * (a slot a writer filled with 20,000 objects would put 19,999 refs on every one of its facts).
+   */
+  conflictsWith(v: Version, limit = MAX_CONFLICTS_WITH): FactRef[] {
     const out: FactRef[] = []
     if (v.slot && this.isHead(v.ref)) {
       for (const other of this.#slots.get(v.slot) ?? []) {
@@ -337,13 +345,18 @@ export class FactState {
         if (sibling.ref !== v.ref && this.isHead(sibling.ref) && !out.includes(sibling.ref)) out.push(sibling.ref)
       }
     }
-    return out.sort()
+    return out.sort().slice(0, limit)
   }
 
-  /** Every current conflict of a tenant (or of all tenants), each pair once, in a stable order. */
-  conflicts(tenant: string | null | undefined): FactConflict[] {
+  /**
+   * Current conflicts of a tenant (or of all tenants), each pair once, in a stable order: at most
+   * `limit`. A slot of k objects holds k²/2 pairs; the listing stops at the limit, not after them all
+   * (issue 26: 20,000 in one slot were 200 million pairs).
+   */
+  conflicts(tenant: string | null | undefined, limit = Infinity): FactConflict[] {
     const out: FactConflict[] = []
     const seen = new Set<string>()
+    let budget = MAX_COMPARISONS
     const push = (c: FactConflict): void => {
       const key = `${c.kind}|${c.refs[0]}|${c.refs[1]}`
       if (!seen.has(key)) {
@@ -351,12 +364,15 @@ export class FactState {
         out.push(c)
       }
     }
-    for (const refs of this.#slots.values()) {
+    const full = (): boolean => out.length >= limit || budget <= 0
+    slots: for (const refs of this.#slots.values()) {
       if (refs.size < 2) continue
       const vs = [...refs].map((r) => this.versions.get(r)!).sort(compareVersions)
       if (tenant !== undefined && vs[0]!.tenant !== tenant) continue
       for (let i = 0; i < vs.length; i++) {
         for (let j = i + 1; j < vs.length; j++) {
+          if (full()) break slots
+          budget--
           const a = vs[i]!, b = vs[j]!
           if (a.objectKey === b.objectKey) continue
           const md = a.body.metadata
@@ -371,13 +387,16 @@ export class FactState {
         }
       }
     }
-    for (const [pred, succ] of this.#successors) {
+    successors: for (const [pred, succ] of this.#successors) {
+      if (full()) break
       const live = [...succ].map((r) => this.versions.get(r)).filter((v): v is Version => !!v && this.isHead(v.ref))
       if (live.length < 2) continue
       live.sort(compareVersions)
       if (tenant !== undefined && live[0]!.tenant !== tenant) continue
       for (let i = 0; i < live.length; i++) {
         for (let j = i + 1; j < live.length; j++) {
+          if (full()) break successors
+          budget--
           push({
             kind: 'competing-supersession',
             refs: [live[i]!.ref, live[j]!.ref],
@@ -395,6 +414,7 @@ export class FactState {
       if (!this.isHead(x) || !this.isHead(y)) continue
       const [a, b] = [this.versions.get(x)!, this.versions.get(y)!].sort(compareVersions) as [Version, Version]
       if (tenant !== undefined && a.tenant !== tenant) continue
+      if (full()) break
       push({ kind: 'free-text', refs: [a.ref, b.ref], tenantId: a.tenant, subject: null, predicate: null, reason })
     }
     return out

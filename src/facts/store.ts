@@ -78,6 +78,9 @@ interface LexicalRow extends LexicalSnapshot {
   readonly format: number
 }
 
+/** `conflicts()` lists at most this many pairs by default, and never more than MAX_CONFLICTS (a slot of k objects holds k²/2). */
+const DEFAULT_CONFLICTS = 10_000
+const MAX_CONFLICTS = 100_000
 const LEXICAL_ROW = 'facts.lexical\u001f'
 const LEXICAL_FORMAT = 2
 const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk
@@ -606,8 +609,10 @@ export class GmpFactStore implements FactStore, FactLookup {
   async conflicts(options: ConflictsOptions = {}): Promise<FactConflict[]> {
     if (!this.#caps.has(Capability.CONFLICT_DETECTION)) throw capabilityNotSupported(Capability.CONFLICT_DETECTION, 'conflicts')
     const tenant = options.tenantId === undefined ? undefined : normalizeTenant(options.tenantId)
+    const { limit = DEFAULT_CONFLICTS } = options
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONFLICTS) throw invalidArgument('limit', `must be an integer in 1..${MAX_CONFLICTS}`)
     await this.#readable()
-    const list = this.#state.conflicts(tenant)
+    const list = this.#state.conflicts(tenant, limit)
     return this.#judge ? this.#judged(this.#judge, list, options.waitForJudge === true) : list
   }
 

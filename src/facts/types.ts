@@ -112,6 +112,8 @@ export interface ConflictsOptions {
    * pairs it was asked about, then list. Default false: list at once, unanswered pairs `pending`.
    */
   readonly waitForJudge?: boolean
+  /** At most this many pairs (1..100,000, default 10,000): a slot filled with thousands of objects holds millions. */
+  readonly limit?: number
 }
 
 export interface RetentionPolicy {
@@ -140,6 +142,7 @@ export interface FactStore {
   retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
   audit(): Promise<Memory[]>
   get(ref: FactRef | string): Promise<Memory | null>
+  /** Current conflicts, each pair once: at most `limit` (1..100,000, default 10,000). */
   conflicts(options?: ConflictsOptions): Promise<FactConflict[]>
   flush(): Promise<void>
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>

@@ -6,6 +6,8 @@ import { tool } from './tool-result.js'
 // The library's own lists, so the tools can never offer a value mem.pools refuses.
 const MEMORY_TYPES = Object.values(MemoryType) as [MemoryType, ...MemoryType[]]
 const STRATEGIES = Object.values(MergeStrategy) as [MergeStrategy, ...MergeStrategy[]]
+/** pool_conflicts shows at most this many memories of a group (its `size` says how many it has). */
+const MEMBERS_SHOWN = 50
 
 /**
  * LCS-004 pools over MCP (`pool_*`): create, share, write, query, forget, and the pool's
@@ -70,13 +72,24 @@ export function registerPoolTools(server: McpServer, pools: Pools): void {
 
   server.registerTool('pool_conflicts', {
     title: 'List Pool Contradictions',
-    description: 'Contradictions in a pool (two memories that cannot both hold), each with a suggested resolution.',
-    inputSchema: z.strictObject({ pool: z.string().describe('The pool id') }),
-  }, tool(async ({ pool }) => ({ conflicts: await pools.conflicts(pool) })))
+    description:
+      'Contradictions in a pool, each once as a group (the memories of one subject and predicate that cannot all hold, ' +
+      'or updates competing for one memory) with a suggested resolution; `total` says how many there are. ' +
+      `A group lists at most ${MEMBERS_SHOWN} of its memories (\`size\` says how many it has); resolving it settles them all.`,
+    inputSchema: z.strictObject({
+      pool: z.string().describe('The pool id'),
+      limit: z.number().int().min(1).max(100).optional().describe('At most this many groups (default 20)'),
+      offset: z.number().int().min(0).optional().describe('Skip this many groups first'),
+    }),
+  }, tool(async ({ pool, limit, offset }) => {
+    // A group of 20,000 would be a reply no agent can read: its first memories and its size.
+    const page = await pools.conflictGroups(pool, { limit: limit ?? 20, offset })
+    return { total: page.total, conflicts: page.groups.map((g) => ({ ...g, memories: g.memories.slice(0, MEMBERS_SHOWN), size: g.memories.length })) }
+  }))
 
   server.registerTool('pool_resolve', {
     title: 'Resolve a Pool Contradiction',
-    description: 'Settle a contradiction: keep one memory (winner), merge both with a strategy, or take the suggestion.',
+    description: 'Settle a contradiction: keep one memory (winner; every other one of the group is superseded), merge them with a strategy, or take the suggestion.',
     inputSchema: z.strictObject({
       conflict: z.string().describe('The conflict id (from pool_conflicts)'),
       winner: z.string().optional().describe('The memory id to keep'),

@@ -1,20 +1,52 @@
 import { deleteFrom, setOf } from '../core/set-map.js'
-import { conflictOf } from './conflicts.js'
+import { conflictOf, groupOf } from './conflicts.js'
 import { compareRecords } from './records.js'
-import { contradicts, duplicateKey, nearDuplicate, norm, slotKey } from './similarity.js'
+import { duplicateKey, jaccard, nearDuplicate, norm, slotKey, text, words } from './similarity.js'
 import type { LiveMemory, Structure } from './structure.js'
-import type { PoolConflict } from './types.js'
+import type { PoolConflict, PoolConflictGroup } from './types.js'
 
 type Buckets = Map<string, Set<string>>
 
 const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.payload.subject)}\u001f${norm(m.payload.predicate)}`
 
+/** The current memories of one slot holding one value (equal texts: similarity 1, never a contradiction). */
+interface Value {
+  readonly ids: Set<string>
+  readonly words: ReadonlySet<string>
+}
+
+/**
+ * One slot's current memories by value. Whether two of its values contradict is found when a
+ * listing asks: `witness` is a contradicting pair of values, null when none contradict (but those
+ * in `unchecked`, added since, are still to be compared with the others), undefined when unknown
+ * (a witness left: look again); `forced` when looking again ran out of comparisons.
+ */
+interface Slot {
+  readonly values: Map<string, Value>
+  readonly multi: boolean
+  witness: readonly [string, string] | null | undefined
+  readonly unchecked: Set<string>
+  forced: boolean
+  /** Its memories by id, made when a memory's conflicts are asked and dropped when the slot changes. */
+  sorted: string[] | null
+}
+
+/** Pair listings stop past this many value comparisons, whatever their limit (crafted near-duplicates could ask k²). */
+const MAX_COMPARISONS = 1_000_000
+
 /**
  * The current memories of one view by the keys the pool's rules compare them on: duplicate key
  * (deduplication), type + subject + predicate (near-duplicates for autoMerge), slot (contradictions)
- * and direct predecessor (competing updates), with the conflicts these imply. Built on first use,
- * then kept as memories enter and leave the current set, so that neither a write's duplicate check
- * nor a conflict listing reads the whole pool.
+ * and direct predecessor (competing updates). Built on first use, then kept as memories enter and
+ * leave the current set, so that neither a write's duplicate check nor a conflict listing reads the
+ * whole pool.
+ *
+ * Conflicts are kept as groups, never as pairs: a slot is its memories by value, a predecessor its
+ * current successors, and what a write changes is one entry of each (issue 26: a member's 2,000
+ * memories in one slot were 2 million pairs, rebuilt into an index on every write's reply). Which
+ * groups hold a conflict, their suggestions and any pairs are worked out when someone lists them,
+ * and kept until a group they read changes; a memory's own conflicts (`conflictsWith`) read its
+ * slot and predecessors only.
  */
 export class CurrentIndex {
   readonly #s: Structure
@@ -22,11 +54,16 @@ export class CurrentIndex {
   #built = false
   readonly #byDuplicate: Buckets = new Map()
   readonly #byTopic: Buckets = new Map()
-  readonly #bySlot: Buckets = new Map()
+  readonly #slots = new Map<string, Slot>()
   readonly #byPredecessor: Buckets = new Map()
-  readonly #conflicts = new Map<string, PoolConflict>()
-  readonly #conflictsOf: Buckets = new Map()
-  #listed: PoolConflict[] | null = null
+  /** Slots with two values or more under a single-valued predicate: where contradictions can be. */
+  readonly #openSlots = new Set<string>()
+  /** Predecessors with two current successors or more. */
+  readonly #openPredecessors = new Set<string>()
+  #groups: PoolConflictGroup[] | null = null
+  #groupsById: Map<string, PoolConflictGroup> | null = null
+  /** Pairs in the order they were found (the first `limit` of them are a listing of `limit`), and the limit they were found for. */
+  #pairs: { readonly limit: number; readonly found: PoolConflict[] } | null = null
   /** The pool's multi-valued predicates, normalized (policies do not change under a patch). */
   readonly #multi: ReadonlySet<string>
 
@@ -69,15 +106,33 @@ export class CurrentIndex {
       deleteFrom(this.#byDuplicate, duplicateKey(p), m.id)
       deleteFrom(this.#byTopic, topicKey(m), m.id)
     }
-    deleteFrom(this.#bySlot, slotKey(p), m.id)
-    for (const pred of p.supersedes) deleteFrom(this.#byPredecessor, pred, m.id)
-    for (const id of this.#conflictsOf.get(m.id) ?? []) {
-      const c = this.#conflicts.get(id)!
-      this.#conflicts.delete(id)
-      for (const other of c.memories) if (other !== m.id) deleteFrom(this.#conflictsOf, other, id)
-      this.#listed = null
+    const key = slotKey(p)
+    const slot = this.#slots.get(key)!
+    const value = text(p.object)
+    const v = slot.values.get(value)!
+    v.ids.delete(m.id)
+    slot.sorted = null
+    if (this.#openSlots.has(key)) this.#changed()
+    if (v.ids.size === 0) {
+      slot.values.delete(value)
+      slot.unchecked.delete(value)
+      if (slot.witness && slot.witness.includes(value)) slot.witness = undefined
+      if (slot.values.size < 2) {
+        // One value contradicts nothing: known, not to be looked for again.
+        this.#openSlots.delete(key)
+        slot.witness = null
+        slot.forced = false
+        slot.unchecked.clear()
+      }
+      if (slot.values.size === 0) this.#slots.delete(key)
     }
-    this.#conflictsOf.delete(m.id)
+    for (const pred of p.supersedes) {
+      deleteFrom(this.#byPredecessor, pred, m.id)
+      if (this.#openPredecessors.has(pred)) {
+        this.#changed()
+        if ((this.#byPredecessor.get(pred)?.size ?? 0) < 2) this.#openPredecessors.delete(pred)
+      }
+    }
   }
 
   /** The current, non-EPHEMERAL memory with this duplicate key (the earliest record when concurrent writes made two). */
@@ -100,13 +155,190 @@ export class CurrentIndex {
     return out
   }
 
-  /** Every conflict between current memories (conflicts.ts), in a fixed order: contradictions first, then by memory ids. */
-  conflicts(): readonly PoolConflict[] {
+  /**
+   * The current memories `m` conflicts with (contradicts in its slot, or competes with for a
+   * predecessor), sorted, at most `limit`; none when `m` is not current. Reads `m`'s slot and
+   * predecessors, nothing else: what a write's reply asks.
+   */
+  conflictsWith(m: LiveMemory, limit: number): string[] {
     this.#ensure()
-    this.#listed ??= [...this.#conflicts.values()].sort(
+    if (this.#current.get(m.id) !== m) return []
+    const p = m.payload
+    const out = new Set<string>()
+    const slot = this.#slots.get(slotKey(p))
+    if (slot && !slot.multi && slot.values.size > 1) {
+      // The slot in id order, up to `limit` that contradict: a query presenting every memory of a
+      // slot of 20,000 costs about `limit` comparisons each, not the slot each.
+      const mine = slot.values.get(text(p.object))!
+      const contradicts = new Map<Value, boolean>()
+      slot.sorted ??= [...slot.values.values()].flatMap((v) => [...v.ids]).sort()
+      for (const id of slot.sorted) {
+        if (out.size >= limit) break
+        const v = slot.values.get(text(this.#current.get(id)!.payload.object))!
+        if (v === mine) continue
+        let c = contradicts.get(v)
+        if (c === undefined) contradicts.set(v, (c = this.#contradict(mine, v)))
+        if (c) out.add(id)
+      }
+    }
+    for (const pred of p.supersedes) for (const id of this.#byPredecessor.get(pred) ?? []) if (id !== m.id) out.add(id)
+    return [...out].sort().slice(0, limit)
+  }
+
+  /**
+   * Every conflict group among current memories, contradictions first, then by first member. A
+   * group of successors that all sit in one contradicting slot is that slot's group, not another.
+   */
+  groups(): readonly PoolConflictGroup[] {
+    this.#ensure()
+    if (this.#groups) return this.#groups
+    const out: PoolConflictGroup[] = []
+    const seen = new Set<string>()
+    for (const key of this.#openSlots) {
+      const slot = this.#slots.get(key)!
+      if (!this.#witness(slot)) continue
+      const ids: string[] = []
+      for (const v of slot.values.values()) for (const id of v.ids) ids.push(id)
+      out.push(groupOf('contradiction', this.#members(ids), this.#s))
+    }
+    for (const pred of this.#openPredecessors) {
+      const members = this.#members([...this.#byPredecessor.get(pred)!])
+      const key = slotKey(members[0]!.payload)
+      if (members.every((m) => slotKey(m.payload) === key) && this.#openSlots.has(key) && this.#witness(this.#slots.get(key)!)) continue
+      const g = groupOf('competing-update', members, this.#s)
+      if (!seen.has(g.id)) out.push(g)
+      seen.add(g.id)
+    }
+    out.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'contradiction' ? -1 : 1) || cmp(a.memories[0]!, b.memories[0]!) || cmp(a.id, b.id))
+    this.#groups = out
+    return out
+  }
+
+  /** The conflict group with this id, if there is one now. */
+  group(id: string): PoolConflictGroup | undefined {
+    this.#groupsById ??= new Map(this.groups().map((g) => [g.id, g]))
+    return this.#groupsById.get(id)
+  }
+
+  /**
+   * Conflicting pairs of current memories (conflicts.ts), at most `limit`, in a fixed order:
+   * contradictions first, then by memory ids. Past the limit, the pairs of the first groups (by slot
+   * and value, then predecessor); `groups()` holds every member of every conflict.
+   */
+  conflicts(limit = Infinity): readonly PoolConflict[] {
+    this.#ensure()
+    if (!this.#pairs || this.#pairs.limit < limit) this.#pairs = { limit, found: this.#findPairs(limit) }
+    // Sorted after the cut: a listing of `limit` is the same whatever longer one was cached.
+    return this.#pairs.found.slice(0, limit).sort(
       (a, b) => (a.kind === b.kind ? 0 : a.kind === 'contradiction' ? -1 : 1) || cmp(a.memories[0], b.memories[0]) || cmp(a.memories[1], b.memories[1]),
     )
-    return this.#listed
+  }
+
+  /** Up to `limit` conflicting pairs, in a fixed order: contradicting slots by key, their values by text, then predecessors. */
+  #findPairs(limit: number): PoolConflict[] {
+    const out = new Map<string, PoolConflict>()
+    let budget = MAX_COMPARISONS
+    const put = (kind: PoolConflict['kind'], a: string, b: string): void => {
+      const key = a < b ? `${a} ${b}` : `${b} ${a}`
+      if (!out.has(key)) out.set(key, conflictOf(kind, this.#current.get(a)!, this.#current.get(b)!, this.#s))
+    }
+    pairs: {
+      for (const key of [...this.#openSlots].sort()) {
+        const slot = this.#slots.get(key)!
+        if (!this.#witness(slot)) continue
+        const values = [...slot.values.keys()].sort().map((k) => slot.values.get(k)!)
+        for (let i = 0; i < values.length; i++) {
+          for (let j = i + 1; j < values.length; j++) {
+            if (--budget < 0) break pairs
+            if (!this.#contradict(values[i]!, values[j]!)) continue
+            for (const a of values[i]!.ids) for (const b of values[j]!.ids) {
+              if (out.size >= limit) break pairs
+              put('contradiction', a, b)
+            }
+          }
+        }
+      }
+      for (const pred of [...this.#openPredecessors].sort()) {
+        const ids = [...this.#byPredecessor.get(pred)!].sort()
+        for (let i = 0; i < ids.length; i++) {
+          for (let j = i + 1; j < ids.length; j++) {
+            if (out.size >= limit || --budget < 0) break pairs
+            const a = this.#current.get(ids[i]!)!, b = this.#current.get(ids[j]!)!
+            // A pair in one slot that also competes for one predecessor is flagged once, as a contradiction.
+            if (!this.#contradicting(a, b)) put('competing-update', a.id, b.id)
+          }
+        }
+      }
+    }
+    return [...out.values()]
+  }
+
+  /** Whether two current memories contradict (same slot and a single-valued predicate, values not near-duplicates). */
+  #contradicting(a: LiveMemory, b: LiveMemory): boolean {
+    const key = slotKey(a.payload)
+    if (key !== slotKey(b.payload)) return false
+    const slot = this.#slots.get(key)!
+    if (slot.multi) return false
+    const va = slot.values.get(text(a.payload.object))!, vb = slot.values.get(text(b.payload.object))!
+    return va !== vb && this.#contradict(va, vb)
+  }
+
+  /** Two different values of one slot contradict unless near-duplicates (similarity.ts `contradicts`). */
+  #contradict(a: Value, b: Value): boolean {
+    return jaccard(a.words, b.words) < this.#s.policies.similarity
+  }
+
+  /**
+   * Whether two values of an open slot contradict: found once and kept while its witnesses stay. A
+   * slot known to hold none compares only the values added since with the others (a value each
+   * write, not the slot's pairs). Looking again from nothing stops at MAX_COMPARISONS and then
+   * flags the slot (a slot of thousands of near-duplicate values, where one contradicting value
+   * left): a conflict shown too readily is a person's click, one hidden is not seen.
+   */
+  #witness(slot: Slot): boolean {
+    if (slot.witness === null && slot.unchecked.size > 0) {
+      let found: readonly [string, string] | null = null
+      find: for (const key of slot.unchecked) {
+        const v = slot.values.get(key)!
+        for (const [other, w] of slot.values) {
+          if (other !== key && this.#contradict(v, w)) {
+            found = [key, other]
+            break find
+          }
+        }
+      }
+      slot.unchecked.clear()
+      slot.witness = found
+    }
+    if (slot.witness !== undefined) return slot.witness !== null || slot.forced
+    slot.witness = null
+    slot.forced = false
+    slot.unchecked.clear()
+    let budget = MAX_COMPARISONS
+    const values = [...slot.values]
+    find: for (let i = 0; i < values.length; i++) {
+      for (let j = i + 1; j < values.length; j++) {
+        if (--budget < 0) {
+          slot.forced = true
+          break find
+        }
+        if (this.#contradict(values[i]![1], values[j]![1])) {
+          slot.witness = [values[i]![0], values[j]![0]]
+          break find
+        }
+      }
+    }
+    return slot.witness !== null || slot.forced
+  }
+
+  #members(ids: string[]): LiveMemory[] {
+    return ids.sort().map((id) => this.#current.get(id)!)
+  }
+
+  #changed(): void {
+    this.#groups = null
+    this.#groupsById = null
+    this.#pairs = null
   }
 
   #earliest(ids: Set<string> | undefined): LiveMemory | undefined {
@@ -128,27 +360,32 @@ export class CurrentIndex {
 
   #add(m: LiveMemory): void {
     const p = m.payload
-    for (const id of this.#bySlot.get(slotKey(p)) ?? []) {
-      const other = this.#current.get(id)!
-      if (contradicts(other.payload, p, this.#s.policies.similarity, this.#multi)) this.#flag('contradiction', other, m)
-    }
-    for (const pred of p.supersedes) for (const id of this.#byPredecessor.get(pred) ?? []) if (id !== m.id) this.#flag('competing-update', this.#current.get(id)!, m)
     if (!p.ephemeral) {
       setOf(this.#byDuplicate, duplicateKey(p)).add(m.id)
       setOf(this.#byTopic, topicKey(m)).add(m.id)
     }
-    setOf(this.#bySlot, slotKey(p)).add(m.id)
-    for (const pred of p.supersedes) setOf(this.#byPredecessor, pred).add(m.id)
-  }
-
-  #flag(kind: PoolConflict['kind'], a: LiveMemory, b: LiveMemory): void {
-    const c = conflictOf(kind, a, b, this.#s)
-    // A pair in one slot that also competes for one predecessor is flagged once, as a contradiction (as before).
-    const had = this.#conflicts.get(c.id)
-    if (had && (had.kind === 'contradiction' || kind !== 'contradiction')) return
-    this.#conflicts.set(c.id, c)
-    for (const id of c.memories) setOf(this.#conflictsOf, id).add(c.id)
-    this.#listed = null
+    const key = slotKey(p)
+    let slot = this.#slots.get(key)
+    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, unchecked: new Set(), forced: false, sorted: null }))
+    const value = text(p.object)
+    let v = slot.values.get(value)
+    if (!v) {
+      slot.values.set(value, (v = { ids: new Set(), words: words(value) }))
+      // A new value may contradict where none did (compared when asked); a known contradiction stays.
+      if (slot.witness === null) slot.unchecked.add(value)
+      if (slot.values.size > 1 && !slot.multi) this.#openSlots.add(key)
+    }
+    v.ids.add(m.id)
+    slot.sorted = null
+    if (this.#openSlots.has(key)) this.#changed()
+    for (const pred of p.supersedes) {
+      const successors = setOf(this.#byPredecessor, pred)
+      successors.add(m.id)
+      if (successors.size > 1) {
+        this.#openPredecessors.add(pred)
+        this.#changed()
+      }
+    }
   }
 }
 

@@ -7,7 +7,7 @@ export { PoolKind, verifyRecord, derivePoolId } from './records.js'
 export type { PoolRecord, PoolBody, MemoryPayload } from './records.js'
 export type { KeyAgreement } from './key-wrap.js'
 export type {
-  ConflictDecision, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, MemoryContent, MemoryId,
-  MemoryPrivacy, PoolConflict, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights,
+  ConflictDecision, ConflictGroupPage, ConflictListOptions, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, MemoryContent, MemoryId,
+  MemoryPrivacy, PoolConflict, PoolConflictGroup, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights,
   ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './types.js'

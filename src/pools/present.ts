@@ -3,7 +3,7 @@ import type { FactRef } from '../facts/types.js'
 import { authority, importance, lifecycle } from './importance.js'
 import { expiresAt, type LiveMemory } from './structure.js'
 import type { View } from './view.js'
-import type { MemoryId, PoolConflict, PoolInfo, PoolMemory, Rights } from './types.js'
+import type { MemoryId, PoolInfo, PoolMemory, Rights } from './types.js'
 
 /** Pure conversions from a pool view to what the API returns. */
 
@@ -28,20 +28,6 @@ export function importanceOf(view: View, m: LiveMemory, readNow = false): number
     now,
     s.policies,
   )
-}
-
-export function conflictIndex(conflicts: readonly PoolConflict[]): Map<string, MemoryId[]> {
-  const out = new Map<string, MemoryId[]>()
-  for (const c of conflicts) {
-    const [a, b] = c.memories
-    for (const [x, y] of [[a, b], [b, a]] as const) {
-      let list = out.get(x)
-      if (!list) out.set(x, (list = []))
-      if (!list.includes(y)) list.push(y)
-    }
-  }
-  for (const list of out.values()) list.sort()
-  return out
 }
 
 export function toPoolMemory(

@@ -1,10 +1,13 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { FactRef } from '../facts/types.js'
 import type { FactView } from './fact-view.js'
-import { conflictIndex, poolInfo, toPoolMemory } from './present.js'
+import { poolInfo, toPoolMemory } from './present.js'
 import type { Ctx, PoolReplica } from './replica.js'
 import type { LiveMemory, Structure } from './structure.js'
-import type { PoolId, PoolInfo, PoolMemory } from './types.js'
+import type { MemoryId, PoolId, PoolInfo, PoolMemory } from './types.js'
+
+/** A memory's `conflictsWith` names at most this many (`conflictGroups()` lists every member of a conflict). */
+export const MAX_CONFLICTS_WITH = 100
 
 /**
  * Turns a pool's view into what the API returns (present.ts holds the pure conversions): the fact
@@ -23,7 +26,8 @@ export class Presenter {
   async present(ctx: Ctx, memories: readonly LiveMemory[], readNow: boolean): Promise<PoolMemory[]> {
     // The refs of these memories only: a lookup by memory id costs what it returns, whatever the pool holds.
     const factRefs: Map<string, FactRef> = memories.length ? await this.#factView.refs(ctx.view, memories.map((m) => m.id)) : new Map()
-    const conflicts = conflictIndex(ctx.view.index.conflicts())
+    // Each memory's own slot and predecessors: a reply costs what it shows, whatever conflicts the pool holds.
+    const conflicts = new Map(memories.map((m) => [m.id, ctx.view.index.conflictsWith(m, MAX_CONFLICTS_WITH) as MemoryId[]]))
     return memories.map((m) => toPoolMemory(ctx.view, m, { factRefs, conflicts, readNow }))
   }
 

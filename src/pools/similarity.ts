@@ -8,21 +8,26 @@ import type { MemoryPayload } from './records.js'
  */
 export const norm = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, ' ').trim()
 
-const text = (v: string | number | boolean | null): string => (v === null ? '' : norm(String(v)))
+/** A value as similarity compares it: equal texts are identical (similarity 1). */
+export const text = (v: string | number | boolean | null): string => (v === null ? '' : norm(String(v)))
 
-function words(v: string): Set<string> {
+/** The word set of a `text`. */
+export function words(v: string): Set<string> {
   return new Set(v.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
+}
+
+/** Jaccard index of two word sets (of texts that differ); two empty sets are identical (1). */
+export function jaccard(wa: ReadonlySet<string>, wb: ReadonlySet<string>): number {
+  let both = 0
+  for (const w of wa) if (wb.has(w)) both++
+  const union = wa.size + wb.size - both
+  return union === 0 ? 1 : both / union
 }
 
 /** Jaccard index of the word sets; two empty texts are identical (1). */
 export function similarity(a: string | number | boolean | null, b: string | number | boolean | null): number {
   const x = text(a), y = text(b)
-  if (x === y) return 1
-  const wa = words(x), wb = words(y)
-  let both = 0
-  for (const w of wa) if (wb.has(w)) both++
-  const union = wa.size + wb.size - both
-  return union === 0 ? 1 : both / union
+  return x === y ? 1 : jaccard(words(x), words(y))
 }
 
 // Payloads are immutable once stored: their keys are computed once.

@@ -15,7 +15,7 @@ import { Presenter } from './presenter.js'
 import { PoolReplica } from './replica.js'
 import { PoolSharing } from './sharing.js'
 import type {
-  ConflictDecision, CreatePoolOptions, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
+  ConflictDecision, ConflictGroupPage, ConflictListOptions, CreatePoolOptions, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
   PoolExport, PoolId, PoolInfo, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './types.js'
 
@@ -241,14 +241,35 @@ export class PoolStore implements Pools {
     return this.#mutate(() => this.#writes.rate(memoryId, rating))
   }
 
-  /** Conflicts among the pool's current memories, each with LCS-004 §6's suggestion. Not a read. @throws PERMISSION_DENIED */
-  conflicts(poolId: string): Promise<PoolConflict[]> {
-    return this.#conflicts.conflicts(poolId)
+  /**
+   * Conflicting pairs among the pool's current memories, each with LCS-004 §6's suggestion: at most
+   * `limit` (default 1,000, at most 10,000), contradictions first. A slot of k values holds up to
+   * k²/2 pairs; `conflictGroups()` lists each conflict once with all its members. Not a read.
+   * @throws PERMISSION_DENIED; INVALID_ARGUMENT for a bad limit.
+   * @example
+   * for (const c of await mem.pools.conflicts(pool.id, { limit: 50 })) console.log(c.memories, c.suggestion.reason)
+   */
+  conflicts(poolId: string, options?: ConflictListOptions): Promise<PoolConflict[]> {
+    return this.#conflicts.conflicts(poolId, options)
   }
 
   /**
-   * Settles a conflict: `{winner}` supersedes the other memory with the winner (nothing is deleted),
-   * `{strategy}` merges the two, `'suggested'` (default) follows the conflict's suggestion.
+   * Each conflict among the pool's current memories once, as a group: a slot (subject, predicate,
+   * context) whose values contradict, with every current memory in it, or the current memories
+   * replacing one memory; with LCS-004 §6's suggestion over the group and the total. Not a read.
+   * @throws PERMISSION_DENIED; INVALID_ARGUMENT for a bad limit or offset.
+   * @example
+   * const { total, groups } = await mem.pools.conflictGroups(pool.id, { limit: 20 })
+   * if (groups[0]) await mem.pools.resolve(groups[0].id) // settles the whole slot
+   */
+  conflictGroups(poolId: string, options?: ConflictListOptions): Promise<ConflictGroupPage> {
+    return this.#conflicts.conflictGroups(poolId, options)
+  }
+
+  /**
+   * Settles a conflict, a pair from `conflicts()` or a group from `conflictGroups()` (a group of two
+   * has its pair's id): `{winner}` supersedes every other member with the winner (nothing is
+   * deleted), `{strategy}` merges them (at most 1,000), `'suggested'` (default) follows the suggestion.
    * Returns the memory that is current afterwards.
    * @throws NOT_FOUND for an unknown (or already settled) conflict; PERMISSION_DENIED; INVALID_ARGUMENT.
    */

@@ -285,6 +285,44 @@ export interface PoolConflict {
   }
 }
 
+/**
+ * Every current memory caught in one conflict: a slot (subject, predicate, context) holding values
+ * that contradict, or two or more memories replacing the same one. A slot with k values is one
+ * group, not k²/2 pairs: what `conflictGroups()` lists and `resolve()` settles in one step.
+ */
+export interface PoolConflictGroup {
+  /** Stable id of the group's members (a group of two has its pair's id). */
+  readonly id: string
+  readonly pool: PoolId
+  readonly kind: 'contradiction' | 'competing-update'
+  /** Every member, sorted (a slot group: every current memory of the slot). */
+  readonly memories: readonly MemoryId[]
+  readonly subject: string
+  readonly predicate: string
+  readonly context: string | null
+  /**
+   * LCS-004 §6 over the group: the member that the pairwise rule prefers to every other one (its
+   * rule the last one in §6's order it needed), else a merge of all.
+   */
+  readonly suggestion: PoolConflict['suggestion']
+}
+
+/** One page of a pool's conflict groups, and how many there are. */
+export interface ConflictGroupPage {
+  /** Conflict groups in the pool now. */
+  readonly total: number
+  /** At most `limit` of them from `offset`, contradictions first, then by first member. */
+  readonly groups: readonly PoolConflictGroup[]
+}
+
+/** Which part of a conflict listing to return. */
+export interface ConflictListOptions {
+  /** At most this many (1..10,000; default 1,000). */
+  readonly limit?: number
+  /** Skip this many first (default 0; groups only). */
+  readonly offset?: number
+}
+
 export type ConflictDecision =
   | { readonly winner: string }
   | { readonly strategy: MergeStrategy }
@@ -319,7 +357,8 @@ export interface Pools {
   forget(memoryId: string, options?: ForgetOptions): Promise<MemoryId[]>
   forgotten(poolId: string): Promise<ForgottenMemory[]>
   rate(memoryId: string, rating: number): Promise<void>
-  conflicts(poolId: string): Promise<PoolConflict[]>
+  conflicts(poolId: string, options?: ConflictListOptions): Promise<PoolConflict[]>
+  conflictGroups(poolId: string, options?: ConflictListOptions): Promise<ConflictGroupPage>
   resolve(conflictId: string, decision?: ConflictDecision): Promise<PoolMemory>
   sweep(poolId: string): Promise<MemoryId[]>
   export(poolId: string): Promise<PoolExport>
