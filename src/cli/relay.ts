@@ -1,6 +1,6 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createRelay } from '../relay/relay.js'
-import { EXIT, parseCommandFlags, portFlag, type Command } from './command.js'
+import { EXIT, WEB_FLAGS, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 
 const FLAGS = {
   host: { type: 'string' },
@@ -10,6 +10,7 @@ const FLAGS = {
   redis: { type: 'string' },
   'node-id': { type: 'string' },
   'connections-per-minute': { type: 'string' },
+  ...WEB_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -25,7 +26,8 @@ clients authenticated by a pool token signed by the pool owner (?token=...), rea
 writes refused. Runs until SIGINT or SIGTERM, then closes every connection and compacts every pool.
 
 Options:
-  --host H                 Interface to bind (default 127.0.0.1: this machine only)
+  --host H                 Interface to bind (default 127.0.0.1: this machine only; any web page
+                           you open can still connect, and needs a pool token like anyone)
   --port N                 TCP port; 0 picks a free one (default 7412)
   --dir D                  Keep pools in D, so they survive restarts (default: in memory, gone on exit)
   --require-owner-proof    Admit a new pool only with a token proving its ownership
@@ -36,7 +38,14 @@ Options:
   --connections-per-minute N
                            Websocket upgrades accepted per client IP per minute (default 120);
                            raise it behind a load balancer, where every client has its address
+  --allow-host H[,H]       /healthz and /metrics also answer to these Host names (a proxy's; *
+                           for any); other names are refused (403), as a DNS-rebinding page's are
+  --allow-origin O[,O]     Web pages of these origins may read /healthz and /metrics (* for any)
   -h, --help               Show this help
+
+What a web page can do: open the pool websocket from any origin (browsers do not apply the
+same-origin policy to websockets; the pool token is the credential, so a page without one is
+refused). It cannot read /healthz or /metrics from another origin or through a re-pointed name.
 `,
   async run(argv, io) {
     const values = parseCommandFlags(relayCommand, argv, FLAGS, io)
@@ -59,6 +68,8 @@ Options:
       redis: values.redis ?? null,
       ...(perMinute === undefined ? {} : { limits: { connectionsPerWindow: Number(perMinute), connectionWindowMs: 60_000 } }),
       ...(values['node-id'] === undefined ? {} : { nodeId: values['node-id'] }),
+      allowedHosts: listFlag(values['allow-host']),
+      allowedOrigins: listFlag(values['allow-origin']),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
     })
     const shutdown = io.shutdown()

@@ -8,6 +8,7 @@ import { loadPeer } from '../core/peer.js'
 import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { parseAgentDid } from '../core/identity.js'
 import { acquireLock, type FileLock } from '../node/file-lock.js'
+import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
 import { Refusal, admit, type AdmissionPolicy } from './admission.js'
 import { Connection } from './connection.js'
 import { ConnectionRateLimiter, resolveLimits, type RelayLimits } from './limits.js'
@@ -51,6 +52,14 @@ export interface RelayOptions {
   readonly redis?: string | null
   /** This node's name in metrics and Redis client names. Default: `<hostname>-<pid>`. */
   readonly nodeId?: string
+  /**
+   * `Host` names the HTTP endpoints (`/healthz`, `/metrics`) answer to besides the bound address and
+   * the loopback names (request-guard.ts); `*` for any. Websocket upgrades are not checked: the
+   * pool token is their credential, and a page may open a websocket to any address anyway.
+   */
+  readonly allowedHosts?: readonly string[]
+  /** Origins of web pages that may read `/healthz` and `/metrics`, or `*`. Default none. */
+  readonly allowedOrigins?: readonly string[]
 }
 
 export interface RelayAddress {
@@ -90,6 +99,7 @@ class YRelay implements Relay {
   readonly #rateLimiter: ConnectionRateLimiter
   readonly #options: RelayOptions
   readonly #connections = new Set<Connection>()
+  #guard: RequestGuard | undefined
   #server: Server | undefined
   #wss: WebSocketServer | undefined
   #rooms: RoomSource | undefined
@@ -126,6 +136,7 @@ class YRelay implements Relay {
       const v = options[name]
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalidArgument(name, 'must be a positive integer')
     }
+    assertGuardOptions(options)
     this.#rateLimiter = new ConnectionRateLimiter(this.#limits.connectionsPerWindow, this.#limits.connectionWindowMs, this.#now)
     this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave relay: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
   }
@@ -164,6 +175,14 @@ class YRelay implements Relay {
       const { WebSocketServer } = await loadPeer('the relay', ['ws'], () => import('ws'))
       this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
       const server = createServer((req, res) => {
+        this.#guard ??= requestGuard(this.#host, (server.address() as AddressInfo).port, this.#options)
+        const refusal = this.#guard.refuse(req)
+        if (refusal) {
+          res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+          return void res.end(`${refusal.message}\n`)
+        }
+        const cors = this.#guard.corsOrigin(req)
+        if (cors !== null) res.setHeader('access-control-allow-origin', cors).setHeader('vary', 'Origin')
         if (serveOps(req, res, () => this.#ops())) return
         res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })
         res.end('memweave relay: connect with a y-websocket client to ws://HOST:PORT/<pool id>?token=<pool token>\n')
