@@ -9,6 +9,8 @@ const FLAGS = {
   'require-owner-proof': { type: 'boolean' },
   redis: { type: 'string' },
   'node-id': { type: 'string' },
+  'pins-dir': { type: 'string' },
+  'compact-sweep-ms': { type: 'string' },
   'connections-per-minute': { type: 'string' },
   ...WEB_FLAGS,
   help: { type: 'boolean', short: 'h' },
@@ -35,6 +37,11 @@ Options:
   --redis URL              Run as one node of a cluster: pools live in this Redis, shared by every
                            node given the same URL (needs the package ioredis; not with --dir)
   --node-id ID             This node's name in /metrics (default: <hostname>-<pid>)
+  --pins-dir D             With --redis: keep this node's copy of every pool's owner pin in D, so a
+                           Redis that loses its data gets them back even after this node restarts
+                           (default: the copy is in memory)
+  --compact-sweep-ms N     With --redis: compact pools no node compacted (their node died) once
+                           they had no update for N ms, looking every N ms (default 60000)
   --connections-per-minute N
                            Websocket upgrades accepted per client IP per minute (default 120);
                            raise it behind a load balancer, where every client has its address
@@ -60,6 +67,15 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
       io.stderr(`memweave relay: --connections-per-minute must be a positive integer\n${relayCommand.usage}`)
       return EXIT.USAGE
     }
+    const sweep = values['compact-sweep-ms']
+    if (sweep !== undefined && !/^[1-9][0-9]{0,9}$/.test(sweep)) {
+      io.stderr(`memweave relay: --compact-sweep-ms must be a positive integer\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
+    if ((values['pins-dir'] !== undefined || sweep !== undefined) && values.redis === undefined) {
+      io.stderr(`memweave relay: --pins-dir and --compact-sweep-ms are for a cluster node (--redis)\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
     const relay = createRelay({
       host: values.host ?? '127.0.0.1',
       port,
@@ -68,6 +84,8 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
       redis: values.redis ?? null,
       ...(perMinute === undefined ? {} : { limits: { connectionsPerWindow: Number(perMinute), connectionWindowMs: 60_000 } }),
       ...(values['node-id'] === undefined ? {} : { nodeId: values['node-id'] }),
+      ...(values['pins-dir'] === undefined ? {} : { pinsDir: values['pins-dir'] }),
+      ...(sweep === undefined ? {} : { compactSweepMs: Number(sweep) }),
       allowedHosts: listFlag(values['allow-host']),
       allowedOrigins: listFlag(values['allow-origin']),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),

@@ -13,6 +13,24 @@
  *   <prefix>{<pool>}:aw     A pub/sub channel (no key): awareness updates between nodes, framed as
  *                           u8 length ‖ node instance ‖ y-protocols awareness update.
  */
+/**
+ * Keys of the whole cluster (no hash tag: each is used alone, never in a script with a pool's keys):
+ *
+ *   <prefix>pins      Stream: every pin change of any pool (`pool`, `pin`), read by every node into
+ *                     its own copy of the pins (pin-copy.ts), capped at about 100,000 entries.
+ *   <prefix>compact   Sorted set: pools whose log holds updates no compaction has folded yet, scored
+ *                     by the time of the last append; any node compacts those quiet for a while
+ *                     (a node that appended may have died before its idle compaction).
+ */
+export interface ClusterKeys {
+  readonly pins: string
+  readonly compact: string
+}
+
+export function clusterKeys(prefix: string): ClusterKeys {
+  return { pins: `${prefix}pins`, compact: `${prefix}compact` }
+}
+
 export interface PoolKeys {
   readonly log: string
   readonly snap: string
