@@ -111,6 +111,23 @@ describe('Redis loses its data: owner pins', () => {
     expect(await admittedAndSynced(again.url, pool, ownerToken)).toContain('after')
   }, 90_000)
 
+  test('a stranger pinned the pool through a node without a copy while every node with one was down: the copy takes it back when such a node starts, and the stranger is closed', async () => {
+    const d1 = await pinsDir()
+    const n1 = await NodeProcess.start(redis.url, 'n1', 0, ['--pins-dir', d1])
+    const { pool, ownerToken, strangerToken } = await ownerWrites(n1.url)
+    await n1.kill()
+    await redis.restartEmpty()
+    const fresh = await NodeProcess.start(redis.url, 'n2')
+    // Nothing anywhere knows the pool now: trust on first use, the documented limit.
+    const squatter = connect(fresh.url, pool, strangerToken)
+    await squatter.synced()
+    const again = await NodeProcess.start(redis.url, 'n1', 0, ['--pins-dir', d1])
+    expect((await squatter.closed).code).toBe(RelayCloseCode.FORBIDDEN)
+    squatter.provider.destroy()
+    for (const n of [fresh, again]) expect(await refusedCode(n.url, pool, strangerToken), n.id).toBe(RelayCloseCode.FORBIDDEN)
+    for (const n of [fresh, again]) expect(await admittedAndSynced(n.url, pool, ownerToken), n.id).toContain('after')
+  }, 90_000)
+
   test('the stranger comes first, right after the loss, on the node that held the pool', async () => {
     const n1 = await NodeProcess.start(redis.url, 'n1')
     const { pool, ownerToken, strangerToken } = await ownerWrites(n1.url)

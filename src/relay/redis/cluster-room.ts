@@ -34,6 +34,8 @@ export interface ClusterHost {
   readonly compactKey: string
   /** This node's copy of the pins (pin-copy.ts): the pin it last saw for a pool, or null. */
   readonly pinCopy: (pool: string) => string | null
+  /** Whether the copy must replace the pin found in Redis (pin-copy.ts, copyWins). */
+  readonly copyWins: (found: string, copy: string | null) => boolean
   /** A pin this room saw in Redis (loaded, adopted): noted in the node's copy. */
   readonly notePin: (pool: string, pin: string) => void
   /** A pin this room set: noted in the copy (on disk before it resolves) and told to every node. */
@@ -112,11 +114,11 @@ export class ClusterRoom implements ServedRoom {
     const entries = results[1]![1] as Array<[Buffer, Buffer[]]>
     let ownerJson = (results[2]![1] as string | null) ?? ''
     const copied = host.pinCopy(name)
-    if (ownerJson === '' && copied !== null) {
-      // Redis lost this pool's pin (it restarted empty, say) and this node kept a copy: put it
-      // back rather than let the next token's issuer claim the pool on trust.
-      const result = String(await host.redis.eval(PIN, 2, keys.owner, keys.log, '', copied))
-      ownerJson = result === 'ok' ? copied : result
+    if (host.copyWins(ownerJson, copied)) {
+      // Redis lost this pool's pin (it restarted empty, say), or a token took it on trust since:
+      // put this node's copy back rather than let the next token's issuer claim the pool.
+      const result = String(await host.redis.eval(PIN, 2, keys.owner, keys.log, ownerJson, copied!))
+      ownerJson = result === 'ok' ? copied! : result
     }
     if (ownerJson !== '') host.notePin(name, ownerJson)
     // The inner room never compacts (it has no log): the cluster compaction below replaces it.

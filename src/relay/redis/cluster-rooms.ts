@@ -8,7 +8,7 @@ import { RelayCloseCode } from '../../sync/relay-protocol.js'
 import type { RoomSource, ServedRoom } from '../room-source.js'
 import { ClusterRoom, parsePin, type ClusterHost } from './cluster-room.js'
 import { DEFAULT_PREFIX, clusterKeys, poolKeys, type ClusterKeys } from './keys.js'
-import { PinCopy } from './pin-copy.js'
+import { PinCopy, copyWins } from './pin-copy.js'
 import { PIN } from './scripts.js'
 import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
 
@@ -110,6 +110,7 @@ export class ClusterRooms implements RoomSource {
       counters: this.counters,
       compactKey: this.#cluster.compact,
       pinCopy: (pool) => this.#pins.get(pool),
+      copyWins,
       notePin: (pool, pin) => void this.#pins.remember(pool, pin, options.onError),
       pinned: async (pool, pin) => {
         await this.#pins.remember(pool, pin, options.onError)
@@ -210,8 +211,9 @@ export class ClusterRooms implements RoomSource {
     const entry = this.#entries.get(name)
     if (entry) return (await entry.room).owner
     // Redis without a pin this node has a copy of lost it: the copy decides (loading puts it back).
-    const found = await this.#cmd.get(poolKeys(this.#prefix, name).owner).catch((err: unknown) => this.#storageFailure(err))
-    return parsePin(found ?? this.#pins.get(name) ?? '')
+    const found = (await this.#cmd.get(poolKeys(this.#prefix, name).owner).catch((err: unknown) => this.#storageFailure(err))) ?? ''
+    const copy = this.#pins.get(name)
+    return parsePin(copyWins(found, copy) ? copy! : found)
   }
 
   /**
@@ -237,8 +239,8 @@ export class ClusterRooms implements RoomSource {
   }
 
   /**
-   * Puts back every pin of this node's copy that Redis lacks (compare-and-set against no pin, so a
-   * pin set meanwhile wins): at start and whenever Redis comes back, so that a node without a copy
+   * Puts back every pin of this node's copy that Redis lacks or holds on trust for someone else
+   * (compare-and-set against the pin found, so a pin set meanwhile wins): at start and whenever Redis comes back, so that a node without a copy
    * (new, or without --pins-dir) finds them too. O(pools of the copy), in batches.
    */
   async #restorePins(): Promise<void> {
@@ -248,9 +250,9 @@ export class ClusterRooms implements RoomSource {
       const found = await this.#cmd.mget(...batch.map((p) => poolKeys(this.#prefix, p).owner))
       for (const [j, pool] of batch.entries()) {
         const pin = this.#pins.get(pool)
-        if (found[j] !== null || pin === null) continue
+        if (!copyWins(found[j] ?? '', pin)) continue
         const keys = poolKeys(this.#prefix, pool)
-        await this.#cmd.eval(PIN, 2, keys.owner, keys.log, '', pin)
+        await this.#cmd.eval(PIN, 2, keys.owner, keys.log, found[j] ?? '', pin!)
       }
     }
   }

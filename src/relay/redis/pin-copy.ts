@@ -5,6 +5,26 @@ import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
 import { parsePin } from './cluster-room.js'
 
 /**
+ * Whether this node's copy of a pool's pin must replace the pin Redis holds (`''`: none). A pin
+ * changes hands only by a proof, which makes it `proof`; so a pin taken on trust (`tofu`) for
+ * another owner than the copy's was taken after Redis lost the real one: the copy wins when it is
+ * a proof, or the earlier of two pins taken on trust (the one before the loss; pins carry the
+ * pinning node's clock). A `proof` pin in Redis always stands (a pool id derives from one owner).
+ */
+export function copyWins(found: string, copy: string | null): boolean {
+  if (copy === null || found === copy) return false
+  if (found === '') return true
+  try {
+    const inRedis = parsePin(found)
+    const kept = parsePin(copy)
+    if (inRedis === null || kept === null || inRedis.source !== 'tofu' || inRedis.owner === kept.owner) return false
+    return kept.source === 'proof' || kept.at < inRedis.at
+  } catch {
+    return false
+  }
+}
+
+/**
  * A cluster node's own copy of every owner pin it has seen (docs/relay.md, "When Redis loses its
  * data"): the pins it set, the ones it loaded, and every pin any node set (the `pins` stream each
  * node reads). Redis is the authority while it holds a pin; when it has none for a pool this copy
@@ -75,9 +95,14 @@ export class PinCopy {
     return this.#pins.get(pool) ?? null
   }
 
-  /** Notes a pin (Redis's current one for `pool`); resolves once it is on disk. Never rejects: a write failure goes to `onError`. */
+  /**
+   * Notes a pin (Redis's current one for `pool`), unless it is a pin taken on trust for another
+   * owner than the copy's (see {@link copyWins}); resolves once it is on disk. Never rejects: a
+   * write failure goes to `onError`.
+   */
   remember(pool: string, pin: string, onError: (err: unknown) => void): Promise<void> {
-    if (this.#pins.get(pool) === pin) return this.#writing
+    const held = this.#pins.get(pool)
+    if (held === pin || (held !== undefined && copyWins(pin, held))) return this.#writing
     this.#pins.set(pool, pin)
     if (this.#file === null) return Promise.resolve()
     const line = `${JSON.stringify({ pool, pin })}\n`
