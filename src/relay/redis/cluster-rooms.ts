@@ -278,6 +278,9 @@ export class ClusterRooms implements RoomSource {
         await this.#cmd.zrem(this.#cluster.compact, name)
         continue
       }
+      // One node per pool and period loads it; the others skip it (the lease would refuse them anyway, after a load).
+      const claimed = await this.#cmd.set(poolKeys(this.#prefix, name).sweep, this.#host.instance, 'PX', Math.max(quietMs, 5000), 'NX')
+      if (claimed !== 'OK') continue
       const room = (await this.acquire(name)) as ClusterRoom
       try {
         await room.compact({ force: true })

@@ -10,6 +10,8 @@
  *                           last log id it covers.
  *   <prefix>{<pool>}:owner  String: the owner pin, `{"v":1,"owner","source","at"}` as owner.json.
  *   <prefix>{<pool>}:lease  String: the compaction lease, held by one node instance with an expiry.
+ *   <prefix>{<pool>}:sweep  String: which node sweeps the pool now (cluster-rooms.ts), with an expiry,
+ *                           so that one node loads a pool left uncompacted, not every node at once.
  *   <prefix>{<pool>}:aw     A pub/sub channel (no key): awareness updates between nodes, framed as
  *                           u8 length ‖ node instance ‖ y-protocols awareness update.
  */
@@ -36,6 +38,7 @@ export interface PoolKeys {
   readonly snap: string
   readonly owner: string
   readonly lease: string
+  readonly sweep: string
   readonly awareness: string
 }
 
@@ -43,7 +46,7 @@ export const DEFAULT_PREFIX = 'memweave:'
 
 export function poolKeys(prefix: string, pool: string): PoolKeys {
   const base = `${prefix}{${pool}}`
-  return { log: `${base}:log`, snap: `${base}:snap`, owner: `${base}:owner`, lease: `${base}:lease`, awareness: `${base}:aw` }
+  return { log: `${base}:log`, snap: `${base}:snap`, owner: `${base}:owner`, lease: `${base}:lease`, sweep: `${base}:sweep`, awareness: `${base}:aw` }
 }
 
 /** The smallest stream id after `id` (`ms-seq`): XTRIM MINID keeps ids at or above it. */
