@@ -84,6 +84,10 @@ describe('Redis loses its data: owner pins', () => {
     const { pool, ownerToken, strangerToken } = await ownerWrites(n1.url)
     // n2 never served the pool; it learns the pin from the cluster's pins stream.
     await until('n2 copied the pin', () => readFile(join(d2, 'pins.jsonl'), 'utf8').catch(() => ''), (t) => t.includes(pool))
+    // One of the owner's devices stays connected through the loss (closed with 1013, it reconnects).
+    const laptop = connect(n2.url, pool, ownerToken)
+    await laptop.synced()
+    expect(laptop.doc.getMap('m').get('groceries')).toBe('milk')
 
     await redis.restartEmpty()
     // Every update is gone (the nodes, back on Redis, may already have put the pins back).
@@ -95,6 +99,12 @@ describe('Redis loses its data: owner pins', () => {
     // The owner's devices, with the same unproven token as before, are not locked out.
     for (const n of [n2, n1]) expect(await admittedAndSynced(n.url, pool, ownerToken), n.id).toContain('after')
     expect(await refusedCode(n2.url, pool, strangerToken)).toBe(RelayCloseCode.FORBIDDEN)
+    // The connected device came back by itself and gave the relay what Redis lost.
+    const reader = connect(n1.url, pool, ownerToken)
+    await until('the device re-sent its data', () => reader.doc.getMap('m').get('groceries'), (v) => v === 'milk')
+    expect(await Promise.race([laptop.closed.then(() => 'closed for good'), Promise.resolve('still connecting')])).toBe('still connecting')
+    reader.provider.destroy()
+    laptop.provider.destroy()
   }, 90_000)
 
   test('nodes restarted too (SIGKILL): a node with --pins-dir puts the pins back at start, and a new node without a copy refuses the stranger', async () => {
