@@ -37,8 +37,9 @@ export class NodeProcess {
     return this.url.replace('ws://', 'http://')
   }
 
-  static async start(redisUrl: string, id: string, port = 0): Promise<NodeProcess> {
-    const child = spawn(process.execPath, [CLI, 'relay', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl, '--node-id', id], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+  /** `extra`: more flags (`--pins-dir D`, ...). */
+  static async start(redisUrl: string, id: string, port = 0, extra: readonly string[] = []): Promise<NodeProcess> {
+    const child = spawn(process.execPath, [CLI, 'relay', '--host', '127.0.0.1', '--port', String(port), '--redis', redisUrl, '--node-id', id, ...extra], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
     running.add(child)
     const stderr: string[] = []
     child.stderr!.setEncoding('utf8').on('data', (t: string) => stderr.push(t))

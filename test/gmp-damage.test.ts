@@ -165,7 +165,7 @@ describe('gmp serve --dir: damaged stores are refused clearly, the others keep w
     expect(two.status).toBe(503)
     expect(two.body.message).toMatch(/holds 1 record\(s\) that fail their checks \([0-9a-f]{32}: its content does not hash to its id \(altered\)\)/)
     // Facts are checked when first served; once one fails, the whole store is refused.
-    const refusedWrite = await fetch(`${second.url}/stores/${edited.storeId}/write`, { method: 'POST', body: JSON.stringify({ content: 'more' }) })
+    const refusedWrite = await fetch(`${second.url}/stores/${edited.storeId}/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'more' }) })
     expect(refusedWrite.status).toBe(503)
     expect(await second.stop()).toBe(0)
 

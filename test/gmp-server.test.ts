@@ -355,7 +355,7 @@ describe('GMP HTTP server: rejected requests answer the right status and change 
         controller.close()
       },
     })
-    const res = await fetch(`${storeUrl}/write`, { method: 'POST', body, headers: auth, duplex: 'half' } as RequestInit)
+    const res = await fetch(`${storeUrl}/write`, { method: 'POST', body, headers: { ...auth, 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
     expect(res.status).toBe(413)
     await res.text()
     await expectUnchanged()
@@ -530,7 +530,7 @@ describe('GMP HTTP server: concurrency, failures and persistence', () => {
     const client = await GmpHttpClient.createStore(url)
     const target = new URL(`${url}/stores/${client.storeId}/write`)
     const slow = await new Promise<string>((resolve) => {
-      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST' }, (res) => {
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
         let text = ''
         res.on('data', (d: Buffer) => (text += d.toString()))
         res.on('end', () => resolve(`${res.statusCode} ${text}`))

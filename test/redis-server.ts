@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -66,6 +66,14 @@ export class RedisServer {
 
   /** A new redis-server on the same port and directory (after kill or stop). */
   async restart(): Promise<void> {
+    await this.#spawn()
+  }
+
+  /** SIGKILL, every file Redis kept deleted, and a new redis-server on the same port: Redis lost its data. */
+  async restartEmpty(): Promise<void> {
+    await this.kill()
+    await rm(this.dir, { recursive: true, force: true })
+    await mkdir(this.dir, { recursive: true })
     await this.#spawn()
   }
 

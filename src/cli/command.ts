@@ -59,6 +59,28 @@ export function commandGroup(name: string, summary: string, subcommands: readonl
   return group
 }
 
+/** A comma-separated list flag (`--allow-origin a,b`), or undefined when not given. */
+export function listFlag(text: string | undefined): string[] | undefined {
+  return text === undefined ? undefined : text.split(',').map((t) => t.trim()).filter((t) => t !== '')
+}
+
+/** The flags and the --help paragraph of every server a web browser can reach (request-guard.ts). */
+export const WEB_FLAGS = {
+  'allow-host': { type: 'string' },
+  'allow-origin': { type: 'string' },
+} as const
+
+export const WEB_PAGE_HELP = `What a web page can do: any page you open can make your browser send requests to
+this machine. The server refuses those a page on another origin makes (403 forbidden_origin:
+an Origin or Sec-Fetch-Site header naming another site), those addressed to a name other than
+its own address and the loopback names (403 forbidden_host: a DNS-rebinding page), and bodies
+that are not "Content-Type: application/json" (415). Programs that send no Origin (curl, SDKs,
+agents) are not affected; without --token any of them on this machine can use the server.
+  --allow-host H[,H]       Also answer to these Host names (a reverse proxy's; .example.com for
+                           subdomains; * for any)
+  --allow-origin O[,O]     Let web pages of these origins call it (https://app.example; * for any)
+`
+
 /** Parses a TCP port (0..65535). @throws MemweaveError INVALID_ARGUMENT. */
 export function parsePort(text: string, flag = '--port'): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw invalidArgument(flag, `must be a port number 0..65535, got "${text}"`)

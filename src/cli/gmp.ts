@@ -1,6 +1,6 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createGmpServer } from '../gmp-http/server.js'
-import { EXIT, UsageError, commandGroup, parseCommandFlags, portFlag, type Command } from './command.js'
+import { EXIT, UsageError, WEB_FLAGS, WEB_PAGE_HELP, commandGroup, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 import { repairCommand } from './gmp-repair.js'
 
 const SERVE_FLAGS = {
@@ -10,6 +10,7 @@ const SERVE_FLAGS = {
   dir: { type: 'string' },
   'max-store-bytes': { type: 'string' },
   'max-total-bytes': { type: 'string' },
+  ...WEB_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -22,7 +23,8 @@ Serves GMP stores over HTTP + JSON (the GMP wire binding) at http://HOST:PORT/v1
 until SIGINT or SIGTERM, then lets running requests finish and closes every store.
 
 Options:
-  --host H    Interface to bind (default 127.0.0.1: this machine only)
+  --host H    Interface to bind (default 127.0.0.1: programs on this machine, and web
+              pages only as below)
   --port N    TCP port; 0 picks a free one (default 7411)
   --token T   Require "Authorization: Bearer T" on every request
               (default: $MEMWEAVE_TOKEN when set, else no token)
@@ -35,7 +37,8 @@ Options:
               With --dir: the most all open stores may hold together, as rows live
               in memory (default 1073741824, 1 GiB)
   -h, --help  Show this help
-`,
+
+${WEB_PAGE_HELP}`,
   async run(argv, io) {
     const values = parseCommandFlags(serve, argv, SERVE_FLAGS, io)
     if (!values) return EXIT.OK
@@ -48,6 +51,7 @@ Options:
     const server = createGmpServer({
       host: values.host ?? '127.0.0.1', port, token, dir: values.dir ?? null,
       ...(maxStoreBytes === undefined ? {} : { maxStoreBytes }), ...(maxTotalStoreBytes === undefined ? {} : { maxTotalStoreBytes }),
+      allowedHosts: listFlag(values['allow-host']), allowedOrigins: listFlag(values['allow-origin']),
     })
     let url: string
     try {

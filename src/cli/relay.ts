@@ -1,6 +1,6 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createRelay } from '../relay/relay.js'
-import { EXIT, parseCommandFlags, portFlag, type Command } from './command.js'
+import { EXIT, WEB_FLAGS, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 
 const FLAGS = {
   host: { type: 'string' },
@@ -9,7 +9,10 @@ const FLAGS = {
   'require-owner-proof': { type: 'boolean' },
   redis: { type: 'string' },
   'node-id': { type: 'string' },
+  'pins-dir': { type: 'string' },
+  'compact-sweep-ms': { type: 'string' },
   'connections-per-minute': { type: 'string' },
+  ...WEB_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -25,7 +28,8 @@ clients authenticated by a pool token signed by the pool owner (?token=...), rea
 writes refused. Runs until SIGINT or SIGTERM, then closes every connection and compacts every pool.
 
 Options:
-  --host H                 Interface to bind (default 127.0.0.1: this machine only)
+  --host H                 Interface to bind (default 127.0.0.1: this machine only; any web page
+                           you open can still connect, and needs a pool token like anyone)
   --port N                 TCP port; 0 picks a free one (default 7412)
   --dir D                  Keep pools in D, so they survive restarts (default: in memory, gone on exit)
   --require-owner-proof    Admit a new pool only with a token proving its ownership
@@ -33,10 +37,22 @@ Options:
   --redis URL              Run as one node of a cluster: pools live in this Redis, shared by every
                            node given the same URL (needs the package ioredis; not with --dir)
   --node-id ID             This node's name in /metrics (default: <hostname>-<pid>)
+  --pins-dir D             With --redis: keep this node's copy of every pool's owner pin in D, so a
+                           Redis that loses its data gets them back even after this node restarts
+                           (default: the copy is in memory)
+  --compact-sweep-ms N     With --redis: compact pools no node compacted (their node died) once
+                           they had no update for N ms, looking every N ms (default 60000)
   --connections-per-minute N
                            Websocket upgrades accepted per client IP per minute (default 120);
                            raise it behind a load balancer, where every client has its address
+  --allow-host H[,H]       /healthz and /metrics also answer to these Host names (a proxy's; *
+                           for any); other names are refused (403), as a DNS-rebinding page's are
+  --allow-origin O[,O]     Web pages of these origins may read /healthz and /metrics (* for any)
   -h, --help               Show this help
+
+What a web page can do: open the pool websocket from any origin (browsers do not apply the
+same-origin policy to websockets; the pool token is the credential, so a page without one is
+refused). It cannot read /healthz or /metrics from another origin or through a re-pointed name.
 `,
   async run(argv, io) {
     const values = parseCommandFlags(relayCommand, argv, FLAGS, io)
@@ -51,6 +67,15 @@ Options:
       io.stderr(`memweave relay: --connections-per-minute must be a positive integer\n${relayCommand.usage}`)
       return EXIT.USAGE
     }
+    const sweep = values['compact-sweep-ms']
+    if (sweep !== undefined && !/^[1-9][0-9]{0,9}$/.test(sweep)) {
+      io.stderr(`memweave relay: --compact-sweep-ms must be a positive integer\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
+    if ((values['pins-dir'] !== undefined || sweep !== undefined) && values.redis === undefined) {
+      io.stderr(`memweave relay: --pins-dir and --compact-sweep-ms are for a cluster node (--redis)\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
     const relay = createRelay({
       host: values.host ?? '127.0.0.1',
       port,
@@ -59,6 +84,10 @@ Options:
       redis: values.redis ?? null,
       ...(perMinute === undefined ? {} : { limits: { connectionsPerWindow: Number(perMinute), connectionWindowMs: 60_000 } }),
       ...(values['node-id'] === undefined ? {} : { nodeId: values['node-id'] }),
+      ...(values['pins-dir'] === undefined ? {} : { pinsDir: values['pins-dir'] }),
+      ...(sweep === undefined ? {} : { compactSweepMs: Number(sweep) }),
+      allowedHosts: listFlag(values['allow-host']),
+      allowedOrigins: listFlag(values['allow-origin']),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
     })
     const shutdown = io.shutdown()

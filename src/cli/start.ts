@@ -3,7 +3,7 @@ import { isMemweaveError } from '../core/errors.js'
 import { createGmpServer } from '../gmp-http/server.js'
 import { createRelay } from '../relay/relay.js'
 import { createStaticServer, type StaticServer } from './static-server.js'
-import { EXIT, UsageError, parseCommandFlags, portFlag, type Command } from './command.js'
+import { EXIT, UsageError, WEB_FLAGS, WEB_PAGE_HELP, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 import { describeError, untilAborted } from './relay.js'
 
 const FLAGS = {
@@ -14,6 +14,7 @@ const FLAGS = {
   dir: { type: 'string' },
   demo: { type: 'string' },
   'demo-port': { type: 'string' },
+  ...WEB_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -29,7 +30,8 @@ stops both on SIGINT or SIGTERM. With --demo it also serves a built web app (npm
 demo into demo/dist) and tells it where the relay is (/memweave.json).
 
 Options:
-  --host H          Interface both bind (default 127.0.0.1: this machine only)
+  --host H          Interface both bind (default 127.0.0.1: programs on this machine, and web
+                    pages only as below)
   --gmp-port N      GMP server port; 0 picks a free one (default 7411)
   --relay-port N    Relay port; 0 picks a free one (default 7412)
   --token T         Bearer token the GMP server requires (default: $MEMWEAVE_TOKEN when set, else none)
@@ -37,6 +39,9 @@ Options:
   --demo DIR        Serve the static files of DIR (the built demo) over HTTP
   --demo-port N     Port of the demo; 0 picks a free one (default 7413)
   -h, --help        Show this help
+
+${WEB_PAGE_HELP}The relay's websocket takes connections from pages of any origin (the pool token is the
+credential); the demo's pages are served to any browser tab but not embedded by other sites.
 `,
   async run(argv, io) {
     const values = parseCommandFlags(startCommand, argv, FLAGS, io)
@@ -52,9 +57,11 @@ Options:
     if (demoDir === null && values['demo-port'] !== undefined) throw new UsageError(startCommand, '--demo-port needs --demo')
     const demoPort = portFlag(startCommand, values['demo-port'] ?? '7413', '--demo-port')
     const shutdown = io.shutdown()
-    const gmp = createGmpServer({ host, port: gmpPort, token, dir: dir === null ? null : join(dir, 'gmp') })
+    const web = { allowedHosts: listFlag(values['allow-host']), allowedOrigins: listFlag(values['allow-origin']) }
+    const gmp = createGmpServer({ host, port: gmpPort, token, dir: dir === null ? null : join(dir, 'gmp'), ...web })
     const relay = createRelay({
       host,
+      ...web,
       port: relayPort,
       dir: dir === null ? null : join(dir, 'relay'),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
@@ -72,7 +79,7 @@ Options:
       if (demoDir !== null) {
         // The demo learns the relay's real address (a port of 0 is only known now) from this file.
         const config = JSON.stringify({ v: 1, relay: r.url, gmp: g.url })
-        demo = createStaticServer({ root: demoDir, host, port: demoPort, files: { '/memweave.json': { type: 'application/json; charset=utf-8', body: config } } })
+        demo = createStaticServer({ root: demoDir, host, port: demoPort, ...web, files: { '/memweave.json': { type: 'application/json; charset=utf-8', body: config } } })
         urls.push((await demo.listen()).url)
       }
     } catch (err) {

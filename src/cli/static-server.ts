@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { extname, resolve, sep } from 'node:path'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
 
 /**
  * A static file server for a built web app (the demo's `demo/dist`), Node built-ins only. It is
@@ -23,6 +24,10 @@ export interface StaticServerOptions {
   readonly port?: number
   /** Generated files by URL path (e.g. `/memweave.json`); they win over files on disk. */
   readonly files?: Readonly<Record<string, { readonly type: string; readonly body: string }>>
+  /** `Host` names served besides the bound address and the loopback names (request-guard.ts); `*` for any. */
+  readonly allowedHosts?: readonly string[]
+  /** Origins whose pages may load these files as subresources (`*` for any). Links from any site still open the app. */
+  readonly allowedOrigins?: readonly string[]
 }
 
 export interface StaticServerAddress {
@@ -71,6 +76,8 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
   const host = options.host ?? '127.0.0.1'
   const files = new Map(Object.entries(options.files ?? {}))
+  assertGuardOptions(options)
+  let guard: RequestGuard | undefined
   let server: Server | undefined
   let listening: Promise<StaticServerAddress> | undefined
   let closing: Promise<void> | undefined
@@ -81,6 +88,11 @@ export function createStaticServer(options: StaticServerOptions): StaticServer {
       throw new MemweaveError(ErrorCode.NOT_FOUND, `no directory to serve at ${options.root}`, { path: options.root })
     }
     const s = createServer((req, res) => {
+      // A DNS-rebinding page must not read the app's generated files (they name the local servers),
+      // and pages of other origins must not embed them; a link from another site still opens the app.
+      guard ??= requestGuard(host, (s.address() as AddressInfo).port, { ...options, navigations: true })
+      const refusal = guard.refuse(req)
+      if (refusal) return send(res, refusal.status, `${refusal.message}\n`)
       handle(root, files, req, res).catch(() => {
         if (!res.headersSent) send(res, 500, 'internal error\n')
         else res.destroy()

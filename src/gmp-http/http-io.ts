@@ -23,6 +23,23 @@ export class HttpReply extends Error {
 
 export const badRequest = (message: string): HttpReply => new HttpReply(400, { error: 'bad_request', message })
 
+/**
+ * A request body must say it is JSON (`application/json`, any parameters): a web page can send
+ * `text/plain` and form bodies to any address without a CORS preflight, never `application/json`.
+ * A request with no body and no Content-Type passes (`POST .../flush`).
+ * @throws HttpReply 415 otherwise.
+ */
+export function assertJsonContentType(req: IncomingMessage): void {
+  const type = req.headers['content-type']
+  if (type === undefined) {
+    const declared = req.headers['content-length']
+    if (req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) === 0)) return
+  } else if (/^application\/json[ \t]*(;|$)/i.test(type)) {
+    return
+  }
+  throw new HttpReply(415, { error: 'unsupported_media_type', message: `request bodies must be "Content-Type: application/json" (got ${type === undefined ? 'none' : JSON.stringify(type)})` }, { connection: 'close' })
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**

@@ -112,6 +112,9 @@ export interface WireErrorBody {
     | 'quota_exceeded'
     | 'store_damaged'
     | 'method_not_allowed'
+    | 'unsupported_media_type'
+    | 'forbidden_host'
+    | 'forbidden_origin'
     | 'internal_error'
   readonly message?: string
   readonly capability?: string

@@ -7,7 +7,8 @@ import { createIdentity, type Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
 import { acquireLock, type FileLock } from '../node/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
-import { HttpReply, badRequest, bearerCheck, readJsonObject, sendJson, sendJsonList } from './http-io.js'
+import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
+import { HttpReply, assertJsonContentType, badRequest, bearerCheck, readJsonObject, sendJson, sendJsonList } from './http-io.js'
 import {
   BODY_FIELDS, WIRE_BASE_PATH, assertBodyFields, conflictToWire, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
 } from './protocol.js'
@@ -38,6 +39,16 @@ export interface GmpServerOptions {
   readonly createStorage?: (storeId: string) => StoragePort
   /** Receives unexpected errors (the 500s). Default: one line on stderr. */
   readonly onError?: (err: unknown) => void
+  /**
+   * `Host` names the server answers to besides its own address and the loopback names (a reverse
+   * proxy's name; `.example.com` for subdomains; `*` for any). Default none: a DNS-rebinding page is refused.
+   */
+  readonly allowedHosts?: readonly string[]
+  /**
+   * Origins of web pages that may call the server (answered with CORS headers), or `*`. Default
+   * none: a request a page on another origin makes is refused (403 `forbidden_origin`).
+   */
+  readonly allowedOrigins?: readonly string[]
 }
 
 export interface GmpServerAddress {
@@ -134,6 +145,7 @@ class GmpHttpServer implements GmpServer {
   readonly #onError: (err: unknown) => void
   readonly #inflight = new Set<Promise<void>>()
   readonly #reportedDamage = new Set<string>()
+  #guard: RequestGuard | undefined
   #server: Server | undefined
   #registry: StoreRegistry | undefined
   #lock: FileLock | undefined
@@ -153,6 +165,7 @@ class GmpHttpServer implements GmpServer {
     this.#dir = options.dir ? resolve(options.dir) : null
     this.#maxBody = options.maxBodyBytes ?? MiB
     if (!Number.isInteger(this.#maxBody) || this.#maxBody < 1) throw invalidArgument('maxBodyBytes', 'must be a positive integer')
+    assertGuardOptions(options)
     this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave GMP server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
   }
 
@@ -198,6 +211,7 @@ class GmpHttpServer implements GmpServer {
       })
       server.on('error', (err) => this.#onError(err))
       const { port } = server.address() as AddressInfo
+      this.#guard = requestGuard(this.#host, port, this.#options)
       this.#address = { url: formatUrl(this.#host, port), host: this.#host, port }
       return this.#address
     } catch (err) {
@@ -239,7 +253,27 @@ class GmpHttpServer implements GmpServer {
     req.on('error', () => undefined)
     res.on('error', () => undefined)
     let op: Op | 'create' | undefined
+    // Set once listening; a request cannot arrive before (the listen callback runs first).
+    const guard = this.#guard ??= requestGuard(this.#host, (this.#server!.address() as AddressInfo).port, this.#options)
     try {
+      // Before the token: a page on another origin or a re-pointed name learns nothing, even whether a token is set.
+      const refusal = guard.refuse(req)
+      if (refusal) throw new HttpReply(refusal.status, { error: refusal.error, message: refusal.message })
+      const cors = guard.corsOrigin(req)
+      if (cors !== null) {
+        res.setHeader('access-control-allow-origin', cors)
+        res.setHeader('vary', 'Origin')
+      }
+      if (req.method === 'OPTIONS') {
+        // A preflight from an allowed origin (the only foreign one the guard lets through).
+        if (cors !== null) {
+          res.setHeader('access-control-allow-methods', 'GET, POST')
+          res.setHeader('access-control-allow-headers', 'authorization, content-type')
+          res.setHeader('access-control-max-age', '600')
+        }
+        res.writeHead(204, { allow: 'GET, POST, OPTIONS', 'content-length': '0' })
+        return void res.end()
+      }
       if (!this.#authorized(req)) {
         throw new HttpReply(401, { error: 'unauthorized', message: 'a valid "Authorization: Bearer <token>" header is required' }, { 'www-authenticate': 'Bearer' })
       }
@@ -250,6 +284,7 @@ class GmpHttpServer implements GmpServer {
         if (method === 'GET') return sendJson(res, 200, { stores: await this.#registry!.list() })
         op = 'create'
         if (method !== 'POST') throw methodNotAllowed('GET, POST')
+        assertJsonContentType(req)
         const body = await readJsonObject(req, this.#maxBody)
         assertBodyFields(body, 'create')
         const storeId = await this.#registry!.create(body['capabilities'])
@@ -261,6 +296,7 @@ class GmpHttpServer implements GmpServer {
       op = match[2] as Op
       if (method !== route.method) throw methodNotAllowed(route.method)
       // The body is read in full before the store is looked at: a rejected request changes nothing.
+      if (route.method === 'POST') assertJsonContentType(req)
       const body = route.method === 'POST' ? await readJsonObject(req, this.#maxBody) : {}
       if (route.method === 'POST') assertBodyFields(body, op as keyof typeof BODY_FIELDS)
       const store = await this.#registry!.get(match[1]!)

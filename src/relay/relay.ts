@@ -8,6 +8,7 @@ import { loadPeer } from '../core/peer.js'
 import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { parseAgentDid } from '../core/identity.js'
 import { acquireLock, type FileLock } from '../node/file-lock.js'
+import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
 import { Refusal, admit, type AdmissionPolicy } from './admission.js'
 import { Connection } from './connection.js'
 import { ConnectionRateLimiter, resolveLimits, type RelayLimits } from './limits.js'
@@ -51,6 +52,25 @@ export interface RelayOptions {
   readonly redis?: string | null
   /** This node's name in metrics and Redis client names. Default: `<hostname>-<pid>`. */
   readonly nodeId?: string
+  /**
+   * With `redis`: keep this node's copy of every pool's owner pin in this directory (created 0700),
+   * so that pins survive Redis losing its data even across a restart of this node. Without it the
+   * copy is in memory. docs/relay.md, "When Redis loses its data".
+   */
+  readonly pinsDir?: string | null
+  /**
+   * With `redis`: how often this node compacts pools whose log no node compacted, once they have
+   * had no update for as long (their node may have died first). Default 60 s.
+   */
+  readonly compactSweepMs?: number
+  /**
+   * `Host` names the HTTP endpoints (`/healthz`, `/metrics`) answer to besides the bound address and
+   * the loopback names (request-guard.ts); `*` for any. Websocket upgrades are not checked: the
+   * pool token is their credential, and a page may open a websocket to any address anyway.
+   */
+  readonly allowedHosts?: readonly string[]
+  /** Origins of web pages that may read `/healthz` and `/metrics`, or `*`. Default none. */
+  readonly allowedOrigins?: readonly string[]
 }
 
 export interface RelayAddress {
@@ -90,6 +110,7 @@ class YRelay implements Relay {
   readonly #rateLimiter: ConnectionRateLimiter
   readonly #options: RelayOptions
   readonly #connections = new Set<Connection>()
+  #guard: RequestGuard | undefined
   #server: Server | undefined
   #wss: WebSocketServer | undefined
   #rooms: RoomSource | undefined
@@ -107,6 +128,7 @@ class YRelay implements Relay {
     this.#dir = options.dir ? resolve(options.dir) : null
     if (options.redis && this.#dir !== null) throw invalidArgument('dir', 'a relay keeps its pools in Redis or in a directory, not both')
     if (options.redis !== undefined && options.redis !== null && !/^rediss?:\/\//.test(options.redis)) throw invalidArgument('redis', 'must be a redis:// or rediss:// URL')
+    if (options.pinsDir && !options.redis) throw invalidArgument('pinsDir', 'is for a cluster node (redis); a single relay keeps pins in dir')
     if (options.nodeId !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(options.nodeId)) throw invalidArgument('nodeId', 'must be 1-64 of [A-Za-z0-9._-]')
     this.#limits = resolveLimits(options.limits)
     this.#now = options.now ?? Date.now
@@ -122,10 +144,11 @@ class YRelay implements Relay {
     const ownerProof = options.ownerProof ?? 'optional'
     if (ownerProof !== 'optional' && ownerProof !== 'required') throw invalidArgument('ownerProof', 'must be "optional" or "required"')
     this.#policy = { owners, ownerProof, now: this.#now }
-    for (const name of ['compactAfterBytes', 'idleUnloadMs', 'heartbeatMs'] as const) {
+    for (const name of ['compactAfterBytes', 'idleUnloadMs', 'heartbeatMs', 'compactSweepMs'] as const) {
       const v = options[name]
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw invalidArgument(name, 'must be a positive integer')
     }
+    assertGuardOptions(options)
     this.#rateLimiter = new ConnectionRateLimiter(this.#limits.connectionsPerWindow, this.#limits.connectionWindowMs, this.#now)
     this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave relay: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
   }
@@ -156,7 +179,11 @@ class YRelay implements Relay {
       if (this.#options.redis) {
         // Loaded only here, so a single-process relay never imports the cluster code or ioredis.
         const { ClusterRooms } = await import('./redis/cluster-rooms.js')
-        this.#rooms = await ClusterRooms.connect({ ...roomOptions, url: this.#options.redis, nodeId: this.#options.nodeId ?? `${hostname()}-${process.pid}` })
+        this.#rooms = await ClusterRooms.connect({
+          ...roomOptions, url: this.#options.redis, nodeId: this.#options.nodeId ?? `${hostname()}-${process.pid}`,
+          pinsDir: this.#options.pinsDir ? resolve(this.#options.pinsDir) : null,
+          ...(this.#options.compactSweepMs === undefined ? {} : { sweepMs: this.#options.compactSweepMs }),
+        })
       } else {
         this.#rooms = new RoomRegistry({ ...roomOptions, dir: this.#dir === null ? null : join(this.#dir, 'rooms') })
       }
@@ -164,6 +191,14 @@ class YRelay implements Relay {
       const { WebSocketServer } = await loadPeer('the relay', ['ws'], () => import('ws'))
       this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
       const server = createServer((req, res) => {
+        this.#guard ??= requestGuard(this.#host, (server.address() as AddressInfo).port, this.#options)
+        const refusal = this.#guard.refuse(req)
+        if (refusal) {
+          res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+          return void res.end(`${refusal.message}\n`)
+        }
+        const cors = this.#guard.corsOrigin(req)
+        if (cors !== null) res.setHeader('access-control-allow-origin', cors).setHeader('vary', 'Origin')
         if (serveOps(req, res, () => this.#ops())) return
         res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })
         res.end('memweave relay: connect with a y-websocket client to ws://HOST:PORT/<pool id>?token=<pool token>\n')

@@ -30,6 +30,18 @@ export interface ClusterHost {
   /** Sends an awareness update of this node's clients to the other nodes (Redis pub/sub: presence is never stored). */
   readonly publishAwareness: (room: ClusterRoom, update: Uint8Array) => void
   readonly counters: { updatesIn: number; updatesOut: number; compactions: number }
+  /** The cluster-wide sorted set of pools with unfolded log entries (keys.ts, `compact`). */
+  readonly compactKey: string
+  /** This node's copy of the pins (pin-copy.ts): the pin it last saw for a pool, or null. */
+  readonly pinCopy: (pool: string) => string | null
+  /** Whether the copy must replace the pin found in Redis (pin-copy.ts, copyWins). */
+  readonly copyWins: (found: string, copy: string | null) => boolean
+  /** A pin this room saw in Redis (loaded, adopted): noted in the node's copy. */
+  readonly notePin: (pool: string, pin: string) => void
+  /** A pin this room set: noted in the copy (on disk before it resolves) and told to every node. */
+  readonly pinned: (pool: string, pin: string) => Promise<void>
+  /** A compaction left nothing of the old log: the pool may leave the `compact` set. */
+  readonly compactedFully: (room: ClusterRoom) => Promise<void>
 }
 
 /**
@@ -100,7 +112,15 @@ export class ClusterRoom implements ServedRoom {
     for (const [err] of results) if (err) throw err
     const snap = results[0]![1] as Record<string, Buffer>
     const entries = results[1]![1] as Array<[Buffer, Buffer[]]>
-    const ownerJson = (results[2]![1] as string | null) ?? ''
+    let ownerJson = (results[2]![1] as string | null) ?? ''
+    const copied = host.pinCopy(name)
+    if (host.copyWins(ownerJson, copied)) {
+      // Redis lost this pool's pin (it restarted empty, say), or a token took it on trust since:
+      // put this node's copy back rather than let the next token's issuer claim the pool.
+      const result = String(await host.redis.eval(PIN, 2, keys.owner, keys.log, ownerJson, copied!))
+      ownerJson = result === 'ok' ? copied! : result
+    }
+    if (ownerJson !== '') host.notePin(name, ownerJson)
     // The inner room never compacts (it has no log): the cluster compaction below replaces it.
     const room = await Room.open(name, { dir: null, compactAfterBytes: Number.MAX_SAFE_INTEGER, maxDocumentBytes: host.maxDocumentBytes, maxPendingBytes: host.maxPendingBytes, onError: host.onError })
     const snapUpto = snap['upto']?.toString() ?? '0-0'
@@ -173,7 +193,10 @@ export class ClusterRoom implements ServedRoom {
     const next = JSON.stringify({ v: 1, owner: pin.owner, source: pin.source, at: pin.at })
     for (let attempt = 0; attempt < 3; attempt++) {
       const result = String(await this.#host.redis.eval(PIN, 2, this.#keys.owner, this.#keys.log, this.#ownerJson, next))
-      if (result === 'ok') return this.#adopt(next)
+      if (result === 'ok') {
+        await this.#host.pinned(this.name, next)
+        return this.#adopt(next)
+      }
       await this.#adopt(result)
       const found = this.owner
       if (!found) continue
@@ -189,6 +212,7 @@ export class ClusterRoom implements ServedRoom {
     this.#ownerJson = json
     const pin = parsePin(json)
     if (!pin) return
+    this.#host.notePin(this.name, json)
     const before = this.#room.owner
     await this.#room.pin(pin)
     if (before && before.owner !== pin.owner) {
@@ -241,7 +265,15 @@ export class ClusterRoom implements ServedRoom {
     this.#dirty = true
     this.#appended += update.length
     this.#host.counters.updatesIn++
-    this.#host.redis.call('XADD', this.#keys.log, '*', 'n', this.#host.instance, 'u', Buffer.from(update.buffer, update.byteOffset, update.byteLength)).catch((err: unknown) => this.#host.onAppendFailed(this, err))
+    const bytes = Buffer.from(update.buffer, update.byteOffset, update.byteLength)
+    // Sent together, the entry then the pool's mark in the compact set (after: a compaction that
+    // clears the mark checks the log again), so that if this node dies before its idle compaction,
+    // another node folds the update in (a hard delete must not stay in the stream).
+    this.#host.redis.pipeline().call('XADD', this.#keys.log, '*', 'n', this.#host.instance, 'u', bytes).zadd(this.#host.compactKey, Date.now(), this.name).exec()
+      .then((results) => {
+        const err = results?.[0]?.[0]
+        if (err) this.#host.onAppendFailed(this, err)
+      }, (err: unknown) => this.#host.onAppendFailed(this, err))
     this.#maybeCompact()
   }
 
@@ -258,20 +290,24 @@ export class ClusterRoom implements ServedRoom {
    * Folds the document (gc on: deleted content gone) into a new snapshot under the pool's lease
    * and trims the stream (scripts.ts, COMPACT). Returns what happened; only 'ok' changed Redis.
    */
-  compact(): Promise<'ok' | 'clean' | 'lease' | 'stale'> {
+  compact({ force = false }: { readonly force?: boolean } = {}): Promise<'ok' | 'clean' | 'lease' | 'stale'> {
     const run = (async (): Promise<'ok' | 'clean' | 'lease' | 'stale'> => {
+      if (force) await this.#compacting?.catch(() => undefined)
       const upto = this.#cursor
-      if (!this.#dirty || !idAfter(upto, this.#snapUpto)) return 'clean'
+      // Forced (the sweep of pools marked in the compact set): even a log with no update since the
+      // snapshot is folded, as a partly trimmed stream node may still hold a deleted value's bytes.
+      if ((!this.#dirty && !force) || !idAfter(upto, this.#snapUpto)) return 'clean'
       const redis = this.#host.redis
       const token = `${this.#host.instance}:${randomBytes(8).toString('hex')}`
       if ((await redis.set(this.#keys.lease, token, 'PX', this.#host.leaseMs, 'NX')) !== 'OK') return 'lease'
       const state = Y.encodeStateAsUpdate(this.#room.doc)
       const appendedBefore = this.#appended
       const result = String(await redis.eval(COMPACT, 3, this.#keys.snap, this.#keys.log, this.#keys.lease, token, Buffer.from(state), upto, this.#snapUpto, nextId(upto)))
-      if (result !== 'ok') {
+      if (result !== 'ok' && result !== 'full') {
         await redis.eval(RELEASE, 1, this.#keys.lease, token).catch(() => undefined)
         return result === 'stale' ? 'stale' : 'lease'
       }
+      if (result === 'full') await this.#host.compactedFully(this)
       this.#host.counters.compactions++
       this.#snapUpto = upto
       this.#baseBytes = state.length

@@ -7,7 +7,10 @@ import type { OwnerPin } from '../owner-pin.js'
 import { RelayCloseCode } from '../../sync/relay-protocol.js'
 import type { RoomSource, ServedRoom } from '../room-source.js'
 import { ClusterRoom, parsePin, type ClusterHost } from './cluster-room.js'
-import { DEFAULT_PREFIX, poolKeys } from './keys.js'
+import { DEFAULT_PREFIX, clusterKeys, poolKeys, type ClusterKeys } from './keys.js'
+import { PinCopy, copyWins } from './pin-copy.js'
+import { PIN } from './scripts.js'
+import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
 
 export interface ClusterRoomsOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
@@ -20,6 +23,10 @@ export interface ClusterRoomsOptions {
   readonly maxPendingBytes: number
   readonly idleUnloadMs: number
   readonly onError: (err: unknown) => void
+  /** Keep this node's copy of the owner pins in this directory (pin-copy.ts); in memory when null. */
+  readonly pinsDir?: string | null
+  /** Look this often for pools whose log no node compacted, and compact those without an append for as long. Default 60 s. */
+  readonly sweepMs?: number
 }
 
 /** How long one node may hold a pool's compaction lease before another may take it. */
@@ -29,6 +36,10 @@ const BLOCK_MS = 1000
 /** Seconds over which /metrics computes updates/s. */
 const RATE_WINDOW = 10
 const UNAVAILABLE_REASON = 'unavailable: the relay lost its storage (Redis); reconnect'
+/** About how many pin changes the cluster's pins stream keeps (a node reads it as it goes; it scans the pins at start). */
+const PINS_STREAM_LENGTH = 100_000
+/** Pools compacted per sweep at most. */
+const SWEEP_BATCH = 50
 
 interface Entry {
   readonly room: Promise<ClusterRoom>
@@ -54,6 +65,12 @@ export class ClusterRooms implements RoomSource {
   readonly #byChannel = new Map<string, ClusterRoom>()
   readonly #host: ClusterHost
   readonly #prefix: string
+  readonly #cluster: ClusterKeys
+  readonly #pins: PinCopy
+  /** The last id of the cluster's pins stream this node has read. */
+  #pinsCursor = '0-0'
+  readonly #sweeper: ReturnType<typeof setInterval>
+  #sweeping: Promise<void> = Promise.resolve()
   readonly #entries = new Map<string, Entry>()
   readonly #unloading = new Map<string, Promise<void>>()
   readonly counters = { updatesIn: 0, updatesOut: 0, outages: 0, compactions: 0 }
@@ -68,12 +85,14 @@ export class ClusterRooms implements RoomSource {
   readonly #samples: Array<{ at: number; in: number; out: number }> = []
   readonly #sampler: ReturnType<typeof setInterval>
 
-  private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis, sub: Redis) {
+  private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis, sub: Redis, pins: PinCopy) {
     this.#options = options
     this.#cmd = cmd
     this.#reader = reader
     this.#sub = sub
+    this.#pins = pins
     this.#prefix = options.prefix ?? DEFAULT_PREFIX
+    this.#cluster = clusterKeys(this.#prefix)
     this.#host = {
       redis: cmd,
       instance: `${options.nodeId}/${randomBytes(6).toString('hex')}`,
@@ -89,7 +108,21 @@ export class ClusterRooms implements RoomSource {
         void this.#cmd.publish(room.awarenessChannel, message).catch(() => undefined)
       },
       counters: this.counters,
+      compactKey: this.#cluster.compact,
+      pinCopy: (pool) => this.#pins.get(pool),
+      copyWins,
+      notePin: (pool, pin) => void this.#pins.remember(pool, pin, options.onError),
+      pinned: async (pool, pin) => {
+        await this.#pins.remember(pool, pin, options.onError)
+        await this.#cmd.xadd(this.#cluster.pins, 'MAXLEN', '~', PINS_STREAM_LENGTH, '*', 'pool', pool, 'pin', pin).catch(options.onError)
+      },
+      compactedFully: (room) => this.#compactedFully(room),
     }
+    const sweepMs = options.sweepMs ?? 60_000
+    this.#sweeper = setInterval(() => {
+      this.#sweeping = this.#sweeping.then(() => this.#sweep(sweepMs)).catch(options.onError)
+    }, sweepMs)
+    this.#sweeper.unref()
     this.#sampler = setInterval(() => {
       this.#samples.push({ at: Date.now(), in: this.counters.updatesIn, out: this.counters.updatesOut })
       if (this.#samples.length > RATE_WINDOW + 1) this.#samples.shift()
@@ -138,7 +171,23 @@ export class ClusterRooms implements RoomSource {
       sub.disconnect()
       throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot reach Redis at ${redactUrl(options.url)}`, {}, { cause: err })
     }
-    const rooms = new ClusterRooms(options, cmd, reader, sub)
+    let pins: PinCopy
+    try {
+      pins = await PinCopy.open(options.pinsDir ?? null, options.onError)
+    } catch (err) {
+      cmd.disconnect()
+      reader.disconnect()
+      sub.disconnect()
+      throw err
+    }
+    const rooms = new ClusterRooms(options, cmd, reader, sub, pins)
+    try {
+      await rooms.#learnPins()
+      await rooms.#restorePins()
+    } catch (err) {
+      await rooms.close().catch(() => undefined)
+      throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot read the owner pins from Redis at ${redactUrl(options.url)}`, {}, { cause: err })
+    }
     rooms.#wasHealthy = true
     rooms.#readLoop = rooms.#read()
     return rooms
@@ -161,7 +210,84 @@ export class ClusterRooms implements RoomSource {
     this.#assertUsable()
     const entry = this.#entries.get(name)
     if (entry) return (await entry.room).owner
-    return parsePin((await this.#cmd.get(poolKeys(this.#prefix, name).owner).catch((err: unknown) => this.#storageFailure(err))) ?? '')
+    // Redis without a pin this node has a copy of lost it: the copy decides (loading puts it back).
+    const found = (await this.#cmd.get(poolKeys(this.#prefix, name).owner).catch((err: unknown) => this.#storageFailure(err))) ?? ''
+    const copy = this.#pins.get(name)
+    return parsePin(copyWins(found, copy) ? copy! : found)
+  }
+
+  /**
+   * Reads every pin Redis holds into this node's copy (at start: pins set while this node was
+   * down), from where the cluster's pins stream then goes on. O(pools), once.
+   */
+  async #learnPins(): Promise<void> {
+    const last = await this.#cmd.xrevrange(this.#cluster.pins, '+', '-', 'COUNT', 1)
+    this.#pinsCursor = last[0]?.[0] ?? '0-0'
+    let cursor = '0'
+    const suffix = '}:owner'
+    do {
+      const [next, keys] = await this.#cmd.scan(cursor, 'MATCH', `${this.#prefix}{*${suffix}`, 'COUNT', 1000)
+      cursor = next
+      if (keys.length === 0) continue
+      const values = await this.#cmd.mget(...keys)
+      for (const [i, key] of keys.entries()) {
+        const pool = key.slice(this.#prefix.length + 1, -suffix.length)
+        const pin = values[i]
+        if (pin && ROOM_PATTERN.test(pool) && validPin(pin)) await this.#pins.remember(pool, pin, this.#options.onError)
+      }
+    } while (cursor !== '0')
+  }
+
+  /**
+   * Puts back every pin of this node's copy that Redis lacks or holds on trust for someone else
+   * (compare-and-set against the pin found, so a pin set meanwhile wins): at start and whenever Redis comes back, so that a node without a copy
+   * (new, or without --pins-dir) finds them too. O(pools of the copy), in batches.
+   */
+  async #restorePins(): Promise<void> {
+    const pools = this.#pins.pools()
+    for (let i = 0; i < pools.length && !this.#closed; i += 500) {
+      const batch = pools.slice(i, i + 500)
+      const found = await this.#cmd.mget(...batch.map((p) => poolKeys(this.#prefix, p).owner))
+      for (const [j, pool] of batch.entries()) {
+        const pin = this.#pins.get(pool)
+        if (!copyWins(found[j] ?? '', pin)) continue
+        const keys = poolKeys(this.#prefix, pool)
+        await this.#cmd.eval(PIN, 2, keys.owner, keys.log, found[j] ?? '', pin!)
+      }
+    }
+  }
+
+  /** A compaction left only its marker in the log: the pool leaves the compact set, unless an append came meanwhile (it marks after its entry). */
+  async #compactedFully(room: ClusterRoom): Promise<void> {
+    await this.#cmd.zrem(this.#cluster.compact, room.name)
+    if ((await this.#cmd.xlen(room.streamKey)) > 1) await this.#cmd.zadd(this.#cluster.compact, Date.now(), room.name)
+  }
+
+  /**
+   * Compacts pools marked in the compact set whose last append is older than `quietMs`: the node
+   * that appended may have died before its idle compaction, and a hard delete's bytes would stay
+   * in the stream until some node loaded and unloaded the pool again. Under each pool's lease, as
+   * any compaction; a pool a live node holds is compacted by whichever node comes first.
+   */
+  async #sweep(quietMs: number): Promise<void> {
+    if (this.#closed || !this.healthy) return
+    const due = await this.#cmd.zrangebyscore(this.#cluster.compact, '-inf', Date.now() - quietMs, 'LIMIT', 0, SWEEP_BATCH)
+    for (const name of due) {
+      if (this.#closed || !this.healthy) return
+      if (!ROOM_PATTERN.test(name)) {
+        await this.#cmd.zrem(this.#cluster.compact, name)
+        continue
+      }
+      // One node per pool and period loads it; the others skip it (the lease would refuse them anyway, after a load).
+      const claimed = await this.#cmd.set(poolKeys(this.#prefix, name).sweep, this.#host.instance, 'PX', Math.max(quietMs, 5000), 'NX')
+      if (claimed !== 'OK') continue
+      const room = (await this.acquire(name)) as ClusterRoom
+      try {
+        await room.compact({ force: true })
+      } finally {
+        this.release(name, room)
+      }
+    }
   }
 
   async acquire(name: string): Promise<ServedRoom> {
@@ -240,6 +366,8 @@ export class ClusterRooms implements RoomSource {
     if (this.#closed) return
     this.#closed = true
     clearInterval(this.#sampler)
+    clearInterval(this.#sweeper)
+    await this.#sweeping.catch(() => undefined)
     const closing = [...this.#entries.values()].map(async (entry) => {
       clearTimeout(entry.timer)
       const room = await entry.room.catch(() => null)
@@ -252,6 +380,7 @@ export class ClusterRooms implements RoomSource {
     this.#sub.disconnect()
     await this.#readLoop
     await this.#cmd.quit().catch(() => this.#cmd.disconnect())
+    await this.#pins.close().catch(this.#options.onError)
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed) throw failed.reason
   }
@@ -274,6 +403,8 @@ export class ClusterRooms implements RoomSource {
     if (healthy) {
       this.#readerId = null
       this.#wakeReader()
+      // Redis may be back empty (restarted without its files): put back the pins it lost.
+      void this.#restorePins().catch(this.#options.onError)
       return
     }
     this.counters.outages++
@@ -307,6 +438,21 @@ export class ClusterRooms implements RoomSource {
     if (this.#sub.status === 'ready') void this.#sub.unsubscribe(room.awarenessChannel).catch(() => undefined)
   }
 
+  /** Entries of the cluster's pins stream: each node's pin changes, into this node's copy. */
+  #takePins(items: StreamItems): void {
+    for (const [id, fields] of items) {
+      this.#pinsCursor = id.toString()
+      let pool: string | undefined
+      let pin: string | undefined
+      for (let i = 0; i + 1 < fields.length; i += 2) {
+        const name = fields[i]!.toString()
+        if (name === 'pool') pool = fields[i + 1]!.toString()
+        if (name === 'pin') pin = fields[i + 1]!.toString()
+      }
+      if (pool !== undefined && pin !== undefined && ROOM_PATTERN.test(pool) && validPin(pin)) void this.#pins.remember(pool, pin, this.#options.onError)
+    }
+  }
+
   #wakeReader(): void {
     this.#wake?.()
     if (this.#readerId !== null && this.#cmd.status === 'ready') void this.#cmd.call('CLIENT', 'UNBLOCK', this.#readerId).catch(() => undefined)
@@ -316,7 +462,7 @@ export class ClusterRooms implements RoomSource {
   async #read(): Promise<void> {
     while (!this.#closed) {
       const rooms = [...this.#entries.values()].flatMap((e) => (e.loaded ? [e.loaded] : []))
-      if (rooms.length === 0 || !this.healthy) {
+      if (!this.healthy) {
         await new Promise<void>((ok) => {
           const timer = setTimeout(ok, BLOCK_MS)
           this.#wake = () => {
@@ -330,7 +476,8 @@ export class ClusterRooms implements RoomSource {
       let reply: unknown
       try {
         this.#readerId ??= Number(await this.#reader.call('CLIENT', 'ID'))
-        reply = await this.#reader.callBuffer('XREAD', 'COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', ...rooms.map((r) => r.streamKey), ...rooms.map((r) => r.cursor))
+        // The cluster's pins stream too, always: this node's copy of the pins follows every node's.
+        reply = await this.#reader.callBuffer('XREAD', 'COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', ...rooms.map((r) => r.streamKey), this.#cluster.pins, ...rooms.map((r) => r.cursor), this.#pinsCursor)
       } catch (err) {
         // Disconnected (the outage handler has dropped the rooms) or closing; the loop waits for ready.
         await new Promise((ok) => setTimeout(ok, 50))
@@ -339,6 +486,10 @@ export class ClusterRooms implements RoomSource {
       if (!Array.isArray(reply)) continue
       const byKey = new Map(rooms.map((r) => [r.streamKey, r]))
       for (const [key, items] of streamsOf(reply)) {
+        if (key.toString() === this.#cluster.pins) {
+          this.#takePins(items)
+          continue
+        }
         const room = byKey.get(key.toString())
         if (!room) continue
         for (const [id, fields] of items) room.receive(id.toString(), fields)
@@ -350,6 +501,14 @@ export class ClusterRooms implements RoomSource {
 }
 
 type StreamItems = Array<[Buffer, Buffer[]]>
+
+function validPin(json: string): boolean {
+  try {
+    return parsePin(json) !== null
+  } catch {
+    return false
+  }
+}
 
 /** XREAD's reply as [key, entries] pairs: RESP2 sends a list of pairs, RESP3 a map (which ioredis flattens to key, value, key, value). */
 function streamsOf(reply: unknown[]): Array<[Buffer, StreamItems]> {

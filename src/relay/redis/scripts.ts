@@ -9,7 +9,7 @@
  * Refuses ('lease') when the caller no longer holds the lease, and ('stale') when another node
  * compacted since the caller last merged a snapshot: the caller's document may then lack entries
  * that compaction trimmed, so its snapshot must not replace the newer one. Otherwise writes the
- * snapshot, trims the log and appends a marker (`c` = upto) that tells every node to merge the new
+ * snapshot, trims the log ('full' when nothing of the old log is left, else 'ok') and appends a marker (`c` = upto) that tells every node to merge the new
  * snapshot (a node whose reader lagged may have missed trimmed entries).
  *
  * Trimming: when nothing follows upto, MAXLEN 0 frees every stream node, so no byte of a deleted
@@ -23,14 +23,16 @@ local cur = redis.call('HGET', KEYS[1], 'upto') or '0-0'
 if cur ~= ARGV[4] then return 'stale' end
 redis.call('HSET', KEYS[1], 's', ARGV[2], 'upto', ARGV[3])
 local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+local result = 'ok'
 if #last == 0 or last[1][1] == ARGV[3] then
   redis.call('XTRIM', KEYS[2], 'MAXLEN', 0)
+  result = 'full'
 else
   redis.call('XTRIM', KEYS[2], 'MINID', ARGV[5])
 end
 redis.call('XADD', KEYS[2], '*', 'c', ARGV[3])
 redis.call('DEL', KEYS[3])
-return 'ok'
+return result
 `
 
 /**
