@@ -5,6 +5,7 @@ import * as Y from 'yjs'
 import { parseAgentDid } from '../../core/identity.js'
 import { Refusal } from '../admission.js'
 import type { OwnerPin } from '../owner-pin.js'
+import { formatTooNew, isTooNew } from '../../core/format-version.js'
 import { RelayCloseCode } from '../../sync/relay-protocol.js'
 import { Room, type Peer } from '../room.js'
 import type { ServedRoom } from '../room-source.js'
@@ -101,6 +102,9 @@ export class ClusterRoom implements ServedRoom {
     const snap = results[0]![1] as Record<string, Buffer>
     const entries = results[1]![1] as Array<[Buffer, Buffer[]]>
     const ownerJson = (results[2]![1] as string | null) ?? ''
+    // Issue 28: a snapshot a newer relay wrote names its format in `v` (absent: 1); refused unread.
+    const snapVersion = snap['v'] === undefined ? 1 : Number(snap['v'].toString())
+    if (isTooNew('redisSnapshot', snapVersion)) throw formatTooNew('redisSnapshot', snapVersion, keys.snap)
     // The inner room never compacts (it has no log): the cluster compaction below replaces it.
     const room = await Room.open(name, { dir: null, compactAfterBytes: Number.MAX_SAFE_INTEGER, maxDocumentBytes: host.maxDocumentBytes, maxPendingBytes: host.maxPendingBytes, onError: host.onError })
     const snapUpto = snap['upto']?.toString() ?? '0-0'
@@ -315,6 +319,7 @@ function field(fields: Buffer[], name: string): Buffer | undefined {
 function parsePin(json: string): OwnerPin | null {
   if (!json) return null
   const pin = JSON.parse(json) as { v?: unknown; owner?: unknown; source?: unknown; at?: unknown }
+  if (isTooNew('ownerPin', pin.v)) throw formatTooNew('ownerPin', pin.v, 'the Redis owner pin')
   if (pin.v !== 1 || (pin.source !== 'proof' && pin.source !== 'tofu') || typeof pin.at !== 'number') throw new Error('not a relay owner pin')
   return { owner: parseAgentDid(pin.owner as string), source: pin.source, at: pin.at }
 }
