@@ -9,7 +9,8 @@ import { copyStore, expectedOf, openStore } from './upgrade-fixtures-helpers.js'
  * Issue 28: an upgrade is atomic. The first open of an older store with today's build migrates it
  * (a v1 directory, snapshot.json + changes.jsonl, becomes snapshot.jsonl; a v2 directory's log is
  * folded into a new snapshot) and its first write adds the format marker. A process killed
- * (SIGKILL, no cleanup) right after any one step that changes the directory, each step in turn,
+ * (SIGKILL, no cleanup) right after any one step that may change the directory (an open, a write,
+ * a truncate, an fsync, a rename, an unlink), each step in turn,
  * leaves a store that the next open reads whole: every answer the old build gave, and the fact the
  * killed process was writing either entirely there or absent.
  *

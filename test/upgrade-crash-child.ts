@@ -1,6 +1,7 @@
 // A process that opens an upgrade fixture's store with today's build and writes one fact (the
 // commit that writes the format marker), killing itself with SIGKILL right after its Nth step
-// that changes the directory: a write, truncate, fsync, rename or unlink. Run by
+// that may change the directory: an open (which may create or truncate), a write, truncate,
+// fsync, rename or unlink. Run by
 // test/upgrade-atomic.test.ts:
 //   node --import tsx test/upgrade-crash-child.ts <dir> <N> <readAt>
 // Prints `steps <count>` when it finished without reaching step N.
@@ -15,8 +16,11 @@ function step(): void {
 }
 
 // Wrapped before the storage modules load, so their named imports of node:fs/promises see the wrappers.
+const probe = await fs.promises.open(dir!, 'r')
+const handle = Object.getPrototypeOf(probe) as Record<string, (...args: unknown[]) => Promise<unknown>>
+await probe.close()
 const p = fs.promises as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
-for (const name of ['rename', 'unlink'] as const) {
+for (const name of ['open', 'rename', 'unlink'] as const) {
   const real = p[name]!
   p[name] = async (...args) => {
     const out = await real(...args)
@@ -25,9 +29,6 @@ for (const name of ['rename', 'unlink'] as const) {
   }
 }
 syncBuiltinESMExports()
-const probe = await fs.promises.open(dir!, 'r')
-const handle = Object.getPrototypeOf(probe) as Record<string, (...args: unknown[]) => Promise<unknown>>
-await probe.close()
 for (const name of ['write', 'truncate', 'datasync', 'sync'] as const) {
   const real = handle[name]!
   handle[name] = async function (this: unknown, ...args) {
