@@ -4,6 +4,7 @@ import { identityKeys, type Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
 import type { Memory } from './memory.js'
 import type { ConflictJudgeOptions } from './conflict-judge/types.js'
+import type { BackupSource, ExportOptions, ImportOptions, ImportReport } from './backup/index.js'
 import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
 import type { HostedMemory, JudgeSettings, MemoryHost, PageJudge } from './runtime/host.js'
@@ -223,6 +224,39 @@ class ClientMemory implements RemoteMemory {
     this.small = remoteObject(modules.small)
     this.artifacts = remoteObject(modules.artifacts)
     this.sync = remoteObject(modules.sync)
+  }
+
+  /** The worker's backup, a page of lines per round trip. */
+  async *export(options: ExportOptions = {}): AsyncGenerator<string> {
+    const pages = await this.#hosted.exportBackup({ includeIdentitySeed: options.includeIdentitySeed === true })
+    try {
+      for (let page = await pages.next(); page !== null; page = await pages.next()) {
+        if (options.signal?.aborted) throw new MemweaveError(ErrorCode.ABORTED, 'export aborted', {}, { cause: options.signal.reason })
+        yield* page
+      }
+    } finally {
+      pages[Comlink.releaseProxy]()
+    }
+  }
+
+  /** Reads `lines` here (a file input's `file.stream()`, text) and sends it to the worker's import chunk by chunk. */
+  async import(lines: BackupSource, options: ImportOptions = {}): Promise<ImportReport> {
+    if (typeof lines !== 'string' && !(lines && (Symbol.asyncIterator in lines || Symbol.iterator in lines))) {
+      throw invalidArgument('lines', 'must be a string, or an iterable or async iterable of strings or bytes')
+    }
+    const sink = await this.#hosted.importBackup(options.batch === undefined ? {} : { batch: options.batch })
+    try {
+      if (typeof lines === 'string') await sink.push(lines)
+      else {
+        for await (const chunk of lines as AsyncIterable<string | Uint8Array>) {
+          if (options.signal?.aborted) throw new MemweaveError(ErrorCode.ABORTED, 'import aborted', {}, { cause: options.signal.reason })
+          await sink.push(chunk)
+        }
+      }
+      return await sink.finish()
+    } finally {
+      sink[Comlink.releaseProxy]()
+    }
   }
 
   close(): Promise<void> {

@@ -15,6 +15,7 @@ import type { WorkingMemory } from './working/types.js'
 import type { ArtifactStore } from './artifacts/types.js'
 import type { Sync } from './sync/types.js'
 import type { ConflictJudgeOptions } from './conflict-judge/types.js'
+import { exportLines, importLines, type BackupSource, type ExportOptions, type ImportOptions, type ImportReport } from './backup/index.js'
 
 export interface CreateMemoryOptions {
   /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
@@ -95,6 +96,27 @@ export interface Memory {
   /** Replication of pools across tabs and devices: one Y.Doc per pool, materialized, links to relays. */
   readonly sync: Sync
   readonly identity: Identity | null
+  /**
+   * A backup of everything this memory holds (facts, pools with their ACL and key records,
+   * artifacts, SMALL documents, working memory) as JSON lines, each string one line ending in
+   * "\n": a header with the format and version, the signed records, an end line
+   * (docs/upgrading.md). Hard-deleted memories are in no line. Never a private key unless
+   * `includeIdentitySeed`.
+   * @throws MemweaveError CAPABILITY_NOT_SUPPORTED for `includeIdentitySeed` without an exportable key.
+   * @example
+   * for await (const line of mem.export()) file.write(line)
+   */
+  export(options?: ExportOptions): AsyncIterable<string>
+  /**
+   * Restores a backup made by `export()` (here or elsewhere): every record's id and signature is
+   * verified, records already here are skipped (importing twice changes nothing), a newer state is
+   * never replaced by an older one, and what was refused is reported with its line and why.
+   * @throws MemweaveError FORMAT_TOO_NEW for a backup a newer memweave wrote, INVALID_ARGUMENT for
+   *   one that is not a memweave backup (nothing is written in either case).
+   * @example
+   * const report = await mem.import(createReadStream('backup.jsonl'))
+   */
+  import(lines: BackupSource, options?: ImportOptions): Promise<ImportReport>
   /** Commits pending writes and closes storage. Idempotent. */
   close(): Promise<void>
 }
@@ -137,6 +159,14 @@ class LoadedMemory implements Memory {
     this.#modules = modules
     this.facts = modules.facts
     this.identity = modules.identity
+  }
+
+  export(options?: ExportOptions): AsyncIterable<string> {
+    return exportLines(this.#modules.log, this.identity, options)
+  }
+
+  import(lines: BackupSource, options?: ImportOptions): Promise<ImportReport> {
+    return importLines(this.#modules.log, lines, options)
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
+import { MEMWEAVE_VERSION } from '../src/core/format-version.js'
 import { fileStorage } from '../src/node/file-adapter.js'
 import { checkedLine } from '../src/node/file-lines.js'
 
@@ -184,7 +185,7 @@ describe('file storage: a size cap refuses growth before it, and a capped store 
     await s.close()
     const lines = (await readFile(join(dir, 'snapshot.jsonl'), 'utf8')).trimEnd().split('\n')
     expect(lines).toEqual([
-      checkedLine({ format: 'memweave.file-storage', version: 2, seq: 3 }).line.trimEnd(),
+      checkedLine({ format: 'memweave.file-storage', version: 2, seq: 3, writtenBy: MEMWEAVE_VERSION }).line.trimEnd(),
       ...[0, 1, 2].map((i) => checkedLine({ t: 'meta', r: { key: `k${i}`, value: i } }).line.trimEnd()),
       checkedLine({ end: 3 }).line.trimEnd(),
     ])

@@ -8,6 +8,8 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>
   /** Aborts when the process is asked to stop (SIGINT, SIGTERM); long-running commands wind down on it. */
   readonly shutdown: () => AbortSignal
+  /** What the command reads as its input (`memweave import`); default `process.stdin`. */
+  readonly stdin?: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>
 }
 
 /** One `memweave` command, or a group of subcommands (`gmp serve`). Usage errors throw INVALID_ARGUMENT. */

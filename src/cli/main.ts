@@ -7,12 +7,13 @@ import { artifactCommand } from './artifact.js'
 import { mcpCommand } from './mcp.js'
 import { relayCommand } from './relay.js'
 import { startCommand } from './start.js'
+import { exportCommand, importCommand } from './backup.js'
 
 /**
  * The `memweave` command (Node only). Each top-level command is one entry of COMMANDS; a new
  * one (`relay`, `artifact`, `small`, `mcp`) is a `Command` added there.
  */
-const COMMANDS: readonly Command[] = [gmpCommand, relayCommand, startCommand, smallCommand, artifactCommand, mcpCommand]
+const COMMANDS: readonly Command[] = [gmpCommand, relayCommand, startCommand, smallCommand, artifactCommand, mcpCommand, exportCommand, importCommand]
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -85,6 +86,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliIO> = {}): 
     stderr: io.stderr ?? ((text) => void process.stderr.write(text)),
     env: io.env ?? process.env,
     shutdown: io.shutdown ?? signals!.signal,
+    ...(io.stdin ? { stdin: io.stdin } : {}),
   }
   try {
     const [first, ...rest] = argv

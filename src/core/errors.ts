@@ -27,6 +27,14 @@ export const ErrorCode = {
    * A repair (`memweave gmp repair`) keeps what is intact.
    */
   DATA_DAMAGED: 'DATA_DAMAGED',
+  /**
+   * Data at rest was written by a newer memweave in a format this build does not know (issue 28):
+   * nothing was read as if it were understood and nothing was written. `details.what` names the
+   * format, `details.found` the version in the data, `details.reads` the newest this build reads,
+   * `details.writtenBy` the memweave version that wrote it when recorded. Open it with that
+   * version or later, or export there and import here (docs/upgrading.md).
+   */
+  FORMAT_TOO_NEW: 'FORMAT_TOO_NEW',
   /** The storage backend failed for another reason; `cause` holds the original. */
   STORAGE: 'STORAGE',
   /** The memory or store was closed before or during the call. */

@@ -73,6 +73,7 @@ function errorFromWire(status: number, body: Partial<WireErrorBody> | undefined,
   }
   if (wire === 'quota_exceeded') return new MemweaveError(ErrorCode.QUOTA_EXCEEDED, message, details)
   if (wire === 'store_damaged') return new MemweaveError(ErrorCode.DATA_DAMAGED, message, details)
+  if (wire === 'store_format_too_new') return new MemweaveError(ErrorCode.FORMAT_TOO_NEW, message, details)
   if (status === 400 || status === 413) return new MemweaveError(ErrorCode.INVALID_ARGUMENT, message, details)
   if (status === 401 || status === 403) return new MemweaveError(ErrorCode.PERMISSION_DENIED, message, details)
   if (status === 404) return new MemweaveError(ErrorCode.NOT_FOUND, message, details)

@@ -111,6 +111,7 @@ export interface WireErrorBody {
     | 'payload_too_large'
     | 'quota_exceeded'
     | 'store_damaged'
+    | 'store_format_too_new'
     | 'method_not_allowed'
     | 'unsupported_media_type'
     | 'forbidden_host'

@@ -2,6 +2,7 @@ import { open, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { formatTooNew, isTooNew } from '../core/format-version.js'
 import { createIdentity, type Identity } from '../core/identity.js'
 
 /**
@@ -21,7 +22,8 @@ interface IdentityFile {
 
 /**
  * Loads the identity in `dir`, or makes one and stores it.
- * @throws MemweaveError STORAGE when the file cannot be read or written, or is not a memweave identity.
+ * @throws MemweaveError STORAGE when the file cannot be read or written, or is not a memweave identity;
+ *   FORMAT_TOO_NEW when a newer memweave wrote it (the file is left as it is).
  */
 export async function loadOrCreateIdentity(dir: string): Promise<Identity> {
   const path = join(dir, FILE)
@@ -59,6 +61,7 @@ async function parse(text: string, path: string): Promise<Identity> {
   } catch (err) {
     throw fail(`${path} is not valid JSON`, err)
   }
+  if (isTooNew('identityFile', body?.version)) throw formatTooNew('identityFile', body.version as number, path)
   if (body?.version !== 1 || typeof body.seed !== 'string' || !/^[0-9a-f]{64}$/i.test(body.seed)) {
     throw fail(`${path} is not a memweave server identity (version 1, 32-byte hex seed)`)
   }

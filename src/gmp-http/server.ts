@@ -340,6 +340,8 @@ class GmpHttpServer implements GmpServer {
       }
       return new HttpReply(503, { error: 'store_damaged', message: err.message })
     }
+    // A store a newer memweave wrote: unavailable here, untouched, until served by that version.
+    if (isMemweaveError(err) && err.code === ErrorCode.FORMAT_TOO_NEW) return new HttpReply(503, { error: 'store_format_too_new', message: err.message })
     this.#onError(err)
     return new HttpReply(500, { error: 'internal_error', message: 'the server failed to complete the request' })
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
+import { formatTooNew, isTooNew } from '../core/format-version.js'
 import type { Identity } from '../core/identity.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
 import type { FactStore, Memory as Fact } from '../facts/types.js'
@@ -213,6 +214,8 @@ async function readStoreFile(path: string): Promise<StoreFile | undefined> {
   } catch {
     throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not valid JSON`, { problems: [{ file: 'store.json', reason: 'not JSON' }] })
   }
+  const found = (file as { version?: unknown } | null)?.version
+  if (isTooNew('gmpStore', found)) throw formatTooNew('gmpStore', found, path, typeof (file as { writtenBy?: unknown }).writtenBy === 'string' ? (file as unknown as { writtenBy: string }).writtenBy : undefined)
   if (file?.version !== 1 || !Array.isArray(file.capabilities)) {
     throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not a memweave store description`, { problems: [{ file: 'store.json', reason: 'not a store description' }] })
   }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import { decodeValue, encodeValue } from './file-codec.js'
 import { checkedLine } from './file-lines.js'
-import { FILES, damaged, loadDir, rowBytes } from './file-load.js'
+import { FILES, assertKnownFormat, damaged, loadDir, rowBytes } from './file-load.js'
 import { acquireLock, type FileLock } from './file-lock.js'
 import { MemoryStorage } from '../storage/memory-adapter.js'
 import { unlinkIfThere, writeSnapshot } from './file-snapshot.js'
@@ -11,6 +11,8 @@ import type { Key, ReadTx, Schema, StoragePort, WriteTx } from '../storage/port.
 import { RecordingTx, type RecordedOp } from './recording-tx.js'
 import { overridesOf, sizeAfter } from './file-ops.js'
 import { SCHEMA } from '../storage/schema.js'
+import { formatTooNew, isTooNew } from '../core/format-version.js'
+import { FORMAT_ROW } from '../records/format-marker.js'
 
 /**
  * Durable storage in a directory (Node only), built on MemoryStorage: all rows live in memory,
@@ -138,7 +140,7 @@ export class FileStorage implements StoragePort {
     return this.#total
   }
 
-  /** Takes the directory's lock and loads it. Idempotent. @throws MemweaveError CONFLICT when another live process owns the directory; DATA_DAMAGED when its files are damaged (they are left as they are); STORAGE on I/O errors. */
+  /** Takes the directory's lock and loads it. Idempotent. @throws MemweaveError CONFLICT when another live process owns the directory; DATA_DAMAGED when its files are damaged, FORMAT_TOO_NEW when a newer memweave wrote them (either way they are left as they are); STORAGE on I/O errors. */
   async open(): Promise<void> {
     if (this.#closing) await this.#closing
     this.#closed = false
@@ -206,6 +208,8 @@ export class FileStorage implements StoragePort {
     } catch (err) {
       throw storageError(`file storage: cannot create ${this.dir}`, err)
     }
+    // Before the lock file or a temp file is touched: a newer build's directory stays byte for byte.
+    await assertKnownFormat(this.dir)
     const lock = await acquireLock(join(this.dir, LOCK), `file storage ${this.dir}`)
     let log: FileHandle | undefined
     try {
@@ -214,6 +218,12 @@ export class FileStorage implements StoragePort {
       await unlinkIfThere(join(this.dir, `${FILES.v1Snapshot}.tmp`))
       const loaded = await loadDir(this.dir, this.#schema, { expectData: this.#expectData })
       if (loaded.damage.length > 0) throw damaged(this.dir, loaded.damage)
+      // The record layer's marker (src/records/format-marker.ts), checked here as well: the open
+      // below folds the log into a new snapshot before the record layer could read the marker.
+      const marker = loaded.tables.get('meta')?.get(FORMAT_ROW) as { version?: unknown; writtenBy?: unknown } | undefined
+      if (marker && isTooNew('store', marker.version)) {
+        throw formatTooNew('store', marker.version, `file storage ${this.dir}`, typeof marker.writtenBy === 'string' ? marker.writtenBy : undefined)
+      }
       this.#seq = loaded.seq
       this.#sizes = loaded.sizes
       this.#total = 0
@@ -246,7 +256,7 @@ export class FileStorage implements StoragePort {
     } catch (err) {
       await log?.close().catch(() => undefined)
       await lock.release()
-      if (isMemweaveError(err) && err.code === ErrorCode.DATA_DAMAGED) throw err
+      if (isMemweaveError(err) && (err.code === ErrorCode.DATA_DAMAGED || err.code === ErrorCode.FORMAT_TOO_NEW)) throw err
       throw storageError(`file storage: cannot open ${this.dir}`, err)
     }
   }

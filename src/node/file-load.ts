@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { FORMAT_VERSIONS, formatTooNew, isTooNew } from '../core/format-version.js'
 import type { Key, Schema } from '../storage/port.js'
 import type { RecordedOp } from './recording-tx.js'
 import { parseCheckedLine, readLines } from './file-lines.js'
@@ -8,7 +9,7 @@ import { parseCheckedLine, readLines } from './file-lines.js'
 /**
  * Reads a file storage directory into encoded rows (Node only), both formats:
  *
- *   v2: snapshot.jsonl  checksummed lines (file-lines.ts): a header {format, version: 2, seq},
+ *   v2: snapshot.jsonl  checksummed lines (file-lines.ts): a header {format, version: 2, seq, writtenBy},
  *                       one {t: table, r: row} per row, then {end: rows}
  *       log.jsonl       checksummed lines {n, ops}, n = seq + 1, seq + 2, ... with no gap
  *   v1: snapshot.json   one JSON document {format, version: 1, seq, tables}; changes.jsonl
@@ -99,6 +100,32 @@ export async function loadDir(dir: string, schema: Schema, options: { expectData
   return { tables, sizes, seq, version, logBytes, staleV1: !!v2Snap && !!(v1Snap || v1Log), damage }
 }
 
+/**
+ * Refuses a directory written in a newer format, before the lock, the load or any write (issue 28).
+ * Every later format keeps `snapshot.jsonl`'s first line a checksummed `{format, version, ...}`
+ * header: that line is the marker this build reads. A damaged or foreign header is left to
+ * `loadDir` (DATA_DAMAGED); only a header that parses and names a newer version refuses here.
+ * @throws MemweaveError FORMAT_TOO_NEW naming the version and the memweave that wrote it.
+ */
+export async function assertKnownFormat(dir: string): Promise<void> {
+  const path = join(dir, FILES.snapshot)
+  if (!(await exists(path))) return
+  for await (const raw of readLines(path)) {
+    const parsed = parseCheckedLine(raw.text)
+    if (!parsed.ok) return
+    const head = parsed.value as { format?: unknown; version?: unknown; writtenBy?: unknown }
+    if (head?.format === FORMAT && isTooNew('fileStorage', head.version)) {
+      throw formatTooNew('fileStorage', head.version, `file storage ${dir}`, typeof head.writtenBy === 'string' ? head.writtenBy : undefined)
+    }
+    return
+  }
+}
+
+/** The header of a snapshot this build writes. */
+export function snapshotHeader(seq: number, writtenBy: string): { format: string; version: number; seq: number; writtenBy: string } {
+  return { format: FORMAT, version: FORMAT_VERSIONS.fileStorage, seq, writtenBy }
+}
+
 /** What a row counts against a store's size limit: the bytes of its JSON form. */
 export function rowBytes(row: unknown): number {
   return Buffer.byteLength(JSON.stringify(row) ?? '', 'utf8')
@@ -119,6 +146,11 @@ async function readSnapshot(path: string, damage: Damage[], apply: Apply): Promi
     }
     const v = parsed.value as { format?: unknown; version?: unknown; seq?: unknown; t?: unknown; r?: unknown; end?: unknown }
     if (raw.number === 1) {
+      // Checked before the lock too (assertKnownFormat); again here, as another process may have written since.
+      if (v?.format === FORMAT && isTooNew('fileStorage', v.version)) {
+        const by = (v as { writtenBy?: unknown }).writtenBy
+        throw formatTooNew('fileStorage', v.version, `file storage ${path.slice(0, -FILES.snapshot.length - 1)}`, typeof by === 'string' ? by : undefined)
+      }
       if (v?.format !== FORMAT || v.version !== 2 || typeof v.seq !== 'number') damage.push({ file, line: 1, reason: 'not a v2 snapshot header' })
       else seq = v.seq
     } else if (typeof v?.end === 'number') {

@@ -1,7 +1,8 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LineWriter, checkedLine } from './file-lines.js'
-import { FILES, FORMAT } from './file-load.js'
+import { MEMWEAVE_VERSION } from '../core/format-version.js'
+import { FILES, snapshotHeader } from './file-load.js'
 
 /**
  * Writes `snapshot.jsonl` (format in file-load.ts) from rows already in their JSON form, one line
@@ -21,7 +22,7 @@ export async function writeSnapshot(
   try {
     file = await open(tmp, 'w', 0o600)
     const out = new LineWriter(file)
-    await out.write(checkedLine({ format: FORMAT, version: 2, seq }).line)
+    await out.write(checkedLine(snapshotHeader(seq, MEMWEAVE_VERSION)).line)
     let count = 0
     for (const [t, r] of rows) {
       count++

@@ -8,6 +8,7 @@ import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import { logChanges, type LogRow, type StoredRecord } from '../storage/schema.js'
 import type { PoolGate, PoolWriteGrant } from './pool-gate.js'
 import { trimLog } from './trim.js'
+import { checkStoreFormat, markStoreFormat } from './format-marker.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
 import { BatchWriter } from './writer.js'
 
@@ -72,6 +73,8 @@ export class RecordLog {
   #refreshing: Promise<void> | undefined
   #followers = 0
   #unwatch: (() => void) | undefined
+  /** The storage lacks this build's format marker: the next commit writes it (format-marker.ts). */
+  #unmarked = false
   #closed = false
   #closing: Promise<void> | undefined
   /** Derivers that received something in the current pass, and what the pass changed: told once the transaction is over. */
@@ -196,7 +199,10 @@ export class RecordLog {
 
   async #open(): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    this.#opening ??= this.storage.open()
+    // The format marker is read before any record (issue 28): a newer build's store is refused untouched.
+    this.#opening ??= this.storage.open().then(async () => {
+      this.#unmarked = await checkStoreFormat(this.storage, storageLabel(this.storage))
+    })
     await this.#opening
   }
 
@@ -386,6 +392,7 @@ export class RecordLog {
           const w = (writer = new BatchWriter(tx, (records, removed) => this.#deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
+          if (this.#unmarked) await markStoreFormat(w.tx, storageLabel(this.storage))
           for (const seq of await w.flush()) this.#seq = Math.max(this.#seq, seq)
           await this.#trim(tx)
           return out
@@ -395,6 +402,7 @@ export class RecordLog {
       // Derived state took the batch's records before the transaction failed: rebuild it from storage.
       this.#failed(err)
     }
+    this.#unmarked = false
     this.#emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
     ops.forEach((op, i) => op.resolve(results[i]))
     this.#afterPass()
@@ -503,6 +511,13 @@ export class RecordLog {
     })()
     return this.#closing
   }
+}
+
+/** The storage as a refusal names it: its directory or database name where it has one. */
+function storageLabel(storage: StoragePort): string {
+  const { dir, name } = storage as { dir?: unknown; name?: unknown }
+  const label = typeof dir === 'string' ? dir : typeof name === 'string' ? name : null
+  return label === null ? `${storage.kind} storage` : `${storage.kind} storage ${label}`
 }
 
 async function appendAndRemove(w: LogWriter, records: readonly StoredRecord[], removed: readonly string[]): Promise<void> {

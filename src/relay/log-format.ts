@@ -45,6 +45,18 @@ export function logVersion(data: Uint8Array): LogVersion | null {
   return null
 }
 
+/**
+ * The version a log names in its magic when it is not one this build reads: `MWYLOG<n>\n` with
+ * n > 2, which later formats keep as their first bytes (issue 28). Null for anything else.
+ */
+export function newerLogVersion(data: Uint8Array): number | null {
+  const head = new TextDecoder().decode(data.subarray(0, 16))
+  const m = /^MWYLOG([0-9]{1,6})\n/.exec(head)
+  if (!m) return null
+  const n = Number(m[1])
+  return n > 2 ? n : null
+}
+
 /** Encodes one v2 frame. */
 export function encodeFrame(update: Uint8Array): Uint8Array {
   const frame = new Uint8Array(V2_HEADER + update.length)

@@ -2,6 +2,7 @@ import { open, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { parseAgentDid } from '../core/identity.js'
+import { formatTooNew, isTooNew } from '../core/format-version.js'
 
 /**
  * Who owns a pool, as far as the relay knows: the did:key whose tokens it accepts for that room.
@@ -30,7 +31,7 @@ export interface OwnerPin {
 
 const FILE = 'owner.json'
 
-/** Reads a room's pin, or null when it has none. @throws MemweaveError STORAGE for an unreadable or foreign file. */
+/** Reads a room's pin, or null when it has none. @throws MemweaveError STORAGE for an unreadable or foreign file; FORMAT_TOO_NEW for a pin a newer memweave wrote. */
 export async function readOwnerPin(roomDir: string): Promise<OwnerPin | null> {
   const path = join(roomDir, FILE)
   let text: string
@@ -40,8 +41,14 @@ export async function readOwnerPin(roomDir: string): Promise<OwnerPin | null> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw fail(`cannot read ${path}`, err)
   }
+  let pin: { v?: unknown; owner?: unknown; source?: unknown; at?: unknown }
   try {
-    const pin = JSON.parse(text) as { v?: unknown; owner?: unknown; source?: unknown; at?: unknown }
+    pin = JSON.parse(text) as typeof pin
+  } catch (err) {
+    throw fail(`${path} is not a relay owner pin`, err)
+  }
+  if (isTooNew('ownerPin', pin?.v)) throw formatTooNew('ownerPin', pin.v, path, typeof (pin as { writtenBy?: unknown }).writtenBy === 'string' ? (pin as { writtenBy: string }).writtenBy : undefined)
+  try {
     if (pin.v !== 1 || (pin.source !== 'proof' && pin.source !== 'tofu') || typeof pin.at !== 'number') throw new Error('unknown shape')
     return { owner: parseAgentDid(pin.owner as string), source: pin.source, at: pin.at }
   } catch (err) {

@@ -2,7 +2,8 @@ import { open, readFile, rename, truncate, unlink, type FileHandle } from 'node:
 import { dirname } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { syncDir } from '../node/file-snapshot.js'
-import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, scanLog, type ScannedLog } from './log-format.js'
+import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, newerLogVersion, scanLog, type ScannedLog } from './log-format.js'
+import { formatTooNew } from '../core/format-version.js'
 
 export { crc32 } from './log-format.js'
 
@@ -50,7 +51,7 @@ export class UpdateLog {
   /**
    * Opens (or creates) the log at `path` and returns the intact updates it holds, in order.
    * @throws MemweaveError STORAGE when the file cannot be read or written, or is not an update
-   *   log (the file is then left as it is).
+   *   log; FORMAT_TOO_NEW when a newer memweave wrote it (either way the file is left as it is).
    */
   static async open(path: string, options: UpdateLogOptions = {}): Promise<{ log: UpdateLog; updates: Uint8Array[] }> {
     const warn = options.warn ?? ((message: string) => process.stderr.write(`memweave relay: ${message}\n`))
@@ -63,7 +64,11 @@ export class UpdateLog {
     let scanned: ScannedLog = { version: 2, updates: [], damaged: [], tornAt: null }
     if (data !== null && data.length > 0) {
       const version = logVersion(data)
-      if (version === null) throw storage(`${path} is not a memweave update log (left untouched)`)
+      if (version === null) {
+        const newer = newerLogVersion(data)
+        if (newer !== null) throw formatTooNew('relayLog', newer, path)
+        throw storage(`${path} is not a memweave update log (left untouched)`)
+      }
       scanned = scanLog(data, version)
     }
     const { updates } = scanned

@@ -9,6 +9,9 @@ import { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
 import { callTarget, type CallTarget } from './remote-call.js'
 import type { ConflictJudge, ConflictJudgeOptions, JudgeVerdict } from '../conflict-judge/types.js'
+import { exportPages } from '../backup/export.js'
+import { BackupImporter } from '../backup/import.js'
+import type { BackupPages, BackupSink, RemoteExportOptions, RemoteImportOptions } from './backup-protocol.js'
 
 /** What a page asks its worker to open. Plain data: it crosses postMessage. */
 export interface WorkerOpenOptions {
@@ -40,6 +43,10 @@ export interface HostedMemory {
   /** One module of the Memory (facts, pools, working, small, artifacts, sync), callable method by method; its code loads on first ask. */
   module(name: MemoryModule): Promise<CallTarget>
   info(): HostedInfo
+  /** A backup of the Memory, read a page at a time (backup-protocol.ts). */
+  exportBackup(options?: RemoteExportOptions): BackupPages & Comlink.ProxyMarked
+  /** An import into the Memory, fed chunk by chunk (backup-protocol.ts). */
+  importBackup(options?: RemoteImportOptions): BackupSink & Comlink.ProxyMarked
   close(): Promise<void>
 }
 
@@ -143,6 +150,14 @@ export function createMemoryHost(): MemoryHost {
           publicKey: entry.memory.identity?.publicKey ?? null,
           leader: entry.election ? entry.election.isLeader : null,
         }),
+        exportBackup: (options: RemoteExportOptions = {}) => {
+          const pages = exportPages(entry.memory.log, entry.memory.identity, { includeIdentitySeed: options.includeIdentitySeed === true })
+          return Comlink.proxy({ next: async () => ((await pages.next()).value as string[] | undefined) ?? null })
+        },
+        importBackup: (options: RemoteImportOptions = {}) => {
+          const importer = new BackupImporter(entry.memory.log, options.batch === undefined ? {} : { batch: options.batch })
+          return Comlink.proxy({ push: (chunk: string | Uint8Array) => importer.push(chunk), finish: () => importer.finish() })
+        },
         async close() {
           if (closed) return
           closed = true

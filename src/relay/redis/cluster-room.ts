@@ -5,6 +5,7 @@ import * as Y from 'yjs'
 import { parseAgentDid } from '../../core/identity.js'
 import { Refusal } from '../admission.js'
 import type { OwnerPin } from '../owner-pin.js'
+import { formatTooNew, isTooNew } from '../../core/format-version.js'
 import { RelayCloseCode } from '../../sync/relay-protocol.js'
 import { Room, type Peer } from '../room.js'
 import type { ServedRoom } from '../room-source.js'
@@ -112,6 +113,9 @@ export class ClusterRoom implements ServedRoom {
     for (const [err] of results) if (err) throw err
     const snap = results[0]![1] as Record<string, Buffer>
     const entries = results[1]![1] as Array<[Buffer, Buffer[]]>
+    // Issue 28: a snapshot a newer relay wrote names its format in `v` (absent: 1); refused unread.
+    const snapVersion = snap['v'] === undefined ? 1 : Number(snap['v'].toString())
+    if (isTooNew('redisSnapshot', snapVersion)) throw formatTooNew('redisSnapshot', snapVersion, keys.snap)
     let ownerJson = (results[2]![1] as string | null) ?? ''
     const copied = host.pinCopy(name)
     if (host.copyWins(ownerJson, copied)) {
@@ -351,6 +355,7 @@ function field(fields: Buffer[], name: string): Buffer | undefined {
 function parsePin(json: string): OwnerPin | null {
   if (!json) return null
   const pin = JSON.parse(json) as { v?: unknown; owner?: unknown; source?: unknown; at?: unknown }
+  if (isTooNew('ownerPin', pin.v)) throw formatTooNew('ownerPin', pin.v, 'the Redis owner pin')
   if (pin.v !== 1 || (pin.source !== 'proof' && pin.source !== 'tofu') || typeof pin.at !== 'number') throw new Error('not a relay owner pin')
   return { owner: parseAgentDid(pin.owner as string), source: pin.source, at: pin.at }
 }

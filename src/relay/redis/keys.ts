@@ -7,7 +7,8 @@
  *                           `p` = an owner pin (JSON), written when a pin changes;
  *                           `c` = a compaction marker: the snapshot now covers the log up to this id.
  *   <prefix>{<pool>}:snap   Hash: `s` = the compacted document (one Yjs update, gc on), `upto` = the
- *                           last log id it covers.
+ *                           last log id it covers; `v` = its format (absent: 1), which a
+ *                           later format writes and this build refuses when newer (issue 28).
  *   <prefix>{<pool>}:owner  String: the owner pin, `{"v":1,"owner","source","at"}` as owner.json.
  *   <prefix>{<pool>}:lease  String: the compaction lease, held by one node instance with an expiry.
  *   <prefix>{<pool>}:sweep  String: which node sweeps the pool now (cluster-rooms.ts), with an expiry,
