@@ -42,9 +42,16 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate()
 }
 
-/** Formats microseconds as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`. */
+/** The last instant `Date` can show, in ms (ECMA-262 §21.4.1.1: 8.64e15). */
+const LAST_DATE_MS = 8.64e15
+
+/**
+ * Formats microseconds as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`.
+ * @throws MemweaveError INVALID_ARGUMENT for a time `Date` cannot show (never a bare RangeError).
+ */
 export function formatTime(micros: Micros): string {
   const ms = Math.floor(micros / 1000)
+  if (!(Math.abs(ms) <= LAST_DATE_MS)) throw invalidArgument('time', `${micros} µs is outside the range of dates`)
   const iso = new Date(ms).toISOString() // YYYY-MM-DDTHH:MM:SS.mmmZ
   const sub = micros - ms * 1000
   return `${iso.slice(0, 19)}.${iso.slice(20, 23)}${String(sub).padStart(3, '0')}+00:00`
