@@ -1,0 +1,131 @@
+import { expect, test } from 'vitest'
+import { WebSocket } from 'ws'
+import { decodeHlc } from '../src/core/clock.js'
+import type { Identity } from '../src/core/identity.js'
+import { createMemory, type Memory, type PoolId } from '../src/index.js'
+import { fileStorage } from '../src/node/file-adapter.js'
+import { PoolKind, signRecord, type MemoryBody, type PoolRecord } from '../src/pools/records.js'
+import { asValue } from '../e2e/raw-client.js'
+import { removeDir, tempDir } from '../e2e/relay-process.js'
+import { fact } from './pools-helpers.js'
+import { arena, eventually, memoryBody, objects, type Arena } from './hostile-helpers.js'
+import { identityFor } from './sync-helpers.js'
+
+/**
+ * Regression (issue 26, cases 1 and 2: "a clock from the far future", "a clock past the date
+ * range"). A member signed one valid memory stamped at wall `ffffffffffff` (year 10889, counter
+ * `ffffff`), or at 2^53-1 ms, and put it into the pool through the relay. Every replica's hybrid
+ * logical clock jumped there: later honest records were dated in year 10889 and their counters
+ * outgrew six digits (`ffffffffffff.1000001`, out of clock order), a member whose grant expires
+ * could never write again, and at 2^53-1 ms facts, artifacts and working memory threw
+ * `RangeError: Invalid time value` on every replica, after a restart too.
+ */
+
+/** How far ahead of the wall clock a peer may push a replica's clock (docs/sync.md, "Clocks": one minute). */
+const MAX_AHEAD_MS = 60_000
+
+const STAMP = /^[0-9a-f]{12}\.[0-9a-f]{6}\.[0-9a-z]+$/
+
+/** A record signed by `author` under a stamp it wrote by hand, whatever its width or range. */
+function stampedAs(author: Identity, pool: PoolId, body: MemoryBody, hlc: string): Promise<PoolRecord<MemoryBody>> {
+  return signRecord(author, { kind: PoolKind.MEMORY, pool, tenant: null, body, author: author.did, hlc })
+}
+
+/** A stamp's wall time is this machine's, give or take the bound a peer may push a clock by. */
+function nearNow(stamp: string, before: number): void {
+  expect(stamp).toMatch(STAMP)
+  const { wall } = decodeHlc(stamp)
+  expect(wall).toBeGreaterThanOrEqual(before)
+  expect(wall).toBeLessThanOrEqual(Date.now() + MAX_AHEAD_MS)
+}
+
+/** Every module of a Memory still works, and dates what it writes now. */
+async function modulesWork(mem: Memory, label: string): Promise<void> {
+  const before = Date.now()
+  const a = await mem.facts.write(`${label} likes tea`)
+  const b = await mem.facts.write(`${label} likes coffee`)
+  const [fa, fb] = [await mem.facts.get(a), await mem.facts.get(b)]
+  nearNow(fa!.sequence, before)
+  nearNow(fb!.sequence, before)
+  // Two writes in a row sort in write order, as text.
+  expect(fa!.sequence < fb!.sequence).toBe(true)
+  expect(Date.parse(fb!.writtenAt)).toBeGreaterThanOrEqual(before - 1)
+  expect(Date.parse(fb!.writtenAt)).toBeLessThanOrEqual(Date.now() + MAX_AHEAD_MS)
+  expect((await mem.facts.retrieve(`${label} tea`)).length).toBeGreaterThan(0)
+
+  const art = await mem.artifacts.create(`${label}-notes`, { body: 'hello' })
+  const stamps = JSON.stringify(art.frontmatter).match(/\d{4}-\d{2}-\d{2}T[^"]+/g) ?? []
+  expect(stamps.length).toBeGreaterThan(0)
+  for (const s of stamps) expect(Math.abs(Date.parse(s) - Date.now())).toBeLessThanOrEqual(MAX_AHEAD_MS + 60_000)
+
+  const task = await mem.working.open(`${label}-task`)
+  const o = await task.addObservation({ content: 'The hotel charges 120 EUR per night', sourceAgentId: 'booker' })
+  nearNow(o.sequence, before)
+  expect(Math.abs(Date.parse(o.timestamp) - Date.now())).toBeLessThanOrEqual(MAX_AHEAD_MS + 60_000)
+
+  await mem.small.put('plan', { small_version: '1.0.0', owner: 'agent', tasks: [{ id: 't1', title: 'Ship' }] }, { project: label })
+  const entry = await mem.small.appendProgress({ task_id: 't1', evidence: 'started' }, { project: label })
+  expect(Math.abs(Date.parse(entry.timestamp!) - Date.now())).toBeLessThanOrEqual(MAX_AHEAD_MS + 60_000)
+}
+
+/** A replica on disk (file storage) connected through the relay: it can be closed and opened again. */
+async function diskReplica(a: Arena, id: Identity, dir: string): Promise<Memory> {
+  const mem = await createMemory({ storage: fileStorage({ dir }), identity: id, sync: { WebSocketPolyfill: WebSocket } })
+  await mem.sync.connect(a.pool, { url: a.url, token: await a.token(id.did, true) })
+  return mem
+}
+
+const ATTACKS: ReadonlyArray<readonly [string, string]> = [
+  ['year 10889 with the largest counter', 'ffffffffffff.ffffff.mallory'],
+  ['2^53-1 ms, past the date range', `${(2 ** 53 - 1).toString(16)}.000000.mallory`],
+]
+
+test.each(ATTACKS)('a member’s memory stamped at %s moves no honest clock, and every module works on every replica, after a restart too', async (_name, poison) => {
+  const a = await arena()
+  const bob = await a.replica('bob')
+  const malloryId = await identityFor('mallory')
+  const daveId = await identityFor('dave')
+  const erinId = await identityFor('erin')
+  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  await a.owner.mem.pools.share(a.pool, erinId.did, { write: true })
+  const dir = await tempDir()
+  let erin = await diskReplica(a, erinId, dir)
+  try {
+    await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
+    for (const m of [bob.mem, erin]) await eventually(() => objects(m, a.pool), ['Rome'])
+
+    const mallory = await a.raw(malloryId.did, true)
+    const record = await stampedAs(malloryId, a.pool, memoryBody('mallory', 'poison'), poison)
+    mallory.records.set(record.id, asValue(record))
+    for (const m of [a.owner.mem, bob.mem, erin]) {
+      await eventually(async () => (await m.sync.quarantine(a.pool)).map((q) => q.key), [record.id])
+      expect(['clock', 'future']).toContain((await m.sync.quarantine(a.pool))[0]!.reason)
+    }
+
+    // A member whose grant expires, shared after the attack, writes; every replica takes it.
+    const dave = await a.replica('dave')
+    await a.owner.mem.pools.share(a.pool, daveId.did, { write: true, duration: 3600 })
+    await eventually(async () => (await dave.mem.pools.access(a.pool, daveId.did)).write, true)
+    const byDave = await dave.mem.pools.write(a.pool, fact('Dave', 'lives_in', 'Oslo'))
+    for (const m of [a.owner.mem, bob.mem, dave.mem, erin]) await eventually(() => objects(m, a.pool), ['Oslo', 'Rome'])
+    for (const m of [a.owner.mem, bob.mem, erin]) expect((await m.sync.quarantine(a.pool)).map((q) => q.key)).toEqual([record.id])
+    expect(await a.owner.mem.pools.status(byDave.id)).not.toBe('forgotten')
+
+    // Honest records after the attack are dated now and sort in order, on every replica, in every module.
+    for (const [m, label] of [[a.owner.mem, 'alice'], [bob.mem, 'bob'], [dave.mem, 'dave'], [erin, 'erin']] as const) await modulesWork(m, label)
+    const later = await bob.mem.pools.write(a.pool, fact('Bruno', 'lives_in', 'Lima'))
+    for (const m of [a.owner.mem, erin]) await eventually(() => objects(m, a.pool), ['Lima', 'Oslo', 'Rome'])
+    expect(later.id).toBeTruthy()
+
+    // A restart of a replica that saw the attack: it opens, and every module works.
+    await erin.close()
+    erin = await diskReplica(a, erinId, dir)
+    await eventually(() => objects(erin, a.pool), ['Lima', 'Oslo', 'Rome'])
+    await modulesWork(erin, 'erin-again')
+    await eventually(async () => (await erin.sync.quarantine(a.pool)).map((q) => q.key), [record.id])
+  } finally {
+    await erin.close()
+    await removeDir(dir)
+  }
+}, 120_000)
