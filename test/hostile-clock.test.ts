@@ -4,6 +4,8 @@ import { decodeHlc } from '../src/core/clock.js'
 import type { Identity } from '../src/core/identity.js'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import { fileStorage } from '../src/node/file-adapter.js'
+import { RecordLog } from '../src/records/log.js'
+import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { PoolKind, signRecord, type MemoryBody, type PoolRecord } from '../src/pools/records.js'
 import { asValue } from '../e2e/raw-client.js'
 import { removeDir, tempDir } from '../e2e/relay-process.js'
@@ -129,3 +131,44 @@ test.each(ATTACKS)('a member’s memory stamped at %s moves no honest clock, and
     await removeDir(dir)
   }
 }, 120_000)
+
+/**
+ * A store that a version before the fix wrote, holding what the attack left: the planted memories
+ * (accepted then) and an honest memory its clock stamped past the counter's width. It opens, its
+ * clock stays at wall time, every module works, and once sync opens the pool the planted records
+ * leave `records` (they stay in the document, quarantined).
+ */
+test('a store already holding poisoned stamps opens and works: the clock passes them over, sync quarantines them and takes them out of records', async () => {
+  const storage = memoryStorage()
+  const alice = await identityFor('alice')
+  const malloryId = await identityFor('mallory')
+  let mem = await createMemory({ storage, identity: alice })
+  const pool = (await mem.pools.create({ name: 'household' })).id
+  await mem.pools.share(pool, malloryId.did, { write: true })
+  await mem.pools.write(pool, fact('Aria', 'lives_in', 'Rome'))
+  await mem.close()
+
+  // What the old sync stored: appended through the record log as another handle on the storage would.
+  const planted = [
+    await stampedAs(malloryId, pool, memoryBody('mallory', 'far'), 'ffffffffffff.ffffff.mallory'),
+    await stampedAs(malloryId, pool, memoryBody('mallory', 'past-dates'), `${(2 ** 53 - 1).toString(16)}.000000.mallory`),
+    await stampedAs(alice, pool, memoryBody('alice', 'overflowed'), 'ffffffffffff.1000001.x'),
+  ]
+  const side = new RecordLog(storage, { ownsStorage: false })
+  await side.append(planted)
+  await side.close()
+
+  mem = await createMemory({ storage, identity: alice, sync: {} })
+  try {
+    // The pools module loads the planted records (the record log observes their stamps) before anything else.
+    await mem.pools.write(pool, fact('Bruno', 'lives_in', 'Oslo'))
+    await modulesWork(mem, 'restarted')
+    await mem.sync.open(pool)
+    await mem.sync.flush()
+    expect((await mem.sync.quarantine(pool)).map((q) => `${q.key} ${q.reason}`).sort()).toEqual(planted.map((r) => `${r.id} clock`).sort())
+    await eventually(() => objects(mem, pool), ['Oslo', 'Rome'])
+    await modulesWork(mem, 'synced')
+  } finally {
+    await mem.close()
+  }
+}, 60_000)
