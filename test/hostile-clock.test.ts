@@ -172,3 +172,46 @@ test('a store already holding poisoned stamps opens and works: the clock passes 
     await mem.close()
   }
 }, 60_000)
+
+/**
+ * A record stamped past the bound but inside the range is held, not judged: quarantined as
+ * `future` while this replica's clock is behind it, judged like any record once its time comes.
+ * Each replica holds it against its own clock (bob's runs ten minutes later here).
+ */
+test('a memory stamped ten minutes ahead is held on every replica until that replica’s clock reaches it, then accepted', async () => {
+  const a = await arena()
+  const bobId = await identityFor('bob')
+  const malloryId = await identityFor('mallory')
+  await a.owner.mem.pools.share(a.pool, bobId.did, { write: true })
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  let offset = 0
+  const bob = await createMemory({ storage: 'memory', identity: bobId, sync: { WebSocketPolyfill: WebSocket }, now: () => Date.now() + offset })
+  try {
+    await bob.sync.connect(a.pool, { url: a.url, token: await a.token(bobId.did, true) })
+    await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
+    await eventually(() => objects(bob, a.pool), ['Rome'])
+
+    const soon = Date.now() + 10 * 60_000
+    const mallory = await a.raw(malloryId.did, true)
+    const record = await stampedAs(malloryId, a.pool, memoryBody('mallory', 'soon'), `${soon.toString(16).padStart(12, '0')}.000000.mallory`)
+    mallory.records.set(record.id, asValue(record))
+    for (const m of [a.owner.mem, bob]) {
+      await eventually(async () => (await m.sync.quarantine(a.pool)).map((q) => `${q.key} ${q.reason}`), [`${record.id} future`])
+      expect(await objects(m, a.pool)).toEqual(['Rome'])
+      const before = Date.now()
+      nearNow((await m.facts.get(await m.facts.write('held, not adopted')))!.sequence, before)
+    }
+
+    // Bob's clock reaches the stamp: the next pass judges it, and a member's memory it is.
+    offset = 10 * 60_000 + 1_000
+    const oslo = await bob.pools.write(a.pool, fact('Bruno', 'lives_in', 'Oslo'))
+    await eventually(() => objects(bob, a.pool), ['Oslo', 'Rome', 'soon'])
+    expect(await bob.sync.quarantine(a.pool)).toEqual([])
+    // The owner's clock has not: still held there, and so is what bob's clock, now ten minutes
+    // ahead of the owner's, stamps: a device set that far wrong waits, it is not refused.
+    await eventually(async () => (await a.owner.mem.sync.quarantine(a.pool)).map((q) => `${q.key} ${q.reason}`).sort(), [`${oslo.id} future`, `${record.id} future`].sort())
+    expect(await objects(a.owner.mem, a.pool)).toEqual(['Rome'])
+  } finally {
+    await bob.close()
+  }
+}, 60_000)
