@@ -5,6 +5,7 @@ import type { Identity } from '../src/core/identity.js'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import { fileStorage } from '../src/node/file-adapter.js'
 import { RecordLog } from '../src/records/log.js'
+import { signRecord as signAny } from '../src/core/signed-record.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { PoolKind, signRecord, type MemoryBody, type PoolRecord } from '../src/pools/records.js'
 import { asValue } from '../e2e/raw-client.js'
@@ -214,4 +215,28 @@ test('a memory stamped ten minutes ahead is held on every replica until that rep
   } finally {
     await bob.close()
   }
+}, 60_000)
+
+/**
+ * The same class in SMALL's own dates: progress entries are strictly increasing, and a new entry is
+ * dated after the last one, so one entry a member dated in year 9999 dated every later entry of the
+ * project there. An entry dated more than the bound after its record's stamp is refused (protocol).
+ */
+test('a progress entry dated in year 9999 is refused on every replica, and later entries are dated now', async () => {
+  const a = await arena()
+  const bob = await a.replica('bob')
+  const malloryId = await identityFor('mallory')
+  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  await a.owner.mem.small.put('plan', { small_version: '1.0.0', owner: 'agent', tasks: [{ id: 't1', title: 'Ship' }] }, { project: 'p', pool: a.pool })
+  await eventually(async () => (await bob.mem.small.get('plan', { project: 'p' }))?.version !== undefined, true)
+
+  const mallory = await a.raw(malloryId.did, true)
+  const entry = { task_id: 't1', timestamp: '9999-12-31T23:59:59.999999999Z', status: 'in_progress', evidence: 'from the future' }
+  const record = await signAny(malloryId, { kind: 'small-progress', pool: a.pool, tenant: null, body: { project: 'p', entry }, author: malloryId.did, hlc: `${Date.now().toString(16).padStart(12, '0')}.000000.mallory` })
+  mallory.records.set(record.id, { ...record })
+  for (const m of [a.owner.mem, bob.mem]) await eventually(async () => (await m.sync.quarantine(a.pool)).map((q) => `${q.key} ${q.reason}`), [`${record.id} protocol`])
+  const next = await bob.mem.small.appendProgress({ task_id: 't1', evidence: 'today' }, { project: 'p' })
+  expect(Math.abs(Date.parse(next.timestamp!) - Date.now())).toBeLessThanOrEqual(MAX_AHEAD_MS + 60_000)
+  await eventually(async () => (await a.owner.mem.small.get('progress', { project: 'p' }))?.data.entries.map((e) => e.evidence), ['today'])
 }, 60_000)
