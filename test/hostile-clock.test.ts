@@ -240,3 +240,30 @@ test('a progress entry dated in year 9999 is refused on every replica, and later
   expect(Math.abs(Date.parse(next.timestamp!) - Date.now())).toBeLessThanOrEqual(MAX_AHEAD_MS + 60_000)
   await eventually(async () => (await a.owner.mem.small.get('progress', { project: 'p' }))?.data.entries.map((e) => e.evidence), ['today'])
 }, 60_000)
+
+/**
+ * What the clock at 2^53-1 ms left in a local facts store before the fix: a fact whose write time
+ * no `Date` can show (stored, then its answer threw). Every read of the store threw `RangeError:
+ * Invalid time value` from then on. It is read now, its time shown as the last a Date can show.
+ */
+test('a stored fact whose write time is past the date range does not break reads of the facts store', async () => {
+  const storage = memoryStorage()
+  let mem = await createMemory({ storage })
+  const ref = await mem.facts.write('Aria lives in Rome')
+  await mem.close()
+  await storage.open()
+  await storage.write(['records'], async (tx) => {
+    const r = (await tx.get<{ id: string; body: { writtenAt: number; validFrom: number } }>('records', ref))!
+    await tx.put('records', [{ ...r, hlc: `${(2 ** 53 - 1).toString(16)}.000001.x`, body: { ...r.body, writtenAt: (2 ** 53 - 1) * 1000 + 1, validFrom: (2 ** 53 - 1) * 1000 + 1 } }])
+  })
+  await storage.close()
+  mem = await createMemory({ storage })
+  try {
+    const hits = await mem.facts.retrieve('Aria Rome')
+    expect(hits.map((h) => h.ref)).toEqual([ref])
+    expect(hits[0]!.writtenAt).toMatch(/^\+275760-09-13T/)
+    await modulesWork(mem, 'local')
+  } finally {
+    await mem.close()
+  }
+})

@@ -61,3 +61,14 @@ export function formatTime(micros: Micros): string {
 export function parseOptionalTime(input: unknown, field: string): Micros | null {
   return input === undefined || input === null ? null : parseTime(input, field)
 }
+
+/**
+ * `formatTime` for a time already stored: never throws. A write time a version before issue 26
+ * stored from a stamp past the date range (its clock had adopted a peer's 2^53-1 ms) is shown as
+ * the last instant a `Date` can show, so one such fact does not make every read of the store fail.
+ */
+export function formatStoredTime(micros: Micros): string {
+  const limit = LAST_DATE_MS * 1000
+  const clamped = Number.isFinite(micros) ? Math.min(Math.max(micros, -limit), limit) : 0
+  return formatTime(clamped)
+}
