@@ -267,3 +267,21 @@ test('a stored fact whose write time is past the date range does not break reads
     await mem.close()
   }
 })
+
+/** A memory's `createdAt` is its author's number too: one past the range of Date must not make every replica's export throw. */
+test('a member’s memory created at 1e300 ms leaves every replica’s export working', async () => {
+  const a = await arena()
+  const bob = await a.replica('bob')
+  const malloryId = await identityFor('mallory')
+  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
+  await eventually(() => objects(bob.mem, a.pool), ['Rome'])
+  const mallory = await a.raw(malloryId.did, true)
+  const record = await stampedAs(malloryId, a.pool, memoryBody('mallory', 'forever', 1e300), `${Date.now().toString(16).padStart(12, '0')}.000000.mallory`)
+  mallory.records.set(record.id, asValue(record))
+  await bob.mem.pools.write(a.pool, fact('Bruno', 'lives_in', 'Oslo'))
+  for (const m of [a.owner.mem, bob.mem]) {
+    await eventually(async () => (await m.pools.export(a.pool)).memories.map((x) => String(x.content.object)).sort(), ['Oslo', 'Rome', 'forever'])
+  }
+}, 60_000)
