@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import {
-  HybridClock, MAX_AHEAD_MS, MAX_COUNTER, MAX_WALL_MS, assertStamp, decodeHlc, encodeHlc, hlcDate, hlcMicros, hlcWall, parseHlc,
+  HybridClock, MAX_AHEAD_MS, MAX_COUNTER, MAX_WALL_MS, assertStamp, decodeHlc, encodeHlc, hlcDate, hlcMicros, hlcWall, isStamp, parseHlc,
 } from '../src/core/clock.js'
 import { formatTime } from '../src/core/time.js'
 import { decodeRecord } from '../src/sync/codec.js'
@@ -29,6 +29,7 @@ describe('the codec of a stamp', () => {
     fc.assert(fc.property(stampArb, stampArb, (a, b) => {
       const [ta, tb] = [encodeHlc(a), encodeHlc(b)]
       expect(parseHlc(ta)).toEqual(a.node === undefined ? { wall: a.wall, counter: a.counter } : a)
+      expect(isStamp(ta)).toBe(true)
       expect(decodeHlc(ta)).toEqual(parseHlc(ta))
       const clockOrder = a.wall - b.wall || a.counter - b.counter
       // Text breaks a tie on wall and counter by node; the clock's order only needs the first two.
@@ -53,6 +54,7 @@ describe('the codec of a stamp', () => {
     ['not text', 12],
   ])('refuses %s', (_name, text) => {
     expect(parseHlc(text)).toBeNull()
+    expect(isStamp(text)).toBe(false)
     expect(() => assertStamp(text, 'hlc')).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT', details: expect.objectContaining({ field: 'hlc' }) }))
   })
 

@@ -1,4 +1,4 @@
-import { parseHlc } from '../core/clock.js'
+import { isStamp } from '../core/clock.js'
 import { isWellFormed } from '../pools/authority.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
 import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint.js'
@@ -53,7 +53,7 @@ export function decodeRecord(key: string, value: unknown): Decoded {
   if (typeof v['hlc'] !== 'string') return bad('hlc is not a hybrid-logical-clock stamp')
   // A stamp every replica can sort and date (core/clock.ts): wider fields sort out of clock order, a
   // wall past 2255 is no exact microsecond nor, past year 275760, any Date (issue 26).
-  if (parseHlc(v['hlc']) === null) {
+  if (!isStamp(v['hlc'])) {
     return { ok: false, reason: 'clock', detail: 'hlc is outside the clock range: 12 hex digits of ms up to 2255-06-05, 6 of counter' }
   }
   if (typeof v['body'] !== 'object' || v['body'] === null) return bad('body is not an object')
