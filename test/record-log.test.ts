@@ -275,8 +275,8 @@ describe('RecordLog', () => {
 })
 
 test('hlcWall reads the wall time decodeHlc reads, from stamps the clock issues and from malformed ones', async () => {
-  const { decodeHlc, encodeHlc, hlcWall } = await import('../src/core/clock.js')
-  const stamps = ['', 'zz', '01a210ebee48', '01a210ebee48.000003', '01a210ebee48.000003.dd39a833', '.5.x', 'g.1.2']
-  for (let i = 0; i < 50; i++) stamps.push(encodeHlc({ wall: Math.floor(Math.random() * 2 ** 44), counter: i, ...(i % 2 ? { node: `n${i}` } : {}) }))
+  const { MAX_WALL_MS, decodeHlc, encodeHlc, hlcWall } = await import('../src/core/clock.js')
+  const stamps = ['', 'zz', '01a210ebee48', '01a210ebee48.000003', '01a210ebee48.000003.dd39a833', '.5.x', 'g.1.2', 'ffffffffffff.1000001', '1fffffffffffff.000000']
+  for (let i = 0; i < 50; i++) stamps.push(encodeHlc({ wall: Math.floor(Math.random() * MAX_WALL_MS), counter: i, ...(i % 2 ? { node: `n${i}` } : {}) }))
   for (const s of stamps) expect(Object.is(hlcWall(s), decodeHlc(s).wall)).toBe(true)
 })

@@ -7,7 +7,7 @@ import { signRecord, signedRecordId, type SignedRecord, type UnsignedRecord } fr
 import { PoolKind } from '../src/pools/records.js'
 import { CHECKPOINT_KIND, checkpointBody, recordDigest, type CheckpointBody } from '../src/sync/checkpoint.js'
 import { RECORDS_MAP } from '../src/sync/index.js'
-import { fact } from './pools-helpers.js'
+import { T0, fact } from './pools-helpers.js'
 import { clock, devices, identityFor, network, seedCrypto, settle, snapshot, type Device } from './sync-helpers.js'
 
 /**
@@ -117,7 +117,8 @@ test('forged checkpoints change nothing: not the owner, a bad signature, an alte
   const listed = new Set(values.filter((v) => v.kind === CHECKPOINT_KIND).flatMap((c) => (c.body as CheckpointBody).digests.match(/.{32}/g)!))
   const victim = values.find((v) => v.kind === PoolKind.MEMORY && listed.has(recordDigest(v)))!
   const mallory = await identityFor('mallory')
-  const hlc = encodeHlc({ wall: Date.now(), counter: 0, node: 'mallory' })
+  // Dated by the devices' clock (a record further than a minute ahead of it waits: docs/sync.md, "Clocks").
+  const hlc = encodeHlc({ wall: T0 + 1, counter: 0, node: 'mallory' })
   // A record under someone else's name: its id is its content's, its signature is nobody's.
   let n = 0
   const unsigned = (r: UnsignedRecord): SignedRecord => ({ id: signedRecordId(r), ...r, sig: toHex(new Uint8Array(64).fill(++n)) })

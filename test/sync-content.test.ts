@@ -82,7 +82,7 @@ describe('artifacts shared through a pool', () => {
   })
 
   test('a read-only member is refused by its own API, and its forged version is quarantined by every replica', async () => {
-    const { d } = await setup(['alice', 'bob', 'carol'] as const)
+    const { d, c } = await setup(['alice', 'bob', 'carol'] as const)
     const net = network()
     const pool = (await d.alice.mem.pools.create({ name: 'research' })).id
     await d.alice.mem.pools.share(pool, d.bob.id.did)
@@ -97,6 +97,8 @@ describe('artifacts shared through a pool', () => {
     net.provider('bob-raw').connect(pool, raw, () => undefined)
     await settle(net, [d.alice.mem, d.carol.mem])
     const text = (await d.alice.mem.artifacts.read('notes')).text.replace('v1', 'bob was here')
+    // The replicas' clocks reach its date: one further ahead than a minute waits for them (docs/sync.md, "Clocks").
+    c.advance(120_000)
     const forged = await inject(raw, d.bob, pool, ARTIFACT_VERSION_KIND, { slug: 'notes', version: 2, parents: [root.versionId], text }, 120_000)
     await settle(net, [d.alice.mem, d.bob.mem, d.carol.mem])
     for (const x of [d.alice, d.bob, d.carol]) {
@@ -142,7 +144,7 @@ describe('SMALL projects shared through a pool', () => {
   })
 
   test('a human-owned document by an agent and an edited progress entry are quarantined on every replica', async () => {
-    const { d } = await setup(['alice', 'bob'] as const)
+    const { d, c } = await setup(['alice', 'bob'] as const)
     const net = network()
     const pool = (await d.alice.mem.pools.create({ name: 'project' })).id
     await d.alice.mem.pools.share(pool, d.bob.id.did, { write: true })
@@ -155,6 +157,8 @@ describe('SMALL projects shared through a pool', () => {
     await settle(net, [d.alice.mem, d.bob.mem])
 
     const current = (await d.alice.mem.small.get('intent', { project: 'p' }))!
+    // The replicas' clocks reach the raw records' dates (one more than a minute ahead waits: docs/sync.md, "Clocks").
+    c.advance(62_000)
     const hijack = await inject(raw, d.bob, pool, SMALL_DOC_KIND, { project: 'p', name: 'intent', text: current.text.replace('Agents share memory', 'Agents own the humans'), prev: current.version }, 60_000)
     const edited = { ...entry, evidence: 'rewritten' }
     const progressText = `small_version: "1.0.0"\nowner: agent\nentries:\n  - ${JSON.stringify(edited)}\n`

@@ -42,9 +42,16 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate()
 }
 
-/** Formats microseconds as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`. */
+/** The last instant `Date` can show, in ms (ECMA-262 §21.4.1.1: 8.64e15). */
+const LAST_DATE_MS = 8.64e15
+
+/**
+ * Formats microseconds as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`.
+ * @throws MemweaveError INVALID_ARGUMENT for a time `Date` cannot show (never a bare RangeError).
+ */
 export function formatTime(micros: Micros): string {
   const ms = Math.floor(micros / 1000)
+  if (!(Math.abs(ms) <= LAST_DATE_MS)) throw invalidArgument('time', `${micros} µs is outside the range of dates`)
   const iso = new Date(ms).toISOString() // YYYY-MM-DDTHH:MM:SS.mmmZ
   const sub = micros - ms * 1000
   return `${iso.slice(0, 19)}.${iso.slice(20, 23)}${String(sub).padStart(3, '0')}+00:00`
@@ -53,4 +60,15 @@ export function formatTime(micros: Micros): string {
 /** Accepts an optional time: `null`/`undefined` stay null. */
 export function parseOptionalTime(input: unknown, field: string): Micros | null {
   return input === undefined || input === null ? null : parseTime(input, field)
+}
+
+/**
+ * `formatTime` for a time already stored: never throws. A write time a version before issue 26
+ * stored from a stamp past the date range (its clock had adopted a peer's 2^53-1 ms) is shown as
+ * the last instant a `Date` can show, so one such fact does not make every read of the store fail.
+ */
+export function formatStoredTime(micros: Micros): string {
+  const limit = LAST_DATE_MS * 1000
+  const clamped = Number.isFinite(micros) ? Math.min(Math.max(micros, -limit), limit) : 0
+  return formatTime(clamped)
 }

@@ -4,7 +4,7 @@ import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js
 import { publicKeyFromSeed, sign } from '../core/ed25519.js'
 import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
-import { formatTime, parseOptionalTime, parseTime } from '../core/time.js'
+import { formatStoredTime, formatTime, parseOptionalTime, parseTime } from '../core/time.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Deriver, Delivery, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -657,16 +657,16 @@ export class GmpFactStore implements FactStore, FactLookup {
     return {
       ref: v.ref,
       content: v.body.content,
-      writtenAt: formatTime(v.body.writtenAt),
+      writtenAt: formatStoredTime(v.body.writtenAt),
       metadata: structuredClone(v.body.metadata),
-      validFrom: bi ? formatTime(v.body.validFrom) : null,
-      validUntil: until === null ? null : formatTime(until),
+      validFrom: bi ? formatStoredTime(v.body.validFrom) : null,
+      validUntil: until === null ? null : formatStoredTime(until),
       tenantId: v.tenant,
       supersededBy: caps.has(Capability.SUPERSESSION_CHAIN) ? this.#state.supersededBy(v.ref) : null,
       source: caps.has(Capability.PROVENANCE)
         ? {
             writeId: v.ref,
-            writtenAt: formatTime(v.body.writtenAt),
+            writtenAt: formatStoredTime(v.body.writtenAt),
             writtenBy: src.writtenBy,
             signature: src.signature ? hexBytes(src.signature) : null,
             publicKey: src.publicKey ? hexBytes(src.publicKey) : null,

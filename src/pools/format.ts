@@ -14,7 +14,9 @@ import type { ExportedMemory, MemoryType, MergeStrategy, PoolExport, PoolInfo, P
  */
 
 const hex = (id: string): string => `0x${id}`
-const iso = (ms: number): string => new Date(ms).toISOString()
+/** A member chooses `createdAt` (any number): one past the range of `Date` must not make every export throw a RangeError (issue 26). */
+const LAST_DATE_MS = 8.64e15
+const iso = (ms: number): string => new Date(Number.isFinite(ms) ? Math.min(Math.max(ms, -LAST_DATE_MS), LAST_DATE_MS) : 0).toISOString()
 
 const snake = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const camel = (k: string): string => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())

@@ -1,4 +1,4 @@
-import { HybridClock, decodeHlc, encodeHlc, type Hlc } from '../core/clock.js'
+import { HybridClock, MAX_AHEAD_MS, MAX_WALL_MS, assertStamp, encodeHlc, parseHlc, type Hlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { recordId } from '../core/ids.js'
@@ -52,6 +52,7 @@ export class RecordLog {
   readonly storage: StoragePort
   readonly identity: Identity | null
   readonly #clock: HybridClock
+  readonly #now: () => number
   readonly #owns: boolean
   readonly #derivers: Deriver[] = []
   readonly #byKind = new Map<string, Deriver[]>()
@@ -84,7 +85,8 @@ export class RecordLog {
   constructor(storage: StoragePort, options: RecordLogOptions = {}) {
     this.storage = storage
     this.identity = options.identity ?? null
-    this.#clock = new HybridClock(options.now)
+    this.#now = options.now ?? Date.now
+    this.#clock = new HybridClock(this.#now)
     this.#owns = options.ownsStorage ?? true
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
     this.define('records.append', (w, a: { records: StoredRecord[]; removed: string[] }) => appendAndRemove(w, a.records, a.removed))
@@ -101,6 +103,11 @@ export class RecordLog {
   tickDecoded(): { readonly stamp: string; readonly hlc: Hlc } {
     const hlc = this.#clock.tick()
     return { stamp: encodeHlc(hlc), hlc }
+  }
+
+  /** This log's wall clock in ms (the one its stamps follow): what sync holds a record stamped too far ahead against. */
+  now(): number {
+    return this.#now()
   }
 
   /** The pool gate (set by the Memory once pools can load). */
@@ -126,7 +133,8 @@ export class RecordLog {
    */
   seal(kind: string, body: unknown, options: SealOptions = {}): StoredRecord {
     const author = options.author === undefined ? (this.identity?.did ?? null) : options.author
-    const unsigned = { kind, tenant: options.tenant ?? null, body, author, hlc: options.hlc ?? this.tick() }
+    const hlc = options.hlc === undefined ? this.tick() : assertStamp(options.hlc, 'hlc')
+    const unsigned = { kind, tenant: options.tenant ?? null, body, author, hlc }
     return { id: recordId(unsigned), ...unsigned }
   }
 
@@ -141,7 +149,8 @@ export class RecordLog {
     kind: string, body: unknown, place: { readonly pool: string; readonly tenant: string | null }, hlc?: string, signer: Identity | null = this.identity,
   ): Promise<StoredRecord & { readonly pool: string; readonly sig: string; readonly author: string }> {
     if (!signer) throw new MemweaveError(ErrorCode.PERMISSION_DENIED, 'a pooled record needs an identity: create the memory with options.identity')
-    return signRecord(signer, { kind, pool: place.pool, tenant: place.tenant, body, author: signer.did, hlc: hlc ?? this.tick() })
+    const stamp = hlc === undefined ? this.tick() : assertStamp(hlc, 'hlc')
+    return signRecord(signer, { kind, pool: place.pool, tenant: place.tenant, body, author: signer.did, hlc: stamp })
   }
 
   // ---- derivers and the feed ---------------------------------------------------------------------
@@ -295,12 +304,27 @@ export class RecordLog {
   /**
    * Observes the latest stamp among many records (a load, a commit): stamps are fixed-width text that
    * sorts like the clock, so one string comparison per record and one decode in all, where
-   * decoding each was a tenth of opening 100k facts.
+   * decoding each was a tenth of opening 100k facts. Only stamps the clock may adopt count: one
+   * more than `MAX_AHEAD_MS` ahead of the wall clock, or outside the codec's range (a store written
+   * before the codec checked it), is passed over, so the clock follows the latest admissible one.
    */
   #observeAll(records: readonly StoredRecord[]): void {
+    const limit = this.#now() + MAX_AHEAD_MS
+    if (!(limit >= 0)) return
+    // The first text past every admissible stamp: wall `limit + 1`, counter 0, no node.
+    const ceiling = `${(Math.min(Math.floor(limit), MAX_WALL_MS) + 1).toString(16).padStart(12, '0')}.000000`
     let latest: string | undefined
-    for (const r of records) if (typeof r.hlc === 'string' && (latest === undefined || r.hlc > latest)) latest = r.hlc
-    if (latest !== undefined) this.#clock.observe(decodeHlc(latest))
+    for (const r of records) if (typeof r.hlc === 'string' && r.hlc < ceiling && (latest === undefined || r.hlc > latest)) latest = r.hlc
+    if (latest === undefined) return
+    const hlc = parseHlc(latest)
+    if (hlc !== null && this.#clock.observe(hlc)) return
+    // The latest by text is no stamp (wider fields sort wrongly): decode each, rare.
+    let best: Hlc | null = null
+    for (const r of records) {
+      const h = parseHlc(r.hlc)
+      if (h !== null && (best === null || h.wall > best.wall || (h.wall === best.wall && h.counter > best.counter)) && h.wall <= limit) best = h
+    }
+    if (best !== null) this.#clock.observe(best)
   }
 
   /** Fans records out by kind (one call per deriver, commit order kept) and removals to every deriver. */

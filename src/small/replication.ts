@@ -1,7 +1,9 @@
+import { MAX_AHEAD_MS, hlcWall } from '../core/clock.js'
 import { entryDigest } from './append-only.js'
 import { isSmallDocName } from './layout.js'
 import { mayWrite, roleOf } from './ownership.js'
 import { SMALL_DOC_KIND, SMALL_PROGRESS_KIND, type DocBody, type ProgressBody } from './state.js'
+import { parseTimestamp } from './timestamp.js'
 import { parseYaml } from './yaml-text.js'
 
 /**
@@ -12,7 +14,11 @@ import { parseYaml } from './yaml-text.js'
  *   list as acting for a person (its owner and its `humans` policy);
  * - a `progress` document whose text carries an entry that no progress-entry record of the project
  *   holds: an edited (or invented) entry; progress is append-only (SMALL.md invariant 3), and an
- *   entry only ever exists as its own immutable record.
+ *   entry only ever exists as its own immutable record;
+ * - a progress entry dated more than `MAX_AHEAD_MS` after its record's clock stamp: entries are
+ *   strictly increasing, so every later entry of the project would be dated after it (one entry
+ *   dated in year 9999 would date them all there). The record's stamp is itself held to the
+ *   replicas' clocks (docs/sync.md, "Clocks"), so this bounds the entry's date the same way.
  */
 export function isSmallDocBody(body: unknown): body is DocBody {
   const b = body as Partial<DocBody> | null
@@ -31,6 +37,8 @@ interface Candidate {
   readonly kind: string
   readonly author: string
   readonly body: unknown
+  /** The record's clock stamp. */
+  readonly hlc: string
 }
 
 /** Record id -> why SMALL refuses it, for the SMALL records among `records`. */
@@ -40,6 +48,11 @@ export function refuseSmallRecords(records: Iterable<Candidate>, humans: Readonl
   const progressDocs: Array<{ id: string; project: string; text: string }> = []
   for (const r of records) {
     if (r.kind === SMALL_PROGRESS_KIND && isSmallProgressBody(r.body)) {
+      const ahead = aheadOfStamp(r.body.entry.timestamp, r.hlc)
+      if (ahead > MAX_AHEAD_MS) {
+        out.set(r.id, `progress entry dated ${Math.round(ahead / 1000)} s after its record's clock stamp: every later entry would have to be dated after it`)
+        continue
+      }
       let set = entries.get(r.body.project)
       if (!set) entries.set(r.body.project, (set = new Set()))
       set.add(entryDigest(r.body.entry))
@@ -60,4 +73,11 @@ export function refuseSmallRecords(records: Iterable<Candidate>, humans: Readonl
     if (i >= 0) out.set(d.id, `progress entry ${i} is not a recorded entry of project ${d.project}: progress is append-only, entries are never edited`)
   }
   return out
+}
+
+/** How many ms an entry's timestamp lies after its record's stamp (0 when it has none or it does not parse: other rules judge those). */
+function aheadOfStamp(timestamp: unknown, hlc: string): number {
+  if (timestamp === undefined) return 0
+  const t = parseTimestamp(timestamp)
+  return t.ok ? t.instant.seconds * 1000 - hlcWall(hlc) : 0
 }

@@ -1,3 +1,4 @@
+import { isStamp } from '../core/clock.js'
 import { isWellFormed } from '../pools/authority.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
 import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint.js'
@@ -23,7 +24,6 @@ export type RecordValue = { readonly [K in keyof PoolRecord]: PoolRecord[K] }
 
 const HEX32 = /^[0-9a-f]{32}$/
 const HEX128 = /^[0-9a-f]{128}$/
-const HLC = /^[0-9a-f]{12,}\.[0-9a-f]{6,}(\.[0-9a-z]{1,32})?$/
 const KINDS: ReadonlySet<string> = new Set([...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND])
 
 /** The value to put into the Y.Map for a record: a fresh object with the record's fields only. */
@@ -34,7 +34,7 @@ export function encodeRecord(record: PoolRecord): RecordValue {
 
 export type Decoded =
   | { readonly ok: true; readonly record: PoolRecord }
-  | { readonly ok: false; readonly reason: 'malformed' | 'missing-signature'; readonly detail: string }
+  | { readonly ok: false; readonly reason: 'malformed' | 'missing-signature' | 'clock' | 'future'; readonly detail: string }
 
 function bad(detail: string): Decoded {
   return { ok: false, reason: 'malformed', detail }
@@ -50,7 +50,12 @@ export function decodeRecord(key: string, value: unknown): Decoded {
   if (typeof v['pool'] !== 'string' || !HEX32.test(v['pool'])) return bad('pool is not 32 hex digits')
   if (v['tenant'] !== null && typeof v['tenant'] !== 'string') return bad('tenant is neither a string nor null')
   if (typeof v['author'] !== 'string' || !v['author'].startsWith('did:key:')) return bad('author is not a did:key')
-  if (typeof v['hlc'] !== 'string' || !HLC.test(v['hlc'])) return bad('hlc is not a hybrid-logical-clock stamp')
+  if (typeof v['hlc'] !== 'string') return bad('hlc is not a hybrid-logical-clock stamp')
+  // A stamp every replica can sort and date (core/clock.ts): wider fields sort out of clock order, a
+  // wall past 2255 is no exact microsecond nor, past year 275760, any Date (issue 26).
+  if (!isStamp(v['hlc'])) {
+    return { ok: false, reason: 'clock', detail: 'hlc is outside the clock range: 12 hex digits of ms up to 2255-06-05, 6 of counter' }
+  }
   if (typeof v['body'] !== 'object' || v['body'] === null) return bad('body is not an object')
   const record: PoolRecord = {
     id: v['id'], kind: v['kind'] as PoolKind, pool: v['pool'] as PoolRecord['pool'], tenant: v['tenant'] as string | null,

@@ -198,6 +198,19 @@ export class Planner {
   }
 
   /**
+   * Keys to judge again although their values did not change: records held for a stamp ahead of
+   * this replica's clock whose time came (pool-sync.ts `releaseDue`). They leave the judged values
+   * and the quarantine, so the next pass that takes them judges them as new.
+   */
+  retry(keys: Iterable<string>): void {
+    for (const key of keys) {
+      this.#values?.delete(key)
+      const q = this.#quarantinedByKey.get(key)
+      if (q) this.#release(q)
+    }
+  }
+
+  /**
    * What changed since the last call, or null when a full pass ran in between (or none was taken
    * yet): then the caller compares the whole plan with what it holds.
    */

@@ -1,4 +1,5 @@
 import type * as Y from 'yjs'
+import { MAX_AHEAD_MS, hlcWall } from '../core/clock.js'
 import type { PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -57,6 +58,17 @@ export class PoolSync {
   readonly #links = new Set<LinkSlot>()
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
+  /**
+   * Keys whose record is stamped more than `MAX_AHEAD_MS` ahead of this replica's clock: the
+   * value, and when (this clock's ms) it may be judged. Held, not judged: `decode` says `future`.
+   */
+  readonly #held = new Map<string, { readonly value: unknown; readonly until: number }>()
+  /** The earliest `until` of `#held` (null: none held). */
+  #next: number | null = null
+  /** The wall clock records are held against (the Memory's: tests inject it). */
+  readonly #now: () => number
+  /** The timer that wakes the loop when the first held record's time comes (store.ts). */
+  timer: ReturnType<typeof setTimeout> | null = null
   /** The refused values by key, as last stored (the `quarantine` table's rows of this pool). */
   quarantine = new Map<string, QuarantinedRecord>()
   /** The persisted updates are replayed and the document is listened to: the loop may work on it. */
@@ -71,8 +83,9 @@ export class PoolSync {
   error: string | null = null
   readonly #onChange: () => void
 
-  constructor(pool: PoolId, storage: StoragePort, onChange: () => void, clientId?: number) {
+  constructor(pool: PoolId, storage: StoragePort, onChange: () => void, clientId?: number, now: () => number = Date.now) {
     this.pool = pool
+    this.#now = now
     this.pdoc = new PoolDoc(pool, clientId)
     this.log = new UpdateLog(storage, pool)
     this.planner = new Planner(pool)
@@ -175,19 +188,72 @@ export class PoolSync {
     return author === s.owner || s.acl.at(author, null, Date.now()).read ? author : ''
   }
 
-  /** The codec's decode, memoized per key and value (materialize.ts `decode`). */
+  /**
+   * The codec's decode, memoized per key and value (materialize.ts `decode`), with one rule of this
+   * replica's: a record stamped more than `MAX_AHEAD_MS` ahead of its clock reads `future` (held,
+   * docs/sync.md "Clocks"), and keeps reading so until `releaseDue` lets it go, so that every pass
+   * in between sees one verdict.
+   */
   readonly decode = (key: string, value: unknown): Decoded => {
     const hit = this.#decoded.get(key)
     if (hit && hit.value === value) return hit.d
-    const d = decodeRecord(key, value)
+    let d = this.codec(key, value)
+    if (d.ok) {
+      const ahead = hlcWall(d.record.hlc) - this.#now()
+      if (ahead > MAX_AHEAD_MS) {
+        const until = hlcWall(d.record.hlc) - MAX_AHEAD_MS
+        this.#held.set(key, { value, until })
+        if (this.#next === null || until < this.#next) this.#next = until
+        d = { ok: false, reason: 'future', detail: `stamped ${Math.round(ahead / 1000)} s ahead of this replica's clock: held until ${new Date(hlcWall(d.record.hlc)).toISOString()}` }
+      }
+    }
     this.#decoded.set(key, { value, d })
     return d
+  }
+
+  /** The codec's decode alone (no holding): whether a value is a record at all, whatever its time. */
+  codec(key: string, value: unknown): Decoded {
+    return decodeRecord(key, value)
+  }
+
+  /**
+   * Lets go of the held records whose time came by `now`: they count as changed, and the planner
+   * judges them as new in the next pass. Returns their keys.
+   */
+  releaseDue(now: number = this.#now()): string[] {
+    if (this.#next === null || this.#next > now) return []
+    const due: string[] = []
+    this.#next = null
+    for (const [key, h] of this.#held) {
+      if (h.until <= now) due.push(key)
+      else if (this.#next === null || h.until < this.#next) this.#next = h.until
+    }
+    for (const key of due) {
+      const held = this.#held.get(key)!
+      this.#held.delete(key)
+      const hit = this.#decoded.get(key)
+      if (hit && hit.value === held.value) this.#decoded.delete(key)
+      if (!this.pdoc.map.has(key)) continue
+      this.#changed.add(key)
+      this.#fair.add(key, this.#bucketOf(key))
+    }
+    this.planner.retry(due)
+    return due
+  }
+
+  /** When the first held record may be judged (this clock's ms), or null when none is held. */
+  get nextRelease(): number | null {
+    return this.#next
   }
 
   /** Drops memo entries of keys no longer in the document. */
   pruneDecoded(): void {
     if (this.#decoded.size <= this.pdoc.size) return
-    for (const key of this.#decoded.keys()) if (!this.pdoc.map.has(key)) this.#decoded.delete(key)
+    for (const key of this.#decoded.keys()) {
+      if (this.pdoc.map.has(key)) continue
+      this.#decoded.delete(key)
+      this.#held.delete(key)
+    }
   }
 
   /** Whether some link is up and has exchanged states with the other side. */
@@ -238,6 +304,8 @@ export class PoolSync {
   }
 
   destroy(): void {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
     this.closeLinks()
     this.pdoc.destroy()
   }

@@ -26,6 +26,16 @@ export const QuarantineReason = {
   NOT_OWNER: Verdict.NOT_OWNER,
   NOT_MEMBER: Verdict.NOT_MEMBER,
   READ_ONLY: Verdict.READ_ONLY,
+  /**
+   * Its clock stamp is outside the range every replica can represent (a wall time past 2255-06-05,
+   * fields of another width): it could not be sorted or dated. Never accepted.
+   */
+  CLOCK: 'clock',
+  /**
+   * Stamped more than a minute (`MAX_AHEAD_MS`) ahead of this replica's clock: held, not judged,
+   * until its time comes, then judged like any record (docs/sync.md, "Clocks").
+   */
+  FUTURE: 'future',
   /** Signed by a writer, but its module's protocol forbids it (a human-owned SMALL document by an agent, an edited progress entry, plaintext in an encrypted pool). */
   PROTOCOL: 'protocol',
 } as const
@@ -36,6 +46,13 @@ export const AUTHORITY_REASONS: ReadonlySet<QuarantineReason> = new Set([
   QuarantineReason.FORGED_CREATE, QuarantineReason.WRONG_TENANT, QuarantineReason.NOT_OWNER, QuarantineReason.NOT_MEMBER,
   QuarantineReason.READ_ONLY, QuarantineReason.PROTOCOL,
 ])
+
+/**
+ * Verdicts that take a stored copy of the record out of `records` (it stays in the document): who
+ * wrote it, and a clock stamp that no module may see yet (`future`: it comes back in its time) or
+ * ever (`clock`: a store written before the codec checked the range).
+ */
+export const EVICTING_REASONS: ReadonlySet<QuarantineReason> = new Set([...AUTHORITY_REASONS, QuarantineReason.CLOCK, QuarantineReason.FUTURE])
 
 /** One refused value of a pool's Y.Doc (`mem.sync.quarantine()`). */
 export interface QuarantinedRecord {

@@ -1,4 +1,5 @@
 import * as Y from 'yjs'
+import { parseHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { parsePoolId } from '../pools/input.js'
 import { isPooled, signedRecordId, type SignedRecord } from '../core/signed-record.js'
@@ -14,7 +15,7 @@ import { CONTENT_KINDS, isContentKind } from './content.js'
 import { compareQuarantined, type Plan } from './materialize.js'
 import { Origin } from './pool-doc.js'
 import { PoolSync } from './pool-sync.js'
-import { AUTHORITY_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
+import { EVICTING_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, toReport, type QuarantineRow, type QuarantinedRecord } from './quarantine.js'
 import { SignatureCache } from './signatures.js'
 import { SliceSize } from './slice.js'
 import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type SyncProvider, type SyncStatus } from './types.js'
@@ -64,6 +65,9 @@ const APPEND_CHUNK = 10_000
 
 /** Keys of a catch-up's first pass, before its cost per key is measured. */
 const BULK_FIRST = 1_000
+
+/** The longest delay a timer takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** A change of this many records or more is taken in by the pools module in the background (`#applied`). */
 const BACKGROUND_FROM = 10_000
@@ -152,7 +156,7 @@ export class SyncStore implements Sync {
     const pool = parsePoolId(poolId)
     let entry = this.#pools.get(pool)
     if (!entry) {
-      const sync = new PoolSync(pool, this.#storage, () => this.#changed(), this.#clientId?.())
+      const sync = new PoolSync(pool, this.#storage, () => this.#changed(), this.#clientId?.(), () => this.#log.now())
       entry = { sync, ready: this.#load(sync) }
       this.#pools.set(pool, entry)
       this.#follow()
@@ -415,6 +419,8 @@ export class SyncStore implements Sync {
   /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts); and the keys it took. */
   async #plan(ps: PoolSync): Promise<{ plan: Plan; slice: ReadonlySet<string> }> {
     ps.pruneDecoded()
+    // Held records whose time came are judged in this pass, as new.
+    ps.releaseDue()
     this.#sizer = ps.catchingUp ? this.#bulk : this.#slice
     const { slice, deferred } = ps.takeChanged(this.#sizer.next)
     const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
@@ -484,9 +490,9 @@ export class SyncStore implements Sync {
     this.#toDoc(ps, made)
   }
 
-  /** Whether the document holds a valid copy of a stored record under its id: this very value verified. */
+  /** Whether the document holds a valid copy of a stored record under its id: this very value verified (held for its stamp or not). */
   #holdsValid(ps: PoolSync, id: string): boolean {
-    const d = ps.decode(id, ps.pdoc.map.get(id))
+    const d = ps.codec(id, ps.pdoc.map.get(id))
     return d.ok && this.#sigs.known(d.record) === true
   }
 
@@ -502,7 +508,7 @@ export class SyncStore implements Sync {
     ps.fullCheck = false
     // Verdicts on the values the candidates' keys hold now (one that changes meanwhile has none: it is healed).
     await this.#sigs.verify(candidates.flatMap((id) => {
-      const d = ps.decode(id, ps.pdoc.map.get(id))
+      const d = ps.codec(id, ps.pdoc.map.get(id))
       return d.ok ? [d.record] : []
     }))
     // A key that is absent, though a tombstone names it, is healed unless that tombstone may forget
@@ -511,7 +517,9 @@ export class SyncStore implements Sync {
     if (heal.length) {
       const got = await this.#storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
       const s = ps.planner.structure
-      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
+      // Never a stored record whose stamp the codec refuses (kept by a version before it checked the range): it leaves `records`.
+      const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && parseHlc(r.hlc) !== null &&
+        !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
       if (records.length) {
         ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
         const again = await this.#plan(ps)
@@ -529,6 +537,7 @@ export class SyncStore implements Sync {
     // Judged keys are no longer incoming (a key changed again meanwhile is pending again).
     for (const key of slice) if (!ps.isPending(key)) ps.touched.delete(key)
     this.#sizer.note(this.#taken, performance.now() - started)
+    this.#wakeForHeld(ps)
     if (ps.pending) {
       // A bounded slice left changes for the next pass; let the event loop deliver what arrived
       // meanwhile (another writer's record) and this replica's own writes go out first.
@@ -536,6 +545,25 @@ export class SyncStore implements Sync {
       this.#again = true
       this.#yield = true
     }
+  }
+
+  /**
+   * Wakes the loop when the first record held for its stamp may be judged (docs/sync.md, "Clocks").
+   * A timer that fires early (a timer's limit is about 24.8 days) just schedules the next.
+   */
+  #wakeForHeld(ps: PoolSync): void {
+    const next = ps.nextRelease
+    if (ps.timer !== null) clearTimeout(ps.timer)
+    ps.timer = null
+    if (next === null || this.#closed) return
+    const delay = Math.min(Math.max(next - this.#log.now(), 0) + 1, MAX_TIMER_MS)
+    ps.timer = setTimeout(() => {
+      ps.timer = null
+      ps.wantMaterialize = true
+      this.#kick()
+    }, delay)
+    // A held record must not keep a process alive (Node): it is only waited for while the Memory runs.
+    ;(ps.timer as { unref?: () => void }).unref?.()
   }
 
   /**
@@ -555,7 +583,7 @@ export class SyncStore implements Sync {
     if (full) {
       puts = plan.accepted.filter((r) => !ps.stored.has(r.id))
       forgotten = [...plan.forgotten].filter((id) => ps.stored.has(id))
-      evictedRows = plan.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+      evictedRows = plan.quarantined.filter((q) => EVICTING_REASONS.has(q.reason) && ps.stored.has(q.key))
       const after = new Map(plan.quarantined.map((q) => [q.key, q]))
       qChanged = plan.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
       qGone = [...ps.quarantine.keys()].filter((key) => !after.has(key))
@@ -563,7 +591,7 @@ export class SyncStore implements Sync {
       puts = delta.accepted.filter((r) => !ps.stored.has(r.id))
       // A tombstone judged by itself forgets what it names (planner.ts `#forgetBy`).
       forgotten = delta.forgotten.filter((id) => ps.stored.has(id))
-      evictedRows = delta.quarantined.filter((q) => AUTHORITY_REASONS.has(q.reason) && ps.stored.has(q.key))
+      evictedRows = delta.quarantined.filter((q) => EVICTING_REASONS.has(q.reason) && ps.stored.has(q.key))
       qChanged = delta.quarantined.filter((q) => !sameReport(ps.quarantine.get(q.key), q))
       qGone = delta.released.filter((key) => ps.quarantine.has(key))
     }
