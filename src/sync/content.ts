@@ -32,7 +32,18 @@ export function isContentKind(kind: string): boolean {
 }
 
 export function isWellFormedContent(kind: string, body: unknown): boolean {
-  return RULES.get(kind)?.wellFormed(body) ?? false
+  return contentProblem(kind, body) === null
+}
+
+/** Why a content record's body is not one its module's API could have written, or null when it is. Never throws. */
+export function contentProblem(kind: string, body: unknown): string | null {
+  const rule = RULES.get(kind)
+  if (!rule) return `${kind} is not a content kind`
+  try {
+    return rule.wellFormed(body) ? null : 'body does not have the shape of its kind'
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
 }
 
 /**
