@@ -48,10 +48,17 @@ test('a member\'s oversized and mis-shaped memories are quarantined; honest memo
     'evidence not ids': { payload: { ...p, evidence: ['e'.repeat(2 * MB)] } },
     'a field the API never writes': { payload: { ...p, junk: 'j'.repeat(2 * MB) } },
     'tombstone target not an id': { targets: [{ id: 't'.repeat(2 * MB), supersedes: [] }], reason: 'forget' },
+    'resolve with a huge loser': { winner: 'a'.repeat(32), losers: ['l'.repeat(2 * MB)] },
+    'observation of 2 MB': { task: 't', content: 'o'.repeat(2 * MB), agent: 'mallory', attention: 0.5, confidence: 1, candidate: false, beliefType: null },
+    'artifact with a path for a slug': { slug: '../../etc/passwd', version: 1, parents: [], text: 'x' },
+  }
+  const kinds: Record<string, string> = {
+    'tombstone target not an id': PoolKind.TOMBSTONE, 'resolve with a huge loser': PoolKind.RESOLVE,
+    'observation of 2 MB': 'observation', 'artifact with a path for a slug': 'artifact-version',
   }
   const planted = new Map<string, string>()
   for (const [what, body] of Object.entries(bodies)) {
-    const kind = 'targets' in body ? PoolKind.TOMBSTONE : PoolKind.MEMORY
+    const kind = (kinds[what] ?? PoolKind.MEMORY) as PoolKind
     const r = await signedAt(malloryId, a.pool, kind, body as PoolBody, Date.now())
     planted.set(r.id, what)
     mallory.records.set(r.id, asValue(r))
