@@ -233,11 +233,8 @@ export function assertQueryOptions(value: unknown): NormalizedQuery {
   }
 }
 
-/** '' and null both mean the default tenant, as in the fact store. */
-export function normalizeTenant(tenant: unknown, field = 'tenantId'): string | null {
-  if (tenant === undefined || tenant === null || tenant === '') return null
-  if (typeof tenant !== 'string') throw invalidArgument(field, `must be a string or null, got ${typeof tenant}`)
-  if (tenant.length > 256) throw invalidArgument(field, 'is longer than 256 characters')
-  if (/[\u0000-\u001f]/.test(tenant)) throw invalidArgument(field, 'must not contain control characters')
-  return tenant
-}
+/**
+ * '' and null both mean the default tenant: the fact store's own rule (one definition: a pool's
+ * tenant is the tenant of its facts, and a tenant the fact store refuses would stop its fact view).
+ */
+export { normalizeTenant } from '../facts/input.js'
