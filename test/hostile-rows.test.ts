@@ -59,3 +59,27 @@ test('a row read back from storage under a verified id and signature is verified
   expect((await next.verifyStored([{ ...record }])).get(SignatureCache.key(record))).toBe(true)
   await close()
 })
+
+test('an oversized memory put into storage by another handle is not taken in: facts, writes, share and revoke go on', async () => {
+  const { mem, id, storage, close } = await agents(['owner', 'member', 'other'])
+  const pool = (await mem.owner.pools.create()).id
+  await mem.owner.pools.share(pool, id.member.did, { write: true })
+  await mem.owner.pools.write(pool, fact('Aria', 'lives_in', 'Rome'))
+  // The member signs a memory the API would refuse and stores it without any Memory: a valid signature, a 10 MB object.
+  const big = await signRecord(id.member, {
+    kind: PoolKind.MEMORY, pool, tenant: null, author: id.member.did, hlc: `${Date.now().toString(16).padStart(12, '0')}.000000.member`,
+    body: { payload: {
+      type: 'KNOWLEDGE', subject: 'Mallory', predicate: 'is', object: 'x'.repeat(10 << 20), context: null, confidence: 1, source: 'direct_statement',
+      evidence: [], createdAt: Date.now(), ttl: null, permanent: false, visibility: 'AUTHORIZED', ephemeral: false, noTraining: false, supersedes: [], merged: null,
+    } },
+  })
+  await plant(storage, [big as PoolRecord], [])
+
+  await mem.owner.pools.write(pool, fact('Bruno', 'lives_in', 'Oslo'))
+  await mem.owner.pools.share(pool, id.other.did, { write: false })
+  await mem.owner.pools.revoke(pool, id.other.did)
+  expect((await mem.owner.pools.export(pool)).memories.map((m) => m.content.subject).sort()).toEqual(['Aria', 'Bruno'])
+  const facts = (await mem.owner.facts.audit()).filter((f) => f.metadata['pool'] === pool).map((f) => f.metadata['subject']).sort()
+  expect(facts).toEqual(['Aria', 'Bruno'])
+  await close()
+})
