@@ -1,5 +1,6 @@
 import { setOf } from '../core/set-map.js'
 import type { StoredRecord } from '../storage/schema.js'
+import { parseArtifactSlug } from './slug.js'
 import type { ArtifactVersionId } from './types.js'
 
 /** The record kind of one artifact version (DESIGN.md "Records"). */
@@ -27,11 +28,31 @@ export interface VersionMeta {
 }
 
 export function isArtifactVersionBody(b: unknown): b is ArtifactVersionBody {
+  return artifactVersionProblem(b) === null
+}
+
+const VERSION_ID = /^[0-9a-f]{32}$/
+
+/**
+ * Why a version body read from another replica is not one this module writes, or null when it is:
+ * exactly its fields, the slug as the API takes it (`parseArtifactSlug`, SMP §2.4), a positive
+ * version, parents that are version (record) ids. The text is any string, as the API's is.
+ */
+export function artifactVersionProblem(b: unknown): string | null {
   const o = b as Partial<ArtifactVersionBody> | null
-  return (
-    typeof o === 'object' && o !== null && typeof o.slug === 'string' && Number.isInteger(o.version) &&
-    Array.isArray(o.parents) && o.parents.every((p) => typeof p === 'string') && typeof o.text === 'string'
-  )
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return 'body: must be an object'
+  let n = 0
+  for (const k in o) if (Object.hasOwn(o, k)) n++
+  if (n !== 4 || !('slug' in o && 'version' in o && 'parents' in o && 'text' in o)) return 'body: must hold exactly slug, version, parents and text'
+  try {
+    if (parseArtifactSlug(o.slug, 'body.slug') !== o.slug) return 'body.slug: must be a bare slug'
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
+  if (!Number.isSafeInteger(o.version) || o.version! < 1) return 'body.version: must be a positive integer'
+  if (!Array.isArray(o.parents) || !o.parents.every((p) => typeof p === 'string' && VERSION_ID.test(p))) return 'body.parents: must be an array of version ids'
+  if (typeof o.text !== 'string') return 'body.text: must be a string'
+  return null
 }
 
 /**

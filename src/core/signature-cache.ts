@@ -15,7 +15,10 @@ import { signedRecordId, verifyRecord, type SignedRecord } from './signed-record
  * accepted a tombstone whose targets were swapped). Decoded Y.Map values keep their object while
  * the value stays, so a pass re-judging the document pays nothing for what it verified before.
  * Rows of this replica's own storage are another matter: they were written from verified records,
- * so `verifyStored` trusts an id and signature that passed here once.
+ * so `verifyStored` trusts an id and signature that passed here once, as long as the row's id is
+ * still the hash of its content (recomputed for every row read back): another handle on the same
+ * storage can put different bytes back under a verified id and signature (issue 26, case 9:
+ * test/hostile-rows.test.ts), and those are verified anew.
  * Verification is asynchronous (WebCrypto), which is why the materializer takes its verdicts as
  * input instead of calling it: that keeps the materializer a pure function.
  */
@@ -81,9 +84,10 @@ export class SignatureCache {
   }
 
   /**
-   * Verdicts for rows of this replica's storage: a key that verified here once (in any object)
-   * counts; so does one that verified in an earlier session on this storage (`restore`) whose id
-   * is still its content's. That spares a reopened Memory one Ed25519 check per stored record (a
+   * Verdicts for rows of this replica's storage: a key (id and signature) that verified here once,
+   * in this session or an earlier one on this storage (`restore`), counts when the row's id is
+   * still its content's: the id is the hash of every other field and the signature was checked
+   * over it, so only the bytes that were verified pass. That spares a reopened Memory one Ed25519 check per stored record (a
    * pool of 100k took 13 s to open in Node, longer in a browser without WebCrypto Ed25519) while
    * a row whose body was changed under its id and signature, or a record put into storage without
    * passing here (test/pools-access.test.ts injects forged ones), is still checked in full.
@@ -93,8 +97,8 @@ export class SignatureCache {
     const todo: SignedRecord[] = []
     for (const r of records) {
       const d = recordDigest(r)
-      if (this.#verified.has(d)) out.set(SignatureCache.key(r), true)
-      else if (this.#stored.size > 0 && this.#stored.has(d.slice(0, STORED_DIGITS)) && signedRecordId(r) === r.id) out.set(SignatureCache.key(r), true)
+      const known = this.#verified.has(d) || (this.#stored.size > 0 && this.#stored.has(d.slice(0, STORED_DIGITS)))
+      if (known && sameBytes(r)) out.set(SignatureCache.key(r), true)
       else todo.push(r)
     }
     for (const [key, ok] of await this.verify(todo)) out.set(key, ok)
@@ -129,6 +133,15 @@ export class SignatureCache {
       const stored = d.slice(0, STORED_DIGITS)
       if (!this.#stored.has(stored)) this.#unsaved.push(stored)
     }
+  }
+}
+
+/** Whether a row's id is the hash of its content (never throws: a hostile row may not hash at all). */
+function sameBytes(r: SignedRecord): boolean {
+  try {
+    return signedRecordId(r) === r.id
+  } catch {
+    return false
   }
 }
 

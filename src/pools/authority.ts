@@ -1,7 +1,6 @@
 import { hlcWall } from '../core/clock.js'
 import type { Acl } from './acl.js'
-import { DEFAULT_POLICIES, mergePolicies } from './input.js'
-import { isPayload } from './payload.js'
+import { poolBodyProblem } from './record-shape.js'
 import { PoolKind, derivePoolId, type MemoryPayload, type PoolRecord, type TombstoneBody, type TombstoneReason } from './records.js'
 import type { PoolPolicies, Rights } from './types.js'
 
@@ -115,54 +114,12 @@ export function tombstoneForgets(a: Authority & { readonly policies: PoolPolicie
   return mayForget(a, t.author, rightsAt(a, t).write, t.body.reason, hlcWall(t.hlc), target)
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string')
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-const isSealed = (v: unknown): boolean => isObject(v) && typeof v['keyId'] === 'string' && typeof v['iv'] === 'string' && typeof v['ct'] === 'string'
-const REASONS: ReadonlySet<string> = new Set(['forget', 'cascade', 'ephemeral', 'session-end', 'expired', 'pruned'])
-
-function policiesOk(p: unknown): boolean {
-  try {
-    mergePolicies(DEFAULT_POLICIES, p)
-    return isObject(p)
-  } catch {
-    return false
-  }
-}
-
 /**
- * Whether a record's body has the shape its kind promises. The signature proves who wrote a
- * record, not that it is sane: a member could sign `{targets: 7}`, and the derivation must not
- * crash on it. A record that fails this is ignored (and quarantined by the sync layer).
+ * Whether a record's body has the shape its kind promises, within the API's caps (record-shape.ts
+ * `poolBodyProblem`, which also says why not). The signature proves who wrote a record, not that it
+ * is sane: a member could sign `{targets: 7}` or a 10 MB memory, and no derivation may take it in.
+ * A record that fails this is ignored (and quarantined by the sync layer).
  */
 export function isWellFormed(r: PoolRecord): boolean {
-  const b = r.body as unknown
-  if (!isObject(b)) return false
-  switch (r.kind) {
-    case PoolKind.CREATE:
-      return b['v'] === 1 && typeof b['nonce'] === 'string' && typeof b['encrypted'] === 'boolean' && typeof b['noTraining'] === 'boolean' &&
-        typeof b['publicDefault'] === 'boolean' && (b['name'] === null || typeof b['name'] === 'string') &&
-        (b['sealedName'] === null || isSealed(b['sealedName'])) && policiesOk(b['policies'])
-    case PoolKind.ACL:
-      return typeof b['member'] === 'string' && typeof b['read'] === 'boolean' && typeof b['write'] === 'boolean' &&
-        (b['expiresAt'] === null || isNum(b['expiresAt'])) && (b['cutoff'] === undefined || isStrings(b['cutoff']))
-    case PoolKind.POLICY:
-      return policiesOk(b['policies'])
-    case PoolKind.KEY:
-      return typeof b['keyId'] === 'string' && Number.isInteger(b['epoch']) && typeof b['member'] === 'string' &&
-        typeof b['epk'] === 'string' && typeof b['iv'] === 'string' && typeof b['ct'] === 'string'
-    case PoolKind.MEMORY:
-      return 'payload' in b ? isPayload(b['payload']) : isSealed(b['sealed'])
-    case PoolKind.TOMBSTONE:
-      return REASONS.has(b['reason'] as string) && Array.isArray(b['targets']) &&
-        b['targets'].every((t: unknown) => isObject(t) && typeof t['id'] === 'string' && isStrings(t['supersedes']))
-    case PoolKind.RESOLVE:
-      return typeof b['winner'] === 'string' && isStrings(b['losers'])
-    case PoolKind.ACCESS:
-      return isStrings(b['reads']) && isNum(b['at'])
-    case PoolKind.RATING:
-      return typeof b['memory'] === 'string' && isNum(b['rating']) && b['rating'] >= -1 && b['rating'] <= 1
-    default:
-      return false
-  }
+  return poolBodyProblem(r) === null
 }

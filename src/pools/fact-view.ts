@@ -1,7 +1,9 @@
+import { ErrorCode, isMemweaveError } from '../core/errors.js'
 import { Capability } from '../facts/capabilities.js'
 import type { FactEntry, FactLookup, FactRef, FactStore, FactWrite } from '../facts/types.js'
 import { duplicateKeyOf } from './similarity.js'
 import type { LiveMemory, Structure } from './structure.js'
+import type { MemoryId } from './types.js'
 import type { View, ViewLineage } from './view.js'
 
 /** The fact store as the view uses it: the public API to write, and a lookup by metadata to find its facts. */
@@ -88,6 +90,8 @@ export class FactView {
   readonly #seen = new Map<string, { readonly live: ReadonlyMap<string, LiveMemory>; readonly lineage: ViewLineage }>()
   /** Per pool, the memories that were current when its facts were last brought in line. */
   readonly #wasCurrent = new Map<string, Set<string>>()
+  /** Per pool, memories whose fact the fact store refused (memory id -> its reason), until one is written. */
+  readonly #refused = new Map<string, Map<string, string>>()
 
   constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
@@ -104,6 +108,49 @@ export class FactView {
   /** `mem.facts` reads wait for `work`, the fact view being brought in line in the background (see FactLookup.hold). */
   hold(work: Promise<unknown>): void {
     this.#facts?.hold(work)
+  }
+
+  /**
+   * Current memories of the pool whose fact the fact store refused, with its reason (oldest first).
+   * Records that arrive by sync meet the API's caps before they reach the view (record-shape.ts), so
+   * this stays empty unless the two sets of caps disagree; such a memory is then reported here and
+   * left without a fact, and never stops the facts of other memories, sharing or revocation.
+   */
+  refused(view: View): Array<{ readonly memoryId: MemoryId; readonly reason: string }> {
+    const out: Array<{ readonly memoryId: MemoryId; readonly reason: string }> = []
+    for (const [id, reason] of this.#refused.get(view.s.id) ?? []) if (view.current.has(id)) out.push({ memoryId: id as MemoryId, reason })
+    return out
+  }
+
+  /**
+   * One bulk write, whose refusal by the fact store (INVALID_ARGUMENT: one write's input) is taken
+   * apart: the halves are written again, down to the writes refused alone, which are noted in
+   * `#refused`. A bad write costs log2(n) more bulk writes, and the others land as they would have.
+   * Any other failure (storage, a closed store) is the batch's and is thrown.
+   */
+  async #writeIsolated(facts: ViewedFactStore, pool: string, ids: readonly string[], writes: readonly FactWrite[], out: Map<string, FactRef>): Promise<void> {
+    if (ids.length === 0) return
+    let refs: FactRef[]
+    try {
+      refs = await facts.writeMany(writes)
+    } catch (err) {
+      if (!isMemweaveError(err) || err.code !== ErrorCode.INVALID_ARGUMENT) throw err
+      if (ids.length === 1) {
+        let refused = this.#refused.get(pool)
+        if (!refused) this.#refused.set(pool, (refused = new Map()))
+        refused.set(ids[0]!, err.message)
+        return
+      }
+      const half = ids.length >> 1
+      await this.#writeIsolated(facts, pool, ids.slice(0, half), writes.slice(0, half), out)
+      await this.#writeIsolated(facts, pool, ids.slice(half), writes.slice(half), out)
+      return
+    }
+    const refused = this.#refused.get(pool)
+    ids.forEach((id, i) => {
+      out.set(id, refs[i]!)
+      refused?.delete(id)
+    })
   }
 
   static isFactual(m: LiveMemory, s: Structure): boolean {
@@ -231,13 +278,15 @@ export class FactView {
     }
     // A join brings a whole pool at once: in bulk writes of WRITE_CHUNK, each after a macrotask, so
     // that other work (a status listener, a write, a read of mem.pools) is not held up for the whole view.
+    // A write the fact store refuses is left out and reported (`refused`), never failing the others.
     const writeViews = async (ids: readonly string[]): Promise<Map<string, FactRef>> => {
-      const refs: FactRef[] = []
+      const out = new Map<string, FactRef>()
       for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
         if (i > 0) await new Promise<void>((ok) => setTimeout(ok, 0))
-        refs.push(...(await facts.writeMany(ids.slice(i, i + WRITE_CHUNK).map((id) => viewOf(view.current.get(id)!)))))
+        const chunk = ids.slice(i, i + WRITE_CHUNK)
+        await this.#writeIsolated(facts, s.id, chunk, chunk.map((id) => viewOf(view.current.get(id)!)), out)
       }
-      return new Map(ids.map((id, i) => [id, refs[i]!]))
+      return out
     }
     const written = await writeViews([...fresh].filter((id) => {
       const m = view.current.get(id)

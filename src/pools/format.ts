@@ -1,5 +1,5 @@
 import { invalidArgument } from '../core/errors.js'
-import { assertConfidence, assertContent, assertStrategy, assertText, assertType, parseMemoryId } from './input.js'
+import { MAX_SOURCE_CHARS, assertConfidence, assertContent, assertStrategy, assertText, assertType, parseMemoryId } from './input.js'
 import type { ExportedMemory, MemoryType, MergeStrategy, PoolExport, PoolInfo, PoolMemory, PoolPolicies } from './types.js'
 
 /**
@@ -158,7 +158,7 @@ export function parsePoolExport(data: unknown, now: number): ParsedPool {
       object: content.object,
       context: content.context,
       confidence: md['confidence'] === undefined ? 1 : assertConfidence(md['confidence'], `${f}.metadata.confidence`),
-      source: md['source'] === undefined ? 'import' : assertText(md['source'], `${f}.metadata.source`, 256),
+      source: md['source'] === undefined ? 'import' : assertText(md['source'], `${f}.metadata.source`, MAX_SOURCE_CHARS),
       evidence: ids(md['supporting_evidence'], `${f}.metadata.supporting_evidence`),
       createdAt: md['timestamp'] === undefined ? now : time(md['timestamp'], `${f}.metadata.timestamp`),
       ttl: ttl as number | null,

@@ -4,9 +4,22 @@ import {
   MemoryType, MergeStrategy, PrivacyLevel, type MemoryContent, type MemoryId, type PoolId, type PoolPolicies, type QueryOptions,
 } from './types.js'
 
-/** Validation at the API edge (STYLE.md rule 15): small labelled asserts, INVALID_ARGUMENT naming the field. */
+/**
+ * Validation at the API edge (STYLE.md rule 15): small labelled asserts, INVALID_ARGUMENT naming the
+ * field. The same asserts and caps judge records that arrive from elsewhere (record-shape.ts): what
+ * the API refuses from a caller, a replica refuses from a peer.
+ */
 
 const DAY = 24 * 3600
+
+/** A memory's subject and predicate at most, in UTF-16 code units. */
+export const MAX_KEY_CHARS = 512
+/** A memory's object (as text) and context, and any other free text of the API, at most. */
+export const MAX_TEXT_CHARS = 4096
+/** A memory's `source` at most. */
+export const MAX_SOURCE_CHARS = 256
+/** A pool's name at most. */
+export const MAX_POOL_NAME_CHARS = 256
 const HEX32 = /^[0-9a-f]{32}$/
 
 export const DEFAULT_POLICIES: PoolPolicies = {
@@ -59,7 +72,7 @@ export function assertDid(value: unknown, field = 'agentDid'): AgentDid {
   }
 }
 
-export function assertText(value: unknown, field: string, max = 4096): string {
+export function assertText(value: unknown, field: string, max = MAX_TEXT_CHARS): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalidArgument(field, 'must be a non-empty string')
   if (value.length > max) throw invalidArgument(field, `is longer than ${max} characters`)
   if (!value.isWellFormed()) throw invalidArgument(field, 'contains a lone UTF-16 surrogate')
@@ -92,8 +105,8 @@ export function assertSeconds(value: unknown, field: string): number | null {
 export function assertContent(value: unknown, field = 'content'): Required<MemoryContent> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(field, 'must be an object with subject, predicate, object')
   const c = value as Record<string, unknown>
-  const subject = assertText(c['subject'], `${field}.subject`, 512)
-  const predicate = assertText(c['predicate'], `${field}.predicate`, 512)
+  const subject = assertText(c['subject'], `${field}.subject`, MAX_KEY_CHARS)
+  const predicate = assertText(c['predicate'], `${field}.predicate`, MAX_KEY_CHARS)
   const object = c['object']
   if (typeof object === 'string') assertText(object, `${field}.object`)
   else if (!(typeof object === 'boolean' || (typeof object === 'number' && Number.isFinite(object)))) {
@@ -220,11 +233,8 @@ export function assertQueryOptions(value: unknown): NormalizedQuery {
   }
 }
 
-/** '' and null both mean the default tenant, as in the fact store. */
-export function normalizeTenant(tenant: unknown, field = 'tenantId'): string | null {
-  if (tenant === undefined || tenant === null || tenant === '') return null
-  if (typeof tenant !== 'string') throw invalidArgument(field, `must be a string or null, got ${typeof tenant}`)
-  if (tenant.length > 256) throw invalidArgument(field, 'is longer than 256 characters')
-  if (/[\u0000-\u001f]/.test(tenant)) throw invalidArgument(field, 'must not contain control characters')
-  return tenant
-}
+/**
+ * '' and null both mean the default tenant: the fact store's own rule (one definition: a pool's
+ * tenant is the tenant of its facts, and a tenant the fact store refuses would stop its fact view).
+ */
+export { normalizeTenant } from '../facts/input.js'

@@ -1,6 +1,6 @@
 import { invalidArgument } from '../core/errors.js'
 import {
-  assertConfidence, assertContent, assertEvidence, assertPrivacy, assertSeconds, assertText, assertType,
+  MAX_SOURCE_CHARS, assertConfidence, assertContent, assertEvidence, assertPrivacy, assertSeconds, assertText, assertType,
 } from './input.js'
 import type { MemoryPayload } from './records.js'
 import type { Structure } from './structure.js'
@@ -41,7 +41,7 @@ export function buildPayload(input: Partial<WriteMemoryInput>, s: Structure, now
     object: content.object,
     context: content.context ?? null,
     confidence: input.confidence === undefined ? (base?.confidence ?? 1) : assertConfidence(input.confidence),
-    source: input.source === undefined ? (base?.source ?? 'direct_statement') : assertText(input.source, 'source', 256),
+    source: input.source === undefined ? (base?.source ?? 'direct_statement') : assertText(input.source, 'source', MAX_SOURCE_CHARS),
     evidence: input.evidence === undefined && base ? base.evidence : assertEvidence(input.evidence),
     createdAt: now,
     ttl,

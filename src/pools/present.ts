@@ -72,7 +72,7 @@ export function toPoolMemory(
   }
 }
 
-export function poolInfo(view: View, access: Rights, name: string | null): PoolInfo {
+export function poolInfo(view: View, access: Rights, name: string | null, factsRefused: PoolInfo['factsRefused'] = []): PoolInfo {
   const { s, now } = view
   const body = s.create.body
   return {
@@ -90,5 +90,6 @@ export function poolInfo(view: View, access: Rights, name: string | null): PoolI
     size: view.live.size,
     current: view.current.size,
     sealed: s.sealed,
+    factsRefused,
   }
 }

@@ -70,6 +70,7 @@ export class Presenter {
   }
 
   async info(ctx: Ctx): Promise<PoolInfo> {
-    return poolInfo(ctx.view, ctx.rights, ctx.rights.read ? await this.#name(ctx.s) : null)
+    const refused = ctx.rights.read ? this.#factView.refused(ctx.view) : []
+    return poolInfo(ctx.view, ctx.rights, ctx.rights.read ? await this.#name(ctx.s) : null, refused)
   }
 }

@@ -81,8 +81,6 @@ export class PoolReplica {
   readonly log: RecordLog
   readonly #ownsLog: boolean
   readonly #now: () => number
-  /** Ids whose signature verified (or that this handle signed): content-addressed, so verified once. */
-  readonly #verified = new Set<string>()
   readonly #signatures: SignatureCache
   /** Records of other handles, waiting for settle() to check their signatures. */
   readonly #unverified = new Map<string, PoolRecord>()
@@ -154,7 +152,6 @@ export class PoolReplica {
   }
 
   #apply(r: PoolRecord, local: boolean): void {
-    this.#verified.add(r.id)
     const payload = this.#plain.get(r.id) ?? bodyPayload(r)
     this.state.apply(r, payload)
     // What may open a key or a sealed memory: a key, a pool's founding, a memory without plaintext.
@@ -196,13 +193,15 @@ export class PoolReplica {
 
   async #verifyDelivered(): Promise<void> {
     const fresh = [...this.#unverified.values()]
-    const verdicts = await this.#signatures.verifyStored(fresh.filter((r) => !this.#verified.has(r.id) && !this.state.has(r.id)))
+    // Every row another handle stored is checked, whatever id it carries: an id verified before
+    // (applied, removed, put back) vouches only for the bytes that verified (SignatureCache.verifyStored).
+    const verdicts = await this.#signatures.verifyStored(fresh.filter((r) => !this.state.has(r.id)))
     for (const r of fresh) {
       // Removed, or reloaded, while signatures were checked: no longer this pass's to apply.
       if (this.#unverified.get(r.id) !== r) continue
       this.#unverified.delete(r.id)
       if (this.state.has(r.id)) continue
-      if (!this.#verified.has(r.id) && verdicts.get(SignatureCache.key(r)) !== true) continue
+      if (verdicts.get(SignatureCache.key(r)) !== true) continue
       this.#apply(r, false)
     }
     // New keys and sealed memories arrive only as records.
@@ -265,7 +264,8 @@ export class PoolReplica {
 
   async #staged<T>(puts: readonly Put[], commit: () => Promise<T>): Promise<T> {
     for (const p of puts) {
-      this.#verified.add(p.record.id)
+      // Signed here: should a leader commit it for this handle, it comes back as another's row, and passes.
+      this.#signatures.vouch(p.record)
       if (p.payload && 'sealed' in (p.record.body as MemoryBody)) this.#plain.set(p.record.id, p.payload)
     }
     try {

@@ -2,7 +2,7 @@ import { toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { PoolGate, PoolWriteGrant } from '../records/pool-gate.js'
 import { randomBytes } from './crypto.js'
-import { DEFAULT_POLICIES, assertDid, assertPrivacy, assertSeconds, assertText, mergePolicies, normalizeTenant, parsePoolId } from './input.js'
+import { DEFAULT_POLICIES, MAX_POOL_NAME_CHARS, assertDid, assertPrivacy, assertSeconds, assertText, mergePolicies, normalizeTenant, parsePoolId } from './input.js'
 import type { PoolParts } from './parts.js'
 import { PoolKind, derivePoolId, type AclBody, type CreateBody } from './records.js'
 import { denied, type Put } from './replica.js'
@@ -33,7 +33,7 @@ export class PoolSharing {
     const privacy = assertPrivacy(options.privacy)
     if (privacy.ephemeral) throw invalidArgument('privacy', 'EPHEMERAL is a property of a memory, not of a pool')
     if (privacy.encrypted && privacy.public) throw invalidArgument('privacy', 'an encrypted pool cannot be PUBLIC')
-    const name = options.name === undefined || options.name === null ? null : assertText(options.name, 'name', 256)
+    const name = options.name === undefined || options.name === null ? null : assertText(options.name, 'name', MAX_POOL_NAME_CHARS)
     const policies = mergePolicies(DEFAULT_POLICIES, options.policies)
     await r.ready()
     const nonce = toHex(randomBytes(16))

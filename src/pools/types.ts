@@ -198,6 +198,12 @@ export interface PoolInfo {
    * that cannot do key agreement, such as a non-extractable WebCrypto key): invisible to its reads.
    */
   readonly sealed: number
+  /**
+   * Current memories that have no fact in `mem.facts` because the fact store refused it, with its
+   * reason (docs/pools.md, "Fact view"). Empty unless the facts store's caps refuse what the pool's
+   * accept; such a memory stays in the pool and stops nothing else. Empty for a non-reader.
+   */
+  readonly factsRefused: ReadonlyArray<{ readonly memoryId: MemoryId; readonly reason: string }>
 }
 
 export interface Rights {

@@ -1,8 +1,9 @@
 import { isStamp } from '../core/clock.js'
-import { isWellFormed } from '../pools/authority.js'
+import { normalizeTenant } from '../pools/input.js'
+import { poolBodyProblem } from '../pools/record-shape.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
 import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint.js'
-import { CONTENT_KINDS, isContentKind, isWellFormedContent } from './content.js'
+import { CONTENT_KINDS, contentProblem, isContentKind } from './content.js'
 
 /**
  * The record codec: how a pool record travels inside its pool's Y.Doc: the pools module's own
@@ -26,6 +27,17 @@ const HEX32 = /^[0-9a-f]{32}$/
 const HEX128 = /^[0-9a-f]{128}$/
 const KINDS: ReadonlySet<string> = new Set([...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND])
 
+/** A did:key at most (an Ed25519 one is 56 characters): the author's key is parsed only when a signature is checked. */
+const MAX_DID_CHARS = 128
+
+function isTenant(t: string): boolean {
+  try {
+    return normalizeTenant(t) === t
+  } catch {
+    return false
+  }
+}
+
 /** The value to put into the Y.Map for a record: a fresh object with the record's fields only. */
 export function encodeRecord(record: PoolRecord): RecordValue {
   const { id, kind, pool, tenant, body, author, hlc, sig } = record
@@ -48,8 +60,8 @@ export function decodeRecord(key: string, value: unknown): Decoded {
   if (v['id'] !== key) return bad('stored under another key than its id')
   if (typeof v['kind'] !== 'string' || !KINDS.has(v['kind'])) return bad('unknown kind')
   if (typeof v['pool'] !== 'string' || !HEX32.test(v['pool'])) return bad('pool is not 32 hex digits')
-  if (v['tenant'] !== null && typeof v['tenant'] !== 'string') return bad('tenant is neither a string nor null')
-  if (typeof v['author'] !== 'string' || !v['author'].startsWith('did:key:')) return bad('author is not a did:key')
+  if (v['tenant'] !== null && (typeof v['tenant'] !== 'string' || !isTenant(v['tenant']))) return bad('tenant is not one the API accepts (a string of at most 256 characters, no control characters)')
+  if (typeof v['author'] !== 'string' || !v['author'].startsWith('did:key:') || v['author'].length > MAX_DID_CHARS) return bad('author is not a did:key')
   if (typeof v['hlc'] !== 'string') return bad('hlc is not a hybrid-logical-clock stamp')
   // A stamp every replica can sort and date (core/clock.ts): wider fields sort out of clock order, a
   // wall past 2255 is no exact microsecond nor, past year 275760, any Date (issue 26).
@@ -61,9 +73,10 @@ export function decodeRecord(key: string, value: unknown): Decoded {
     id: v['id'], kind: v['kind'] as PoolKind, pool: v['pool'] as PoolRecord['pool'], tenant: v['tenant'] as string | null,
     body: v['body'] as PoolRecord['body'], author: v['author'], hlc: v['hlc'], sig: v['sig'] as string,
   }
-  const wellFormed = isCheckpointKind(record.kind) ? isCheckpointBody(record.body)
-    : isContentKind(record.kind) ? isWellFormedContent(record.kind, record.body) : isWellFormed(record)
-  if (!wellFormed) return bad(`body is not a well-formed ${record.kind}`)
+  // The caps and shapes the API applies to its callers (record-shape.ts, each module's rule), before anything derives from it.
+  const problem = isCheckpointKind(record.kind) ? (isCheckpointBody(record.body) ? null : 'body is not a well-formed checkpoint')
+    : isContentKind(record.kind) ? contentProblem(record.kind, record.body) : poolBodyProblem(record)
+  if (problem !== null) return bad(`not a well-formed ${record.kind}: ${problem}`)
   if (v['sig'] === undefined || v['sig'] === null || v['sig'] === '') return { ok: false, reason: 'missing-signature', detail: 'no signature' }
   if (typeof v['sig'] !== 'string' || !HEX128.test(v['sig'])) return bad('sig is not 128 hex digits')
   return { ok: true, record }

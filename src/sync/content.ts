@@ -1,10 +1,9 @@
-import { isArtifactVersionBody } from '../artifacts/state.js'
-import { ARTIFACT_VERSION_KIND } from '../artifacts/state.js'
+import { ARTIFACT_VERSION_KIND, artifactVersionProblem } from '../artifacts/state.js'
 import type { SignedRecord } from '../core/signed-record.js'
 import type { Structure } from '../pools/structure.js'
 import { isSmallDocBody, isSmallProgressBody, refuseSmallRecords } from '../small/replication.js'
 import { SMALL_DOC_KIND, SMALL_PROGRESS_KIND } from '../small/state.js'
-import { REPLICATED_WORKING_KINDS, isWorkingBody } from '../working/records.js'
+import { REPLICATED_WORKING_KINDS, workingBodyProblem } from '../working/records.js'
 
 /**
  * The records other protocol modules put into a pool (DESIGN.md "Records"): artifact versions,
@@ -14,15 +13,20 @@ import { REPLICATED_WORKING_KINDS, isWorkingBody } from '../working/records.js'
  * materializer asks both, over the pool's whole record set, so every replica refuses the same ones.
  */
 export interface ContentRule {
-  /** Whether a body read from another replica has the shape its kind promises. */
-  wellFormed(body: unknown): boolean
+  /**
+   * Why a body read from another replica does not have the shape its kind promises, within the caps
+   * its module's API applies to a caller, or null when it does (never throws).
+   */
+  problem(body: unknown): string | null
 }
 
+const shaped = (ok: (body: unknown) => boolean): ContentRule['problem'] => (b) => (ok(b) ? null : 'body does not have the shape of its kind')
+
 const RULES: ReadonlyMap<string, ContentRule> = new Map<string, ContentRule>([
-  [ARTIFACT_VERSION_KIND, { wellFormed: isArtifactVersionBody }],
-  [SMALL_DOC_KIND, { wellFormed: isSmallDocBody }],
-  [SMALL_PROGRESS_KIND, { wellFormed: isSmallProgressBody }],
-  ...REPLICATED_WORKING_KINDS.map((k): [string, ContentRule] => [k, { wellFormed: (b) => isWorkingBody(k, b) }]),
+  [ARTIFACT_VERSION_KIND, { problem: artifactVersionProblem }],
+  [SMALL_DOC_KIND, { problem: shaped(isSmallDocBody) }],
+  [SMALL_PROGRESS_KIND, { problem: shaped(isSmallProgressBody) }],
+  ...REPLICATED_WORKING_KINDS.map((k): [string, ContentRule] => [k, { problem: (b) => workingBodyProblem(k, b) }]),
 ])
 
 export const CONTENT_KINDS: readonly string[] = [...RULES.keys()]
@@ -32,7 +36,18 @@ export function isContentKind(kind: string): boolean {
 }
 
 export function isWellFormedContent(kind: string, body: unknown): boolean {
-  return RULES.get(kind)?.wellFormed(body) ?? false
+  return contentProblem(kind, body) === null
+}
+
+/** Why a content record's body is not one its module's API could have written, or null when it is. Never throws. */
+export function contentProblem(kind: string, body: unknown): string | null {
+  const rule = RULES.get(kind)
+  if (!rule) return `${kind} is not a content kind`
+  try {
+    return rule.problem(body)
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Analysis, ConflictDetector } from './conflict/detector.js'
 import { judgedReason } from '../conflict-judge/reason.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
 import type { JudgeMark } from '../conflict-judge/types.js'
-import { assertFactor, assertMaxItems, assertName, assertObservation, assertRole, assertUnit } from './input.js'
+import { MAX_ID, MAX_NOTE, assertFactor, assertMaxItems, assertName, assertObservation, assertRole, assertUnit } from './input.js'
 import { Kind, pairKey, type ObservationBody } from './records.js'
 import { byAttentionThenRecency, visibleTo } from './roles.js'
 import type {
@@ -204,9 +204,9 @@ export class TaskHandle implements SharedWorkingMemory {
    * @throws MemweaveError NOT_FOUND for an id not in this task; INVALID_ARGUMENT for a == b or an empty reason.
    */
   async flagConflict(a: ObservationId | string, b: ObservationId | string, reason: string, options: { agentId?: string } = {}): Promise<void> {
-    const [ia, ib] = [assertName('a', a, 64), assertName('b', b, 64)]
+    const [ia, ib] = [assertName('a', a, MAX_ID), assertName('b', b, MAX_ID)]
     if (ia === ib) throw invalidArgument('b', 'an observation cannot conflict with itself')
-    const why = assertName('reason', reason, 2000)
+    const why = assertName('reason', reason, MAX_NOTE)
     const by = options.agentId === undefined ? 'unknown' : assertName('agentId', options.agentId)
     await this.#store.ready()
     for (const id of [ia, ib]) if (!this.#state.observations.has(id)) throw notFound(id)
@@ -270,10 +270,10 @@ export class TaskHandle implements SharedWorkingMemory {
     b: ObservationId | string,
     options: { keep?: ObservationId | string | null; note?: string; agentId?: string } = {},
   ): Promise<void> {
-    const [ia, ib] = [assertName('a', a, 64), assertName('b', b, 64)]
+    const [ia, ib] = [assertName('a', a, MAX_ID), assertName('b', b, MAX_ID)]
     const keep = options.keep ?? null
     if (keep !== null && keep !== ia && keep !== ib) throw invalidArgument('keep', 'must be one of the two observations, or null')
-    const note = options.note === undefined ? null : assertName('note', options.note, 2000)
+    const note = options.note === undefined ? null : assertName('note', options.note, MAX_NOTE)
     const by = options.agentId === undefined ? null : assertName('agentId', options.agentId)
     await this.#store.ready()
     if (!this.#state.conflicts.has(pairKey(ia, ib))) throw notFound(pairKey(ia, ib), 'conflict')
@@ -303,7 +303,7 @@ export class TaskHandle implements SharedWorkingMemory {
    * @throws MemweaveError NOT_FOUND when the observation is not (or no longer) in the pool; INVALID_ARGUMENT unless 0 <= boost <= 1.
    */
   async boostAttention(id: ObservationId | string, boost = 0.2): Promise<void> {
-    const target = assertName('id', id, 64)
+    const target = assertName('id', id, MAX_ID)
     const amount = assertUnit('boost', boost)
     const done = await this.#store.mutate(async (w) => {
       // Decided in the transaction: another tab may have evicted it meanwhile. Never throw in here.

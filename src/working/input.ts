@@ -1,7 +1,21 @@
 import { invalidArgument } from '../core/errors.js'
 import { AgentRole, type AddObservationInput, type WorkingMemoryConfig } from './types.js'
 
-const MAX_CONTENT = 64 * 1024
+/** An observation's content at most. */
+export const MAX_CONTENT = 64 * 1024
+/** A task, agent or other name at most (`assertName`'s default). */
+export const MAX_NAME = 256
+/** An observation id as the API takes it (`a`, `b`, `keep`) at most. */
+export const MAX_ID = 64
+/** A flag's reason or a resolution's note, as a caller gives them, at most. */
+export const MAX_NOTE = 2000
+/** A belief type at most. */
+export const MAX_BELIEF_TYPE = 64
+/**
+ * A conflict's reason at most: a caller's is capped at MAX_NOTE, the detector's quotes the two
+ * observations' differing values, each at most MAX_CONTENT.
+ */
+export const MAX_REASON = 2 * MAX_CONTENT + MAX_NOTE
 
 export const DEFAULT_CONFIG: Required<WorkingMemoryConfig> = {
   maxItemsPerAgent: 7,
@@ -13,7 +27,7 @@ export const DEFAULT_CONFIG: Required<WorkingMemoryConfig> = {
   pool: null,
 }
 
-export function assertName(field: string, value: unknown, max = 256): string {
+export function assertName(field: string, value: unknown, max = MAX_NAME): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalidArgument(field, 'must be a non-empty string')
   if (value.length > max) throw invalidArgument(field, `must be at most ${max} characters`)
   return value
@@ -66,7 +80,7 @@ export function assertObservation(input: unknown): CheckedObservation {
   const confidence = o.confidence === undefined ? 1 : assertUnit('confidence', o.confidence)
   if (o.isBeliefCandidate !== undefined && typeof o.isBeliefCandidate !== 'boolean') throw invalidArgument('isBeliefCandidate', 'must be a boolean')
   // Belief types compare case-insensitively ("fact" is FACT).
-  const beliefType = o.beliefType === undefined || o.beliefType === null ? null : assertName('beliefType', o.beliefType, 64).trim().toUpperCase()
+  const beliefType = o.beliefType === undefined || o.beliefType === null ? null : assertName('beliefType', o.beliefType, MAX_BELIEF_TYPE).trim().toUpperCase()
   return { content, agent, attention, confidence, candidate: o.isBeliefCandidate ?? false, beliefType }
 }
 

@@ -1,3 +1,5 @@
+import { invalidArgument } from '../core/errors.js'
+import { MAX_BELIEF_TYPE, MAX_CONTENT, MAX_ID, MAX_NOTE, MAX_REASON, assertName, assertUnit } from './input.js'
 import type { EvictionReason } from './types.js'
 
 /**
@@ -104,20 +106,66 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
  */
 export const REPLICATED_WORKING_KINDS: readonly Kind[] = [Kind.OBSERVATION, Kind.CONFLICT, Kind.RESOLVE]
 
-/** Whether a body read from another replica has the shape its kind promises. */
+/**
+ * Why a body read from another replica is not one this module's API could have written (input.ts:
+ * the same asserts and caps a caller's input meets), or null when it is. Never throws.
+ */
+export function workingBodyProblem(kind: string, b: unknown): string | null {
+  try {
+    checkWorkingBody(kind, b)
+    return null
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
+}
+
+/** Whether a body read from another replica has the shape its kind promises, within the API's caps. */
 export function isWorkingBody(kind: string, b: unknown): boolean {
-  if (!isObj(b) || typeof b['task'] !== 'string') return false
+  return workingBodyProblem(kind, b) === null
+}
+
+function only(b: Record<string, unknown>, keys: readonly string[]): void {
+  for (const k of keys) if (!(k in b)) throw invalidArgument(`body.${k}`, 'is required')
+  for (const k in b) if (Object.hasOwn(b, k) && !keys.includes(k)) throw invalidArgument(`body.${k}`, 'is not a field of this record')
+}
+
+function unitNumber(field: string, v: unknown): void {
+  if (!isNum(v)) throw invalidArgument(field, 'must be a finite number')
+  assertUnit(field, v)
+}
+
+function checkWorkingBody(kind: string, b: unknown): void {
+  if (!isObj(b)) throw invalidArgument('body', 'must be an object')
   switch (kind) {
     case Kind.OBSERVATION:
-      return typeof b['content'] === 'string' && typeof b['agent'] === 'string' && isNum(b['attention']) && isNum(b['confidence']) &&
-        typeof b['candidate'] === 'boolean' && (b['beliefType'] === null || typeof b['beliefType'] === 'string')
+      only(b, ['task', 'content', 'agent', 'attention', 'confidence', 'candidate', 'beliefType'])
+      assertName('body.task', b['task'])
+      assertName('body.content', b['content'], MAX_CONTENT)
+      assertName('body.agent', b['agent'])
+      unitNumber('body.attention', b['attention'])
+      unitNumber('body.confidence', b['confidence'])
+      if (typeof b['candidate'] !== 'boolean') throw invalidArgument('body.candidate', 'must be a boolean')
+      if (b['beliefType'] !== null) assertName('body.beliefType', b['beliefType'], MAX_BELIEF_TYPE)
+      return
     case Kind.CONFLICT:
-      return typeof b['a'] === 'string' && typeof b['b'] === 'string' && typeof b['reason'] === 'string' && typeof b['by'] === 'string' &&
-        (b['similarity'] === null || isNum(b['similarity']))
+      only(b, ['task', 'a', 'b', 'reason', 'by', 'similarity'])
+      assertName('body.task', b['task'])
+      assertName('body.a', b['a'], MAX_ID)
+      assertName('body.b', b['b'], MAX_ID)
+      assertName('body.reason', b['reason'], MAX_REASON)
+      assertName('body.by', b['by'])
+      if (b['similarity'] !== null && !isNum(b['similarity'])) throw invalidArgument('body.similarity', 'must be a finite number or null')
+      return
     case Kind.RESOLVE:
-      return typeof b['a'] === 'string' && typeof b['b'] === 'string' && (b['keep'] === null || typeof b['keep'] === 'string') &&
-        (b['note'] === null || typeof b['note'] === 'string') && (b['by'] === null || typeof b['by'] === 'string')
+      only(b, ['task', 'a', 'b', 'keep', 'note', 'by'])
+      assertName('body.task', b['task'])
+      assertName('body.a', b['a'], MAX_ID)
+      assertName('body.b', b['b'], MAX_ID)
+      if (b['keep'] !== null) assertName('body.keep', b['keep'], MAX_ID)
+      if (b['note'] !== null) assertName('body.note', b['note'], MAX_NOTE)
+      if (b['by'] !== null) assertName('body.by', b['by'])
+      return
     default:
-      return false
+      throw invalidArgument('kind', `${kind} is not a replicated working-memory kind`)
   }
 }
