@@ -122,10 +122,11 @@ export interface ReplicaProcess {
   close(): Promise<void>
 }
 
-export async function replicaProcess(a: Arena, name: string): Promise<ReplicaProcess> {
+/** `nodeArgs`: flags for the child's node (e.g. `--stack-size=N` for a device with a smaller stack, as a browser worker has). */
+export async function replicaProcess(a: Arena, name: string, nodeArgs: readonly string[] = []): Promise<ReplicaProcess> {
   const id = await identityFor(name)
   const seed = Buffer.from(id.exportSeed()).toString('hex')
-  const child = spawn(process.execPath, [REPLICA, a.url, a.pool, await a.token(id.did, true), seed], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [...nodeArgs, REPLICA, a.url, a.pool, await a.token(id.did, true), seed], { stdio: ['pipe', 'pipe', 'inherit'] })
   children.push(child)
   const lines = createInterface({ input: child.stdout! })
   const waiting: Array<(o: Record<string, unknown>) => void> = []

@@ -1,0 +1,76 @@
+import * as encoding from 'lib0/encoding'
+import { expect, test } from 'vitest'
+import { WebSocket } from 'ws'
+import * as Y from 'yjs'
+import { fact } from './pools-helpers.js'
+import { arena, eventually, objects, replicaProcess } from './hostile-helpers.js'
+import { identityFor } from './sync-helpers.js'
+
+const PLACEHOLDER = 'placeholder-for-the-deep-value'
+
+/**
+ * An update setting `key` of the records map to plain arrays `depth` levels deep, written by hand
+ * (lib0's encoder recurses too, and gives out first in the attacker's own process past ~9,000).
+ */
+function deepUpdate(key: string, depth: number): Uint8Array {
+  const doc = new Y.Doc()
+  doc.getMap('records').set(key, PLACEHOLDER)
+  const plain = Y.encodeStateAsUpdate(doc)
+  const e = encoding.createEncoder()
+  encoding.writeAny(e, PLACEHOLDER)
+  const marker = encoding.toUint8Array(e)
+  const at = Buffer.from(plain).indexOf(Buffer.from(marker))
+  const deep = new Uint8Array(depth * 2)
+  for (let i = 0; i < depth; i++) deep.set([117, i === depth - 1 ? 0 : 1], i * 2)
+  return Buffer.concat([plain.subarray(0, at), deep, plain.subarray(at + marker.length)])
+}
+
+/**
+ * Sends one update over a bare websocket, then a sync step 1: resolves with how the relay closed
+ * the connection, or 'kept' when it answered the step 1 (it took the update).
+ */
+async function push(url: string, token: string, update: Uint8Array): Promise<string> {
+  const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`)
+  await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
+  const frame = (write: (e: encoding.Encoder) => void): Uint8Array => {
+    const e = encoding.createEncoder()
+    write(e)
+    return encoding.toUint8Array(e)
+  }
+  const outcome = new Promise<string>((ok) => {
+    ws.on('close', (code, reason) => ok(`${code} ${reason.toString()}`))
+    // A sync step 2 (0, 1): the answer to our step 1, sent after the update was handled.
+    ws.on('message', (data: Buffer) => {
+      if (data[0] === 0 && data[1] === 1) ok('kept')
+    })
+  })
+  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, update) }))
+  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 0); encoding.writeVarUint8Array(e, new Uint8Array([0])) }))
+  const result = await outcome
+  ws.terminate()
+  return result
+}
+
+/**
+ * Regression (issue 26, case 11): a token holder pushed plain JSON arrays 3,000 to 9,000 levels
+ * deep into a pool's document. The relay kept and served them (in some runs), and a device that
+ * joined afterwards hit `RangeError: Maximum call stack size exceeded` in Yjs' decoder on every
+ * sync attempt and never joined. The joining device here is a process of its own with a smaller
+ * stack than Node's default (about what a browser worker has), where Yjs' recursion gives out first.
+ */
+test.each([3_000, 6_000, 9_000, 200_000])('arrays %i levels deep from a raw client: the relay refuses them, and a device that joins later joins', async (depth) => {
+  const a = await arena()
+  await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
+  const mallory = await a.token((await identityFor('mallory')).did, true)
+  // Refused out loud, before the relay stored or forwarded anything of that update.
+  expect(await push(`${a.url}/${a.pool}`, mallory, deepUpdate('deep', depth))).toMatch(/^1007 malformed: too-deep: a value nests more than 128 levels/)
+  await a.owner.mem.pools.write(a.pool, fact('Bruno', 'lives_in', 'Oslo'))
+  await eventually(() => objects(a.owner.mem, a.pool), ['Oslo', 'Rome'])
+
+  const reader = await a.raw((await identityFor('dave')).did, false)
+  expect(reader.records.has('deep')).toBe(false)
+  const carol = await replicaProcess(a, 'carol', ['--stack-size=250'])
+  await a.owner.mem.pools.share(a.pool, carol.did, { write: false })
+  await eventually(async () => (await carol.ask({ cmd: 'count' }))['count'], 2, 20_000)
+  await carol.close()
+}, 60_000)
