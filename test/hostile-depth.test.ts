@@ -1,9 +1,8 @@
 import * as encoding from 'lib0/encoding'
 import { expect, test } from 'vitest'
-import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { fact } from './pools-helpers.js'
-import { arena, eventually, objects, replicaProcess } from './hostile-helpers.js'
+import { arena, eventually, objects, pushUpdate, replicaProcess } from './hostile-helpers.js'
 import { identityFor } from './sync-helpers.js'
 
 const PLACEHOLDER = 'placeholder-for-the-deep-value'
@@ -26,32 +25,6 @@ function deepUpdate(key: string, depth: number): Uint8Array {
 }
 
 /**
- * Sends one update over a bare websocket, then a sync step 1: resolves with how the relay closed
- * the connection, or 'kept' when it answered the step 1 (it took the update).
- */
-async function push(url: string, token: string, update: Uint8Array): Promise<string> {
-  const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`)
-  await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
-  const frame = (write: (e: encoding.Encoder) => void): Uint8Array => {
-    const e = encoding.createEncoder()
-    write(e)
-    return encoding.toUint8Array(e)
-  }
-  const outcome = new Promise<string>((ok) => {
-    ws.on('close', (code, reason) => ok(`${code} ${reason.toString()}`))
-    // A sync step 2 (0, 1): the answer to our step 1, sent after the update was handled.
-    ws.on('message', (data: Buffer) => {
-      if (data[0] === 0 && data[1] === 1) ok('kept')
-    })
-  })
-  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, update) }))
-  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 0); encoding.writeVarUint8Array(e, new Uint8Array([0])) }))
-  const result = await outcome
-  ws.terminate()
-  return result
-}
-
-/**
  * Regression (issue 26, case 11): a token holder pushed plain JSON arrays 3,000 to 9,000 levels
  * deep into a pool's document. The relay kept and served them (in some runs), and a device that
  * joined afterwards hit `RangeError: Maximum call stack size exceeded` in Yjs' decoder on every
@@ -63,7 +36,7 @@ test.each([3_000, 6_000, 9_000, 200_000])('arrays %i levels deep from a raw clie
   await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
   const mallory = await a.token((await identityFor('mallory')).did, true)
   // Refused out loud, before the relay stored or forwarded anything of that update.
-  expect(await push(`${a.url}/${a.pool}`, mallory, deepUpdate('deep', depth))).toMatch(/^1007 malformed: too-deep: a value nests more than 128 levels/)
+  expect(await pushUpdate(`${a.url}/${a.pool}`, mallory, deepUpdate('deep', depth))).toMatch(/^1007 malformed: too-deep: a value nests more than 128 levels/)
   await a.owner.mem.pools.write(a.pool, fact('Bruno', 'lives_in', 'Oslo'))
   await eventually(() => objects(a.owner.mem, a.pool), ['Oslo', 'Rome'])
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import * as encoding from 'lib0/encoding'
 import { afterEach, expect } from 'vitest'
 import { WebSocket } from 'ws'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
@@ -151,4 +152,30 @@ export async function replicaProcess(a: Arena, name: string, nodeArgs: readonly 
       await exited
     },
   }
+}
+
+/**
+ * Sends one update over a bare websocket, then a sync step 1: resolves with how the relay closed
+ * the connection, or 'kept' when it answered the step 1 (it took the update).
+ */
+export async function pushUpdate(url: string, token: string, update: Uint8Array): Promise<string> {
+  const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`)
+  await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
+  const frame = (write: (e: encoding.Encoder) => void): Uint8Array => {
+    const e = encoding.createEncoder()
+    write(e)
+    return encoding.toUint8Array(e)
+  }
+  const outcome = new Promise<string>((ok) => {
+    ws.on('close', (code, reason) => ok(`${code} ${reason.toString()}`))
+    // A sync step 2 (0, 1): the answer to our step 1, sent after the update was handled.
+    ws.on('message', (data: Buffer) => {
+      if (data[0] === 0 && data[1] === 1) ok('kept')
+    })
+  })
+  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, update) }))
+  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 0); encoding.writeVarUint8Array(e, new Uint8Array([0])) }))
+  const result = await outcome
+  ws.terminate()
+  return result
 }
