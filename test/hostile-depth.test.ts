@@ -1,28 +1,7 @@
-import * as encoding from 'lib0/encoding'
 import { expect, test } from 'vitest'
-import * as Y from 'yjs'
 import { fact } from './pools-helpers.js'
-import { arena, eventually, objects, pushUpdate, replicaProcess } from './hostile-helpers.js'
+import { arena, deepUpdate, eventually, objects, pushUpdate, replicaProcess } from './hostile-helpers.js'
 import { identityFor } from './sync-helpers.js'
-
-const PLACEHOLDER = 'placeholder-for-the-deep-value'
-
-/**
- * An update setting `key` of the records map to plain arrays `depth` levels deep, written by hand
- * (lib0's encoder recurses too, and gives out first in the attacker's own process past ~9,000).
- */
-function deepUpdate(key: string, depth: number): Uint8Array {
-  const doc = new Y.Doc()
-  doc.getMap('records').set(key, PLACEHOLDER)
-  const plain = Y.encodeStateAsUpdate(doc)
-  const e = encoding.createEncoder()
-  encoding.writeAny(e, PLACEHOLDER)
-  const marker = encoding.toUint8Array(e)
-  const at = Buffer.from(plain).indexOf(Buffer.from(marker))
-  const deep = new Uint8Array(depth * 2)
-  for (let i = 0; i < depth; i++) deep.set([117, i === depth - 1 ? 0 : 1], i * 2)
-  return Buffer.concat([plain.subarray(0, at), deep, plain.subarray(at + marker.length)])
-}
 
 /**
  * Regression (issue 26, case 11): a token holder pushed plain JSON arrays 3,000 to 9,000 levels

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline'
 import * as encoding from 'lib0/encoding'
 import { afterEach, expect } from 'vitest'
 import { WebSocket } from 'ws'
+import * as Y from 'yjs'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import type { Identity } from '../src/core/identity.js'
 import { encodeHlc } from '../src/core/clock.js'
@@ -178,4 +179,23 @@ export async function pushUpdate(url: string, token: string, update: Uint8Array)
   const result = await outcome
   ws.terminate()
   return result
+}
+
+const PLACEHOLDER = 'placeholder-for-the-deep-value'
+
+/**
+ * An update setting `key` of the records map to plain arrays `depth` levels deep, written by hand
+ * (lib0's encoder recurses too, and gives out first in the attacker's own process past ~9,000).
+ */
+export function deepUpdate(key: string, depth: number): Uint8Array {
+  const doc = new Y.Doc()
+  doc.getMap('records').set(key, PLACEHOLDER)
+  const plain = Y.encodeStateAsUpdate(doc)
+  const e = encoding.createEncoder()
+  encoding.writeAny(e, PLACEHOLDER)
+  const marker = encoding.toUint8Array(e)
+  const at = Buffer.from(plain).indexOf(Buffer.from(marker))
+  const deep = new Uint8Array(depth * 2)
+  for (let i = 0; i < depth; i++) deep.set([117, i === depth - 1 ? 0 : 1], i * 2)
+  return Buffer.concat([plain.subarray(0, at), deep, plain.subarray(at + marker.length)])
 }
