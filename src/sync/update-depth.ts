@@ -34,75 +34,80 @@ const ANY_ARRAY = 117
 
 /**
  * The structs of a Yjs V1 update whose values nest deeper than `maxDepth`, in update order.
- * Reads the update once, iteratively (cost O(bytes), memory O(depth)). The delete set is not read.
+ * Reads the update once, iteratively, skipping strings and bytes by their length without decoding
+ * them (cost O(bytes), memory O(depth)). The delete set is not read.
  * @throws Error when the bytes are not a Yjs V1 update (truncated, unknown content or value type)
  */
 export function tooDeepStructs(update: Uint8Array, maxDepth = MAX_VALUE_DEPTH): DeepStruct[] {
-  const d = decoding.createDecoder(update)
+  const r = new Cursor(update)
   const found: DeepStruct[] = []
-  const clients = decoding.readVarUint(d)
+  const clients = r.uint()
   for (let c = 0; c < clients; c++) {
-    const count = decoding.readVarUint(d)
-    const client = decoding.readVarUint(d)
-    let clock = decoding.readVarUint(d)
+    const count = r.uint()
+    const client = r.uint()
+    let clock = r.uint()
     for (let i = 0; i < count; i++) {
-      const start = d.pos
-      const info = decoding.readUint8(d)
+      const start = r.pos
+      const info = r.byte()
       const ref = info & 0b11111
       if (ref === 0 || ref === 10) {
         // GC, Skip: a length, no content.
-        clock += decoding.readVarUint(d)
+        clock += r.uint()
         continue
       }
-      if (info & 0b10000000) skipVarUints(d, 2) // origin
-      if (info & 0b01000000) skipVarUints(d, 2) // right origin
+      if (info & 0b10000000) r.skipUints(2) // origin
+      if (info & 0b01000000) r.skipUints(2) // right origin
       if ((info & 0b11000000) === 0) {
         // No origin to copy the parent from: a root type's name, or the parent's id; then the map key.
-        if (decoding.readVarUint(d) === 1) decoding.readVarString(d)
-        else skipVarUints(d, 2)
-        if (info & 0b00100000) decoding.readVarString(d)
+        if (r.uint() === 1) r.skipBytes()
+        else r.skipUints(2)
+        if (info & 0b00100000) r.skipBytes()
       }
       let length = 1
       let depth = 0
       switch (ref) {
         case 1: // ContentDeleted
-          length = decoding.readVarUint(d)
+          length = r.uint()
           break
         case 2: // ContentJSON: legacy values as JSON text
-          length = decoding.readVarUint(d)
-          for (let k = 0; k < length; k++) depth = Math.max(depth, jsonTextDepth(decoding.readVarString(d), maxDepth))
+          length = r.uint()
+          for (let k = 0; k < length; k++) depth = Math.max(depth, r.jsonDepth(maxDepth))
           break
         case 3: // ContentBinary
-          decoding.readVarUint8Array(d)
+          r.skipBytes()
           break
-        case 4: // ContentString: its length is in UTF-16 units, as Yjs counts it
+        case 4: { // ContentString: its length is in UTF-16 units, as Yjs counts it (decoded as lib0 does)
+          const d = decoding.createDecoder(update)
+          d.pos = r.pos
           length = decoding.readVarString(d).length
+          r.pos = d.pos
           break
+        }
         case 5: // ContentEmbed
-          depth = jsonTextDepth(decoding.readVarString(d), maxDepth)
+          depth = r.jsonDepth(maxDepth)
           break
         case 6: // ContentFormat: a key and a JSON value
-          decoding.readVarString(d)
-          depth = jsonTextDepth(decoding.readVarString(d), maxDepth)
+          r.skipBytes()
+          depth = r.jsonDepth(maxDepth)
           break
         case 7: { // ContentType: a nested type is a struct of its own; XmlElement and XmlHook carry a name
-          const type = decoding.readVarUint(d)
+          const type = r.uint()
           if (type > 6) throw new Error(`unknown Yjs type ref ${type}`)
-          if (type === 3 || type === 5) decoding.readVarString(d)
+          if (type === 3 || type === 5) r.skipBytes()
           break
         }
         case 8: // ContentAny
-          length = decoding.readVarUint(d)
-          for (let k = 0; k < length; k++) depth = Math.max(depth, skipAny(d, maxDepth))
+          length = r.uint()
+          for (let k = 0; k < length; k++) depth = Math.max(depth, r.anyDepth(maxDepth))
           break
         case 9: // ContentDoc: a guid and the options as a value
-          decoding.readVarString(d)
-          depth = skipAny(d, maxDepth)
+          r.skipBytes()
+          depth = r.anyDepth(maxDepth)
           break
         default:
           throw new Error(`unknown Yjs content ref ${ref}`)
       }
-      if (depth > maxDepth) found.push({ client, clock, length, start, end: d.pos })
+      if (depth > maxDepth) found.push({ client, clock, length, start, end: r.pos })
       clock += length
     }
   }
@@ -143,52 +148,123 @@ export function withoutTooDeep(update: Uint8Array, maxDepth = MAX_VALUE_DEPTH): 
   return deep.length === 0 ? { update, dropped: 0 } : { update: replaceWithGc(update, deep), dropped: deep.length }
 }
 
-function skipVarUints(d: decoding.Decoder, n: number): void {
-  for (let i = 0; i < n; i++) decoding.readVarUint(d)
-}
+/** A read position in an update, with the few reads the walk needs; every read checks the end. */
+class Cursor {
+  pos = 0
+  readonly #b: Uint8Array
 
-/**
- * Reads one lib0 `writeAny` value past the decoder, without recursion; returns its nesting depth
- * (an array or object is one level more than its deepest child; a scalar is 0). Reading goes on
- * past `maxDepth`, so the caller knows where the value ends.
- */
-function skipAny(d: decoding.Decoder, maxDepth: number): number {
-  // One entry per open array or object: the children it still holds, and whether they have keys.
-  const left: number[] = []
-  const keyed: boolean[] = []
-  let deepest = 0
-  let first = true
-  while (first || left.length > 0) {
-    if (!first) {
-      const top = left.length - 1
-      if (left[top] === 0) {
-        left.pop()
-        keyed.pop()
-        continue
-      }
-      left[top]!--
-      if (keyed[top]) decoding.readVarString(d)
-    }
-    first = false
-    const type = decoding.readUint8(d)
-    switch (type) {
-      case 127: case 126: case 121: case 120: break
-      case 125: decoding.readVarInt(d); break
-      case 124: decoding.readUint8Array(d, 4); break
-      case 123: case 122: decoding.readUint8Array(d, 8); break
-      case 119: decoding.readVarString(d); break
-      case 116: decoding.readVarUint8Array(d); break
-      case ANY_OBJECT:
-      case ANY_ARRAY:
-        left.push(decoding.readVarUint(d))
-        keyed.push(type === ANY_OBJECT)
-        if (left.length > deepest) deepest = left.length
-        break
-      default:
-        throw new Error(`unknown lib0 value type ${type}`)
+  constructor(bytes: Uint8Array) {
+    this.#b = bytes
+  }
+
+  byte(): number {
+    if (this.pos >= this.#b.length) throw new Error('unexpected end of update')
+    return this.#b[this.pos++]!
+  }
+
+  /** A lib0 var-uint (7 bits a byte, up to 53 bits). */
+  uint(): number {
+    let n = 0
+    let mult = 1
+    for (;;) {
+      const b = this.byte()
+      n += (b & 0x7f) * mult
+      if (b < 0x80) return n
+      mult *= 128
+      if (mult > 2 ** 53) throw new Error('var-uint too long')
     }
   }
-  return Math.min(deepest, maxDepth + 1)
+
+  skipUints(count: number): void {
+    for (let i = 0; i < count; i++) this.uint()
+  }
+
+  /** Skips a length-prefixed string or byte array. */
+  skipBytes(): void {
+    this.skip(this.uint())
+  }
+
+  skip(n: number): void {
+    if (this.pos + n > this.#b.length) throw new Error('unexpected end of update')
+    this.pos += n
+  }
+
+  /** A lib0 var-int has the var-uint's continuation bit: skipped byte by byte. */
+  skipVarInt(): void {
+    while (this.byte() & 0x80);
+  }
+
+  /** The depth of a length-prefixed JSON string, scanned as UTF-8 (quotes, brackets and backslashes are single bytes there). */
+  jsonDepth(maxDepth: number): number {
+    const len = this.uint()
+    const from = this.pos
+    this.skip(len)
+    return jsonBytesDepth(this.#b, from, this.pos, maxDepth)
+  }
+
+  /**
+   * Reads one lib0 `writeAny` value past the cursor, without recursion; returns its nesting depth
+   * (an array or object is one level more than its deepest child; a scalar is 0). Reading goes on
+   * past `maxDepth`, so the caller knows where the value ends.
+   */
+  anyDepth(maxDepth: number): number {
+    // One entry per open array or object: the children it still holds, and whether they have keys.
+    const left: number[] = []
+    const keyed: boolean[] = []
+    let deepest = 0
+    let first = true
+    while (first || left.length > 0) {
+      if (!first) {
+        const top = left.length - 1
+        if (left[top] === 0) {
+          left.pop()
+          keyed.pop()
+          continue
+        }
+        left[top]!--
+        if (keyed[top]) this.skipBytes()
+      }
+      first = false
+      const type = this.byte()
+      switch (type) {
+        case 127: case 126: case 121: case 120: break
+        case 125: this.skipVarInt(); break
+        case 124: this.skip(4); break
+        case 123: case 122: this.skip(8); break
+        case 119: case 116: this.skipBytes(); break
+        case ANY_OBJECT:
+        case ANY_ARRAY:
+          left.push(this.uint())
+          keyed.push(type === ANY_OBJECT)
+          if (left.length > deepest) deepest = left.length
+          break
+        default:
+          throw new Error(`unknown lib0 value type ${type}`)
+      }
+    }
+    return Math.min(deepest, maxDepth + 1)
+  }
+}
+
+function jsonBytesDepth(b: Uint8Array, from: number, to: number, maxDepth: number): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = from; i < to; i++) {
+    const ch = b[i]!
+    if (inString) {
+      if (ch === 0x5c) i++ // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false
+    } else if (ch === 0x22) inString = true
+    else if (ch === 0x5b || ch === 0x7b) {
+      depth++
+      if (depth > deepest) {
+        deepest = depth
+        if (deepest > maxDepth) return maxDepth + 1
+      }
+    } else if (ch === 0x5d || ch === 0x7d) depth--
+  }
+  return deepest
 }
 
 /** The nesting depth of JSON text (brackets outside strings), or `maxDepth + 1` past it; 0 for a scalar. */
