@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import * as encoding from 'lib0/encoding'
 import { afterEach, expect } from 'vitest'
 import { WebSocket } from 'ws'
+import * as Y from 'yjs'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import type { Identity } from '../src/core/identity.js'
 import { encodeHlc } from '../src/core/clock.js'
@@ -122,10 +124,11 @@ export interface ReplicaProcess {
   close(): Promise<void>
 }
 
-export async function replicaProcess(a: Arena, name: string): Promise<ReplicaProcess> {
+/** `nodeArgs`: flags for the child's node (e.g. `--stack-size=N` for a device with a smaller stack, as a browser worker has). */
+export async function replicaProcess(a: Arena, name: string, nodeArgs: readonly string[] = []): Promise<ReplicaProcess> {
   const id = await identityFor(name)
   const seed = Buffer.from(id.exportSeed()).toString('hex')
-  const child = spawn(process.execPath, [REPLICA, a.url, a.pool, await a.token(id.did, true), seed], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [...nodeArgs, REPLICA, a.url, a.pool, await a.token(id.did, true), seed], { stdio: ['pipe', 'pipe', 'inherit'] })
   children.push(child)
   const lines = createInterface({ input: child.stdout! })
   const waiting: Array<(o: Record<string, unknown>) => void> = []
@@ -150,4 +153,49 @@ export async function replicaProcess(a: Arena, name: string): Promise<ReplicaPro
       await exited
     },
   }
+}
+
+/**
+ * Sends one update over a bare websocket, then a sync step 1: resolves with how the relay closed
+ * the connection, or 'kept' when it answered the step 1 (it took the update).
+ */
+export async function pushUpdate(url: string, token: string, update: Uint8Array): Promise<string> {
+  const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`)
+  await new Promise((ok, fail) => ws.once('open', ok).once('error', fail))
+  const frame = (write: (e: encoding.Encoder) => void): Uint8Array => {
+    const e = encoding.createEncoder()
+    write(e)
+    return encoding.toUint8Array(e)
+  }
+  const outcome = new Promise<string>((ok) => {
+    ws.on('close', (code, reason) => ok(`${code} ${reason.toString()}`))
+    // A sync step 2 (0, 1): the answer to our step 1, sent after the update was handled.
+    ws.on('message', (data: Buffer) => {
+      if (data[0] === 0 && data[1] === 1) ok('kept')
+    })
+  })
+  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 2); encoding.writeVarUint8Array(e, update) }))
+  ws.send(frame((e) => { encoding.writeVarUint(e, 0); encoding.writeVarUint(e, 0); encoding.writeVarUint8Array(e, new Uint8Array([0])) }))
+  const result = await outcome
+  ws.terminate()
+  return result
+}
+
+const PLACEHOLDER = 'placeholder-for-the-deep-value'
+
+/**
+ * An update setting `key` of the records map to plain arrays `depth` levels deep, written by hand
+ * (lib0's encoder recurses too, and gives out first in the attacker's own process past ~9,000).
+ */
+export function deepUpdate(key: string, depth: number): Uint8Array {
+  const doc = new Y.Doc()
+  doc.getMap('records').set(key, PLACEHOLDER)
+  const plain = Y.encodeStateAsUpdate(doc)
+  const e = encoding.createEncoder()
+  encoding.writeAny(e, PLACEHOLDER)
+  const marker = encoding.toUint8Array(e)
+  const at = Buffer.from(plain).indexOf(Buffer.from(marker))
+  const deep = new Uint8Array(depth * 2)
+  for (let i = 0; i < depth; i++) deep.set([117, i === depth - 1 ? 0 : 1], i * 2)
+  return Buffer.concat([plain.subarray(0, at), deep, plain.subarray(at + marker.length)])
 }

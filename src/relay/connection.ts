@@ -5,6 +5,7 @@ import type { Peer } from './room.js'
 import type { ServedRoom } from './room-source.js'
 import type { PoolGrant } from '../sync/pool-token.js'
 import { changesDocument, decodeUpdate } from './update-check.js'
+import { touchedTombstone } from './tombstone-guard.js'
 
 /** Frames a client may send before it is admitted (the y-websocket client sends two or three). */
 const MAX_EARLY_FRAMES = 64
@@ -154,6 +155,11 @@ export class Connection implements Peer {
             this.send(permissionDeniedFrame(`${READ_ONLY_REFUSAL} the token for pool ${room.name} grants read access only; the update was not applied`))
           }
           return
+        }
+        // Tombstones stay in force while no replica that holds them is online (tombstone-guard.ts).
+        const tombstone = touchedTombstone(decoded, room.doc)
+        if (tombstone !== null) {
+          return this.close(RelayCloseCode.REFUSED, `tombstone: the update deletes or replaces tombstone ${tombstone}; it was not applied`)
         }
         let outcome: 'applied' | 'too-large' | 'too-much-pending'
         try {

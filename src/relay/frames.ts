@@ -59,11 +59,12 @@ function frame(write: (encoder: encoding.Encoder) => void): Uint8Array {
   return encoding.toUint8Array(encoder)
 }
 
-export const syncStep1Frame = (doc: Y.Doc): Uint8Array =>
+/** A sync step 1 announcing `stateVector` (by default the document's own). */
+export const syncStep1Frame = (doc: Y.Doc, stateVector: Uint8Array = Y.encodeStateVector(doc)): Uint8Array =>
   frame((e) => {
     encoding.writeVarUint(e, MessageType.SYNC)
     encoding.writeVarUint(e, SyncType.STEP1)
-    encoding.writeVarUint8Array(e, Y.encodeStateVector(doc))
+    encoding.writeVarUint8Array(e, stateVector)
   })
 
 export const syncStep2Frame = (update: Uint8Array): Uint8Array =>

@@ -7,6 +7,9 @@ import { awarenessFrame, syncStep1Frame, syncStep2Frame, updateFrame } from './f
 import { readOwnerPin, writeOwnerPin, type OwnerPin } from './owner-pin.js'
 import type { PoolGrant } from '../sync/pool-token.js'
 import { UpdateLog } from './update-log.js'
+import { withoutTooDeep } from '../sync/update-depth.js'
+import { LostRanges, fillGaps, type LostRange } from './gap-fill.js'
+import { readLostRanges, writeLostRanges } from './lost-file.js'
 
 /** One admitted websocket client, as a room sees it. */
 export interface Peer {
@@ -26,6 +29,17 @@ export interface RoomOptions {
 }
 
 const LOG_FILE = 'updates.log'
+/** The origin of the relay's own changes: map entries of lost ranges set again (gap-fill.ts), sent to every peer and logged. */
+const HEAL = Symbol('memweave-relay:heal')
+
+function warn(message: string): void {
+  process.stderr.write(`memweave relay: ${message}\n`)
+}
+
+function describe(ranges: readonly LostRange[]): string {
+  const shown = ranges.slice(0, 8).map((r) => `client ${r.client} clocks ${r.clock}-${r.clock + r.len - 1}`).join(', ')
+  return ranges.length > 8 ? `${shown} and ${ranges.length - 8} more` : shown
+}
 
 /**
  * One pool's document on the relay: a Y.Doc with garbage collection on (so deleted content is
@@ -50,9 +64,13 @@ export class Room {
   #dirty: boolean
   #compacting: Promise<void> | null = null
   #closed: Promise<void> | null = null
+  /** Clocks filled with GC structs at load because no replica held them, until one brings them back. */
+  readonly #lost: LostRanges
+  #lostWrite: Promise<void> = Promise.resolve()
 
-  private constructor(name: string, doc: Y.Doc, log: UpdateLog | null, owner: OwnerPin | null, storedBytes: number, dirty: boolean, options: RoomOptions) {
+  private constructor(name: string, doc: Y.Doc, log: UpdateLog | null, owner: OwnerPin | null, storedBytes: number, dirty: boolean, options: RoomOptions, lost = new LostRanges()) {
     this.name = name
+    this.#lost = lost
     this.doc = doc
     this.#log = log
     this.#owner = owner
@@ -88,19 +106,45 @@ export class Room {
     const owner = await readOwnerPin(options.dir)
     const { log, updates } = await UpdateLog.open(join(options.dir, LOG_FILE))
     let stored = 0
+    let deep = 0
+    let filled: LostRange[]
+    const lost = new LostRanges(await readLostRanges(options.dir))
     try {
       doc.transact(() => {
         for (const update of updates) {
-          Y.applyUpdate(doc, update)
+          // A value too deep for clients, stored before the relay refused them (update-depth.ts), is garbage-collected.
+          const safe = withoutTooDeep(update)
+          deep += safe.dropped
+          Y.applyUpdate(doc, safe.update)
           stored += update.length
         }
       }, 'load')
+      // What still waits for a missing clock now waits for no one: the replicas connect after this.
+      filled = fillGaps(doc, 'load')
     } catch (err) {
       await log.close()
       doc.destroy()
       throw new MemweaveError(ErrorCode.STORAGE, `relay: ${log.path} holds an update Yjs cannot apply`, {}, { cause: err })
     }
-    return new Room(name, doc, log, owner, stored, updates.length > 1, options)
+    if (deep > 0) warn(`${log.path}: garbage-collected ${deep} value(s) nested more than the clients can decode`)
+    const room = new Room(name, doc, log, owner, stored, updates.length > 1 || filled.length > 0 || deep > 0, options, lost)
+    if (filled.length > 0) {
+      lost.add(filled)
+      // Durable before the compaction below writes the filled document (a crash between fills the same gaps again).
+      await writeLostRanges(options.dir, lost.list())
+      const clocks = filled.reduce((sum, r) => sum + r.len, 0)
+      warn(
+        `${log.path}: ${clocks} clock(s) of the document are missing (${describe(filled)}): filled as deleted content so that ` +
+          `the later updates apply; what they held is lost unless a replica that holds it reconnects (asked for it on every connect, see lost.json)`,
+      )
+      await room.compact()
+    }
+    return room
+  }
+
+  /** The clock ranges filled at load that no replica has brought back yet (gap-fill.ts). */
+  get lost(): LostRange[] {
+    return this.#lost.list()
   }
 
   /** The pool's owner as the relay knows it (persisted pins only; configured owners live in the relay). */
@@ -125,7 +169,8 @@ export class Room {
   /** Adds a peer and starts the sync: our step 1 (asking for what it has) and the awareness states. */
   join(peer: Peer): void {
     this.#peers.set(peer, new Set())
-    peer.send(syncStep1Frame(this.doc))
+    // With lost ranges, the state vector announced asks every replica for them (gap-fill.ts).
+    peer.send(this.#lost.size === 0 ? syncStep1Frame(this.doc) : syncStep1Frame(this.doc, this.#lost.stateVector(this.doc)))
     const states = this.awareness.getStates()
     if (states.size > 0) peer.send(awarenessFrame(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [...states.keys()])))
   }
@@ -169,6 +214,7 @@ export class Room {
       if (this.#sizeBound + update.length > max) return 'too-large'
     }
     Y.applyUpdate(this.doc, update, origin)
+    if (this.#lost.size > 0) this.#heal(update)
     if (pendingBytes(this.doc) <= this.#options.maxPendingBytes) return 'applied'
     // Yjs re-merges its pending content with every later out-of-order update (one 64 MiB pending
     // update made each 19-byte message cost 0.3 s of the relay's one thread). What the update
@@ -177,6 +223,19 @@ export class Room {
     store.pendingStructs = before.structs
     store.pendingDs = before.ds
     return 'too-much-pending'
+  }
+
+  /** A writer's update that carries clocks of lost ranges: their map entries come back (gap-fill.ts). */
+  #heal(update: Uint8Array): void {
+    const before = this.#lost.size
+    const healed = this.#lost.heal(this.doc, Y.decodeUpdate(update), HEAL)
+    if (this.#lost.size === before && healed.length === 0) return
+    if (healed.length > 0) warn(`pool ${this.name}: a replica brought back ${healed.length} entr${healed.length === 1 ? 'y' : 'ies'} of lost updates (${healed.slice(0, 8).join(', ')})`)
+    const dir = this.#options.dir
+    if (dir !== null) {
+      const ranges = this.#lost.list()
+      this.#lostWrite = this.#lostWrite.then(() => writeLostRanges(dir, ranges)).catch(this.#options.onError)
+    }
   }
 
   applyAwareness(update: Uint8Array, origin: Peer): void {
@@ -230,6 +289,7 @@ export class Room {
       try {
         await this.#compacting?.catch(() => undefined)
         if (this.#dirty) await this.compact()
+        await this.#lostWrite
       } finally {
         await this.#log?.close()
         this.awareness.destroy()

@@ -1,16 +1,35 @@
 import * as Y from 'yjs'
+import { MAX_VALUE_DEPTH, tooDeepStructs } from '../sync/update-depth.js'
 import { MalformedFrame } from './frames.js'
 
 /**
  * Decodes a Yjs V1 update in full, so a malformed one is refused before any of it is applied
- * (Y.applyUpdate can integrate the structs of an update and then throw on its delete set).
+ * (Y.applyUpdate can integrate the structs of an update and then throw on its delete set). An
+ * update with a value nested deeper than {@link MAX_VALUE_DEPTH} is refused first, by a walk that
+ * does not recurse ({@link checkDepth}): Yjs' own decoder would blow the stack of some client, if
+ * not the relay's (issue 26, case 11). Both backends (file and Redis) take their updates from here.
  * @throws MalformedFrame
  */
 export function decodeUpdate(update: Uint8Array): ReturnType<typeof Y.decodeUpdate> {
+  checkDepth(update)
   try {
     return Y.decodeUpdate(update)
   } catch (err) {
     throw new MalformedFrame('not a valid Yjs update', { cause: err })
+  }
+}
+
+/** Refuses an update whose values nest deeper than every client can decode. @throws MalformedFrame */
+export function checkDepth(update: Uint8Array): void {
+  let deep
+  try {
+    deep = tooDeepStructs(update)
+  } catch (err) {
+    throw new MalformedFrame('not a valid Yjs update', { cause: err })
+  }
+  if (deep.length > 0) {
+    const s = deep[0]!
+    throw new MalformedFrame(`too-deep: a value nests more than ${MAX_VALUE_DEPTH} levels (client ${s.client} clock ${s.clock}); the update was not applied`)
   }
 }
 

@@ -61,6 +61,12 @@ export const RelayCloseCode = {
   GOING_AWAY: 1001,
   /** A frame that is not a well-formed y-websocket message (text, truncated, unknown type, a bad update). */
   MALFORMED: 1007,
+  /**
+   * An update the relay refuses by rule (not applied, the sender reconnects): one that deletes or
+   * replaces a pool tombstone's key (src/relay/tombstone-guard.ts). Not a 44xx: a replica that
+   * holds such a change from elsewhere must keep reconnecting, its other changes are welcome.
+   */
+  REFUSED: 1008,
   /** A frame above `limits.maxMessageBytes` (sent by the `ws` library before the frame is buffered), or more than that before admission. */
   MESSAGE_TOO_BIG: 1009,
   /** The relay failed (a storage error, a bug); reconnect later. */

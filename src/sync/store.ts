@@ -19,6 +19,7 @@ import { EVICTING_REASONS, bareQuarantineRow, quarantineRowId, toQuarantineRow, 
 import { SignatureCache } from './signatures.js'
 import { SliceSize } from './slice.js'
 import { SyncState, type ConnectOptions, type PoolSyncStatus, type Sync, type SyncProvider, type SyncStatus } from './types.js'
+import { withoutTooDeep } from './update-depth.js'
 import { websocketProvider } from './websocket.js'
 
 export interface SyncStoreOptions {
@@ -285,7 +286,8 @@ export class SyncStore implements Sync {
     // Storage open and the log caught up (a store built alone on a port opens it here).
     await this.#log.ready()
     const updates = await ps.log.load()
-    for (const u of updates) Y.applyUpdate(ps.doc, u, Origin.LOAD)
+    // A too-deep value persisted before the check existed would throw here on every open (update-depth.ts).
+    for (const u of updates) Y.applyUpdate(ps.doc, withoutTooDeep(u).update, Origin.LOAD)
     const rows = await this.#storage.read(['quarantine'], (tx) => tx.where<QuarantinedRecord>('quarantine', 'pool', ps.pool))
     ps.quarantine = new Map(rows.map((q) => [q.key, toReport(q)]))
     ps.listen()

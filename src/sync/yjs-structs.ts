@@ -1,5 +1,6 @@
 import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
+import { withoutTooDeep } from './update-depth.js'
 
 /**
  * Writing Yjs updates from a document's structs with Yjs's own encoders (`UpdateEncoderV1`, each
@@ -84,8 +85,15 @@ export function transactionUpdate(tr: Y.Transaction): Uint8Array | null {
   return update
 }
 
-/** Applies an update that arrived from a peer, remembering its bytes as the transaction's update (nothing to encode again). */
-export function applyRemoteUpdate(doc: Y.Doc, update: Uint8Array, origin: unknown): void {
+/**
+ * Applies an update that arrived from a peer, remembering its bytes as the transaction's update
+ * (nothing to encode again). A value nested deeper than every client can decode (a relay that
+ * should have refused it, or one from before that check) is garbage-collected first
+ * (update-depth.ts): Yjs' recursive decoder would otherwise throw on every sync attempt, and the
+ * replica would never join (issue 26, case 11). The bytes remembered are the ones applied.
+ */
+export function applyRemoteUpdate(doc: Y.Doc, received: Uint8Array, origin: unknown): void {
+  const { update } = withoutTooDeep(received)
   Y.transact(doc, (tr) => {
     tr.meta.set(UPDATE, update)
     Y.applyUpdate(doc, update, origin)
