@@ -1,3 +1,5 @@
+import { DEFAULT_CONFLICT_THRESHOLD } from './threshold.js'
+import { weigh } from './confidence.js'
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { compareSlots } from './slot-compare.js'
@@ -12,6 +14,8 @@ export interface TextConflictVerdict {
   readonly reason: string
   /** Key entities (names, identifiers, uncommon words) both texts mention. */
   readonly shared: readonly string[]
+  /** How sure the rules are that the texts contradict, in [0, 1]; `conflict` is this at or above the threshold. */
+  readonly confidence: number
 }
 
 const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal, stanceSignal, placeSignal] as const
@@ -36,6 +40,22 @@ const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, 
  */
 export class TextConflictDetector {
   readonly #cache = new Map<string, Reading>()
+
+  readonly #threshold: number
+
+  /**
+   * @param options.threshold - the confidence at which a pair is a conflict (default
+   *   DEFAULT_CONFLICT_THRESHOLD, 0.6); lower finds more and is wrong more often.
+   */
+  constructor(options: { threshold?: number } = {}) {
+    this.#threshold = options.threshold ?? DEFAULT_CONFLICT_THRESHOLD
+  }
+
+  #assess(raw: RawVerdict, a: Reading, b: Reading): TextConflictVerdict {
+    const confidence = raw.conflict ? weigh(raw, a, b) : { value: 0, note: '' }
+    const conflict = raw.conflict && confidence.value >= this.#threshold
+    return { ...raw, conflict, confidence: confidence.value, reason: confidence.note ? `${raw.reason}; ${confidence.note}` : raw.reason }
+  }
 
   /** Reads a text (cached, bounded). */
   read(text: string): Reading {
@@ -63,7 +83,8 @@ export class TextConflictDetector {
    * against the other text, by the clause whose subject the other names.
    */
   judge(a: string, b: string): TextConflictVerdict {
-    const whole = judgeReadings(this.read(a), this.read(b))
+    const [ra, rb] = [this.read(a), this.read(b)]
+    const whole = this.#assess(judgeReadings(ra, rb), ra, rb)
     if (whole.conflict || whole.kind === 'unrelated') return whole
     for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
       const parts = x.split(/;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Z])\.)\s+(?=\S)/).filter((p) => p.trim().length > 0)
@@ -77,7 +98,7 @@ export class TextConflictDetector {
         // Node 18; prod uses Node 20"), not a story in steps ("v1 was shut down; v2 is served now").
         const parallel = readings.some((q, j) => j !== i && [...q.content].some((c) => !own.includes(c) && r.content.has(c)))
         if (own.length === 0 || !parallel) continue
-        const v = flip ? judgeReadings(other, r) : judgeReadings(r, other)
+        const v = flip ? this.#assess(judgeReadings(other, r), other, r) : this.#assess(judgeReadings(r, other), r, other)
         if (v.conflict) return { ...v, reason: `${v.reason}, in "${parts[i]!.trim()}"` }
       }
     }
@@ -85,8 +106,11 @@ export class TextConflictDetector {
   }
 }
 
+/** What the checks say before the confidence is weighed: whether a contradiction signal fired. */
+export type RawVerdict = Omit<TextConflictVerdict, 'confidence'>
+
 /** Judges two readings; see TextConflictDetector. */
-export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
+export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
   for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
   const day = dayRule(a, b) ?? dayRule(b, a)

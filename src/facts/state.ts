@@ -329,7 +329,7 @@ export class FactState {
     }
     if (this.#freeText && this.isHead(v.ref)) {
       this.#freeText.settle(v.ref, this.#lexicalOf, this.#currentVersion)
-      for (const other of this.#freeText.partners(v.ref).keys()) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
+      for (const [other] of this.#freeText.partners(v.ref)) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
     }
     const pred = this.predecessor(v)
     if (pred && this.isHead(v.ref)) {
@@ -341,7 +341,7 @@ export class FactState {
   }
 
   /** Every current conflict of a tenant (or of all tenants), each pair once, in a stable order. */
-  conflicts(tenant: string | null | undefined): FactConflict[] {
+  conflicts(tenant: string | null | undefined, minConfidence?: number): FactConflict[] {
     const out: FactConflict[] = []
     const seen = new Set<string>()
     const push = (c: FactConflict): void => {
@@ -391,11 +391,11 @@ export class FactState {
     }
     // Free-text contradictions between current facts: flagged both ways, never resolved here.
     this.#freeText?.settleAll(this.#lexicalOf, this.#currentVersion)
-    for (const [x, y, reason] of this.#freeText?.pairs() ?? []) {
+    for (const [x, y, { reason, confidence }] of this.#freeText?.pairs(minConfidence) ?? []) {
       if (!this.isHead(x) || !this.isHead(y)) continue
       const [a, b] = [this.versions.get(x)!, this.versions.get(y)!].sort(compareVersions) as [Version, Version]
       if (tenant !== undefined && a.tenant !== tenant) continue
-      push({ kind: 'free-text', refs: [a.ref, b.ref], tenantId: a.tenant, subject: null, predicate: null, reason })
+      push({ kind: 'free-text', refs: [a.ref, b.ref], tenantId: a.tenant, subject: null, predicate: null, reason, confidence })
     }
     return out
   }

@@ -20,8 +20,10 @@ import { pack, rank } from './rank.js'
 import { FactState, tenantKey } from './state.js'
 import type { LexicalSnapshot } from './lexical-index.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
+import { KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type {
   AssertInput, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
+  ConflictsOptions,
 } from './types.js'
 import { compareVersions, normalizeKey, type FactBody, type TombstoneBody, type Version } from './version.js'
 
@@ -594,11 +596,15 @@ export class GmpFactStore implements FactStore, FactLookup {
     return v ? this.#toMemory(v) : null
   }
 
-  async conflicts(options: { tenantId?: string | null } = {}): Promise<FactConflict[]> {
+  async conflicts(options: ConflictsOptions = {}): Promise<FactConflict[]> {
     if (!this.#caps.has(Capability.CONFLICT_DETECTION)) throw capabilityNotSupported(Capability.CONFLICT_DETECTION, 'conflicts')
     const tenant = options.tenantId === undefined ? undefined : normalizeTenant(options.tenantId)
+    const min = options.minConfidence
+    if (min !== undefined && (typeof min !== 'number' || !(min >= KEEP_CONFIDENCE && min <= 1))) {
+      throw invalidArgument('minConfidence', `must be a number from ${KEEP_CONFIDENCE} to 1, got ${String(min)}`)
+    }
     await this.#readable()
-    return this.#state.conflicts(tenant)
+    return this.#state.conflicts(tenant, min)
   }
 
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean> {

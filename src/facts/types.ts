@@ -93,6 +93,23 @@ export interface FactConflict {
   readonly subject: string | null
   readonly predicate: string | null
   readonly reason: string
+  /**
+   * `free-text` only: how sure the model-free detector is, in [0, 1] (docs/conflicts.md,
+   * "Confidence"). Structured conflicts follow from the records and carry none.
+   */
+  readonly confidence?: number
+}
+
+/** What `facts.conflicts()` lists. Plain data, so it crosses the worker boundary as it is. */
+export interface ConflictsOptions {
+  /** Only this tenant's conflicts (null: the default tenant); every tenant's when absent. */
+  readonly tenantId?: string | null
+  /**
+   * List free-text conflicts at this confidence or above. Default 0.6 (`DEFAULT_CONFLICT_THRESHOLD`),
+   * where a listed pair is nearly always a real contradiction; lower it (down to 0.2) to see
+   * weaker candidates, e.g. to hand them to a model for a second opinion.
+   */
+  readonly minConfidence?: number
 }
 
 export interface RetentionPolicy {
@@ -121,7 +138,7 @@ export interface FactStore {
   retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
   audit(): Promise<Memory[]>
   get(ref: FactRef | string): Promise<Memory | null>
-  conflicts(options?: { tenantId?: string | null }): Promise<FactConflict[]>
+  conflicts(options?: ConflictsOptions): Promise<FactConflict[]>
   flush(): Promise<void>
   verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
   /** Catches up with other handles' changes now (reads do this on their own). */
