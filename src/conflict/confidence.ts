@@ -1,5 +1,5 @@
 import type { Reading } from './reading.js'
-import type { Statement } from './statement.js'
+import { sentences, type Statement } from './statement.js'
 import { twoSubjects } from './subject.js'
 import { labelHeadAt } from './labels.js'
 import { sameStem } from './same-stem.js'
@@ -29,6 +29,9 @@ const BASE: Readonly<Record<string, number>> = {
   'complement': 0.45,
 }
 
+/** Content words in the longer text past which each further word lowers the confidence. */
+const LONG = 10
+
 /** What lowers a fired check's confidence, and by how much. */
 export const FACTORS = {
   /** A name against a name where either does not stand as a value (it is a subject or an object of something else). */
@@ -39,6 +42,18 @@ export const FACTORS = {
   label: 0.3,
   /** No shared key entity stands in the sentence of what differs, on one side at least. */
   unanchored: 0.5,
+  /** A value clash where one value is the word "one". */
+  pronounOne: 0.5,
+  /** Ordinals before two different nouns. */
+  ordinalOfTwo: 0.4,
+  /** Per content word past LONG in the longer text: a long text says many things, and a clash found in it is more often between two of them. */
+  perWord: 0.05,
+  /** The least the length takes away. */
+  longest: 0.5,
+  /** A side of more than two claim sentences: chat, where two things said apart meet by chance. */
+  manySentences: 0.8,
+  /** A negation inside what someone urges, believes or intends ("encourages him not to give up"). */
+  embedded: 0.45,
   /** Every claim of one side is a plan ("going to", "planning to"). */
   plan: 0.65,
   /** Every claim of one side is hypothetical ("might", "if", "would"). */
@@ -74,6 +89,33 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     value *= FACTORS.unanchored
     notes.push('nothing the texts share stands beside what differs')
   }
+  // "one" is as often a pronoun ("kids who need one", "nice one") as a number.
+  if (raw.check === 'value' && /: "(?:one|ones)" vs |vs "(?:one|ones)"/i.test(raw.reason)) {
+    value *= FACTORS.pronounOne
+    notes.push('"one" may be a pronoun')
+  }
+  // Ordinals of two things ("the first step" / "last Friday") are not two answers.
+  if (/^different ordinal: /.test(raw.reason) && spans) {
+    const next = (r: Reading, sp: Span): string | undefined => r.tokens.find((t) => t.start > (sp.at ?? 0))?.stem
+    const [na, nb] = [next(a, spans[0]), next(b, spans[1])]
+    if (na && nb && !sameStem(na, nb)) {
+      value *= FACTORS.ordinalOfTwo
+      notes.push('the ordinals count different things')
+    }
+  }
+  const words = Math.max(a.content.size, b.content.size)
+  if (words > LONG) {
+    value *= Math.max(FACTORS.longest, 1 - FACTORS.perWord * (words - LONG))
+    notes.push(`long texts (${words} content words)`)
+  }
+  if ([sa, sb].some((st) => st && sentences(st.text).length > 2)) {
+    value *= FACTORS.manySentences
+    notes.push('said among many other things')
+  }
+  if ((raw.kind === 'negation' || raw.kind === 'antonym') && [a, b].some((r) => EMBEDDED.test(r.norm))) {
+    value *= FACTORS.embedded
+    notes.push('the negation is in what someone urges or intends, not in what is')
+  }
   const subjects = twoSubjects(a, b, raw.shared, [sa?.speaker ?? null, sb?.speaker ?? null])
   if (subjects) {
     value *= FACTORS.twoSubjects
@@ -94,6 +136,10 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   }
   return { value: Math.round(value * 1000) / 1000, note: notes.join('; ') }
 }
+
+// A negation inside a reported wish, urging or intent: "encourages him not to give up", "is
+// determined not to let anything stop him", "told her to never quit".
+const EMBEDDED = /\b(?:encourag\w*|urg\w*|remind\w*|advis\w*|ask\w*|tell\w*|told|want\w*|determined|decided|promis\w*|tr(?:y|ies|ied)|hop\w*|wish\w*|believ\w*|let|make\w*|help\w*)\s+(?:\w+\s+){0,3}?(?:not|never|n't)\s+(?:to\s+)?\w+|\b(?:not|never)\s+to\s+\w+|\bnot\s+let\b/i
 
 // Words after which a name is the value of an attribute: "reports to Kevin", "lives in Toronto",
 // "manager is Omar", "led by Wen", "named Bo", "switched from Vim".
@@ -117,7 +163,7 @@ export function nameAsValue(r: Reading, start: number): boolean {
 // Where a sentence ends: not after an initial or a title ("J. Alvarez", "Dr. Lee").
 const SENTENCE_END = /(?<=[.!?;])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Za-z])\.)\s+/g
 
-interface Span { readonly start: number; readonly end: number; readonly stems: readonly string[] }
+interface Span { readonly start: number; readonly end: number; readonly stems: readonly string[]; readonly at?: number }
 
 /** The sentence around a position of a reading, and the stems of the words that differ there. */
 function sentenceAt(r: Reading, at: number, phrase: string): Span {
@@ -133,7 +179,7 @@ function sentenceAt(r: Reading, at: number, phrase: string): Span {
   }
   const words = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
   const stems = r.tokens.filter((t) => t.start >= at && t.start < at + phrase.length + 2 && words.includes(t.lower)).map((t) => t.stem)
-  return { start, end, stems: stems.length ? stems : r.tokens.filter((t) => words.includes(t.lower)).map((t) => t.stem) }
+  return { start, end, at, stems: stems.length ? stems : r.tokens.filter((t) => words.includes(t.lower)).map((t) => t.stem) }
 }
 
 /**

@@ -13,7 +13,7 @@
 export interface Statement {
   /** The claim sentences, in order, joined by a space; empty when the text makes no claim. */
   readonly text: string
-  /** "Name:" a chat turn opens with, when it does (the text keeps it only when nothing was set aside). */
+  /** "Name:" a chat turn opens with, when it does (taken off `text`). */
   readonly speaker: string | null
   /** Why sentences were set aside: 'greeting', 'question', 'reaction', 'hypothetical'. */
   readonly dropped: readonly string[]
@@ -29,6 +29,8 @@ const INTERJECTION =
   /^(?:hey+|hi+|hello|hiya|yo|oh+|ooh+|wow+|whoa|aw+|omg|ha(?:ha)+|lol|yeah|yea|yep|yes|yup|nope|ok(?:ay)?|sure|well|um+|hmm+|thanks|thank you(?: so much)?|thx|congrats|congratulations|cheers|sorry|bye|see you|take care|good (?:morning|night|luck|evening)|no worries|you're welcome|of course|totally|absolutely|exactly|definitely|indeed|agreed|true|right|great|awesome|cool|nice|amazing|wonderful|fantastic|sweet|lovely|love it|same here|me too|gotcha|ah+|oops)\b(?:\s+(?:so much|a lot|again|too|buddy|dude|man|girl|guys|all|everyone))?[\s,!.~:;-]*/i
 const VOCATIVE = /^(?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?[\s,!.]*$/
 const VOCATIVE_LEAD = /^[A-Z][\w'-]*[,!]+\s*/
+// A name said to the listener before what is said to them: "Melanie, that's a great pic!".
+const ADDRESSED = /^[A-Z][\w'-]*[,!]+\s*(?:that|this|it|you|your|i|i'm|we|so|what|how|congrats|thanks|great|wow|glad|sorry)\b/i
 
 // A reaction to, or an opinion about, the one addressed: it is about the listener's qualities, not
 // a claim a store would hold ("You're so dedicated", "Your art is amazing", "That's so cool!").
@@ -63,7 +65,7 @@ export function readStatement(text: string): Statement {
     for (let i = 0; i < 4; i++) {
       const before = s
       s = s.replace(INTERJECTION, '')
-      if (s !== before) s = s.replace(VOCATIVE_LEAD, '')
+      if (s !== before || ADDRESSED.test(s)) s = s.replace(VOCATIVE_LEAD, '')
       if (s === before) break
     }
     if (s.length === 0 || VOCATIVE.test(s) || !/[a-z]{2}/i.test(s)) {
@@ -74,7 +76,8 @@ export function readStatement(text: string): Statement {
       dropped.push('question')
       continue
     }
-    if (ABOUT_LISTENER.test(s) || REACTION.test(s)) {
+    // "Super stoked!", "So proud of you!": a short exclamation says how the speaker feels, nothing more.
+    if (ABOUT_LISTENER.test(s) || REACTION.test(s) || (/!\s*$/.test(s) && s.split(/\s+/).length <= 4)) {
       dropped.push('reaction')
       continue
     }
@@ -89,8 +92,7 @@ export function readStatement(text: string): Statement {
   const firstPerson = FIRST_PERSON.test(joined)
   const speaker = m ? m[1]! : null
   // Unchanged text when nothing was set aside, so every other reading sees what it always saw.
-  // A speaker's name stays before a claim about someone else, so the name reads as whose words
-  // they are; before "I ..." it goes, and the speaker says who "I" is (see `speaker`).
-  const out = dropped.length === 0 && !m ? text : joined && m && !firstPerson ? `${m[1]}: ${joined}` : joined
+  // The speaker's name goes: who says a thing is not what it is about; `speaker` says who "I" is.
+  const out = dropped.length === 0 && !m ? text : joined
   return { text: out, speaker, dropped, hedged, firstPerson }
 }

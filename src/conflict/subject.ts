@@ -1,6 +1,6 @@
 import type { Reading } from './reading.js'
 import { stem } from './lexicon.js'
-import { hasStem } from './same-stem.js'
+import { hasStem, sameStem } from './same-stem.js'
 
 /**
  * Where a text names what it is about: the words before its first verb ("tom | has no food
@@ -28,6 +28,7 @@ const PREDICATE = new Set([
   'wrote', 'writes', 'read', 'reads', 'bought', 'buys', 'sold', 'sells', 'built', 'builds', 'painted', 'paints', 'visited', 'visits', 'to',
   'at', 'on', 'in', 'for', 'from', 'by', 'with', 'via', '=', ':',
 ])
+const AUX = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'can', 'cannot', 'will', 'would', 'should', 'must', 'may', 'might', 'do', 'does', 'did', 'not', 'never'])
 // Openers that are no subject of their own: pronouns, first and second person, "there", a determiner alone.
 const NO_SUBJECT = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it', 'this', 'that', 'these', 'those', 'there', 'here', 'me', 'us', 'one', 'someone', 'everyone', 'anyone', 'nobody', 'everybody'])
 const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both', 'new', 'current'])
@@ -37,13 +38,19 @@ const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
 
 /** Stems of the words before the text's first predicate; null when it opens with no subject of its own. */
 export function subjectStems(r: Reading, speaker?: string | null): ReadonlySet<string> | null {
+  return subjectTokens(r, speaker)?.stems ?? null
+}
+
+/** The subject's tokens, in order (empty for a speaker's "I"), and their stems. */
+function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['tokens']; stems: ReadonlySet<string> } | null {
   const out = new Set<string>()
+  const zone: Array<Reading['tokens'][number]> = []
   const tokens = r.tokens
   let i = 0
   while (i < tokens.length && DETERMINERS.has(tokens[i]!.lower)) i++
   const first = tokens[i]
   // A chat turn's "I" is its speaker ("Melanie: I'm off to go swimming").
-  if (first && speaker && FIRST_PERSON.has(first.lower)) return new Set(speaker.toLowerCase().split(/\s+/).map(stem))
+  if (first && speaker && FIRST_PERSON.has(first.lower)) return { tokens: [], stems: new Set(speaker.toLowerCase().split(/\s+/).map(stem)) }
   if (!first || NO_SUBJECT.has(first.lower) || PREDICATE.has(first.lower)) return null
   for (let n = 0; i < tokens.length && n < 6; i++, n++) {
     const t = tokens[i]!
@@ -53,23 +60,34 @@ export function subjectStems(r: Reading, speaker?: string | null): ReadonlySet<s
     if (n > 0 && !t.capital && !t.identifier && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)) {
       // A plural noun can end the same way ("sales numbers are"): the next word decides.
       const next = tokens[i + 1]
-      if (!next || !PREDICATE.has(next.lower)) break
+      if (!next || !AUX.has(next.lower)) break
     }
     out.add(t.stem)
-    // "sarah's manager": the possessor is the subject's owner, both stand for it.
+    zone.push(t)
   }
-  return out.size ? out : null
+  return out.size ? { tokens: zone, stems: out } : null
 }
 
 /**
- * Whether two texts name two different subjects: each has one of its own, and no key entity they
- * share stands in either. Null when they may be about one; else a reason for a person.
+ * Whether two texts name two different subjects: each has one of its own, no key entity they
+ * share stands in either, and the two subjects have no word in common. Null when they may be about one; else a reason for a person.
  */
 export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], speakers: readonly [string | null, string | null] = [null, null]): string | null {
-  const [sa, sb] = [subjectStems(a, speakers[0]), subjectStems(b, speakers[1])]
-  if (!sa || !sb || shared.length === 0) return null
+  const [za, zb] = [subjectTokens(a, speakers[0]), subjectTokens(b, speakers[1])]
+  if (!za || !zb || shared.length === 0) return null
+  const [sa, sb] = [za.stems, zb.stems]
+  // One noun with another word before it on each side: "Pricing review" / "roadmap review",
+  // "Q2 earnings release" / "v2.3 release date".
+  for (const [i, t] of za.tokens.entries()) {
+    const j = zb.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    if (i === 0 || j <= 0) continue
+    const [ma, mb] = [za.tokens[i - 1]!, zb.tokens[j - 1]!]
+    if (!sameStem(ma.stem, mb.stem) && !hasStem(b.content, ma.stem) && !hasStem(a.content, mb.stem) && !b.tokens.some((x) => x.lower === ma.lower) && !a.tokens.some((x) => x.lower === mb.lower)) {
+      return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`
+    }
+  }
   if (shared.some((k) => hasStem(sa, k) || hasStem(sb, k))) return null
-  if ([...sa].some((s) => sb.has(s))) return null
+  if ([...sa].some((s) => hasStem(sb, s))) return null
   const words = (r: Reading, s: ReadonlySet<string>): string => r.tokens.filter((t) => s.has(t.stem)).map((t) => t.lower).join(' ') || [...s].join(' ')
   return `two subjects: "${words(a, sa)}" vs "${words(b, sb)}"`
 }
