@@ -56,6 +56,10 @@ export const FACTORS = {
   embedded: 0.45,
   /** Every claim of one side is a plan ("going to", "planning to"). */
   plan: 0.65,
+  /** Every claim of one side is an opinion of, or advice to, someone ("believes", "encourages"). */
+  opinion: 0.5,
+  /** A place that is an activity or a pronoun ("involved in organizing", "in someone's life"). */
+  notAPlace: 0.5,
   /** Every claim of one side is hypothetical ("might", "if", "would"). */
   hypothetical: 0.45,
   /** Two speakers, one of whom speaks of themselves. */
@@ -108,6 +112,10 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     value *= Math.max(FACTORS.longest, 1 - FACTORS.perWord * (words - LONG))
     notes.push(`long texts (${words} content words)`)
   }
+  if (raw.check === 'place' && sig?.names?.some((n) => /ing$|^(?:some|any|every|no)(?:one|body|thing|where)$/.test(n.text))) {
+    value *= FACTORS.notAPlace
+    notes.push('an activity or a pronoun, not a place')
+  }
   if ([sa, sb].some((st) => st && sentences(st.text).length > 2)) {
     value *= FACTORS.manySentences
     notes.push('said among many other things')
@@ -125,6 +133,9 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     if (s?.hedged === 'plan') {
       value *= FACTORS.plan
       notes.push('one side is a plan')
+    } else if (s?.hedged === 'opinion') {
+      value *= FACTORS.opinion
+      notes.push("one side is someone's opinion or advice")
     } else if (s?.hedged === 'hypothetical') {
       value *= FACTORS.hypothetical
       notes.push('one side is hypothetical')

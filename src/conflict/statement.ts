@@ -17,8 +17,12 @@ export interface Statement {
   readonly speaker: string | null
   /** Why sentences were set aside: 'greeting', 'question', 'reaction', 'hypothetical'. */
   readonly dropped: readonly string[]
-  /** Every kept sentence is a plan or a hypothetical: the text states no fact yet. */
-  readonly hedged: 'plan' | 'hypothetical' | null
+  /**
+   * Every kept sentence is a plan, a hypothetical, or someone's opinion of or advice to another
+   * ("Gina believes stumbling blocks can be open doors", "encourages Jon not to give up"): the
+   * text states no fact about the world.
+   */
+  readonly hedged: 'plan' | 'hypothetical' | 'opinion' | null
   /** A kept sentence speaks of the speaker or writer ("I", "my", "we"). */
   readonly firstPerson: boolean
 }
@@ -39,6 +43,8 @@ const REACTION = /^(?:that|this|it|what a|how)(?:'s|\s+is|\s+was|\s+sounds|\s+lo
 
 const HYPOTHETICAL = /\b(?:if|would|wouldn't|might|maybe|perhaps|hope|hoping|hopefully|wish|could|someday|one day|imagine|suppose|supposing|unless)\b|'d\b/i
 const PLAN = /\b(?:plan(?:s|ning)?\s+to|plan(?:s|ning)?\s+on|going\s+to|gonna|want(?:s|ed)?\s+to|wanna|thinking\s+(?:of|about)|considering|looking\s+forward|intend(?:s|ing)?\s+to|aim(?:s|ing)?\s+to|about\s+to)\b/i
+// A subject's attitude toward, or advice to, someone: the verb right after a short subject.
+const OPINION = /^(?:[\w'’.-]+\s+){1,3}?(?:encourag\w*|believ\w*|suggest\w*|admir\w*|appreciat\w*|recommend\w*|remind\w*|thinks|thought|hopes|hoped|advis\w*|urg\w*|prais\w*|reassur\w*|compliment\w*|cheer\w*\s+on)\b/i
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i
 
 const HEADING = /^(?:note|notes|update|fyi|reminder|todo|to-do|status|re|ps|edit|summary|action|decision|agenda|heads up|important|warning|tip|info|item|step|q|a|question|answer|day|part|chapter|phase|option|plan|rule|policy|fact|reason|result|outcome|owner|eta|deadline|when|where|who|what|why|how)\b/i
@@ -59,7 +65,7 @@ export function readStatement(text: string): Statement {
   const m = found && !HEADING.test(found[1]!) ? found : null
   const body = m ? text.slice(m[0].length) : text
   const dropped: string[] = []
-  const kept: Array<{ text: string; hedge: 'plan' | 'hypothetical' | null }> = []
+  const kept: Array<{ text: string; hedge: Statement['hedged'] }> = []
   for (let s of sentences(body)) {
     // Interjections and the name they address go; what follows them may still be a claim.
     for (let i = 0; i < 4; i++) {
@@ -81,13 +87,13 @@ export function readStatement(text: string): Statement {
       dropped.push('reaction')
       continue
     }
-    kept.push({ text: s, hedge: HYPOTHETICAL.test(s) ? 'hypothetical' : PLAN.test(s) ? 'plan' : null })
+    kept.push({ text: s, hedge: HYPOTHETICAL.test(s) ? 'hypothetical' : PLAN.test(s) ? 'plan' : OPINION.test(s) ? 'opinion' : null })
   }
   // Hedged sentences beside plain claims add nothing a contradiction should rest on.
   const plain = kept.filter((k) => k.hedge === null)
   const use = plain.length > 0 ? plain : kept
   if (plain.length > 0 && plain.length < kept.length) dropped.push('hypothetical')
-  const hedged = use.length > 0 && plain.length === 0 ? (use.some((k) => k.hedge === 'plan') ? 'plan' : 'hypothetical') : null
+  const hedged = use.length > 0 && plain.length === 0 ? (['plan', 'opinion', 'hypothetical'] as const).find((h) => use.some((k) => k.hedge === h))! : null
   const joined = use.map((k) => k.text).join(' ')
   const firstPerson = FIRST_PERSON.test(joined)
   const speaker = m ? m[1]! : null
