@@ -29,6 +29,10 @@ const BASE: Readonly<Record<string, number>> = {
   'complement': 0.45,
 }
 
+/** At most this many content words on each side make a short pair. */
+const SHORT = 6
+const BASE_SHORT_COMPLEMENT = 0.7
+
 /** Content words in the longer text past which each further word lowers the confidence. */
 const LONG = 10
 
@@ -73,6 +77,9 @@ export const FACTORS = {
  */
 export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, sb?: Statement): { value: number; note: string } {
   let value = BASE[raw.check ?? 'value'] ?? 0.7
+  // Another modifier of one noun is an answer when little else is said ("Ivo is on the data team"
+  // / "ivo moved to the security team").
+  if (raw.check === 'complement' && Math.max(a.content.size, b.content.size) <= SHORT) value = BASE_SHORT_COMPLEMENT
   const notes: string[] = []
   const sig = raw.signal
   if (sig?.names && raw.check === 'substitution' && sig.reason.startsWith('different name')) {

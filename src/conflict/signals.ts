@@ -75,7 +75,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
 function valueKindName(kind: string, slot: string): string {
   if (slot === 'reldate') return 'relative date'
   if (slot === 'freq') return 'frequency'
-  if (slot === 'count') return kind === '' || kind.startsWith('#') ? 'number' : `number of ${kind}`
+  if (slot === 'count') return kind === '' ? 'number' : kind.startsWith('#') ? `${kind.slice(1)} number` : `number of ${kind}`
   return kind || slot
 }
 

@@ -41,7 +41,8 @@ const ADDRESSED = /^[A-Z][\w'-]*[,!]+\s*(?:that|this|it|you|your|i|i'm|we|so|wha
 const ABOUT_LISTENER = /^(?:you|your|you're|you've|you'll|you'd|ur|u)\b/i
 const REACTION = /^(?:that|this|it|what a|how)(?:'s|\s+is|\s+was|\s+sounds|\s+looks|\s+seems|\s+must\s+(?:be|have\s+been))?\s+(?:(?:so|really|super|very|such|totally|pretty|truly|absolutely)\s+)*(?:a\s+|an\s+)?(?:(?:great|awesome|amazing|cool|nice|wonderful|fantastic|lovely|beautiful|incredible|inspiring|impressive|exciting|fun|sweet|sad|tough|hard|rough|scary|crazy|wild|huge|brave|special|interesting|touching|heartwarming|neat|good|bad|terrible|awful|unbelievable|stunning|gorgeous|perfect)\b)/i
 
-const HYPOTHETICAL = /\b(?:if|would|wouldn't|might|maybe|perhaps|hope|hoping|hopefully|wish|could|someday|one day|imagine|suppose|supposing|unless)\b|'d\b/i
+// "would rather", "'d prefer", "would like" state a preference, not a hypothetical.
+const HYPOTHETICAL = /\b(?:if|might|maybe|perhaps|hope|hoping|hopefully|wish|could|someday|one day|imagine|suppose|supposing|unless)\b|(?:\bwould(?:n't)?|'d)\b(?!\s+(?:rather|prefer|like|love|hate))/i
 const PLAN = /\b(?:plan(?:s|ning)?\s+to|plan(?:s|ning)?\s+on|going\s+to|gonna|want(?:s|ed)?\s+to|wanna|thinking\s+(?:of|about)|considering|looking\s+forward|intend(?:s|ing)?\s+to|aim(?:s|ing)?\s+to|about\s+to)\b/i
 // A subject's attitude toward, or advice to, someone: the verb right after a short subject.
 const OPINION = /^(?:[\w'’.-]+\s+){1,3}?(?:encourag\w*|believ\w*|suggest\w*|admir\w*|appreciat\w*|recommend\w*|remind\w*|thinks|thought|hopes|hoped|advis\w*|urg\w*|prais\w*|reassur\w*|compliment\w*|cheer\w*\s+on)\b/i

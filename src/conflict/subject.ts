@@ -51,7 +51,8 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
   const first = tokens[i]
   // A chat turn's "I" is its speaker ("Melanie: I'm off to go swimming").
   if (first && speaker && FIRST_PERSON.has(first.lower)) return { tokens: [], stems: new Set(speaker.toLowerCase().split(/\s+/).map(stem)) }
-  if (!first || NO_SUBJECT.has(first.lower) || PREDICATE.has(first.lower)) return null
+  // "booked 2 nights ...", "checking in on the 4th": a text that opens with a verb names no subject.
+  if (!first || NO_SUBJECT.has(first.lower) || PREDICATE.has(first.lower) || (!first.capital && /^[a-z]{3,}(?:ed|ing)$/.test(first.lower))) return null
   for (let n = 0; i < tokens.length && n < 6; i++, n++) {
     const t = tokens[i]!
     // Sentence punctuation or a clause break ends the subject.
