@@ -159,23 +159,26 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
 // determined not to let anything stop him", "told her to never quit".
 const EMBEDDED = /\b(?:encourag\w*|urg\w*|remind\w*|advis\w*|ask\w*|tell\w*|told|want\w*|determined|decided|promis\w*|tr(?:y|ies|ied)|hop\w*|wish\w*|believ\w*|let|make\w*|help\w*)\s+(?:\w+\s+){0,3}?(?:not|never|n't)\s+(?:to\s+)?\w+|\b(?:not|never)\s+to\s+\w+|\bnot\s+let\b/i
 
-// Words after which a name is the value of an attribute: "reports to Kevin", "lives in Toronto",
-// "manager is Omar", "led by Wen", "named Bo", "switched from Vim".
-const VALUE_BEFORE = /(?:\b(?:to|in|at|from|by|is|was|are|were|be|been|with|named|called|via|into|on|under|for|as)|[:=])\s*(?:(?:the|a|an|our|their|his|her|my)\s+)?$/i
-const NOT_VALUE_BEFORE = /\b(?:such\s+as|like|and|or|with\s+(?:her|his|their|my)\s+\w+)\s*$/i
+// Words after which a name is not the answer of an attribute but one of a list, or whom something
+// is for: "such as Melanie", "like Jon", "Caroline and Melanie", "a fun way for Melanie".
+const NOT_VALUE_BEFORE = /\b(?:such\s+as|like|and|or|for|with\s+(?:her|his|their|my)\s+\w+)\s*$/i
 // "Gustavo is the on-call engineer": a name said to be the one holding a role.
 const ROLE_AFTER = /^\s+(?:is|was|will\s+be|has\s+been)\s+(?:now\s+)?(?:the|our|their|his|her|my)\b/i
 
-/** Whether a name stands as an attribute's value in its reading, not as its subject. */
+/**
+ * Whether a name stands where an attribute's value stands ("reports to Kevin", "uses React",
+ * "drives a Volvo", "manager is Omar"), not where the one a clause is about stands ("Melanie
+ * enjoys ...", "Caroline's art", "a fun way for Melanie").
+ */
 export function nameAsValue(r: Reading, start: number): boolean {
   const before = r.norm.slice(Math.max(0, start - 40), start)
   const clause = before.split(/[.;!?,]\s*/).pop() ?? ''
   const name = r.entities.find((e) => e.start === start)
   const after = r.norm.slice(start + (name?.text.length ?? 0))
   if (ROLE_AFTER.test(after)) return true
-  if (/^['’]s\b/.test(after)) return false
-  if (clause.trim() === '') return false
-  return VALUE_BEFORE.test(clause) && !NOT_VALUE_BEFORE.test(clause)
+  // The owner of something, or the first words of a clause: who the clause is about.
+  if (/^['’]s\b/.test(after) || clause.trim() === '') return false
+  return !NOT_VALUE_BEFORE.test(clause)
 }
 
 // Where a sentence ends: not after an initial or a title ("J. Alvarez", "Dr. Lee").
