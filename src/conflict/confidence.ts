@@ -88,7 +88,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
       notes.push('the names may be who the texts are about, not the answer they give')
     }
   }
-  if (sig?.at && raw.check === 'value' && /^different number:/.test(raw.reason)) {
+  if (sig?.at && raw.check === 'value' && /^different (?:[\w-]+ )?number:/.test(raw.reason)) {
     const [ha, hb] = [labelHeadAt(a.norm, sig.at[0]), labelHeadAt(b.norm, sig.at[1])]
     if ((ha || hb) && ha !== hb) {
       value *= FACTORS.label

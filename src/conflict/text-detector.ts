@@ -69,6 +69,15 @@ export class TextConflictDetector {
     return { ...verdict, conflict, confidence: confidence.value, reason: confidence.note ? `${raw.reason}; ${confidence.note}` : raw.reason }
   }
 
+  /**
+   * The verdict of the gates no check is asked past, or null: a side that makes no claim, two
+   * items told apart by their labels, two speakers each about themselves. Working memory's claim
+   * comparator asks it too.
+   */
+  gate(textA: string, textB: string): TextConflictVerdict | null {
+    return claimGate(this.statement(textA), this.statement(textB))
+  }
+
   /** What of a text makes a claim (cached, bounded with the readings). */
   statement(text: string): Statement {
     let s = this.#statements.get(text)
