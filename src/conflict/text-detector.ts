@@ -6,6 +6,7 @@ import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { compareSlots } from './slot-compare.js'
 import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
+import { WEEKDAYS } from './words/weekdays.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -209,7 +210,7 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
 }
 
-const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+const WEEKDAY_NAMES: readonly string[] = WEEKDAYS
 /** Kinds of doing a rule against a weekday forbids: releasing, putting on the calendar, calling. */
 const ACTS: readonly RegExp[] = [
   /\b(?:deploy(?:ed|ing|s)?|ship(?:ped|ping|s)?|releas(?:e|ed|es|ing)|launch(?:ed|es|ing)?|push(?:ed|es|ing)?\s+(?:to\s+)?prod\w*|roll(?:ed|ing|s)?\s+out)\b/i,
