@@ -15,6 +15,12 @@
  *   npm run eval:conflicts -- --dev-only    # realistic DEV split only: no holdout figure is computed
  *                                           # (also MEMWEAVE_EVAL_DEV_ONLY=1); use while iterating
  *   npm run eval:conflicts -- --probes=FILE # a probe file ({pairs:[{id,type,label,a,b}]}) per type, with its errors
+ *   npm run eval:conflicts -- --no-store    # skip the store section (scripts/eval-conflict-store.ts)
+ *
+ * The store section writes LoCoMo conversations, planted realistic pairs and the enumeration set
+ * through createMemory + mem.facts.write and counts what mem.facts.conflicts() lists: the figures
+ * a user meets (issue 27). --errors also lists its flags on dev data (never on conv-41 or the
+ * holdout pairs).
  *
  * There is deliberately no flag to list holdout errors: the holdout is reported, never inspected.
  * "Positive" is label `conflict`; `compatible` and `unrelated` are negatives.
@@ -26,6 +32,7 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
+import { evaluateStore, formatStore } from './eval-conflict-store.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -222,13 +229,20 @@ async function main(): Promise<void> {
   const real = realistic.length ? await evaluateRealistic(realistic) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, main: strip(result), fresh: strip(fresh) }, null, 2) + '\n')
+    const storeJson = store && {
+      noise: store.noise.map((n) => ({ name: n.name, split: n.split, facts: n.run.facts, flags: n.run.flags.length })),
+      enumerations: { facts: store.enumerations.facts, flags: store.enumerations.flags.length },
+      planted: store.planted.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
+    }
+    process.stdout.write(JSON.stringify({ realistic: realJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
+  if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
   process.stdout.write(formatEval(result))
   process.stdout.write('\n' + formatEval(fresh, 'test/fixtures/conflict-pairs-fresh.json (written after the detector was frozen)'))

@@ -165,6 +165,18 @@ describe('GMP HTTP server: every endpoint', () => {
     expect(audit[0]!.conflictsWith).toEqual([audit[1]!.ref])
   })
 
+  test('a free-text conflict crosses the wire with its confidence (issue 27); a structured one has none', async () => {
+    const client = await GmpHttpClient.createStore(url)
+    await client.write('Room 4B has a projector')
+    await client.write('4B has no projector, just a wall TV')
+    const raw = (await http(`${url}/stores/${client.storeId}/conflicts`, 'GET')).json['conflicts'] as Array<Record<string, unknown>>
+    expect(raw).toHaveLength(1)
+    expect(raw[0]!['confidence']).toBeGreaterThanOrEqual(0.6)
+    const [c] = await client.conflicts()
+    expect(c!.kind).toBe('free-text')
+    expect(c!.confidence).toBe(raw[0]!['confidence'])
+  })
+
   test('the client maps wire memories to the TypeScript shape and errors to MemweaveError codes', async () => {
     const client = await GmpHttpClient.createStore(`${url.slice(0, -3)}/`) // base URL without /v1 works too
     const ref = await client.write('Aria likes tea', { validFrom: new Date('2021-05-01T00:00:00Z'), metadata: { subject: 'Aria', predicate: 'likes', object: 'tea' }, signingKey: SEED })

@@ -364,7 +364,9 @@ export function workingSuite(label: string, env: WorkingEnv): void {
         Array.from({ length: 20 }, (_, a) =>
           Promise.all(
             Array.from({ length: n }, (_, i) =>
-              wm.addObservation(fact(i % 5 === 0 ? `The sync is at ${times[(a + i) % times.length]}` : `agent ${a} step ${i} ok`, `agent-${a}`)),
+              // The sync times weigh more, so they stay live: the "agent N step M ok" lines name
+              // two agents' steps (two items, issue 27) and contradict nothing.
+              wm.addObservation(fact(i % 5 === 0 ? `The sync is at ${times[(a + i) % times.length]}` : `agent ${a} step ${i} ok`, `agent-${a}`, { attentionWeight: i % 5 === 0 ? 1 : 0.1 })),
             ),
           ),
         ),

@@ -4,6 +4,7 @@ import { isTimeWord, type Reading } from './reading.js'
 import { hasStem, sameStem } from './same-stem.js'
 import { compare, family } from './slot-compare.js'
 import type { Slot } from './slot.js'
+import { WEEKDAYS } from './words/weekdays.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
@@ -175,7 +176,7 @@ export function complementModifier(a: Reading, b: Reading): ModifierPair | null 
   return pairs.length > 0 && pairs.every((p) => p.complement) ? pairs[0]! : null
 }
 
-const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+const WEEKDAY: readonly string[] = WEEKDAYS
 const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
 
 /** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */

@@ -1,5 +1,6 @@
 import { NUMBER_SRC, parseNumber } from './numbers.js'
 import type { FoundValue, Value } from './values.js'
+import { WEEKDAYS } from './words/weekdays.js'
 
 /**
  * Finds typed values in a text. Extractors run from the most specific pattern to the least
@@ -49,7 +50,6 @@ const MONTH = '(?:January|February|March|April|May|June|July|August|September|Oc
 // Beside a day number a month needs no capital: chat writes "june 3", "12 sept".
 const MONTH_BY_DAY = MONTH.replace(/\b([A-Z])/g, (_m, c: string) => `[${c}${c.toLowerCase()}]`)
 const month = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
-const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
 const ORD = '(?:st|nd|rd|th)'
 const PART_OF_DAY = '(?:\\s+in\\s+the\\s+(morning|afternoon|evening)|\\s+at\\s+night)?'
 const TZ = '(?:\\s*(?:UTC|GMT|CET|CEST|BST|IST|JST|[ECMP][SD]T)\\b)?'
@@ -166,7 +166,7 @@ const EXTRACTORS: readonly Extractor[] = [
     re: /\b(?:on\s+)?(mon|tues|tue|wednes|wed|thurs|thu|fri|satur|sat|sun)(?:day)?s?\b/gi,
     read: (m) => {
       if (!/day/i.test(m[0]) && m[1]!.length <= 3 && m[1]![0] !== m[1]![0]!.toUpperCase()) return null
-      return { value: { type: 'date', wd: WEEKDAYS.indexOf(m[1]!.slice(0, 3).toLowerCase()) } }
+      return { value: { type: 'date', wd: (WEEKDAYS as readonly string[]).indexOf(m[1]!.slice(0, 3).toLowerCase()) } }
     },
   },
   {

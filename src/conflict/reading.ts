@@ -222,6 +222,12 @@ function isStop(t: Token): boolean {
 const SCOPE_END = new Set(['to', 'for', 'on', 'in', 'at', 'from', 'with', 'by', 'of', 'into', 'onto', 'about', 'because', 'after', 'before', 'since', 'than', 'when', 'if', 'so', 'and',
   'inside', 'outside', 'within', 'across', 'near', 'under', 'over', 'between', 'through', 'during', 'per', 'via', 'except', 'around', 'beyond', 'behind', 'toward', 'towards', 'until', 'till'])
 
+/**
+ * Words after which a retraction word is a noun ("inspired by sunsets", "photos of sunsets"), not a
+ * verb. Not determiners: "an outstanding balance" still says what is owed.
+ */
+const NOUN_AFTER = new Set(['by', 'of', 'with', 'like', 'about', 'beautiful', 'gorgeous', 'lovely', 'stunning'])
+
 /** Nouns whose negation carries over to the verb after "to". */
 const ENABLERS = new Set(['permiss', 'access', 'right', 'abil', 'time', 'budget', 'wai', 'plan', 'need', 'intent', 'capac', 'author'].map((x) => x))
 
@@ -269,7 +275,8 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower))) {
+      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower)) && !(i > 0 && NOUN_AFTER.has(inClause[i - 1]!.lower))) {
+        // ("inspired by sunsets": after a preposition it is a noun.)
         // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
         // "did not fail" retracts nothing.
         for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)

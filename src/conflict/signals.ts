@@ -19,6 +19,10 @@ export interface Signal {
   /** For values: how many kinds of value differ, and whether one of them is a period (last year / this year). */
   readonly kinds?: number
   readonly period?: boolean
+  /** For values: where each clashing value stands in its reading's `norm` (-1: not known). */
+  readonly at?: readonly [number, number]
+  /** For a name against a name: where each stands in its reading's `norm` (the confidence asks whether it is a value there). */
+  readonly names?: readonly [{ readonly text: string; readonly start: number }, { readonly text: string; readonly start: number }]
 }
 
 
@@ -63,7 +67,16 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
   const version = clashes.some((x) => x.slots[0].kind === 'version')
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
-  return { kind: 'value', reason: `different ${c.kind}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version }
+  const at: [number, number] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
+  return { kind: 'value', reason: `different ${valueKindName(c.kind, c.slots[0].kind)}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version, at }
+}
+
+/** A value kind a person reads: "number" for a bare count, "number of seats", "relative date". */
+function valueKindName(kind: string, slot: string): string {
+  if (slot === 'reldate') return 'relative date'
+  if (slot === 'freq') return 'frequency'
+  if (slot === 'count') return kind === '' ? 'number' : kind.startsWith('#') ? `${kind.slice(1)} number` : `number of ${kind}`
+  return kind || slot
 }
 
 /** Which occurrence the clause of a value speaks of: the last one, or the next one. */
@@ -247,7 +260,7 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
   const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
   if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
-    return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true }
+    return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
 }
@@ -422,7 +435,7 @@ export function placeSignal(a: Reading, b: Reading): Signal | null {
     for (const fb of frames(b)) {
       if (fa.verb !== fb.verb || fa.prep !== fb.prep || sameStem(fa.obj.stem, fb.obj.stem)) continue
       if (hasStem(b.content, fa.obj.stem) || hasStem(a.content, fb.obj.stem) || (!name(a, fa.obj) && !name(b, fb.obj))) continue
-      return { kind: 'substitution', reason: `another place after "${fa.verb} ${fa.prep}": "${fa.obj.lower}" vs "${fb.obj.lower}"`, modifier: true }
+      return { kind: 'substitution', reason: `another place after "${fa.verb} ${fa.prep}": "${fa.obj.lower}" vs "${fb.obj.lower}"`, modifier: true, names: [{ text: fa.obj.lower, start: fa.obj.start }, { text: fb.obj.lower, start: fb.obj.start }] }
     }
   }
   return null

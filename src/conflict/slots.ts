@@ -5,6 +5,7 @@ import { resolveRelativeDates } from './relative-dates.js'
 import { stayEnd, stayNights, termEnd, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
+import { WEEKDAYS } from './words/weekdays.js'
 
 interface Found { readonly slot: Slot; readonly start: number; readonly end: number }
 
@@ -48,7 +49,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   } },
   // A range of weekdays: "Mon–Sat", "Monday to Friday": the days it covers.
   { re: /\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:–|-|to|through|thru)\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?=\W|$)/gi, read: (m) => {
-    const order = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+    const order: readonly string[] = WEEKDAYS
     const [s, e] = [order.indexOf(m[1]!.toLowerCase()), order.indexOf(m[2]!.toLowerCase())]
     const wds: number[] = []
     for (let d = s; ; d = (d + 1) % 7) { wds.push(d); if (d === e || wds.length === 7) break }

@@ -1,7 +1,12 @@
+import { differentItems, itemLabels } from './labels.js'
+import { readStatement, sentences, type Statement } from './statement.js'
+import { DEFAULT_CONFLICT_THRESHOLD } from './threshold.js'
+import { weigh } from './confidence.js'
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from './reading.js'
 import { compareSlots } from './slot-compare.js'
 import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
+import { WEEKDAYS } from './words/weekdays.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -12,9 +17,19 @@ export interface TextConflictVerdict {
   readonly reason: string
   /** Key entities (names, identifiers, uncommon words) both texts mention. */
   readonly shared: readonly string[]
+  /** How sure the rules are that the texts contradict, in [0, 1]; `conflict` is this at or above the threshold. */
+  readonly confidence: number
 }
 
-const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, exclusiveSignal, dietSignal, complementSignal, identifierSignal, orderSignal, prefixSignal, stanceSignal, placeSignal] as const
+/** The checks in the order they are asked, each with the name its verdicts carry (`check`). */
+const CHECKS = [
+  ['value', valueSignal], ['negation', negationSignal], ['antonym', antonymSignal], ['substitution', substitutionSignal],
+  ['exclusive', exclusiveSignal], ['diet', dietSignal], ['complement', complementSignal], ['identifier', identifierSignal],
+  ['order', orderSignal], ['prefix', prefixSignal], ['stance', stanceSignal], ['place', placeSignal],
+] as const
+
+/** Which check found a contradiction: `weekday-rule` is the rule against a weekday (dayRule). */
+export type CheckName = (typeof CHECKS)[number][0] | 'weekday-rule'
 
 /**
  * Decides whether two short observations, written however people write (chat, notes, tickets),
@@ -36,6 +51,44 @@ const CHECKS = [valueSignal, negationSignal, antonymSignal, substitutionSignal, 
  */
 export class TextConflictDetector {
   readonly #cache = new Map<string, Reading>()
+  readonly #statements = new Map<string, Statement>()
+
+  readonly #threshold: number
+
+  /**
+   * @param options.threshold - the confidence at which a pair is a conflict (default
+   *   DEFAULT_CONFLICT_THRESHOLD, 0.6); lower finds more and is wrong more often.
+   */
+  constructor(options: { threshold?: number } = {}) {
+    this.#threshold = options.threshold ?? DEFAULT_CONFLICT_THRESHOLD
+  }
+
+  #assess(raw: RawVerdict, a: Reading, b: Reading, sa: Statement, sb: Statement): TextConflictVerdict {
+    const confidence = raw.conflict ? weigh(raw, a, b, sa, sb) : { value: 0, note: '' }
+    const conflict = raw.conflict && confidence.value >= this.#threshold
+    const { check: _c, signal: _s, ...verdict } = raw
+    return { ...verdict, conflict, confidence: confidence.value, reason: confidence.note ? `${raw.reason}; ${confidence.note}` : raw.reason }
+  }
+
+  /**
+   * The verdict of the gates no check is asked past, or null: a side that makes no claim, two
+   * items told apart by their labels, two speakers each about themselves. Working memory's claim
+   * comparator asks it too.
+   */
+  gate(textA: string, textB: string): TextConflictVerdict | null {
+    return claimGate(this.statement(textA), this.statement(textB))
+  }
+
+  /** What of a text makes a claim (cached, bounded with the readings). */
+  statement(text: string): Statement {
+    let s = this.#statements.get(text)
+    if (!s) {
+      s = readStatement(text)
+      if (this.#statements.size >= 4096) this.#statements.delete(this.#statements.keys().next().value!)
+      this.#statements.set(text, s)
+    }
+    return s
+  }
 
   /** Reads a text (cached, bounded). */
   read(text: string): Reading {
@@ -62,8 +115,13 @@ export class TextConflictDetector {
    * different subjects ("dev uses Node 18; prod uses Node 20") is also judged clause by clause,
    * against the other text, by the clause whose subject the other names.
    */
-  judge(a: string, b: string): TextConflictVerdict {
-    const whole = judgeReadings(this.read(a), this.read(b))
+  judge(textA: string, textB: string): TextConflictVerdict {
+    const [sa, sb] = [this.statement(textA), this.statement(textB)]
+    const gate = claimGate(sa, sb)
+    if (gate) return gate
+    const [a, b] = [sa.text, sb.text]
+    const [ra, rb] = [this.read(a), this.read(b)]
+    const whole = this.#assess(judgeReadings(ra, rb), ra, rb, sa, sb)
     if (whole.conflict || whole.kind === 'unrelated') return whole
     for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
       const parts = x.split(/;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Z])\.)\s+(?=\S)/).filter((p) => p.trim().length > 0)
@@ -77,7 +135,7 @@ export class TextConflictDetector {
         // Node 18; prod uses Node 20"), not a story in steps ("v1 was shut down; v2 is served now").
         const parallel = readings.some((q, j) => j !== i && [...q.content].some((c) => !own.includes(c) && r.content.has(c)))
         if (own.length === 0 || !parallel) continue
-        const v = flip ? judgeReadings(other, r) : judgeReadings(r, other)
+        const v = flip ? this.#assess(judgeReadings(other, r), other, r, sa, sb) : this.#assess(judgeReadings(r, other), r, other, sa, sb)
         if (v.conflict) return { ...v, reason: `${v.reason}, in "${parts[i]!.trim()}"` }
       }
     }
@@ -85,12 +143,31 @@ export class TextConflictDetector {
   }
 }
 
+/**
+ * Pairs no check is asked about: a side that makes no claim (greetings, thanks, questions,
+ * reactions to the listener), two items told apart by their labels ("Ticket 123" / "Ticket 456"),
+ * and two speakers each speaking of themselves ("Caroline: I love hiking" / "Melanie: I hate it").
+ */
+function claimGate(a: Statement, b: Statement): TextConflictVerdict | null {
+  const none = (reason: string): TextConflictVerdict => ({ conflict: false, kind: 'none', reason, shared: [], confidence: 0 })
+  for (const s of [a, b]) if (!s.text.trim()) return none(`not a claim: ${[...new Set(s.dropped)].join(', ') || 'empty'}`)
+  const items = differentItems(itemLabels(sentences(a.text)), itemLabels(sentences(b.text)))
+  if (items) return none(`two items: "${items[0].text}" vs "${items[1].text}"`)
+  if (a.speaker && b.speaker && a.speaker !== b.speaker && a.firstPerson && b.firstPerson) {
+    return none(`two speakers, each about themselves: ${a.speaker} vs ${b.speaker}`)
+  }
+  return null
+}
+
+/** What the checks say before the confidence is weighed: whether a contradiction signal fired, and which check. */
+export type RawVerdict = Omit<TextConflictVerdict, 'confidence'> & { readonly check?: CheckName; readonly signal?: Signal }
+
 /** Judges two readings; see TextConflictDetector. */
-export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
+export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
   for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
   const day = dayRule(a, b) ?? dayRule(b, a)
-  if (day) return { conflict: true, kind: 'negation', reason: day, shared }
+  if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
   // Two texts that open with different names are about two people ("Tess Petrov has a birthday in
@@ -106,7 +183,11 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
   if (ka !== kb) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared }
   }
-  const signals = CHECKS.map((check) => check(a, b)).filter((s): s is Signal => s !== null)
+  const signals: Array<Signal & { check: CheckName }> = []
+  for (const [check, fn] of CHECKS) {
+    const s = fn(a, b)
+    if (s) signals.push({ ...s, check })
+  }
   // One slot, one contradiction: a second, independent difference means two subjects ("Alice's
   // flight at 3pm" / "Bob's flight at 5pm", "last year's budget $40k" / "this year's $60k").
   const modifier = signals.find((s) => s.modifier)
@@ -125,11 +206,11 @@ export function judgeReadings(a: Reading, b: Reading): TextConflictVerdict {
     return { conflict: false, kind: 'none', reason: 'two periods: ' + value.reason + about, shared }
   }
   const s = signals[0]
-  if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared }
+  if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared, check: s.check, signal: s }
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
 }
 
-const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+const WEEKDAY_NAMES: readonly string[] = WEEKDAYS
 /** Kinds of doing a rule against a weekday forbids: releasing, putting on the calendar, calling. */
 const ACTS: readonly RegExp[] = [
   /\b(?:deploy(?:ed|ing|s)?|ship(?:ped|ping|s)?|releas(?:e|ed|es|ing)|launch(?:ed|es|ing)?|push(?:ed|es|ing)?\s+(?:to\s+)?prod\w*|roll(?:ed|ing|s)?\s+out)\b/i,

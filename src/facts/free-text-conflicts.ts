@@ -1,3 +1,4 @@
+import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type { TextConflictDetector } from '../conflict/text-detector.js'
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
@@ -37,8 +38,12 @@ export function textDecides(a: Version, b: Version): boolean {
  * neighbours when it is written is not found (docs/conflicts.md).
  */
 export class FreeTextConflicts {
-  /** ref -> the refs it contradicts -> the detector's reason. Symmetric. */
-  readonly #pairs = new Map<string, Map<string, string>>()
+  /**
+   * ref -> the refs it contradicts -> the detector's reason and confidence. Symmetric. Pairs below
+   * the default threshold are kept (down to KEEP_CONFIDENCE) so a caller may ask for them
+   * (`conflicts({ minConfidence })`) without judging the store again.
+   */
+  readonly #pairs = new Map<string, Map<string, Judged>>()
   /**
    * Current versions not compared yet. A write only queues its version: the comparison runs when
    * someone asks (conflicts() settles every queued version, a fact's conflictsWith settles that
@@ -80,9 +85,10 @@ export class FreeTextConflicts {
       const other = eligible(ref)
       if (!other || !textDecides(v, other)) continue
       const verdict = detector.judge(other.body.content, v.body.content)
-      if (!verdict.conflict) continue
-      this.#link(v.ref, other.ref, verdict.reason)
-      this.#link(other.ref, v.ref, verdict.reason)
+      if (verdict.confidence < KEEP_CONFIDENCE) continue
+      const judged = { reason: verdict.reason, confidence: verdict.confidence }
+      this.#link(v.ref, other.ref, judged)
+      this.#link(other.ref, v.ref, judged)
     }
   }
 
@@ -128,14 +134,17 @@ export class FreeTextConflicts {
     this.#pairs.delete(ref)
   }
 
-  /** The refs a version contradicts, with reasons (current or not: the caller filters). */
-  partners(ref: string): ReadonlyMap<string, string> {
-    return this.#pairs.get(ref) ?? EMPTY
+  /**
+   * The refs a version contradicts at `minConfidence` or above (default: the detector's default
+   * threshold), with reasons (current or not: the caller filters).
+   */
+  *partners(ref: string, minConfidence = DEFAULT_CONFLICT_THRESHOLD): Generator<readonly [string, Judged]> {
+    for (const [other, judged] of this.#pairs.get(ref) ?? EMPTY) if (judged.confidence >= minConfidence) yield [other, judged]
   }
 
-  /** Every pair once, the smaller ref first. */
-  *pairs(): Generator<readonly [string, string, string]> {
-    for (const [a, partners] of this.#pairs) for (const [b, reason] of partners) if (a < b) yield [a, b, reason]
+  /** Every pair at `minConfidence` or above once, the smaller ref first. */
+  *pairs(minConfidence = DEFAULT_CONFLICT_THRESHOLD): Generator<readonly [string, string, Judged]> {
+    for (const [a, partners] of this.#pairs) for (const [b, judged] of partners) if (a < b && judged.confidence >= minConfidence) yield [a, b, judged]
   }
 
   clear(): void {
@@ -143,11 +152,18 @@ export class FreeTextConflicts {
     this.#pending.clear()
   }
 
-  #link(a: string, b: string, reason: string): void {
+  #link(a: string, b: string, reason: Judged): void {
     let m = this.#pairs.get(a)
     if (!m) this.#pairs.set(a, (m = new Map()))
     m.set(b, reason)
   }
 }
 
-const EMPTY: ReadonlyMap<string, string> = new Map()
+/** What the detector said of a pair. */
+export interface Judged {
+  readonly reason: string
+  /** In [0, 1]; listed by default at DEFAULT_CONFLICT_THRESHOLD and above. */
+  readonly confidence: number
+}
+
+const EMPTY: ReadonlyMap<string, Judged> = new Map()

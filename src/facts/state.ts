@@ -337,7 +337,7 @@ export class FactState {
     }
     if (this.#freeText && this.isHead(v.ref)) {
       this.#freeText.settle(v.ref, this.#lexicalOf, this.#currentVersion)
-      for (const other of this.#freeText.partners(v.ref).keys()) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
+      for (const [other] of this.#freeText.partners(v.ref)) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
     }
     const pred = this.predecessor(v)
     if (pred && this.isHead(v.ref)) {
@@ -350,10 +350,10 @@ export class FactState {
 
   /**
    * Current conflicts of a tenant (or of all tenants), each pair once, in a stable order: at most
-   * `limit`. A slot of k objects holds k²/2 pairs; the listing stops at the limit, not after them all
+   * `limit`, free-text pairs at `minConfidence` or above. A slot of k objects holds k²/2 pairs; the listing stops at the limit, not after them all
    * (issue 26: 20,000 in one slot were 200 million pairs).
    */
-  conflicts(tenant: string | null | undefined, limit = Infinity): FactConflict[] {
+  conflicts(tenant: string | null | undefined, limit = Infinity, minConfidence?: number): FactConflict[] {
     const out: FactConflict[] = []
     const seen = new Set<string>()
     let budget = MAX_COMPARISONS
@@ -410,12 +410,12 @@ export class FactState {
     }
     // Free-text contradictions between current facts: flagged both ways, never resolved here.
     this.#freeText?.settleAll(this.#lexicalOf, this.#currentVersion)
-    for (const [x, y, reason] of this.#freeText?.pairs() ?? []) {
+    for (const [x, y, { reason, confidence }] of this.#freeText?.pairs(minConfidence) ?? []) {
       if (!this.isHead(x) || !this.isHead(y)) continue
       const [a, b] = [this.versions.get(x)!, this.versions.get(y)!].sort(compareVersions) as [Version, Version]
       if (tenant !== undefined && a.tenant !== tenant) continue
       if (full()) break
-      push({ kind: 'free-text', refs: [a.ref, b.ref], tenantId: a.tenant, subject: null, predicate: null, reason })
+      push({ kind: 'free-text', refs: [a.ref, b.ref], tenantId: a.tenant, subject: null, predicate: null, reason, confidence })
     }
     return out
   }

@@ -22,6 +22,7 @@ import type { LexicalSnapshot } from './lexical-index.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
 import { judgedReason } from '../conflict-judge/reason.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
+import { KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type {
   AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
@@ -429,7 +430,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     const body: TombstoneBody = { target: ref, supersedes: this.#state.predecessor(v) }
     // The judge's verdicts on this fact's pairs name its content by hash: they go with it (read
     // before the tombstone takes the fact's pairs away).
-    const judged = this.#judge && this.#freeText ? this.#judge.drop([...this.#freeText.partners(ref).keys()].map((o) => [v.body.content, this.#state.versions.get(o)?.body.content ?? ''] as const)) : []
+    const judged = this.#judge && this.#freeText ? this.#judge.drop([...this.#freeText.partners(ref, 0)].map(([o]) => [v.body.content, this.#state.versions.get(o)?.body.content ?? ''] as const)) : []
     // The tombstone first: it removes the version with its chain links; the hard delete leaves no byte of it.
     await w.append([this.#log.seal('tombstone', body, { tenant: v.tenant, hlc, author })])
     await w.remove([ref])
@@ -611,8 +612,12 @@ export class GmpFactStore implements FactStore, FactLookup {
     const tenant = options.tenantId === undefined ? undefined : normalizeTenant(options.tenantId)
     const { limit = DEFAULT_CONFLICTS } = options
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONFLICTS) throw invalidArgument('limit', `must be an integer in 1..${MAX_CONFLICTS}`)
+    const min = options.minConfidence
+    if (min !== undefined && (typeof min !== 'number' || !(min >= KEEP_CONFIDENCE && min <= 1))) {
+      throw invalidArgument('minConfidence', `must be a number from ${KEEP_CONFIDENCE} to 1, got ${String(min)}`)
+    }
     await this.#readable()
-    const list = this.#state.conflicts(tenant, limit)
+    const list = this.#state.conflicts(tenant, limit, min)
     return this.#judge ? this.#judged(this.#judge, list, options.waitForJudge === true) : list
   }
 
@@ -684,7 +689,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     const refs = this.#state.conflictsWith(v)
     const judge = this.#judge
     if (!judge || !this.#freeText) return refs
-    const partners = this.#freeText.partners(v.ref)
+    const partners = new Map(this.#freeText.partners(v.ref))
     return refs.filter((ref) => {
       const other = this.#state.versions.get(ref)
       if (!other || !partners.has(ref) || (v.slot !== null && v.slot === other.slot)) return true

@@ -96,6 +96,11 @@ export interface FactConflict {
   readonly predicate: string | null
   readonly reason: string
   /**
+   * `free-text` only: how sure the model-free detector is, in [0, 1] (docs/conflicts.md,
+   * "Confidence"). Structured conflicts follow from the records and carry none.
+   */
+  readonly confidence?: number
+  /**
    * Only with a second-stage judge (`conflictJudge` on createMemory/openMemory), on `free-text`
    * conflicts: what the judge said (`judged`: it called the pair a contradiction; pairs it called
    * entailment or neutral are not listed), or that the model-free verdict stands for now
@@ -104,8 +109,9 @@ export interface FactConflict {
   readonly judge?: JudgeMark
 }
 
-/** Options of `facts.conflicts()`. */
+/** What `facts.conflicts()` lists. Plain data, so it crosses the worker boundary as it is. */
 export interface ConflictsOptions {
+  /** Only this tenant's conflicts (null: the default tenant); every tenant's when absent. */
   readonly tenantId?: string | null
   /**
    * With a second-stage judge: wait until the judge has answered (or failed, or timed out) for the
@@ -114,6 +120,12 @@ export interface ConflictsOptions {
   readonly waitForJudge?: boolean
   /** At most this many pairs (1..100,000, default 10,000): a slot filled with thousands of objects holds millions. */
   readonly limit?: number
+  /**
+   * List free-text conflicts at this confidence or above. Default 0.6 (`DEFAULT_CONFLICT_THRESHOLD`),
+   * where a listed pair is nearly always a real contradiction; lower it (down to 0.2) to see
+   * weaker candidates, e.g. to hand them to a model for a second opinion.
+   */
+  readonly minConfidence?: number
 }
 
 export interface RetentionPolicy {

@@ -130,6 +130,8 @@ export interface WireConflict {
   readonly subject: string | null
   readonly predicate: string | null
   readonly reason: string
+  /** Free-text conflicts only: the detector's confidence in [0, 1] (docs/conflicts.md). */
+  readonly confidence?: number
 }
 
 /** One entry of `GET /v1/stores` (a memweave extension). */
@@ -140,7 +142,8 @@ export interface WireStoreInfo {
 }
 
 export function conflictToWire(c: FactConflict): WireConflict {
-  return { kind: c.kind, refs: [c.refs[0], c.refs[1]], tenant_id: c.tenantId, subject: c.subject, predicate: c.predicate, reason: c.reason }
+  const wire = { kind: c.kind, refs: [c.refs[0], c.refs[1]] as const, tenant_id: c.tenantId, subject: c.subject, predicate: c.predicate, reason: c.reason }
+  return c.confidence === undefined ? wire : { ...wire, confidence: c.confidence }
 }
 
 // ---- Memory ------------------------------------------------------------------------------------

@@ -97,6 +97,10 @@ export class ConflictDetector {
   /** Judges one pair; synchronous and cheap (microseconds), so it can run inside a storage transaction. */
   compare(a: Analysis, b: Analysis, threshold: number = this.threshold): ConflictVerdict {
     const similarity = a.claim.topic === b.claim.topic && a.claim.topic !== '' ? 1 : cosine(a.vector, b.vector)
+    // Issue 27's precision rules hold here too: no flag where a side makes no claim, where labels
+    // name two items ("Ticket 123" / "Ticket 456"), or where two speakers each speak of themselves.
+    const gate = this.#text?.gate(a.claim.text, b.claim.text)
+    if (gate) return { conflict: false, similarity, reason: gate.reason, differences: [] }
     const claims = similarity >= threshold ? compareClaims(a.claim, b.claim) : null
     // The claim comparator reads values without hedges ("about 3 miles"); when its only difference
     // is a value that the free-text reading finds equal after conversion, the pair agrees.

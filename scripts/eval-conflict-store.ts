@@ -1,0 +1,248 @@
+/**
+ * Conflict flags where users meet them: in a store, through the public API (createMemory,
+ * mem.facts.write, mem.facts.conflicts()), not on balanced pairs. Part of `npm run eval:conflicts`.
+ *
+ * - Background noise: a LoCoMo conversation's dialogue turns (as "Speaker: text", the README's
+ *   protocol, and as the text alone) and its `observation` entries, each written as a free-text
+ *   fact; flags per 100 facts. Real contradictions are rare there, so nearly every flag is noise.
+ * - Planted pairs: each realistic pair of one split written into conv-26's turn stream at fixed
+ *   seeded positions (its first statement earlier, its second later); precision of everything
+ *   conflicts() lists (background flags count against it), recall of the planted contradictions.
+ * - Enumerations (test/fixtures/conflict-enumerations.json): numbered notes, tickets, steps,
+ *   chapters, versions, list items; every flag there is wrong.
+ */
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createMemory, type CreateMemoryOptions } from '../src/index.js'
+import { memoryStorage } from '../src/storage/memory-adapter.js'
+import { parseSessionDate, sharedDir } from './eval-retrieval.js'
+import type { LabelledPair } from './eval-conflicts.js'
+
+const here = resolve(fileURLToPath(import.meta.url), '..')
+export const ENUMERATIONS = resolve(here, '../test/fixtures/conflict-enumerations.json')
+
+export interface StoreFact {
+  readonly content: string
+  readonly validFrom?: string
+}
+
+export interface StoreRun {
+  readonly facts: number
+  /** free-text conflicts listed, each as the two contents and the reason */
+  readonly flags: ReadonlyArray<{ readonly a: string; readonly b: string; readonly reason: string; readonly confidence: number }>
+}
+
+interface RawConversation {
+  conversation: Record<string, unknown>
+  observation: Record<string, Record<string, Array<[string, string]>>>
+}
+
+function loadConversation(name: string): RawConversation {
+  return JSON.parse(readFileSync(resolve(sharedDir(), 'data', 'locomo', `${name}.json`), 'utf8')) as RawConversation
+}
+
+function sessions(conv: Record<string, unknown>): number[] {
+  return Object.keys(conv)
+    .map((k) => /^session_(\d+)$/.exec(k))
+    .filter((m): m is RegExpExecArray => m !== null && Array.isArray(conv[m[0]]))
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b)
+}
+
+/** A conversation's turns in order, as "Speaker: text" (`speaker` true) or as the text alone. */
+export function locomoTurns(name: string, speaker = true): StoreFact[] {
+  const conv = loadConversation(name).conversation
+  return sessions(conv).flatMap((s) => {
+    const validFrom = parseSessionDate(conv[`session_${s}_date_time`] as string)
+    return (conv[`session_${s}`] as Array<{ speaker: string; text: string }>).map((t) => ({ content: speaker ? `${t.speaker}: ${t.text}` : t.text, validFrom }))
+  })
+}
+
+/** A conversation's `observation` entries in session order. */
+export function locomoObservations(name: string): StoreFact[] {
+  const raw = loadConversation(name)
+  const conv = raw.conversation
+  return sessions(conv).flatMap((s) => {
+    const validFrom = parseSessionDate(conv[`session_${s}_date_time`] as string)
+    const bySpeaker = raw.observation[`session_${s}_observation`] ?? {}
+    return Object.values(bySpeaker).flatMap((list) => list.map(([text]) => ({ content: text, validFrom })))
+  })
+}
+
+/** The enumeration set: texts that name distinct items by number, label or id. */
+export function enumerationFacts(path = ENUMERATIONS): StoreFact[] {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { groups: Array<{ name: string; texts: string[] }> }
+  return raw.groups.flatMap((g) => g.texts.map((content) => ({ content })))
+}
+
+/** Writes the facts in order into a fresh in-memory store and lists its free-text conflicts. */
+export async function runStore(facts: readonly StoreFact[], options: { minConfidence?: number; memory?: Partial<CreateMemoryOptions> } = {}): Promise<StoreRun> {
+  const mem = await createMemory({ storage: memoryStorage(), ...options.memory })
+  try {
+    const content = new Map<string, string>()
+    for (const f of facts) {
+      const ref = await mem.facts.write(f.content, f.validFrom ? { validFrom: f.validFrom } : {})
+      content.set(ref, f.content)
+    }
+    const listed = await mem.facts.conflicts(options.minConfidence === undefined ? {} : { minConfidence: options.minConfidence })
+    const flags = listed
+      .filter((c) => c.kind === 'free-text')
+      .map((c) => ({ a: content.get(c.refs[0])!, b: content.get(c.refs[1])!, reason: c.reason, confidence: c.confidence ?? 1 }))
+    return { facts: facts.length, flags }
+  } finally {
+    await mem.close()
+  }
+}
+
+/** mulberry32: a small seeded generator, so planted positions are the same in every run. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export interface PlantedResult {
+  readonly listed: number
+  readonly tp: number
+  /** listed pairs that are not a planted contradiction */
+  readonly fp: number
+  /** of the false ones: those between two background facts */
+  readonly background: number
+  readonly conflicts: number
+  readonly precision: number
+  readonly recall: number
+  readonly byType: Record<string, { conflicts: number; found: number; fp: number }>
+  readonly falseFlags: StoreRun['flags']
+  readonly missed: readonly LabelledPair[]
+}
+
+/**
+ * Plants every pair (all labels) in the background stream: for each pair two distinct positions
+ * drawn from a seeded generator, `a` at the earlier, `b` at the later. A listed pair counts as
+ * right only when it is exactly one planted contradiction.
+ */
+export async function runPlanted(pairs: readonly LabelledPair[], background: readonly StoreFact[], seed = 27, options: { minConfidence?: number } = {}): Promise<PlantedResult> {
+  const rand = seeded(seed)
+  const slots: Array<Array<{ fact: StoreFact; pair?: LabelledPair }>> = background.map((f) => [{ fact: f }])
+  slots.push([])
+  for (const p of pairs) {
+    let i = Math.floor(rand() * slots.length)
+    let j = Math.floor(rand() * slots.length)
+    if (i === j) j = (j + 1) % slots.length
+    if (i > j) [i, j] = [j, i]
+    // A planted statement takes the date of the background fact it follows.
+    const at = (k: number): string | undefined => background[Math.min(k, background.length - 1)]?.validFrom
+    slots[i]!.push({ fact: { content: p.a, validFrom: at(i) }, pair: p })
+    slots[j]!.push({ fact: { content: p.b, validFrom: at(j) }, pair: p })
+  }
+  const stream = slots.flat()
+  const run = await runStore(stream.map((s) => s.fact), options)
+  const planted = new Map<string, LabelledPair>()
+  const plantedText = new Map<string, LabelledPair>()
+  for (const p of pairs) {
+    plantedText.set(p.a, p)
+    plantedText.set(p.b, p)
+    if (p.label === 'conflict') planted.set(`${p.a}\u0000${p.b}`, p)
+  }
+  const found = new Set<LabelledPair>()
+  const byType: PlantedResult['byType'] = {}
+  for (const p of pairs) if (p.label === 'conflict') (byType[p.category] ??= { conflicts: 0, found: 0, fp: 0 }).conflicts++
+  const falseFlags: Array<StoreRun['flags'][number]> = []
+  let bg = 0
+  for (const f of run.flags) {
+    const hit = planted.get(`${f.a}\u0000${f.b}`) ?? planted.get(`${f.b}\u0000${f.a}`)
+    if (hit) {
+      found.add(hit)
+      continue
+    }
+    falseFlags.push(f)
+    const owner = plantedText.get(f.a) ?? plantedText.get(f.b)
+    if (owner) (byType[owner.category] ??= { conflicts: 0, found: 0, fp: 0 }).fp++
+    else bg++
+  }
+  for (const p of found) byType[p.category]!.found++
+  const tp = found.size
+  const listed = run.flags.length
+  return {
+    listed,
+    tp,
+    fp: listed - tp,
+    background: bg,
+    conflicts: planted.size,
+    precision: listed === 0 ? 1 : tp / listed,
+    recall: planted.size === 0 ? 1 : tp / planted.size,
+    byType,
+    falseFlags,
+    missed: pairs.filter((p) => p.label === 'conflict' && !found.has(p)),
+  }
+}
+
+export interface StoreSection {
+  readonly noise: ReadonlyArray<{ readonly name: string; readonly split: 'dev' | 'holdout'; readonly run: StoreRun }>
+  readonly enumerations: StoreRun
+  readonly planted: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
+}
+
+/** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}): Promise<StoreSection> {
+  const convs: Array<['conv-26' | 'conv-30' | 'conv-41', 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout']]
+  const noise: Array<StoreSection['noise'][number]> = []
+  for (const [name, split] of convs) {
+    if (devOnly && split === 'holdout') continue
+    noise.push({ name: `${name} observations`, split, run: await runStore(locomoObservations(name), options) })
+    noise.push({ name: `${name} turns`, split, run: await runStore(locomoTurns(name), options) })
+    noise.push({ name: `${name} turns, text only`, split, run: await runStore(locomoTurns(name, false), options) })
+  }
+  const enumerations = await runStore(enumerationFacts(), options)
+  const planted: Array<StoreSection['planted'][number]> = []
+  const background = locomoTurns('conv-26')
+  for (const split of ['dev', 'holdout'] as const) {
+    if (devOnly && split === 'holdout') continue
+    const pairs = realistic.filter((p) => p.split === split)
+    if (pairs.length) planted.push({ split, result: await runPlanted(pairs, background, 27, options) })
+  }
+  return { noise, enumerations, planted }
+}
+
+const f3 = (x: number): string => x.toFixed(3)
+const per100 = (r: StoreRun): string => ((100 * r.flags.length) / Math.max(1, r.facts)).toFixed(2)
+
+export function formatStore(s: StoreSection, errors: boolean): string {
+  const lines = ['Store (createMemory + mem.facts.write, then mem.facts.conflicts(), default settings)', '']
+  lines.push('| facts written                     | split   | facts | flags | per 100 |', '|---|---|---:|---:|---:|')
+  for (const n of s.noise) lines.push(`| ${n.name.padEnd(33)} | ${n.split.padEnd(7)} | ${String(n.run.facts).padStart(5)} | ${String(n.run.flags.length).padStart(5)} | ${per100(n.run).padStart(7)} |`)
+  lines.push(`| ${'enumerations (must be 0)'.padEnd(33)} | ${'-'.padEnd(7)} | ${String(s.enumerations.facts).padStart(5)} | ${String(s.enumerations.flags.length).padStart(5)} | ${per100(s.enumerations).padStart(7)} |`)
+  lines.push('', 'Realistic pairs planted in conv-26\'s turns (seed 27): precision of all listed, recall of planted contradictions', '')
+  lines.push('| split / type        | conflicts | listed | tp | fp (background) | precision | recall |', '|---|---:|---:|---:|---:|---:|---:|')
+  for (const { split, result: r } of s.planted) {
+    lines.push(`| ${split.padEnd(19)} | ${r.conflicts} | ${r.listed} | ${r.tp} | ${r.fp} (${r.background}) | ${f3(r.precision)} | ${f3(r.recall)} |`)
+    for (const [type, t] of Object.entries(r.byType).sort()) {
+      const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
+      lines.push(`|   ${`${split} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
+    }
+  }
+  if (errors) {
+    // Flags on background, enumerations and the dev split only: holdout errors are never listed.
+    for (const n of s.noise.filter((x) => x.split === 'dev')) {
+      if (!n.run.flags.length) continue
+      lines.push('', `Flags in ${n.name}:`)
+      for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+    }
+    if (s.enumerations.flags.length) lines.push('', 'Flags in enumerations:')
+    for (const f of s.enumerations.flags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+    const dev = s.planted.find((p) => p.split === 'dev')?.result
+    if (dev) {
+      lines.push('', `Planted dev: false flags ${dev.falseFlags.length}`)
+      for (const f of dev.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+      lines.push('', `Planted dev: missed ${dev.missed.length}`)
+      for (const p of dev.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
+    }
+  }
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,238 @@
+import type { Reading } from './reading.js'
+import { sentences, type Statement } from './statement.js'
+import { twoSubjects } from './subject.js'
+import { labelHeadAt } from './labels.js'
+import { sameStem } from './same-stem.js'
+import type { RawVerdict } from './text-detector.js'
+
+/**
+ * How sure a fired check is, before anything about the pair lowers it. Values, negations,
+ * antonyms and stances compare one word or value with its counterpart; a name or a modifier
+ * against another is an answer only when both stand where an attribute's value stands, which the
+ * rules can tell less well (see `nameAsValue`).
+ */
+const BASE: Readonly<Record<string, number>> = {
+  'value': 0.9,
+  'negation': 0.85,
+  'antonym': 0.85,
+  'stance': 0.85,
+  'order': 0.85,
+  'diet': 0.85,
+  'weekday-rule': 0.85,
+  'exclusive': 0.8,
+  'substitution': 0.8,
+  'prefix': 0.75,
+  'identifier': 0.7,
+  'place': 0.7,
+  // Another modifier of a shared noun ("beach trips" / "camping trip", "support group" / "pride
+  // parade"): one noun often has many members, so this alone is a weak sign.
+  'complement': 0.45,
+}
+
+/** At most this many content words on each side make a short pair. */
+const SHORT = 6
+const BASE_SHORT_COMPLEMENT = 0.7
+
+/** Content words in the longer text past which each further word lowers the confidence. */
+const LONG = 10
+
+/** What lowers a fired check's confidence, and by how much. */
+export const FACTORS = {
+  /** A name against a name where either does not stand as a value (it is a subject or an object of something else). */
+  nameNotValue: 0.4,
+  /** Each text names a subject of its own and they share words only in what they say of them (subject.ts). */
+  twoSubjects: 0.4,
+  /** The clashing number labels an item on one side or both ("order 3320", "MySQL 8"): labels.ts. */
+  label: 0.3,
+  /** No shared key entity stands in the sentence of what differs, on one side at least. */
+  unanchored: 0.5,
+  /** A value clash where one value is the word "one". */
+  pronounOne: 0.5,
+  /** Ordinals before two different nouns. */
+  ordinalOfTwo: 0.4,
+  /** Per content word past LONG in the longer text: a long text says many things, and a clash found in it is more often between two of them. */
+  perWord: 0.05,
+  /** The least the length takes away. */
+  longest: 0.5,
+  /** A side of more than two claim sentences: chat, where two things said apart meet by chance. */
+  manySentences: 0.8,
+  /** A negation inside what someone urges, believes or intends ("encourages him not to give up"). */
+  embedded: 0.45,
+  /** Every claim of one side is a plan ("going to", "planning to"). */
+  plan: 0.65,
+  /** Every claim of one side is an opinion of, or advice to, someone ("believes", "encourages"). */
+  opinion: 0.5,
+  /** A place that is an activity or a pronoun ("involved in organizing", "in someone's life"). */
+  notAPlace: 0.5,
+  /** Every claim of one side is hypothetical ("might", "if", "would"). */
+  hypothetical: 0.45,
+  /** Two speakers, one of whom speaks of themselves. */
+  otherSpeaker: 0.5,
+} as const
+
+/**
+ * The confidence of a fired verdict, with a note for the person reading the reason when something
+ * lowered it. Called only when a check fired; vetoes (not a claim, two items, two speakers each
+ * about themselves) are decided before, in the detector.
+ */
+export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, sb?: Statement): { value: number; note: string } {
+  let value = BASE[raw.check ?? 'value'] ?? 0.7
+  // Another modifier of one noun is an answer when little else is said ("Ivo is on the data team"
+  // / "ivo moved to the security team").
+  if (raw.check === 'complement' && Math.max(a.content.size, b.content.size) <= SHORT) value = BASE_SHORT_COMPLEMENT
+  const notes: string[] = []
+  const sig = raw.signal
+  if (sig?.names && raw.check === 'substitution' && sig.reason.startsWith('different name')) {
+    if (!nameAsValue(a, sig.names[0].start) || !nameAsValue(b, sig.names[1].start)) {
+      value *= FACTORS.nameNotValue
+      notes.push('the names may be who the texts are about, not the answer they give')
+    }
+  }
+  if (sig?.at && raw.check === 'value' && /^different (?:[\w-]+ )?number:/.test(raw.reason)) {
+    const [ha, hb] = [labelHeadAt(a.norm, sig.at[0]), labelHeadAt(b.norm, sig.at[1])]
+    if ((ha || hb) && ha !== hb) {
+      value *= FACTORS.label
+      notes.push(`a number that names an item ("${ha ?? 'value'}" / "${hb ?? 'value'}"), not a value`)
+    }
+  }
+  const spans = clashSpans(raw, a, b)
+  if (spans && !(anchored(a, spans[0], raw.shared, spans) && anchored(b, spans[1], raw.shared, spans))) {
+    value *= FACTORS.unanchored
+    notes.push('nothing the texts share stands beside what differs')
+  }
+  // "one" is as often a pronoun ("kids who need one", "nice one") as a number.
+  if (raw.check === 'value' && /: "(?:one|ones)" vs |vs "(?:one|ones)"/i.test(raw.reason)) {
+    value *= FACTORS.pronounOne
+    notes.push('"one" may be a pronoun')
+  }
+  // Ordinals of two things ("the first step" / "last Friday") are not two answers.
+  if (/^different ordinal: /.test(raw.reason) && spans) {
+    const next = (r: Reading, sp: Span): string | undefined => r.tokens.find((t) => t.start > (sp.at ?? 0))?.stem
+    const [na, nb] = [next(a, spans[0]), next(b, spans[1])]
+    if (na && nb && !sameStem(na, nb)) {
+      value *= FACTORS.ordinalOfTwo
+      notes.push('the ordinals count different things')
+    }
+  }
+  const words = Math.max(a.content.size, b.content.size)
+  if (words > LONG) {
+    value *= Math.max(FACTORS.longest, 1 - FACTORS.perWord * (words - LONG))
+    notes.push(`long texts (${words} content words)`)
+  }
+  if (raw.check === 'place' && sig?.names?.some((n) => /ing$|^(?:some|any|every|no)(?:one|body|thing|where)$/.test(n.text))) {
+    value *= FACTORS.notAPlace
+    notes.push('an activity or a pronoun, not a place')
+  }
+  if ([sa, sb].some((st) => st && sentences(st.text).length > 2)) {
+    value *= FACTORS.manySentences
+    notes.push('said among many other things')
+  }
+  if ((raw.kind === 'negation' || raw.kind === 'antonym') && [a, b].some((r) => EMBEDDED.test(r.norm))) {
+    value *= FACTORS.embedded
+    notes.push('the negation is in what someone urges or intends, not in what is')
+  }
+  const subjects = twoSubjects(a, b, raw.shared, [sa?.speaker ?? null, sb?.speaker ?? null])
+  if (subjects) {
+    value *= FACTORS.twoSubjects
+    notes.push(`maybe ${subjects}`)
+  }
+  for (const s of [sa, sb]) {
+    if (s?.hedged === 'plan') {
+      value *= FACTORS.plan
+      notes.push('one side is a plan')
+    } else if (s?.hedged === 'opinion') {
+      value *= FACTORS.opinion
+      notes.push("one side is someone's opinion or advice")
+    } else if (s?.hedged === 'hypothetical') {
+      value *= FACTORS.hypothetical
+      notes.push('one side is hypothetical')
+    }
+  }
+  if (sa?.speaker && sb?.speaker && sa.speaker !== sb.speaker && (sa.firstPerson || sb.firstPerson)) {
+    value *= FACTORS.otherSpeaker
+    notes.push(`said by ${sa.speaker} and by ${sb.speaker}`)
+  }
+  return { value: Math.round(value * 1000) / 1000, note: notes.join('; ') }
+}
+
+// A negation inside a reported wish, urging or intent: "encourages him not to give up", "is
+// determined not to let anything stop him", "told her to never quit".
+const EMBEDDED = /\b(?:encourag\w*|urg\w*|remind\w*|advis\w*|ask\w*|tell\w*|told|want\w*|determined|decided|promis\w*|tr(?:y|ies|ied)|hop\w*|wish\w*|believ\w*|let|make\w*|help\w*)\s+(?:\w+\s+){0,3}?(?:not|never|n't)\s+(?:to\s+)?\w+|\b(?:not|never)\s+to\s+\w+|\bnot\s+let\b/i
+
+// Words after which a name is not the answer of an attribute but one of a list, or whom something
+// is for: "such as Melanie", "like Jon", "Caroline and Melanie", "a fun way for Melanie".
+const NOT_VALUE_BEFORE = /\b(?:such\s+as|like|and|or|for|with\s+(?:her|his|their|my)\s+\w+)\s*$/i
+// "Gustavo is the on-call engineer": a name said to be the one holding a role.
+const ROLE_AFTER = /^\s+(?:is|was|will\s+be|has\s+been)\s+(?:now\s+)?(?:the|our|their|his|her|my)\b/i
+
+/**
+ * Whether a name stands where an attribute's value stands ("reports to Kevin", "uses React",
+ * "drives a Volvo", "manager is Omar"), not where the one a clause is about stands ("Melanie
+ * enjoys ...", "Caroline's art", "a fun way for Melanie").
+ */
+export function nameAsValue(r: Reading, start: number): boolean {
+  const before = r.norm.slice(Math.max(0, start - 40), start)
+  const clause = before.split(/[.;!?,]\s*/).pop() ?? ''
+  const name = r.entities.find((e) => e.start === start)
+  const after = r.norm.slice(start + (name?.text.length ?? 0))
+  if (ROLE_AFTER.test(after)) return true
+  // The owner of something, or the first words of a clause: who the clause is about.
+  if (/^['’]s\b/.test(after) || clause.trim() === '') return false
+  return !NOT_VALUE_BEFORE.test(clause)
+}
+
+// Where a sentence ends: not after an initial or a title ("J. Alvarez", "Dr. Lee").
+const SENTENCE_END = /(?<=[.!?;])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Za-z])\.)\s+/g
+
+interface Span { readonly start: number; readonly end: number; readonly stems: readonly string[]; readonly at?: number }
+
+/** The sentence around a position of a reading, and the stems of the words that differ there. */
+function sentenceAt(r: Reading, at: number, phrase: string): Span {
+  let start = 0
+  let end = r.norm.length
+  for (const m of r.norm.matchAll(SENTENCE_END)) {
+    const cut = m.index + m[0].length
+    if (cut <= at) start = cut
+    else {
+      end = m.index
+      break
+    }
+  }
+  const words = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+  const stems = r.tokens.filter((t) => t.start >= at && t.start < at + phrase.length + 2 && words.includes(t.lower)).map((t) => t.stem)
+  return { start, end, at, stems: stems.length ? stems : r.tokens.filter((t) => words.includes(t.lower)).map((t) => t.stem) }
+}
+
+/**
+ * Where what differs stands on each side: the clashing values' or names' positions, or else the
+ * last occurrence of the quoted words of the reason (negations, antonyms, stances).
+ */
+function clashSpans(raw: RawVerdict, a: Reading, b: Reading): [Span, Span] | null {
+  const sig = raw.signal
+  const q = /"([^"]+)" vs "([^"]+)"/.exec(raw.reason)
+  if (!q) return null
+  const find = (r: Reading, phrase: string, known?: number): number => {
+    if (known !== undefined && known >= 0) return known
+    const words = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+    const last = words[words.length - 1]
+    const t = last === undefined ? undefined : [...r.tokens].reverse().find((x) => x.lower === last || sameStem(x.stem, last))
+    return t ? t.start : -1
+  }
+  const pa = find(a, q[1]!, sig?.at?.[0] ?? sig?.names?.[0].start)
+  const pb = find(b, q[2]!, sig?.at?.[1] ?? sig?.names?.[1].start)
+  if (pa < 0 || pb < 0) return null
+  return [sentenceAt(a, pa, q[1]!), sentenceAt(b, pb, q[2]!)]
+}
+
+/**
+ * Whether a key entity both texts share, other than the words that differ, stands in the sentence.
+ * A text of one sentence is anchored by its subject (subject.ts judges that); this asks where a
+ * text of several sentences says what differs ("Long time no talk. Lots has been going on since
+ * then!" shares "since" with the other text, but not in the sentence that negates "talk").
+ */
+function anchored(r: Reading, span: Span, shared: readonly string[], spans: readonly [Span, Span]): boolean {
+  if (span.start === 0 && span.end >= r.norm.trimEnd().length) return true
+  const differing = [...spans[0].stems, ...spans[1].stems]
+  const keys = shared.filter((k) => !differing.some((d) => sameStem(d, k)))
+  return r.tokens.some((t) => t.start >= span.start && t.start < span.end && keys.some((k) => sameStem(t.stem, k)))
+}

@@ -1,0 +1,94 @@
+import type { Reading } from './reading.js'
+import { stem } from './lexicon.js'
+import { hasStem, sameStem } from './same-stem.js'
+
+/**
+ * Where a text names what it is about: the words before its first verb ("tom | has no food
+ * allergies", "Pricing review | Wed 3pm ET", "sarah's manager | is Omar"). Two texts are about one
+ * subject when a key entity they share stands in the subject of at least one of them ("Kim lives in
+ * Toronto" / "Kim moved to Vancouver"; "Room 4B has a projector" / "4B has no projector"). Two texts
+ * that share a word only in what they say of two subjects ("tom has no food allergies" / "Hiro
+ * loves spicy food", "Ines knows k8s" / "piotr's never touched k8s") are about two.
+ *
+ * Without a parser the subject is found by its end: the first auxiliary, modal, negator or
+ * adverb that opens a predicate, or a verb form after the first word. A text that opens with a
+ * verb (an instruction), a pronoun or a first person has no subject of its own here, and the gate
+ * leaves it alone.
+ */
+
+// Words that open a predicate.
+const PREDICATE = new Set([
+  'is', 'are', 'was', 'were', 'be', 'been', 'am', 'has', 'have', 'had', 'can', 'cannot', 'could', 'will', 'would', 'should', 'must', 'may',
+  'might', 'shall', 'do', 'does', 'did', 'not', 'never', 'no', 'always', 'only', 'just', 'still', 'also', 'now', 'already', 'usually', 'often',
+  'rarely', 'sometimes', 'really', 'finally', 'recently', 'currently', 'actually', 'went', 'got', 'gets', 'get', 'says', 'said', 'wants',
+  'likes', 'loves', 'hates', 'prefers', 'needs', 'knows', 'uses', 'runs', 'goes', 'comes', 'came', 'made', 'makes', 'took', 'takes', 'gave',
+  'gives', 'left', 'leaves', 'found', 'finds', 'felt', 'feels', 'thinks', 'thought', 'told', 'tells', 'keeps', 'kept', 'saw', 'sees', 'won',
+  'lost', 'ran', 'met', 'meets', 'starts', 'ends', 'opens', 'closes', 'lives', 'works', 'moved', 'moves', 'speaks', 'reports', 'ships',
+  'departs', 'arrives', 'lands', 'costs', 'owns', 'enjoys', 'attended', 'attends', 'started', 'ended', 'joined', 'plays', 'played',
+  'wrote', 'writes', 'read', 'reads', 'bought', 'buys', 'sold', 'sells', 'built', 'builds', 'painted', 'paints', 'visited', 'visits', 'to',
+  'at', 'on', 'in', 'for', 'from', 'by', 'with', 'via', '=', ':',
+])
+const AUX = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'can', 'cannot', 'will', 'would', 'should', 'must', 'may', 'might', 'do', 'does', 'did', 'not', 'never'])
+// Openers that are no subject of their own: pronouns, first and second person, "there", a determiner alone.
+const NO_SUBJECT = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it', 'this', 'that', 'these', 'those', 'there', 'here', 'me', 'us', 'one', 'someone', 'everyone', 'anyone', 'nobody', 'everybody'])
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both', 'new', 'current'])
+const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
+// Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
+const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
+
+/** Stems of the words before the text's first predicate; null when it opens with no subject of its own. */
+export function subjectStems(r: Reading, speaker?: string | null): ReadonlySet<string> | null {
+  return subjectTokens(r, speaker)?.stems ?? null
+}
+
+/** The subject's tokens, in order (empty for a speaker's "I"), and their stems. */
+function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['tokens']; stems: ReadonlySet<string> } | null {
+  const out = new Set<string>()
+  const zone: Array<Reading['tokens'][number]> = []
+  const tokens = r.tokens
+  let i = 0
+  while (i < tokens.length && DETERMINERS.has(tokens[i]!.lower)) i++
+  const first = tokens[i]
+  // A chat turn's "I" is its speaker ("Melanie: I'm off to go swimming").
+  if (first && speaker && FIRST_PERSON.has(first.lower)) return { tokens: [], stems: new Set(speaker.toLowerCase().split(/\s+/).map(stem)) }
+  // "booked 2 nights ...", "checking in on the 4th": a text that opens with a verb names no subject.
+  if (!first || NO_SUBJECT.has(first.lower) || PREDICATE.has(first.lower) || (!first.capital && /^[a-z]{3,}(?:ed|ing)$/.test(first.lower))) return null
+  for (let n = 0; i < tokens.length && n < 6; i++, n++) {
+    const t = tokens[i]!
+    // Sentence punctuation or a clause break ends the subject.
+    if (n > 0 && /[,;:.!?(–—-]\s*$/.test(r.norm.slice(tokens[i - 1]!.end, t.start))) break
+    if (PREDICATE.has(t.lower) && n > 0) break
+    if (n > 0 && !t.capital && !t.identifier && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)) {
+      // A plural noun can end the same way ("sales numbers are"): the next word decides.
+      const next = tokens[i + 1]
+      if (!next || !AUX.has(next.lower)) break
+    }
+    out.add(t.stem)
+    zone.push(t)
+  }
+  return out.size ? { tokens: zone, stems: out } : null
+}
+
+/**
+ * Whether two texts name two different subjects: each has one of its own, no key entity they
+ * share stands in either, and the two subjects have no word in common. Null when they may be about one; else a reason for a person.
+ */
+export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], speakers: readonly [string | null, string | null] = [null, null]): string | null {
+  const [za, zb] = [subjectTokens(a, speakers[0]), subjectTokens(b, speakers[1])]
+  if (!za || !zb || shared.length === 0) return null
+  const [sa, sb] = [za.stems, zb.stems]
+  // One noun with another word before it on each side: "Pricing review" / "roadmap review",
+  // "Q2 earnings release" / "v2.3 release date".
+  for (const [i, t] of za.tokens.entries()) {
+    const j = zb.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    if (i === 0 || j <= 0) continue
+    const [ma, mb] = [za.tokens[i - 1]!, zb.tokens[j - 1]!]
+    if (!sameStem(ma.stem, mb.stem) && !hasStem(b.content, ma.stem) && !hasStem(a.content, mb.stem) && !b.tokens.some((x) => x.lower === ma.lower) && !a.tokens.some((x) => x.lower === mb.lower)) {
+      return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`
+    }
+  }
+  if (shared.some((k) => hasStem(sa, k) || hasStem(sb, k))) return null
+  if ([...sa].some((s) => hasStem(sb, s))) return null
+  const words = (r: Reading, s: ReadonlySet<string>): string => r.tokens.filter((t) => s.has(t.stem)).map((t) => t.lower).join(' ') || [...s].join(' ')
+  return `two subjects: "${words(a, sa)}" vs "${words(b, sb)}"`
+}
