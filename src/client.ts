@@ -4,7 +4,8 @@ import { identityKeys, type Identity } from './core/identity.js'
 import type { Capability } from './facts/capabilities.js'
 import type { Memory } from './memory.js'
 import type { ConflictJudgeOptions } from './conflict-judge/types.js'
-import type { BackupSource, ExportOptions, ImportOptions, ImportReport } from './backup/index.js'
+import type { BackupExportOptions, BackupImportOptions, BackupImportReport } from './backup/index.js'
+import { chunksOf, type BackupSource } from './backup/source.js'
 import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
 import type { HostedMemory, JudgeSettings, MemoryHost, PageJudge } from './runtime/host.js'
@@ -227,7 +228,7 @@ class ClientMemory implements RemoteMemory {
   }
 
   /** The worker's backup, a page of lines per round trip. */
-  async *export(options: ExportOptions = {}): AsyncGenerator<string> {
+  async *export(options: BackupExportOptions = {}): AsyncGenerator<string> {
     const pages = await this.#hosted.exportBackup({ includeIdentitySeed: options.includeIdentitySeed === true })
     try {
       for (let page = await pages.next(); page !== null; page = await pages.next()) {
@@ -240,18 +241,13 @@ class ClientMemory implements RemoteMemory {
   }
 
   /** Reads `lines` here (a file input's `file.stream()`, text) and sends it to the worker's import chunk by chunk. */
-  async import(lines: BackupSource, options: ImportOptions = {}): Promise<ImportReport> {
-    if (typeof lines !== 'string' && !(lines && (Symbol.asyncIterator in lines || Symbol.iterator in lines))) {
-      throw invalidArgument('lines', 'must be a string, or an iterable or async iterable of strings or bytes')
-    }
+  async import(lines: BackupSource, options: BackupImportOptions = {}): Promise<BackupImportReport> {
+    const chunks = chunksOf(lines)
     const sink = await this.#hosted.importBackup(options.batch === undefined ? {} : { batch: options.batch })
     try {
-      if (typeof lines === 'string') await sink.push(lines)
-      else {
-        for await (const chunk of lines as AsyncIterable<string | Uint8Array>) {
-          if (options.signal?.aborted) throw new MemweaveError(ErrorCode.ABORTED, 'import aborted', {}, { cause: options.signal.reason })
-          await sink.push(chunk)
-        }
+      for await (const chunk of chunks) {
+        if (options.signal?.aborted) throw new MemweaveError(ErrorCode.ABORTED, 'import aborted', {}, { cause: options.signal.reason })
+        await sink.push(chunk)
       }
       return await sink.finish()
     } finally {

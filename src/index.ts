@@ -3,6 +3,7 @@ export { createMemory } from './memory.js'
 export { openMemory } from './client.js'
 export { loadOrCreateIdentity, deleteIdentity } from './runtime/identity-store.js'
 export { MemweaveError, ErrorCode, isMemweaveError } from './core/errors.js'
+export { MEMWEAVE_VERSION, FORMAT_VERSIONS } from './core/format-version.js'
 export { createIdentity, identityKeys, identityFromKeys, didFromPublicKey, publicKeyFromDid, parseAgentDid, verifySignature } from './core/identity.js'
 export { blake2b128, contentFactId, structuredFactId, canonicalJson, canonicalObject } from './core/ids.js'
 export { HybridClock } from './core/clock.js'
@@ -37,6 +38,7 @@ export {
 } from './small/index.js'
 
 export type { CreateMemoryOptions, Memory } from './memory.js'
+export type { BackupSource, BackupExportOptions, BackupImportOptions, BackupImportProblem, BackupImportReport } from './backup/index.js'
 export type {
   ConnectOptions, LinkState, PendingCounts, PoolDocument, PoolSyncStatus, Sync, SyncLink, SyncProvider, SyncStatus,
 } from './sync/types.js'

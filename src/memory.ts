@@ -15,7 +15,7 @@ import type { WorkingMemory } from './working/types.js'
 import type { ArtifactStore } from './artifacts/types.js'
 import type { Sync } from './sync/types.js'
 import type { ConflictJudgeOptions } from './conflict-judge/types.js'
-import { exportLines, importLines, type BackupSource, type ExportOptions, type ImportOptions, type ImportReport } from './backup/index.js'
+import { exportLines, importLines, type BackupSource, type BackupExportOptions, type BackupImportOptions, type BackupImportReport } from './backup/index.js'
 
 export interface CreateMemoryOptions {
   /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
@@ -106,7 +106,7 @@ export interface Memory {
    * @example
    * for await (const line of mem.export()) file.write(line)
    */
-  export(options?: ExportOptions): AsyncIterable<string>
+  export(options?: BackupExportOptions): AsyncIterable<string>
   /**
    * Restores a backup made by `export()` (here or elsewhere): every record's id and signature is
    * verified, records already here are skipped (importing twice changes nothing), a newer state is
@@ -116,7 +116,7 @@ export interface Memory {
    * @example
    * const report = await mem.import(createReadStream('backup.jsonl'))
    */
-  import(lines: BackupSource, options?: ImportOptions): Promise<ImportReport>
+  import(lines: BackupSource, options?: BackupImportOptions): Promise<BackupImportReport>
   /** Commits pending writes and closes storage. Idempotent. */
   close(): Promise<void>
 }
@@ -161,11 +161,11 @@ class LoadedMemory implements Memory {
     this.identity = modules.identity
   }
 
-  export(options?: ExportOptions): AsyncIterable<string> {
+  export(options?: BackupExportOptions): AsyncIterable<string> {
     return exportLines(this.#modules.log, this.identity, options)
   }
 
-  import(lines: BackupSource, options?: ImportOptions): Promise<ImportReport> {
+  import(lines: BackupSource, options?: BackupImportOptions): Promise<BackupImportReport> {
     return importLines(this.#modules.log, lines, options)
   }
 

@@ -6,7 +6,7 @@ import type { StoredRecord } from '../storage/schema.js'
 import { headerLine, type BackupLine } from './format.js'
 import { TOMBSTONE_KINDS } from './kinds.js'
 
-export interface ExportOptions {
+export interface BackupExportOptions {
   /**
    * Put the identity's private key (its Ed25519 seed) in the backup, right after the header.
    * Default false: a backup never holds a private key unless asked. Needs an extractable identity.
@@ -25,7 +25,7 @@ const PAGE = 1000
  * records are held in memory while they are written out (O(store)).
  * @throws MemweaveError CAPABILITY_NOT_SUPPORTED for `includeIdentitySeed` with a non-extractable identity; ABORTED.
  */
-export async function* exportPages(log: RecordLog, identity: Identity | null, options: ExportOptions = {}, now: () => number = Date.now): AsyncGenerator<string[]> {
+export async function* exportPages(log: RecordLog, identity: Identity | null, options: BackupExportOptions = {}, now: () => number = Date.now): AsyncGenerator<string[]> {
   const seed = options.includeIdentitySeed ? identitySeed(identity) : null
   await log.flush()
   await log.ready()

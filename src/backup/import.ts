@@ -4,9 +4,10 @@ import type { StoredRecord } from '../storage/schema.js'
 import { assertHeader, type BackupLine } from './format.js'
 import { TOMBSTONE_KINDS, forgottenBy } from './kinds.js'
 import { checkBackupRecord } from './verify.js'
+import { chunksOf, type BackupSource } from './source.js'
 
 /** One line of a backup that was not imported, and why. */
-export interface ImportProblem {
+export interface BackupImportProblem {
   /** 1-based line of the backup. */
   readonly line: number
   /** The record's id, when the line held one. */
@@ -15,7 +16,7 @@ export interface ImportProblem {
 }
 
 /** What an import did. Every record line is counted once: imported, present, forgotten or refused. */
-export interface ImportReport {
+export interface BackupImportReport {
   /** Record lines read. */
   readonly records: number
   /** Records stored by this import. */
@@ -27,14 +28,14 @@ export interface ImportReport {
   /** Lines refused (`problems` says why). */
   readonly refused: number
   /** The refused lines, the first 1,000. */
-  readonly problems: readonly ImportProblem[]
+  readonly problems: readonly BackupImportProblem[]
   /** The backup's end line was read and its count matched: the backup was whole. */
   readonly complete: boolean
   /** The identity the backup carried (only a backup made with `includeIdentitySeed`), else null. */
   readonly identity: { readonly did: string; readonly seed: string } | null
 }
 
-export interface ImportOptions {
+export interface BackupImportOptions {
   /** Records stored per transaction. Default 2,000. */
   readonly batch?: number
   readonly signal?: AbortSignal
@@ -68,9 +69,9 @@ export class BackupImporter {
   #identity: { did: string; seed: string } | null = null
   #finished = false
   readonly #counts = { records: 0, imported: 0, present: 0, forgotten: 0, refused: 0 }
-  readonly #problems: ImportProblem[] = []
+  readonly #problems: BackupImportProblem[] = []
 
-  constructor(log: RecordLog, options: ImportOptions = {}) {
+  constructor(log: RecordLog, options: BackupImportOptions = {}) {
     const batch = options.batch ?? 2000
     if (!Number.isSafeInteger(batch) || batch < 1) throw invalidArgument('batch', 'must be a positive integer')
     this.#log = log
@@ -88,7 +89,7 @@ export class BackupImporter {
   }
 
   /** Imports what is left and reports. */
-  async finish(): Promise<ImportReport> {
+  async finish(): Promise<BackupImportReport> {
     if (this.#finished) throw new MemweaveError(ErrorCode.CLOSED, 'this import is finished')
     const tail = this.#rest + this.#decoder.decode()
     this.#rest = ''
@@ -195,11 +196,8 @@ export class BackupImporter {
   }
 }
 
-/** Feeds a whole source to an importer: a string, an iterable or async iterable of text or byte chunks (a Node stream, `Blob.stream()`). */
-export async function importFrom(importer: BackupImporter, source: string | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<ImportReport> {
-  if (typeof source === 'string') await importer.push(source)
-  else if (source && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
-    for await (const chunk of source as AsyncIterable<string | Uint8Array>) await importer.push(chunk)
-  } else throw invalidArgument('lines', 'must be a string, or an iterable or async iterable of strings or bytes')
+/** Feeds a whole source to an importer (source.ts says what a source may be). */
+export async function importFrom(importer: BackupImporter, source: BackupSource): Promise<BackupImportReport> {
+  for await (const chunk of chunksOf(source)) await importer.push(chunk)
   return importer.finish()
 }

@@ -11,7 +11,7 @@ export interface BackupPages {
 
 export interface BackupSink {
   push(chunk: string | Uint8Array): Promise<void>
-  finish(): Promise<import('../backup/import.js').ImportReport>
+  finish(): Promise<import('../backup/import.js').BackupImportReport>
 }
 
 /** The options that cross the boundary (plain data). */
