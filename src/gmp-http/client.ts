@@ -167,7 +167,10 @@ export class GmpHttpClient implements GmpWireStore {
     const query = options.tenantId ? `?tenant_id=${encodeURIComponent(options.tenantId)}` : ''
     const list = (await this.#call(`conflicts${query}`, 'GET'))['conflicts']
     if (!Array.isArray(list)) throw new MemweaveError(ErrorCode.STORAGE, 'GMP server sent no "conflicts" list')
-    return (list as WireConflict[]).map((c) => ({ kind: c.kind, refs: [c.refs[0] as FactRef, c.refs[1] as FactRef], tenantId: c.tenant_id, subject: c.subject, predicate: c.predicate, reason: c.reason }))
+    return (list as WireConflict[]).map((c) => ({
+      kind: c.kind, refs: [c.refs[0] as FactRef, c.refs[1] as FactRef], tenantId: c.tenant_id, subject: c.subject, predicate: c.predicate, reason: c.reason,
+      ...(c.judge ? { judge: c.judge } : {}),
+    }))
   }
 
   /** Every store on the server (`GET /v1/stores`, a memweave extension): what a token holder may open. */
