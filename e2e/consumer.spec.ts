@@ -24,8 +24,9 @@ const BUDGET = {
    */
   // Raised from 90_000 by issue 16's general detector (+5.5 kB gz), then from 95_000 by issue 15's
   // WebAssembly BLAKE2b (+6.3 kB gz) and issue 16's generalization work (+8.8 kB gz estimated);
-  // test/bundle-size.test.ts says why; then from 115_000 by issue 27's precision rules (117.7 kB).
-  factsWorkerGz: 120_000,
+  // test/bundle-size.test.ts says why; then from 115_000 by issue 27's precision rules (117.7 kB),
+  // and from 120_000 when issues 26, 27 and 28 met on main (117.9 kB).
+  factsWorkerGz: 122_500,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,

@@ -15,7 +15,7 @@ import type { WorkingMemory } from './working/types.js'
 import type { ArtifactStore } from './artifacts/types.js'
 import type { Sync } from './sync/types.js'
 import type { ConflictJudgeOptions } from './conflict-judge/types.js'
-import { exportLines, importLines, type BackupSource, type BackupExportOptions, type BackupImportOptions, type BackupImportReport } from './backup/index.js'
+import type { BackupSource, BackupExportOptions, BackupImportOptions, BackupImportReport } from './backup/index.js'
 
 export interface CreateMemoryOptions {
   /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
@@ -161,11 +161,14 @@ class LoadedMemory implements Memory {
     this.identity = modules.identity
   }
 
-  export(options?: BackupExportOptions): AsyncIterable<string> {
-    return exportLines(this.#modules.log, this.identity, options)
+  // The backup code loads on first use: a facts-only worker does not carry it (test/bundle-size.test.ts).
+  async *export(options?: BackupExportOptions): AsyncGenerator<string> {
+    const { exportLines } = await import('./backup/index.js')
+    yield* exportLines(this.#modules.log, this.identity, options)
   }
 
-  import(lines: BackupSource, options?: BackupImportOptions): Promise<BackupImportReport> {
+  async import(lines: BackupSource, options?: BackupImportOptions): Promise<BackupImportReport> {
+    const { importLines } = await import('./backup/index.js')
     return importLines(this.#modules.log, lines, options)
   }
 

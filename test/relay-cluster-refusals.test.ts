@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
@@ -5,6 +6,7 @@ import { createMemory, type Memory } from '../src/index.js'
 import { PoolKind } from '../src/pools/records.js'
 import { createPoolToken } from '../src/sync/pool-token.js'
 import { rawClient, type RawClient } from '../e2e/raw-client.js'
+import { poolKeys, DEFAULT_PREFIX } from '../src/relay/redis/keys.js'
 import { NodeProcess, killAllNodes } from './cluster-helpers.js'
 import { RedisServer } from './redis-server.js'
 import { fact } from './pools-helpers.js'
@@ -14,7 +16,9 @@ import { identityFor } from './sync-helpers.js'
 /**
  * The relay's update checks on the Redis cluster path (issue 26, cases 8 and 11): a node refuses
  * a too-deep value and a tombstone's deletion exactly as the single-process relay does, before
- * anything reaches the pool's Redis stream, so the other nodes never serve them.
+ * anything reaches the pool's Redis stream, so the other nodes never serve them. A too-deep value
+ * already in Redis (appended by an older node, or planted there) is garbage-collected when a node
+ * loads the pool, as the file backend does with its log.
  */
 
 const HOUR = 3_600_000
@@ -75,4 +79,42 @@ test('node 2 refuses a value 5,000 levels deep and the deletion of a tombstone w
   await eventually(() => reader.records.get('marker'), 'after the refusals')
   expect(reader.records.has(tombstone)).toBe(true)
   expect(reader.records.has('deep')).toBe(false)
+}, 60_000)
+
+test('a value 20,000 levels deep already in a pool\'s Redis stream or snapshot (an older node wrote it): a node loads the pool, a fresh client joins and gets every honest key', async () => {
+  const owner = await identityFor('alice')
+  const mem = await createMemory({ storage: 'memory', identity: owner })
+  mems.push(mem)
+  const honest = new Y.Doc()
+  const records = honest.getMap('records')
+  records.set('before', 'honest 1')
+  const first = Y.encodeStateAsUpdate(honest)
+  const sv = Y.encodeStateVector(honest)
+  records.set('after', 'honest 2')
+  const second = Y.encodeStateAsUpdate(honest, sv)
+  const deep = deepUpdate('deep', 20_000)
+
+  const r = new Redis(redis.url)
+  const inStream = (await mem.pools.create({ name: 'stream' })).id
+  const inSnapshot = (await mem.pools.create({ name: 'snapshot' })).id
+  try {
+    // Straight into Redis, as a node older than the relay's depth check appended them.
+    const stream = poolKeys(DEFAULT_PREFIX, inStream)
+    for (const u of [first, deep, second]) await r.xadd(stream.log, '*', 'n', 'old-node/1', 'u', Buffer.from(u))
+    // The other pool: the deep value folded into its snapshot, honest updates in the stream after it.
+    const snapped = poolKeys(DEFAULT_PREFIX, inSnapshot)
+    await r.hset(snapped.snap, 's', Buffer.from(deep), 'upto', '1-0')
+    for (const u of [first, second]) await r.xadd(snapped.log, '*', 'n', 'old-node/1', 'u', Buffer.from(u))
+  } finally {
+    r.disconnect()
+  }
+
+  for (const [pool, node] of [[inStream, nodes[0]!], [inSnapshot, nodes[1]!]] as const) {
+    const token = await createPoolToken(owner, { pool, sub: (await identityFor('erin')).did, write: false, expiresAt: Date.now() + HOUR })
+    const reader = rawClient(node.url, pool, token)
+    raws.push(reader)
+    await eventually(() => [reader.records.get('before'), reader.records.get('after')], ['honest 1', 'honest 2'], 20_000)
+    expect(reader.records.has('deep')).toBe(false)
+    expect(node.stderr).toMatch(/garbage-collected 1 value\(s\) in Redis nested more than the clients can decode/)
+  }
 }, 60_000)

@@ -170,6 +170,7 @@ export class GmpHttpClient implements GmpWireStore {
     return (list as WireConflict[]).map((c) => ({
       kind: c.kind, refs: [c.refs[0] as FactRef, c.refs[1] as FactRef], tenantId: c.tenant_id, subject: c.subject, predicate: c.predicate, reason: c.reason,
       ...(typeof c.confidence === 'number' ? { confidence: c.confidence } : {}),
+      ...(c.judge ? { judge: c.judge } : {}),
     }))
   }
 

@@ -2,6 +2,7 @@ import { fromBase64, toBase64, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { isIdentity } from '../core/identity.js'
 import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
+import type { JudgeMark } from '../conflict-judge/types.js'
 import type { FactConflict, FactRef, Memory, RetrieveOptions, SourceMeta, WriteOptions } from '../facts/types.js'
 
 /**
@@ -132,6 +133,11 @@ export interface WireConflict {
   readonly reason: string
   /** Free-text conflicts only: the detector's confidence in [0, 1] (docs/conflicts.md). */
   readonly confidence?: number
+  /**
+   * Only when the store's Memory has a second-stage judge (`conflictJudge`), on free-text
+   * conflicts: the judge's mark, as `FactConflict.judge` (docs/conflicts.md, "A second-stage judge").
+   */
+  readonly judge?: JudgeMark
 }
 
 /** One entry of `GET /v1/stores` (a memweave extension). */
@@ -142,8 +148,8 @@ export interface WireStoreInfo {
 }
 
 export function conflictToWire(c: FactConflict): WireConflict {
-  const wire = { kind: c.kind, refs: [c.refs[0], c.refs[1]] as const, tenant_id: c.tenantId, subject: c.subject, predicate: c.predicate, reason: c.reason }
-  return c.confidence === undefined ? wire : { ...wire, confidence: c.confidence }
+  const out: WireConflict = { kind: c.kind, refs: [c.refs[0], c.refs[1]], tenant_id: c.tenantId, subject: c.subject, predicate: c.predicate, reason: c.reason }
+  return { ...out, ...(c.confidence === undefined ? {} : { confidence: c.confidence }), ...(c.judge ? { judge: c.judge } : {}) }
 }
 
 // ---- Memory ------------------------------------------------------------------------------------

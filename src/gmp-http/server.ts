@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { createIdentity, type Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
+import type { ConflictJudgeOptions } from '../conflict-judge/types.js'
 import { acquireLock, type FileLock } from '../node/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
 import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
@@ -49,6 +50,12 @@ export interface GmpServerOptions {
    * none: a request a page on another origin makes is refused (403 `forbidden_origin`).
    */
   readonly allowedOrigins?: readonly string[]
+  /**
+   * A second-stage judge for every store's free-text conflicts (createMemory's `conflictJudge`):
+   * the conflicts endpoint then carries each pair's `judge` mark. Default none. Verdicts are kept
+   * in each store's rows, so a restart with `dir` asks the judge nothing again.
+   */
+  readonly conflictJudge?: ConflictJudgeOptions
 }
 
 export interface GmpServerAddress {
@@ -193,6 +200,7 @@ class GmpHttpServer implements GmpServer {
       this.#registry = new StoreRegistry({
         dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage,
         maxStoreBytes: this.#options.maxStoreBytes, maxTotalStoreBytes: this.#options.maxTotalStoreBytes,
+        conflictJudge: this.#options.conflictJudge,
       })
       const server = createServer((req, res) => {
         // #handle answers every error itself; this catch is the last line that keeps the process up.

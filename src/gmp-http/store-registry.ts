@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import { formatTooNew, isTooNew } from '../core/format-version.js'
 import type { Identity } from '../core/identity.js'
+import type { ConflictJudgeOptions } from '../conflict-judge/types.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
 import type { FactStore, Memory as Fact } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
@@ -32,6 +33,8 @@ export interface StoreRegistryOptions {
   readonly maxTotalStoreBytes?: number | undefined
   /** Replaces the default storage (memory, or a file storage under `dir`). */
   readonly createStorage?: ((storeId: string) => StoragePort) | undefined
+  /** Each store's second-stage conflict judge (createMemory's `conflictJudge`). */
+  readonly conflictJudge?: ConflictJudgeOptions | undefined
 }
 
 interface StoreFile {
@@ -74,7 +77,8 @@ export class StoreRegistry {
         throw this.#damaged(id, err)
       }
     }
-    const memory = await createMemory({ storage, identity: this.#options.identity, capabilities })
+    const judge = this.#options.conflictJudge
+    const memory = await createMemory({ storage, identity: this.#options.identity, capabilities, ...(judge ? { conflictJudge: judge } : {}) })
     if (storage === 'memory') return { memory, facts: memory.facts, checks: null }
     const checks = new FactChecks(storage, `store ${id}`)
     return { memory, facts: checkedReads(memory.facts, checks, (err) => this.#damaged(id, err)), checks }

@@ -9,8 +9,6 @@ import { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
 import { callTarget, type CallTarget } from './remote-call.js'
 import type { ConflictJudge, ConflictJudgeOptions, JudgeVerdict } from '../conflict-judge/types.js'
-import { exportPages } from '../backup/export.js'
-import { BackupImporter } from '../backup/import.js'
 import type { BackupPages, BackupSink, RemoteExportOptions, RemoteImportOptions } from './backup-protocol.js'
 
 /** What a page asks its worker to open. Plain data: it crosses postMessage. */
@@ -44,9 +42,9 @@ export interface HostedMemory {
   module(name: MemoryModule): Promise<CallTarget>
   info(): HostedInfo
   /** A backup of the Memory, read a page at a time (backup-protocol.ts). */
-  exportBackup(options?: RemoteExportOptions): BackupPages & Comlink.ProxyMarked
+  exportBackup(options?: RemoteExportOptions): Promise<BackupPages & Comlink.ProxyMarked>
   /** An import into the Memory, fed chunk by chunk (backup-protocol.ts). */
-  importBackup(options?: RemoteImportOptions): BackupSink & Comlink.ProxyMarked
+  importBackup(options?: RemoteImportOptions): Promise<BackupSink & Comlink.ProxyMarked>
   close(): Promise<void>
 }
 
@@ -150,11 +148,14 @@ export function createMemoryHost(): MemoryHost {
           publicKey: entry.memory.identity?.publicKey ?? null,
           leader: entry.election ? entry.election.isLeader : null,
         }),
-        exportBackup: (options: RemoteExportOptions = {}) => {
+        // The backup code loads on first use: a facts-only worker does not carry it.
+        exportBackup: async (options: RemoteExportOptions = {}) => {
+          const { exportPages } = await import('../backup/export.js')
           const pages = exportPages(entry.memory.log, entry.memory.identity, { includeIdentitySeed: options.includeIdentitySeed === true })
           return Comlink.proxy({ next: async () => ((await pages.next()).value as string[] | undefined) ?? null })
         },
-        importBackup: (options: RemoteImportOptions = {}) => {
+        importBackup: async (options: RemoteImportOptions = {}) => {
+          const { BackupImporter } = await import('../backup/import.js')
           const importer = new BackupImporter(entry.memory.log, options.batch === undefined ? {} : { batch: options.batch })
           return Comlink.proxy({ push: (chunk: string | Uint8Array) => importer.push(chunk), finish: () => importer.finish() })
         },

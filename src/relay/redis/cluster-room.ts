@@ -7,6 +7,7 @@ import { Refusal } from '../admission.js'
 import type { OwnerPin } from '../owner-pin.js'
 import { formatTooNew, isTooNew } from '../../core/format-version.js'
 import { RelayCloseCode } from '../../sync/relay-protocol.js'
+import { withoutTooDeep } from '../../sync/update-depth.js'
 import { Room, type Peer } from '../room.js'
 import type { ServedRoom } from '../room-source.js'
 import { idAfter, nextId, type PoolKeys } from './keys.js'
@@ -130,15 +131,25 @@ export class ClusterRoom implements ServedRoom {
     const snapUpto = snap['upto']?.toString() ?? '0-0'
     let cursor = snapUpto
     const base = snap['s']?.length ?? 0
+    // A value nested deeper than clients decode, written by a node older than the relay's depth
+    // check or put straight into Redis, is garbage-collected (update-depth.ts) as the file backend
+    // does on load: applied as it is, it would be served to every client that joins.
+    let deep = 0
+    const safe = (update: Uint8Array): Uint8Array => {
+      const checked = withoutTooDeep(update)
+      deep += checked.dropped
+      return checked.update
+    }
     room.doc.transact(() => {
-      if (snap['s']) Y.applyUpdate(room.doc, snap['s'], REMOTE)
+      if (snap['s']) Y.applyUpdate(room.doc, safe(snap['s']), REMOTE)
       for (const [id, fields] of entries) {
         cursor = id.toString()
         if (!idAfter(cursor, snapUpto)) continue
         const update = field(fields, 'u')
-        if (update) Y.applyUpdate(room.doc, update, REMOTE)
+        if (update) Y.applyUpdate(room.doc, safe(update), REMOTE)
       }
     }, REMOTE)
+    if (deep > 0) process.stderr.write(`memweave relay: pool ${name}: garbage-collected ${deep} value(s) in Redis nested more than the clients can decode\n`)
     const pin = parsePin(ownerJson)
     if (pin) await room.pin(pin)
     const cr = new ClusterRoom(room, keys, host, cursor, snapUpto, ownerJson, base)
@@ -237,7 +248,8 @@ export class ClusterRoom implements ServedRoom {
       this.#dirty = true
       this.#host.counters.updatesOut++
       try {
-        Y.applyUpdate(this.#room.doc, update, REMOTE)
+        // An older node (before the relay's depth check) may have appended a too-deep value.
+        Y.applyUpdate(this.#room.doc, withoutTooDeep(update).update, REMOTE)
       } catch (err) {
         // Another node validated it before appending; a failure here is a bug, not a client's fault.
         this.#host.onError(err)
@@ -258,7 +270,7 @@ export class ClusterRoom implements ServedRoom {
   async #mergeSnapshot(): Promise<void> {
     const snap = await this.#host.redis.hgetallBuffer(this.#keys.snap)
     if (this.#closed || !snap['s'] || !snap['upto']) return
-    Y.applyUpdate(this.#room.doc, snap['s'], REMOTE)
+    Y.applyUpdate(this.#room.doc, withoutTooDeep(snap['s']).update, REMOTE)
     this.#snapUpto = snap['upto'].toString()
     this.#baseBytes = snap['s'].length
     this.#appended = 0
