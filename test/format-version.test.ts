@@ -11,6 +11,7 @@ import { fileStorage } from '../src/node/file-adapter.js'
 import { checkedLine, parseCheckedLine } from '../src/node/file-lines.js'
 import { UpdateLog } from '../src/relay/update-log.js'
 import { readOwnerPin } from '../src/relay/owner-pin.js'
+import { PinCopy } from '../src/relay/redis/pin-copy.js'
 import { loadOrCreateIdentity } from '../src/gmp-http/server-identity.js'
 import { StoreRegistry } from '../src/gmp-http/store-registry.js'
 import { dumpIndexedDb } from './raw-indexeddb.js'
@@ -172,6 +173,22 @@ describe('relay room files', () => {
     const before = await snapshotDir(dir)
     const err = await refusal(readOwnerPin(dir))
     expect(err).toMatchObject({ code: 'FORMAT_TOO_NEW', what: 'ownerPin', found: 2, reads: 1, writtenBy: '9.0.0' })
+    expect(await snapshotDir(dir)).toEqual(before)
+  })
+
+  it("a cluster node's pin copy with a line of a newer version is refused and left unchanged", async () => {
+    const dir = await tempDir()
+    const owner = (await createIdentity()).did
+    const pin = JSON.stringify({ v: 1, owner, source: 'proof', at: 1 })
+    // A line this build wrote, then one a newer relay wrote: the copy is refused whole, not skipped line by line.
+    const ours = await PinCopy.open(dir, () => undefined)
+    await ours.remember('a'.repeat(32), pin, () => undefined)
+    await ours.close()
+    expect(JSON.parse((await readFile(join(dir, 'pins.jsonl'), 'utf8')).split('\n')[0]!)).toMatchObject({ v: FORMAT_VERSIONS.relayPinCopy })
+    await writeFile(join(dir, 'pins.jsonl'), `${JSON.stringify({ v: 2, pool: 'b'.repeat(32), pin })}\n`, { flag: 'a' })
+    const before = await snapshotDir(dir)
+    const err = await refusal(PinCopy.open(dir, () => undefined))
+    expect(err).toMatchObject({ code: 'FORMAT_TOO_NEW', what: 'relayPinCopy', found: 2, reads: 1 })
     expect(await snapshotDir(dir)).toEqual(before)
   })
 })

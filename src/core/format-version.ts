@@ -23,6 +23,8 @@ export const FORMAT_VERSIONS = {
   ownerPin: 1,
   /** A Redis cluster relay's pool snapshot hash (its `v` field; absent means 1). */
   redisSnapshot: 1,
+  /** A cluster relay node's copy of the owner pins (`<pins dir>/pins.jsonl`, each line's `v`; absent means 1). */
+  relayPinCopy: 1,
   /** A Node identity file (`identity.json`). */
   identityFile: 1,
   /** A backup made by `mem.export()` (its header line). */

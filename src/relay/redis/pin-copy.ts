@@ -1,6 +1,7 @@
 import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ErrorCode, MemweaveError } from '../../core/errors.js'
+import { ErrorCode, MemweaveError, isMemweaveError } from '../../core/errors.js'
+import { FORMAT_VERSIONS, formatTooNew, isTooNew } from '../../core/format-version.js'
 import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
 import { parsePin } from './cluster-room.js'
 
@@ -65,8 +66,17 @@ export class PinCopy {
       for (const line of text.split('\n')) {
         if (line === '') continue
         copy.#lines++
+        let parsed: { pool?: unknown; pin?: unknown; v?: unknown }
         try {
-          const { pool, pin } = JSON.parse(line) as { pool?: unknown; pin?: unknown }
+          parsed = JSON.parse(line) as typeof parsed
+        } catch {
+          skipped++
+          continue
+        }
+        // A line a newer relay wrote is not ours to skip or rewrite: the copy is refused whole, untouched.
+        if (isTooNew('relayPinCopy', parsed?.v)) throw formatTooNew('relayPinCopy', parsed.v as number, copy.#path!)
+        try {
+          const { pool, pin } = parsed
           if (typeof pool !== 'string' || !ROOM_PATTERN.test(pool) || typeof pin !== 'string' || parsePin(pin) === null) throw new Error('not a pin line')
           copy.#pins.set(pool, pin)
         } catch {
@@ -76,6 +86,7 @@ export class PinCopy {
       if (skipped > 0) onError(new MemweaveError(ErrorCode.STORAGE, `relay: skipped ${skipped} unreadable line(s) of ${copy.#path}`))
       copy.#file = await open(copy.#path!, 'a', 0o600)
     } catch (err) {
+      if (isMemweaveError(err) && err.code === ErrorCode.FORMAT_TOO_NEW) throw err
       throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot use the pin copy in ${dir}: ${(err as Error).message}`, {}, { cause: err })
     }
     return copy
@@ -105,7 +116,7 @@ export class PinCopy {
     if (held === pin || (held !== undefined && copyWins(pin, held))) return this.#writing
     this.#pins.set(pool, pin)
     if (this.#file === null) return Promise.resolve()
-    const line = `${JSON.stringify({ pool, pin })}\n`
+    const line = `${JSON.stringify({ v: FORMAT_VERSIONS.relayPinCopy, pool, pin })}\n`
     this.#writing = this.#writing.then(async () => {
       try {
         await this.#file!.write(line)
@@ -123,7 +134,7 @@ export class PinCopy {
     const tmp = `${this.#path!}.tmp`
     const file = await open(tmp, 'w', 0o600)
     try {
-      await file.writeFile([...this.#pins].map(([pool, pin]) => `${JSON.stringify({ pool, pin })}\n`).join(''))
+      await file.writeFile([...this.#pins].map(([pool, pin]) => `${JSON.stringify({ v: FORMAT_VERSIONS.relayPinCopy, pool, pin })}\n`).join(''))
       await file.sync()
     } finally {
       await file.close()
