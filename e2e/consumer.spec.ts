@@ -11,8 +11,12 @@ import { LoggingServer, pageScripts, prepareConsumerApp, run, startUntil, type C
  */
 
 const BUDGET = {
-  /** The packed tarball. */
-  tarballBytes: 1_000_000,
+  /**
+   * The packed tarball: 1.00 MB measured when issues 26 to 28 met (the backup module, the conflict
+   * judge, the precision rules, clock and shape checks, the relay's update checks and pin copy, and
+   * their TSDoc in the .d.ts files, 0.64 MB of the 3.2 MB unpacked). Raised from 1_000_000.
+   */
+  tarballBytes: 1_100_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
