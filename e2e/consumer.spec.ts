@@ -36,8 +36,11 @@ const BUDGET = {
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
    * and issue 16's detector lexicons. Raised from 270_000 by the WebAssembly BLAKE2b (+6.3 kB gz) and
    * issue 16's generalization work (+8.8 kB gz): 270.6 kB measured by test/bundle-size.test.ts.
+   * Raised from 290_000 by issues 26 to 28 (289.4 kB measured here, 296,338 bytes): the backup
+   * module (loaded on first use), the conflict judge's stage, the precision rules, record shape and
+   * stamp checks, the iterative depth check and gap fill on the sync load path.
    */
-  allModulesWorkerGz: 290_000,
+  allModulesWorkerGz: 305_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`
