@@ -39,6 +39,30 @@ describe('conflict precision: what is not a claim is never flagged', () => {
   })
 })
 
+describe('conflict precision: a negation or retraction is of what it governs', () => {
+  test.each([
+    ['a particle makes another verb', "I'm feeling confident and won't give up", "I'm feeling good and ready to give it my best"],
+    ['speak up is not speak', "Bruno doesn't speak any Spanish", "Bruno, you're so brave to speak up for the community"],
+    ['a dash ends a negation', 'Pottery is not just a hobby - it helps me express my emotions', 'guitar is a great way to express my emotions'],
+    ['the one who mutes is not muted', 'user muted comment notifications, @mentions only', "user's timezone is America/Chicago"],
+    ['a phrase after a preposition is not what is switched off', 'flag new_checkout was switched off in production after the incident', 'incident #311 resolved'],
+    ['a retraction word used as a noun', 'stumbling blocks can be opened doors', 'I lost my job at Door Dash'],
+    ["don't stop is going on", "keep going and don't stop dreaming", 'my successes keep me dreaming on the dance floor'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test.each([
+    ['giving up against going on', 'Jon gave up on the studio', "Jon didn't give up on the studio"],
+    ['a refusal retracts the one who refuses', 'We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
+    ['a retracted object', 'the app supports iOS 15', 'we dropped iOS 15 support'],
+    ['a passive retraction', 'the 7am ferry to Hull is running', 'the 7am ferry to Hull is cancelled'],
+  ])('still flags %s', (_name, a, b) => {
+    expect(judge(a, b).conflict, judge(a, b).reason).toBe(true)
+  })
+})
+
 describe('conflict precision: labels, ordinals and ids name different items', () => {
   test.each([
     ['Note number 4 about project Zephyr', 'Note number 50 about project Zephyr'],

@@ -133,12 +133,20 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
           !/^(?:after|before|until|till|since|during|past|around|about)$/.test(next.lower)) continue
       }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
+      // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
+      if (tx && ty && particle(x, tx) !== particle(y, ty)) continue
       const word = ty?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
       return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
     }
   }
   return null
+}
+
+/** The particle right after a word ("give up", "speak up"), or ''. */
+function particle(r: Reading, t: Reading['tokens'][number]): string {
+  const n = r.tokens[r.tokens.indexOf(t) + 1]
+  return n && /^(?:up|out|off|down|away|back)$/.test(n.lower) && /^\s+$/.test(r.norm.slice(t.end, n.start)) ? n.lower : ''
 }
 
 /** A clock time a text bounds its statement by: "after noon", "before 9am". */
