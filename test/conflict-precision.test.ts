@@ -63,6 +63,24 @@ describe('conflict precision: a negation or retraction is of what it governs', (
   })
 })
 
+describe('conflict precision: "only" keeps one kind of thing', () => {
+  test.each([
+    ['a thing of another kind', 'lunch & learn is virtual only this wk', "I'm getting creative too, just learning the piano"],
+    ['the one a clause is about', 'lunch & learn is virtual only this wk', 'Colm booked the 6:50 departure again, likes getting in by lunch'],
+    ['read-only is a mode, not a restriction', 'reporting agent has a read-only Snowflake role', 'Sarah reports to Kevin'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test.each([
+    ['another admin', 'Alice is the only admin in our Okta tenant', 'Okta admins: Alice and Bob'],
+    ['another way to pay', 'Tidewater Supply only accepts wire transfers', 'tidewater said paying by credit card is fine'],
+  ])('still flags %s', (_name, a, b) => {
+    expect(judge(a, b).conflict, judge(a, b).reason).toBe(true)
+  })
+})
+
 describe('conflict precision: labels, ordinals and ids name different items', () => {
   test.each([
     ['Note number 4 about project Zephyr', 'Note number 50 about project Zephyr'],

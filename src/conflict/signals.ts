@@ -320,7 +320,11 @@ export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const clause of x.exclusive) {
       if (![...clause].some((s) => hasStem(y.keys, s))) continue
-      const extra = unmatched(y, x)
+      // What "only" keeps is of one kind ("only wire transfers", "the only admin, Alice"); another
+      // thing of that kind is an addition, a thing of another kind ("virtual only" / "learning
+      // the piano") or the one a clause is about ("Colm booked ...") is not.
+      const kinds = new Set(x.entities.filter((e) => e.stem.split(' ').every((s) => clause.has(s))).map((e) => e.cls))
+      const extra = unmatched(y, x).filter((e) => kinds.has(e.cls) && (e.cls !== null || !/^\s*$|[.;!?:,]\s*$/.test(y.norm.slice(0, e.start))))
       if (y.universal) return { kind: 'exclusive', reason: 'one side restricts ("only") what the other allows always' }
       if (extra.length) return { kind: 'exclusive', reason: `one side says "only", the other adds "${extra[0]!.text}"` }
     }
