@@ -81,6 +81,22 @@ describe('conflict precision: "only" keeps one kind of thing', () => {
   })
 })
 
+describe('conflict precision: a noun told apart by the word before it is two subjects', () => {
+  test.each([
+    ['an -ing word before a noun', 'Pricing review Wed 3pm ET', 'roadmap review is Thursday'],
+    ['a plural noun before a verb', 'retro notes go in Confluence', 'meeting notes go in Notion'],
+    ['a plural noun before a noun', 'Q2 earnings release Jul 24', 'v2.3 release date: Thursday, May 8'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test('one noun with one modifier is still one subject', () => {
+    expect(judge('roadmap review is Wednesday', 'the roadmap review is on Thursday').conflict).toBe(true)
+    expect(judge('retro notes go in Confluence', 'retro notes go in Notion').conflict).toBe(true)
+  })
+})
+
 describe('conflict precision: labels, ordinals and ids name different items', () => {
   test.each([
     ['Note number 4 about project Zephyr', 'Note number 50 about project Zephyr'],
