@@ -97,6 +97,20 @@ describe('conflict precision: a noun told apart by the word before it is two sub
   })
 })
 
+describe('conflict precision: a name before a noun says which one, it is no answer', () => {
+  test.each([
+    ['a name modifying a noun against a place', "today's 07:52 to Leeds: platform 4", "Melanie: Wow, Caroline, that's awesome! Can't wait to see your show - the LGBTQ community needs more platforms like this!"],
+    ['a company name before a department', 'Sony Music legal sent over the licensing terms', 'loop in legal on any NDA'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test('a name before a word that says when is still an answer', () => {
+    expect(judge('Sarah reports to Kevin', "sarah's manager is Omar since the reorg").conflict).toBe(true)
+  })
+})
+
 describe('conflict precision: labels, ordinals and ids name different items', () => {
   test.each([
     ['Note number 4 about project Zephyr', 'Note number 50 about project Zephyr'],

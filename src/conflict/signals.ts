@@ -264,13 +264,20 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const [x, y] = [na[0], nb[0]]
   // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
   // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
-  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies))
+  // A name before a noun says which one ("the LGBTQ community", "Sony Music legal"): against a
+  // name that stands alone it answers no question the other answers.
+  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies) || (!x.guessed && !y.guessed && beforeNoun(a, x) !== beforeNoun(b, y)))
   // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
   const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
   if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
+}
+
+/** Whether a name stands before a noun it modifies, not before a word that says when or how ("Omar since the reorg"). */
+function beforeNoun(r: Reading, e: Reading['entities'][number]): boolean {
+  return !!e.modifies && !/^\s+(?:since|until|till|after|before|during|once|again|now|today|too|as|via|per|through|instead|anymore)\b/i.test(r.norm.slice(e.start + e.text.length))
 }
 
 /** Another modifier of one noun said of one subject: "on the platform team" / "moved to the payments team". */
