@@ -46,6 +46,7 @@ describe('conflict precision: a negation or retraction is of what it governs', (
     ['a dash ends a negation', 'Pottery is not just a hobby - it helps me express my emotions', 'guitar is a great way to express my emotions'],
     ['the one who mutes is not muted', 'user muted comment notifications, @mentions only', "user's timezone is America/Chicago"],
     ['a phrase after a preposition is not what is switched off', 'flag new_checkout was switched off in production after the incident', 'incident #311 resolved'],
+    ['a phrase after a preposition before the retraction is not retracted', 'new product designer starts Sept 2', "Feature flag new_checkout was switched off in production after last night's incident and is still off."],
     ['a retraction word used as a noun', 'stumbling blocks can be opened doors', 'I lost my job at Door Dash'],
     ["don't stop is going on", "keep going and don't stop dreaming", 'my successes keep me dreaming on the dance floor'],
   ])('%s', (_name, a, b) => {

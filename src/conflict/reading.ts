@@ -314,7 +314,10 @@ function retracted(clause: readonly Token[], i: number): Token[] {
   for (; j < clause.length && !isStop(clause[j]!) && !SCOPE_END.has(clause[j]!.lower); j++) object.push(clause[j]!)
   if (object.length) return REFUSAL.test(clause[i]!.lower) ? [...clause.slice(0, i).filter((u) => !isStop(u)), ...object] : object
   if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause.slice(i + 1).every(isStop)) return []
-  return clause.slice(0, i).filter((u) => !isStop(u))
+  // The thing before it, not a phrase after a preposition ("flag X was switched off in production
+  // after the incident and is still off": the flag is off, not production).
+  const prep = clause.findIndex((u, j) => j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))
+  return clause.slice(0, prep >= 0 ? prep : i).filter((u) => !isStop(u))
 }
 
 /** "keeps dropping", "is failing over": an ongoing behaviour, not a retraction of the clause. */
