@@ -130,6 +130,16 @@ describe('conflict precision: labels, ordinals and ids name different items', ()
     expect(judge(b, a).conflict).toBe(false)
   })
 
+  test.each([
+    ['a version against an order', 'orders db is MySQL 8', 'Refund issued to J. Alvarez for order 3320'],
+    ['a version against a count with a unit', 'pw policy: min 12 chars', 'min deployment target for the watch app: watchOS 10.0'],
+  ])('a number after a name labels it: %s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+  })
+  test('an amount after a verb is still a value', () => {
+    expect(judge('Biscuit is 3', 'biscuit turns 5 next week').conflict).toBe(true)
+  })
   test('only the label of the subject names the item', () => {
     expect(differentItems(itemLabels(['Room 4B has a projector']), itemLabels(['Room 4C has no projector']))).not.toBeNull()
     expect(differentItems(itemLabels(['Room 4B has a projector']), itemLabels(['Room 4B has no projector']))).toBeNull()
