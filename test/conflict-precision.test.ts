@@ -39,6 +39,79 @@ describe('conflict precision: what is not a claim is never flagged', () => {
   })
 })
 
+describe('conflict precision: a negation or retraction is of what it governs', () => {
+  test.each([
+    ['a particle makes another verb', "I'm feeling confident and won't give up", "I'm feeling good and ready to give it my best"],
+    ['speak up is not speak', "Bruno doesn't speak any Spanish", "Bruno, you're so brave to speak up for the community"],
+    ['a dash ends a negation', 'Pottery is not just a hobby - it helps me express my emotions', 'guitar is a great way to express my emotions'],
+    ['the one who mutes is not muted', 'user muted comment notifications, @mentions only', "user's timezone is America/Chicago"],
+    ['a phrase after a preposition is not what is switched off', 'flag new_checkout was switched off in production after the incident', 'incident #311 resolved'],
+    ['a phrase after a preposition before the retraction is not retracted', 'new product designer starts Sept 2', "Feature flag new_checkout was switched off in production after last night's incident and is still off."],
+    ['a retraction word used as a noun', 'stumbling blocks can be opened doors', 'I lost my job at Door Dash'],
+    ["don't stop is going on", "keep going and don't stop dreaming", 'my successes keep me dreaming on the dance floor'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test.each([
+    ['giving up against going on', 'Jon gave up on the studio', "Jon didn't give up on the studio"],
+    ['a refusal retracts the one who refuses', 'We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
+    ['a retracted object', 'the app supports iOS 15', 'we dropped iOS 15 support'],
+    ['a passive retraction', 'the 7am ferry to Hull is running', 'the 7am ferry to Hull is cancelled'],
+  ])('still flags %s', (_name, a, b) => {
+    expect(judge(a, b).conflict, judge(a, b).reason).toBe(true)
+  })
+})
+
+describe('conflict precision: "only" keeps one kind of thing', () => {
+  test.each([
+    ['a thing of another kind', 'lunch & learn is virtual only this wk', "I'm getting creative too, just learning the piano"],
+    ['the one a clause is about', 'lunch & learn is virtual only this wk', 'Colm booked the 6:50 departure again, likes getting in by lunch'],
+    ['read-only is a mode, not a restriction', 'reporting agent has a read-only Snowflake role', 'Sarah reports to Kevin'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test.each([
+    ['another admin', 'Alice is the only admin in our Okta tenant', 'Okta admins: Alice and Bob'],
+    ['another way to pay', 'Tidewater Supply only accepts wire transfers', 'tidewater said paying by credit card is fine'],
+  ])('still flags %s', (_name, a, b) => {
+    expect(judge(a, b).conflict, judge(a, b).reason).toBe(true)
+  })
+})
+
+describe('conflict precision: a noun told apart by the word before it is two subjects', () => {
+  test.each([
+    ['an -ing word before a noun', 'Pricing review Wed 3pm ET', 'roadmap review is Thursday'],
+    ['a plural noun before a verb', 'retro notes go in Confluence', 'meeting notes go in Notion'],
+    ['a plural noun before a noun', 'Q2 earnings release Jul 24', 'v2.3 release date: Thursday, May 8'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test('one noun with one modifier is still one subject', () => {
+    expect(judge('roadmap review is Wednesday', 'the roadmap review is on Thursday').conflict).toBe(true)
+    expect(judge('retro notes go in Confluence', 'retro notes go in Notion').conflict).toBe(true)
+  })
+})
+
+describe('conflict precision: a name before a noun says which one, it is no answer', () => {
+  test.each([
+    ['a name modifying a noun against a place', "today's 07:52 to Leeds: platform 4", "Melanie: Wow, Caroline, that's awesome! Can't wait to see your show - the LGBTQ community needs more platforms like this!"],
+    ['a company name before a department', 'Sony Music legal sent over the licensing terms', 'loop in legal on any NDA'],
+  ])('%s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+    expect(judge(b, a).conflict).toBe(false)
+  })
+  test('a name before a word that says when is still an answer', () => {
+    expect(judge('Sarah reports to Kevin', "sarah's manager is Omar since the reorg").conflict).toBe(true)
+  })
+})
+
 describe('conflict precision: labels, ordinals and ids name different items', () => {
   test.each([
     ['Note number 4 about project Zephyr', 'Note number 50 about project Zephyr'],
@@ -57,6 +130,16 @@ describe('conflict precision: labels, ordinals and ids name different items', ()
     expect(judge(b, a).conflict).toBe(false)
   })
 
+  test.each([
+    ['a version against an order', 'orders db is MySQL 8', 'Refund issued to J. Alvarez for order 3320'],
+    ['a version against a count with a unit', 'pw policy: min 12 chars', 'min deployment target for the watch app: watchOS 10.0'],
+  ])('a number after a name labels it: %s', (_name, a, b) => {
+    const v = judge(a, b)
+    expect(v.conflict, v.reason).toBe(false)
+  })
+  test('an amount after a verb is still a value', () => {
+    expect(judge('Biscuit is 3', 'biscuit turns 5 next week').conflict).toBe(true)
+  })
   test('only the label of the subject names the item', () => {
     expect(differentItems(itemLabels(['Room 4B has a projector']), itemLabels(['Room 4C has no projector']))).not.toBeNull()
     expect(differentItems(itemLabels(['Room 4B has a projector']), itemLabels(['Room 4B has no projector']))).toBeNull()

@@ -88,9 +88,20 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
       notes.push('the names may be who the texts are about, not the answer they give')
     }
   }
-  if (sig?.at && raw.check === 'value' && /^different (?:[\w-]+ )?number:/.test(raw.reason)) {
-    const [ha, hb] = [labelHeadAt(a.norm, sig.at[0]), labelHeadAt(b.norm, sig.at[1])]
-    if ((ha || hb) && ha !== hb) {
+  const nums = /^different (?:[\w-]+ )?number(?: of [\w-]+)?: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
+  if (sig && raw.check === 'value' && nums) {
+    // Where a value stands when its reader did not say: its last occurrence as a whole word.
+    const at = (r: Reading, k: 0 | 1): number => {
+      const known = sig.at?.[k] ?? -1
+      if (known >= 0) return known
+      const hits = [...r.norm.matchAll(new RegExp(`(?<![\\w.])${nums[k + 1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`, 'g'))]
+      return hits.at(-1)?.index ?? -1
+    }
+    const [ha, hb] = [labelHeadAt(a.norm, at(a, 0)), labelHeadAt(b.norm, at(b, 1))]
+    // Found by its text alone, a number is a label only where both sides have one ("MySQL 8" /
+    // "order 3320"); "biscuit turns 5" against "Biscuit is 3" has one amount after a verb.
+    const located = (sig.at?.[0] ?? -1) >= 0 && (sig.at?.[1] ?? -1) >= 0
+    if ((located ? ha || hb : ha && hb) && ha !== hb) {
       value *= FACTORS.label
       notes.push(`a number that names an item ("${ha ?? 'value'}" / "${hb ?? 'value'}"), not a value`)
     }

@@ -202,7 +202,8 @@ export const PAST_MARKERS: RegExp = /\b(?:used to|grew up|formerly|previously|or
 export const PRESENT_MARKERS: RegExp = /\b(?:now|these days|currently|nowadays|today|at the moment|since)\b/i
 
 /** Restriction to one member ("only accepts wire", "the only admin", "X only"). */
-export const EXCLUSIVE: RegExp = /\b(?:only|sole|solely|exclusively)\b/i
+// Not "read-only", "invite-only": a compound names a mode, it restricts nothing else.
+export const EXCLUSIVE: RegExp = /(?<!-)\b(?:only|sole|solely|exclusively)\b/i
 /** Universal choice, the opposite of a restriction ("any day", "whenever"). */
 export const UNIVERSAL: RegExp = /\b(?:any\s+(?:day|time|one|of|language)|whenever|whatever|whichever|anytime|every\s+day|either)\b/i
 /** Words that add to what was said rather than replace it. */

@@ -235,8 +235,9 @@ interface Span { readonly text: string; readonly start: number; readonly end: nu
 
 function clauseSpans(norm: string): Span[] {
   const out: Span[] = []
-  const re = /[^.;!?,()–]+/g
-  for (const m of norm.matchAll(re)) {
+  const re = /[^.;!?,()–—]+/g
+  // A dash between spaces ends a clause as an en dash does ("not just a hobby - it helps me").
+  for (const m of norm.replace(/\s-\s/g, ' – ').matchAll(re)) {
     // "but" and "and" between clauses end a negation's reach as punctuation does.
     let at = 0
     // A condition ("unless cancelled", "if it rains") states nothing about now: it is left out.
@@ -262,6 +263,12 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
     inClause.forEach((t, i) => {
       const dislike = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference' && p.pole < 0) === true
       if (NEGATORS.has(t.lower) || dislike) {
+        // "don't stop dreaming", "never quit running": a negated stop goes on, so only the stop is negated.
+        const first = inClause.slice(i + 1).find((u) => !isStop(u))
+        if (!dislike && first && CESSATION.test(first.lower)) {
+          if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
+          return
+        }
         let taken = 0
         for (const [k, u] of inClause.slice(i + 1).entries()) {
           if (taken >= 4) break
@@ -279,11 +286,38 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
         // ("inspired by sunsets": after a preposition it is a noun.)
         // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
         // "did not fail" retracts nothing.
-        for (const u of inClause) if (u !== t && !isStop(u) && !out.has(u.stem)) out.set(u.stem, t.lower)
+        for (const u of retracted(inClause, i)) if (!out.has(u.stem)) out.set(u.stem, t.lower)
       }
     })
   }
   return out
+}
+
+const CESSATION = /^(?:stop|stops|stopped|stopping|quit|quits|quitting|halt|halts|halted|cease|ceased)$/
+// Refusing ("Okoye declined our offer"): the one who refuses does not take part, so the subject is retracted with the object.
+const REFUSAL = /^(?:declin|refus|withdr|resign|reject)/
+const STATE_RETRACTORS = /^(?:unpaid|outstanding|unsigned)$/
+const DETERMINER = /^(?:the|a|an|my|your|our|their|his|her|its|this|that)$/
+/**
+ * What a retraction verb at `i` retracts: its direct object, the words right after it up to a
+ * stop word ("dropped iOS 15 support", "declined our offer"), or, with none, what stands before it
+ * ("the 5pm train is cancelled", "refund request denied"). Who acts is not retracted ("user muted
+ * comment notifications" mutes the notifications), nor a phrase after a preposition ("switched off
+ * in production after the incident"), nor anything when the word is a noun ("in the end").
+ */
+function retracted(clause: readonly Token[], i: number): Token[] {
+  // "an outstanding balance", "unsigned contract": a state of the whole clause's thing, not an act on an object.
+  if (STATE_RETRACTORS.test(clause[i]!.lower)) return clause.filter((u, j) => j !== i && !isStop(u))
+  const object: Token[] = []
+  let j = i + 1
+  while (j < clause.length && DETERMINER.test(clause[j]!.lower)) j++
+  for (; j < clause.length && !isStop(clause[j]!) && !SCOPE_END.has(clause[j]!.lower); j++) object.push(clause[j]!)
+  if (object.length) return REFUSAL.test(clause[i]!.lower) ? [...clause.slice(0, i).filter((u) => !isStop(u)), ...object] : object
+  if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause.slice(i + 1).every(isStop)) return []
+  // The thing before it, not a phrase after a preposition ("flag X was switched off in production
+  // after the incident and is still off": the flag is off, not production).
+  const prep = clause.findIndex((u, j) => j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))
+  return clause.slice(0, prep >= 0 ? prep : i).filter((u) => !isStop(u))
 }
 
 /** "keeps dropping", "is failing over": an ongoing behaviour, not a retraction of the clause. */

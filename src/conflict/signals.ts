@@ -133,12 +133,20 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
           !/^(?:after|before|until|till|since|during|past|around|about)$/.test(next.lower)) continue
       }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
+      // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
+      if (tx && ty && particle(x, tx) !== particle(y, ty)) continue
       const word = ty?.lower ?? s
       const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
       return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
     }
   }
   return null
+}
+
+/** The particle right after a word ("give up", "speak up"), or ''. */
+function particle(r: Reading, t: Reading['tokens'][number]): string {
+  const n = r.tokens[r.tokens.indexOf(t) + 1]
+  return n && /^(?:up|out|off|down|away|back)$/.test(n.lower) && /^\s+$/.test(r.norm.slice(t.end, n.start)) ? n.lower : ''
 }
 
 /** A clock time a text bounds its statement by: "after noon", "before 9am". */
@@ -256,13 +264,20 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const [x, y] = [na[0], nb[0]]
   // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
   // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
-  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies))
+  // A name before a noun says which one ("the LGBTQ community", "Sony Music legal"): against a
+  // name that stands alone it answers no question the other answers.
+  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies) || (!x.guessed && !y.guessed && beforeNoun(a, x) !== beforeNoun(b, y)))
   // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
   const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
   if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
+}
+
+/** Whether a name stands before a noun it modifies, not before a word that says when or how ("Omar since the reorg"). */
+function beforeNoun(r: Reading, e: Reading['entities'][number]): boolean {
+  return !!e.modifies && !/^\s+(?:since|until|till|after|before|during|once|again|now|today|too|as|via|per|through|instead|anymore)\b/i.test(r.norm.slice(e.start + e.text.length))
 }
 
 /** Another modifier of one noun said of one subject: "on the platform team" / "moved to the payments team". */
@@ -312,7 +327,11 @@ export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const clause of x.exclusive) {
       if (![...clause].some((s) => hasStem(y.keys, s))) continue
-      const extra = unmatched(y, x)
+      // What "only" keeps is of one kind ("only wire transfers", "the only admin, Alice"); another
+      // thing of that kind is an addition, a thing of another kind ("virtual only" / "learning
+      // the piano") or the one a clause is about ("Colm booked ...") is not.
+      const kinds = new Set(x.entities.filter((e) => e.stem.split(' ').every((s) => clause.has(s))).map((e) => e.cls))
+      const extra = unmatched(y, x).filter((e) => kinds.has(e.cls) && (e.cls !== null || !/^\s*$|[.;!?:,]\s*$/.test(y.norm.slice(0, e.start))))
       if (y.universal) return { kind: 'exclusive', reason: 'one side restricts ("only") what the other allows always' }
       if (extra.length) return { kind: 'exclusive', reason: `one side says "only", the other adds "${extra[0]!.text}"` }
     }

@@ -1,5 +1,5 @@
 import type { Reading } from './reading.js'
-import { stem } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 import { hasStem, sameStem } from './same-stem.js'
 
 /**
@@ -36,6 +36,9 @@ const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
 // Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
 const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
 
+/** A word that is no noun of a subject: a predicate word, a determiner, a pronoun, a number. */
+const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
+
 /** Stems of the words before the text's first predicate; null when it opens with no subject of its own. */
 export function subjectStems(r: Reading, speaker?: string | null): ReadonlySet<string> | null {
   return subjectTokens(r, speaker)?.stems ?? null
@@ -52,7 +55,12 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
   // A chat turn's "I" is its speaker ("Melanie: I'm off to go swimming").
   if (first && speaker && FIRST_PERSON.has(first.lower)) return { tokens: [], stems: new Set(speaker.toLowerCase().split(/\s+/).map(stem)) }
   // "booked 2 nights ...", "checking in on the 4th": a text that opens with a verb names no subject.
-  if (!first || NO_SUBJECT.has(first.lower) || PREDICATE.has(first.lower) || (!first.capital && /^[a-z]{3,}(?:ed|ing)$/.test(first.lower))) return null
+  // ... but an -ing word before a noun names a kind of thing ("Pricing review Wed 3pm", "meeting notes go in Notion").
+  const nounAfter = (k: number): boolean => {
+    const n = tokens[k + 1]
+    return !!n && !isFunction(n) && /^\s+$/.test(r.norm.slice(tokens[k]!.end, n.start))
+  }
+  if (!first || NO_SUBJECT.has(first.lower) || PREDICATE.has(first.lower) || (!first.capital && /^[a-z]{3,}ed$/.test(first.lower)) || (!first.capital && /^[a-z]{3,}ing$/.test(first.lower) && !nounAfter(i))) return null
   for (let n = 0; i < tokens.length && n < 6; i++, n++) {
     const t = tokens[i]!
     // Sentence punctuation or a clause break ends the subject.
@@ -60,8 +68,10 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     if (PREDICATE.has(t.lower) && n > 0) break
     if (n > 0 && !t.capital && !t.identifier && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)) {
       // A plural noun can end the same way ("sales numbers are"): the next word decides.
+      // A plural noun can end the same way ("sales numbers are", "retro notes go in", "Q2 earnings
+      // release Jul 24"): a verb or a noun right after it decides.
       const next = tokens[i + 1]
-      if (!next || !AUX.has(next.lower)) break
+      if (!next || !(AUX.has(next.lower) || (!isFunction(next) && !next.capital && /^\s+$/.test(r.norm.slice(t.end, next.start)) && !/(?:ed|s)$/.test(next.lower)))) break
     }
     out.add(t.stem)
     zone.push(t)
