@@ -121,7 +121,7 @@ function judgeSettings(o: ConflictJudgeOptions): JudgeSettings {
   const judge = o?.judge
   if (typeof judge !== 'object' || judge === null || typeof judge.judge !== 'function') throw invalidArgument('conflictJudge.judge', 'must be a ConflictJudge (an object with id and judge())')
   if (typeof judge.id !== 'string' || judge.id === '') throw invalidArgument('conflictJudge.judge.id', 'must name the model')
-  return { id: judge.id, maxPairsPerWrite: o.maxPairsPerWrite, concurrency: o.concurrency, batchSize: o.batchSize, timeoutMs: o.timeoutMs, retries: o.retries }
+  return { id: judge.id, maxPairsPerWrite: o.maxPairsPerWrite, concurrency: o.concurrency, batchSize: o.batchSize, timeoutMs: o.timeoutMs, retries: o.retries, minCandidateConfidence: o.minCandidateConfidence }
 }
 
 /** The page's judge as the worker calls it: pairs in, plain verdicts out (whatever else a judge's verdicts carry stays here). */

@@ -173,8 +173,44 @@ describe('conflict judge: facts through createMemory', () => {
     await mem.close()
   })
 
+  test('minCandidateConfidence: a pair below the listing threshold is asked, and listed only on the judge\'s contradiction', async () => {
+    // "one side is a plan" puts this pair below the default listing threshold (0.6), above 0.2.
+    const vegetarian = 'Joe is vegetarian'
+    const steak = 'Joe is planning to order the steak'
+    const says = (label: JudgeVerdict['label']): ConflictJudge & { asked: number; calls: number } =>
+      counted({ id: `fixed/${label}`, judge: async (pairs) => pairs.map(() => ({ label, confidence: 0.9 })) })
+    const band = async (judge: ConflictJudge | null, minCandidateConfidence?: number) => {
+      const mem = await createMemory({ storage: memoryStorage(), ...(judge ? { conflictJudge: { judge, ...(minCandidateConfidence === undefined ? {} : { minCandidateConfidence }) } } : {}) })
+      const refs = [await mem.facts.write(vegetarian), await mem.facts.write(steak)]
+      // (A listing at a lower minConfidence puts what it lists to a judge too: only without one here.)
+      const loose = judge ? [] : (await mem.facts.conflicts({ minConfidence: 0.2 })).filter((c) => c.kind === 'free-text')
+      const listed = (await mem.facts.conflicts({ waitForJudge: true })).filter((c) => c.kind === 'free-text')
+      await mem.close()
+      return { refs, loose, listed }
+    }
+    // Without a judge the pair is a candidate (below the threshold) and is not listed.
+    const plain = await band(null)
+    expect(plain.loose).toHaveLength(1)
+    expect(plain.loose[0]!.confidence).toBeLessThan(0.6)
+    expect(plain.listed).toEqual([])
+    // A judge at the default floor is never asked about it.
+    const idle = says('contradiction')
+    expect((await band(idle)).listed).toEqual([])
+    expect(idle.asked).toBe(0)
+    // Asked from 0.2: listed when the judge calls it a contradiction, not when it calls it neutral.
+    const yes = says('contradiction')
+    const judged = await band(yes, 0.2)
+    expect(yes.asked).toBe(1)
+    expect(judged.listed.map((c) => [...c.refs].sort())).toEqual([[...judged.refs].sort()])
+    expect(judged.listed[0]!.judge).toMatchObject({ status: 'judged', label: 'contradiction' })
+    const no = says('neutral')
+    expect((await band(no, 0.2)).listed).toEqual([])
+    expect(no.asked).toBe(1)
+  })
+
   test('bad options are refused with INVALID_ARGUMENT', async () => {
     await expect(createMemory({ conflictJudge: { judge: { id: '', judge: async () => [] } } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+    await expect(createMemory({ conflictJudge: { judge: nliConflictJudge(fakeModel(), { id: 'x' }), minCandidateConfidence: 0.1 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
     await expect(createMemory({ conflictJudge: { judge: nliConflictJudge(fakeModel(), { id: 'x' }), maxPairsPerWrite: -1 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
   })
 })

@@ -26,6 +26,8 @@ interface Job {
  */
 export class JudgeStage {
   readonly id: string
+  /** `minCandidateConfidence`, or undefined: the listing threshold. */
+  readonly candidateFloor: number | undefined
   readonly #judge: ConflictJudge
   readonly #storage: VerdictStorage
   readonly #maxPerWrite: number
@@ -67,6 +69,11 @@ export class JudgeStage {
     this.#batchSize = count(options.batchSize ?? 8, 'batchSize', 1)
     this.#timeoutMs = count(options.timeoutMs ?? 20_000, 'timeoutMs', 1)
     this.#retries = count(options.retries ?? 2, 'retries', 0)
+    const floor = options.minCandidateConfidence
+    if (floor !== undefined && (typeof floor !== 'number' || !(floor >= 0.2 && floor <= 1))) {
+      throw invalidArgument('conflictJudge.minCandidateConfidence', `must be a number from 0.2 to 1, got ${String(floor)}`)
+    }
+    this.candidateFloor = floor
     this.#now = now
   }
 

@@ -22,7 +22,7 @@ import type { LexicalSnapshot } from './lexical-index.js'
 import { FreeTextConflicts } from './free-text-conflicts.js'
 import { judgedReason } from '../conflict-judge/reason.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
-import { KEEP_CONFIDENCE } from '../conflict/threshold.js'
+import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type {
   AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
@@ -617,8 +617,12 @@ export class GmpFactStore implements FactStore, FactLookup {
       throw invalidArgument('minConfidence', `must be a number from ${KEEP_CONFIDENCE} to 1, got ${String(min)}`)
     }
     await this.#readable()
-    const list = this.#state.conflicts(tenant, limit, min)
-    return this.#judge ? this.#judged(this.#judge, list, options.waitForJudge === true) : list
+    const judge = this.#judge
+    const listAt = min ?? DEFAULT_CONFLICT_THRESHOLD
+    // With a judge asked below the listing threshold, the band between is read too: listed only on the judge's word.
+    const floor = judge?.candidateFloor !== undefined && judge.candidateFloor < listAt ? judge.candidateFloor : listAt
+    const list = this.#state.conflicts(tenant, limit, floor)
+    return judge ? this.#judged(judge, list, options.waitForJudge === true, listAt) : list
   }
 
   /**
@@ -626,8 +630,9 @@ export class GmpFactStore implements FactStore, FactLookup {
    * its word, the pairs it cleared dropped, the others listed on the model-free verdict (pending or
    * unjudged). The newer fact of a pair is the write it counts against (`maxPairsPerWrite`).
    */
-  async #judged(judge: JudgeStage, list: FactConflict[], wait: boolean): Promise<FactConflict[]> {
-    const free = list.filter((c) => c.kind === 'free-text')
+  async #judged(judge: JudgeStage, list: FactConflict[], wait: boolean, listAt: number): Promise<FactConflict[]> {
+    // The surest pairs first: they take a write's share of judge calls before the band below the threshold.
+    const free = list.filter((c) => c.kind === 'free-text').sort((x, y) => (y.confidence ?? 1) - (x.confidence ?? 1))
     if (free.length === 0) return list
     const text = (ref: string): string => this.#state.versions.get(ref)?.body.content ?? ''
     const candidates = free.map((c) => ({ a: text(c.refs[0]), b: text(c.refs[1]), writer: c.refs[1] }))
@@ -636,16 +641,19 @@ export class GmpFactStore implements FactStore, FactLookup {
       await judge.idle()
       marks = judge.marks(candidates)
     }
+    const markOf = new Map(free.map((c, i) => [c, marks[i]!] as const))
     const out: FactConflict[] = []
-    let i = 0
     for (const c of list) {
-      if (c.kind !== 'free-text') {
+      const mark = markOf.get(c)
+      if (mark === undefined) {
         out.push(c)
         continue
       }
-      const mark = marks[i++]!
       const reason = judgedReason(c.reason, mark)
-      if (reason !== null) out.push({ ...c, reason, judge: mark })
+      if (reason === null) continue
+      // Below the listing threshold only the judge's contradiction lists a pair.
+      if ((c.confidence ?? 1) < listAt && mark.status !== 'judged') continue
+      out.push({ ...c, reason, judge: mark })
     }
     return out
   }
