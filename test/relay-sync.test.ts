@@ -130,7 +130,9 @@ describe('relay: persistence', () => {
     await relay.close()
     const bytes = await allBytes(dir)
     expect(bytes.includes(secret)).toBe(false)
-    expect(bytes.includes('0451')).toBe(false)
+    // A fragment of the secret, not '0451' alone: the room's owner pin holds a millisecond time, and
+    // four digits turn up in one now and then (this test failed so in one run in a few).
+    expect(bytes.includes('launch-code')).toBe(false)
     expect(bytes.includes('public fact')).toBe(true)
 
     // And the compacted pool still loads.
