@@ -1,6 +1,6 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { relayFileError as fail, writeFileDurably } from './durable-file.js'
 import type { LostRange } from './gap-fill.js'
 
 /**
@@ -41,23 +41,9 @@ export async function writeLostRanges(roomDir: string, ranges: readonly LostRang
     })
     return
   }
-  const tmp = `${path}.tmp`
   try {
-    const file = await open(tmp, 'w', 0o600)
-    try {
-      await file.writeFile(`${JSON.stringify({ v: 1, ranges })}\n`, 'utf8')
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    await rename(tmp, path)
+    await writeFileDurably(path, `${JSON.stringify({ v: 1, ranges })}\n`)
   } catch (err) {
-    await unlink(tmp).catch(() => undefined)
     throw fail(`cannot write ${path}`, err)
   }
-}
-
-function fail(message: string, cause?: unknown): MemweaveError {
-  const detail = cause instanceof Error ? `: ${cause.message}` : ''
-  return new MemweaveError(ErrorCode.STORAGE, `relay: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
 }

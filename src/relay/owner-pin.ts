@@ -1,8 +1,8 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { parseAgentDid } from '../core/identity.js'
 import { formatTooNew, isTooNew } from '../core/format-version.js'
+import { relayFileError as fail, writeFileDurably } from './durable-file.js'
 
 /**
  * Who owns a pool, as far as the relay knows: the did:key whose tokens it accepts for that room.
@@ -59,23 +59,9 @@ export async function readOwnerPin(roomDir: string): Promise<OwnerPin | null> {
 /** Writes a room's pin durably. @throws MemweaveError STORAGE */
 export async function writeOwnerPin(roomDir: string, pin: OwnerPin): Promise<void> {
   const path = join(roomDir, FILE)
-  const tmp = `${path}.tmp`
   try {
-    const file = await open(tmp, 'w', 0o600)
-    try {
-      await file.writeFile(`${JSON.stringify({ v: 1, ...pin })}\n`, 'utf8')
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    await rename(tmp, path)
+    await writeFileDurably(path, `${JSON.stringify({ v: 1, ...pin })}\n`)
   } catch (err) {
-    await unlink(tmp).catch(() => undefined)
     throw fail(`cannot write ${path}`, err)
   }
-}
-
-function fail(message: string, cause?: unknown): MemweaveError {
-  const detail = cause instanceof Error ? `: ${cause.message}` : ''
-  return new MemweaveError(ErrorCode.STORAGE, `relay: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
 }

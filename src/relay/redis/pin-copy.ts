@@ -1,8 +1,9 @@
-import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises'
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../../core/errors.js'
 import { FORMAT_VERSIONS, formatTooNew, isTooNew } from '../../core/format-version.js'
 import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
+import { writeFileDurably } from '../durable-file.js'
 import { parsePin } from './cluster-room.js'
 
 /**
@@ -131,15 +132,7 @@ export class PinCopy {
 
   /** Writes one line per pool to a temp file and renames it over the copy. */
   async #rewrite(): Promise<void> {
-    const tmp = `${this.#path!}.tmp`
-    const file = await open(tmp, 'w', 0o600)
-    try {
-      await file.writeFile([...this.#pins].map(([pool, pin]) => `${JSON.stringify({ v: FORMAT_VERSIONS.relayPinCopy, pool, pin })}\n`).join(''))
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    await rename(tmp, this.#path!)
+    await writeFileDurably(this.#path!, [...this.#pins].map(([pool, pin]) => `${JSON.stringify({ v: FORMAT_VERSIONS.relayPinCopy, pool, pin })}\n`).join(''))
     await this.#file!.close()
     this.#file = await open(this.#path!, 'a', 0o600)
     this.#lines = this.#pins.size
