@@ -269,22 +269,7 @@ function jsonBytesDepth(b: Uint8Array, from: number, to: number, maxDepth: numbe
 
 /** The nesting depth of JSON text (brackets outside strings), or `maxDepth + 1` past it; 0 for a scalar. */
 export function jsonTextDepth(text: string, maxDepth = MAX_VALUE_DEPTH): number {
-  let depth = 0
-  let deepest = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i)
-    if (inString) {
-      if (ch === 0x5c) i++ // backslash: skip the escaped character
-      else if (ch === 0x22) inString = false
-    } else if (ch === 0x22) inString = true
-    else if (ch === 0x5b || ch === 0x7b) {
-      depth++
-      if (depth > deepest) {
-        deepest = depth
-        if (deepest > maxDepth) return maxDepth + 1
-      }
-    } else if (ch === 0x5d || ch === 0x7d) depth--
-  }
-  return deepest
+  // Brackets, quotes and backslash are ASCII: the UTF-8 bytes have the text's structure.
+  const bytes = new TextEncoder().encode(text)
+  return jsonBytesDepth(bytes, 0, bytes.length, maxDepth)
 }
