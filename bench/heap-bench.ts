@@ -25,7 +25,8 @@ export interface HeapRow {
 }
 
 let gcFn: (() => void) | undefined
-function heapUsed(): number {
+/** Bytes in use on the heap after three full collections. */
+export function heapUsed(): number {
   if (!gcFn) {
     // --expose-gc at runtime: `npm run bench` needs no node flag.
     setFlagsFromString('--expose-gc')

@@ -1,9 +1,8 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { createIdentity } from '../src/core/identity.js'
 import { createMemory } from '../src/memory.js'
 import type { WriteMemoryInput } from '../src/pools/types.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
+import { heapUsed } from './heap-bench.js'
 import { memoryRecords, percentile, storeRecords } from './sync-fixtures.js'
 
 /**
@@ -37,15 +36,6 @@ export interface SlotRow {
   readonly pairsMs: number
 }
 
-let gcFn: (() => void) | undefined
-function heapUsed(): number {
-  if (!gcFn) {
-    setFlagsFromString('--expose-gc')
-    gcFn = runInNewContext('gc') as () => void
-  }
-  for (let i = 0; i < 3; i++) gcFn()
-  return getHeapStatistics().used_heap_size
-}
 
 function inputs(shape: SlotRow['shape'], size: number): WriteMemoryInput[] {
   const out: WriteMemoryInput[] = []
