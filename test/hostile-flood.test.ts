@@ -14,7 +14,8 @@ import { identityFor } from './sync-helpers.js'
  */
 const FLOOD = 5000
 const BOUND_MS = 1000
-const SAMPLES = 5
+const MIN_SAMPLES = 3
+const MAX_SAMPLES = 9
 
 test(`a writer's record arrives within ${BOUND_MS} ms during a flood of ${FLOOD} records from another writer`, async () => {
   const a = await arena()
@@ -38,22 +39,24 @@ test(`a writer's record arrives within ${BOUND_MS} ms during a flood of ${FLOOD}
   for (let i = 0; i < FLOOD; i += 100) mallory.doc.transact(() => { for (const r of flood.slice(i, i + 100)) mallory.records.set(r.id, asValue(r)) })
   const started = performance.now()
   // Honest writes one after another while the flood is being taken in. One sample on a loaded
-  // machine can be a scheduling stall; the median of five is the latency the flood imposes.
+  // machine can be a scheduling stall; the median is the latency the flood imposes. A sample counts
+  // when its write starts before the owner has applied the whole flood (then its latency is the
+  // flood's effect); sampling stops when the flood is in, so a fast machine that applies it in two
+  // seconds cannot leave the later samples measuring a quiet pool.
   const samples: number[] = []
-  const during: boolean[] = []
-  for (let i = 0; i < SAMPLES; i++) {
+  for (let i = 0; i < MAX_SAMPLES; i++) {
+    if ((await a.owner.mem.pools.info(a.pool)).size >= FLOOD + 2 + i) break
     const start = performance.now()
     const { written } = await bob.ask({ cmd: 'write', subject: `Aria ${i}`, object: 'Rome' })
     await expect.poll(() => a.owner.mem.pools.status(String(written)), { timeout: 60_000, interval: 10 }).not.toBeNull()
     samples.push(performance.now() - start)
-    // Taken during the flood, or it proves nothing (checked below, after the figures are printed).
-    during.push((await a.owner.mem.pools.info(a.pool)).size < FLOOD + 2 + i)
   }
-  await eventually(async () => (await a.owner.mem.pools.info(a.pool)).size, FLOOD + 2 + SAMPLES, 120_000)
+  await eventually(async () => (await a.owner.mem.pools.info(a.pool)).size, FLOOD + 2 + samples.length, 120_000)
   const total = performance.now() - started
-  const median = [...samples].sort((x, y) => x - y)[Math.floor(SAMPLES / 2)]!
+  const median = [...samples].sort((x, y) => x - y)[Math.floor(samples.length / 2)]!
   console.log(`honest records behind a flood of ${FLOOD}: ${samples.map((x) => x.toFixed(0)).join(', ')} ms (median ${median.toFixed(0)}); the whole flood applied after ${total.toFixed(0)} ms`)
-  expect(during).toEqual(samples.map(() => true))
+  // Taken during the flood, or it proves nothing.
+  expect(samples.length).toBeGreaterThanOrEqual(MIN_SAMPLES)
   expect(median).toBeLessThan(BOUND_MS)
   await bob.close()
 }, 240_000)
