@@ -62,6 +62,13 @@ test('the slice size fits the budget at the measured cost per key, and outgrows 
   expect(bulk.next).toBe(1000)
   bulk.note(1000, 2000)
   expect(bulk.next).toBeLessThanOrEqual(Math.ceil(500 * 1.25))
+  // Small noisy passes (a loaded machine during a flood) fit almost nothing a key: the next pass
+  // grows at most to twice the largest measured (it took 2,565 keys and a second before).
+  const noisy = new SliceSize(100, { growth: 2 })
+  const seen = [[1, 4], [1, 4], [1, 5], [1, 13], [1, 4], [10, 90], [4, 16], [6, 56], [4, 18], [6, 11], [4, 9], [7, 4], [6, 3], [10, 8], [9, 55], [13, 10], [12, 5], [17, 9], [38, 15]] as const
+  for (const [keys, ms] of seen) noisy.note(keys, ms)
+  expect(noisy.next).toBeLessThanOrEqual(2 * 38)
+  expect(noisy.next).toBeGreaterThan(38)
 })
 
 test('keys an exchange of states brings are a catch-up (large passes); keys arriving once a link is in step are not', () => {

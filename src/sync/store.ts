@@ -140,7 +140,7 @@ export class SyncStore implements Sync {
     this.#clientId = options.clientId
     this.#compactEvery = options.compactEvery ?? 100
     this.#WebSocket = options.WebSocketPolyfill
-    this.#slice = new SliceSize(options.passBudgetMs ?? 50)
+    this.#slice = new SliceSize(options.passBudgetMs ?? 50, { growth: 2 })
     // A catch-up's first pass need not feel its way up from a handful of keys: a thousand take tens
     // of ms against a budget of a second (a 100k join spent 0.35 s on passes of 4 to 1,000 keys).
     this.#bulk = new SliceSize(options.bulkBudgetMs ?? 1000, { first: BULK_FIRST })
