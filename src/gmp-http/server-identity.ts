@@ -1,9 +1,10 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { formatTooNew, isTooNew } from '../core/format-version.js'
 import { createIdentity, type Identity } from '../core/identity.js'
+import { writeFileDurably } from '../node/durable-file.js'
 
 /**
  * The GMP server's own signing identity, kept in `<dir>/identity.json` (mode 0600) so the
@@ -36,19 +37,10 @@ export async function loadOrCreateIdentity(dir: string): Promise<Identity> {
   if (text !== undefined) return parse(text, path)
   const identity = await createIdentity()
   const body: IdentityFile = { version: 1, did: identity.did, seed: toHex(identity.exportSeed()) }
-  const tmp = `${path}.${process.pid}.tmp`
   try {
-    // Created 0600 from the first byte, fsynced, then renamed into place.
-    const file = await open(tmp, 'wx', 0o600)
-    try {
-      await file.writeFile(`${JSON.stringify(body, null, 2)}\n`, 'utf8')
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    await rename(tmp, path)
+    // A temp name per process: two servers starting on one directory never write one temp file.
+    await writeFileDurably(path, `${JSON.stringify(body, null, 2)}\n`, { tmp: `${path}.${process.pid}.tmp`, exclusive: true })
   } catch (err) {
-    await unlink(tmp).catch(() => undefined)
     throw fail(`cannot write ${path}`, err)
   }
   return identity

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, readdir, rename } from 'node:fs/promises'
+import { mkdir, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import { formatTooNew, isTooNew } from '../core/format-version.js'
@@ -8,6 +8,7 @@ import type { ConflictJudgeOptions } from '../conflict-judge/types.js'
 import { resolveCapabilities, type Capability } from '../facts/capabilities.js'
 import type { FactStore, Memory as Fact } from '../facts/types.js'
 import { createMemory, type Memory } from '../memory.js'
+import { writeFileDurably } from '../node/durable-file.js'
 import { fileStorage, type StorageBudget } from '../node/file-adapter.js'
 import type { StoragePort } from '../storage/port.js'
 import type { WireStoreInfo } from './protocol.js'
@@ -224,16 +225,4 @@ async function readStoreFile(path: string): Promise<StoreFile | undefined> {
     throw new MemweaveError(ErrorCode.DATA_DAMAGED, `${path} is not a memweave store description`, { problems: [{ file: 'store.json', reason: 'not a store description' }] })
   }
   return { ...file, capabilities: [...resolveCapabilities(file.capabilities)].sort() }
-}
-
-async function writeFileDurably(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp`
-  const file = await open(tmp, 'w', 0o600)
-  try {
-    await file.writeFile(text, 'utf8')
-    await file.sync()
-  } finally {
-    await file.close()
-  }
-  await rename(tmp, path)
 }

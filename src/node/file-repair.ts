@@ -5,7 +5,8 @@ import { FILES, loadDir, type Damage } from './file-load.js'
 import { acquireLock } from './file-lock.js'
 import type { Key, Schema } from '../storage/port.js'
 import { SCHEMA } from '../storage/schema.js'
-import { syncDir, writeSnapshot } from './file-snapshot.js'
+import { writeSnapshot } from './file-snapshot.js'
+import { syncDir } from './durable-file.js'
 
 /**
  * Repairs a file storage directory (Node only): keeps every row and transaction that verifies,

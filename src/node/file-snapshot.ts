@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { LineWriter, checkedLine } from './file-lines.js'
 import { MEMWEAVE_VERSION } from '../core/format-version.js'
 import { FILES, snapshotHeader } from './file-load.js'
+import { syncDir } from './durable-file.js'
 
 /**
  * Writes `snapshot.jsonl` (format in file-load.ts) from rows already in their JSON form, one line
@@ -47,17 +48,4 @@ export async function writeSnapshot(
 
 export async function unlinkIfThere(path: string): Promise<void> {
   await unlink(path).catch((err: unknown) => ((err as NodeJS.ErrnoException)?.code === 'ENOENT' ? undefined : Promise.reject(err)))
-}
-
-/** Makes a rename durable; best effort where directories cannot be fsynced (Windows). */
-export async function syncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(dir, 'r')
-    await handle.sync()
-  } catch {
-    // EISDIR / EPERM / EINVAL on platforms without directory fsync.
-  } finally {
-    await handle?.close().catch(() => undefined)
-  }
 }

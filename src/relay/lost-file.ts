@@ -1,6 +1,7 @@
 import { readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { relayFileError as fail, writeFileDurably } from './durable-file.js'
+import { relayFileError as fail } from './file-error.js'
+import { writeFileDurably } from '../node/durable-file.js'
 import type { LostRange } from './gap-fill.js'
 
 /**

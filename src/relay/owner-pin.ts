@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseAgentDid } from '../core/identity.js'
 import { formatTooNew, isTooNew } from '../core/format-version.js'
-import { relayFileError as fail, writeFileDurably } from './durable-file.js'
+import { relayFileError as fail } from './file-error.js'
+import { writeFileDurably } from '../node/durable-file.js'
 
 /**
  * Who owns a pool, as far as the relay knows: the did:key whose tokens it accepts for that room.

@@ -1,7 +1,7 @@
 import { open, readFile, rename, truncate, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
-import { syncDir } from '../node/file-snapshot.js'
+import { syncDir, writeFileDurably } from '../node/durable-file.js'
 import { FILE_HEADER, MAGIC_V2, encodeFrame, logVersion, newerLogVersion, scanLog, type ScannedLog } from './log-format.js'
 import { formatTooNew } from '../core/format-version.js'
 
@@ -75,13 +75,13 @@ export class UpdateLog {
     let size: number
     try {
       if (data === null || data.length === 0) {
-        await writeAtomically(path, [MAGIC_V2])
+        await writeFileDurably(path, MAGIC_V2)
         size = HEADER
       } else if (scanned.damaged.length > 0 || scanned.version === 1) {
         if (scanned.damaged.length > 0) {
           const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
           // Durable before the rewrite below replaces the original (same temp, fsync, rename).
-          await writeAtomically(copy, [data])
+          await writeFileDurably(copy, data)
           const bytes = scanned.damaged.reduce((sum, d) => sum + d.length, 0)
           warn(
             `${path}: skipped ${scanned.damaged.length} damaged region(s) (${bytes} bytes, at offsets ` +
@@ -92,7 +92,7 @@ export class UpdateLog {
         if (scanned.tornAt !== null) warn(`${path}: cut a torn last frame (${data.length - scanned.tornAt} bytes at offset ${scanned.tornAt})`)
         // Rewrite the intact frames as a clean v2 log, so appends follow good frames and damage is not re-read.
         const frames = updates.map(encodeFrame)
-        await writeAtomically(path, [MAGIC_V2, ...frames])
+        await writeFileDurably(path, concat([MAGIC_V2, ...frames]))
         size = frames.reduce((sum, f) => sum + f.length, HEADER)
       } else if (scanned.tornAt !== null) {
         // A crash mid-append: the torn frame was never acknowledged (the fsync did not return).
@@ -190,25 +190,6 @@ export class UpdateLog {
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!
   return Buffer.concat(parts)
-}
-
-/** Writes a file through a temp file, fsync and rename: a crash leaves the old file or the new one. */
-async function writeAtomically(path: string, parts: readonly Uint8Array[]): Promise<void> {
-  const tmp = `${path}.tmp`
-  try {
-    const out = await open(tmp, 'w', 0o600)
-    try {
-      await out.write(concat(parts))
-      await out.sync()
-    } finally {
-      await out.close()
-    }
-    await rename(tmp, path)
-    await syncDir(dirname(path))
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined)
-    throw err
-  }
 }
 
 function storage(message: string, cause?: unknown): MemweaveError {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../../core/errors.js'
 import { FORMAT_VERSIONS, formatTooNew, isTooNew } from '../../core/format-version.js'
 import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
-import { writeFileDurably } from '../durable-file.js'
+import { writeFileDurably } from '../../node/durable-file.js'
 import { parsePin } from './cluster-room.js'
 
 /**
