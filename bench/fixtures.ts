@@ -1,3 +1,5 @@
+import { mulberry32 } from '../src/core/seeded-random.js'
+
 /**
  * Deterministic benchmark data: fact rows that look like what an agent writes (a sentence of
  * 60-120 characters plus subject/predicate/object/importance metadata) and the queries run
@@ -35,17 +37,8 @@ export interface RawRecord {
   readonly hlc: string
 }
 
-/** mulberry32: a tiny, fast, seedable PRNG; good enough to pick words. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The one seeded generator (core/seeded-random.ts), under the name this file's users know. */
+export const prng = mulberry32
 
 const FIRST = (
   'Aria Ben Chloe Dmitri Elena Farid Grace Hiro Ines Jonas Kaia Luca Maya Nils Olga Pablo Quinn Rosa Sami Tess ' +

@@ -18,6 +18,7 @@ import { createMemory, type CreateMemoryOptions } from '../src/index.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { parseSessionDate, sharedDir } from './eval-retrieval.js'
 import type { LabelledPair } from './eval-conflicts.js'
+import { mulberry32 } from '../src/core/seeded-random.js'
 
 const here = resolve(fileURLToPath(import.meta.url), '..')
 export const ENUMERATIONS = resolve(here, '../test/fixtures/conflict-enumerations.json')
@@ -95,17 +96,7 @@ export async function runStore(facts: readonly StoreFact[], options: { minConfid
   }
 }
 
-/** mulberry32: a small seeded generator, so planted positions are the same in every run. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const seeded = mulberry32
 
 export interface PlantedResult {
   readonly listed: number

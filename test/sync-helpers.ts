@@ -5,20 +5,12 @@ import {
 } from '../src/index.js'
 import { InProcessNetwork, type InProcessNetworkOptions } from '../src/sync/index.js'
 import { T0 } from './pools-helpers.js'
+import { mulberry32 } from '../src/core/seeded-random.js'
 
 /** Shared fixtures of the sync tests: devices (a Memory on its own storage each), a simulated network, seeded randomness. */
 
-/** mulberry32: a small seeded PRNG in [0, 1). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The one seeded generator (core/seeded-random.ts), under the name this file's users know. */
+export const seeded = mulberry32
 
 /**
  * Makes `crypto.getRandomValues` (pool nonces, clock node ids, AES keys and IVs) draw from a seeded

@@ -3,6 +3,7 @@ import {
   AgentRole, createMemory, isMemweaveError, type CreateMemoryOptions, type Memory, type Observation, type SharedWorkingMemory,
   type StoragePort,
 } from '../src/index.js'
+import { mulberry32 } from '../src/core/seeded-random.js'
 
 /**
  * FR-001 shared working memory, run against every storage: in-memory and Dexie over
@@ -16,17 +17,8 @@ export interface WorkingEnv {
   readonly scale?: number
 }
 
-/** Seeded PRNG (mulberry32), so a failing run can be repeated. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The one seeded generator (core/seeded-random.ts), under the name this file's users know. */
+export const prng = mulberry32
 
 export async function expectCode(p: Promise<unknown>, code: string, field?: string): Promise<void> {
   try {

@@ -1,3 +1,7 @@
+import { mulberry32 } from '../core/seeded-random.js'
+
+export { mulberry32 }
+
 /**
  * Percentile bootstrap of a failure rate over per-probe outcomes (GMP §8.2 asks safety directions
  * for paired-bootstrap intervals). The probes of one direction are resampled with replacement,
@@ -17,14 +21,3 @@ export function bootstrapInterval(failures: readonly boolean[], seed = 0x9e3779b
   return [rates[Math.floor(0.025 * (resamples - 1))]!, rates[Math.ceil(0.975 * (resamples - 1))]!]
 }
 
-/** A tiny deterministic PRNG (public domain, Tommy Ettinger). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
