@@ -3,6 +3,7 @@ import { foundsPool } from '../pools/authority.js'
 import { PoolKind, type PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { Decoded } from './codec.js'
+import { CHECKPOINT_KIND, DIGEST_HEX, MAX_COVERED, isCheckpointBody, isCheckpointKind, type CheckpointBody } from './checkpoint-body.js'
 
 /**
  * Checkpoints: the pool owner's signed word that it verified the signatures of a set of records,
@@ -17,31 +18,7 @@ import type { Decoded } from './codec.js'
  * ACL at its timestamp, who may forget what) is judged as before: a checkpoint makes no record
  * valid that the authority rules refuse.
  */
-export const CHECKPOINT_KIND = 'sync-checkpoint'
-
-/** Digests per checkpoint at most: a document value stays a few hundred kB. */
-export const MAX_COVERED = 10_000
-
-const DIGEST_HEX = 32
-const HEX = /^[0-9a-f]*$/
-
-export interface CheckpointBody {
-  readonly v: 1
-  /** The covered records' digests (`recordDigest`), 32 hex digits each, sorted, concatenated. */
-  readonly digests: string
-}
-
-export function isCheckpointKind(kind: string): boolean {
-  return kind === CHECKPOINT_KIND
-}
-
-export function isCheckpointBody(body: unknown): body is CheckpointBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
-  const b = body as Record<string, unknown>
-  const digests = b['digests']
-  return b['v'] === 1 && typeof digests === 'string' && digests.length > 0 && digests.length % DIGEST_HEX === 0 &&
-    digests.length <= MAX_COVERED * DIGEST_HEX && HEX.test(digests)
-}
+export { CHECKPOINT_KIND, MAX_COVERED, isCheckpointBody, isCheckpointKind, type CheckpointBody } from './checkpoint-body.js'
 
 /** What a checkpoint lists for a record: its id and its signature, hashed together (also what saved verdicts keep). */
 export { recordDigest }

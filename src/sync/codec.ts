@@ -2,7 +2,7 @@ import { isStamp } from '../core/clock.js'
 import { normalizeTenant } from '../pools/input.js'
 import { poolBodyProblem } from '../pools/record-shape.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
-import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint.js'
+import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint-body.js'
 import { CONTENT_KINDS, contentProblem, isContentKind } from './content.js'
 
 /**
