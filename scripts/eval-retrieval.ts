@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createMemory } from '../src/index.js'
 import { charCost } from '../src/facts/text.js'
 import type { RankParams } from '../src/facts/types.js'
+import type { Embedder } from '../src/index.js'
 import { Bm25Baseline } from './baseline-bm25.js'
 
 export const BUDGETS = [1000, 2000, 4000] as const
@@ -75,6 +76,8 @@ export interface EvalOptions {
   readonly conversation?: string
   /** Overrides of the ranker's knobs (the store's `facts.ranking` option), for measuring them. */
   readonly ranking?: Partial<RankParams>
+  /** An embedder to blend into the ranking (the store's `facts.embedder` option). Default none. */
+  readonly embedder?: Embedder
   readonly budgets?: readonly number[]
   /** Append `[shares a photo: <blip_caption>]` to turns that shared an image. Default false (the README protocol). */
   readonly captions?: boolean
@@ -170,7 +173,7 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalResult> {
 
   // (a) memweave through its public API, on a deterministic clock (so refs and write times are fixed).
   let tick = Date.UTC(2024, 0, 1)
-  const mem = await createMemory({ storage: 'memory', now: () => tick++, ...(options.ranking ? { facts: { ranking: options.ranking } } : {}) })
+  const mem = await createMemory({ storage: 'memory', now: () => tick++, facts: { ranking: options.ranking, embedder: options.embedder ?? null } })
   try {
     for (const t of data.turns) {
       await mem.facts.write(t.content, { validFrom: t.validFrom, metadata: { dia_id: t.diaId, session: t.session, date: t.date } })
