@@ -6,7 +6,7 @@ import { LexicalIndex } from '../src/facts/lexical-index.js'
 import { pack, rank } from '../src/facts/rank.js'
 import { terms } from '../src/facts/text.js'
 import { versionFromRecord, type FactBody, type Version } from '../src/facts/version.js'
-import { DEV_CONVERSATIONS, runEval } from '../scripts/eval-retrieval.js'
+import { DEV_CONVERSATIONS, formatSummary, runEval, type EvalResult } from '../scripts/eval-retrieval.js'
 import { SHARED_DIR } from './shared-path.js'
 
 /** A memory on a fixed clock: the same writes give the same refs, write times and order. */
@@ -271,6 +271,21 @@ describe('tokenizer', () => {
 })
 
 const locomo = resolve(SHARED_DIR, 'data', 'locomo', 'conv-26.json')
+
+test('the eval summary puts each conversation beside the others, dev and holdout labelled, per budget and system', () => {
+  const result = (conversation: string, ours: number, bm25: number): EvalResult => ({
+    conversation, budgets: [1000, 2000], counts: { all: 10 }, withoutEvidence: 0, unknownEvidence: [], turns: 5, captions: false,
+    recall: { memweave: { 1000: { all: ours }, 2000: { all: ours + 0.1 } }, baseline: { 1000: { all: bm25 }, 2000: { all: bm25 + 0.1 } } },
+  })
+  const lines = formatSummary([result('conv-26', 0.5, 0.25), result('conv-41', 0.75, 0.125)]).split('\n')
+  expect(lines[0]).toMatch(/conv-26 \(dev\) n=10 .*conv-41 \(holdout\) n=10/)
+  expect(lines.slice(2).map((l) => l.split('|').map((c) => c.trim()).filter(Boolean))).toEqual([
+    ['1,000', 'baseline', '0.250', '0.125'],
+    ['1,000', 'memweave', '0.500', '0.750'],
+    ['2,000', 'baseline', '0.350', '0.225'],
+    ['2,000', 'memweave', '0.600', '0.850'],
+  ])
+})
 
 describe.skipIf(!existsSync(locomo))('LoCoMo dev conversations (../shared/data/locomo)', () => {
   for (const conversation of DEV_CONVERSATIONS) {
