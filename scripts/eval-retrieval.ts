@@ -1,11 +1,14 @@
 /**
- * Retrieval recall on one LoCoMo conversation (see ../shared/data/locomo/README.md), no model, no
+ * Retrieval recall on the LoCoMo conversations (see ../shared/data/locomo/README.md), no model, no
  * network: every dialogue turn becomes a memory, every question of categories 1-4 is asked, and we
- * count the share of its evidence turns that come back within the budget.
+ * count the share of its evidence turns that come back within the budget. One run reports conv-26
+ * and conv-30 (dev: what the ranker may be shaped on) and conv-41 (holdout: reported, never tuned
+ * on), each beside textbook BM25.
  *
  *   npm run eval:retrieval                 # the README protocol: content = "speaker: text"
  *   npm run eval:retrieval -- --captions   # also append each shared photo's caption to its turn
  *   npm run eval:retrieval -- --json       # machine-readable result
+ *   npm run eval:retrieval -- --dev        # the dev conversations only
  *
  * The shared folder is ../shared beside the repo; MEMWEAVE_SHARED overrides it. The run is
  * deterministic: writes go in conversation order on an injected clock, both rankers are
@@ -16,10 +19,15 @@ import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createMemory } from '../src/index.js'
 import { charCost } from '../src/facts/text.js'
+import type { RankParams } from '../src/facts/types.js'
+import type { Embedder } from '../src/index.js'
 import { Bm25Baseline } from './baseline-bm25.js'
 
 export const BUDGETS = [1000, 2000, 4000] as const
 export const CATEGORIES = [1, 2, 3, 4] as const
+/** Dev conversations (the ranker may be shaped on them) and the holdout (reported only). */
+export const DEV_CONVERSATIONS = ['conv-26', 'conv-30'] as const
+export const HOLDOUT_CONVERSATIONS = ['conv-41'] as const
 export const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' }
 
 export interface Turn {
@@ -51,6 +59,8 @@ export interface LocomoData {
 export type Recall = Record<string, Record<number, Record<string, number>>>
 
 export interface EvalResult {
+  /** The conversation's file name without `.json`, e.g. "conv-26". */
+  readonly conversation: string
   readonly budgets: readonly number[]
   readonly counts: Record<string, number>
   readonly withoutEvidence: number
@@ -62,6 +72,12 @@ export interface EvalResult {
 
 export interface EvalOptions {
   readonly sharedDir?: string
+  /** Which conversation (file name without `.json`). Default "conv-26". */
+  readonly conversation?: string
+  /** Overrides of the ranker's knobs (the store's `facts.ranking` option), for measuring them. */
+  readonly ranking?: Partial<RankParams>
+  /** An embedder to blend into the ranking (the store's `facts.embedder` option). Default none. */
+  readonly embedder?: Embedder
   readonly budgets?: readonly number[]
   /** Append `[shares a photo: <blip_caption>]` to turns that shared an image. Default false (the README protocol). */
   readonly captions?: boolean
@@ -151,12 +167,13 @@ function score(questions: readonly Question[], returned: ReadonlyArray<ReadonlyS
 export async function runEval(options: EvalOptions = {}): Promise<EvalResult> {
   const budgets = options.budgets ?? BUDGETS
   const captions = options.captions ?? false
-  const data = loadLocomo(resolve(options.sharedDir ?? sharedDir(), 'data', 'locomo', 'conv-26.json'), captions)
+  const conversation = options.conversation ?? 'conv-26'
+  const data = loadLocomo(resolve(options.sharedDir ?? sharedDir(), 'data', 'locomo', `${conversation}.json`), captions)
   const recall: Recall = { baseline: {}, memweave: {} }
 
   // (a) memweave through its public API, on a deterministic clock (so refs and write times are fixed).
   let tick = Date.UTC(2024, 0, 1)
-  const mem = await createMemory({ storage: 'memory', now: () => tick++ })
+  const mem = await createMemory({ storage: 'memory', now: () => tick++, facts: { ranking: options.ranking, embedder: options.embedder ?? null } })
   try {
     for (const t of data.turns) {
       await mem.facts.write(t.content, { validFrom: t.validFrom, metadata: { dia_id: t.diaId, session: t.session, date: t.date } })
@@ -184,6 +201,7 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalResult> {
   const counts: Record<string, number> = { all: data.questions.length }
   for (const c of CATEGORIES) counts[String(c)] = data.questions.filter((q) => q.category === c).length
   return {
+    conversation,
     budgets,
     counts,
     withoutEvidence: data.withoutEvidence,
@@ -211,21 +229,47 @@ export function formatTable(r: EvalResult): string {
     .join('\n')
 }
 
+/** Overall recall per conversation, side by side: one row per budget and system. */
+export function formatSummary(results: readonly EvalResult[]): string {
+  const head = ['budget (chars)', 'system', ...results.map((r) => `${r.conversation}${isHoldout(r.conversation) ? ' (holdout)' : ' (dev)'} n=${r.counts['all']}`)]
+  const rows = [head, head]
+  for (const budget of results[0]?.budgets ?? []) {
+    for (const system of ['baseline', 'memweave']) {
+      rows.push([budget.toLocaleString('en-US'), system, ...results.map((r) => (r.recall[system]![budget]!['all'] ?? 0).toFixed(3))])
+    }
+  }
+  const widths = head.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
+  return rows
+    .map((row, ri) => '| ' + row.map((cell, i) => (ri === 1 ? '-'.repeat(widths[i]!) : cell.padEnd(widths[i]!))).join(' | ') + ' |')
+    .join('\n')
+}
+
+const isHoldout = (conversation: string): boolean => (HOLDOUT_CONVERSATIONS as readonly string[]).includes(conversation)
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
-  const result = await runEval({ captions: args.includes('--captions') })
+  const captions = args.includes('--captions')
+  const conversations = args.includes('--dev') ? [...DEV_CONVERSATIONS] : [...DEV_CONVERSATIONS, ...HOLDOUT_CONVERSATIONS]
+  const results: EvalResult[] = []
+  for (const conversation of conversations) results.push(await runEval({ captions, conversation }))
   if (args.includes('--json')) {
-    console.log(JSON.stringify(result, null, 2))
+    console.log(JSON.stringify(results, null, 2))
     return
   }
-  console.log(`LoCoMo conv-26: ${result.turns} turns written${result.captions ? ' (with photo captions)' : ''}; evidence recall, mean per question.`)
-  console.log(
-    `Questions per category: ${CATEGORIES.map((c) => `${c} ${CATEGORY_NAMES[c]} ${result.counts[String(c)]}`).join(', ')}; ` +
-      `total ${result.counts['all']} (${result.withoutEvidence} without evidence left out).`,
-  )
-  if (result.unknownEvidence.length) console.log(`Evidence ids naming no turn (count as misses): ${result.unknownEvidence.join(', ')}`)
+  for (const result of results) {
+    console.log(`LoCoMo ${result.conversation}${isHoldout(result.conversation) ? ' (holdout)' : ' (dev)'}: ${result.turns} turns written${result.captions ? ' (with photo captions)' : ''}; evidence recall, mean per question.`)
+    console.log(
+      `Questions per category: ${CATEGORIES.map((c) => `${c} ${CATEGORY_NAMES[c]} ${result.counts[String(c)]}`).join(', ')}; ` +
+        `total ${result.counts['all']} (${result.withoutEvidence} without evidence left out).`,
+    )
+    if (result.unknownEvidence.length) console.log(`Evidence ids naming no turn (count as misses): ${result.unknownEvidence.join(', ')}`)
+    console.log('')
+    console.log(formatTable(result))
+    console.log('')
+  }
+  console.log('Overall recall per conversation:')
   console.log('')
-  console.log(formatTable(result))
+  console.log(formatSummary(results))
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

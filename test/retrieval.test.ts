@@ -6,7 +6,7 @@ import { LexicalIndex } from '../src/facts/lexical-index.js'
 import { pack, rank } from '../src/facts/rank.js'
 import { terms } from '../src/facts/text.js'
 import { versionFromRecord, type FactBody, type Version } from '../src/facts/version.js'
-import { runEval } from '../scripts/eval-retrieval.js'
+import { DEV_CONVERSATIONS, formatSummary, runEval, type EvalResult } from '../scripts/eval-retrieval.js'
 import { SHARED_DIR } from './shared-path.js'
 
 /** A memory on a fixed clock: the same writes give the same refs, write times and order. */
@@ -272,12 +272,98 @@ describe('tokenizer', () => {
 
 const locomo = resolve(SHARED_DIR, 'data', 'locomo', 'conv-26.json')
 
-describe.skipIf(!existsSync(locomo))('LoCoMo conv-26 (../shared/data/locomo)', () => {
-  test('memweave recalls more evidence than textbook BM25 at 2,000 characters', async () => {
-    const r = await runEval({ sharedDir: SHARED_DIR, budgets: [2000] })
-    const ours = r.recall['memweave']![2000]!['all']!
-    const baseline = r.recall['baseline']![2000]!['all']!
-    expect(r.counts['all']).toBeGreaterThan(0)
-    expect(ours).toBeGreaterThan(baseline)
-  }, 120_000)
+test('the eval summary puts each conversation beside the others, dev and holdout labelled, per budget and system', () => {
+  const result = (conversation: string, ours: number, bm25: number): EvalResult => ({
+    conversation, budgets: [1000, 2000], counts: { all: 10 }, withoutEvidence: 0, unknownEvidence: [], turns: 5, captions: false,
+    recall: { memweave: { 1000: { all: ours }, 2000: { all: ours + 0.1 } }, baseline: { 1000: { all: bm25 }, 2000: { all: bm25 + 0.1 } } },
+  })
+  const lines = formatSummary([result('conv-26', 0.5, 0.25), result('conv-41', 0.75, 0.125)]).split('\n')
+  expect(lines[0]).toMatch(/conv-26 \(dev\) n=10 .*conv-41 \(holdout\) n=10/)
+  expect(lines.slice(2).map((l) => l.split('|').map((c) => c.trim()).filter(Boolean))).toEqual([
+    ['1,000', 'baseline', '0.250', '0.125'],
+    ['1,000', 'memweave', '0.500', '0.750'],
+    ['2,000', 'baseline', '0.350', '0.225'],
+    ['2,000', 'memweave', '0.600', '0.850'],
+  ])
+})
+
+describe.skipIf(!existsSync(locomo))('LoCoMo dev conversations (../shared/data/locomo)', () => {
+  for (const conversation of DEV_CONVERSATIONS) {
+    test(`${conversation}: memweave recalls more evidence than textbook BM25 at 2,000 characters`, async () => {
+      const r = await runEval({ sharedDir: SHARED_DIR, budgets: [2000], conversation })
+      const ours = r.recall['memweave']![2000]!['all']!
+      const baseline = r.recall['baseline']![2000]!['all']!
+      expect(r.conversation).toBe(conversation)
+      expect(r.counts['all']).toBeGreaterThan(0)
+      expect(ours).toBeGreaterThan(baseline)
+    }, 120_000)
+  }
+})
+
+describe('embedder blend (reciprocal-rank fusion with the lexical order)', () => {
+  // A fake embedder: one dimension per concept; a text has a concept when it holds one of its words.
+  const concepts = [['pet', 'cat', 'dog', 'kitten'], ['church', 'religious', 'faith'], ['guitar', 'music', 'concert'], ['bakery', 'croissant']]
+  const vector = (text: string): Float32Array =>
+    Float32Array.from(concepts.map((c) => (c.some((w) => text.toLowerCase().includes(w)) ? 1 : 0)))
+  const texts = [
+    'We adopted a kitten named Bailey last spring.',
+    'The window was made for a local church.',
+    ...filler,
+    'She played guitar at the concert downtown.',
+    'What are the names of your pets?',
+  ]
+  const vs = texts.map((t, i) => version(`m${String(i).padStart(2, '0')}`, t, { writtenAt: 1e15 + i * 7_200_000_000 }))
+  const vectors = new Map(vs.map((v) => [v.ref, vector(v.body.content)]))
+
+  test('a memory that shares no word with the query is ranked through its vector; without vectors it is in the tail', () => {
+    const q = 'Is Caroline religious?'
+    const lexicalOnly = [...rank(q, vs, { lexical: indexOf(vs) })].map((v) => v.body.content)
+    const blended = [...rank(q, vs, { lexical: indexOf(vs), queryVector: vector(q), vectors })].map((v) => v.body.content)
+    // No word of the question is in any memory: lexically every memory is in the prior order (latest first).
+    expect(lexicalOnly[0]).toBe('What are the names of your pets?')
+    expect(blended[0]).toBe('The window was made for a local church.')
+    // Within a budget that holds one memory, only the blend returns the answer.
+    expect(pack(rank(q, vs, { lexical: indexOf(vs), queryVector: vector(q), vectors }), 60, null).map((v) => v.body.content))
+      .toEqual(['The window was made for a local church.'])
+    expect(pack(rank(q, vs, { lexical: indexOf(vs) }), 60, null).map((v) => v.body.content)).not.toContain('The window was made for a local church.')
+  })
+
+  test('matched by words and vector first, by vector alone next, by neither after', () => {
+    const q = 'Bailey the kitten'
+    const got = [...rank(q, vs, { lexical: indexOf(vs), queryVector: vector(q), vectors })].map((v) => v.body.content)
+    expect(got.slice(0, 2)).toEqual(['We adopted a kitten named Bailey last spring.', 'What are the names of your pets?'])
+    expect(got.indexOf('The quarterly report is due on Friday afternoon.')).toBeGreaterThan(1)
+  })
+
+  test('the blend is a total order, the same for any order of the candidates (GMP §4.3)', () => {
+    const q = 'music for the pets'
+    const one = [...rank(q, vs, { lexical: indexOf(vs), queryVector: vector(q), vectors })].map((v) => v.ref)
+    expect(new Set(one).size).toBe(vs.length)
+    const reversed = [...vs].reverse()
+    expect([...rank(q, reversed, { lexical: indexOf(reversed), queryVector: vector(q), vectors })].map((v) => v.ref)).toEqual(one)
+  })
+
+  test('through the store: each fact is embedded once, the query once per retrieve, and the answer repeats', async () => {
+    let calls = 0, embedded = 0
+    const embedder = {
+      id: 'fake-concepts-v1',
+      async embed(batch: readonly string[]): Promise<Float32Array[]> {
+        calls++
+        embedded += batch.length
+        return batch.map(vector)
+      },
+    }
+    let tick = Date.UTC(2025, 0, 1)
+    const mem = await createMemory({ storage: 'memory', now: () => tick++, facts: { embedder } })
+    for (const t of texts) await mem.facts.write(t)
+    const afterWrites = embedded
+    expect(afterWrites).toBe(texts.length)
+    const first = await mem.facts.retrieve('Is Caroline religious?', { budgetTokens: 60 })
+    expect(first.map((m) => m.content)).toEqual(['The window was made for a local church.'])
+    expect(embedded).toBe(afterWrites + 1)
+    const again = await mem.facts.retrieve('Is Caroline religious?', { budgetTokens: 60 })
+    expect(again.map((m) => m.ref)).toEqual(first.map((m) => m.ref))
+    expect(calls).toBeGreaterThan(0)
+    await mem.close()
+  })
 })
