@@ -18,7 +18,7 @@ import type { ConflictJudgeOptions } from './conflict-judge/types.js'
 import type { BackupSource, BackupExportOptions, BackupImportOptions, BackupImportReport } from './backup/index.js'
 
 export interface CreateMemoryOptions {
-  /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
+  /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter (files on disk in Node: `fileStorage({ dir })` from `memweave/node`). */
   readonly storage?: 'memory' | 'indexeddb' | StoragePort
   /** IndexedDB database name. Default `'memweave'`. */
   readonly name?: string
