@@ -15,8 +15,10 @@ const BUDGET = {
    * The packed tarball: 1.00 MB measured when issues 26 to 28 met (the backup module, the conflict
    * judge, the precision rules, clock and shape checks, the relay's update checks and pin copy, and
    * their TSDoc in the .d.ts files, 0.64 MB of the 3.2 MB unpacked). Raised from 1_000_000.
+   * Raised from 1_100_000 by shipping docs/*.md and CHANGELOG.md (issue 29: the README's links
+   * resolve in node_modules and on the npm page; +101 kB packed, 1,109,837 bytes measured).
    */
-  tarballBytes: 1_100_000,
+  tarballBytes: 1_200_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
