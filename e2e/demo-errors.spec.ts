@@ -117,6 +117,7 @@ test('expected refusals log one console line each, with no stack trace', async (
   const made = await stack.device(browser, 'invited')
   await a.page.getByTestId('share-did').fill(made.did)
   await a.page.getByTestId('share').click()
+  await expect(a.page.getByTestId('join-link')).toHaveValue(/#join=/)
   const link = await a.page.getByTestId('join-link').inputValue()
   await c.page.goto(link)
   await expect(c.page.locator('#error-title')).toContainText('This join link was made for another agent')
