@@ -117,3 +117,20 @@ describe('web pages declare their charset (issue 29: "thinking…" was mojibake 
     expect(html.slice(0, meta)).not.toMatch(/<(title|p|ul|script|body)\b/i)
   })
 })
+
+describe('README examples import only what the README says to install (issue 29: pnpm gives no hoisted packages)', () => {
+  const installed = new Set([...readme.matchAll(/npm install((?:[ \n]+[-@\w./]+)+)/g)].flatMap((m) => m[1]!.trim().split(/\s+/).filter((w) => !w.startsWith('-'))))
+  const blocks = [...readme.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  const imported = [...new Set(blocks.flatMap((code) => [...code.matchAll(/(?:^|\n)\s*import\s[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/g)].map((m) => (m[1] ?? m[2])!)))]
+  /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
+  const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+  const bare = imported.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && packageOf(s) !== 'memweave')
+
+  test('the examples import packages besides memweave and Node\'s own', () => {
+    expect(bare).toEqual(expect.arrayContaining(['ws', 'yjs', 'y-websocket', 'ai']))
+  })
+
+  test.each(bare)('%s is named in an `npm install` the README gives', (specifier) => {
+    expect([...installed]).toContain(packageOf(specifier))
+  })
+})
