@@ -17,7 +17,8 @@ export interface OpenMemoryOptions {
   /** The agent's identity (from createIdentity, seed or non-extractable CryptoKey); it signs writes in the worker. */
   readonly identity?: Identity | null
   readonly capabilities?: readonly Capability[]
-  readonly facts?: { readonly multiValuedPredicates?: readonly string[] }
+  /** As createMemory's `facts`: multi-valued predicates, and `freeTextConflicts: false` to stop looking for contradictions between text-only facts. */
+  readonly facts?: { readonly multiValuedPredicates?: readonly string[]; readonly freeTextConflicts?: boolean }
   /** SMALL ownership and strictness (see createMemory). */
   readonly small?: { readonly humans?: readonly string[]; readonly strict?: boolean }
   /**
@@ -94,6 +95,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
       identity: options.identity ? identityKeys(options.identity) : null,
       capabilities: options.capabilities,
       multiValuedPredicates: options.facts?.multiValuedPredicates,
+      ...(options.facts?.freeTextConflicts === undefined ? {} : { freeTextConflicts: options.facts.freeTextConflicts }),
       small: options.small,
       election: mode === 'dedicated',
       ...(options.conflictJudge ? { conflictJudge: judgeSettings(options.conflictJudge) } : {}),

@@ -202,5 +202,7 @@ function pickStorage(options: CreateMemoryOptions): StoragePort {
       IDBKeyRange: options.IDBKeyRange ?? globalThis.IDBKeyRange,
     })
   }
-  throw invalidArgument('storage', `must be "memory", "indexeddb" or a StoragePort, got ${JSON.stringify(storage)}`)
+  // 'file' is what people try in Node (issue 29); the file adapter lives in the Node entry, which this
+  // browser-safe entry cannot import, so the refusal says where it is.
+  throw invalidArgument('storage', `must be "memory", "indexeddb" or a StoragePort, got ${JSON.stringify(storage)} (files on disk in Node: storage: fileStorage({ dir }) from "memweave/node")`)
 }

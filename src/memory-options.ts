@@ -7,7 +7,7 @@ import type { StoragePort } from './storage/port.js'
 import type { ConflictJudgeOptions } from './conflict-judge/types.js'
 
 export interface CreateMemoryOptions {
-  /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter. */
+  /** `'memory'` (default in Node), `'indexeddb'` (default where IndexedDB exists), or a storage adapter (files on disk in Node: `fileStorage({ dir })` from `memweave/node`). */
   readonly storage?: 'memory' | 'indexeddb' | StoragePort
   /** IndexedDB database name. Default `'memweave'`. */
   readonly name?: string

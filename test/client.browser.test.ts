@@ -29,6 +29,19 @@ describe.each(['shared', 'dedicated'] as const)('openMemory in %s mode', (mode) 
     await mem.close()
   })
 
+  test('facts.freeTextConflicts reaches the worker: off, two contradicting texts list nothing; on (default), one pair (issue 29)', async () => {
+    const listed = async (facts: OpenMemoryOptions['facts']) => {
+      const mem = await open({ name: `client-${mode}-${crypto.randomUUID()}`, mode, ...(facts ? { facts } : {}) })
+      await mem.facts.write('The weekly sync is on Tuesday')
+      await mem.facts.write('The weekly sync is on Thursday')
+      const kinds = (await mem.facts.conflicts()).map((c) => c.kind)
+      await mem.close()
+      return kinds
+    }
+    expect(await listed(undefined)).toEqual(['free-text'])
+    expect(await listed({ freeTextConflicts: false })).toEqual([])
+  })
+
   test('two clients of one origin see each other; live queries fire across them', async () => {
     const name = `client-${mode}-${crypto.randomUUID()}`
     const a = await open({ name, mode })

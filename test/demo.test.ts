@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { encodeJoin, joinLink, parseJoin, type JoinCode } from '../demo/src/join.js'
 import type { MemoryRow, PoolView, Snapshot } from '../demo/src/snapshot.js'
-import { poolProblem, STALL_MS } from '../demo/src/render.js'
+import { poolProblem, STALL_MS, unreachable } from '../demo/src/render.js'
+import { DemoError, refusalLine } from '../demo/src/errors.js'
+import { MemweaveError } from '../src/core/errors.js'
 import { changes } from '../demo/src/timeline.js'
 
 // The demo's pure parts (demo/src): join codes and the timeline. The page itself is covered by e2e/demo.spec.ts.
@@ -116,16 +118,52 @@ describe('demo timeline', () => {
 })
 
 describe('demo pool problems', () => {
-  const waiting = (joinedAt: number | null, state: 'synced' | 'connected', error: string | null = null): PoolView => ({
-    ...pool([], false), joinedAt, sync: { pool: CODE.pool, state, connected: true, links: 1, pending: { outgoing: 0, incoming: 0 }, records: 3, quarantined: 0, error },
+  const waiting = (joinedAt: number | null, state: 'synced' | 'connected' | 'offline', error: string | null = null, refusal: { code: number; reason: string } | null = null): PoolView => ({
+    ...pool([], false), joinedAt, sync: { pool: CODE.pool, state, connected: state !== 'offline', links: 1, pending: { outgoing: 0, incoming: 0 }, records: 3, quarantined: 0, error, refusal },
   } as unknown as PoolView)
 
   test('a joined pool whose records never arrive is told, not left "waiting" under a green badge', () => {
     expect(poolProblem(waiting(0, 'synced'), STALL_MS - 1)).toBeNull() // still arriving
     expect(poolProblem(waiting(0, 'connected'), STALL_MS + 1)).toBeNull() // not in step with the relay yet
     expect(poolProblem(waiting(0, 'synced'), STALL_MS + 1)?.title).toBe('Nothing has arrived from this pool.')
-    expect(poolProblem(waiting(0, 'connected', 'token expired'), 0)?.text).toContain('token expired')
+    expect(poolProblem(waiting(0, 'offline', 'the relay closed the connection (4401: expired: …)', { code: 4401, reason: 'expired: the token expired' }), 0)?.text).toContain('expired: the token expired')
     expect(poolProblem({ ...pool([]), denied: true }, 0)?.title).toBe('You no longer have access to this pool.')
     expect(poolProblem(pool([]), 0)).toBeNull()
+  })
+})
+
+describe('demo: a relay that is down is not a refusal (issue 29)', () => {
+  const status = (error: string | null, refusal: { code: number; reason: string } | null, connected = false, links = 1) =>
+    ({ pool: CODE.pool, state: connected ? 'synced' : 'offline', connected, links, pending: { outgoing: 0, incoming: 0 }, records: 3, quarantined: 0, error, refusal }) as PoolView['sync']
+  const held = (sync: PoolView['sync'], owner: boolean): PoolView => ({ ...pool([]), sync, info: { owner: owner ? ME : OTHER, members: [], access: { owner, read: true, write: true } } as unknown as PoolView['info'] })
+  const owned = (sync: PoolView['sync']): PoolView => held(sync, true)
+
+  test('a failed connection with no refusal code is "unreachable", no problem, on the owner\'s device too', () => {
+    const down = status('connection error', null)
+    expect(unreachable(down)).toBe(true)
+    expect(poolProblem(owned(down), 0)).toBeNull()
+    expect(poolProblem(held(down, false), 0)).toBeNull()
+  })
+
+  test('a 44xx close is a refusal: a problem, worded for the owner and for a member', () => {
+    const refused = status('the relay closed the connection (4403: wrong-owner: …)', { code: 4403, reason: 'wrong-owner: the pool belongs to another owner' })
+    expect(unreachable(refused)).toBe(false)
+    expect(poolProblem(held(refused, false), 0)).toMatchObject({ title: 'The relay refused this device\'s connection.', text: expect.stringContaining('ask the pool\'s owner') })
+    expect(poolProblem(owned(refused), 0)?.text).not.toContain('ask the pool\'s owner')
+  })
+
+  test('connected, deliberately offline (no link) or no sync at all is neither', () => {
+    for (const s of [status(null, null, true), status('connection error', null, false, 0), null]) expect(unreachable(s)).toBe(false)
+  })
+})
+
+describe('demo: expected refusals are one console line (issue 29)', () => {
+  test('the demo\'s own and memweave\'s expected codes give one line; faults give none (their stack is logged)', () => {
+    expect(refusalLine(new DemoError('That is not a join link.', 'Copy it again.'))).toBe('memweave demo: That is not a join link.')
+    const line = refusalLine(new MemweaveError('INVALID_ARGUMENT', 'agentDid: must be a did:key', { field: 'agentDid' }))
+    expect(line).toBe('memweave demo: INVALID_ARGUMENT: agentDid: must be a did:key')
+    expect(line).not.toContain('\n')
+    expect(refusalLine(new MemweaveError('INTERNAL', 'a bug'))).toBeNull()
+    expect(refusalLine(new Error('boom'))).toBeNull()
   })
 })

@@ -273,3 +273,12 @@ describe('file storage: one process owns a directory', () => {
     await expect(s.read(['meta'], (tx) => tx.count('meta'))).rejects.toMatchObject({ code: 'CLOSED' })
   })
 })
+
+describe('file storage: found by name', () => {
+  // Issue 29: `storage: 'file'` is what a Node user tries first; the refusal names what to use instead.
+  test("createMemory({ storage: 'file' }) is INVALID_ARGUMENT naming fileStorage from memweave/node", async () => {
+    const err = await createMemory({ storage: 'file' as never }).then(() => null, (e: unknown) => e)
+    expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'storage' } })
+    expect((err as Error).message).toMatch(/fileStorage\(\{ dir \}\) from "memweave\/node"/)
+  })
+})

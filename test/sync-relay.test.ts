@@ -74,4 +74,29 @@ test('a token the relay refuses is reported in the status, and the provider stop
   const status = await eventually(() => a.sync.status(), (s) => s.pools[0]?.error !== null)
   expect(status.state).toBe('offline')
   expect(status.pools[0]!.error).toMatch(/relay closed the connection \(44\d\d/)
+  // Issue 29 (the demo called a relay that was down a refusal): a refusal says so, with its close code.
+  expect(status.pools[0]!.refusal).toEqual({ code: 4401, reason: expect.stringMatching(/^malformed:/) })
 })
+
+test('a relay that is down is an error without a refusal: the link keeps retrying and syncs once the relay is back (issue 29)', async () => {
+  const first = createRelay({ port: 0, onError: () => undefined })
+  const { url } = await first.listen()
+  const port = Number(new URL(url).port)
+  const alice = await identityFor('alice')
+  const a = await createMemory({ storage: 'memory', identity: alice, sync: { WebSocketPolyfill: WebSocket } })
+  open.push(a)
+  const pool = (await a.pools.create({})).id
+  const token = await createPoolToken(alice, { pool, sub: alice.did, write: true, expiresAt: Date.now() + HOUR })
+  await a.sync.connect(pool, { url, token })
+  await eventually(() => a.sync.status(), (s) => s.state === 'synced')
+  await first.close()
+  const down = await eventually(() => a.sync.status(), (s) => s.pools[0]?.error !== null)
+  expect(down.state).toBe('offline')
+  expect(down.pools[0]).toMatchObject({ error: 'connection error', refusal: null, links: 1 })
+  // The same port again: the provider's own retries reach it, with no new connect().
+  const second = createRelay({ port, onError: () => undefined })
+  relays.push(second)
+  await second.listen()
+  const back = await eventually(() => a.sync.status(), (s) => s.state === 'synced', 20_000)
+  expect(back.pools[0]).toMatchObject({ state: 'synced', error: null, refusal: null })
+}, 40_000)

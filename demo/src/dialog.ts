@@ -17,13 +17,18 @@ export function confirmDialog(options: { title: string; text: string; confirm: s
   return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true }))
 }
 
-/** Asks for a name in `<dialog id="rename">`; resolves with it (possibly empty), or null when cancelled. */
+/**
+ * Asks for a name in `<dialog id="rename">`; resolves with it (possibly empty), or null when cancelled
+ * (Cancel, Escape). Enter in the field saves: Cancel is `type="button"`, so Save is the form's only
+ * submit button and the one implicit submission presses (issue 29: Cancel came first and was it).
+ */
 export function nameDialog(options: { title: string; text: string; value: string }): Promise<string | null> {
   const dialog = byId('rename', HTMLDialogElement)
   byId('rename-title').textContent = options.title
   byId('rename-text').textContent = options.text
   const input = byId('rename-input', HTMLInputElement)
   input.value = options.value
+  byId('rename-cancel', HTMLButtonElement).onclick = () => dialog.close('cancel')
   dialog.returnValue = ''
   dialog.showModal()
   input.select()

@@ -42,6 +42,19 @@ const BY_CODE: Record<string, Omit<HumanError, 'detail'>> = {
   INTERNAL: { title: 'Something went wrong inside memweave.', hint: 'Please report it with the details below.' },
 }
 
+/**
+ * Codes that answer what a person did or the pool's state (a mistyped ID, no right, gone already),
+ * not a fault: the page explains them, so the console gets one line, not a stack trace.
+ */
+const EXPECTED = new Set(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'NOT_FOUND', 'CONFLICT', 'ABORTED'])
+
+/** The one console line for an expected refusal, or null for an error whose stack is worth logging. */
+export function refusalLine(err: unknown): string | null {
+  if (err instanceof DemoError) return `memweave demo: ${err.message}`
+  if (isMemweaveError(err) && EXPECTED.has(err.code)) return `memweave demo: ${err.code}: ${err.message}`
+  return null
+}
+
 export function humanError(err: unknown): HumanError {
   if (err instanceof DemoError) return { title: err.message, hint: err.hint, detail: null }
   if (isMemweaveError(err)) {

@@ -4,7 +4,7 @@ import workerUrl from '../../worker/memory-worker.ts?worker&url'
 import { loadConfig } from './config.js'
 import { confirmDialog, nameDialog } from './dialog.js'
 import { byId, shortDid } from './dom.js'
-import { DemoError, humanError } from './errors.js'
+import { DemoError, humanError, refusalLine } from './errors.js'
 import { joinLink, parseJoin, tokenClaims } from './join.js'
 import { Links } from './links.js'
 import { Names } from './names.js'
@@ -102,14 +102,18 @@ async function main(): Promise<void> {
     })().catch(report).finally(() => (drawing = null))
   }
 
-  /** Runs a user action: its error goes to the error banner, and the page redraws either way. */
-  const act = (what: () => Promise<unknown>): void => {
-    void what().then(() => undefined, report).finally(refresh)
+  /**
+   * Runs a user action: its error goes to the error banner, and the page redraws either way. The
+   * banner names the action that raised it, and that action's next success takes it down (a failed
+   * share's banner does not stay beside the join link of the share that worked).
+   */
+  const act = (name: string, what: () => Promise<unknown>): void => {
+    void what().then(() => clearReport(name), (err: unknown) => report(err, name)).finally(refresh)
   }
 
   const actions: Actions = {
     select,
-    forget: (pool, m) => act(async () => {
+    forget: (pool, m) => act('forget', async () => {
       const ok = await confirmDialog({
         title: 'Forget this memory everywhere?',
         text: `"${m.subject} ${m.predicate} ${m.object}" will be deleted for good from every device in "${pool.name ?? 'this pool'}", not just this one. This cannot be undone.`,
@@ -119,17 +123,17 @@ async function main(): Promise<void> {
       here.add(m.id)
       await mem.pools.forget(m.id)
     }),
-    resolve: (_pool, conflict, decision) => act(async () => {
+    resolve: (_pool, conflict, decision) => act('resolve', async () => {
       here.add(conflict)
       await mem.pools.resolve(conflict, decision)
     }),
-    reconnect: (pool) => act(() => links.reconnect(pool)),
-    disconnect: (pool) => act(() => mem.sync.disconnect(pool)),
-    rename: (did) => act(async () => {
+    reconnect: (pool) => act('reconnect', () => links.reconnect(pool)),
+    disconnect: (pool) => act('disconnect', () => mem.sync.disconnect(pool)),
+    rename: (did) => act('rename', async () => {
       const name = await nameDialog({ title: 'Name this agent', text: `A name for ${shortDid(did)}, kept in this browser only.`, value: names.label(did) ?? '' })
       if (name !== null) names.set(did, name)
     }),
-    revoke: (pool, did) => act(async () => {
+    revoke: (pool, did) => act('revoke', async () => {
       const ok = await confirmDialog({
         title: `Remove ${names.of(did)} from "${pool.name ?? 'this pool'}"?`,
         text: 'Every device stops accepting their changes at once, and they can no longer read new memories. What they already copied stays with them.',
@@ -137,7 +141,7 @@ async function main(): Promise<void> {
       })
       if (ok) await mem.pools.revoke(pool.id, did)
     }),
-    leave: (pool) => act(async () => {
+    leave: (pool) => act('leave', async () => {
       const ok = await confirmDialog({
         title: `Leave "${pool.name ?? 'this pool'}"?`,
         text: 'This device stops syncing the pool and stops showing it. The memories stay with the other members; to come back you need a new join link from the owner.',
@@ -171,19 +175,19 @@ async function main(): Promise<void> {
     select(code.pool)
   }
 
-  form('create-pool', (data, el) => act(async () => {
+  form('create-pool', (data, el) => act('create', async () => {
     const pool = await mem.pools.create({ name: String(data.get('name')).trim() || null })
     el.reset()
     select(pool.id)
     await links.connectOwned(pool)
   }))
 
-  form('join-pool', (data, el) => act(async () => {
+  form('join-pool', (data, el) => act('join', async () => {
     await join(String(data.get('code')))
     el.reset()
   }))
 
-  form('share-form', (data, el) => act(async () => {
+  form('share-form', (data, el) => act('share', async () => {
     if (!selected) return
     const info = await mem.pools.info(selected)
     const did = String(data.get('did')).trim()
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
     el.reset()
   }))
 
-  form('write-form', (data, el) => act(async () => {
+  form('write-form', (data, el) => act('write', async () => {
     if (!selected) return
     await mem.pools.write(selected, {
       type: String(data.get('type')) as MemoryType,
@@ -203,7 +207,7 @@ async function main(): Promise<void> {
     ;(el.elements.namedItem('object') as HTMLInputElement).value = ''
   }))
 
-  byId('rename-me', HTMLButtonElement).addEventListener('click', () => act(async () => {
+  byId('rename-me', HTMLButtonElement).addEventListener('click', () => act('rename', async () => {
     const name = await nameDialog({ title: 'Your name', text: 'Shown on this device, and given to members with the join links you make.', value: names.label(me) ?? '' })
     if (name !== null) names.set(me, name)
     drawName()
@@ -222,7 +226,7 @@ async function main(): Promise<void> {
     if (!location.hash.includes('join=')) return
     const hash = location.hash
     history.replaceState(null, '', location.pathname + location.search)
-    act(() => join(hash))
+    act('join', () => join(hash))
   }
   window.addEventListener('hashchange', joinFromHash)
   joinFromHash()
@@ -259,14 +263,28 @@ function say(text: string): void {
   if (text) clearing = setTimeout(() => (el.textContent = ''), 4000)
 }
 
-function report(err: unknown): void {
-  console.error(err)
+/** The user action whose error the banner shows (`act`'s name), or null for one the page raised itself. */
+let shownFor: string | null = null
+
+function report(err: unknown, action: string | null = null): void {
+  // An expected refusal is explained in the banner: one console line; anything else keeps its stack.
+  const line = refusalLine(err)
+  if (line !== null) console.warn(line)
+  else console.error(err)
+  shownFor = action
   const e = humanError(err)
   byId('error-title').textContent = e.title
   byId('error-hint').textContent = e.hint
   byId('error-more').hidden = e.detail === null
   byId('error-detail').textContent = e.detail ?? ''
   byId('error').hidden = false
+}
+
+/** `action` succeeded: the banner it raised, if it is still up, no longer says what is true. */
+function clearReport(action: string): void {
+  if (shownFor !== action) return
+  shownFor = null
+  byId('error').hidden = true
 }
 
 main().catch((err: unknown) => {

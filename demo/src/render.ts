@@ -39,13 +39,25 @@ function who(did: string, v: View): HTMLElement {
 const live = (p: PoolView): MemoryRow[] => p.memories.filter((m) => m.lifecycle !== 'archived')
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
+/**
+ * The pool's link is down and retrying by itself: it failed or closed without the relay's refusal
+ * (relay stopped, restarting, unreachable). Nothing for the person to do, nothing wrong with the
+ * token: told apart from a refusal by `refusal` (docs/sync.md, "Status"), not by the error's words.
+ */
+export function unreachable(s: PoolSyncStatus | null): boolean {
+  return s !== null && s.links > 0 && !s.connected && s.error !== null && s.refusal === null
+}
+
 /** What is wrong with a pool that a person should act on, if anything. */
 export function poolProblem(p: PoolView, now: number): { title: string; text: string } | null {
   if (p.denied) {
     return { title: 'You no longer have access to this pool.', text: 'Its owner removed this agent (or never shared the pool with it). You can leave the pool, or ask the owner to share it again.' }
   }
-  if (p.sync?.error) {
-    return { title: 'The relay refused this device\'s connection.', text: `It said: "${p.sync.error}". The join link may have expired or been withdrawn: ask the pool's owner for a new one.` }
+  if (p.sync?.refusal) {
+    const said = p.sync.refusal.reason || p.sync.error
+    return p.info?.access.owner
+      ? { title: 'The relay refused this device\'s connection.', text: `It said: "${said}" (${p.sync.refusal.code}). Reconnect tries again with a fresh token.` }
+      : { title: 'The relay refused this device\'s connection.', text: `It said: "${said}" (${p.sync.refusal.code}). The join link may have expired or been withdrawn: ask the pool's owner for a new one.` }
   }
   if (!p.info && p.joinedAt !== null && now - p.joinedAt > STALL_MS && p.sync?.state === 'synced') {
     return {
@@ -61,7 +73,9 @@ export function renderPools(s: Snapshot, selected: string | null, v: View, act: 
     s.pools.length === 0 ? h('li', { class: 'empty' }, 'No pools yet. Create one below, or join one with a link someone sent you.') : null,
     ...s.pools.map((p) => {
       const problem = poolProblem(p, v.now)
-      const [badge, text] = problem ? ['problem', 'needs attention'] : !p.info ? ['connected', 'waiting'] : [p.sync?.state ?? 'local', p.sync ? STATE[p.sync.state] : 'not shared']
+      const [badge, text] = problem ? ['problem', 'needs attention']
+        : unreachable(p.sync) ? ['offline', 'relay unreachable, retrying']
+        : !p.info ? ['connected', 'waiting'] : [p.sync?.state ?? 'local', p.sync ? STATE[p.sync.state] : 'not shared']
       return h('li', {}, h('button', {
         type: 'button', class: p.id === selected ? 'pool selected' : 'pool', 'data-testid': 'pool-item', 'data-pool': p.id,
         onclick: () => act.select(p.id),
@@ -131,7 +145,8 @@ export function renderSync(s: Snapshot, relay: string, act: Actions): void {
   const none = s.sync.pools.length === 0
   badge.className = `badge ${none ? 'local' : s.sync.state}`
   badge.dataset['state'] = none ? 'none' : s.sync.state
-  fill(badge, none ? 'No shared pool yet' : STATE[s.sync.state])
+  const retrying = s.sync.state === 'offline' && s.sync.pools.some(unreachable)
+  fill(badge, none ? 'No shared pool yet' : retrying ? 'Relay unreachable, retrying' : STATE[s.sync.state])
   fill(byId('relay-url'), relay)
   const names = new Map(s.pools.map((p) => [p.id, p.name ?? p.id.slice(0, 8)]))
   fill(byId('sync-detail'),
@@ -148,10 +163,13 @@ function poolLink(p: PoolSyncStatus, name: string, act: Actions): HTMLElement {
   return h('div', { class: 'link', 'data-testid': 'pool-sync', 'data-pool': p.pool, 'data-state': p.state },
     h('div', { class: 'line' }, h('strong', {}, name), h('span', { class: `badge ${p.state}` }, STATE[p.state])),
     h('div', { class: 'hint', 'data-testid': 'pool-sync-text' },
-      !online ? 'Not connected: changes made here wait until you reconnect. ' : p.connected ? 'Connected to the relay. ' : 'Trying to reach the relay… ',
+      !online ? 'Not connected: changes made here wait until you reconnect. '
+        : p.connected ? 'Connected to the relay. '
+        : unreachable(p) ? 'The relay cannot be reached; retrying. Changes made here wait until it is back. '
+        : 'Trying to reach the relay… ',
       `${waiting[0]!.toUpperCase()}${waiting.slice(1)}.`,
       p.quarantined ? ` ${plural(p.quarantined, 'change')} from others refused (not signed by a member).` : null),
-    p.error ? h('div', { class: 'error-text' }, `The relay said: ${p.error}`) : null,
+    p.refusal ? h('div', { class: 'error-text' }, `The relay refused the connection: ${p.error}`) : null,
     h('div', { class: 'buttons' },
       h('button', { type: 'button', disabled: online && p.connected, title: 'Connect this pool to the relay again', onclick: () => act.reconnect(p.pool) }, 'Reconnect'),
       h('button', { type: 'button', disabled: !online, title: 'Disconnect from the relay; changes queue here', onclick: () => act.disconnect(p.pool) }, 'Go offline')))

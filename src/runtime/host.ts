@@ -17,6 +17,8 @@ export interface WorkerOpenOptions {
   readonly identity: IdentityKeys | null
   readonly capabilities?: readonly Capability[]
   readonly multiValuedPredicates?: readonly string[]
+  /** createMemory's `facts.freeTextConflicts`; absent: the default (on). */
+  readonly freeTextConflicts?: boolean
   readonly small?: { readonly humans?: readonly string[]; readonly strict?: boolean }
   /** Dedicated-worker fallback: elect one worker of the origin to commit fact writes. */
   readonly election: boolean
@@ -99,7 +101,7 @@ export function createMemoryHost(): MemoryHost {
       storage: indexedDbStorage({ name: o.name }),
       identity,
       capabilities: o.capabilities,
-      facts: { multiValuedPredicates: o.multiValuedPredicates },
+      facts: { multiValuedPredicates: o.multiValuedPredicates, ...(o.freeTextConflicts === undefined ? {} : { freeTextConflicts: o.freeTextConflicts }) },
       small: o.small,
       ...(o.conflictJudge ? { conflictJudge: { ...bounds, judge: relayJudge(judgeId, judges) } } : {}),
     })
@@ -127,7 +129,7 @@ export function createMemoryHost(): MemoryHost {
     ping: () => true,
     async open(o: WorkerOpenOptions, judge?: PageJudge): Promise<HostedMemory> {
       const did = o.identity ? (await identityFromKeys(o.identity)).did : null
-      const key = JSON.stringify([o.name, did, o.capabilities ?? null, o.multiValuedPredicates ?? null, o.small ?? null, o.election, o.conflictJudge ?? null])
+      const key = JSON.stringify([o.name, did, o.capabilities ?? null, o.multiValuedPredicates ?? null, o.freeTextConflicts ?? null, o.small ?? null, o.election, o.conflictJudge ?? null])
       let pending = entries.get(key)
       if (!pending) {
         pending = build(o)

@@ -81,6 +81,8 @@ export class PoolSync {
   fullApply = true
   wantCompact = false
   error: string | null = null
+  /** The refusal behind `error`, if it was one (PoolSyncStatus.refusal). */
+  refusal: PoolSyncStatus['refusal'] = null
   readonly #onChange: () => void
 
   constructor(pool: PoolId, storage: StoragePort, onChange: () => void, clientId?: number, now: () => number = Date.now) {
@@ -276,9 +278,14 @@ export class PoolSync {
 
   report(slot: LinkSlot, state: LinkState): void {
     const before = slot.state
-    slot.state = { connected: state.connected, synced: state.connected && state.synced, error: state.error ?? null }
-    if (state.error) this.error = state.error
-    else if (state.connected) this.error = null
+    slot.state = { connected: state.connected, synced: state.connected && state.synced, error: state.error ?? null, refusal: state.refusal ?? null }
+    if (state.error) {
+      this.error = state.error
+      this.refusal = state.refusal ?? null
+    } else if (state.connected) {
+      this.error = null
+      this.refusal = null
+    }
     // In step with the other side: what was written offline went out in the exchange of states.
     if (slot.state.synced && !before.synced) this.unsent.clear()
     if (this.#links.has(slot)) this.#onChange()
@@ -299,7 +306,7 @@ export class PoolSync {
     else if (connected) state = SyncState.CONNECTED
     return {
       pool: this.pool, state, connected, links: links.length, pending,
-      records: this.pdoc.size, quarantined: this.quarantine.size, error: this.error,
+      records: this.pdoc.size, quarantined: this.quarantine.size, error: this.error, refusal: this.refusal,
     }
   }
 

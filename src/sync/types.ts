@@ -41,8 +41,16 @@ export interface PoolSyncStatus {
   /** Values in the pool's Y.Doc (accepted and quarantined). */
   readonly records: number
   readonly quarantined: number
-  /** The last error a link reported (e.g. the relay refused the token), or null. */
+  /** The last error a link reported (the relay refused the token, or could not be reached), or null. */
   readonly error: string | null
+  /**
+   * The relay's refusal behind `error`, when it was one: the close code (4400-4499: token, owner,
+   * room or cap refused, docs/relay.md "Close codes") and reason, after which the link stops
+   * retrying; a new token and `connect()` are needed. Null when the last error was a connection
+   * that failed or closed without such a code (relay down or unreachable): the link keeps retrying
+   * by itself, and nothing is wrong with the token.
+   */
+  readonly refusal: { readonly code: number; readonly reason: string } | null
 }
 
 export interface SyncStatus {
@@ -59,6 +67,8 @@ export interface LinkState {
   /** The first exchange of document states with the other side completed since the link (re)connected. */
   readonly synced: boolean
   readonly error: string | null
+  /** Set with `error` when the other side refused the link for good (a relay's 44xx close code), so it stopped retrying. */
+  readonly refusal?: { readonly code: number; readonly reason: string } | null
 }
 
 /** A running link between one pool's Y.Doc and the outside. */

@@ -40,18 +40,26 @@ export function websocketProvider(options: ConnectOptions): SyncProvider {
       })
       const stopUpdates = sendAndReceiveUpdates(provider, doc)
       let error: string | null = null
-      const send = (): void => report({ connected: provider.wsconnected, synced: provider.wsconnected && provider.synced, error })
+      let refusal: LinkState['refusal'] = null
+      const send = (): void => report({ connected: provider.wsconnected, synced: provider.wsconnected && provider.synced, error, refusal })
       provider.on('status', ({ status }: { status: string }) => {
-        if (status === 'connected') error = null
+        if (status === 'connected') {
+          error = null
+          refusal = null
+        }
         send()
       })
       provider.on('sync', () => send())
+      // A socket that could not open (relay down, unreachable): the provider retries with backoff.
       provider.on('connection-error', () => {
         error = 'connection error'
+        refusal = null
         send()
       })
+      // Only a close the provider will not retry (4400-4499) is emitted as 'closed': a refusal.
       provider.on('closed', ({ code, reason }: { code: number; reason: string }) => {
         error = `the relay closed the connection (${code}${reason ? `: ${reason}` : ''})`
+        refusal = { code, reason }
         send()
       })
       send()
