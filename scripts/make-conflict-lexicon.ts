@@ -1,5 +1,5 @@
 /**
- * Generates src/conflict/wordnet-lexicon.ts, the part of the conflict detector's word knowledge
+ * Generates src/conflict/words/wordnet.ts, the part of the conflict detector's word knowledge
  * that is drawn from a lexical resource rather than written by hand (issue 16): antonym pairs of
  * common adjectives, and a few closed classes of common nouns whose members are alternative
  * answers to one question (drinks, dishes, sports, colours, instruments, ...).
@@ -28,7 +28,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { STOPWORDS } from '../src/conflict/lexicon.js'
+import { STOPWORDS } from '../src/conflict/words/lexicon.js'
 
 const ANTONYM_MIN_TAGS = 5
 /** Satellites join their head's pole when tagged this often (off: they cost bytes and found nothing more on the blind sets). */
@@ -51,7 +51,7 @@ const CLASS_ROOTS: Record<string, string> = {
 }
 
 const here = resolve(fileURLToPath(import.meta.url), '..')
-const OUT = resolve(here, '../src/conflict/wordnet-lexicon.ts')
+const OUT = resolve(here, '../src/conflict/words/wordnet.ts')
 
 function dictPath(): string {
   const given = process.argv[2] ?? process.env['WORDNET_DICT']

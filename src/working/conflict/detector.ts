@@ -1,9 +1,9 @@
 import { cosine, type Embedder } from '../../core/embedder.js'
 import { invalidArgument } from '../../core/errors.js'
 import { hashEmbedder } from '../hash-embedder.js'
-import { parseClaim, type Claim } from '../../conflict/claim.js'
-import { compareClaims, type Difference } from '../../conflict/compare.js'
-import { TextConflictDetector } from '../../conflict/text-detector.js'
+import { parseClaim, type Claim } from '../../conflict/read/claim.js'
+import { compareClaims, type Difference } from '../../conflict/judge/compare.js'
+import { TextConflictDetector } from '../../conflict/judge/text-detector.js'
 
 /** An observation prepared for conflict checks: its parsed claim and the embedding of its topic. */
 export interface Analysis {
@@ -28,7 +28,7 @@ export interface ConflictDetectorOptions {
   readonly threshold?: number
   /**
    * The model-free free-text detector run on pairs the topic embedding does not settle as a
-   * conflict (src/conflict/text-detector.ts); `false` turns it off. Default: on.
+   * conflict (src/conflict/judge/text-detector.ts); `false` turns it off. Default: on.
    */
   readonly text?: TextConflictDetector | false
 }

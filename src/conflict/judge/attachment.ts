@@ -1,10 +1,10 @@
-import { SYNONYMS, STOPWORDS, stem } from './lexicon.js'
-import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from './cues.js'
-import { isTimeWord, type Reading } from './reading.js'
-import { hasStem, sameStem } from './same-stem.js'
+import { SYNONYMS, STOPWORDS, stem } from '../words/lexicon.js'
+import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from '../words/cues.js'
+import { isTimeWord, type Reading } from '../read/reading.js'
+import { hasStem, sameStem } from '../read/same-stem.js'
 import { compare, family } from './slot-compare.js'
-import type { Slot } from './slot.js'
-import { WEEKDAYS } from './words/weekdays.js'
+import type { Slot } from '../read/slot.js'
+import { WEEKDAYS } from '../words/weekdays.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {

@@ -1,5 +1,5 @@
-import { ANTONYMS, WORDNET_POLES, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from './cues.js'
-import { STOPWORDS, stem } from './lexicon.js'
+import { ANTONYMS, WORDNET_POLES, DISLIKE_PHRASES, PHRASAL_VERBS, EXCLUSIVE, NEGATORS, PAST_MARKERS, PRESENT_MARKERS, RETRACT_PHRASES, RETRACTORS, UNIVERSAL, ADDITIVE, CLASS_OF } from '../words/cues.js'
+import { STOPWORDS, stem } from '../words/lexicon.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'

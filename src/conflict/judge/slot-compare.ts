@@ -1,6 +1,6 @@
-import type { Slot, Slots } from './slot.js'
-import { seasonFits, toUtc, type Zone } from './time-zones.js'
-import { compareDateParts } from './values.js'
+import type { Slot, Slots } from '../read/slot.js'
+import { seasonFits, toUtc, type Zone } from '../read/time-zones.js'
+import { compareDateParts } from '../read/values.js'
 
 /** Two slots that disagree, for the reason shown to a person. */
 export interface Clash {

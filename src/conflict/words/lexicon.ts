@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer'
-import { IRREGULAR } from '../core/irregular.js'
+import { IRREGULAR } from '../../core/irregular.js'
 
 /**
  * The closed word lists of the conflict detector: function words, negation, polarity (antonym)

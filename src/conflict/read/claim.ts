@@ -1,7 +1,7 @@
 import { extractValues } from './extract-values.js'
 import {
   ADDITIVE, CONTRACTIONS, CONTRAST, LIGHT, NEGATIONS, ON_OFF, PHRASES, POLARITY, STOPWORDS, SYNONYMS, stem, type PolarityEntry,
-} from './lexicon.js'
+} from '../words/lexicon.js'
 import { valueKey, type Value } from './values.js'
 
 /** One content unit of a claim: a word that carries meaning, a typed value, or a negation. */

@@ -1,4 +1,4 @@
-import { STOPWORDS, stem } from './lexicon.js'
+import { STOPWORDS, stem } from '../words/lexicon.js'
 
 /**
  * Text as people write it in chat and notes, read into tokens. Chat shorthand is expanded first

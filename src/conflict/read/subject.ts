@@ -1,5 +1,5 @@
 import type { Reading } from './reading.js'
-import { STOPWORDS, stem } from './lexicon.js'
+import { STOPWORDS, stem } from '../words/lexicon.js'
 import { hasStem, sameStem } from './same-stem.js'
 
 /**

@@ -1,12 +1,12 @@
-import { differentItems, itemLabels } from './labels.js'
-import { readStatement, sentences, type Statement } from './statement.js'
-import { DEFAULT_CONFLICT_THRESHOLD } from './threshold.js'
+import { differentItems, itemLabels } from '../read/labels.js'
+import { readStatement, sentences, type Statement } from '../read/statement.js'
+import { DEFAULT_CONFLICT_THRESHOLD } from '../threshold.js'
 import { weigh } from './confidence.js'
 import { differentModifiers } from './attachment.js'
-import { readText, type Reading } from './reading.js'
+import { readText, type Reading } from '../read/reading.js'
 import { compareSlots } from './slot-compare.js'
 import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
-import { WEEKDAYS } from './words/weekdays.js'
+import { WEEKDAYS } from '../words/weekdays.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {

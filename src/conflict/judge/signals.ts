@@ -1,9 +1,9 @@
 import { complementModifier, differentAttributes, differentObjects, differentQualifiers, qualifiedDays, SUBJECT_CLASSES } from './attachment.js'
-import { ANTONYMS, DIETS, NEGATORS } from './cues.js'
-import { STOPWORDS, stem } from './lexicon.js'
-import type { Reading } from './reading.js'
-import { isTimeWord, KIND_OF } from './reading.js'
-import { hasStem, sameStem } from './same-stem.js'
+import { ANTONYMS, DIETS, NEGATORS } from '../words/cues.js'
+import { STOPWORDS, stem } from '../words/lexicon.js'
+import type { Reading } from '../read/reading.js'
+import { isTimeWord, KIND_OF } from '../read/reading.js'
+import { hasStem, sameStem } from '../read/same-stem.js'
 import { compareSlots } from './slot-compare.js'
 
 export { hasStem, sameStem }
