@@ -173,7 +173,7 @@ test('a name that opens one text and is named in the other is one subject', () =
 describe('the WordNet lexicon (src/conflict/words/wordnet.ts, scripts/make-conflict-lexicon.ts)', () => {
   test('every antonym line has two poles, no word on both, and no function word', async () => {
     const { WORDNET_ANTONYMS } = await import('../src/conflict/words/wordnet.js')
-    const { STOPWORDS } = await import('../src/conflict/words/lexicon.js')
+    const { STOPWORDS } = await import('../src/conflict/words/stopwords.js')
     const lines = WORDNET_ANTONYMS.split('\n')
     expect(lines.length).toBeGreaterThan(50)
     for (const line of lines) {

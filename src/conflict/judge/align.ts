@@ -1,4 +1,4 @@
-import { NEGATING_PREFIXES } from '../words/lexicon.js'
+import { NEGATING_PREFIXES } from '../words/negation.js'
 import type { Unit } from '../read/claim.js'
 
 /** Two units fill the same slot: same canonical word, same value kind, one polarity group, or a negating prefix apart. */

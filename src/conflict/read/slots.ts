@@ -1,5 +1,6 @@
 import { extractValues } from './extract-values.js'
-import { STOPWORDS, stem } from '../words/lexicon.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from './stem.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
 import { stayEnd, stayNights, termEnd, tripDays } from './stay-nights.js'
