@@ -4,9 +4,19 @@ import { DEFAULT_CONFLICT_THRESHOLD } from '../threshold.js'
 import { weigh } from './confidence.js'
 import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from '../read/reading.js'
-import { compareSlots } from './slot-compare.js'
-import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
-import { WEEKDAYS } from '../words/weekdays.js'
+import { hasStem } from '../read/same-stem.js'
+import type { Signal } from './signal.js'
+import { antonymSignal } from './checks/antonyms.js'
+import { complementSignal } from './checks/complement.js'
+import { dietSignal } from './checks/diets.js'
+import { exclusiveSignal } from './checks/exclusive.js'
+import { identifierSignal } from './checks/identifiers.js'
+import { substitutionSignal } from './checks/names.js'
+import { negationSignal, prefixSignal } from './checks/negation.js'
+import { placeSignal } from './checks/places.js'
+import { orderSignal, stanceSignal } from './checks/preferences.js'
+import { compareSlots, valueSignal } from './checks/values.js'
+import { dayRule } from './checks/weekday-rule.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -208,30 +218,6 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const s = signals[0]
   if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared, check: s.check, signal: s }
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
-}
-
-const WEEKDAY_NAMES: readonly string[] = WEEKDAYS
-/** Kinds of doing a rule against a weekday forbids: releasing, putting on the calendar, calling. */
-const ACTS: readonly RegExp[] = [
-  /\b(?:deploy(?:ed|ing|s)?|ship(?:ped|ping|s)?|releas(?:e|ed|es|ing)|launch(?:ed|es|ing)?|push(?:ed|es|ing)?\s+(?:to\s+)?prod\w*|roll(?:ed|ing|s)?\s+out)\b/i,
-  /\b(?:book(?:ed|ing|s)?|schedul(?:e|ed|es|ing)|plan(?:ned|s)?|put|set\s+up|hold(?:ing|s)?|arrang(?:e|ed|es|ing))\b/i,
-  /\b(?:call(?:ed|s)?|ring)\b/i,
-]
-const actsOf = (r: Reading): number[] => ACTS.flatMap((re, i) => (re.test(r.norm) ? [i] : []))
-
-/**
- * A rule against a weekday ("never deploy on Fridays", "don't schedule anything on Fridays")
- * against doing such a thing on that weekday ("ship the hotfix this Friday", "book my review for
- * Friday the 20th"). The weekday is the topic here, which the gate never takes alone.
- */
-function dayRule(x: Reading, y: Reading): string | null {
-  const rule = /\b(?:never|not|no|avoid)\b[^.;!?]*?\b(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)days)\b/i.exec(x.norm)
-  const acts = actsOf(x)
-  if (!rule || acts.length === 0) return null
-  const wd = WEEKDAY_NAMES.indexOf(rule[1]!.slice(0, 3).toLowerCase())
-  const on = y.slots.slots.find((s) => s.kind === 'date' && s.wd === wd && !s.wds)
-  if (!on || !actsOf(y).some((i) => acts.includes(i)) || [...y.negated.values()].some((c) => /^(?:not|no|never)\b/.test(c))) return null
-  return `one side rules out ${rule[1]!.toLowerCase()}, the other does it on one: "${rule[0]}" vs "${on.text}"`
 }
 
 /** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
