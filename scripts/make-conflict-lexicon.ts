@@ -1,5 +1,5 @@
 /**
- * Generates src/conflict/wordnet-lexicon.ts, the part of the conflict detector's word knowledge
+ * Generates src/conflict/words/wordnet.ts, the part of the conflict detector's word knowledge
  * that is drawn from a lexical resource rather than written by hand (issue 16): antonym pairs of
  * common adjectives, and a few closed classes of common nouns whose members are alternative
  * answers to one question (drinks, dishes, sports, colours, instruments, ...).
@@ -28,7 +28,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { STOPWORDS } from '../src/conflict/lexicon.js'
+import { STOPWORDS } from '../src/conflict/words/stopwords.js'
 
 const ANTONYM_MIN_TAGS = 5
 /** Satellites join their head's pole when tagged this often (off: they cost bytes and found nothing more on the blind sets). */
@@ -39,7 +39,7 @@ const CLASS_MIN_TAGS = 1
  * Class name -> root synset as `lemma.sense` (WordNet's sense numbers in index.noun). Chosen as
  * kinds whose members exclude each other as the answer to one question ("which sport", "which
  * instrument", "what fabric"), not by looking at any pair. Drinks and colours have hand-written
- * lines in cues.ts already (WordNet's drinks mix kinds such as "alcohol" with their members).
+ * lines in words/classes.ts already (WordNet's drinks mix kinds such as "alcohol" with their members).
  */
 const CLASS_ROOTS: Record<string, string> = {
   fruit: 'edible_fruit.1',
@@ -51,7 +51,7 @@ const CLASS_ROOTS: Record<string, string> = {
 }
 
 const here = resolve(fileURLToPath(import.meta.url), '..')
-const OUT = resolve(here, '../src/conflict/wordnet-lexicon.ts')
+const OUT = resolve(here, '../src/conflict/words/wordnet.ts')
 
 function dictPath(): string {
   const given = process.argv[2] ?? process.env['WORDNET_DICT']

@@ -159,7 +159,7 @@ test('gzipped sizes: the page JS and a facts-only worker stay under budget', () 
   const entry = worker.filter((c) => c.isEntry)
   expect(entry).toHaveLength(1)
   const atOpen = closure(worker, entry)
-  const detector = worker.filter((c) => c.modules.some((id) => /[\\/]src[\\/]conflict[\\/]text-detector\.ts$/.test(id)))
+  const detector = worker.filter((c) => c.modules.some((id) => /[\\/]src[\\/]conflict[\\/]judge[\\/]text-detector\.ts$/.test(id)))
   expect(detector).toHaveLength(1)
   const factsOnly = closure(worker, [...entry, ...detector])
   console.log(

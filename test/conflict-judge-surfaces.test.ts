@@ -81,3 +81,68 @@ test('GMP HTTP: a server made with conflictJudge sends each conflict\'s judge ma
     }
   }
 })
+
+/** A judge that answers only once `release()` is called: what a read sees before then is pending. */
+function heldJudge(): { judge: ConflictJudge; release: () => void } {
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const fixed = fixedJudge()
+  return { judge: { id: fixed.id, judge: async (pairs, o) => gate.then(() => fixed.judge(pairs, o)) }, release }
+}
+
+test('GMP HTTP: ?wait_for_judge=true lists once the judge has answered, as facts.conflicts({ waitForJudge }) does; the client passes waitForJudge; a bad value is 400', async () => {
+  const held = heldJudge()
+  const server = createGmpServer({ port: 0, onError: () => undefined, conflictJudge: { judge: held.judge } })
+  servers.push(server)
+  const url = (await server.listen()).url
+  const client = await GmpHttpClient.createStore(url)
+  for (const [a, b] of PAIRS) {
+    await client.write(a)
+    await client.write(b)
+  }
+  const conflicts = `${url}/stores/${client.storeId}/conflicts`
+  const marks = async (res: Response): Promise<unknown[]> => ((await res.json()) as { conflicts: Array<{ judge?: { status?: string } }> }).conflicts.map((c) => c.judge?.status)
+  // The judge is held: without waiting, both pairs are pending; ?wait_for_judge=false is the same.
+  expect(await marks(await fetch(conflicts))).toEqual(['pending', 'pending'])
+  expect(await marks(await fetch(`${conflicts}?wait_for_judge=false`))).toEqual(['pending', 'pending'])
+  // Asked to wait, the reply comes only after the judge answers, and carries its verdicts.
+  const waiting = fetch(`${conflicts}?wait_for_judge=true`)
+  const viaClient = client.conflicts({ waitForJudge: true })
+  held.release()
+  const res = await waiting
+  expect(res.status).toBe(200)
+  expect(((await res.json()) as { conflicts: Array<{ judge?: unknown }> }).conflicts.map((c) => c.judge)).toEqual([JUDGED])
+  expect((await viaClient).map((c) => c.judge)).toEqual([JUDGED])
+  for (const bad of ['yes', '1', '']) {
+    const reply = await fetch(`${conflicts}?wait_for_judge=${bad}`)
+    expect(reply.status, bad).toBe(400)
+    const body = (await reply.json()) as { error?: string; message?: string }
+    expect(body.error).toBe('bad_request')
+    expect(body.message).toContain('wait_for_judge')
+  }
+})
+
+test('MCP gmp_conflicts takes wait_for_judge: the list waits for the judge and carries its verdicts', async () => {
+  const held = heldJudge()
+  const mem = await createMemory({ storage: 'memory', conflictJudge: { judge: held.judge } })
+  mems.push(mem)
+  const client = new Client({ name: 'memweave-test', version: '0.0.0' })
+  const [ours, theirs] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(mem).connect(theirs)
+  await client.connect(ours)
+  const call = async (args: Record<string, unknown>): Promise<{ isError?: boolean; conflicts?: Array<{ judge?: { status?: string } }> }> => {
+    const result = await client.callTool({ name: 'gmp_conflicts', arguments: args })
+    const text = (result.content as Array<{ text: string }>)[0]!.text
+    return { isError: result.isError === true, ...(result.isError ? {} : (JSON.parse(text) as { conflicts: Array<{ judge?: { status?: string } }> })) }
+  }
+  for (const [a, b] of PAIRS) {
+    await mem.facts.write(a)
+    await mem.facts.write(b)
+  }
+  expect((await call({ wait_for_judge: false })).conflicts!.map((c) => c.judge?.status)).toEqual(['pending', 'pending'])
+  const waiting = call({ wait_for_judge: true })
+  held.release()
+  expect((await waiting).conflicts!.map((c) => c.judge)).toEqual([JUDGED])
+  expect((await call({ wait_for_judge: 'yes' })).isError).toBe(true)
+  await client.close()
+})

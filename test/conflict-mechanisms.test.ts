@@ -170,10 +170,10 @@ test('a name that opens one text and is named in the other is one subject', () =
   expect(judge('Bruna is the project lead for Kestrel', 'Kestrel is led by Anouk').conflict).toBe(true)
 })
 
-describe('the WordNet lexicon (src/conflict/wordnet-lexicon.ts, scripts/make-conflict-lexicon.ts)', () => {
+describe('the WordNet lexicon (src/conflict/words/wordnet.ts, scripts/make-conflict-lexicon.ts)', () => {
   test('every antonym line has two poles, no word on both, and no function word', async () => {
-    const { WORDNET_ANTONYMS } = await import('../src/conflict/wordnet-lexicon.js')
-    const { STOPWORDS } = await import('../src/conflict/lexicon.js')
+    const { WORDNET_ANTONYMS } = await import('../src/conflict/words/wordnet.js')
+    const { STOPWORDS } = await import('../src/conflict/words/stopwords.js')
     const lines = WORDNET_ANTONYMS.split('\n')
     expect(lines.length).toBeGreaterThan(50)
     for (const line of lines) {
@@ -185,7 +185,7 @@ describe('the WordNet lexicon (src/conflict/wordnet-lexicon.ts, scripts/make-con
     }
   })
   test('no noun is in two classes', async () => {
-    const { WORDNET_CLASSES } = await import('../src/conflict/wordnet-lexicon.js')
+    const { WORDNET_CLASSES } = await import('../src/conflict/words/wordnet.js')
     const seen = new Map<string, string>()
     for (const line of WORDNET_CLASSES.split('\n')) {
       const [name, words] = line.split(':') as [string, string]

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { ConflictDetector, MemweaveError, TextConflictDetector, createMemory } from '../src/index.js'
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../src/conflict/threshold.js'
-import { readStatement } from '../src/conflict/statement.js'
-import { differentItems, itemLabels } from '../src/conflict/labels.js'
+import { readStatement } from '../src/conflict/read/statement.js'
+import { differentItems, itemLabels } from '../src/conflict/read/labels.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { enumerationFacts } from '../scripts/eval-conflict-store.js'
 

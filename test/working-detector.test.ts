@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { ConflictDetector, hashEmbedder } from '../src/index.js'
-import { parseClaim } from '../src/conflict/claim.js'
-import { extractValues } from '../src/conflict/extract-values.js'
-import { compareValues } from '../src/conflict/values.js'
+import { parseClaim } from '../src/conflict/read/claim.js'
+import { extractValues } from '../src/conflict/read/extract-values.js'
+import { compareValues } from '../src/conflict/read/values.js'
 import { FRESH_PAIRS, evaluate, loadPairs } from '../scripts/eval-conflicts.js'
 
 const detector = new ConflictDetector()

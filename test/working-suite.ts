@@ -181,8 +181,10 @@ export function workingSuite(label: string, env: WorkingEnv): void {
       await wm.addObservation(fact('Meeting at 3pm', 'a'))
       await wm.addObservation(fact('Meeting at 4pm', 'b'))
       expect(await wm.getConflicts()).toEqual([])
-      // Topic similarity of this pair is about 0.76 with the default embedder.
-      const pair = ['Alice owns the billing service', 'Bob owns the billing service'] as const
+      // Topic similarity of this pair is about 0.72 with the default embedder. (Issue 27: the pair
+      // used before, "Alice owns the billing service" / "Bob owns ...", is now read as two people,
+      // as facts read it: a flag of the claim comparator meets the free-text subject gates.)
+      const pair = ['Alice maintains billing', 'billing is maintained by Bob'] as const
       const loose = await mem.working.open('loose', { conflictThreshold: 0.7 })
       const strict = await mem.working.open('strict', { conflictThreshold: 0.8 })
       for (const w of [loose, strict]) {

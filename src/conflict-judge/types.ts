@@ -43,11 +43,13 @@ export interface ConflictJudgeOptions {
   /** Times a failed pair is asked again (at a later read, never in a loop). Default 2. */
   readonly retries?: number
   /**
-   * Facts: free-text pairs the model-free detector scores at this confidence or above are put to
+   * Free-text pairs the model-free detector scores at this confidence or above are put to
    * the judge (0.2 to 1). Default: the listing threshold (`minConfidence` of `conflicts()`, 0.6), so
    * the judge only clears false alarms. Lower it and a pair below the listing threshold is listed
    * when, and only when, the judge calls it a contradiction: the model raises recall as well as
    * precision, at more calls (still at most `maxPairsPerWrite` per write, the surest pairs first).
+   * Working memory likewise: a pair of observations in the band is asked at `getConflicts()`, and
+   * recorded as a conflict on the judge's contradiction (docs/conflicts.md).
    */
   readonly minCandidateConfidence?: number
 }

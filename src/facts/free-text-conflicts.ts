@@ -1,5 +1,5 @@
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../conflict/threshold.js'
-import type { TextConflictDetector } from '../conflict/text-detector.js'
+import type { TextConflictDetector } from '../conflict/judge/text-detector.js'
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 
@@ -67,7 +67,7 @@ export class FreeTextConflicts {
    */
   ready(): Promise<void> {
     if (this.#detector) return Promise.resolve()
-    this.#loading ??= import('../conflict/text-detector.js').then((m) => {
+    this.#loading ??= import('../conflict/judge/text-detector.js').then((m) => {
       this.#detector ??= new m.TextConflictDetector()
     })
     this.#loading.catch(() => (this.#loading = null))

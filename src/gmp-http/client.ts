@@ -162,9 +162,16 @@ export class GmpHttpClient implements GmpWireStore {
     await this.#call('flush', 'POST', {})
   }
 
-  /** The store's current contradictions (`GET .../conflicts`, a memweave extension of WIRE.md). */
-  async conflicts(options: { tenantId?: string | null } = {}): Promise<FactConflict[]> {
-    const query = options.tenantId ? `?tenant_id=${encodeURIComponent(options.tenantId)}` : ''
+  /**
+   * The store's current contradictions (`GET .../conflicts`, a memweave extension of WIRE.md).
+   * `waitForJudge` asks a server made with a second-stage judge to list once the judge has
+   * answered for the pairs it was asked about (`facts.conflicts({ waitForJudge })`).
+   */
+  async conflicts(options: { tenantId?: string | null; waitForJudge?: boolean } = {}): Promise<FactConflict[]> {
+    const params = new URLSearchParams()
+    if (options.tenantId) params.set('tenant_id', options.tenantId)
+    if (options.waitForJudge === true) params.set('wait_for_judge', 'true')
+    const query = params.toString() ? `?${params.toString()}` : ''
     const list = (await this.#call(`conflicts${query}`, 'GET'))['conflicts']
     if (!Array.isArray(list)) throw new MemweaveError(ErrorCode.STORAGE, 'GMP server sent no "conflicts" list')
     return (list as WireConflict[]).map((c) => ({

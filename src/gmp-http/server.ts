@@ -116,12 +116,18 @@ const STORE_ROUTES: Readonly<Record<Op, Route>> = {
   },
   audit: { method: 'GET', handle: async (s) => ({ memories: (await s.audit()).map(memoryToWire) }) },
   // A memweave extension of WIRE.md (docs/gmp-http.md): the store declares conflict_detection, so it
-  // must be able to say which contradictions it holds. `?tenant_id=` scopes it like retrieve.
+  // must be able to say which contradictions it holds. `?tenant_id=` scopes it like retrieve;
+  // `?wait_for_judge=true` is `facts.conflicts({ waitForJudge })`: with a second-stage judge, the
+  // list waits for its verdicts (bounded by the judge's timeoutMs and retries).
   conflicts: {
     method: 'GET',
     handle: async (s, _b, query) => {
-      for (const key of query.keys()) if (key !== 'tenant_id') throw invalidArgument(key, `unknown query parameter "${key}"; conflicts takes "tenant_id"`)
-      return { conflicts: (await s.conflicts({ tenantId: query.get('tenant_id') })).map(conflictToWire) }
+      for (const key of query.keys()) {
+        if (key !== 'tenant_id' && key !== 'wait_for_judge') throw invalidArgument(key, `unknown query parameter "${key}"; conflicts takes "tenant_id" and "wait_for_judge"`)
+      }
+      const wait = query.get('wait_for_judge')
+      if (wait !== null && wait !== 'true' && wait !== 'false') throw invalidArgument('wait_for_judge', `must be "true" or "false", got ${JSON.stringify(wait)}`)
+      return { conflicts: (await s.conflicts({ tenantId: query.get('tenant_id'), waitForJudge: wait === 'true' })).map(conflictToWire) }
     },
   },
   flush: {

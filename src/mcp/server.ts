@@ -177,8 +177,11 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
   server.registerTool('gmp_conflicts', {
     title: 'List Contradictions (GMP)',
     description: 'Current contradictions between facts: pairs of refs that cannot both be true, with the reason. Settle one by gmp_supersede or gmp_delete.',
-    inputSchema: z.strictObject({ tenant_id: z.string().optional().describe('Tenant scope') }),
-  }, gmp(async ({ tenant_id }) => ({ conflicts: (await facts.conflicts({ tenantId: tenant_id ?? null })).map(conflictToWire) })))
+    inputSchema: z.strictObject({
+      tenant_id: z.string().optional().describe('Tenant scope'),
+      wait_for_judge: z.boolean().optional().describe('With a second-stage conflict judge: list once it has answered for the pairs it was asked about (default false: unanswered pairs are marked pending)'),
+    }),
+  }, gmp(async ({ tenant_id, wait_for_judge }) => ({ conflicts: (await facts.conflicts({ tenantId: tenant_id ?? null, waitForJudge: wait_for_judge === true })).map(conflictToWire) })))
 
   registerPoolTools(server, memory.pools)
   return server

@@ -1,6 +1,6 @@
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { StoredRecord } from '../storage/schema.js'
-import type { Analysis, ConflictDetector } from './conflict/detector.js'
+import type { Analysis, ConflictDetector, ConflictVerdict } from './conflict/detector.js'
 import { judgedReason } from '../conflict-judge/reason.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
 import type { JudgeMark } from '../conflict-judge/types.js'
@@ -18,6 +18,15 @@ import type { Writer } from './writer.js'
 const notFound = (id: string, what = 'observation'): MemweaveError =>
   new MemweaveError(ErrorCode.NOT_FOUND, `${what} ${JSON.stringify(id)} is not in this task's working memory`, { id })
 
+/** A pair the detector scored below its threshold, kept for the second-stage judge (issue 27). */
+export interface WorkingCandidate {
+  readonly a: string
+  readonly b: string
+  readonly reason: string
+  readonly confidence: number
+  readonly similarity: number
+}
+
 /**
  * What a task handle needs from the working store (store.ts implements it). Declared here, as
  * writer.ts declares `WriterHost`, so that the store imports the handle and not the reverse.
@@ -32,6 +41,10 @@ export interface TaskHost {
   rememberAnalysis(id: string, analysis: Analysis): void
   pooledRecord(pool: string, body: ObservationBody): Promise<StoredRecord>
   takeArrivals(task: string): string[]
+  /** Keeps a sub-threshold pair for the judge (its `minCandidateConfidence`); a no-op without one. */
+  candidate(task: string, older: string, newer: string, verdict: ConflictVerdict): void
+  /** The sub-threshold pairs kept for `task`, by pair key. */
+  candidates(task: string): Map<string, WorkingCandidate>
   mutate<R>(run: (w: Writer) => Promise<R> | R): Promise<R>
 }
 
@@ -112,8 +125,9 @@ export class TaskHandle implements SharedWorkingMemory {
     return this.#view(id)
   }
 
-  async #check(w: Writer, older: string, newer: string, v: { conflict: boolean; reason: string; similarity: number }): Promise<void> {
-    if (!v.conflict || w.state(this.taskId).conflicts.has(pairKey(older, newer))) return
+  async #check(w: Writer, older: string, newer: string, v: ConflictVerdict): Promise<void> {
+    if (!v.conflict) return this.#store.candidate(this.taskId, older, newer, v)
+    if (w.state(this.taskId).conflicts.has(pairKey(older, newer))) return
     await w.put(Kind.CONFLICT, {
       task: this.taskId, a: older, b: newer, reason: v.reason, by: 'detector', similarity: Math.round(v.similarity * 1e6) / 1e6,
     })
@@ -228,13 +242,17 @@ export class TaskHandle implements SharedWorkingMemory {
     // The detector's flags go to the judge (an agent's own flagConflict does not); the later observation is the write it counts against.
     const judge = this.#store.judge
     const asked = judge ? sorted.filter((c) => c.body.by === 'detector') : []
+    // With `minCandidateConfidence`, the pairs the detector scored below its threshold go too,
+    // after the flags (they take a write's share of judge calls first), surest first.
+    const band = judge ? this.#band() : []
     const text = (id: string): string => state.observations.get(id)?.body.content ?? ''
-    const candidates = asked.map((c) => ({ a: text(c.body.a), b: text(c.body.b), writer: c.body.b }))
+    const candidates = [...asked.map((c) => ({ a: text(c.body.a), b: text(c.body.b), writer: c.body.b })), ...band.map((c) => ({ a: text(c.a), b: text(c.b), writer: c.b }))]
     let marks: JudgeMark[] = judge && candidates.length ? await judge.review(candidates) : []
     if (judge && candidates.length && options.waitForJudge) {
       await judge.idle()
       marks = judge.marks(candidates)
     }
+    if (band.length && (await this.#settleBand(band, marks.slice(asked.length)))) return this.getConflicts(options)
     const markOf = new Map(asked.map((c, i) => [c, marks[i]!] as const))
     const index = this.#index()
     const out: WorkingConflict[] = []
@@ -257,6 +275,36 @@ export class TaskHandle implements SharedWorkingMemory {
         })
     }
     return out
+  }
+
+  /** The live, unrecorded sub-threshold pairs of this task, surest first. */
+  #band(): WorkingCandidate[] {
+    const state = this.#state
+    return [...this.#store.candidates(this.taskId).values()]
+      .filter((c) => state.isLive(c.a) && state.isLive(c.b) && !state.conflicts.has(pairKey(c.a, c.b)))
+      .sort((x, y) => y.confidence - x.confidence)
+  }
+
+  /**
+   * Settles the sub-threshold pairs the judge has answered: one it calls a contradiction is
+   * recorded as the detector's conflict (so it is listed, in `conflictsWith`, resolvable, and kept
+   * across a reload), one it clears is dropped. Returns whether it recorded any.
+   */
+  async #settleBand(band: readonly WorkingCandidate[], marks: readonly JudgeMark[]): Promise<boolean> {
+    const kept = this.#store.candidates(this.taskId)
+    const confirmed = band.filter((c, i) => marks[i]?.status === 'judged' && marks[i]!.label === 'contradiction')
+    band.forEach((c, i) => {
+      if (marks[i]?.status === 'judged') kept.delete(pairKey(c.a, c.b))
+    })
+    if (confirmed.length === 0) return false
+    await this.#store.mutate(async (w) => {
+      const state = w.state(this.taskId)
+      for (const c of confirmed) {
+        if (!state.isLive(c.a) || !state.isLive(c.b) || state.conflicts.has(pairKey(c.a, c.b))) continue
+        await w.put(Kind.CONFLICT, { task: this.taskId, a: c.a, b: c.b, reason: c.reason, by: 'detector', similarity: Math.round(c.similarity * 1e6) / 1e6 })
+      }
+    })
+    return true
   }
 
   /**

@@ -12,6 +12,6 @@ export type {
   SharedWorkingMemory, WorkingConflict, WorkingMemory, WorkingMemoryConfig,
 } from './types.js'
 export type { Analysis, ConflictDetectorOptions, ConflictVerdict } from './conflict/detector.js'
-export type { Difference, DifferenceKind } from '../conflict/compare.js'
+export type { Difference, DifferenceKind } from '../conflict/judge/compare.js'
 export type { HashEmbedderOptions } from './hash-embedder.js'
 export type { FeatureExtractor, PipelineEmbedderOptions, TensorLike } from './pipeline-embedder.js'

@@ -5,14 +5,17 @@ import { logFor, type RecordLog } from '../records/log.js'
 import type { Delivery, Deriver } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { StoredRecord } from '../storage/schema.js'
-import { ConflictDetector, type Analysis } from './conflict/detector.js'
+import { ConflictDetector, type Analysis, type ConflictVerdict } from './conflict/detector.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
-import { TaskHandle, type TaskHost } from './handle.js'
+import { TaskHandle, type TaskHost, type WorkingCandidate } from './handle.js'
 import { assertName, resolveConfig } from './input.js'
-import { Kind, WORKING_KINDS, type ObservationBody } from './records.js'
+import { Kind, WORKING_KINDS, pairKey, type ObservationBody } from './records.js'
 import { TaskState } from './state.js'
 import type { SharedWorkingMemory, WorkingMemory, WorkingMemoryConfig } from './types.js'
 import { Writer, type VectorRow, type WriterHost } from './writer.js'
+
+/** Sub-threshold pairs kept per task for the judge, at most (`candidate`). */
+const MAX_CANDIDATES = 1000
 
 export interface WorkingStoreOptions {
   readonly identity?: Identity | null
@@ -63,6 +66,8 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
    */
   readonly #unopened = new Map<string, Map<string, StoredRecord>>()
   readonly #analyses = new Map<string, Analysis>()
+  /** Task -> pair key -> a sub-threshold pair for the judge (`candidate`). */
+  readonly #candidates = new Map<string, Map<string, WorkingCandidate>>()
   /** Task -> observations that arrived from other replicas (a shared task), not yet run through the conflict detector here. */
   readonly #arrivals = new Map<string, Set<string>>()
   #registered: Promise<void> | undefined
@@ -180,6 +185,27 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
     if (missing.length === 0) return
     const analyses = await this.detector.analyze(missing.map(([, text]) => text))
     missing.forEach(([id], i) => this.#analyses.set(id, analyses[i]!))
+  }
+
+  /**
+   * Keeps a pair the detector scored below its threshold but at or above the judge's
+   * `minCandidateConfidence`, for the judge to be asked at the next `getConflicts` (issue 27, as
+   * facts do). Only with a judge that has the floor; this session only (the pairs of writes before a
+   * reload are not kept; a pair the judge confirmed was recorded as a conflict and stays).
+   */
+  candidate(task: string, older: string, newer: string, v: ConflictVerdict): void {
+    const floor = this.judge?.candidateFloor
+    if (floor === undefined || v.conflict || v.confidence < floor) return
+    let pairs = this.#candidates.get(task)
+    if (!pairs) this.#candidates.set(task, (pairs = new Map()))
+    // Bounded like the detector's caches: the oldest candidates go first.
+    if (pairs.size >= MAX_CANDIDATES) pairs.delete(pairs.keys().next().value!)
+    pairs.set(pairKey(older, newer), { a: older, b: newer, reason: v.reason, confidence: v.confidence, similarity: v.similarity })
+  }
+
+  /** The candidates of `task` kept by `candidate` (live and not, settled or not: the caller filters). */
+  candidates(task: string): Map<string, WorkingCandidate> {
+    return this.#candidates.get(task) ?? new Map()
   }
 
   /** Observations of `task` that arrived from other replicas since the last call. */

@@ -5,3 +5,6 @@
  * ("wednes", "thurs", plurals) stay with their readers, since each reads a different shape.
  */
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const
+
+/** The days' full names, Monday first as the class of weekdays lists them (words/classes.ts). */
+export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const

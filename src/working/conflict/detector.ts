@@ -1,9 +1,9 @@
 import { cosine, type Embedder } from '../../core/embedder.js'
 import { invalidArgument } from '../../core/errors.js'
 import { hashEmbedder } from '../hash-embedder.js'
-import { parseClaim, type Claim } from '../../conflict/claim.js'
-import { compareClaims, type Difference } from '../../conflict/compare.js'
-import { TextConflictDetector } from '../../conflict/text-detector.js'
+import { parseClaim, type Claim } from '../../conflict/read/claim.js'
+import { compareClaims, type Difference } from '../../conflict/judge/compare.js'
+import { TextConflictDetector, type CheckName, type TextConflictVerdict } from '../../conflict/judge/text-detector.js'
 
 /** An observation prepared for conflict checks: its parsed claim and the embedding of its topic. */
 export interface Analysis {
@@ -19,6 +19,12 @@ export interface ConflictVerdict {
   /** Human-readable, e.g. `different time: "3pm" vs "4pm"`; stored as the conflict's reason. */
   readonly reason: string
   readonly differences: readonly Difference[]
+  /**
+   * How sure the free-text rules are, in [0, 1] (docs/conflicts.md, "Confidence"): of the flag for
+   * a conflict, of the strongest sub-threshold verdict otherwise (0: nothing fired). 1 for a flag
+   * when the free-text detector is off.
+   */
+  readonly confidence: number
 }
 
 export interface ConflictDetectorOptions {
@@ -28,7 +34,7 @@ export interface ConflictDetectorOptions {
   readonly threshold?: number
   /**
    * The model-free free-text detector run on pairs the topic embedding does not settle as a
-   * conflict (src/conflict/text-detector.ts); `false` turns it off. Default: on.
+   * conflict (src/conflict/judge/text-detector.ts); `false` turns it off. Default: on.
    */
   readonly text?: TextConflictDetector | false
 }
@@ -100,19 +106,37 @@ export class ConflictDetector {
     // Issue 27's precision rules hold here too: no flag where a side makes no claim, where labels
     // name two items ("Ticket 123" / "Ticket 456"), or where two speakers each speak of themselves.
     const gate = this.#text?.gate(a.claim.text, b.claim.text)
-    if (gate) return { conflict: false, similarity, reason: gate.reason, differences: [] }
+    if (gate) return { conflict: false, similarity, reason: gate.reason, differences: [], confidence: 0 }
     const claims = similarity >= threshold ? compareClaims(a.claim, b.claim) : null
     // The claim comparator reads values without hedges ("about 3 miles"); when its only difference
     // is a value that the free-text reading finds equal after conversion, the pair agrees.
     const overruled = claims?.conflict && claims.differences[0]!.kind === 'value' && this.#text?.valuesAgree(a.claim.text, b.claim.text)
-    if (claims?.conflict && !overruled) return { conflict: true, similarity, reason: describe(claims.differences), differences: claims.differences }
+    // Issue 27: a flag of the claim comparator meets the rules a fact's flag meets (the subject
+    // gates and the confidence threshold of the free-text detector), so working memory is as
+    // precise as facts ("Gina's favorite dance style is contemporary" / "Jon's ..." is two people).
+    let weighed = 0
+    if (claims?.conflict && !overruled) {
+      const reason = describe(claims.differences)
+      const found = this.#text?.weighFound(a.claim.text, b.claim.text, { ...FOUND[claims.differences[0]!.kind]!, reason })
+      if (!found || found.conflict) return { conflict: true, similarity, reason: found?.reason ?? reason, differences: claims.differences, confidence: found?.confidence ?? 1 }
+      weighed = found.confidence
+    }
     // Realistic text rarely passes a whole-sentence similarity gate ("standup starts at 9:30" /
     // "standup is at 10 every morning"): the free-text detector gates on shared key entities instead.
     const text = this.#text?.judge(a.claim.text, b.claim.text)
-    if (text?.conflict) return { conflict: true, similarity, reason: text.reason, differences: [] }
-    if (!claims) return { conflict: false, similarity, reason: 'different topics', differences: [] }
-    return { conflict: false, similarity, reason: describe(claims.differences), differences: claims.differences }
+    if (text?.conflict) return { conflict: true, similarity, reason: text.reason, differences: [], confidence: text.confidence }
+    const confidence = Math.max(weighed, text?.confidence ?? 0)
+    if (!claims) return { conflict: false, similarity, reason: 'different topics', differences: [], confidence }
+    return { conflict: false, similarity, reason: describe(claims.differences), differences: claims.differences, confidence }
   }
+}
+
+/** The free-text check whose gates and confidence a comparator flag of each kind meets. */
+const FOUND: Partial<Record<Difference['kind'], { readonly check: CheckName; readonly kind: Exclude<TextConflictVerdict['kind'], 'none' | 'unrelated'> }>> = {
+  value: { check: 'value', kind: 'value' },
+  polarity: { check: 'antonym', kind: 'antonym' },
+  name: { check: 'substitution', kind: 'substitution' },
+  word: { check: 'substitution', kind: 'substitution' },
 }
 
 function describe(diffs: readonly Difference[]): string {

@@ -1,6 +1,6 @@
 import { NUMBER_SRC, parseNumber } from './numbers.js'
 import type { FoundValue, Value } from './values.js'
-import { WEEKDAYS } from './words/weekdays.js'
+import { WEEKDAYS } from '../words/weekdays.js'
 
 /**
  * Finds typed values in a text. Extractors run from the most specific pattern to the least

@@ -1,5 +1,6 @@
 import type { Reading } from './reading.js'
-import { STOPWORDS, stem } from './lexicon.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from './stem.js'
 import { hasStem, sameStem } from './same-stem.js'
 
 /**

@@ -1,4 +1,5 @@
-import { STOPWORDS, stem } from './lexicon.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from './stem.js'
 
 /**
  * Text as people write it in chat and notes, read into tokens. Chat shorthand is expanded first

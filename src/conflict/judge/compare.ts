@@ -1,6 +1,6 @@
 import { align, prefixNegated, sameSlot, sharedGroup } from './align.js'
-import type { Claim, Unit } from './claim.js'
-import { compareValues } from './values.js'
+import type { Claim, Unit } from '../read/claim.js'
+import { compareValues } from '../read/values.js'
 
 /**
  * How two claims about the same topic differ, and whether they contradict each other.

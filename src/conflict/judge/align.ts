@@ -1,5 +1,5 @@
-import { NEGATING_PREFIXES } from './lexicon.js'
-import type { Unit } from './claim.js'
+import { NEGATING_PREFIXES } from '../words/negation.js'
+import type { Unit } from '../read/claim.js'
 
 /** Two units fill the same slot: same canonical word, same value kind, one polarity group, or a negating prefix apart. */
 export function sameSlot(a: Unit, b: Unit): boolean {

@@ -1,10 +1,15 @@
-import { SYNONYMS, STOPWORDS, stem } from './lexicon.js'
-import { ANTONYMS, CLASS_OF, NEGATORS, RETRACTORS } from './cues.js'
-import { isTimeWord, type Reading } from './reading.js'
-import { hasStem, sameStem } from './same-stem.js'
-import { compare, family } from './slot-compare.js'
-import type { Slot } from './slot.js'
-import { WEEKDAYS } from './words/weekdays.js'
+import { SYNONYMS } from '../words/synonyms.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from '../read/stem.js'
+import { ANTONYMS } from '../words/poles.js'
+import { CLASS_OF } from '../words/classes.js'
+import { NEGATORS } from '../words/negation.js'
+import { RETRACTORS } from '../words/retractions.js'
+import { isTimeWord, type Reading } from '../read/reading.js'
+import { hasStem, sameStem } from '../read/same-stem.js'
+import { compare, family } from './checks/values.js'
+import type { Slot } from '../read/slot.js'
+import { WEEKDAYS } from '../words/weekdays.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {

@@ -1,11 +1,12 @@
 import { extractValues } from './extract-values.js'
-import { STOPWORDS, stem } from './lexicon.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from './stem.js'
 import type { Value } from './values.js'
 import { resolveRelativeDates } from './relative-dates.js'
 import { stayEnd, stayNights, termEnd, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
-import { WEEKDAYS } from './words/weekdays.js'
+import { WEEKDAYS } from '../words/weekdays.js'
 
 interface Found { readonly slot: Slot; readonly start: number; readonly end: number }
 

@@ -1,12 +1,22 @@
-import { differentItems, itemLabels } from './labels.js'
-import { readStatement, sentences, type Statement } from './statement.js'
-import { DEFAULT_CONFLICT_THRESHOLD } from './threshold.js'
+import { differentItems, itemLabels } from '../read/labels.js'
+import { readStatement, sentences, type Statement } from '../read/statement.js'
+import { DEFAULT_CONFLICT_THRESHOLD } from '../threshold.js'
 import { weigh } from './confidence.js'
 import { differentModifiers } from './attachment.js'
-import { readText, type Reading } from './reading.js'
-import { compareSlots } from './slot-compare.js'
-import { antonymSignal, complementSignal, dietSignal, identifierSignal, orderSignal, prefixSignal, exclusiveSignal, hasStem, negationSignal, placeSignal, stanceSignal, substitutionSignal, valueSignal, type Signal } from './signals.js'
-import { WEEKDAYS } from './words/weekdays.js'
+import { readText, type Reading } from '../read/reading.js'
+import { hasStem } from '../read/same-stem.js'
+import type { Signal } from './signal.js'
+import { antonymSignal } from './checks/antonyms.js'
+import { complementSignal } from './checks/complement.js'
+import { dietSignal } from './checks/diets.js'
+import { exclusiveSignal } from './checks/exclusive.js'
+import { identifierSignal } from './checks/identifiers.js'
+import { substitutionSignal } from './checks/names.js'
+import { negationSignal, prefixSignal } from './checks/negation.js'
+import { placeSignal } from './checks/places.js'
+import { orderSignal, stanceSignal } from './checks/preferences.js'
+import { compareSlots, valueSignal } from './checks/values.js'
+import { dayRule } from './checks/weekday-rule.js'
 
 /** The free-text detector's answer for one pair. */
 export interface TextConflictVerdict {
@@ -111,6 +121,24 @@ export class TextConflictDetector {
   }
 
   /**
+   * The gates and the confidence this detector gives a contradiction another reader found in two
+   * texts (working memory's claim comparator, issue 27): not a claim, two items, two speakers each
+   * about themselves, two subjects (different names or someone of a person's opening each text),
+   * then the confidence `weigh` gives a fired check of that name, against this detector's
+   * threshold. So a flag of the other reader meets the rules a flag of this one meets.
+   */
+  weighFound(textA: string, textB: string, found: { readonly check: CheckName; readonly kind: Signal['kind']; readonly reason: string }): TextConflictVerdict {
+    const [sa, sb] = [this.statement(textA), this.statement(textB)]
+    const gate = claimGate(sa, sb)
+    if (gate) return gate
+    const [a, b] = [this.read(sa.text), this.read(sb.text)]
+    const shared = sharedKeys(a, b)
+    const subjects = subjectGate(a, b, shared)
+    if (subjects) return { ...subjects, confidence: 0 }
+    return this.#assess({ conflict: true, kind: found.kind, reason: found.reason, shared, check: found.check }, a, b, sa, sb)
+  }
+
+  /**
    * Judges one pair of texts. A text of several sentences or clauses joined by ";" that speak of
    * different subjects ("dev uses Node 18; prod uses Node 20") is also judged clause by clause,
    * against the other text, by the clause whose subject the other names.
@@ -164,25 +192,13 @@ export type RawVerdict = Omit<TextConflictVerdict, 'confidence'> & { readonly ch
 
 /** Judges two readings; see TextConflictDetector. */
 export function judgeReadings(a: Reading, b: Reading): RawVerdict {
-  const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
-  for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
+  const shared = sharedKeys(a, b)
   const day = dayRule(a, b) ?? dayRule(b, a)
   if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
+  const two = subjectGate(a, b, shared)
+  if (two) return two
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
-  // Two texts that open with different names are about two people ("Tess Petrov has a birthday in
-  // August" / "Ximena Ng has a birthday in June"; "Nils Ng ..." / "Nils Costa ...").
-  const [na, nb] = [a.leadingName, b.leadingName]
-  const elsewhere = (name: readonly string[], other: Reading): boolean => name.some((s) => other.tokens.some((t) => t.stem === s))
-  if (na.length && nb.length && na.join(' ') !== nb.join(' ') && ((!elsewhere(na, b) && !elsewhere(nb, a)) || (na.length > 1 && nb.length > 1))) {
-    return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared }
-  }
-  // "Ivy loves jazz" / "ivy's brother hates jazz": someone of the person's, not the person.
-  const kin = (r: Reading): string | undefined => KIN.exec(r.norm)?.[2]?.toLowerCase()
-  const [ka, kb] = [kin(a), kin(b)]
-  if (ka !== kb) {
-    return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared }
-  }
   const signals: Array<Signal & { check: CheckName }> = []
   for (const [check, fn] of CHECKS) {
     const s = fn(a, b)
@@ -210,28 +226,30 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
 }
 
-const WEEKDAY_NAMES: readonly string[] = WEEKDAYS
-/** Kinds of doing a rule against a weekday forbids: releasing, putting on the calendar, calling. */
-const ACTS: readonly RegExp[] = [
-  /\b(?:deploy(?:ed|ing|s)?|ship(?:ped|ping|s)?|releas(?:e|ed|es|ing)|launch(?:ed|es|ing)?|push(?:ed|es|ing)?\s+(?:to\s+)?prod\w*|roll(?:ed|ing|s)?\s+out)\b/i,
-  /\b(?:book(?:ed|ing|s)?|schedul(?:e|ed|es|ing)|plan(?:ned|s)?|put|set\s+up|hold(?:ing|s)?|arrang(?:e|ed|es|ing))\b/i,
-  /\b(?:call(?:ed|s)?|ring)\b/i,
-]
-const actsOf = (r: Reading): number[] => ACTS.flatMap((re, i) => (re.test(r.norm) ? [i] : []))
+/** The key entities two readings share (a compound on one side counts: "payroll export" / "export"). */
+function sharedKeys(a: Reading, b: Reading): string[] {
+  const shared = [...a.keys].filter((k) => hasStem(b.keys, k) || b.compounds.has(k))
+  for (const k of b.keys) if (a.compounds.has(k) && !shared.includes(k)) shared.push(k)
+  return shared
+}
 
-/**
- * A rule against a weekday ("never deploy on Fridays", "don't schedule anything on Fridays")
- * against doing such a thing on that weekday ("ship the hotfix this Friday", "book my review for
- * Friday the 20th"). The weekday is the topic here, which the gate never takes alone.
- */
-function dayRule(x: Reading, y: Reading): string | null {
-  const rule = /\b(?:never|not|no|avoid)\b[^.;!?]*?\b(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)days)\b/i.exec(x.norm)
-  const acts = actsOf(x)
-  if (!rule || acts.length === 0) return null
-  const wd = WEEKDAY_NAMES.indexOf(rule[1]!.slice(0, 3).toLowerCase())
-  const on = y.slots.slots.find((s) => s.kind === 'date' && s.wd === wd && !s.wds)
-  if (!on || !actsOf(y).some((i) => acts.includes(i)) || [...y.negated.values()].some((c) => /^(?:not|no|never)\b/.test(c))) return null
-  return `one side rules out ${rule[1]!.toLowerCase()}, the other does it on one: "${rule[0]}" vs "${on.text}"`
+/** Two subjects told apart before any check: different names opening each text, or someone of a person's. */
+function subjectGate(a: Reading, b: Reading, shared: readonly string[]): RawVerdict | null {
+  const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
+  // Two texts that open with different names are about two people ("Tess Petrov has a birthday in
+  // August" / "Ximena Ng has a birthday in June"; "Nils Ng ..." / "Nils Costa ...").
+  const [na, nb] = [a.leadingName, b.leadingName]
+  const elsewhere = (name: readonly string[], other: Reading): boolean => name.some((s) => other.tokens.some((t) => t.stem === s))
+  if (na.length && nb.length && na.join(' ') !== nb.join(' ') && ((!elsewhere(na, b) && !elsewhere(nb, a)) || (na.length > 1 && nb.length > 1))) {
+    return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared: [...shared] }
+  }
+  // "Ivy loves jazz" / "ivy's brother hates jazz": someone of the person's, not the person.
+  const kin = (r: Reading): string | undefined => KIN.exec(r.norm)?.[2]?.toLowerCase()
+  const [ka, kb] = [kin(a), kin(b)]
+  if (ka !== kb) {
+    return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared: [...shared] }
+  }
+  return null
 }
 
 /** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */

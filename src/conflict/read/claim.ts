@@ -1,7 +1,12 @@
 import { extractValues } from './extract-values.js'
-import {
-  ADDITIVE, CONTRACTIONS, CONTRAST, LIGHT, NEGATIONS, ON_OFF, PHRASES, POLARITY, STOPWORDS, SYNONYMS, stem, type PolarityEntry,
-} from './lexicon.js'
+import { ADDITIVE_WORDS } from '../words/markers.js'
+import { CONTRACTIONS, ON_OFF, PHRASES } from '../words/phrases.js'
+import { CONTRAST } from '../words/classes.js'
+import { LIGHT, SYNONYMS } from '../words/synonyms.js'
+import { CLAIM_NEGATORS } from '../words/negation.js'
+import { POLARITY, type PolarityEntry } from '../words/poles.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from './stem.js'
 import { valueKey, type Value } from './values.js'
 
 /** One content unit of a claim: a word that carries meaning, a typed value, or a negation. */
@@ -125,7 +130,7 @@ function splitWord(word: string): string[] {
 
 function wordUnit(surface: string, sentenceStart: boolean): Unit | null {
   const lower = surface.toLowerCase()
-  if (NEGATIONS.has(lower) || lower === 'non') {
+  if (CLAIM_NEGATORS.has(lower) || lower === 'non') {
     return { kind: 'neg', surface, canon: lower, stem: lower, named: false, topical: false, polarity: POLARITY.get(stem(lower)) ?? [], additive: false }
   }
   const hasDigit = /\d/.test(surface)
@@ -150,9 +155,9 @@ function wordUnit(surface: string, sentenceStart: boolean): Unit | null {
     stem: s,
     named: proper || initialName || contrast,
     light: LIGHT.has(canon),
-    topical: !proper && !contrast && polarity.length === 0 && !ADDITIVE.has(lower) && !LIGHT.has(canon),
+    topical: !proper && !contrast && polarity.length === 0 && !ADDITIVE_WORDS.has(lower) && !LIGHT.has(canon),
     polarity,
-    additive: ADDITIVE.has(lower),
+    additive: ADDITIVE_WORDS.has(lower),
   }
 }
 

@@ -1,8 +1,8 @@
-import type { Reading } from './reading.js'
-import { sentences, type Statement } from './statement.js'
-import { twoSubjects } from './subject.js'
-import { labelHeadAt } from './labels.js'
-import { sameStem } from './same-stem.js'
+import type { Reading } from '../read/reading.js'
+import { sentences, type Statement } from '../read/statement.js'
+import { twoSubjects } from '../read/subject.js'
+import { labelHeadAt } from '../read/labels.js'
+import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './text-detector.js'
 
 /**

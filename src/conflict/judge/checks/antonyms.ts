@@ -1,0 +1,35 @@
+import { differentObjects, differentQualifiers } from '../attachment.js'
+import type { Reading } from '../../read/reading.js'
+import type { Signal } from '../signal.js'
+import { differentPlaces } from './places.js'
+import { sharedObject } from './preferences.js'
+
+// Opposite states and outcomes: the antonym groups of words/antonyms.ts and WordNet's, as a
+// reading found them (read/reading.ts, `poles`).
+
+/** Opposite poles of one antonym group: approved/rejected, on/off, finished/still running. */
+export function antonymSignal(a: Reading, b: Reading): Signal | null {
+  for (const [group, pa] of a.poles) {
+    const pb = b.poles.get(group)
+    if (!pb) continue
+    const pure = (ps: typeof pa, pole: number): boolean => ps.every((p) => p.pole === pole)
+    for (const pole of [1, -1] as const) {
+      const aPure = pure(pa, pole) && pb.some((p) => p.pole === -pole)
+      const bPure = pure(pb, pole) && pa.some((p) => p.pole === -pole)
+      if (!aPure && !bPure) continue
+      // "opens at 9" / "opens at 9am and closes at 9pm": the other side states this pole too.
+      // (Only where the pole is qualified by a time: "60% done" beside "still running" is no opening hour.)
+      const timed = (r: Reading, end: number): boolean => /^\s*(?:at|from|until|till|by|on)?\s*(?:\d|noon|midnight)/i.test(r.norm.slice(end))
+      if (group !== 'preference' && ((aPure && timed(a, pa[0]!.end) && pb.some((p) => p.pole === pole)) || (bPure && timed(b, pb[0]!.end) && pa.some((p) => p.pole === pole)))) continue
+      if (group === 'preference' && !sharedObject(a, b)) continue
+      const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
+      const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
+      if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
+      // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
+      if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end) || differentPlaces(a, b)) continue
+      const [wa, wb] = [ea.word, eb.word]
+      return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
+    }
+  }
+  return null
+}

@@ -1,0 +1,27 @@
+import type { Reading } from '../../read/reading.js'
+import { hasStem } from '../../read/same-stem.js'
+import type { Signal } from '../signal.js'
+import { unmatched } from './names.js'
+
+/** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day"; "9–5" / "24/7". */
+export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
+  // Hours against around the clock: "support hours are 9–5 ET" / "support is staffed 24/7".
+  const always = /\b24\s*\/\s*7\b|\b(?:a)?round[-\s]the[-\s]clock\b|\b24\s+hours\s+a\s+day\b/i
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const span = x.slots.slots.find((s) => s.kind === 'span')
+    if (span && always.test(y.text) && !always.test(x.text)) return { kind: 'exclusive', reason: `one side gives hours ("${span.text.trim()}"), the other says around the clock` }
+  }
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const clause of x.exclusive) {
+      if (![...clause].some((s) => hasStem(y.keys, s))) continue
+      // What "only" keeps is of one kind ("only wire transfers", "the only admin, Alice"); another
+      // thing of that kind is an addition, a thing of another kind ("virtual only" / "learning
+      // the piano") or the one a clause is about ("Colm booked ...") is not.
+      const kinds = new Set(x.entities.filter((e) => e.stem.split(' ').every((s) => clause.has(s))).map((e) => e.cls))
+      const extra = unmatched(y, x).filter((e) => kinds.has(e.cls) && (e.cls !== null || !/^\s*$|[.;!?:,]\s*$/.test(y.norm.slice(0, e.start))))
+      if (y.universal) return { kind: 'exclusive', reason: 'one side restricts ("only") what the other allows always' }
+      if (extra.length) return { kind: 'exclusive', reason: `one side says "only", the other adds "${extra[0]!.text}"` }
+    }
+  }
+  return null
+}

@@ -1,0 +1,69 @@
+import { differentAttributes, SUBJECT_CLASSES } from '../attachment.js'
+import { ANTONYMS } from '../../words/poles.js'
+import type { Reading } from '../../read/reading.js'
+import { sameStem } from '../../read/same-stem.js'
+import type { Signal } from '../signal.js'
+import { differentTimes } from '../signal.js'
+
+// Another name in the place of one: a member of a closed class (words/classes.ts) or a lone name.
+
+/** The entities of one text the other does not name. */
+export function unmatched(x: Reading, y: Reading): Reading['entities'] {
+  return x.entities.filter((e) => !e.stem.split(' ').some((s) => y.tokens.some((t) => sameStem(t.stem, s))))
+}
+
+const MODIFIER_CLASSES = SUBJECT_CLASSES
+
+/** Another name in the same place: UPS vs FedEx, Spanish vs English, Kevin vs Omar. */
+export function substitutionSignal(a: Reading, b: Reading): Signal | null {
+  if (differentTimes(a, b) || a.additive || b.additive) return null
+  const [ua, ub] = [unmatched(a, b), unmatched(b, a)]
+  // "does not accept checks" chooses nothing: a negated member answers no question.
+  const asserted = (r: Reading) => (e: Reading['entities'][number]): boolean => !e.cls || !r.negated.has(e.stem)
+  for (const e of ua.filter(asserted(a))) {
+    if (!e.cls) continue
+    const f = ub.filter(asserted(b)).find((x) => x.cls === e.cls)
+    if (f && !differentAttributes(a, e.start, b, f.start)) {
+      // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
+      const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
+      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: MODIFIER_CLASSES.has(e.cls), twice: names && MODIFIER_CLASSES.has(e.cls) }
+    }
+  }
+  // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
+  const plain = (e: Reading['entities'][number]): boolean => !e.cls && !ANTONYMS.has(e.stem)
+  // "by email, not DMs", "email over Slack": a name said not to be the one, or ranked below it, chooses nothing.
+  const chosen = (r: Reading) => (e: Reading['entities'][number]): boolean => !r.negated.has(e.stem) && !r.orders.some((o) => o.worse === e.stem)
+  const [na, nb] = [ua.filter(plain).filter(chosen(a)), ub.filter(plain).filter(chosen(b))]
+  const [x, y] = [na[0], nb[0]]
+  // A name guessed from a sentence's start ("Rafa knows ...") stands against a person's name, not
+  // against a name that labels a thing ("Terraform Cloud bill", "our Slack bot").
+  // A name before a noun says which one ("the LGBTQ community", "Sony Music legal"): against a
+  // name that stands alone it answers no question the other answers.
+  const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies) || (!x.guessed && !y.guessed && beforeNoun(a, x) !== beforeNoun(b, y)))
+  // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
+  const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
+  if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+    return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
+  }
+  return null
+}
+
+/** Whether a name stands before a noun it modifies, not before a word that says when or how ("Omar since the reorg"). */
+function beforeNoun(r: Reading, e: Reading['entities'][number]): boolean {
+  return !!e.modifies && !/^\s+(?:since|until|till|after|before|during|once|again|now|today|too|as|via|per|through|instead|anymore)\b/i.test(r.norm.slice(e.start + e.text.length))
+}
+
+/** "DD" for "Datadog", "LH" for "Lufthansa": an all-caps short form whose letters run through the long one. */
+function abbreviates(x: string, y: string): boolean {
+  const [s, l] = x.length <= y.length ? [x, y] : [y, x]
+  if (!/^[A-Z]{2,5}$/.test(s)) return false
+  const lower = l.toLowerCase()
+  if (lower[0] !== s[0]!.toLowerCase()) return false
+  let at = 0
+  for (const ch of s.toLowerCase()) {
+    at = lower.indexOf(ch, at)
+    if (at < 0) return false
+    at++
+  }
+  return true
+}

@@ -1,0 +1,102 @@
+import { NEGATORS } from '../../words/negation.js'
+import { ANTONYMS } from '../../words/poles.js'
+import { isTimeWord, type Reading } from '../../read/reading.js'
+import { hasStem, sameStem } from '../../read/same-stem.js'
+import { stem } from '../../read/stem.js'
+import type { Signal } from '../signal.js'
+
+/** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
+export function negationSignal(a: Reading, b: Reading): Signal | null {
+  // Both negate one thing ("no longer supported" / "support has ended"): they agree.
+  for (const s of a.negated.keys()) if (!isTimeWord(s) && hasStem(b.negated.keys(), s)) return null
+  // "don't call after 9pm" / "calls only before 9pm": one side of a time bound each, two facts.
+  const side = (r: Reading): string | undefined => /\b(before|after|until|till|past|from)\s+(?:\d|noon|midnight)/i.exec(r.norm)?.[1]?.toLowerCase().replace(/^(?:until|till)$/, 'before').replace(/^(?:past|from)$/, 'after')
+  const [sa, sb] = [side(a), side(b)]
+  if (sa && sb && sa !== sb) return null
+  // "avoids caffeine after noon" / "has an espresso at 8am": the time is outside what is ruled out.
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const bound = timeBound(x)
+    const times = y.slots.slots.filter((t): t is Extract<typeof t, { kind: 'time' }> => t.kind === 'time')
+    if (bound && times.length && times.every((t) => t.minutes.every((m) => (bound.side === 'after' ? m < bound.at : m > bound.at)))) return null
+  }
+  for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
+    for (const [s, cue] of x.negated) {
+      // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
+      // shares ("allergic" on both sides) negates the same way there.
+      if (isTimeWord(s) || s.length < 2 || ANTONYMS.has(s)) continue
+      const head = x.tokens.find((t) => t.lower === cue.split(' ')[0])
+      if (head && !NEGATORS.has(head.lower) && y.tokens.some((t) => sameStem(t.stem, head.stem))) continue
+      // A dislike ("dislikes long meetings") clashes with liking or taking the thing, not with
+      // merely naming it ("asked to cap meetings at 30 min").
+      if (head && isDislike(head.stem) && !y.poles.get('preference')?.some((p) => p.pole > 0) && !CONSUMES.test(y.norm)) continue
+      if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
+      // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
+      const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
+      // A retraction is of its clause's head ("the 5pm train to Leeds is cancelled" cancels the
+      // train): a word in a phrase after a preposition before the verb counts only if the other
+      // side names what that phrase hangs on.
+      if (head && !NEGATORS.has(head.lower) && tx && tx.start < head.start) {
+        const clauseStart = Math.max(...[...x.norm.slice(0, tx.start).matchAll(/[.;!?,()–]/g)].map((m) => m.index + 1), 0)
+        const before = x.tokens.filter((t) => t.start >= clauseStart && t.start < tx.start)
+        const prep = before.findIndex((t) => /^(?:to|from|in|at|on|for|of|with|near|by)$/.test(t.lower))
+        const hang = prep > 0 ? before.slice(0, prep).reverse().find((t) => x.content.has(t.stem) && !/^\d/.test(t.lower)) : undefined
+        if (hang && !hasStem(y.content, hang.stem)) continue
+      }
+      // A retraction negates its clause's head: in "the payroll export failed" the export failed,
+      // and "payroll" only says which one, so the other side must name the export too.
+      if (head && !NEGATORS.has(head.lower) && tx) {
+        const next = x.tokens[x.tokens.indexOf(tx) + 1]
+        // "Python 2 was sunset": the number says which one, and the other side must name it too.
+        if (next && /^\d/.test(next.lower) && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && !y.tokens.some((t) => t.lower === next.lower)) continue
+        if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem) &&
+          !/^(?:after|before|until|till|since|during|past|around|about)$/.test(next.lower)) continue
+      }
+      if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
+      // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
+      if (tx && ty && particle(x, tx) !== particle(y, ty)) continue
+      const word = ty?.lower ?? s
+      const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
+      return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
+    }
+  }
+  return null
+}
+
+/** The particle right after a word ("give up", "speak up"), or ''. */
+function particle(r: Reading, t: Reading['tokens'][number]): string {
+  const n = r.tokens[r.tokens.indexOf(t) + 1]
+  return n && /^(?:up|out|off|down|away|back)$/.test(n.lower) && /^\s+$/.test(r.norm.slice(t.end, n.start)) ? n.lower : ''
+}
+
+/** A clock time a text bounds its statement by: "after noon", "before 9am". */
+function timeBound(r: Reading): { side: 'after' | 'before'; at: number } | null {
+  for (const t of r.slots.slots) {
+    if (t.kind !== 'time' || t.minutes.length !== 1) continue
+    const m = /\b(after|past|from|before|until|till|by)\s*$/i.exec(r.norm.slice(Math.max(0, (r.slots.at.get(t) ?? 0) - 8), r.slots.at.get(t) ?? 0))
+    if (m) return { side: /^(?:after|past|from)$/i.test(m[1]!) ? 'after' : 'before', at: t.minutes[0]! }
+  }
+  return null
+}
+
+/** Taking, eating, choosing: what a dislike cannot do. */
+const CONSUMES = /\b(?:ate|eats?|eating|had|has|have|having|drank|drinks?|drinking|ordered|orders?|ordering|picked|picks?|chose|chooses|choose|booked|books?|took|takes?|bought|buys?|uses?|used|using|signed up|joined|adopted|adopts?|owns?|keeps?|got|gets)\b/i
+const isDislike = (s: string): boolean => ANTONYMS.get(s)?.some((p) => p.group === 'preference' && p.pole < 0) === true
+
+/**
+ * A word negated by its prefix against the word itself: "unassigned" / "assigned to Ruth",
+ * "non-binding" / "binding". Only when the other text uses the bare word, so "understand" or
+ * "unit" never count.
+ */
+export function prefixSignal(a: Reading, b: Reading): Signal | null {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const t of x.tokens) {
+      const m = /^(?:un|non-?)(\p{L}{4,})$/u.exec(t.lower)
+      if (!m || ANTONYMS.has(t.stem)) continue
+      const bare = y.tokens.find((u) => u.lower === m[1] || sameStem(u.stem, stem(m[1]!)))
+      if (!bare || y.negated.has(bare.stem) || x.tokens.some((u) => u !== t && sameStem(u.stem, bare.stem))) continue
+      if (x.pastAt(t.start) !== y.pastAt(bare.start)) continue
+      return { kind: 'negation', reason: `one side negates what the other states: "${t.lower}" vs "${bare.lower}"` }
+    }
+  }
+  return null
+}

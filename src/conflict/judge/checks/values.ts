@@ -1,0 +1,136 @@
+import { differentAttributes, qualifiedDays } from '../attachment.js'
+import type { Reading } from '../../read/reading.js'
+import type { Slot, Slots } from '../../read/slot.js'
+import type { Signal } from '../signal.js'
+import { differentTimes } from '../signal.js'
+import { compareDates, relativeDateClash } from './dates.js'
+import { adapt, compareQuantities, withinBound, withSpanDurations } from './quantities.js'
+import { compareTimes, withUtcDates } from './times.js'
+
+// The value check: the slots of both texts (read/slots.ts) compared family by family, and a clash
+// that no reading reconciles turned into a signal. How each kind of value compares is in times.ts,
+// dates.ts and quantities.ts.
+
+/** Two slots that disagree, for the reason shown to a person. */
+export interface Clash {
+  readonly kind: string
+  readonly a: string
+  readonly b: string
+  /** The two slots, to look at what each is attached to. */
+  readonly slots: readonly [Slot, Slot]
+}
+
+/** The comparable family of a slot: only slots of one family are compared. */
+export function family(s: Slot): string {
+  switch (s.kind) {
+    case 'span': return 'time'
+    case 'measure': return `measure:${s.dim}`
+    case 'count': return `count:${s.unit}`
+    case 'freq': return 'freq'
+    case 'reldate': return `reldate:${s.unit}`
+    default: return s.kind
+  }
+}
+
+export type Verdict = 'equal' | 'differ' | 'incomparable'
+
+/** Compares two slots of one family. */
+export function compare(a: Slot, b: Slot, approx: boolean): Verdict {
+  if (a.kind === 'span' || b.kind === 'span') return compareTimes(a, b)
+  if (a.kind !== b.kind) return 'incomparable'
+  const bounded = withinBound(a, b)
+  if (bounded !== null) return bounded
+  switch (a.kind) {
+    case 'time': return compareTimes(a, b)
+    case 'date':
+    case 'reldate': return compareDates(a, b as typeof a)
+    default: return compareQuantities(a, b as typeof a, approx)
+  }
+}
+
+/**
+ * Slots of one family present on both sides: they clash when no reading of one equals a reading of
+ * the other (one equal pair means the texts agree on that family; the rest is added detail).
+ * A bare count ("table for 6") is compared with a counted one ("8 people") only when each text has
+ * a single count, and a bare amount ("25k") with money when the other side's amount is money.
+ */
+export function compareSlots(sa: Slots, sb: Slots): { readonly clashes: readonly Clash[]; readonly agreements: number } {
+  const approx = sa.approximate || sb.approximate
+  const [xa, xb] = [adapt(withUtcDates(withSpanDurations(sa.slots)), sb.slots), adapt(withUtcDates(withSpanDurations(sb.slots)), sa.slots)]
+  const clashes: Clash[] = []
+  let agreements = 0
+  const fams = new Set(xa.map(family).filter((f) => xb.some((s) => family(s) === f)))
+  for (const f of fams) {
+    const pa = xa.filter((s) => family(s) === f)
+    const pb = xb.filter((s) => family(s) === f)
+    // Values that find an equal partner agree; a clash is between two that found none
+    // ("Q3, week of July 8" / "Q3, week of July 22": the quarters agree, the weeks do not).
+    const matched = (p: Slot, others: readonly Slot[], flip: boolean): boolean =>
+      others.some((q) => (flip ? compare(q, p, approx) : compare(p, q, approx)) === 'equal')
+    const ua = pa.filter((p) => !matched(p, pb, false))
+    const ub = pb.filter((q) => !matched(q, pa, true))
+    if (ua.length < pa.length) agreements++
+    let differ: [Slot, Slot] | null = null
+    for (const p of ua) for (const q of ub) if (!differ && compare(p, q, approx) === 'differ') differ = [p, q]
+    if (differ) clashes.push({ kind: f.replace(/^(measure|count|freq|reldate):/, ''), a: differ[0].text, b: differ[1].text, slots: differ })
+  }
+  // "today" / "next week": relative dates of two units (dates.ts).
+  const rel = relativeDateClash(xa, xb)
+  if (rel) clashes.push(rel)
+  return { clashes, agreements }
+}
+
+const EVENTFUL: ReadonlySet<string> = new Set(['time', 'span', 'date', 'reldate'])
+
+/** Values of one kind that no reading reconciles: 3pm vs 4pm, 30°C vs 68°F, 1 GB vs 500 MB. */
+export function valueSignal(a: Reading, b: Reading): Signal | null {
+  // "used to work at Stripe" / "at Shopify now": a past value and a present one are both true.
+  if (differentTimes(a, b)) return null
+  // Times and dates belong to events ("departs" / "arrives", "expires" / "was signed"); amounts,
+  // sizes and frequencies are read as one attribute whatever verb carries them ("runs twice a
+  // month" / "is processed once a month").
+  // Label numbers ("PR 221", "Gate 12") say which thing, as times say which event: both are
+  // compared only when said of one attribute ("reviewed PR 221" / "approved PR 223" are two PRs).
+  const labelled = (sl: (typeof a.slots.slots)[number]): boolean => EVENTFUL.has(sl.kind) || (sl.kind === 'count' && sl.unit.startsWith('#'))
+  const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
+    const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
+    if (labelled(c.slots[0]) && differentAttributes(a, atA, b, atB)) return false
+    // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
+    const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) : null]
+    // "after noon", "before 9am": a bound on a time, not the time of the thing.
+    const bounded = (r: Reading, at: number): boolean => at >= 0 && /\b(?:after|past|before|until|till|by)\s*$/i.test(r.norm.slice(Math.max(0, at - 8), at))
+    if (c.slots[0].kind === 'time' && (bounded(a, atA) || bounded(b, atB))) return false
+    // "next cleaning booked for Oct" / "last one was April": two occurrences, not one date twice.
+    const [oa, ob] = [occurrence(a, atA), occurrence(b, atB)]
+    if (oa && ob && oa !== ob) return false
+    return c.slots[0].kind === 'date' || !(da && db && ![...da].some((d) => db.has(d)))
+  })
+  // "closed on Sundays" / "hours: Mon–Sat": days said to be off are not the days of the thing;
+  // open and closed days are the antonym check's, which compares them as days.
+  const off = (r: Reading, sl: (typeof clashes)[number]['slots'][number]): boolean => {
+    const at = r.slots.at.get(sl) ?? -1
+    return sl.kind === 'date' && at >= 0 && /\b(?:closed|shut|not|no|never|except|off|without)\b[^.;!?,]*$/i.test(r.norm.slice(Math.max(0, at - 30), at))
+  }
+  const c = clashes.find((x) => !off(a, x.slots[0]) && !off(b, x.slots[1]))
+  if (!c) return null
+  // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
+  const version = clashes.some((x) => x.slots[0].kind === 'version')
+  const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
+  const at: [number, number] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
+  return { kind: 'value', reason: `different ${valueKindName(c.kind, c.slots[0].kind)}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version, at }
+}
+
+/** A value kind a person reads: "number" for a bare count, "number of seats", "relative date". */
+function valueKindName(kind: string, slot: string): string {
+  if (slot === 'reldate') return 'relative date'
+  if (slot === 'freq') return 'frequency'
+  if (slot === 'count') return kind === '' ? 'number' : kind.startsWith('#') ? `${kind.slice(1)} number` : `number of ${kind}`
+  return kind || slot
+}
+
+/** Which occurrence the clause of a value speaks of: the last one, or the next one. */
+function occurrence(r: Reading, at: number): 'last' | 'next' | null {
+  if (at < 0) return null
+  const m = /\b(last|previous|prior|next|upcoming|following)\b(?![^.;!?]*\b(?:last|previous|prior|next|upcoming|following)\b)[^.;!?]*$/i.exec(r.norm.slice(0, at))
+  return m ? (/^(?:last|previous|prior)$/i.test(m[1]!) ? 'last' : 'next') : null
+}

@@ -1,0 +1,23 @@
+import type { Reading } from '../read/reading.js'
+
+/** One reason two related observations cannot both hold now. */
+export interface Signal {
+  readonly kind: 'value' | 'negation' | 'antonym' | 'preference' | 'substitution' | 'exclusive' | 'diet'
+  readonly reason: string
+  /** For substitutions: the names differ in a modifier of the subject (Alice's / Bob's, staging / production). */
+  readonly modifier?: boolean
+  /** For substitutions: a modifier and a name both differ. */
+  readonly twice?: boolean
+  /** For values: how many kinds of value differ, and whether one of them is a period (last year / this year). */
+  readonly kinds?: number
+  readonly period?: boolean
+  /** For values: where each clashing value stands in its reading's `norm` (-1: not known). */
+  readonly at?: readonly [number, number]
+  /** For a name against a name: where each stands in its reading's `norm` (the confidence asks whether it is a value there). */
+  readonly names?: readonly [{ readonly text: string; readonly start: number }, { readonly text: string; readonly start: number }]
+}
+
+/** Whether one text speaks of the past and the other of the present, so their values are both true. */
+export function differentTimes(a: Reading, b: Reading): boolean {
+  return a.past !== b.past || (a.present && !b.present && b.simplePast) || (b.present && !a.present && a.simplePast)
+}

@@ -1,0 +1,18 @@
+// Words and patterns that mark how a statement stands: in the past or the present, restricted
+// ("only") or universal ("any"), added to another ("also").
+
+/** Markers that put a statement in the past: it is not a claim about now. */
+export const PAST_MARKERS: RegExp = /\b(?:used to|grew up|formerly|previously|originally|back then|in the past|ex-|former|at (?:his|her|their|my) (?:last|old|previous) (?:job|company|employer))\b/i
+/** Markers that put a statement in the present. */
+export const PRESENT_MARKERS: RegExp = /\b(?:now|these days|currently|nowadays|today|at the moment|since)\b/i
+
+/** Restriction to one member ("only accepts wire", "the only admin", "X only"). */
+// Not "read-only", "invite-only": a compound names a mode, it restricts nothing else.
+export const EXCLUSIVE: RegExp = /(?<!-)\b(?:only|sole|solely|exclusively)\b/i
+/** Universal choice, the opposite of a restriction ("any day", "whenever"). */
+export const UNIVERSAL: RegExp = /\b(?:any\s+(?:day|time|one|of|language)|whenever|whatever|whichever|anytime|every\s+day|either)\b/i
+/** Words that add to what was said rather than replace it. */
+export const ADDITIVE: RegExp = /\b(?:also|too|as well|additionally|plus|in addition)\b/i
+
+/** Markers that one observation adds to another rather than replacing it ("also speaks French"). */
+export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'additionally', 'another', 'besides', 'aswell'])

@@ -1,0 +1,9 @@
+/**
+ * Liking and disliking. They contradict only when they are about the same thing, which the
+ * detector checks: "loves spicy food" vs "can't handle heat" needs the spice group too.
+ */
+export const LIKE = 'like likes liked love loves loved prefer prefers preferred want wants wanted enjoy enjoys adore fan favorite favourite always'
+export const DISLIKE = 'hate hates hated dislike dislikes detest detests loathe avoid avoids refuse refuses allergic terrified scared afraid'
+
+/** Phrases that say the same as a dislike ("can't stand", "won't eat", "can't handle"). */
+export const DISLIKE_PHRASES: RegExp = /\b(?:can not|will not|does not|do not)\s+(?:stand|handle|do|eat|drink|tolerate|bear)\b|\bnot\s+a\s+fan\b|\bstrains?\b/gi

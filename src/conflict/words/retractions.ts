@@ -1,0 +1,55 @@
+import { stem } from '../read/stem.js'
+
+/**
+ * Retraction, cancellation and refusal: the event or state named beside them did not happen or no
+ * longer holds. Matched on stems, so "cancelled", "cancels" and "cancel" are one cue.
+ */
+const RETRACT_WORDS =
+  'cancel cancelled canceled scrap scrapped drop dropped remove removed retire retired revert reverted rollback ' +
+  'decline declined deny denied refuse refused reject rejected veto vetoed abandon abandoned withdraw withdrew withdrawn ' +
+  'stop stopped halt halted discontinue discontinued deprecate deprecated disable disabled mute muted block blocked ' +
+  'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended ' +
+  'revoke revoked waive waived rescind rescinded sunset sunsetted resign resigned'
+export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
+
+/** Multi-word retractions, rewritten to one marker word before tokenizing. */
+export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?:called|call|calling|calls)\s+off\b/gi, 'cancelled'],
+  [/\b(?:turned|turns|turn|turning)\s+down\b/gi, 'rejected'],
+  // "left the company" is a resignation; "left for vacation" is not.
+  [/\b(?:left|leaves|leaving|quit|quits)\s+(?:the\s+|our\s+)?(company|team|firm|job|org|organi[sz]ation|group|startup)\b/gi, 'resigned from the $1'],
+  // "pulled out of the demo", "dropped out", "backed out", "bowed out": a withdrawal.
+  [/\b(?:pulled|pulls|pull|pulling|dropped|drops|drop|dropping|backed|backs|back|backing|bowed|bows|bow|opted|opts|opt)\s+out\b(?:\s+of\b)?/gi, 'withdrew'],
+  [/\bno\s+longer\b/gi, 'not'],
+  [/\b(?:rolled|rolling|roll|rolls)\s+back\b/gi, 'reverted'],
+  [/\b(?:ripped|ripping|rip|took|taken|take|pulled|pull)\s+(\w+(?:\s+\w+)?)\s+out\b/gi, 'removed $1'],
+  [/\b(?:turned|switched|turn|switch)\s+off\b/gi, 'disabled'],
+  [/\bout\s+of\s+(?:service|order)\b/gi, 'broken'],
+  [/\b(?:still\s+)?waiting\s+(?:on|for)\b/gi, 'unsigned'],
+  [/\bhas\s+not\s+been\b/gi, 'not'],
+  [/\bstop\s+(\w+ing)\b/gi, 'stop $1'],
+  [/\bon\s+(?:time|schedule)\b/gi, 'ontime'],
+  // "still on", "as planned", "going ahead": happening when planned; "pushed a week": delayed.
+  [/\b(?:as\s+planned|still\s+on\b(?!\s+(?:the|a|an|my|our|his|her|their|it)\b)|going\s+ahead|went\s+ahead|goes\s+ahead)/gi, 'ontime'],
+  [/\b(?:pushed|bumped|slipped|pushed\s+back|pushed\s+out)\s+(?:by\s+)?(?:a|one|two|three|\d+)\s+(?:day|week|month)s?\b/gi, 'delayed'],
+  [/\b(is|are|was|were|be|been)\s+(up)\b(?!\s+(?:to|for|by|from))/gi, '$1 online'],
+  [/\b(is|are|was|were|be|been)\s+(down)\b(?!\s+(?:to|for|by|from))/gi, '$1 offline'],
+  [/\b(?:can not|cannot|will not|won't|could not|couldn't|not going to)\s+make\s+it\b/gi, 'absent'],
+  [/\b(?:can|will|could)\s+make\s+it\b/gi, 'attending'],
+  [/\bout\s+of\s+(?:the\s+)?office\b|\bon\s+(?:leave|vacation|holiday|pto)\b/gi, 'away'],
+  [/\b(is|are|am|was|were)\s+out\b(?!\s+(?:of|for|to|with|on)\b)/gi, '$1 away'],
+  [/\b(?:is|are|am)\s+in\s+the\s+office\b|\bin\s+the\s+office\s+today\b/gi, 'is onsite'],
+  [/\bunder\s+warranty\b/gi, 'warranted'],
+  // "an open balance", "balance due": money still owed.
+  [/\b(?:open|unpaid|remaining)\s+balance\b|\bbalance\s+(?:due|owed|owing)\b/gi, 'outstanding balance'],
+  // "badges into the office", "comes into the Austin office every day": working on site.
+  // ("only comes into the office for workshops" is an exception, not a way of working.)
+  [/(?<!\b(?:only|sometimes|occasionally|rarely)\s+)\b(?:badges?|badged|badging|comes?|came|coming|goes|went|going|commutes?|commuting)\s+(?:in)?to\s+(?:the\s+)?(?:[A-Z]\w+\s+)?office\b/g, 'works onsite'],
+  [/\bsold[-\s]out\b/gi, 'soldout'],
+  [/\b(?:lost|loses|lose)\s+(access|permission|permissions|rights)\b/gi, 'revoked $1'],
+  [/\berror(?:ed|s)?\s+out\b/gi, 'errored'],
+  [/\b24\/7\b|\baround the clock\b/gi, 'always'],
+  [/\b(\d+|some|a few)\s+((?:\w+\s+)?)left\b/gi, '$1 $2remaining'],
+  [/\bwent\s+up\b|\bgone\s+up\b|\bgoes\s+up\b/gi, 'increased'],
+  [/\bwent\s+down\b|\bgone\s+down\b|\bgoes\s+down\b/gi, 'decreased'],
+]
