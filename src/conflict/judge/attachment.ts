@@ -7,7 +7,7 @@ import { NEGATORS } from '../words/negation.js'
 import { RETRACTORS } from '../words/retractions.js'
 import { isTimeWord, type Reading } from '../read/reading.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
-import { compare, family } from './checks/values.js'
+import { compare, family } from './checks/slot-compare.js'
 import type { Slot } from '../read/slot.js'
 import { WEEKDAYS } from '../words/weekdays.js'
 

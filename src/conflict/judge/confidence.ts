@@ -3,7 +3,7 @@ import { sentences, type Statement } from '../read/statement.js'
 import { twoSubjects } from '../read/subject.js'
 import { labelHeadAt } from '../read/labels.js'
 import { sameStem } from '../read/same-stem.js'
-import type { RawVerdict } from './text-detector.js'
+import type { RawVerdict } from './verdict.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,

@@ -6,6 +6,7 @@ import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from '../read/reading.js'
 import { hasStem } from '../read/same-stem.js'
 import type { Signal } from './signal.js'
+import type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 import { antonymSignal } from './checks/antonyms.js'
 import { complementSignal } from './checks/complement.js'
 import { dietSignal } from './checks/diets.js'
@@ -15,31 +16,19 @@ import { substitutionSignal } from './checks/names.js'
 import { negationSignal, prefixSignal } from './checks/negation.js'
 import { placeSignal } from './checks/places.js'
 import { orderSignal, stanceSignal } from './checks/preferences.js'
-import { compareSlots, valueSignal } from './checks/values.js'
+import { compareSlots } from './checks/slot-compare.js'
+import { valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
 
-/** The free-text detector's answer for one pair. */
-export interface TextConflictVerdict {
-  readonly conflict: boolean
-  /** What kind of contradiction, or why none: `unrelated` when no key entity is shared. */
-  readonly kind: Signal['kind'] | 'unrelated' | 'none'
-  /** For a person: what disagrees, and the entities the two texts share. */
-  readonly reason: string
-  /** Key entities (names, identifiers, uncommon words) both texts mention. */
-  readonly shared: readonly string[]
-  /** How sure the rules are that the texts contradict, in [0, 1]; `conflict` is this at or above the threshold. */
-  readonly confidence: number
-}
+export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
 /** The checks in the order they are asked, each with the name its verdicts carry (`check`). */
 const CHECKS = [
   ['value', valueSignal], ['negation', negationSignal], ['antonym', antonymSignal], ['substitution', substitutionSignal],
   ['exclusive', exclusiveSignal], ['diet', dietSignal], ['complement', complementSignal], ['identifier', identifierSignal],
   ['order', orderSignal], ['prefix', prefixSignal], ['stance', stanceSignal], ['place', placeSignal],
-] as const
+] as const satisfies ReadonlyArray<readonly [CheckName, (a: Reading, b: Reading) => Signal | null]>
 
-/** Which check found a contradiction: `weekday-rule` is the rule against a weekday (dayRule). */
-export type CheckName = (typeof CHECKS)[number][0] | 'weekday-rule'
 
 /**
  * Decides whether two short observations, written however people write (chat, notes, tickets),
@@ -187,8 +176,6 @@ function claimGate(a: Statement, b: Statement): TextConflictVerdict | null {
   return null
 }
 
-/** What the checks say before the confidence is weighed: whether a contradiction signal fired, and which check. */
-export type RawVerdict = Omit<TextConflictVerdict, 'confidence'> & { readonly check?: CheckName; readonly signal?: Signal }
 
 /** Judges two readings; see TextConflictDetector. */
 export function judgeReadings(a: Reading, b: Reading): RawVerdict {

@@ -1,6 +1,6 @@
 import type { Slot } from '../../read/slot.js'
 import { compareDateParts } from '../../read/values.js'
-import type { Clash, Verdict } from './values.js'
+import type { Clash, Verdict } from './value-verdict.js'
 
 // Calendar dates, ranges of days and weekdays, and relative dates ("today", "next week").
 

@@ -1,5 +1,5 @@
 import type { Slot } from '../../read/slot.js'
-import type { Verdict } from './values.js'
+import type { Verdict } from './value-verdict.js'
 
 // Amounts: money, percentages, measures in base units, counts, frequencies, versions; bounds on
 // them ("under 6 hours"), and durations hidden in spans and ranges of days.

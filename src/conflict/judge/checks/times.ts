@@ -1,6 +1,6 @@
 import type { Slot } from '../../read/slot.js'
 import { seasonFits, toUtc, type Zone } from '../../read/time-zones.js'
-import type { Verdict } from './values.js'
+import type { Verdict } from './value-verdict.js'
 
 // Clock times and windows of time: one instant read in every zone and season its text allows.
 
