@@ -1,0 +1,163 @@
+import type { Reading } from './reading.js'
+import { stem } from './lexicon.js'
+import { labelHeadAt } from './labels.js'
+import { hasStem, sameStem } from './same-stem.js'
+import { subjectStems } from './subject.js'
+import { normalizeText, tokenize } from './text-tokens.js'
+import { isTimeWord } from './reading.js'
+import type { Statement } from './statement.js'
+import type { RawVerdict } from './text-detector.js'
+
+/**
+ * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
+ * differ in what they say of it, or only share a word (issue 27, third round).
+ *
+ * A contradiction is two claims with one subject and one attribute whose values cannot both hold.
+ * The checks find the values that differ; this asks what else the two texts share, and where it
+ * stands. In a store each fact meets its nearest neighbours, most of them on another subject that
+ * happens to share one word: "Korean BBQ place has a 2-hour wait" / "Can't wait to see you",
+ * "room 311 booked" / "workshop in Room 5", "Brightline kickoff moved to the 10th" / "kickoff w/
+ * Northwind on the 3rd". A pair set, where both texts of a pair are written about one thing,
+ * hides these. Four readings of the frame, each a general shape, never a word list:
+ *
+ * 1. **Nothing shared but what differs.** The anchor is what the texts share once the words that
+ *    differ are set aside. When nothing is left and what they share is a common word, they are
+ *    two uses of one word ("dropped iOS 15 support" / "the support group"), not two claims about
+ *    one thing. A shared name or identifier is a thing of its own ("Okoye declined our offer" /
+ *    "we hired Okoye"), and so is a word both open their claim with ("The refund was approved" /
+ *    "The refund was denied"): those are kept.
+ * 2. **A name each, and nothing named shared.** Each text names something (a name or an
+ *    identifier, outside its values and outside what differs) that the other does not, and
+ *    the anchor is only common words: two named things of one kind ("AWS bill" / "Sato Design
+ *    invoice", "forty B-9 units" / "zero units of A-17").
+ * 3. **The label is what differs.** A number that follows the anchor noun on both sides names
+ *    which one ("room 311" / "Room 5"): two items, not two values of one, when the anchor is that
+ *    noun alone.
+ * 4. **The anchor is a unit.** On one side the only shared word is part of a value ("47 min",
+ *    "7-day"): it measures something there, and is what the other text is about.
+ */
+
+/** How much each reading lowers a fired check's confidence (multiplied, with a note). */
+export const FRAME_FACTORS = {
+  /** Nothing shared but the words that differ, and those are common words. */
+  noAnchor: 0.5,
+  /** Each side names a thing the other does not, and nothing named is shared. */
+  twoNamed: 0.5,
+  /** The differing number labels the one anchor noun on both sides. */
+  labelIsClash: 0.3,
+  /** The only shared word is part of a value on one side. */
+  unitAnchor: 0.4,
+} as const
+
+/** One reading of the frame that applied. */
+export interface FrameFactor {
+  readonly factor: number
+  readonly note: string
+}
+
+const QUOTED = /"([^"]+)" vs "([^"]+)"/
+const POLARITY = new Set(['not', 'no', 'never', 'without', 'dislike'])
+
+/** Stems of the words of a reason's quoted phrases, read as the texts' tokens are: what differs. */
+function clashStems(raw: RawVerdict): string[] {
+  const q = QUOTED.exec(raw.reason)
+  if (!q) return []
+  return [q[1]!, q[2]!].flatMap((p) => tokenize(normalizeText(p)).filter((t) => !POLARITY.has(t.lower)).flatMap((t) => [t.stem, stem(t.lower)]))
+}
+
+/**
+ * Whether a shared key is a name or an identifier (not a common word): capitalized where a capital
+ * says something, an identifier, the name a text opens with, or a word both texts write with a
+ * capital even where a sentence starts ("We hired ... (Okoye)" / "Okoye declined our offer").
+ */
+function named(k: string, a: Reading, b: Reading): boolean {
+  if (/\d/.test(k)) return true
+  const capitalized = (r: Reading): boolean => r.tokens.some((t) => sameStem(t.stem, k) && /^\p{Lu}/u.test(r.norm.slice(t.start, t.end)))
+  if (capitalized(a) && capitalized(b)) return true
+  return [a, b].some((r) => r.tokens.some((t) => sameStem(t.stem, k) && (t.capital || t.identifier)) || r.leadingName.some((n) => sameStem(n, k)))
+}
+
+// A short noun phrase before an auxiliary that opens the text: "The heating is turned on".
+const OPENING = /^\s*(?:(?:the|a|an|our|my|your|their|his|her|its|this|that)\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}'’_-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}_-]*)(?:['’]s)?\s+(?:is|are|was|were|has|have|had|got|gets|will|won't|can|can't|isn't|wasn't|aren't)\b/iu
+
+/** The stems of what a text opens its claim with: the subject reader's, or a short noun phrase before an auxiliary. */
+function openingSubject(r: Reading): ReadonlySet<string> | null {
+  const own = subjectStems(r)
+  if (own) return own
+  const m = OPENING.exec(r.norm)
+  return m ? new Set(m[1]!.toLowerCase().split(/\s+/).map(stem)) : null
+}
+
+/** Where a reading's value slots stand, as [start, end) spans of `norm`. */
+function valueSpans(r: Reading): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (const s of r.slots.slots) {
+    const at = r.slots.at.get(s) ?? -1
+    if (at >= 0) out.push([at, at + s.text.length])
+  }
+  return out
+}
+
+const inside = (spans: ReadonlyArray<[number, number]>, start: number): boolean => spans.some(([s, e]) => start >= s && start < e)
+
+/** The names and identifiers a text says that the other does not, outside values and what differs. */
+function ownNames(r: Reading, other: Reading, clash: readonly string[]): string[] {
+  const values = valueSpans(r)
+  const out: string[] = []
+  for (const t of r.tokens) {
+    if (!(t.capital || (t.identifier && /\p{L}/u.test(t.lower))) || inside(values, t.start) || isTimeWord(t.lower)) continue
+    if (clash.some((c) => sameStem(c, t.stem)) || other.tokens.some((u) => sameStem(u.stem, t.stem)) || hasStem(other.compounds, t.lower)) continue
+    out.push(t.lower)
+  }
+  return out
+}
+
+/**
+ * The readings of the frame that apply to a fired verdict, each with its factor and a note for
+ * the reason. Empty when the two texts share a thing beside what differs, or nothing is known.
+ */
+export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, sb?: Statement): FrameFactor[] {
+  const out: FrameFactor[] = []
+  const clash = clashStems(raw)
+  const shared = raw.shared
+  const anchor = shared.filter((k) => !clash.some((c) => sameStem(c, k)))
+  // One speaker saying "I" twice is one subject ("Caroline: I love hiking" / "Caroline: I hate
+  // hiking"), and so is one short word both say that is no key ("Mo hates olives" / "mo ordered").
+  const sameSpeaker = !!sa?.speaker && sa.speaker === sb?.speaker && sa.firstPerson && sb.firstPerson
+  const sharedWords = [...a.content].filter((w) => hasStem(b.content, w) && !clash.some((c) => sameStem(c, w)))
+  const anyNamed = shared.some((k) => named(k, a, b))
+  // A word both texts open their claim with is what both are about, whatever differs of it ("The
+  // refund was approved" / "The refund was denied").
+  const [za, zb] = [openingSubject(a), openingSubject(b)]
+  const subjectOfBoth = shared.some((k) => za && zb && hasStem(za, k) && hasStem(zb, k))
+  if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker) {
+    out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
+  }
+  if (!anchor.some((k) => named(k, a, b))) {
+    const [na, nb] = [ownNames(a, b, clash), ownNames(b, a, clash)]
+    if (na.length && nb.length) out.push({ factor: FRAME_FACTORS.twoNamed, note: `each names its own thing ("${na[0]}" / "${nb[0]}")` })
+  }
+  if (raw.check === 'value' && anchor.length === 1) {
+    const nums = /^different [^:]*?number[^:]*: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
+    if (nums) {
+      const head = (r: Reading, value: string, known: number | undefined): string | null => {
+        const at = known !== undefined && known >= 0 ? known : r.norm.search(new RegExp(`(?<![\\w.])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`))
+        return labelHeadAt(r.norm, at)
+      }
+      const [ha, hb] = [head(a, nums[1]!, raw.signal?.at?.[0]), head(b, nums[2]!, raw.signal?.at?.[1])]
+      if (ha && hb && sameStem(stem(ha), stem(hb)) && sameStem(stem(ha), anchor[0]!)) {
+        out.push({ factor: FRAME_FACTORS.labelIsClash, note: `the numbers say which ${ha}, two items` })
+      }
+    }
+  }
+  if (anchor.length === 1 && !named(anchor[0]!, a, b)) {
+    const k = anchor[0]!
+    const onlyInValue = (r: Reading): boolean => {
+      const hits = r.tokens.filter((t) => sameStem(t.stem, k))
+      const values = valueSpans(r)
+      return hits.length > 0 && hits.every((t) => inside(values, t.start))
+    }
+    if (onlyInValue(a) !== onlyInValue(b)) out.push({ factor: FRAME_FACTORS.unitAnchor, note: `"${k}" is part of a value on one side only` })
+  }
+  return out
+}
