@@ -1,11 +1,13 @@
 import type { Reading } from './reading.js'
-import { stem } from './lexicon.js'
+import { STOPWORDS, stem } from './lexicon.js'
 import { labelHeadAt } from './labels.js'
 import { hasStem, sameStem } from './same-stem.js'
 import { subjectStems } from './subject.js'
 import { normalizeText, tokenize } from './text-tokens.js'
 import { isTimeWord } from './reading.js'
 import type { Statement } from './statement.js'
+import { PAST_MARKERS, PRESENT_MARKERS } from './cues.js'
+import { AHEAD, DELTA, OVER_BEFORE } from './words/frame-cues.js'
 import type { RawVerdict } from './text-detector.js'
 
 /**
@@ -18,7 +20,7 @@ import type { RawVerdict } from './text-detector.js'
  * happens to share one word: "Korean BBQ place has a 2-hour wait" / "Can't wait to see you",
  * "room 311 booked" / "workshop in Room 5", "Brightline kickoff moved to the 10th" / "kickoff w/
  * Northwind on the 3rd". A pair set, where both texts of a pair are written about one thing,
- * hides these. Four readings of the frame, each a general shape, never a word list:
+ * hides these. Seven readings of the frame, each a general shape, never a word list:
  *
  * 1. **Nothing shared but what differs.** The anchor is what the texts share once the words that
  *    differ are set aside. When nothing is left and what they share is a common word, they are
@@ -35,6 +37,13 @@ import type { RawVerdict } from './text-detector.js'
  *    noun alone.
  * 4. **The anchor is a unit.** On one side the only shared word is part of a value ("47 min",
  *    "7-day"): it measures something there, and is what the other text is about.
+ * 5. **Another kind of one thing.** A negation or an opposite of a noun that has another modifier
+ *    on each side ("wants a window seat" / "doesn't want a middle seat", "never share the admin
+ *    password" / "share the guest wifi password"): two members of one kind, both can hold.
+ * 6. **Two times.** One side tells what was, in the simple past or as over ("was serviced in
+ *    March", "lived in Austin before that", "was vegetarian for ten years"), the other what is now
+ *    or comes next ("next service is due in September", "eats fish now"): both can hold.
+ * 7. **A change is no total.** "hired 2 more engineers" against "has 8 engineers".
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -47,6 +56,12 @@ export const FRAME_FACTORS = {
   labelIsClash: 0.3,
   /** The only shared word is part of a value on one side. */
   unitAnchor: 0.4,
+  /** What is negated or opposed is the shared noun with another modifier on each side. */
+  otherKind: 0.5,
+  /** One side tells what was, the other what is or will be. */
+  twoTimes: 0.5,
+  /** A clashing amount is a change ("2 more") on one side, not a total. */
+  delta: 0.4,
 } as const
 
 /** One reading of the frame that applied. */
@@ -100,12 +115,21 @@ function valueSpans(r: Reading): Array<[number, number]> {
 
 const inside = (spans: ReadonlyArray<[number, number]>, start: number): boolean => spans.some(([s, e]) => start >= s && start < e)
 
-/** The names and identifiers a text says that the other does not, outside values and what differs. */
-function ownNames(r: Reading, other: Reading, clash: readonly string[]): string[] {
+/**
+ * The names and identifiers a text says that the other does not, outside values and what differs.
+ * A capitalized first word counts when it stands right before the shared noun ("Brightline
+ * kickoff", "Berlin office"): it says which one.
+ */
+function ownNames(r: Reading, other: Reading, clash: readonly string[], anchor: readonly string[], otherSpeaker: string | null = null): string[] {
+  const spoken = (otherSpeaker ?? '').toLowerCase().split(/\s+/)
   const values = valueSpans(r)
   const out: string[] = []
-  for (const t of r.tokens) {
-    if (!(t.capital || (t.identifier && /\p{L}/u.test(t.lower))) || inside(values, t.start) || isTimeWord(t.lower)) continue
+  for (const [i, t] of r.tokens.entries()) {
+    const next = r.tokens[i + 1]
+    const modifiesAnchor = i === 0 && /^\p{Lu}\p{Ll}/u.test(r.norm.slice(t.start, t.end)) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !!next && /^\s+$/.test(r.norm.slice(t.end, next.start)) && anchor.some((k) => sameStem(k, next.stem))
+    // An identifier names a thing when it has a digit or an inner capital ("B-9", "db-02"), not a hyphenated word ("check-in").
+    const id = t.identifier && /\p{L}/u.test(t.lower) && /\d|[a-z][A-Z]|_/.test(r.norm.slice(t.start, t.end))
+    if (!(t.capital || modifiesAnchor || id) || inside(values, t.start) || isTimeWord(t.lower) || spoken.includes(t.lower)) continue
     if (clash.some((c) => sameStem(c, t.stem)) || other.tokens.some((u) => sameStem(u.stem, t.stem)) || hasStem(other.compounds, t.lower)) continue
     out.push(t.lower)
   }
@@ -134,7 +158,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
   }
   if (!anchor.some((k) => named(k, a, b))) {
-    const [na, nb] = [ownNames(a, b, clash), ownNames(b, a, clash)]
+    const [na, nb] = [ownNames(a, b, clash, anchor, sb?.speaker), ownNames(b, a, clash, anchor, sa?.speaker)]
     if (na.length && nb.length) out.push({ factor: FRAME_FACTORS.twoNamed, note: `each names its own thing ("${na[0]}" / "${nb[0]}")` })
   }
   if (raw.check === 'value' && anchor.length === 1) {
@@ -159,5 +183,73 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     }
     if (onlyInValue(a) !== onlyInValue(b)) out.push({ factor: FRAME_FACTORS.unitAnchor, note: `"${k}" is part of a value on one side only` })
   }
+  if (raw.kind === 'negation' || raw.kind === 'antonym' || raw.kind === 'preference') {
+    // What differs, and the shared words negated on one side only ("never share the admin password").
+    const negatedOnce = anchor.filter((w) => hasStem(a.negated.keys(), w) !== hasStem(b.negated.keys(), w))
+    const kinds = otherKinds(a, b, [...clash, ...negatedOnce])
+    if (kinds) out.push({ factor: FRAME_FACTORS.otherKind, note: `another kind on each side ("${kinds[0]}" / "${kinds[1]}")` })
+  }
+  // Told as past: a past marker, or the simple past with a past auxiliary ("was serviced"); an
+  // -ed word alone is as often a participle ("scheduled for Monday").
+  // A marker that puts a statement before another ("before that", "used to") needs nothing of the
+  // other side; the simple past needs the other side to say now or next.
+  // A past marker reaches its clause only ("knows Kubernetes, ran clusters at his last job").
+  const clashAt = (r: Reading): number[] => r.tokens.filter((t) => clash.some((c) => sameStem(c, t.stem))).map((t) => t.start)
+  const over = (r: Reading): boolean => OVER_BEFORE.test(r.norm) || (PAST_MARKERS.test(r.norm) && clashAt(r).length > 0 && clashAt(r).every((p) => r.pastAt(p)))
+  const past = (r: Reading): boolean => (r.simplePast && /\b(?:was|were|had|did)\b/i.test(r.norm)) || over(r)
+  const now = (r: Reading): boolean => PRESENT_MARKERS.test(r.norm) || AHEAD.test(r.norm)
+  const before = (x: Reading, y: Reading): boolean => past(x) && !past(y) && (over(x) || now(y))
+  if (before(a, b) || before(b, a)) {
+    out.push({ factor: FRAME_FACTORS.twoTimes, note: 'one side tells what was, the other what is or comes next' })
+  }
+  if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
+    out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
+  }
   return out
+}
+
+// Words that end a noun phrase rather than extend it: function words and predicates.
+const NOT_NOUN = /^(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|could|will|would|should|must|may|might|not|no|never|got|gets|get|goes|went|go)$/
+
+// How many, not which kind: "two sugars", "any meat".
+const QUANTIFIER = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|some|any|many|much|more|less|few|every|each|all|extra|no)$/
+
+// Adverbs, prepositions and verbs of saying that the stop list leaves in.
+const FUNCTION_WORDS = /^(?:said|says|told|asked|before|after|anymore|again|today|there|here|when|then|also|only|just|still|ever|even|too|left|right|now|yet|soon|later|instead)$/
+
+/** A word that can extend a noun phrase as its head: a lower-case content word that reads as no verb. */
+function nounWord(t: Reading['tokens'][number]): boolean {
+  return !FUNCTION_WORDS.test(t.lower) && !t.capital && !t.identifier && !/\d/.test(t.lower) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !isTimeWord(t.lower) &&
+    !/^[a-z]{3,}(?:ed|es)$|^[a-z]*[^s]s$/.test(t.lower) && !/ly$/.test(t.lower)
+}
+
+/**
+ * For a negated or opposed noun: the word right before it on each side, when both are content
+ * words, differ, and neither text says the other's ("window seat" / "middle seat").
+ */
+function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, string] | null {
+  const before = (r: Reading): Map<string, Reading['tokens'][number]> => {
+    const out = new Map<string, Reading['tokens'][number]>()
+    for (const [i, t] of r.tokens.entries()) {
+      if (!clash.some((c) => sameStem(c, t.stem)) || i === 0) continue
+      // "our strongest Go dev": a word before another noun modifies it, it is not the head.
+      const n = r.tokens[i + 1]
+      if (n && /^\s+$/.test(r.norm.slice(t.end, n.start)) && nounWord(n)) continue
+      const m = r.tokens[i - 1]!
+      if (!/^\s+$/.test(r.norm.slice(m.end, t.start)) || clash.some((c) => sameStem(c, m.stem))) continue
+      // A word after a modal, a negator or "to" is a verb ("cannot read music").
+      const p = r.tokens[i - 2]
+      if (p && (NOT_NOUN.test(p.lower) || /^(?:to|cannot|can't|won't|don't|doesn't|didn't)$/.test(p.lower))) continue
+      if (STOPWORDS.has(m.lower) || NOT_NOUN.test(m.lower) || POLARITY.has(m.lower) || QUANTIFIER.test(m.lower) || /^[a-z]{3,}(?:ed|es)$|^[a-z]*[^s]s$/.test(m.lower) || /\d/.test(m.lower)) continue
+      out.set(t.stem, m)
+    }
+    return out
+  }
+  const [ma, mb] = [before(a), before(b)]
+  for (const [k, x] of ma) {
+    const y = [...mb].find(([j]) => sameStem(j, k))?.[1]
+    if (!y || sameStem(x.stem, y.stem) || hasStem(b.content, x.stem) || hasStem(a.content, y.stem)) continue
+    return [x.lower, y.lower]
+  }
+  return null
 }
