@@ -7,7 +7,7 @@ import { normalizeText, tokenize } from './text-tokens.js'
 import { isTimeWord } from './reading.js'
 import type { Statement } from './statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from './cues.js'
-import { AHEAD, DELTA, OVER_BEFORE } from './words/frame-cues.js'
+import { AHEAD, DELTA, EAGER, OVER_BEFORE } from './words/frame-cues.js'
 import type { RawVerdict } from './text-detector.js'
 
 /**
@@ -44,6 +44,8 @@ import type { RawVerdict } from './text-detector.js'
  *    March", "lived in Austin before that", "was vegetarian for ten years"), the other what is now
  *    or comes next ("next service is due in September", "eats fish now"): both can hold.
  * 7. **A change is no total.** "hired 2 more engineers" against "has 8 engineers".
+ * 8. **Eagerness is no negation.** "Can't wait 'til my studio starts" negates nothing; it is the
+ *    only negation of its side when nothing else there is negated.
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -62,6 +64,8 @@ export const FRAME_FACTORS = {
   twoTimes: 0.5,
   /** A clashing amount is a change ("2 more") on one side, not a total. */
   delta: 0.4,
+  /** The only negation of a side is an idiom of eagerness ("can't wait"). */
+  eager: 0.4,
 } as const
 
 /** One reading of the frame that applied. */
@@ -95,8 +99,13 @@ function named(k: string, a: Reading, b: Reading): boolean {
 // A short noun phrase before an auxiliary that opens the text: "The heating is turned on".
 const OPENING = /^\s*(?:(?:the|a|an|our|my|your|their|his|her|its|this|that)\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}'’_-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}_-]*)(?:['’]s)?\s+(?:is|are|was|were|has|have|had|got|gets|will|won't|can|can't|isn't|wasn't|aren't)\b/iu
 
+const DETERMINER = /^(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those|some|any|every|all)$/
+
 /** The stems of what a text opens its claim with: the subject reader's, or a short noun phrase before an auxiliary. */
 function openingSubject(r: Reading): ReadonlySet<string> | null {
+  // A lower-case first word before a determiner is a verb: "request a room", "squash the commits".
+  const [t0, t1] = r.tokens
+  if (t0 && t1 && !/^\p{Lu}/u.test(r.norm.slice(t0.start, t0.end)) && DETERMINER.test(t1.lower)) return null
   const own = subjectStems(r)
   if (own) return own
   const m = OPENING.exec(r.norm)
@@ -201,6 +210,10 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   const before = (x: Reading, y: Reading): boolean => past(x) && !past(y) && (over(x) || now(y))
   if (before(a, b) || before(b, a)) {
     out.push({ factor: FRAME_FACTORS.twoTimes, note: 'one side tells what was, the other what is or comes next' })
+  }
+  if (raw.kind === 'negation') {
+    const onlyEager = (r: Reading): boolean => EAGER.test(r.norm) && (r.norm.match(/\b(?:not|no|never|cannot|n't)\b/gi)?.length ?? 0) === 1
+    if (onlyEager(a) || onlyEager(b)) out.push({ factor: FRAME_FACTORS.eager, note: 'the only negation is "can\'t wait" or the like' })
   }
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })

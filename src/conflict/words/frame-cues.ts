@@ -11,3 +11,6 @@ export const AHEAD: RegExp = /\b(?:next|upcoming|due|will|going to|tomorrow)\b/i
 
 /** An amount said as a change, not a total: "hired 2 more engineers", "another 3 desks", "5 extra seats". */
 export const DELTA: RegExp = /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more|extra|additional|new)\b|\b(?:another|an additional|an extra)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b/i
+
+/** Negated verbs that say eagerness or surprise, not that something is not: "can't wait 'til my studio opens", "couldn't believe it". */
+export const EAGER: RegExp = /\b(?:can not|cannot|can't|could not|couldn't)\s+(?:wait|believe|help)\b/i
