@@ -46,6 +46,14 @@ import type { RawVerdict } from './text-detector.js'
  * 7. **A change is no total.** "hired 2 more engineers" against "has 8 engineers".
  * 8. **Eagerness is no negation.** "Can't wait 'til my studio starts" negates nothing; it is the
  *    only negation of its side when nothing else there is negated.
+ * 9. **A value is of the clause it stands in.** "Colm booked the 6:50 departure again, likes
+ *    getting in by lunch" gives a time to the departure, not to lunch: a clashing value whose
+ *    clause (between commas, semicolons, brackets, sentence ends) holds nothing of the anchor is
+ *    said of something else.
+ * 10. **One root, two words.** The stem match lets "allergic" meet "allergies"; it also lets
+ *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
+ *    meet "official". When every shared word is met only by a longer word of its root (two letters
+ *    or more beyond it), the texts name two things.
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -66,6 +74,10 @@ export const FRAME_FACTORS = {
   delta: 0.4,
   /** The only negation of a side is an idiom of eagerness ("can't wait"). */
   eager: 0.4,
+  /** A clashing value stands in a clause that says nothing of what the texts share. */
+  valueElsewhere: 0.5,
+  /** What the texts share are two words of one root ("print" / "printer"), not one word. */
+  oneRoot: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -98,6 +110,25 @@ function named(k: string, a: Reading, b: Reading): boolean {
 
 // A short noun phrase before an auxiliary that opens the text: "The heating is turned on".
 const OPENING = /^\s*(?:(?:the|a|an|our|my|your|their|his|her|its|this|that)\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}'’_-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}_-]*)(?:['’]s)?\s+(?:is|are|was|were|has|have|had|got|gets|will|won't|can|can't|isn't|wasn't|aren't)\b/iu
+
+/**
+ * Whether a shared stem is met in the two texts only by stems of which one extends the other by
+ * two letters or more ("print" / "printer"), never by the same stem or a written-closed compound.
+ */
+function onlyByRoot(k: string, a: Reading, b: Reading): boolean {
+  if (a.compounds.has(k) || b.compounds.has(k)) return false
+  const [sa, sb] = [a.tokens.filter((t) => sameStem(t.stem, k)).map((t) => t.stem), b.tokens.filter((t) => sameStem(t.stem, k)).map((t) => t.stem)]
+  if (sa.length === 0 || sb.length === 0) return false
+  return sa.every((x) => sb.every((y) => x !== y && Math.abs(x.length - y.length) >= 2))
+}
+
+// Where a clause ends: a comma, semicolon, bracket, sentence end or spaced dash (not a colon:
+// "Dinner at Osteria: table for 6" is one claim).
+const CLAUSE_END = /[,;()!?]|\.(?:\s|$)|\s[-–—]\s/g
+
+// A clause that names its own subject: a pronoun, a determiner or a capitalized word first.
+// (No i flag: with it \p{Lu} would match a lower-case letter too.)
+const OWN_SUBJECT = /^\s*(?:(?:[Ii]|[Ww]e|[Yy]ou|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[Tt]here|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]he|[Aa]n?|[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Ii]ts)\b|\p{Lu})/u
 
 const DETERMINER = /^(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those|some|any|every|all)$/
 
@@ -205,6 +236,10 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   // A past marker reaches its clause only ("knows Kubernetes, ran clusters at his last job").
   const clashAt = (r: Reading): number[] => r.tokens.filter((t) => clash.some((c) => sameStem(c, t.stem))).map((t) => t.start)
   const over = (r: Reading): boolean => OVER_BEFORE.test(r.norm) || (PAST_MARKERS.test(r.norm) && clashAt(r).length > 0 && clashAt(r).every((p) => r.pastAt(p)))
+  const met = anchor.length > 0 ? anchor : shared
+  if (met.length > 0 && met.every((k) => onlyByRoot(k, a, b))) {
+    out.push({ factor: FRAME_FACTORS.oneRoot, note: 'the shared words are two words of one root' })
+  }
   const past = (r: Reading): boolean => (r.simplePast && /\b(?:was|were|had|did)\b/i.test(r.norm)) || over(r)
   const now = (r: Reading): boolean => PRESENT_MARKERS.test(r.norm) || AHEAD.test(r.norm)
   const before = (x: Reading, y: Reading): boolean => past(x) && !past(y) && (over(x) || now(y))
@@ -214,6 +249,32 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (raw.kind === 'negation') {
     const onlyEager = (r: Reading): boolean => EAGER.test(r.norm) && (r.norm.match(/\b(?:not|no|never|cannot|n't)\b/gi)?.length ?? 0) === 1
     if (onlyEager(a) || onlyEager(b)) out.push({ factor: FRAME_FACTORS.eager, note: 'the only negation is "can\'t wait" or the like' })
+  }
+  if (raw.check === 'value' && anchor.length > 0) {
+    const q = QUOTED.exec(raw.reason)
+    const where = (r: Reading, text: string | undefined, known: number | undefined): number => {
+      if (known !== undefined && known >= 0) return known
+      return text ? r.norm.toLowerCase().indexOf(text.toLowerCase()) : -1
+    }
+    const elsewhere = (r: Reading, at: number): boolean => {
+      if (at < 0) return false
+      const cuts = [0, ...[...r.norm.slice(0, at).matchAll(CLAUSE_END)].map((m) => m.index + m[0].length)]
+      // A clause that opens with no subject of its own ("departs YYZ 18:45", "only 4 in favor")
+      // goes on with the one before.
+      let c = cuts.length - 1
+      while (c > 0 && !OWN_SUBJECT.test(r.norm.slice(cuts[c]!))) c--
+      const start = cuts[c]!
+      const rest = CLAUSE_END.exec(r.norm.slice(at))
+      CLAUSE_END.lastIndex = 0
+      const end = rest ? at + rest.index : r.norm.length
+      const holds = (t: Reading['tokens'][number]): boolean => anchor.some((k) => sameStem(k, t.stem) || (r.compounds.has(k) && t.lower.length > 2 && k.startsWith(t.lower)))
+      // An anchor the reading adds by meaning ("stay" from nights) stands nowhere: nothing to ask.
+      if (!r.tokens.some(holds)) return false
+      return !r.tokens.some((t) => t.start >= start && t.start < end && holds(t))
+    }
+    if (q && (elsewhere(a, where(a, q[1], raw.signal?.at?.[0])) || elsewhere(b, where(b, q[2], raw.signal?.at?.[1])))) {
+      out.push({ factor: FRAME_FACTORS.valueElsewhere, note: 'the value is said in a clause about something else' })
+    }
   }
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
