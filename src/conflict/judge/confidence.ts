@@ -4,6 +4,7 @@ import { twoSubjects } from '../read/subject.js'
 import { labelHeadAt } from '../read/labels.js'
 import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './verdict.js'
+import { frameFactors } from './claim-frame.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -162,6 +163,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (sa?.speaker && sb?.speaker && sa.speaker !== sb.speaker && (sa.firstPerson || sb.firstPerson)) {
     value *= FACTORS.otherSpeaker
     notes.push(`said by ${sa.speaker} and by ${sb.speaker}`)
+  }
+  // Whether the two texts are about one thing beside what differs (claim-frame.ts).
+  for (const f of frameFactors(raw, a, b, sa, sb)) {
+    value *= f.factor
+    notes.push(f.note)
   }
   return { value: Math.round(value * 1000) / 1000, note: notes.join('; ') }
 }

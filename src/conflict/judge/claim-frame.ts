@@ -1,0 +1,330 @@
+import type { Reading } from '../read/reading.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import { stem } from '../read/stem.js'
+import { labelHeadAt } from '../read/labels.js'
+import { hasStem, sameStem } from '../read/same-stem.js'
+import { subjectStems } from '../read/subject.js'
+import { normalizeText, tokenize } from '../read/text-tokens.js'
+import { isTimeWord } from '../read/reading.js'
+import type { Statement } from '../read/statement.js'
+import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
+import { AHEAD, DELTA, EAGER, OVER_BEFORE } from '../words/frame-cues.js'
+import type { RawVerdict } from './verdict.js'
+
+/**
+ * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
+ * differ in what they say of it, or only share a word (issue 27, third round).
+ *
+ * A contradiction is two claims with one subject and one attribute whose values cannot both hold.
+ * The checks find the values that differ; this asks what else the two texts share, and where it
+ * stands. In a store each fact meets its nearest neighbours, most of them on another subject that
+ * happens to share one word: "Korean BBQ place has a 2-hour wait" / "Can't wait to see you",
+ * "room 311 booked" / "workshop in Room 5", "Brightline kickoff moved to the 10th" / "kickoff w/
+ * Northwind on the 3rd". A pair set, where both texts of a pair are written about one thing,
+ * hides these. Seven readings of the frame, each a general shape, never a word list:
+ *
+ * 1. **Nothing shared but what differs.** The anchor is what the texts share once the words that
+ *    differ are set aside. When nothing is left and what they share is a common word, they are
+ *    two uses of one word ("dropped iOS 15 support" / "the support group"), not two claims about
+ *    one thing. A shared name or identifier is a thing of its own ("Okoye declined our offer" /
+ *    "we hired Okoye"), and so is a word both open their claim with ("The refund was approved" /
+ *    "The refund was denied"): those are kept.
+ * 2. **A name each, and nothing named shared.** Each text names something (a name or an
+ *    identifier, outside its values and outside what differs) that the other does not, and
+ *    the anchor is only common words: two named things of one kind ("AWS bill" / "Sato Design
+ *    invoice", "forty B-9 units" / "zero units of A-17").
+ * 3. **The label is what differs.** A number that follows the anchor noun on both sides names
+ *    which one ("room 311" / "Room 5"): two items, not two values of one, when the anchor is that
+ *    noun alone.
+ * 4. **The anchor is a unit.** On one side the only shared word is part of a value ("47 min",
+ *    "7-day"): it measures something there, and is what the other text is about.
+ * 5. **Another kind of one thing.** A negation or an opposite of a noun that has another modifier
+ *    on each side ("wants a window seat" / "doesn't want a middle seat", "never share the admin
+ *    password" / "share the guest wifi password"): two members of one kind, both can hold.
+ * 6. **Two times.** One side tells what was, in the simple past or as over ("was serviced in
+ *    March", "lived in Austin before that", "was vegetarian for ten years"), the other what is now
+ *    or comes next ("next service is due in September", "eats fish now"): both can hold.
+ * 7. **A change is no total.** "hired 2 more engineers" against "has 8 engineers".
+ * 8. **Eagerness is no negation.** "Can't wait 'til my studio starts" negates nothing; it is the
+ *    only negation of its side when nothing else there is negated.
+ * 9. **A value is of the clause it stands in.** "Colm booked the 6:50 departure again, likes
+ *    getting in by lunch" gives a time to the departure, not to lunch: a clashing value whose
+ *    clause (between commas, semicolons, brackets, sentence ends) holds nothing of the anchor is
+ *    said of something else.
+ * 10. **One root, two words.** The stem match lets "allergic" meet "allergies"; it also lets
+ *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
+ *    meet "official". When every shared word is met only by a longer word of its root (two letters
+ *    or more beyond it), the texts name two things.
+ */
+
+/** How much each reading lowers a fired check's confidence (multiplied, with a note). */
+export const FRAME_FACTORS = {
+  /** Nothing shared but the words that differ, and those are common words. */
+  noAnchor: 0.5,
+  /** Each side names a thing the other does not, and nothing named is shared. */
+  twoNamed: 0.5,
+  /** The differing number labels the one anchor noun on both sides. */
+  labelIsClash: 0.3,
+  /** The only shared word is part of a value on one side. */
+  unitAnchor: 0.4,
+  /** What is negated or opposed is the shared noun with another modifier on each side. */
+  otherKind: 0.5,
+  /** One side tells what was, the other what is or will be. */
+  twoTimes: 0.5,
+  /** A clashing amount is a change ("2 more") on one side, not a total. */
+  delta: 0.4,
+  /** The only negation of a side is an idiom of eagerness ("can't wait"). */
+  eager: 0.4,
+  /** A clashing value stands in a clause that says nothing of what the texts share. */
+  valueElsewhere: 0.5,
+  /** What the texts share are two words of one root ("print" / "printer"), not one word. */
+  oneRoot: 0.5,
+} as const
+
+/** One reading of the frame that applied. */
+export interface FrameFactor {
+  readonly factor: number
+  readonly note: string
+}
+
+const QUOTED = /"([^"]+)" vs "([^"]+)"/
+const POLARITY = new Set(['not', 'no', 'never', 'without', 'dislike'])
+
+/** Stems of the words of a reason's quoted phrases, read as the texts' tokens are: what differs. */
+function clashStems(raw: RawVerdict): string[] {
+  const q = QUOTED.exec(raw.reason)
+  if (!q) return []
+  return [q[1]!, q[2]!].flatMap((p) => tokenize(normalizeText(p)).filter((t) => !POLARITY.has(t.lower)).flatMap((t) => [t.stem, stem(t.lower)]))
+}
+
+/**
+ * Whether a shared key is a name or an identifier (not a common word): capitalized where a capital
+ * says something, an identifier, the name a text opens with, or a word both texts write with a
+ * capital even where a sentence starts ("We hired ... (Okoye)" / "Okoye declined our offer").
+ */
+function named(k: string, a: Reading, b: Reading): boolean {
+  if (/\d/.test(k)) return true
+  const capitalized = (r: Reading): boolean => r.tokens.some((t) => sameStem(t.stem, k) && /^\p{Lu}/u.test(r.norm.slice(t.start, t.end)))
+  if (capitalized(a) && capitalized(b)) return true
+  return [a, b].some((r) => r.tokens.some((t) => sameStem(t.stem, k) && (t.capital || t.identifier)) || r.leadingName.some((n) => sameStem(n, k)))
+}
+
+// A short noun phrase before an auxiliary that opens the text: "The heating is turned on".
+const OPENING = /^\s*(?:(?:the|a|an|our|my|your|their|his|her|its|this|that)\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}'’_-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}_-]*)(?:['’]s)?\s+(?:is|are|was|were|has|have|had|got|gets|will|won't|can|can't|isn't|wasn't|aren't)\b/iu
+
+/**
+ * Whether a shared stem is met in the two texts only by stems of which one extends the other by
+ * two letters or more ("print" / "printer"), never by the same stem or a written-closed compound.
+ */
+function onlyByRoot(k: string, a: Reading, b: Reading): boolean {
+  if (a.compounds.has(k) || b.compounds.has(k)) return false
+  const [sa, sb] = [a.tokens.filter((t) => sameStem(t.stem, k)).map((t) => t.stem), b.tokens.filter((t) => sameStem(t.stem, k)).map((t) => t.stem)]
+  if (sa.length === 0 || sb.length === 0) return false
+  return sa.every((x) => sb.every((y) => x !== y && Math.abs(x.length - y.length) >= 2))
+}
+
+// Where a clause ends: a comma, semicolon, bracket, sentence end or spaced dash (not a colon:
+// "Dinner at Osteria: table for 6" is one claim).
+const CLAUSE_END = /[,;()!?]|\.(?:\s|$)|\s[-–—]\s/g
+
+// A clause that names its own subject: a pronoun, a determiner or a capitalized word first.
+// (No i flag: with it \p{Lu} would match a lower-case letter too.)
+const OWN_SUBJECT = /^\s*(?:(?:[Ii]|[Ww]e|[Yy]ou|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[Tt]here|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]he|[Aa]n?|[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Ii]ts)\b|\p{Lu})/u
+
+const DETERMINER = /^(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those|some|any|every|all)$/
+
+/** The stems of what a text opens its claim with: the subject reader's, or a short noun phrase before an auxiliary. */
+function openingSubject(r: Reading): ReadonlySet<string> | null {
+  // A lower-case first word before a determiner is a verb: "request a room", "squash the commits".
+  const [t0, t1] = r.tokens
+  if (t0 && t1 && !/^\p{Lu}/u.test(r.norm.slice(t0.start, t0.end)) && DETERMINER.test(t1.lower)) return null
+  const own = subjectStems(r)
+  if (own) return own
+  const m = OPENING.exec(r.norm)
+  return m ? new Set(m[1]!.toLowerCase().split(/\s+/).map(stem)) : null
+}
+
+/** Where a reading's value slots stand, as [start, end) spans of `norm`. */
+function valueSpans(r: Reading): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (const s of r.slots.slots) {
+    const at = r.slots.at.get(s) ?? -1
+    if (at >= 0) out.push([at, at + s.text.length])
+  }
+  return out
+}
+
+const inside = (spans: ReadonlyArray<[number, number]>, start: number): boolean => spans.some(([s, e]) => start >= s && start < e)
+
+/**
+ * The names and identifiers a text says that the other does not, outside values and what differs.
+ * A capitalized first word counts when it stands right before the shared noun ("Brightline
+ * kickoff", "Berlin office"): it says which one.
+ */
+function ownNames(r: Reading, other: Reading, clash: readonly string[], anchor: readonly string[], otherSpeaker: string | null = null): string[] {
+  const spoken = (otherSpeaker ?? '').toLowerCase().split(/\s+/)
+  const values = valueSpans(r)
+  const out: string[] = []
+  for (const [i, t] of r.tokens.entries()) {
+    const next = r.tokens[i + 1]
+    const modifiesAnchor = i === 0 && /^\p{Lu}\p{Ll}/u.test(r.norm.slice(t.start, t.end)) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !!next && /^\s+$/.test(r.norm.slice(t.end, next.start)) && anchor.some((k) => sameStem(k, next.stem))
+    // An identifier names a thing when it has a digit or an inner capital ("B-9", "db-02"), not a hyphenated word ("check-in").
+    const id = t.identifier && /\p{L}/u.test(t.lower) && /\d|[a-z][A-Z]|_/.test(r.norm.slice(t.start, t.end))
+    if (!(t.capital || modifiesAnchor || id) || inside(values, t.start) || isTimeWord(t.lower) || spoken.includes(t.lower)) continue
+    if (clash.some((c) => sameStem(c, t.stem)) || other.tokens.some((u) => sameStem(u.stem, t.stem)) || hasStem(other.compounds, t.lower)) continue
+    out.push(t.lower)
+  }
+  return out
+}
+
+/**
+ * The readings of the frame that apply to a fired verdict, each with its factor and a note for
+ * the reason. Empty when the two texts share a thing beside what differs, or nothing is known.
+ */
+export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, sb?: Statement): FrameFactor[] {
+  const out: FrameFactor[] = []
+  const clash = clashStems(raw)
+  const shared = raw.shared
+  const anchor = shared.filter((k) => !clash.some((c) => sameStem(c, k)))
+  // One speaker saying "I" twice is one subject ("Caroline: I love hiking" / "Caroline: I hate
+  // hiking"), and so is one short word both say that is no key ("Mo hates olives" / "mo ordered").
+  const sameSpeaker = !!sa?.speaker && sa.speaker === sb?.speaker && sa.firstPerson && sb.firstPerson
+  const sharedWords = [...a.content].filter((w) => hasStem(b.content, w) && !clash.some((c) => sameStem(c, w)))
+  const anyNamed = shared.some((k) => named(k, a, b))
+  // A word both texts open their claim with is what both are about, whatever differs of it ("The
+  // refund was approved" / "The refund was denied").
+  const [za, zb] = [openingSubject(a), openingSubject(b)]
+  const subjectOfBoth = shared.some((k) => za && zb && hasStem(za, k) && hasStem(zb, k))
+  if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker) {
+    out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
+  }
+  if (!anchor.some((k) => named(k, a, b))) {
+    const [na, nb] = [ownNames(a, b, clash, anchor, sb?.speaker), ownNames(b, a, clash, anchor, sa?.speaker)]
+    if (na.length && nb.length) out.push({ factor: FRAME_FACTORS.twoNamed, note: `each names its own thing ("${na[0]}" / "${nb[0]}")` })
+  }
+  if (raw.check === 'value' && anchor.length === 1) {
+    const nums = /^different [^:]*?number[^:]*: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
+    if (nums) {
+      const head = (r: Reading, value: string, known: number | undefined): string | null => {
+        const at = known !== undefined && known >= 0 ? known : r.norm.search(new RegExp(`(?<![\\w.])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`))
+        return labelHeadAt(r.norm, at)
+      }
+      const [ha, hb] = [head(a, nums[1]!, raw.signal?.at?.[0]), head(b, nums[2]!, raw.signal?.at?.[1])]
+      if (ha && hb && sameStem(stem(ha), stem(hb)) && sameStem(stem(ha), anchor[0]!)) {
+        out.push({ factor: FRAME_FACTORS.labelIsClash, note: `the numbers say which ${ha}, two items` })
+      }
+    }
+  }
+  if (anchor.length === 1 && !named(anchor[0]!, a, b)) {
+    const k = anchor[0]!
+    const onlyInValue = (r: Reading): boolean => {
+      const hits = r.tokens.filter((t) => sameStem(t.stem, k))
+      const values = valueSpans(r)
+      return hits.length > 0 && hits.every((t) => inside(values, t.start))
+    }
+    if (onlyInValue(a) !== onlyInValue(b)) out.push({ factor: FRAME_FACTORS.unitAnchor, note: `"${k}" is part of a value on one side only` })
+  }
+  if (raw.kind === 'negation' || raw.kind === 'antonym' || raw.kind === 'preference') {
+    // What differs, and the shared words negated on one side only ("never share the admin password").
+    const negatedOnce = anchor.filter((w) => hasStem(a.negated.keys(), w) !== hasStem(b.negated.keys(), w))
+    const kinds = otherKinds(a, b, [...clash, ...negatedOnce])
+    if (kinds) out.push({ factor: FRAME_FACTORS.otherKind, note: `another kind on each side ("${kinds[0]}" / "${kinds[1]}")` })
+  }
+  // Told as past: a past marker, or the simple past with a past auxiliary ("was serviced"); an
+  // -ed word alone is as often a participle ("scheduled for Monday").
+  // A marker that puts a statement before another ("before that", "used to") needs nothing of the
+  // other side; the simple past needs the other side to say now or next.
+  // A past marker reaches its clause only ("knows Kubernetes, ran clusters at his last job").
+  const clashAt = (r: Reading): number[] => r.tokens.filter((t) => clash.some((c) => sameStem(c, t.stem))).map((t) => t.start)
+  const over = (r: Reading): boolean => OVER_BEFORE.test(r.norm) || (PAST_MARKERS.test(r.norm) && clashAt(r).length > 0 && clashAt(r).every((p) => r.pastAt(p)))
+  const met = anchor.length > 0 ? anchor : shared
+  if (met.length > 0 && met.every((k) => onlyByRoot(k, a, b))) {
+    out.push({ factor: FRAME_FACTORS.oneRoot, note: 'the shared words are two words of one root' })
+  }
+  const past = (r: Reading): boolean => (r.simplePast && /\b(?:was|were|had|did)\b/i.test(r.norm)) || over(r)
+  const now = (r: Reading): boolean => PRESENT_MARKERS.test(r.norm) || AHEAD.test(r.norm)
+  const before = (x: Reading, y: Reading): boolean => past(x) && !past(y) && (over(x) || now(y))
+  if (before(a, b) || before(b, a)) {
+    out.push({ factor: FRAME_FACTORS.twoTimes, note: 'one side tells what was, the other what is or comes next' })
+  }
+  if (raw.kind === 'negation') {
+    const onlyEager = (r: Reading): boolean => EAGER.test(r.norm) && (r.norm.match(/\b(?:not|no|never|cannot|n't)\b/gi)?.length ?? 0) === 1
+    if (onlyEager(a) || onlyEager(b)) out.push({ factor: FRAME_FACTORS.eager, note: 'the only negation is "can\'t wait" or the like' })
+  }
+  if (raw.check === 'value' && anchor.length > 0) {
+    const q = QUOTED.exec(raw.reason)
+    const where = (r: Reading, text: string | undefined, known: number | undefined): number => {
+      if (known !== undefined && known >= 0) return known
+      return text ? r.norm.toLowerCase().indexOf(text.toLowerCase()) : -1
+    }
+    const elsewhere = (r: Reading, at: number): boolean => {
+      if (at < 0) return false
+      const cuts = [0, ...[...r.norm.slice(0, at).matchAll(CLAUSE_END)].map((m) => m.index + m[0].length)]
+      // A clause that opens with no subject of its own ("departs YYZ 18:45", "only 4 in favor")
+      // goes on with the one before.
+      let c = cuts.length - 1
+      while (c > 0 && !OWN_SUBJECT.test(r.norm.slice(cuts[c]!))) c--
+      const start = cuts[c]!
+      const rest = CLAUSE_END.exec(r.norm.slice(at))
+      CLAUSE_END.lastIndex = 0
+      const end = rest ? at + rest.index : r.norm.length
+      const holds = (t: Reading['tokens'][number]): boolean => anchor.some((k) => sameStem(k, t.stem) || (r.compounds.has(k) && t.lower.length > 2 && k.startsWith(t.lower)))
+      // An anchor the reading adds by meaning ("stay" from nights) stands nowhere: nothing to ask.
+      if (!r.tokens.some(holds)) return false
+      return !r.tokens.some((t) => t.start >= start && t.start < end && holds(t))
+    }
+    if (q && (elsewhere(a, where(a, q[1], raw.signal?.at?.[0])) || elsewhere(b, where(b, q[2], raw.signal?.at?.[1])))) {
+      out.push({ factor: FRAME_FACTORS.valueElsewhere, note: 'the value is said in a clause about something else' })
+    }
+  }
+  if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
+    out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
+  }
+  return out
+}
+
+// Words that end a noun phrase rather than extend it: function words and predicates.
+const NOT_NOUN = /^(?:is|are|was|were|be|been|am|has|have|had|do|does|did|can|could|will|would|should|must|may|might|not|no|never|got|gets|get|goes|went|go)$/
+
+// How many, not which kind: "two sugars", "any meat".
+const QUANTIFIER = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|some|any|many|much|more|less|few|every|each|all|extra|no)$/
+
+// Adverbs, prepositions and verbs of saying that the stop list leaves in.
+const FUNCTION_WORDS = /^(?:said|says|told|asked|before|after|anymore|again|today|there|here|when|then|also|only|just|still|ever|even|too|left|right|now|yet|soon|later|instead)$/
+
+/** A word that can extend a noun phrase as its head: a lower-case content word that reads as no verb. */
+function nounWord(t: Reading['tokens'][number]): boolean {
+  return !FUNCTION_WORDS.test(t.lower) && !t.capital && !t.identifier && !/\d/.test(t.lower) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !isTimeWord(t.lower) &&
+    !/^[a-z]{3,}(?:ed|es)$|^[a-z]*[^s]s$/.test(t.lower) && !/ly$/.test(t.lower)
+}
+
+/**
+ * For a negated or opposed noun: the word right before it on each side, when both are content
+ * words, differ, and neither text says the other's ("window seat" / "middle seat").
+ */
+function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, string] | null {
+  const before = (r: Reading): Map<string, Reading['tokens'][number]> => {
+    const out = new Map<string, Reading['tokens'][number]>()
+    for (const [i, t] of r.tokens.entries()) {
+      if (!clash.some((c) => sameStem(c, t.stem)) || i === 0) continue
+      // "our strongest Go dev": a word before another noun modifies it, it is not the head.
+      const n = r.tokens[i + 1]
+      if (n && /^\s+$/.test(r.norm.slice(t.end, n.start)) && nounWord(n)) continue
+      const m = r.tokens[i - 1]!
+      if (!/^\s+$/.test(r.norm.slice(m.end, t.start)) || clash.some((c) => sameStem(c, m.stem))) continue
+      // A word after a modal, a negator or "to" is a verb ("cannot read music").
+      const p = r.tokens[i - 2]
+      if (p && (NOT_NOUN.test(p.lower) || /^(?:to|cannot|can't|won't|don't|doesn't|didn't)$/.test(p.lower))) continue
+      if (STOPWORDS.has(m.lower) || NOT_NOUN.test(m.lower) || POLARITY.has(m.lower) || QUANTIFIER.test(m.lower) || /^[a-z]{3,}(?:ed|es)$|^[a-z]*[^s]s$/.test(m.lower) || /\d/.test(m.lower)) continue
+      out.set(t.stem, m)
+    }
+    return out
+  }
+  const [ma, mb] = [before(a), before(b)]
+  for (const [k, x] of ma) {
+    const y = [...mb].find(([j]) => sameStem(j, k))?.[1]
+    if (!y || sameStem(x.stem, y.stem) || hasStem(b.content, x.stem) || hasStem(a.content, y.stem)) continue
+    return [x.lower, y.lower]
+  }
+  return null
+}

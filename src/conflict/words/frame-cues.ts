@@ -1,0 +1,16 @@
+/**
+ * Phrases the claim frame (../claim-frame.ts) reads a time or a change of amount by. General
+ * English function phrases, not words of any example.
+ */
+
+/** A statement told as over before another: "lived in Austin before that", "was vegetarian for ten years". */
+export const OVER_BEFORE: RegExp = /\b(?:before (?:that|then)|at the time|back in \d{4}|for (?:\d+|two|three|four|five|six|seven|eight|nine|ten|many|several) years)\b/i
+
+/** A statement about what comes next: "next service is due in September", "the upcoming release". */
+export const AHEAD: RegExp = /\b(?:next|upcoming|due|will|going to|tomorrow)\b/i
+
+/** An amount said as a change, not a total: "hired 2 more engineers", "another 3 desks", "5 extra seats". */
+export const DELTA: RegExp = /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more|extra|additional|new)\b|\b(?:another|an additional|an extra)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b/i
+
+/** Negated verbs that say eagerness or surprise, not that something is not: "can't wait 'til my studio opens", "couldn't believe it". */
+export const EAGER: RegExp = /\b(?:can not|cannot|can't|could not|couldn't)\s+(?:wait|believe|help)\b/i
