@@ -27,7 +27,9 @@ const PREDICATE = new Set([
   'lost', 'ran', 'met', 'meets', 'starts', 'ends', 'opens', 'closes', 'lives', 'works', 'moved', 'moves', 'speaks', 'reports', 'ships',
   'departs', 'arrives', 'lands', 'costs', 'owns', 'enjoys', 'attended', 'attends', 'started', 'ended', 'joined', 'plays', 'played',
   'wrote', 'writes', 'read', 'reads', 'bought', 'buys', 'sold', 'sells', 'built', 'builds', 'painted', 'paints', 'visited', 'visits', 'to',
-  'at', 'on', 'in', 'for', 'from', 'by', 'with', 'via', '=', ':',
+  'at', 'on', 'in', 'for', 'from', 'by', 'with', 'via', 'after', 'before', 'during', 'since', 'until', 'into', '=', ':',
+  // Irregular pasts of change, which no ending shows ("Revenue grew", "the rate fell").
+  'grew', 'shrank', 'rose', 'fell', 'sank', 'became', 'began',
 ])
 const AUX = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'can', 'cannot', 'will', 'would', 'should', 'must', 'may', 'might', 'do', 'does', 'did', 'not', 'never'])
 // Openers that are no subject of their own: pronouns, first and second person, "there", a determiner alone.
@@ -67,6 +69,9 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     // Sentence punctuation or a clause break ends the subject.
     if (n > 0 && /[,;:.!?(–—-]\s*$/.test(r.norm.slice(tokens[i - 1]!.end, t.start))) break
     if (PREDICATE.has(t.lower) && n > 0) break
+    // A past form ends the subject ("the hit rate increased after ..."), unless an auxiliary
+    // follows it ("the item requested is out of stock"); only a plural noun shares an -s verb's ending.
+    if (n > 0 && !t.capital && !t.identifier && /^[a-z]{3,}ed$/.test(t.lower) && !AUX.has(tokens[i + 1]?.lower ?? '')) break
     if (n > 0 && !t.capital && !t.identifier && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)) {
       // A plural noun can end the same way ("sales numbers are"): the next word decides.
       // A plural noun can end the same way ("sales numbers are", "retro notes go in", "Q2 earnings
