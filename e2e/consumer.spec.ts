@@ -164,6 +164,28 @@ test('vite dev: the quick start and the README agent (memweave/ai, across a relo
   }
 })
 
+test('memweave/ai memoryMiddleware from the packed package: a streamed turn remembered through openMemory, recalled into a generated one after a reopen (vite dev, the AI SDK mock model)', async ({ page }) => {
+  test.setTimeout(240_000)
+  // The page's own types against the installed package (skipLibCheck, as Vite's templates set it:
+  // the `ai` package's .d.ts files need Node's types, which a browser project does not load).
+  const types = await run('npx', ['tsc', '-p', 'tsconfig.ai.json'], app.dir)
+  expect(types.output, 'tsc over the middleware page').not.toContain('error TS')
+  expect(types.code, types.output).toBe(0)
+  const dev = await startUntil('npx', ['vite', '--host', '127.0.0.1', '--port', '0', '--strictPort'], app.dir, /Local:\s+(http:\/\/127\.0\.0\.1:\d+)\//)
+  try {
+    const errors: string[] = []
+    page.on('pageerror', (err) => errors.push(String(err)))
+    await page.goto(`${dev.match[1]}/middleware.html`)
+    await expect(page.locator('#result')).not.toHaveText('running…', { timeout: 60_000 })
+    expect(JSON.parse((await page.locator('#result').textContent())!)).toEqual({
+      told: 'Noted.', text: 'You live in Milan.', romeSuperseded: true, current: ['The user lives in Milan'], errors: [],
+    })
+    expect(errors).toEqual([])
+  } finally {
+    await dev.stop()
+  }
+})
+
 async function device(browser: Browser, url: string, name: string): Promise<{ page: Page; did: string; close: () => Promise<void> }> {
   const context = await browser.newContext()
   const page = await context.newPage()

@@ -66,3 +66,44 @@ export function projectorJudgeModel(): MockLanguageModelV3 & { answered: number 
     return both && /\bno projector\b/i.test(said) ? { label: 'contradiction', confidence: 0.91 } : { label: 'neutral', confidence: 0.8 }
   })
 }
+
+/** The text of every system message of a prompt, joined (what a memory middleware put there shows up here). */
+export function systemText(prompt: Prompt): string {
+  return prompt.filter((m) => m.role === 'system').map((m) => m.content as string).join('\n')
+}
+
+/**
+ * One model for both a chat and the memory middleware's extraction (the AI SDK's MockLanguageModelV3):
+ * a structured-output call (responseFormat json) gets `extract(prompt)` as its JSON answer, any other
+ * call `reply(prompt)` as text, by doGenerate or, streamed in three pieces, by doStream. `chats`
+ * keeps the prompts of the chat calls, `extractions` counts the extraction calls.
+ */
+export function memoryChatModel(reply: (prompt: Prompt) => string, extract: (prompt: Prompt) => unknown): MockLanguageModelV3 & { chats: Prompt[]; extractions: number } {
+  const model = new MockLanguageModelV3({
+    doGenerate: async ({ prompt, responseFormat }) => {
+      if (responseFormat?.type === 'json') {
+        model.extractions++
+        return { content: [{ type: 'text' as const, text: JSON.stringify(extract(prompt)) }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }
+      }
+      model.chats.push(prompt)
+      return { content: [{ type: 'text' as const, text: reply(prompt) }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }
+    },
+    doStream: async ({ prompt }) => {
+      model.chats.push(prompt)
+      const text = reply(prompt)
+      const third = Math.ceil(text.length / 3)
+      const pieces = [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)]
+      const parts = [
+        { type: 'stream-start' as const, warnings: [] },
+        { type: 'text-start' as const, id: 't' },
+        ...pieces.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+        { type: 'text-end' as const, id: 't' },
+        { type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: undefined }, usage },
+      ]
+      return { stream: new ReadableStream({ start(c) { for (const p of parts) c.enqueue(p); c.close() } }) }
+    },
+  }) as MockLanguageModelV3 & { chats: Prompt[]; extractions: number }
+  model.chats = []
+  model.extractions = 0
+  return model
+}

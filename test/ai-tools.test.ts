@@ -71,7 +71,7 @@ test('supersede, forget and listConflicts act on the memory; a refusal comes bac
   expect(recalled.map((m) => m.content)).not.toContain('Aria lives in Rome')
   expect(await call('forget', { ref: milan })).toEqual({ ok: true, deleted: true })
   expect((await mem.facts.audit()).map((m) => m.content)).not.toContain('Aria lives in Milan')
-  expect(await call('shareToPool', { pool: 'no-such-pool', subject: 'a', predicate: 'b', object: 'c' })).toMatchObject({ ok: false, code: 'INVALID_ARGUMENT' })
+  expect(await call('shareToPool', { pool: 'no-such-pool', subject: 'a', predicate: 'b', object: 'c' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
   await mem.close()
 })
 
@@ -81,7 +81,7 @@ test('options: a subset of tools, a shared-pool allow list, and bad options refu
   const pool = await mem.pools.create({ name: 'team' })
   const limited = memoryTools(mem, { pools: [] })
   const refused = await limited.shareToPool.execute!({ pool: pool.id, subject: 'a', predicate: 'b', object: 'c' }, EXEC)
-  expect(refused).toMatchObject({ ok: false, code: 'INVALID_ARGUMENT' })
+  expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
   const allowed = memoryTools(mem, { pools: [pool.id] })
   expect(await allowed.shareToPool.execute!({ pool: pool.id, subject: 'standup', predicate: 'starts_at', object: '9:30' }, EXEC)).toMatchObject({ ok: true })
   expect(() => memoryTools(mem, { tools: ['teleport' as 'recall'] })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))

@@ -108,7 +108,8 @@ describe('memweave mcp (the built command, over stdio with the official SDK clie
     expect((await call(client, 'gmp_audit')).body.memories.map((m: { ref: string; superseded_by: string | null }) => [m.ref, m.superseded_by])).toEqual([[ref, moved], [moved, null]])
     expect((await call(client, 'gmp_write', { content: 'x', valid_from: 'not a date' })).body.error).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'valid_from' })
     expect((await call(client, 'gmp_delete', { ref: moved })).body).toEqual({ deleted: true })
-    expect((await call(client, 'gmp_delete', { ref: moved })).body).toEqual({ deleted: false })
+    // Issue 29: a ref no fact has (deleted, or made up) is refused over MCP, where GMP's own API answers false.
+    expect((await call(client, 'gmp_delete', { ref: moved })).body.error).toMatchObject({ code: 'NOT_FOUND', field: 'ref' })
 
     await s.close()
     expect(s.stderr()).toBe('')

@@ -39,6 +39,7 @@ test.each(blocks.map((code, i) => [i, code] as const))('README example %i runs i
   const body = code
     .replace(/from 'memweave'/g, "from '../../src/index.ts'")
     .replace(/from 'memweave\/node'/g, "from '../../src/node/index.ts'")
+    .replace(/from 'memweave\/ai'/g, "from '../../src/ai/index.ts'")
     .replace(/console\.assert\(/g, '__assert(')
     // The README's MCP client starts the command as a user does (npx memweave); here it is this repository's build.
     .replace(/command: 'npx', args: \['memweave', /g, `command: process.execPath, args: [${JSON.stringify(join(root, 'bin', 'memweave.js'))}, `)

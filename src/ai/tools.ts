@@ -1,5 +1,6 @@
 import { jsonSchema, tool, type Tool } from 'ai'
 import { invalidArgument, isMemweaveError } from '../core/errors.js'
+import { knownFact } from '../facts/known-ref.js'
 import type { FactStore } from '../facts/types.js'
 import type { Pools } from '../pools/types.js'
 import { checkInput, toJsonSchema, type FlatSchema } from './schema.js'
@@ -22,13 +23,28 @@ export interface MemoryToolsOptions {
   readonly tenantId?: string | null
   /** Pools `shareToPool` may write into; others are refused before anything is written. Default: any the identity may write. */
   readonly pools?: readonly string[]
+  /**
+   * `recall` fills its budget with memories that match nothing once the matches are in (the
+   * zero-score tail, by importance and recency), as `facts.retrieve` does. Default false: only
+   * memories that match the query (`RetrieveOptions.matchesOnly`), so a model is not handed
+   * unrelated facts as if they answered.
+   */
+  readonly includeUnmatched?: boolean
 }
 
-/** What a tool returns when memweave refused the call: the library's own error code, for the model to read. */
+/**
+ * What a tool returns when memweave refused the call: the library's own error code, for the model
+ * to read, the argument at fault, and for a ref it does not know a hint saying what to call instead.
+ * Nothing was written.
+ */
 export interface ToolFailure {
   readonly ok: false
-  readonly code: string
-  readonly message: string
+  readonly error: {
+    readonly code: string
+    readonly message: string
+    readonly field?: string
+    readonly hint?: string
+  }
 }
 
 type Input = Record<string, unknown>
@@ -47,8 +63,10 @@ const CONFLICTS_LISTED = 50
  * Memory tools for the Vercel AI SDK (`ai`): hand them to `generateText`/`streamText`/an `Agent`
  * and the model can remember, recall within a budget, supersede, forget (hard delete), list
  * contradictions and share into a pool. Every input is checked against its schema (unknown keys
- * refused); a call memweave refuses returns `{ ok: false, code, message }` with the library's
- * error code instead of throwing, so the model can correct itself.
+ * refused); a call memweave refuses returns `{ ok: false, error: { code, message, field?, hint? } }`
+ * with the library's error code instead of throwing, so the model can correct itself: a ref no
+ * fact of the tools' tenant has (a model made it up) is NOT_FOUND with a hint to recall, and
+ * nothing is written. `recall` returns only memories that match (see `includeUnmatched`).
  *
  * @throws MemweaveError INVALID_ARGUMENT for bad options.
  * @example
@@ -61,7 +79,8 @@ export function memoryTools(mem: ToolMemory, options: MemoryToolsOptions = {}): 
   const wanted = options.tools ?? MEMORY_TOOL_NAMES
   for (const name of wanted) if (!MEMORY_TOOL_NAMES.includes(name)) throw invalidArgument('tools', `unknown tool "${String(name)}"; known: ${MEMORY_TOOL_NAMES.join(', ')}`)
   const tenantId = options.tenantId ?? null
-  const specs = toolSpecs(mem, budget, tenantId, options.pools ?? null)
+  if (options.includeUnmatched !== undefined && typeof options.includeUnmatched !== 'boolean') throw invalidArgument('includeUnmatched', 'must be a boolean')
+  const specs = toolSpecs(mem, budget, tenantId, options.pools ?? null, options.includeUnmatched === true)
   const tools = {} as Record<MemoryToolName, Tool>
   for (const name of wanted) {
     const spec = specs[name]
@@ -72,7 +91,7 @@ export function memoryTools(mem: ToolMemory, options: MemoryToolsOptions = {}): 
         try {
           return await spec.run(input)
         } catch (err) {
-          if (isMemweaveError(err)) return { ok: false, code: err.code, message: err.message } satisfies ToolFailure
+          if (isMemweaveError(err)) return toolFailure(err)
           throw err
         }
       },
@@ -81,7 +100,16 @@ export function memoryTools(mem: ToolMemory, options: MemoryToolsOptions = {}): 
   return tools
 }
 
-function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, pools: readonly string[] | null): Record<MemoryToolName, Spec> {
+/** A refusal as the model reads it (see ToolFailure). */
+function toolFailure(err: { code: string; message: string; details: Readonly<Record<string, unknown>> }): ToolFailure {
+  const { field, hint } = err.details
+  return {
+    ok: false,
+    error: { code: err.code, message: err.message, ...(typeof field === 'string' ? { field } : {}), ...(typeof hint === 'string' ? { hint } : {}) },
+  }
+}
+
+function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, pools: readonly string[] | null, includeUnmatched: boolean): Record<MemoryToolName, Spec> {
   const structured = (input: Input) =>
     input['subject'] && input['predicate'] && input['object'] ? { subject: str(input['subject']), predicate: str(input['predicate']), object: str(input['object']) } : undefined
   const triple = {
@@ -104,7 +132,8 @@ function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, poo
     recall: {
       description:
         'Search long-term memory before answering anything about the user, earlier conversations or stored facts. ' +
-        'Returns the most relevant current facts, each with the ref needed to supersede or forget it.',
+        'Returns the current facts that match, most relevant first, each with the ref needed to supersede or forget it ' +
+        '(an empty list when nothing matches: try other words, or say you do not know).',
       input: {
         properties: {
           query: { type: 'string', description: 'What to look for, in plain words' },
@@ -118,6 +147,7 @@ function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, poo
           budgetTokens: typeof input['budgetTokens'] === 'number' ? Math.floor(input['budgetTokens']) : budget,
           asOf: str(input['asOf']) ?? null,
           tenantId,
+          matchesOnly: !includeUnmatched,
         })
         return { ok: true, memories: hits.map((m) => ({ ref: m.ref, content: m.content, validFrom: m.validFrom, conflictsWith: m.conflictsWith })) }
       },
@@ -125,19 +155,26 @@ function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, poo
     supersede: {
       description:
         'Replace a remembered fact that is no longer true with its new version (the old one stays in history for "what was true when" ' +
-        'questions, but is no longer recalled as current). Use the ref returned by recall.',
+        'questions, but is no longer recalled as current). Use the ref returned by recall; an unknown or already superseded ' +
+        'ref is refused with a hint, and nothing is written.',
       input: { properties: { ref: { type: 'string', description: 'The ref of the outdated fact (from recall)' }, content: { type: 'string', description: 'The new fact, one sentence' }, ...triple }, required: ['ref', 'content'] },
       async run(input) {
         const metadata = structured(input)
-        const ref = await mem.facts.supersede(str(input['ref'])!, str(input['content'])!, { tenantId, ...(metadata ? { metadata } : {}) })
+        // GMP would make an unknown ref a fresh write and leave the outdated fact current (issue 29).
+        const old = await knownFact(mem.facts, str(input['ref'])!, 'supersede', { tenantId })
+        const ref = await mem.facts.supersede(old.ref, str(input['content'])!, { tenantId, ...(metadata ? { metadata } : {}) })
         return { ok: true, ref }
       },
     },
     forget: {
-      description: 'Permanently delete a remembered fact (hard delete: it cannot be recalled again). Only when the user asks to forget it. Use the ref returned by recall.',
+      description:
+        'Permanently delete a remembered fact (hard delete: it cannot be recalled again). Only when the user asks to forget it. ' +
+        'Use the ref returned by recall; an unknown ref is refused with a hint.',
       input: { properties: { ref: { type: 'string', description: 'The ref of the fact to delete (from recall)' } }, required: ['ref'] },
       async run(input) {
-        return { ok: true, deleted: await mem.facts.delete(str(input['ref'])!) }
+        // Another tenant's fact is unknown to this tenant's tools, as it is to their recall.
+        const fact = await knownFact(mem.facts, str(input['ref'])!, 'forget', { tenantId })
+        return { ok: true, deleted: await mem.facts.delete(fact.ref) }
       },
     },
     listConflicts: {
@@ -157,7 +194,10 @@ function toolSpecs(mem: ToolMemory, budget: number, tenantId: string | null, poo
       input: {
         properties: {
           pool: { type: 'string', description: 'The pool id' },
-          subject: triple.subject, predicate: triple.predicate, object: triple.object,
+          // Required here (a pool memory is structured), so not the "Optional:" descriptions of remember's triple.
+          subject: { type: 'string', description: 'Who or what the fact is about, e.g. "standup"' },
+          predicate: { type: 'string', description: 'The relation, e.g. "starts_at". A new value for the same subject and predicate contradicts the old one.' },
+          object: { type: 'string', description: 'The value, e.g. "9:30"' },
           context: { type: 'string', description: 'Optional: a sentence of context' },
         },
         required: ['pool', 'subject', 'predicate', 'object'],

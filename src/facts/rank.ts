@@ -27,6 +27,8 @@ export interface RankContext {
   readonly vectors?: ReadonlyMap<string, Float32Array> | undefined
   /** Overrides of the default ranker's knobs (evaluation and tests). */
   readonly params?: Partial<RankParams> | undefined
+  /** Leave out the zero-score tail (`RetrieveOptions.matchesOnly`). */
+  readonly matchesOnly?: boolean | undefined
 }
 
 // Reciprocal-rank fusion constant (Cormack et al. 2009): robust without score calibration.
@@ -105,6 +107,7 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   const relevant = Array.from(items, (_, i) => i)
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || byPrior(a, b)
   return new Ranked(items, new BestFirst(relevant, score, items, byScore), () => {
+    if (ctx.matchesOnly) return new LazySorted<Version>([], prior)
     const relevantSet = new Set(items)
     const rest: Version[] = []
     for (const v of c.inWriteOrder()) if (!relevantSet.has(v)) rest.push(v)

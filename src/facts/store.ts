@@ -574,6 +574,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     const o = options ?? {}
     const budget = assertBudget(o.budgetTokens)
     const topK = assertTopK(o.topK)
+    if (o.matchesOnly !== undefined && typeof o.matchesOnly !== 'boolean') throw invalidArgument('matchesOnly', 'must be a boolean')
     const tenant = normalizeTenant(o.tenantId)
     if (tenant !== null && !this.#caps.has(Capability.MULTI_TENANT)) throw capabilityNotSupported(Capability.MULTI_TENANT, 'retrieve with tenantId')
     const asOf = o.asOf === undefined || o.asOf === null ? null : parseTime(o.asOf, 'asOf')
@@ -583,6 +584,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     const queryVector = this.#embedder ? (await this.#embedder.embed([q]))[0] : undefined
     const ordered = rank(q, candidates, {
       lexical: this.#state.lexical(tenant), liveInIndex: asOf === null, queryVector, vectors: this.#vectors, params: this.#ranking,
+      matchesOnly: o.matchesOnly === true,
     })
     return pack(ordered, budget, topK).map((v) => this.#toMemory(v))
   }

@@ -66,6 +66,13 @@ export interface RetrieveOptions {
   readonly tenantId?: string | null
   /** Upper bound on the number of memories (a hint in GMP; honoured exactly here). */
   readonly topK?: number | null
+  /**
+   * Only memories the ranker found relevant: a shared term, or episode context lent by a match
+   * (docs/retrieval.md). Default false: GMP §4.2 fills the budget, and once the matches are in,
+   * the rest (the zero-score tail) follows by importance and recency. With an embedder every
+   * memory with a vector has a similarity, so this leaves out none of those.
+   */
+  readonly matchesOnly?: boolean
 }
 
 export interface AssertInput {

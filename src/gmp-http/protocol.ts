@@ -79,6 +79,8 @@ export interface WireRetrieveOptions {
   readonly as_of?: string | null
   readonly tenant_id?: string | null
   readonly top_k?: number | null
+  /** memweave extension: only the memories that match (`RetrieveOptions.matchesOnly`). */
+  readonly matches_only?: boolean
 }
 
 /** `POST /v1/stores`; `capabilities` is a memweave extension (default: every flag memweave claims). */
@@ -269,7 +271,7 @@ export const BODY_FIELDS = {
 } as const satisfies Record<string, readonly string[]>
 
 const WRITE_OPTION_FIELDS = ['valid_from', 'tenant_id', 'metadata', 'signing_key'] as const
-const RETRIEVE_OPTION_FIELDS = ['budget_tokens', 'as_of', 'tenant_id', 'top_k'] as const
+const RETRIEVE_OPTION_FIELDS = ['budget_tokens', 'as_of', 'tenant_id', 'top_k', 'matches_only'] as const
 
 /**
  * Refuses a field a body may not carry, naming it, and where it belongs when it is an option put at
@@ -320,6 +322,8 @@ export function retrieveOptionsFromWire(value: unknown): RetrieveOptions {
     asOf: o['as_of'] as string | null | undefined,
     tenantId: o['tenant_id'] as string | null | undefined,
     topK: o['top_k'] as number | null | undefined,
+    // Checked by the store (a boolean or absent), as the others are.
+    ...(o['matches_only'] === undefined ? {} : { matchesOnly: o['matches_only'] as boolean }),
   }
 }
 
@@ -354,6 +358,8 @@ export function retrieveOptionsToWire(o: RetrieveOptions = {}): WireRetrieveOpti
     as_of: timeToWire(o.asOf, 'asOf') ?? null,
     tenant_id: o.tenantId ?? null,
     top_k: o.topK ?? null,
+    // Sent only when asked for: a server without the extension refuses it by name, never drops it.
+    ...(o.matchesOnly === undefined ? {} : { matches_only: o.matchesOnly }),
   }
 }
 

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Artifact, ArtifactStore } from '../artifacts/types.js'
+import { knownFact } from '../facts/known-ref.js'
 import type { FactStore } from '../facts/types.js'
 import type { Pools } from '../pools/types.js'
 import { registerPoolTools } from './pool-tools.js'
@@ -158,15 +159,19 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
 
   server.registerTool('gmp_supersede', {
     title: 'Supersede a Memory (GMP)',
-    description: 'Write a fact that replaces an earlier one (by ref). Returns the new ref.',
+    description: 'Write a fact that replaces an earlier one (by ref, of the same tenant). Returns the new ref. An unknown or already superseded ref is refused with a hint; nothing is written.',
     inputSchema: z.strictObject({ old_ref: z.string().describe('The ref being replaced'), content: z.string().describe('The new fact'), ...writeOptions }),
-  }, gmp(async ({ old_ref, content, ...o }) => ({ ref: await facts.supersede(old_ref, content, toWrite(o)) })))
+  }, gmp(async ({ old_ref, content, ...o }) => {
+    // GMP §3.1 would make an unknown ref a fresh write; an agent's made-up ref is refused instead (issue 29).
+    const old = await knownFact(facts, old_ref, 'supersede', { tenantId: o.tenant_id ?? null, field: 'old_ref' })
+    return { ref: await facts.supersede(old.ref, content, toWrite(o)) }
+  }))
 
   server.registerTool('gmp_delete', {
     title: 'Delete a Memory (GMP)',
-    description: 'Hard-delete a fact by ref. Returns whether it existed.',
+    description: 'Hard-delete a fact by ref. An unknown ref is refused (NOT_FOUND, with a hint); nothing is deleted.',
     inputSchema: z.strictObject({ ref: z.string().describe('The ref to delete') }),
-  }, gmp(async ({ ref }) => ({ deleted: await facts.delete(ref) })))
+  }, gmp(async ({ ref }) => ({ deleted: await facts.delete((await knownFact(facts, ref, 'forget')).ref) })))
 
   server.registerTool('gmp_audit', {
     title: 'Audit Memories (GMP)',
