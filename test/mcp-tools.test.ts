@@ -62,7 +62,7 @@ test('when the directory is held by something that accepts no attachment, the MC
   const storeDir = join(dir, 'held')
   const holder = await createMemory({ storage: fileStorage({ dir: storeDir }) })
   try {
-    await expect(connect(storeDir)).rejects.toThrow(/another memweave mcp holds .* does not accept attachments/)
+    await expect(connect(storeDir)).rejects.toThrow(/process \d+ holds the store in .* and is not a memweave mcp that accepts attachments/)
   } finally {
     await holder.close()
   }

@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { link, open, readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
@@ -26,19 +26,30 @@ interface IdentityFile {
  *   FORMAT_TOO_NEW when a newer memweave wrote it (the file is left as it is).
  */
 export async function loadOrCreateIdentity(dir: string): Promise<Identity> {
-  const path = join(dir, FILE)
+  return loadOrCreateIdentityFile(join(dir, FILE))
+}
+
+/**
+ * Loads the identity kept in the file at `path` (identity.json's format), or makes one and stores
+ * it there. Two processes creating it at once both end with the one that reached the file first.
+ * @throws MemweaveError STORAGE when the file cannot be read or written, or is not a memweave identity;
+ *   FORMAT_TOO_NEW when a newer memweave wrote it (the file is left as it is).
+ */
+export async function loadOrCreateIdentityFile(path: string, label = 'GMP server identity'): Promise<Identity> {
+  const fail = (message: string, cause?: unknown): MemweaveError => failure(label, message, cause)
   let text: string | undefined
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fail(`cannot read ${path}`, err)
   }
-  if (text !== undefined) return parse(text, path)
+  if (text !== undefined) return parse(text, path, fail)
   const identity = await createIdentity()
   const body: IdentityFile = { version: 1, did: identity.did, seed: toHex(identity.exportSeed()) }
-  const tmp = `${path}.${process.pid}.tmp`
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   try {
-    // Created 0600 from the first byte, fsynced, then renamed into place.
+    // Created 0600 from the first byte, fsynced, then linked into place: link() fails where a file
+    // is already there, so a key another process stored first is never replaced.
     const file = await open(tmp, 'wx', 0o600)
     try {
       await file.writeFile(`${JSON.stringify(body, null, 2)}\n`, 'utf8')
@@ -46,15 +57,17 @@ export async function loadOrCreateIdentity(dir: string): Promise<Identity> {
     } finally {
       await file.close()
     }
-    await rename(tmp, path)
+    await link(tmp, path)
   } catch (err) {
-    await unlink(tmp).catch(() => undefined)
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateIdentityFile(path, label)
     throw fail(`cannot write ${path}`, err)
+  } finally {
+    await unlink(tmp).catch(() => undefined)
   }
   return identity
 }
 
-async function parse(text: string, path: string): Promise<Identity> {
+async function parse(text: string, path: string, fail: (message: string, cause?: unknown) => MemweaveError): Promise<Identity> {
   let body: Partial<IdentityFile>
   try {
     body = JSON.parse(text) as Partial<IdentityFile>
@@ -70,7 +83,7 @@ async function parse(text: string, path: string): Promise<Identity> {
   return identity
 }
 
-function fail(message: string, cause?: unknown): MemweaveError {
+function failure(label: string, message: string, cause?: unknown): MemweaveError {
   const detail = cause instanceof Error ? `: ${cause.message}` : ''
-  return new MemweaveError(ErrorCode.STORAGE, `GMP server identity: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
+  return new MemweaveError(ErrorCode.STORAGE, `${label}: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
 }
