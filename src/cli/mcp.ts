@@ -40,7 +40,7 @@ const RETRY_MS = 25
  */
 export const mcpCommand: Command = {
   name: 'mcp',
-  summary: 'Serve a memweave store to MCP clients over stdio: artifact (awp_artifact_*), fact (gmp_*) and pool (pool_*) tools; agents may share one --dir',
+  summary: 'Serve a store to MCP clients on stdio: awp_artifact_*, gmp_* and pool_* tools; agents may share a --dir',
   usage: `Usage: memweave mcp [--dir D] [--agent NAME]
 
 Serves one durable memweave store to an MCP client on stdin/stdout, until the client closes stdin
