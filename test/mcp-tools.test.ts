@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync, statSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,8 +19,21 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const BIN = join(ROOT, 'bin', 'memweave.js')
 let dir: string
 
-beforeAll(async () => {
+/**
+ * Builds dist/ only when it is missing or older than a source file (as test/artifacts-mcp.test.ts
+ * does): a rebuild on every run rewrote dist/ under the `memweave mcp` processes that other test
+ * files were starting in parallel (a half-written module: "does not provide an export named ...").
+ */
+async function ensureBuilt(): Promise<void> {
+  const built = [join(ROOT, 'dist', 'src', 'cli', 'mcp.js'), join(ROOT, 'dist', 'src', 'mcp', 'server.js'), join(ROOT, 'dist', 'src', 'mcp', 'pool-tools.js')]
+  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
+  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
+  if (built.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return
   await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT })
+}
+
+beforeAll(async () => {
+  await ensureBuilt()
   dir = await mkdtemp(join(tmpdir(), 'memweave-mcp-tools-'))
 }, 180_000)
 afterAll(() => rm(dir, { recursive: true, force: true }))
@@ -62,7 +76,7 @@ test('when the directory is held by something that accepts no attachment, the MC
   const storeDir = join(dir, 'held')
   const holder = await createMemory({ storage: fileStorage({ dir: storeDir }) })
   try {
-    await expect(connect(storeDir)).rejects.toThrow(/another memweave mcp holds .* does not accept attachments/)
+    await expect(connect(storeDir)).rejects.toThrow(/process \d+ holds the store in .* and is not a memweave mcp that accepts attachments/)
   } finally {
     await holder.close()
   }

@@ -1,6 +1,7 @@
 import { isMemweaveError } from '../core/errors.js'
 import { createGmpServer } from '../gmp-http/server.js'
 import { EXIT, UsageError, WEB_FLAGS, WEB_PAGE_HELP, commandGroup, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
+import { describeListenError } from './listen-error.js'
 import { repairCommand } from './gmp-repair.js'
 
 const SERVE_FLAGS = {
@@ -57,7 +58,7 @@ ${WEB_PAGE_HELP}`,
     try {
       url = (await server.listen()).url
     } catch (err) {
-      io.stderr(`memweave: cannot start the GMP server: ${describe(err)}\n`)
+      io.stderr(`memweave: cannot start the GMP server: ${describeListenError(err, { [port]: '--port' })}\n`)
       await server.close().catch(() => undefined)
       return EXIT.FAILURE
     }

@@ -1,5 +1,8 @@
-import { isMemweaveError } from '../core/errors.js'
+import { hostname } from 'node:os'
 import { createRelay } from '../relay/relay.js'
+import { describeError } from './describe-error.js'
+import { describeListenError } from './listen-error.js'
+import { redactUrl } from './redact-url.js'
 import { EXIT, WEB_FLAGS, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 
 const FLAGS = {
@@ -76,6 +79,8 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
       io.stderr(`memweave relay: --pins-dir and --compact-sweep-ms are for a cluster node (--redis)\n${relayCommand.usage}`)
       return EXIT.USAGE
     }
+    // Named here (createRelay's default is the same) so the listening line can say which node this is.
+    const nodeId = values.redis === undefined ? null : (values['node-id'] ?? `${hostname()}-${process.pid}`)
     const relay = createRelay({
       host: values.host ?? '127.0.0.1',
       port,
@@ -83,7 +88,7 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
       ownerProof: values['require-owner-proof'] ? 'required' : 'optional',
       redis: values.redis ?? null,
       ...(perMinute === undefined ? {} : { limits: { connectionsPerWindow: Number(perMinute), connectionWindowMs: 60_000 } }),
-      ...(values['node-id'] === undefined ? {} : { nodeId: values['node-id'] }),
+      ...(nodeId === null ? {} : { nodeId }),
       ...(values['pins-dir'] === undefined ? {} : { pinsDir: values['pins-dir'] }),
       ...(sweep === undefined ? {} : { compactSweepMs: Number(sweep) }),
       allowedHosts: listFlag(values['allow-host']),
@@ -95,11 +100,14 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
     try {
       url = (await relay.listen()).url
     } catch (err) {
-      io.stderr(`memweave: cannot start the relay: ${describeError(err)}\n`)
+      io.stderr(`memweave: cannot start the relay: ${describeListenError(err, { [port]: '--port' })}\n`)
       await relay.close().catch(() => undefined)
       return EXIT.FAILURE
     }
-    io.stdout(`memweave relay listening on ${url}\n`)
+    // A cluster node says which one it is and which Redis it shares (its password hidden): the two
+    // things an operator checks first when nodes do not see each other's pools.
+    const cluster = nodeId === null ? '' : ` (cluster node ${nodeId}, Redis ${redactUrl(values.redis!)})`
+    io.stdout(`memweave relay listening on ${url}${cluster}\n`)
     await untilAborted(shutdown)
     try {
       await relay.close()
@@ -119,8 +127,4 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
   })
 }
 
-export function describeError(err: unknown): string {
-  if (isMemweaveError(err)) return err.message
-  const e = err as NodeJS.ErrnoException
-  return e?.code ? `${e.code} ${e.message}` : String(e?.message ?? err)
-}
+export { describeError }

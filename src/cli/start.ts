@@ -5,6 +5,7 @@ import { createRelay } from '../relay/relay.js'
 import { createStaticServer, type StaticServer } from './static-server.js'
 import { EXIT, UsageError, WEB_FLAGS, WEB_PAGE_HELP, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 import { describeError, untilAborted } from './relay.js'
+import { describeListenError } from './listen-error.js'
 
 const FLAGS = {
   host: { type: 'string' },
@@ -83,7 +84,7 @@ credential); the demo's pages are served to any browser tab but not embedded by 
         urls.push((await demo.listen()).url)
       }
     } catch (err) {
-      io.stderr(`memweave: cannot start: ${describeError(err)}\n`)
+      io.stderr(`memweave: cannot start: ${describeListenError(err, { [gmpPort]: '--gmp-port', [relayPort]: '--relay-port', [demoPort]: '--demo-port' })}\n`)
       if (isMemweaveError(err) && err.code === 'NOT_FOUND' && demoDir !== null) io.stderr('memweave: build the demo first: npm run build:demo\n')
       await stopAll()
       return EXIT.FAILURE

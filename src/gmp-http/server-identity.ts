@@ -27,26 +27,38 @@ interface IdentityFile {
  *   FORMAT_TOO_NEW when a newer memweave wrote it (the file is left as it is).
  */
 export async function loadOrCreateIdentity(dir: string): Promise<Identity> {
-  const path = join(dir, FILE)
+  return loadOrCreateIdentityFile(join(dir, FILE))
+}
+
+/**
+ * Loads the identity kept in the file at `path` (identity.json's format), or makes one and stores
+ * it there. Two processes creating it at once both end with the one that reached the file first.
+ * @throws MemweaveError STORAGE when the file cannot be read or written, or is not a memweave identity;
+ *   FORMAT_TOO_NEW when a newer memweave wrote it (the file is left as it is).
+ */
+export async function loadOrCreateIdentityFile(path: string, label = 'GMP server identity'): Promise<Identity> {
+  const fail = (message: string, cause?: unknown): MemweaveError => failure(label, message, cause)
   let text: string | undefined
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fail(`cannot read ${path}`, err)
   }
-  if (text !== undefined) return parse(text, path)
+  if (text !== undefined) return parse(text, path, fail)
   const identity = await createIdentity()
   const body: IdentityFile = { version: 1, did: identity.did, seed: toHex(identity.exportSeed()) }
   try {
-    // A temp name per process: two servers starting on one directory never write one temp file.
-    await writeFileDurably(path, `${JSON.stringify(body, null, 2)}\n`, { tmp: `${path}.${process.pid}.tmp`, exclusive: true })
+    // A temp name per process and call; linked into place, so a key another process stored
+    // first is never replaced: that one is read back instead.
+    await writeFileDurably(path, `${JSON.stringify(body, null, 2)}\n`, { tmp: `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`, exclusive: true, replace: false })
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateIdentityFile(path, label)
     throw fail(`cannot write ${path}`, err)
   }
   return identity
 }
 
-async function parse(text: string, path: string): Promise<Identity> {
+async function parse(text: string, path: string, fail: (message: string, cause?: unknown) => MemweaveError): Promise<Identity> {
   let body: Partial<IdentityFile>
   try {
     body = JSON.parse(text) as Partial<IdentityFile>
@@ -62,7 +74,7 @@ async function parse(text: string, path: string): Promise<Identity> {
   return identity
 }
 
-function fail(message: string, cause?: unknown): MemweaveError {
+function failure(label: string, message: string, cause?: unknown): MemweaveError {
   const detail = cause instanceof Error ? `: ${cause.message}` : ''
-  return new MemweaveError(ErrorCode.STORAGE, `GMP server identity: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
+  return new MemweaveError(ErrorCode.STORAGE, `${label}: ${message}${detail}`, {}, cause === undefined ? {} : { cause })
 }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ErrorCode, MemweaveError, isMemweaveError } from '../core/errors.js'
 import type { Artifact, ArtifactStore } from '../artifacts/types.js'
 import { knownFact } from '../facts/known-ref.js'
+import type { Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
 import type { Pools } from '../pools/types.js'
 import { registerPoolTools } from './pool-tools.js'
@@ -21,6 +22,12 @@ import { conflictToWire, memoryToWire, wireFieldName } from '../gmp-http/protoco
 export interface McpServerOptions {
   readonly name?: string
   readonly version?: string
+  /**
+   * The agent this session acts for: it signs the facts `gmp_write` and `gmp_supersede` store, so
+   * they name it as their author (`memweave mcp --agent`, src/mcp/agent-identity.ts). Default: the
+   * memory's own identity. Artifacts and pools act as the memory's identity either way.
+   */
+  readonly identity?: Identity | null
 }
 
 /** What the tools need of a Memory. */
@@ -122,8 +129,9 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
     valid_from: z.string().optional().describe('ISO 8601 start of validity (default: now)'),
     tenant_id: z.string().optional().describe('Tenant scope'),
   }
+  const signer = options.identity ?? null
   const toWrite = (o: { metadata?: Record<string, unknown>; valid_from?: string; tenant_id?: string }) => ({
-    metadata: o.metadata, validFrom: o.valid_from ?? null, tenantId: o.tenant_id ?? null,
+    metadata: o.metadata, validFrom: o.valid_from ?? null, tenantId: o.tenant_id ?? null, ...(signer ? { signingKey: signer } : {}),
   })
   // GMP errors name the store's option (validFrom); on this surface the argument is valid_from.
   const gmp = <A>(body: (args: A) => Promise<unknown>) =>

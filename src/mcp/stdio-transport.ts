@@ -4,12 +4,10 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js'
 import { ErrorCode } from '../core/errors.js'
+import { EDGE_BYTES, requestIdOf } from './message-watch.js'
 
 /** The SDK's own stdio limit; a message above it is refused, not buffered. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
-
-/** How much of the start and the end of a refused line is kept to find its request id. */
-const EDGE_BYTES = 4096
 
 /** JSON-RPC 2.0 §5.1 error codes. */
 const PARSE_ERROR = -32700
@@ -139,21 +137,5 @@ export class StdioTransport implements Transport {
     // JSON-RPC 2.0 §5: the id is null when it cannot be read; the SDK's types do not admit that.
     const response = { jsonrpc: '2.0', id, error: { code, message, data } } as unknown as JSONRPCMessage
     this.send(response).catch((err: unknown) => this.onerror?.(err as Error))
-  }
-}
-
-const ID_FIRST = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]|\\.){0,256}")/
-/** The SDK client writes `{...request, jsonrpc, id}`: the id is the last top-level key, one `}` from the end. */
-const ID_LAST = /"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]|\\.){0,256}")\s*\}\s*$/
-
-/** The request id of a line known only by its edges, or null when neither edge shows it. */
-export function requestIdOf(head: Buffer, tail: Buffer): RequestId | null {
-  const found = ID_FIRST.exec(head.toString('utf8')) ?? ID_LAST.exec(tail.toString('utf8'))
-  if (!found) return null
-  try {
-    const id = JSON.parse(found[1]!) as unknown
-    return typeof id === 'number' || typeof id === 'string' ? id : null
-  } catch {
-    return null
   }
 }

@@ -1,4 +1,4 @@
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises'
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
 /** How `writeFileDurably` names and creates its temp file. */
@@ -7,6 +7,12 @@ export interface DurableWriteOptions {
   readonly tmp?: string
   /** Refuse to reuse a temp file that exists (`wx`): for a file that must be created by one writer only. */
   readonly exclusive?: boolean
+  /**
+   * `false`: never replace a file that is there (the temp file is linked into place, which fails
+   * with EEXIST where one exists): for a key several processes may create at once, where the
+   * first one stored must win. Default true.
+   */
+  readonly replace?: boolean
 }
 
 /**
@@ -27,7 +33,10 @@ export async function writeFileDurably(path: string, data: string | Uint8Array, 
     } finally {
       await file.close()
     }
-    await rename(tmp, path)
+    if (options.replace === false) {
+      await link(tmp, path)
+      await unlink(tmp)
+    } else await rename(tmp, path)
   } catch (err) {
     await unlink(tmp).catch(() => undefined)
     throw err

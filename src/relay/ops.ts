@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { metricsText } from './metrics-text.js'
 
 /** What a relay node reports to operators and load balancers. */
 export interface OpsState {
@@ -13,7 +14,7 @@ export interface OpsState {
 
 /**
  * `GET /healthz` (200 `ok`, or 503 with why, so a load balancer stops sending clients to a node
- * that is closing or has lost Redis) and `GET /metrics` (Prometheus text format). Returns false for
+ * that is closing or has lost Redis) and `GET /metrics` (Prometheus text format, src/relay/metrics-text.ts). Returns false for
  * any other request, which the relay answers as before (426, connect with a websocket).
  */
 export function serveOps(req: IncomingMessage, res: ServerResponse, state: () => OpsState): boolean {
@@ -28,10 +29,8 @@ export function serveOps(req: IncomingMessage, res: ServerResponse, state: () =>
   }
   if (path === '/metrics') {
     const s = state()
-    const labels = s.node === null ? '' : `{node="${s.node}"}`
-    const lines = Object.entries({ up: s.ready ? 1 : 0, ...s.metrics }).map(([name, value]) => `memweave_relay_${name}${labels} ${value}`)
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' })
-    res.end(`${lines.join('\n')}\n`)
+    res.end(metricsText({ up: s.ready ? 1 : 0, ...s.metrics }, s.node))
     return true
   }
   return false
