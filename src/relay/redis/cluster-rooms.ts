@@ -6,6 +6,7 @@ import { Refusal } from '../admission.js'
 import type { OwnerPin } from '../owner-pin.js'
 import { RelayCloseCode } from '../../sync/relay-protocol.js'
 import type { RoomSource, ServedRoom } from '../room-source.js'
+import { RoomHolds } from '../room-holds.js'
 import { ClusterRoom, parsePin, type ClusterHost } from './cluster-room.js'
 import { DEFAULT_PREFIX, clusterKeys, poolKeys, type ClusterKeys } from './keys.js'
 import { PinCopy, copyWins } from './pin-copy.js'
@@ -41,13 +42,6 @@ const PINS_STREAM_LENGTH = 100_000
 /** Pools compacted per sweep at most. */
 const SWEEP_BATCH = 50
 
-interface Entry {
-  readonly room: Promise<ClusterRoom>
-  loaded: ClusterRoom | null
-  holds: number
-  timer: ReturnType<typeof setTimeout> | undefined
-}
-
 /**
  * The pools of one cluster node (RoomSource over Redis). Two connections to Redis: commands
  * (appends, loads, pins, compaction) and a reader that blocks in one XREAD over the streams of every
@@ -71,8 +65,7 @@ export class ClusterRooms implements RoomSource {
   #pinsCursor = '0-0'
   readonly #sweeper: ReturnType<typeof setInterval>
   #sweeping: Promise<void> = Promise.resolve()
-  readonly #entries = new Map<string, Entry>()
-  readonly #unloading = new Map<string, Promise<void>>()
+  readonly #holds: RoomHolds<ClusterRoom>
   readonly counters = { updatesIn: 0, updatesOut: 0, outages: 0, compactions: 0 }
   /** ms between an entry's id (when Redis took it) and this node reading it, for the last batch read. */
   lagMs = 0
@@ -93,6 +86,22 @@ export class ClusterRooms implements RoomSource {
     this.#pins = pins
     this.#prefix = options.prefix ?? DEFAULT_PREFIX
     this.#cluster = clusterKeys(this.#prefix)
+    this.#holds = new RoomHolds<ClusterRoom>({
+      idleUnloadMs: options.idleUnloadMs,
+      load: (name) => ClusterRoom.load(name, poolKeys(this.#prefix, name), this.#host).catch((err: unknown) => this.#storageFailure(err)),
+      onLoaded: (r) => {
+        this.#byChannel.set(r.awarenessChannel, r)
+        void this.#sub.subscribe(r.awarenessChannel).catch(() => undefined)
+        this.#wakeReader()
+      },
+      onStale: (r) => void r.discard(UNAVAILABLE_REASON),
+      unload: (room) => {
+        this.#unsubscribe(room)
+        return room.close()
+      },
+      assertUsable: () => this.#assertUsable(),
+      onError: options.onError,
+    })
     this.#host = {
       redis: cmd,
       instance: `${options.nodeId}/${randomBytes(6).toString('hex')}`,
@@ -203,13 +212,13 @@ export class ClusterRooms implements RoomSource {
   }
 
   get size(): number {
-    return this.#entries.size
+    return this.#holds.size
   }
 
   async pinOf(name: string): Promise<OwnerPin | null> {
     this.#assertUsable()
-    const entry = this.#entries.get(name)
-    if (entry) return (await entry.room).owner
+    const loaded = this.#holds.peek(name)
+    if (loaded) return (await loaded).owner
     // Redis without a pin this node has a copy of lost it: the copy decides (loading puts it back).
     const found = (await this.#cmd.get(poolKeys(this.#prefix, name).owner).catch((err: unknown) => this.#storageFailure(err))) ?? ''
     const copy = this.#pins.get(name)
@@ -290,58 +299,12 @@ export class ClusterRooms implements RoomSource {
     }
   }
 
-  async acquire(name: string): Promise<ServedRoom> {
-    for (;;) {
-      this.#assertUsable()
-      const unloading = this.#unloading.get(name)
-      if (!unloading) break
-      await unloading
-    }
-    let entry = this.#entries.get(name)
-    if (!entry) {
-      const room = ClusterRoom.load(name, poolKeys(this.#prefix, name), this.#host).catch((err: unknown) => this.#storageFailure(err))
-      const created: Entry = { room, loaded: null, holds: 0, timer: undefined }
-      entry = created
-      this.#entries.set(name, created)
-      room.then(
-        (r) => {
-          if (this.#entries.get(name) !== created) return void r.discard(UNAVAILABLE_REASON)
-          created.loaded = r
-          this.#byChannel.set(r.awarenessChannel, r)
-          void this.#sub.subscribe(r.awarenessChannel).catch(() => undefined)
-          this.#wakeReader()
-        },
-        () => {
-          if (this.#entries.get(name) === created) this.#entries.delete(name)
-        },
-      )
-    }
-    entry.holds++
-    clearTimeout(entry.timer)
-    entry.timer = undefined
-    return entry.room
+  acquire(name: string): Promise<ServedRoom> {
+    return this.#holds.acquire(name)
   }
 
   release(name: string, room?: ServedRoom): void {
-    const entry = this.#entries.get(name)
-    // A hold taken before an outage dropped the room is not a hold on the room loaded since.
-    if (!entry || (room !== undefined && entry.loaded !== room)) return
-    if (--entry.holds > 0 || this.#closed) return
-    entry.timer = setTimeout(() => this.#unload(name, entry), this.#options.idleUnloadMs)
-    entry.timer.unref?.()
-  }
-
-  #unload(name: string, entry: Entry): void {
-    if (entry.holds > 0 || this.#entries.get(name) !== entry) return
-    this.#entries.delete(name)
-    const done = entry.room
-      .then((room) => {
-        this.#unsubscribe(room)
-        return room.close()
-      })
-      .catch(this.#options.onError)
-      .finally(() => this.#unloading.delete(name))
-    this.#unloading.set(name, done)
+    this.#holds.release(name, room as ClusterRoom | undefined)
   }
 
   /** Metrics of this node, for `/metrics`. */
@@ -368,21 +331,14 @@ export class ClusterRooms implements RoomSource {
     clearInterval(this.#sampler)
     clearInterval(this.#sweeper)
     await this.#sweeping.catch(() => undefined)
-    const closing = [...this.#entries.values()].map(async (entry) => {
-      clearTimeout(entry.timer)
-      const room = await entry.room.catch(() => null)
-      await room?.close()
-    })
-    this.#entries.clear()
-    const results = await Promise.allSettled([...closing, ...this.#unloading.values()])
+    const closed = await this.#holds.close((room) => room.close()).then(() => null, (err: unknown) => ({ err }))
     this.#wakeReader()
     this.#reader.disconnect()
     this.#sub.disconnect()
     await this.#readLoop
     await this.#cmd.quit().catch(() => this.#cmd.disconnect())
     await this.#pins.close().catch(this.#options.onError)
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
-    if (failed) throw failed.reason
+    if (closed) throw closed.err
   }
 
   #assertUsable(): void {
@@ -409,11 +365,8 @@ export class ClusterRooms implements RoomSource {
     }
     this.counters.outages++
     this.#options.onError(new MemweaveError(ErrorCode.STORAGE, `relay: lost Redis at ${redactUrl(this.#options.url)}; closing every connection (1013) until it is back`))
-    const entries = [...this.#entries.values()]
-    this.#entries.clear()
-    for (const entry of entries) {
-      clearTimeout(entry.timer)
-      void entry.room.then((room) => {
+    for (const loading of this.#holds.dropAll()) {
+      void loading.then((room) => {
         this.#unsubscribe(room)
         return room.discard(UNAVAILABLE_REASON)
       }, () => undefined)
@@ -425,8 +378,7 @@ export class ClusterRooms implements RoomSource {
     // Redis refused this one append (out of memory, say): the room holds an update no other node
     // will see, so drop it; its clients reconnect and re-send.
     this.#options.onError(err)
-    const entry = this.#entries.get(room.name)
-    if (entry?.loaded === room) this.#entries.delete(room.name)
+    this.#holds.drop(room.name, room)
     this.#unsubscribe(room)
     void room.discard('internal: the relay could not store an update; reconnect')
   }
@@ -461,7 +413,7 @@ export class ClusterRooms implements RoomSource {
   /** The reader: one blocking XREAD over the streams of every loaded pool, entries handed to their rooms in order. */
   async #read(): Promise<void> {
     while (!this.#closed) {
-      const rooms = [...this.#entries.values()].flatMap((e) => (e.loaded ? [e.loaded] : []))
+      const rooms = this.#holds.loaded()
       if (!this.healthy) {
         await new Promise<void>((ok) => {
           const timer = setTimeout(ok, BLOCK_MS)
