@@ -1,0 +1,14 @@
+// Type-checked by e2e/consumer-react.spec.ts in a browser project: memweave/react as an app uses it.
+import { createElement, type ReactElement } from 'react'
+import type { FactConflict, FactMemory, RemoteMemory, SyncState } from 'memweave'
+import { useConflicts, useMemory, useRetrieve, useSyncStatus, type Live, type MemoryState } from 'memweave/react'
+
+export function Notes(): ReactElement {
+  const state: MemoryState = useMemory({ name: 'my-app', workerTimeoutMs: 5_000 })
+  const memory: RemoteMemory | null = state.memory
+  const hits: Live<FactMemory[]> = useRetrieve(memory, 'standup notes', { topK: 5 })
+  const conflicts: FactConflict[] | undefined = useConflicts(memory, { minConfidence: 0.8 }).data
+  const sync: SyncState | undefined = useSyncStatus(memory).data?.state
+  if (state.status === 'failed') return createElement('p', null, String(state.error))
+  return createElement('ul', { title: `${conflicts?.length ?? 0} conflicts, ${sync ?? '…'}` }, hits.data?.map((m) => createElement('li', { key: m.ref }, m.content)))
+}
