@@ -9,7 +9,7 @@ import { LoggingServer, pageScripts, prepareConsumerApp, run, type ConsumerApp }
  * and opened in Chromium. A development build (StrictMode runs effects twice there): one worker for
  * useMemory under the double effects, closed on unmount; an unmount during openMemory and during
  * a live query's subscribe leaves no worker and no subscription, and sets nothing; two tabs see each
- * other's writes and conflicts through their live hooks. A production build: the sizes the README quotes.
+ * other's writes, conflicts and pool through their live hooks. A production build: the sizes the README quotes.
  */
 
 const BUDGET = {
@@ -112,7 +112,7 @@ test('unmount while a live query subscribes: the subscription is stopped when it
 })
 
 for (const mode of ['auto', 'dedicated'] as const) {
-  test(`two tabs (${mode} worker): each sees the other's writes and conflicts through its live hooks`, async ({ browser }) => {
+  test(`two tabs (${mode} worker): each sees the other's writes, conflicts and pool through its live hooks`, async ({ browser }) => {
     test.setTimeout(180_000)
     await serve(dev, async (url) => {
       const context = await browser.newContext()
@@ -133,6 +133,14 @@ for (const mode of ['auto', 'dedicated'] as const) {
         await a.evaluate(() => window.reactPage.assert('Aria', 'lives_in', 'Rome'))
         await b.evaluate(() => window.reactPage.assert('Aria', 'lives_in', 'Paris'))
         for (const p of [a, b]) await expect(p.locator('#conflicts')).toHaveText('1', { timeout: 30_000 })
+        // A pool A creates: both tabs show it (usePool), and a write from B reaches A's view.
+        const pool = await a.evaluate(() => window.reactPage.createPool('team'))
+        for (const p of [a, b]) await p.evaluate((id) => window.reactPage.showPool(id), pool)
+        for (const p of [a, b]) await expect(p.locator('#pool-name')).toHaveText('team', { timeout: 30_000 })
+        await b.evaluate((id) => window.reactPage.writePool(id, 'Blue'), pool)
+        await expect(a.locator('#pool li')).toHaveText(['Blue'], { timeout: 30_000 })
+        await a.evaluate((id) => window.reactPage.writePool(id, 'Green'), pool)
+        await expect(b.locator('#pool li')).toHaveText(['Green', 'Blue'], { timeout: 30_000 })
         // No pool is replicated: the sync status says offline.
         for (const p of [a, b]) await expect(p.locator('#sync')).toHaveText('offline')
         expect(await errors(a)).toEqual([])
@@ -144,23 +152,37 @@ for (const mode of ['auto', 'dedicated'] as const) {
   })
 }
 
-test('vite build (production): the React page works, and its page JS and worker sizes are printed', async ({ page }) => {
+test('vite build (production): the React page works, and its page JS and worker sizes are printed', async ({ browser }) => {
   test.setTimeout(120_000)
   await serve(prod, async (url, server) => {
-    await openPage(page, `${url}?scene=app&name=sizes`)
-    await expect(page.locator('#status')).toHaveText('open', { timeout: 30_000 })
-    await page.evaluate(() => window.reactPage.write('standup notes: sizes measured'))
-    await expect(page.locator('#facts li')).toHaveText(['standup notes: sizes measured'], { timeout: 30_000 })
-    await expect(page.locator('#conflicts')).toHaveText('0')
-    await expect(page.locator('#sync')).toHaveText('offline')
-    // Production React does not double effects.
-    expect(await page.evaluate(() => window.reactPage.effects.app)).toBe(1)
-    const pageJs = pageScripts(prod)
-    const pageGz = server.jsGzipBytes((f) => pageJs.has(f))
-    const workerGz = server.jsGzipBytes((f) => !pageJs.has(f))
-    console.log(`consumer (React page, vite build, worker.format es): page JS ${kB(pageGz)} gz (React and react-dom included), worker ${kB(workerGz)} gz (facts, conflicts, sync status)`)
-    expect(pageGz).toBeLessThan(BUDGET.reactPageJsGz)
-    expect(await errors(page)).toEqual([])
+    const context = await browser.newContext()
+    try {
+      // First useRetrieve and useConflicts only (the facts module), then with useSyncStatus too.
+      const page = await context.newPage()
+      await openPage(page, `${url}?scene=app&name=sizes&sync=off`)
+      await expect(page.locator('#status')).toHaveText('open', { timeout: 30_000 })
+      await page.evaluate(() => window.reactPage.write('standup notes: sizes measured'))
+      await expect(page.locator('#facts li')).toHaveText(['standup notes: sizes measured'], { timeout: 30_000 })
+      await expect(page.locator('#conflicts')).toHaveText('0')
+      // Production React does not double effects.
+      expect(await page.evaluate(() => window.reactPage.effects.app)).toBe(1)
+      expect(await errors(page)).toEqual([])
+      const pageJs = pageScripts(prod)
+      const pageGz = server.jsGzipBytes((f) => pageJs.has(f))
+      const factsWorkerGz = server.jsGzipBytes((f) => !pageJs.has(f))
+      await page.close()
+      const again = await context.newPage()
+      await openPage(again, `${url}?scene=app&name=sizes`)
+      await expect(again.locator('#sync')).toHaveText('offline', { timeout: 30_000 })
+      expect(await errors(again)).toEqual([])
+      const syncWorkerGz = server.jsGzipBytes((f) => !pageJs.has(f))
+      console.log(`consumer (React page, vite build, worker.format es): page JS ${kB(pageGz)} gz (React and react-dom included), worker ${kB(factsWorkerGz)} gz with useRetrieve and useConflicts, ${kB(syncWorkerGz)} gz with useSyncStatus too`)
+      expect(pageGz).toBeLessThan(BUDGET.reactPageJsGz)
+      expect(factsWorkerGz).toBeGreaterThan(0)
+      expect(syncWorkerGz).toBeGreaterThan(factsWorkerGz)
+    } finally {
+      await context.close()
+    }
   })
 })
 
@@ -173,6 +195,9 @@ declare global {
       states: string[]
       write(text: string): Promise<void>
       assert(subject: string, predicate: string, object: string): Promise<void>
+      createPool(name: string): Promise<string>
+      writePool(pool: string, object: string): Promise<void>
+      showPool(pool: string): void
       unmountApp(): void
       unmountWhileOpening(): Promise<{ seen: string[]; madeBefore: number; terminatedBefore: number }>
       unmountWhileSubscribing(): Promise<{

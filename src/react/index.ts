@@ -3,6 +3,7 @@
 export { useMemory } from './use-memory.js'
 export { useRetrieve } from './use-retrieve.js'
 export { useConflicts } from './use-conflicts.js'
+export { usePool } from './use-pool.js'
 export { useSyncStatus } from './use-sync-status.js'
 
 export type { MemoryState } from './use-memory.js'

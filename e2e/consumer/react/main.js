@@ -2,11 +2,11 @@
 // in a Vite React app. Plain createElement, so the app needs no JSX plugin. `?scene=` picks what it
 // renders: `app` (the README's React example, under StrictMode), or nothing until the test drives a
 // scene through window.reactPage (unmount during a pending open, during a pending subscribe).
-import { StrictMode, createElement as h, useEffect } from 'react'
+import { StrictMode, createElement as h, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
-import { openMemory } from 'memweave'
-import { useConflicts, useMemory, useRetrieve, useSyncStatus } from 'memweave/react'
+import { loadOrCreateIdentity, openMemory } from 'memweave'
+import { useConflicts, useMemory, usePool, useRetrieve, useSyncStatus } from 'memweave/react'
 
 const params = new URLSearchParams(location.search)
 const mode = params.get('mode') ?? 'auto'
@@ -58,18 +58,29 @@ function SyncBadge({ memory }) {
   return h('p', { id: 'sync' }, data?.state ?? '…')
 }
 
-function App() {
-  const state = useMemory({ name, mode })
+function Pool({ memory, poolId }) {
+  const { data, error } = usePool(memory, poolId, { orderBy: 'recent' })
+  if (error) return h('p', { id: 'pool-error' }, String(error))
+  return h('section', null,
+    h('p', { id: 'pool-name' }, data?.info.name ?? '…'),
+    h('ul', { id: 'pool' }, (data?.memories ?? []).map((m) => h('li', { key: m.id }, String(m.content.object)))))
+}
+
+function App({ identity }) {
+  const state = useMemory({ name, mode, identity })
+  const [poolId, setPoolId] = useState(null)
   states.push(state.status)
   current = state.memory
   useEffect(() => {
     effects.app++
+    window.reactPage.showPool = (id) => setPoolId(id)
   }, [])
   return h('main', null,
     h('p', { id: 'status' }, state.status),
     state.memory && h(Facts, { memory: state.memory }),
     state.memory && h(Conflicts, { memory: state.memory }),
-    state.memory && h(SyncBadge, { memory: state.memory }))
+    state.memory && params.get('sync') !== 'off' && h(SyncBadge, { memory: state.memory }),
+    state.memory && poolId && h(Pool, { memory: state.memory, poolId }))
 }
 
 /** A memory's facts with every subscribe and stop counted, to see what an unmounted hook leaves. */
@@ -121,6 +132,14 @@ window.reactPage = {
   async assert(subject, predicate, object) {
     await current.facts.assert({ subject, predicate, object })
   },
+  /** Creates a pool through the App's memory; returns its id. */
+  async createPool(poolName) {
+    return (await current.pools.create({ name: poolName })).id
+  },
+  /** Writes a memory into a pool through the App's memory. */
+  async writePool(poolId, object) {
+    await current.pools.write(poolId, { type: 'KNOWLEDGE', content: { subject: 'standup', predicate: 'room', object } })
+  },
   /** Unmounts the App (its memory closes). */
   unmountApp() {
     root.unmount()
@@ -168,7 +187,9 @@ window.reactPage = {
 }
 
 if (params.get('scene') === 'app') {
+  // One identity per origin, kept in IndexedDB: two tabs are one agent (it owns the pools it creates).
+  const identity = await loadOrCreateIdentity('react-consumer')
   root = createRoot(rootElement)
-  root.render(h(StrictMode, null, h(App)))
+  root.render(h(StrictMode, null, h(App, { identity })))
 }
 document.title = 'ready'
