@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import { copyFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { LoggingServer, pageScripts, prepareConsumerApp, run, type ConsumerApp } from './consumer-app.js'
 
 /**
@@ -24,14 +24,35 @@ test.describe.configure({ mode: 'serial' })
 let app: ConsumerApp
 let dev = ''
 let prod = ''
+let readmeApp = ''
+
+/** The README's JSX files (fenced `jsx` blocks whose first line names a path), as the README's `js` files are in consumer-app.ts. */
+function readmeJsxFiles(): Map<string, string> {
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')
+  const files = new Map<string, string>()
+  for (const m of readme.matchAll(/```jsx\n([\s\S]*?)```/g)) {
+    const path = /^\/\/ ([\w./-]+\.jsx)$/.exec(m[1]!.split('\n', 1)[0]!)?.[1]
+    if (path) files.set(path, m[1]!)
+  }
+  return files
+}
 
 test.beforeAll(async ({}, info) => {
   info.setTimeout(1_200_000)
   app = await prepareConsumerApp()
   const added = await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--save-dev', 'react@^19', 'react-dom@^19', '@types/react@^19'], app.dir)
   if (added.code !== 0) throw new Error(`npm install react failed:\n${added.output}`)
-  // The React page is built with the README's config, like the quick start.
+  // The README's React example (its index.html came with the README's other files), and the test's page.
+  for (const [path, body] of readmeJsxFiles()) {
+    mkdirSync(dirname(join(app.dir, path)), { recursive: true })
+    writeFileSync(join(app.dir, path), body)
+  }
+  // Both are built with the README's config, like the quick start.
   copyFileSync(join(app.dir, 'vite.config.js'), join(app.dir, 'react', 'vite.config.js'))
+  copyFileSync(join(app.dir, 'vite.config.js'), join(app.dir, 'react-app', 'vite.config.js'))
+  readmeApp = join(app.dir, 'dist-react-app')
+  const readmeBuild = await run('npx', ['vite', 'build', 'react-app', '--outDir', readmeApp, '--emptyOutDir'], app.dir)
+  if (readmeBuild.code !== 0) throw new Error(`vite build of the README's React example failed:\n${readmeBuild.output}`)
   dev = join(app.dir, 'dist-react-dev')
   prod = join(app.dir, 'dist-react')
   // NODE_ENV=development: React's development build, where StrictMode doubles effects.
@@ -151,6 +172,28 @@ for (const mode of ['auto', 'dedicated'] as const) {
     })
   })
 }
+
+test('the README\'s React example, built by vite build: a click writes, the live list shows it; the sizes the README quotes', async ({ page }) => {
+  test.setTimeout(120_000)
+  await serve(readmeApp, async (url, server) => {
+    const errors: string[] = []
+    page.on('pageerror', (err) => errors.push(String(err)))
+    // What the page failed to load (the browser's own favicon request aside).
+    page.on('response', (r) => void (r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`)))
+    await page.goto(url)
+    await expect(page.locator('#conflicts')).toHaveText('0 conflicting facts', { timeout: 30_000 })
+    await expect(page.locator('#preferences li')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Dark mode' }).click()
+    await expect(page.locator('#preferences li')).toHaveText(['The user prefers dark mode'], { timeout: 30_000 })
+    expect(errors).toEqual([])
+    const pageJs = pageScripts(readmeApp)
+    const pageGz = server.jsGzipBytes((f) => pageJs.has(f))
+    const workerGz = server.jsGzipBytes((f) => !pageJs.has(f))
+    console.log(`consumer (README React example, vite build, worker.format es): page JS ${kB(pageGz)} gz (React and react-dom included), worker ${kB(workerGz)} gz`)
+    expect(pageGz).toBeLessThan(BUDGET.reactPageJsGz)
+    expect(workerGz).toBeGreaterThan(0)
+  })
+})
 
 test('vite build (production): the React page works, and its page JS and worker sizes are printed', async ({ browser }) => {
   test.setTimeout(120_000)
