@@ -177,9 +177,8 @@ window.reactPage = {
     r.unmount()
     const rendersAtUnmount = renders.length
     await memory.facts.write('standup notes are in the wiki')
-    // Until the subscribe has resolved and been stopped.
-    while (counts.stopped === 0) await new Promise((ok) => setTimeout(ok, 20))
-    // A fresh subscription sees the write, so the worker has evaluated its live queries since.
+    // Until the subscribe has arrived; the hook stops it then, before the round trip below returns.
+    while (counts.resolved === 0) await new Promise((ok) => setTimeout(ok, 20))
     const after = await memory.facts.retrieve('standup notes', { topK: 10 })
     await memory.close()
     return { pendingAtUnmount, ...counts, onCall: undefined, rendersAtUnmount, rendersAfter: renders.length, found: after.length }
