@@ -71,7 +71,7 @@ export type {
 } from './working/index.js'
 export type {
   ConflictDecision, ConflictGroupPage, ConflictListOptions, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, KeyAgreement, MemoryContent,
-  MemoryId, MemoryPrivacy, PoolConflict, PoolConflictGroup, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, PoolRecord, Pools, QueryOptions,
+  MemoryId, MemoryPrivacy, PoolConflict, PoolConflictGroup, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, PoolRecord, PoolSnapshot, Pools, QueryOptions,
   Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './pools/index.js'
 export type {

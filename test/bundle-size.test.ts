@@ -175,3 +175,12 @@ test('gzipped sizes: the page JS and a facts-only worker stay under budget', () 
   const others = /^src\/(pools|small|artifacts|working)\/|^node_modules\/(yjs|y-websocket|y-protocols|yaml|ajv|ajv-formats)\//
   expect(moduleNames(atOpen).filter((n) => others.test(n)), 'loaded at open by a facts-only worker').toEqual([])
 })
+
+test('React stays in memweave/react: no module of react, react-dom or src/react in the page or the worker of the main entry', () => {
+  const react = (names: readonly string[]): string[] => names.filter((n) => /(^|\/)node_modules\/(react|react-dom|scheduler)\/|^(dist\/)?src\/react\//.test(n))
+  expect(react(moduleNames(page)), 'page').toEqual([])
+  expect(react(moduleNames(worker)), 'worker').toEqual([])
+  // The checker itself sees what it should.
+  expect(react(['/x/node_modules/react/index.js', '/x/node_modules/react-dom/client.js', 'dist/src/react/use-memory.js', 'src/react/index.ts'])).toHaveLength(4)
+  expect(react(['/x/node_modules/react-native-x/a.js', 'src/facts/live-query.ts'])).toEqual([])
+})

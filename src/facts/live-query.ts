@@ -5,9 +5,11 @@ import type { Memory, RetrieveOptions } from './types.js'
 export type LiveQueryCallback = (memories: Memory[]) => void
 
 interface Subscription {
-  readonly query: string
-  readonly options: RetrieveOptions
-  readonly callback: LiveQueryCallback
+  /** Computes the result (a retrieve, a conflicts listing). */
+  readonly run: () => Promise<unknown>
+  /** What a caller can observe of a result: two equal signatures, no callback. */
+  readonly sign: (result: never) => string
+  readonly callback: (result: never) => void
   last: string | undefined
 }
 
@@ -18,9 +20,9 @@ function signature(memories: readonly Memory[]): string {
 }
 
 /**
- * Live queries of a fact store: each subscription re-runs its retrieve() after any change that
- * may affect it (a local commit, or another handle's commit heard through the storage watch),
- * at most once per tick, and calls back only when the result really changed.
+ * Live queries of a fact store: each subscription re-runs its retrieve() (or its conflicts()
+ * listing) after any change that may affect it (a local commit, or another handle's commit heard
+ * through the storage watch), at most once per tick, and calls back only when the result really changed.
  */
 export class LiveQueries {
   readonly #subs = new Set<Subscription>()
@@ -37,11 +39,20 @@ export class LiveQueries {
   }
 
   /** Registers a query; its first result is delivered right away. Returns the unsubscribe function. */
-  async add(query: string, options: RetrieveOptions, callback: LiveQueryCallback): Promise<() => void> {
-    const sub: Subscription = { query, options, callback, last: undefined }
+  add(query: string, options: RetrieveOptions, callback: LiveQueryCallback): Promise<() => void> {
+    return this.watch(() => this.#run(query, options), signature, callback)
+  }
+
+  /**
+   * Registers any read of the store: `run` is re-run after each change, and `callback` gets its
+   * result when `sign` of it differs from the last one delivered. The first result is delivered
+   * right away. Returns the unsubscribe function.
+   */
+  async watch<T>(run: () => Promise<T>, sign: (result: T) => string, callback: (result: T) => void): Promise<() => void> {
+    const sub: Subscription = { run, sign: sign as (r: never) => string, callback: callback as (r: never) => void, last: undefined }
     // The first run validates the query: a bad one throws here, before anything is registered.
-    const first = await this.#run(query, options)
-    sub.last = signature(first)
+    const first = await run()
+    sub.last = sign(first)
     this.#subs.add(sub)
     callback(first)
     return () => void this.#subs.delete(sub)
@@ -60,13 +71,13 @@ export class LiveQueries {
   async #evaluate(): Promise<void> {
     for (const sub of [...this.#subs]) {
       if (!this.#subs.has(sub)) continue
-      let result: Memory[]
+      let result: never
       try {
-        result = await this.#run(sub.query, sub.options)
+        result = (await sub.run()) as never
       } catch {
         continue // closed or failing storage: the next change retries
       }
-      const sig = signature(result)
+      const sig = sub.sign(result)
       if (sig === sub.last || !this.#subs.has(sub)) continue
       sub.last = sig
       try {

@@ -546,6 +546,25 @@ export class GmpFactStore implements FactStore, FactLookup {
     return this.#live.add(query, options ?? {}, callback)
   }
 
+  /**
+   * A live conflict listing: `callback` gets `conflicts(options)` now, and again each time a write
+   * in this or any other handle on the same storage changes it (a new contradiction, one
+   * superseded or deleted away). The listing is re-run after each change, so a change costs what
+   * one `conflicts()` call costs (at most `limit` pairs); a judge's verdict shows with the next
+   * change or call. Returns the unsubscribe function.
+   *
+   * @throws MemweaveError as conflicts() does, for bad options (nothing is registered);
+   *   CAPABILITY_NOT_SUPPORTED without CONFLICT_DETECTION.
+   * @example
+   * const stop = await mem.facts.subscribeConflicts({}, (pairs) => render(pairs))
+   */
+  async subscribeConflicts(options: ConflictsOptions, callback: (conflicts: FactConflict[]) => void): Promise<() => void> {
+    if (typeof callback !== 'function') throw invalidArgument('callback', 'must be a function')
+    this.#unfollow ??= this.#log.follow()
+    const o = options ?? {}
+    return this.#live.watch(() => this.conflicts(o), (list) => JSON.stringify(list), callback)
+  }
+
   /** GMP flush(): resolves once every mutation called before it has committed (or failed). */
   async flush(): Promise<void> {
     await this.#log.flush()

@@ -169,6 +169,8 @@ export interface FactStore {
   refresh(): Promise<void>
   /** A live query; see GmpFactStore.subscribe. Returns the unsubscribe function. */
   subscribe(query: string, options: RetrieveOptions, callback: (memories: Memory[]) => void): Promise<() => void>
+  /** A live conflicts() listing; see GmpFactStore.subscribeConflicts. Returns the unsubscribe function. */
+  subscribeConflicts(options: ConflictsOptions, callback: (conflicts: FactConflict[]) => void): Promise<() => void>
 }
 
 /**

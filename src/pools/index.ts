@@ -8,6 +8,6 @@ export type { PoolRecord, PoolBody, MemoryPayload } from './records.js'
 export type { KeyAgreement } from './key-wrap.js'
 export type {
   ConflictDecision, ConflictGroupPage, ConflictListOptions, ConflictRule, CreatePoolOptions, ExportedMemory, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, MemoryContent, MemoryId,
-  MemoryPrivacy, PoolConflict, PoolConflictGroup, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights,
+  MemoryPrivacy, PoolConflict, PoolConflictGroup, PoolExport, PoolId, PoolInfo, PoolMember, PoolMemory, PoolPolicies, PoolSnapshot, Pools, QueryOptions, Rights,
   ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './types.js'

@@ -50,6 +50,21 @@ export class MemoryReads {
   }
 
   async query(poolId: string, options: QueryOptions = {}): Promise<PoolMemory[]> {
+    const { ctx, chosen, out } = await this.#select(poolId, options, true)
+    await this.#noteReads(ctx, chosen)
+    return out
+  }
+
+  /**
+   * What query() returns, not counted as a read: nothing is written and no EPHEMERAL memory is
+   * consumed. A live view (PoolStore.subscribe) re-runs on every change of the pool; counted, it
+   * would write a read record per change and consume an ephemeral memory the moment it arrived.
+   */
+  async view(poolId: string, options: QueryOptions = {}): Promise<PoolMemory[]> {
+    return (await this.#select(poolId, options, false)).out
+  }
+
+  async #select(poolId: string, options: QueryOptions, counted: boolean): Promise<{ ctx: Ctx; chosen: LiveMemory[]; out: PoolMemory[] }> {
     const { r } = this.#p
     const pool = parsePoolId(poolId)
     const q = assertQueryOptions(options)
@@ -82,9 +97,8 @@ export class MemoryReads {
       return primary || b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)
     })
     const chosen = (q.limit === null ? order : order.slice(0, q.limit)).map(({ i }) => hits[i]!)
-    const out = await this.#p.show.present(ctx, chosen, ctx.rights.read)
-    await this.#noteReads(ctx, chosen)
-    return out
+    const out = await this.#p.show.present(ctx, chosen, counted && ctx.rights.read)
+    return { ctx, chosen, out }
   }
 
   /**

@@ -7,6 +7,7 @@ import type { StoragePort } from '../storage/port.js'
 import { ConflictResolution } from './conflict-resolution.js'
 import { FactView } from './fact-view.js'
 import { ImportExport } from './import-export.js'
+import { LivePoolViews } from './live-view.js'
 import { Maintenance } from './maintenance.js'
 import { MemoryReads } from './memory-reads.js'
 import { MemoryWrites } from './memory-writes.js'
@@ -16,7 +17,7 @@ import { PoolReplica } from './replica.js'
 import { PoolSharing } from './sharing.js'
 import type {
   ConflictDecision, ConflictGroupPage, ConflictListOptions, CreatePoolOptions, ForgetOptions, ForgottenMemory, ImportOptions, ImportResult, Lifecycle, MemoryId, MergeStrategy, PoolConflict,
-  PoolExport, PoolId, PoolInfo, PoolMemory, PoolPolicies, Pools, QueryOptions, Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
+  PoolExport, PoolId, PoolInfo, PoolMemory, PoolPolicies, PoolSnapshot, Pools, QueryOptions, Rights, ShareOptions, UpdateMemoryInput, WriteMemoryInput,
 } from './types.js'
 
 /**
@@ -78,6 +79,7 @@ export class PoolStore implements Pools {
   readonly #forgetting: MergeForget
   readonly #conflicts: ConflictResolution
   readonly #transfer: ImportExport
+  readonly #live: LivePoolViews
   #closing: Promise<void> | undefined
   /** The gate other modules' pooled writes pass (src/records/pool-gate.ts): the record log hands it to them. */
   readonly gate: PoolGate
@@ -97,6 +99,7 @@ export class PoolStore implements Pools {
     this.#forgetting = new MergeForget(parts)
     this.#conflicts = new ConflictResolution(parts)
     this.#transfer = new ImportExport(parts, this.#sharing)
+    this.#live = new LivePoolViews(r.log)
     this.gate = this.#sharing.gate
   }
 
@@ -200,6 +203,23 @@ export class PoolStore implements Pools {
    */
   query(poolId: string, options: QueryOptions = {}): Promise<PoolMemory[]> {
     return this.#reads.query(poolId, options)
+  }
+
+  /**
+   * A live view of a pool: `callback` gets its header (`info()`) and its memories (what
+   * `query(poolId, options)` lists) now, and again each time a change of the pool's records (a
+   * write, a share, a merge, a sync, another tab) changes them. Watching is not reading: the
+   * deliveries count no read and consume no EPHEMERAL memory (`query` does both). Each change of
+   * the pool re-reads the view, so it costs what one `query()` of it costs. Returns the
+   * unsubscribe function.
+   * @throws MemweaveError as info() and query() do (NOT_FOUND, PERMISSION_DENIED, INVALID_ARGUMENT),
+   *   and nothing is registered.
+   * @example
+   * const stop = await mem.pools.subscribe(pool.id, { limit: 20 }, ({ info, memories }) => render(info, memories))
+   */
+  subscribe(poolId: string, options: QueryOptions, callback: (snapshot: PoolSnapshot) => void): Promise<() => void> {
+    const o = options ?? {}
+    return this.#live.add(async () => ({ info: await this.#sharing.info(poolId), memories: await this.#reads.view(poolId, o) }), callback)
   }
 
   /**
@@ -334,6 +354,7 @@ export class PoolStore implements Pools {
       try {
         await this.#writes.endSession()
       } finally {
+        this.#live.clear()
         this.#upkeep.stop()
         await this.#r.close()
       }

@@ -345,6 +345,12 @@ export interface ForgottenMemory {
   readonly at: number
 }
 
+/** What a live pool view (`mem.pools.subscribe`) delivers: the pool's header and its memories as `query()` lists them. */
+export interface PoolSnapshot {
+  readonly info: PoolInfo
+  readonly memories: readonly PoolMemory[]
+}
+
 /** The pool API (`mem.pools`). Every operation acts as the memory's identity. */
 export interface Pools {
   create(options?: CreatePoolOptions): Promise<PoolInfo>
@@ -359,6 +365,8 @@ export interface Pools {
   get(memoryId: string): Promise<PoolMemory | null>
   status(memoryId: string): Promise<Lifecycle | null>
   query(poolId: string, options?: QueryOptions): Promise<PoolMemory[]>
+  /** A live view of a pool (header and memories), not counted as reads; see PoolStore.subscribe. Returns the unsubscribe function. */
+  subscribe(poolId: string, options: QueryOptions, callback: (snapshot: PoolSnapshot) => void): Promise<() => void>
   merge(memoryIds: readonly string[], strategy?: MergeStrategy): Promise<PoolMemory>
   forget(memoryId: string, options?: ForgetOptions): Promise<MemoryId[]>
   forgotten(poolId: string): Promise<ForgottenMemory[]>
