@@ -42,7 +42,6 @@ export function callTarget(target: object, surface: HandleSurface): CallTarget &
       if (crossing(surface, key) === 'data' && typeof value !== 'function' && isCloneable(value)) data[key] = value
     }
   }
-  // Frozen once marked (comlink adds its marker property): no member of the wrapper can be replaced.
   const wrapper: CallTarget & Comlink.ProxyMarked = Comlink.proxy({
     describe: () => ({ kind: typeof target === 'function' ? ('function' as const) : ('object' as const), data }),
     async call(method: string, ...args: unknown[]): Promise<unknown> {
@@ -56,6 +55,7 @@ export function callTarget(target: object, surface: HandleSurface): CallTarget &
       return wrapResult(await (target as (...a: unknown[]) => unknown)(...args), 'call', surface.label)
     },
   })
+  // Frozen once marked (Comlink.proxy adds its marker property): no member can be replaced.
   return Object.freeze(wrapper)
 }
 
