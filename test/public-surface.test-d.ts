@@ -1,7 +1,7 @@
-// Type tests of the worker boundary's allow-lists (src/runtime/public-surface.ts), checked by
+// Type tests of the worker boundary's allow-lists (src/runtime/surface.ts, surfaces/), checked by
 // `npm run typecheck` (tsc): a list must name every member of its public interface and nothing else.
 import type { FactStore } from '../src/facts/types.js'
-import type { Surface } from '../src/runtime/public-surface.js'
+import type { Surface } from '../src/runtime/surface.js'
 import type { SharedWorkingMemory } from '../src/working/types.js'
 
 const everyFactMethod = {

@@ -4,7 +4,7 @@ import { openMemory } from '../src/index.js'
 import type { MemoryHost } from '../src/runtime/host.js'
 
 // Issue 30: the worker dispatched any method by name, so a page could call GmpFactStore's
-// @internal methods. Only the public API crosses now (src/runtime/public-surface.ts).
+// @internal methods. Only the public API crosses now (src/runtime/surfaces/).
 const worker = new URL('../worker/memory-worker.ts', import.meta.url)
 const refusal = (module: string, method: string) => ({ code: 'INVALID_ARGUMENT', details: { field: 'method', module, method } })
 

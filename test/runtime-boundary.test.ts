@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { MEMORY_MODULES, type MemoryModule } from '../src/memory-modules.js'
 import { createMemoryHost, type HostedMemory } from '../src/runtime/host.js'
-import { MODULE_SURFACES, TASK_SURFACE } from '../src/runtime/public-surface.js'
+import { MODULE_SURFACES } from '../src/runtime/module-surfaces.js'
+import { TASK_SURFACE } from '../src/runtime/surfaces/working.js'
 import type { CallTarget } from '../src/runtime/remote-call.js'
 
 // The worker host's dispatch (src/runtime/host.ts, remote-call.ts), called as the page's comlink
@@ -45,7 +46,7 @@ describe('the page<->worker boundary lets only the public API cross', () => {
   test('every public method of every module is dispatched (bad or no arguments fail in the method, not at the boundary)', async () => {
     for (const name of MEMORY_MODULES) {
       const module = await target(name)
-      for (const [method, how] of Object.entries(MODULE_SURFACES[name].members)) {
+      for (const [method, how] of Object.entries((await MODULE_SURFACES[name]()).members)) {
         if (how === false || how === 'data') continue
         const outcome = await module.call(method).then(
           () => null,

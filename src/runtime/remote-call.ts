@@ -1,11 +1,11 @@
 import * as Comlink from 'comlink'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
-import { FUNCTION_SURFACE, crossing, type Crossing, type HandleSurface } from './public-surface.js'
+import { FUNCTION_SURFACE, crossing, type Crossing, type HandleSurface } from './surface.js'
 
 /**
  * One generic way for every module of a Memory to cross the worker boundary, so a module added
  * to Memory works through openMemory() without a hand-written mirror (its public methods are
- * listed once, in public-surface.ts, checked against its interface by the compiler). The page calls
+ * listed once, in surfaces/, checked against its interface by the compiler). The page calls
  * `call(method, ...args)` on a module's target in the worker. Plain results are cloned. A function
  * result (an unsubscribe) or an object with methods (a working-memory task handle) stays in the
  * worker: it comes back as another target, which the page turns into a function or an object.
@@ -31,7 +31,7 @@ function isHandle(value: unknown): value is Record<string, unknown> {
 
 /**
  * Worker side: wraps a module, a handle or a function so the page can call it. Only the members
- * `surface` lists cross (public-surface.ts): any other name, whatever `target` has, is refused
+ * `surface` lists cross (surface.ts, surfaces/): any other name, whatever `target` has, is refused
  * with INVALID_ARGUMENT naming the module and the method. The wrapper is frozen: a raw comlink
  * SET cannot swap its methods for another tab's calls (in a SharedWorker the targets are shared).
  */
@@ -82,7 +82,7 @@ function wrapResult(result: unknown, how: Crossing, label: string): unknown {
   if (typeof result === 'function') return callTarget(result, { ...FUNCTION_SURFACE, label })
   if (!isHandle(result)) return result
   if (typeof how !== 'object') {
-    throw new MemweaveError(ErrorCode.INTERNAL, `${label} returned an object with methods that no surface in src/runtime/public-surface.ts declares`, { operation: label })
+    throw new MemweaveError(ErrorCode.INTERNAL, `${label} returned an object with methods that no surface in src/runtime/surfaces/ declares`, { operation: label })
   }
   return callTarget(result, how)
 }
