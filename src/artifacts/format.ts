@@ -91,7 +91,8 @@ export function parseArtifactFile(text: string): ArtifactFile {
 /**
  * Writes a new artifact file from plain frontmatter and a body, in the canonical layout.
  * @example
- * stringifyArtifact({ awp: '0.4.0', smp: '1.0', ... }, '\n# Notes\n')
+ * const file = stringifyArtifact({ awp: '0.4.0', smp: '1.0', id: 'artifact:notes', type: 'knowledge-artifact', title: 'Notes', version: 1 }, '\n# Notes\n')
+ * file.text // "---\nawp: 0.4.0\nsmp: '1.0'\nid: 'artifact:notes'\n...\nversion: 1\n---\n\n# Notes\n"
  */
 export function stringifyArtifact(frontmatter: Readonly<Record<string, unknown>>, body: string): ArtifactFile {
   const doc = new Document(frontmatter)

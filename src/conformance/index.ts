@@ -17,8 +17,13 @@ export interface RunConformanceOptions {
  *
  * @example
  * const report = await runConformance(async () => {
- *   const mem = await createMemory({ storage: 'memory' })
- *   return { store: mem.facts, close: () => mem.close() }
+ *   const storage = memoryStorage() // fresh for each check; a second session is another handle on it
+ *   const handles = [await createMemory({ storage })]
+ *   return {
+ *     store: handles[0]!.facts,
+ *     secondSession: async () => (handles[handles.length] = await createMemory({ storage })).facts,
+ *     close: async () => { for (const h of handles) await h.close() },
+ *   }
  * })
  * report.violations // []
  */

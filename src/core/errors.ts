@@ -66,7 +66,8 @@ export interface ErrorDetails {
  *
  * @example
  * try { await mem.facts.supersede(ref, 'x') } catch (err) {
- *   if (isMemweaveError(err) && err.code === 'CAPABILITY_NOT_SUPPORTED') ...
+ *   if (isMemweaveError(err) && err.code === 'CAPABILITY_NOT_SUPPORTED') console.warn(`this store cannot ${err.details.operation}`)
+ *   else throw err
  * }
  */
 export class MemweaveError extends Error {

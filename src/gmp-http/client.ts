@@ -96,7 +96,7 @@ function memoriesOf(reply: Record<string, unknown>): Memory[] {
  * const store = await GmpHttpClient.createStore('http://127.0.0.1:7411/v1', { token })
  * const ref = await store.write('Aria lives in Rome', { signingKey: seed })
  * const [m] = await store.retrieve('Aria', { budgetTokens: 200 })
- * await store.verifyProvenance(m, m.factId) // true
+ * if (m) await store.verifyProvenance(m, m.factId) // true
  */
 export class GmpHttpClient implements GmpWireStore {
   /** The API base, ending in `/v1`. */

@@ -8,6 +8,7 @@ import { TabElection } from './election.js'
 import { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
 import { callTarget, type CallTarget } from './remote-call.js'
+import { MODULE_SURFACES } from './module-surfaces.js'
 import type { ConflictJudge, ConflictJudgeOptions, JudgeVerdict } from '../conflict-judge/types.js'
 import type { BackupPages, BackupSink, RemoteExportOptions, RemoteImportOptions } from './backup-protocol.js'
 
@@ -40,7 +41,10 @@ export interface HostedInfo {
 
 /** The worker-side object a page holds through comlink. */
 export interface HostedMemory {
-  /** One module of the Memory (facts, pools, working, small, artifacts, sync), callable method by method; its code loads on first ask. */
+  /**
+   * One module of the Memory (facts, pools, working, small, artifacts, sync), callable method by
+   * method, its public API only (surfaces/); its code loads on first ask.
+   */
   module(name: MemoryModule): Promise<CallTarget>
   info(): HostedInfo
   /** A backup of the Memory, read a page at a time (backup-protocol.ts). */
@@ -87,7 +91,7 @@ function relayJudge(id: string, judges: readonly PageJudge[]): ConflictJudge {
  * The worker's side of the browser runtime: one Memory per (database, identity, options), built
  * by createMemory() on Dexie and shared by every connection that asks for the same one (all the
  * tabs of an origin, in a SharedWorker). Every module is reachable through the same generic call
- * path, so a module added to Memory needs no mirror here.
+ * path, so a module added to Memory needs no mirror here, only its allow-list in surfaces/.
  */
 export function createMemoryHost(): MemoryHost {
   installErrorTransfer()
@@ -117,7 +121,7 @@ export function createMemoryHost(): MemoryHost {
     let pending = entry.targets.get(name)
     if (!pending) {
       const module: Promise<object> = name === 'sync' && entry.sync ? Promise.resolve(entry.sync) : entry.memory.load(name)
-      const made = module.then((m) => callTarget(m, name))
+      const made = Promise.all([module, MODULE_SURFACES[name]()]).then(([m, surface]) => callTarget(m, surface))
       made.catch(() => entry.targets.delete(name))
       entry.targets.set(name, made)
       pending = made

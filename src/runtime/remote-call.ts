@@ -1,9 +1,11 @@
 import * as Comlink from 'comlink'
-import { invalidArgument } from '../core/errors.js'
+import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
+import { FUNCTION_SURFACE, crossing, type Crossing, type HandleSurface } from './surface.js'
 
 /**
  * One generic way for every module of a Memory to cross the worker boundary, so a module added
- * to Memory works through openMemory() without a hand-written mirror. The page calls
+ * to Memory works through openMemory() without a hand-written mirror (its public methods are
+ * listed once, in surfaces/, checked against its interface by the compiler). The page calls
  * `call(method, ...args)` on a module's target in the worker. Plain results are cloned. A function
  * result (an unsubscribe) or an object with methods (a working-memory task handle) stays in the
  * worker: it comes back as another target, which the page turns into a function or an object.
@@ -16,8 +18,6 @@ export interface CallTarget {
   invoke(...args: unknown[]): Promise<unknown>
 }
 
-const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'then', 'close'])
-
 function isHandle(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) return false
   if (value instanceof Date || value instanceof Map || value instanceof Set) return false
@@ -29,26 +29,43 @@ function isHandle(value: unknown): value is Record<string, unknown> {
   return false
 }
 
-/** Worker side: wraps a module, a handle or a function so the page can call it. */
-export function callTarget(target: object, label: string): CallTarget & Comlink.ProxyMarked {
+/**
+ * Worker side: wraps a module, a handle or a function so the page can call it. Only the members
+ * `surface` lists cross (surface.ts, surfaces/): any other name, whatever `target` has, is refused
+ * with INVALID_ARGUMENT naming the module and the method. The wrapper is frozen: a raw comlink
+ * SET cannot swap its methods for another tab's calls (in a SharedWorker the targets are shared).
+ */
+export function callTarget(target: object, surface: HandleSurface): CallTarget & Comlink.ProxyMarked {
   const data: Record<string, unknown> = {}
   if (typeof target !== 'function') {
-    for (const [key, value] of Object.entries(target)) if (typeof value !== 'function' && isCloneable(value)) data[key] = value
+    for (const [key, value] of Object.entries(target)) {
+      if (crossing(surface, key) === 'data' && typeof value !== 'function' && isCloneable(value)) data[key] = value
+    }
   }
-  return Comlink.proxy({
+  const wrapper: CallTarget & Comlink.ProxyMarked = Comlink.proxy({
     describe: () => ({ kind: typeof target === 'function' ? ('function' as const) : ('object' as const), data }),
     async call(method: string, ...args: unknown[]): Promise<unknown> {
-      const fn = (target as Record<string, unknown>)[method]
-      if (typeof method !== 'string' || method.startsWith('_') || FORBIDDEN.has(method) || typeof fn !== 'function') {
-        throw invalidArgument('method', `${label} has no method "${String(method)}"`)
-      }
-      return wrapResult(await (fn as (...a: unknown[]) => unknown).apply(target, args), `${label}.${method}()`)
+      const how = crossing(surface, method)
+      const fn = how === false || how === 'data' ? undefined : (target as Record<string, unknown>)[method]
+      if (typeof fn !== 'function') throw notPublic(surface, method)
+      return wrapResult(await (fn as (...a: unknown[]) => unknown).apply(target, args), how, `${surface.label}.${method}()`)
     },
     async invoke(...args: unknown[]): Promise<unknown> {
-      if (typeof target !== 'function') throw invalidArgument('target', `${label} is not a function`)
-      return wrapResult(await (target as (...a: unknown[]) => unknown)(...args), label)
+      if (typeof target !== 'function') throw invalidArgument('target', `${surface.label} is not a function`)
+      return wrapResult(await (target as (...a: unknown[]) => unknown)(...args), 'call', surface.label)
     },
   })
+  // Frozen once marked (Comlink.proxy adds its marker property): no member can be replaced.
+  return Object.freeze(wrapper)
+}
+
+function notPublic(surface: HandleSurface, method: unknown): MemweaveError {
+  const name = typeof method === 'string' ? method : String(method as never)
+  return new MemweaveError(
+    ErrorCode.INVALID_ARGUMENT,
+    `${surface.label}.${name} is not public: only the public API of ${surface.label} crosses the worker boundary`,
+    { field: 'method', module: surface.label, method: name },
+  )
 }
 
 function isCloneable(value: unknown): boolean {
@@ -60,8 +77,14 @@ function isCloneable(value: unknown): boolean {
   }
 }
 
-function wrapResult(result: unknown, label: string): unknown {
-  return typeof result === 'function' || isHandle(result) ? callTarget(result as object, label) : result
+/** A function result becomes an invocable target; an object with methods, a target on the surface the method declares. */
+function wrapResult(result: unknown, how: Crossing, label: string): unknown {
+  if (typeof result === 'function') return callTarget(result, { ...FUNCTION_SURFACE, label })
+  if (!isHandle(result)) return result
+  if (typeof how !== 'object') {
+    throw new MemweaveError(ErrorCode.INTERNAL, `${label} returned an object with methods that no surface in src/runtime/surfaces/ declares`, { operation: label })
+  }
+  return callTarget(result, how)
 }
 
 /**

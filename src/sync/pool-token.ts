@@ -124,7 +124,7 @@ export async function createPoolToken(owner: Identity, options: PoolTokenOptions
  * @throws MemweaveError PERMISSION_DENIED with `details.reason` a {@link TokenFailure}.
  * @example
  * const grant = await verifyPoolToken(token, { pool, owner: ownerDid })
- * if (!grant.write) // read-only member
+ * if (!grant.write) console.log(`${grant.sub} may read, not write`)
  */
 export async function verifyPoolToken(token: string | null | undefined, options: VerifyPoolTokenOptions): Promise<PoolGrant> {
   if (token === null || token === undefined || token === '') throw denied(TokenFailure.MISSING, 'no pool token: connect with ?token=<pool token>')
