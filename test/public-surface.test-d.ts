@@ -19,6 +19,7 @@ const everyFactMethod = {
   verifyProvenance: 'call',
   refresh: 'call',
   subscribe: 'call',
+  subscribeConflicts: 'call',
 } as const satisfies Surface<FactStore>
 
 // A method added to FactStore without an entry (here: one left out) fails the typecheck.

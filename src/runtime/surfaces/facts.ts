@@ -17,4 +17,5 @@ export const FACTS_SURFACE = surfaceOf<FactStore>('facts', {
   verifyProvenance: 'call',
   refresh: 'call',
   subscribe: 'call',
+  subscribeConflicts: 'call',
 })

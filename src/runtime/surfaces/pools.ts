@@ -26,4 +26,5 @@ export const POOLS_SURFACE = surfaceOf<Pools>('pools', {
   export: 'call',
   import: 'call',
   flush: 'call',
+  subscribe: 'call',
 })
