@@ -29,6 +29,8 @@ export interface ExampleContext {
   /** 'node': typechecked and run in Node. 'types': typechecked only, for the reason `why`. */
   readonly check: 'node' | 'types'
   readonly why?: string
+  /** The block is a React component (JSX): written as .tsx, typechecked with the automatic runtime. */
+  readonly jsx?: boolean
 }
 
 /** Each entry of package.json's exports, as a path from a generated file to its source. */
@@ -37,6 +39,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'memweave/node': 'src/node/index.js',
   'memweave/mcp': 'src/mcp/index.js',
   'memweave/ai': 'src/ai/index.js',
+  'memweave/react': 'src/react/index.js',
   'memweave/conformance': 'src/conformance/index.js',
 }
 
@@ -105,7 +108,7 @@ export function exampleModule(block: ExampleBlock, context: ExampleContext, from
 export function typecheck(files: readonly string[], root: string): Map<string, string[]> {
   const config = ts.readConfigFile(join(root, 'tsconfig.json'), (p) => ts.sys.readFile(p))
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root)
-  const program = ts.createProgram([...files], { ...parsed.options, noEmit: true })
+  const program = ts.createProgram([...files], { ...parsed.options, noEmit: true, jsx: ts.JsxEmit.ReactJSX })
   const out = new Map<string, string[]>(files.map((f) => [f, []]))
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const list = d.file ? out.get(d.file.fileName) : undefined

@@ -18,7 +18,36 @@ const POOL = `${MEM}\nconst pool = await mem.pools.create({ name: 'prefs' })`
 const ARTIFACT = `${MEM}\nconst text = (await mem.artifacts.create('notes', { title: 'Notes', body: '# Notes\\n' })).text\nawait mem.close()`
 const INTENT = 'small_version: "1.0.0"\\nowner: human\\nintent: Ship the importer\\nscope:\\n  include: []\\n  exclude: []\\nsuccess_criteria:\\n  - the importer runs\\n'
 
+const REACT = 'it renders in a browser (React, a worker on IndexedDB); e2e/consumer-react.spec.ts runs the hooks in Chromium from the packed package'
+
 const CONTEXT: Readonly<Record<string, ExampleContext>> = {
+  'src/ai/memory-middleware.ts:memoryMiddleware': {
+    check: 'types',
+    why: 'it asks a hosted model (@ai-sdk/openai, not a dependency, and an API key); test/ai-middleware.test.ts runs the middleware on a scripted model',
+    imports: CORE,
+    given: `${MEM}\nconst openai = (_id: string) => ({}) as Parameters<typeof import('ai').wrapLanguageModel>[0]['model']`,
+  },
+  'src/facts/store.ts:subscribeConflicts': {
+    check: 'node',
+    imports: CORE,
+    given: `${MEM}\nconst render = (pairs: readonly unknown[]): void => void pairs`,
+    then: `stop()\n${CLOSE}`,
+  },
+  'src/pools/store.ts:subscribe': {
+    check: 'node',
+    imports: CORE,
+    given: `${POOL}\nconst render = (info: unknown, memories: readonly unknown[]): void => void [info, memories]`,
+    then: `stop()\n${CLOSE}`,
+  },
+  'src/react/use-conflicts.ts:useConflicts': { check: 'types', jsx: true, why: REACT, imports: { memweave: ['type RemoteMemory'], 'memweave/react': ['useConflicts'] } },
+  'src/react/use-memory.ts:useMemory': {
+    check: 'types', jsx: true, why: REACT,
+    imports: { memweave: ['type RemoteMemory', 'type Identity'], 'memweave/react': ['useMemory'] },
+    given: 'const Preferences = (_props: { memory: RemoteMemory }) => null',
+  },
+  'src/react/use-pool.ts:usePool': { check: 'types', jsx: true, why: REACT, imports: { memweave: ['type RemoteMemory'], 'memweave/react': ['usePool'] } },
+  'src/react/use-retrieve.ts:useRetrieve': { check: 'types', jsx: true, why: REACT, imports: { memweave: ['type RemoteMemory'], 'memweave/react': ['useRetrieve'] } },
+  'src/react/use-sync-status.ts:useSyncStatus': { check: 'types', jsx: true, why: REACT, imports: { memweave: ['type RemoteMemory'], 'memweave/react': ['useSyncStatus'] } },
   'src/ai/conflict-judge.ts:llmConflictJudge': {
     check: 'types',
     why: 'it asks a hosted model (@ai-sdk/openai, not a dependency, and an API key); test/ai-conflict-judge.test.ts runs the judge on a scripted model',
@@ -72,7 +101,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
     imports: { memweave: ['nliConflictJudge'] },
     stubs: { '@huggingface/transformers': "declare function pipeline(task: 'text-classification', model: string): Promise<Parameters<typeof nliConflictJudge>[0]>" },
   },
-  'src/conflict/text-detector.ts:TextConflictDetector': { check: 'node', imports: { memweave: ['TextConflictDetector'] } },
+  'src/conflict/judge/text-detector.ts:TextConflictDetector': { check: 'node', imports: { memweave: ['TextConflictDetector'] } },
   'src/conformance/index.ts:runConformance': {
     check: 'node',
     imports: { memweave: ['createMemory', 'memoryStorage'], 'memweave/conformance': ['runConformance'] },
@@ -196,7 +225,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
 const root = new URL('..', import.meta.url).pathname
 const dir = join(root, 'test', '.examples-tmp')
 const blocks = allExamples(root)
-const fileOf = (b: ExampleBlock): string => join(dir, `${b.key.replace(/^src\//, '').replace(/[^\w.-]+/g, '-')}-${b.line}.mts`)
+const fileOf = (b: ExampleBlock): string => join(dir, `${b.key.replace(/^src\//, '').replace(/[^\w.-]+/g, '-')}-${b.line}.${CONTEXT[b.key]?.jsx ? 'tsx' : 'mts'}`)
 let diagnostics = new Map<string, string[]>()
 let runs = new Map<string, string | null>()
 const cwd = mkdtempSync(join(tmpdir(), 'memweave-examples-'))
