@@ -5,6 +5,7 @@ import { publicKeyFromSeed, sign } from '../core/ed25519.js'
 import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
 import { formatStoredTime, formatTime, parseOptionalTime, parseTime } from '../core/time.js'
+import { LogAttachment } from '../records/attach.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Deriver, Delivery, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -114,7 +115,7 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #judge: JudgeStage | null
   readonly #vectors = new Map<string, Float32Array>()
   readonly #live: LiveQueries
-  #registered: Promise<void> | undefined
+  readonly #attachment: LogAttachment
   /** Keys of the lexical rows storage holds (seen on load or written since): a save replaces them all. */
   readonly #lexicalRows = new Set<string>()
   /** Work the public reads wait for (`hold`): the pools' fact view catching up after a join. */
@@ -128,6 +129,12 @@ export class GmpFactStore implements FactStore, FactLookup {
     const { log, owned } = logFor(source, { identity: this.#identity, now: options.now })
     this.#log = log
     this.#ownsLog = owned
+    // Once registered: not awaited, the next open restores what this saves; this one has paid the indexing already.
+    this.#attachment = new LogAttachment(log, this.#deriver, {
+      onRegistered: () => {
+        if (this.#state.lexicalChanges > RESNAPSHOT_AFTER && this.#worthSnapshot()) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
+      },
+    })
     this.#caps = resolveCapabilities(options.capabilities)
     this.#embedder = options.embedder ?? null
     this.#ranking = options.ranking
@@ -179,10 +186,7 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Registers with the log once (loading every fact); later calls cost a resolved promise. */
   #register(): Promise<void> {
-    return (this.#registered ??= this.#log.register(this.#deriver).then(() => {
-      // Not awaited: the next open restores what this saves; this one has paid the indexing already.
-      if (this.#state.lexicalChanges > RESNAPSHOT_AFTER && this.#worthSnapshot()) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
-    }))
+    return this.#attachment.register()
   }
 
   #worthSnapshot(): boolean {
@@ -244,8 +248,7 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Registered, and caught up with every handle's commits. */
   async #ready(): Promise<void> {
-    await this.#register()
-    await this.#log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   async #embedMissing(): Promise<void> {
@@ -264,8 +267,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#unfollow?.()
     this.#live.clear()
     // Whatever was indexed since the last snapshot is saved, so the next open restores it.
-    if (this.#registered && !this.#log.closed) {
-      await this.#registered.catch(() => undefined)
+    if (this.#attachment.started && !this.#log.closed && (await this.#attachment.settled())) {
       if (this.#state.lexicalChanges > 0 && this.#worthSnapshot()) await this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
     }
     if (this.#ownsLog) await this.#log.close()

@@ -1,6 +1,7 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { SignatureCache, STORED_DIGITS } from '../core/signature-cache.js'
+import { LogAttachment } from '../records/attach.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Delivery, Deriver, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -92,7 +93,7 @@ export class PoolReplica {
   #unopened = false
   /** Signature checks run one at a time, so a settle that returns has applied everything delivered before it. */
   #settling: Promise<void> = Promise.resolve()
-  #registered: Promise<void> | undefined
+  readonly #attachment: LogAttachment
   #closed = false
 
   /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
@@ -100,6 +101,7 @@ export class PoolReplica {
     const { log, owned } = logFor(source, { identity: options.identity, now: options.now })
     this.log = log
     this.#ownsLog = owned
+    this.#attachment = new LogAttachment(log, this.#deriver)
     this.#now = options.now
     this.ring = new KeyRing(log.identity)
     this.#signatures = options.signatures ?? new SignatureCache()
@@ -242,12 +244,7 @@ export class PoolReplica {
    */
   async ready(): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    this.#registered ??= this.log.register(this.#deriver).catch((err: unknown) => {
-      this.#registered = undefined
-      throw err
-    })
-    await this.#registered
-    await this.log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   // ---- writing ------------------------------------------------------------------------------------

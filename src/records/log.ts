@@ -167,6 +167,8 @@ export class RecordLog {
         await this.#catchUp(tx)
         deriver.reset()
         await this.#load(tx, [deriver])
+        // A registration tried again after one that failed late (attach.ts) is not listed twice.
+        if (this.#derivers.includes(deriver)) return
         this.#derivers.push(deriver)
         for (const kind of deriver.kinds) {
           let list = this.#byKind.get(kind)
@@ -211,6 +213,10 @@ export class RecordLog {
     // The format marker is read before any record (issue 28): a newer build's store is refused untouched.
     this.#opening ??= this.storage.open().then(async () => {
       this.#unmarked = await checkStoreFormat(this.storage, storageLabel(this.storage))
+    }).catch((err: unknown) => {
+      // Opened again by the next call: a storage error at open is not the handle's end (issue 30).
+      this.#opening = undefined
+      throw err
     })
     await this.#opening
   }
