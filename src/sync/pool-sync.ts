@@ -32,7 +32,7 @@ export class PoolSync {
   readonly log: UpdateLog
   /** Ids of this pool's records in the `records` table. */
   readonly stored = new Set<string>()
-  /** Ids stored or removed that the pools module has not heard of yet (store.ts `#applied`). */
+  /** Ids stored or removed that the pools module has not heard of yet (apply.ts `tellApplied`). */
   readonly unapplied = new Set<string>()
   /** On the owner's replica: accepted records no checkpoint covers yet (store.ts `#checkpoint`). */
   readonly uncovered = new Map<string, PoolRecord>()
