@@ -111,7 +111,7 @@ export class ArtifactRecords {
     if (cached) return cached
     let text = this.state.text(id)
     if (text === undefined) {
-      const record = await this.#log.storage.read(['records'], (tx) => tx.get<StoredRecord>('records', id))
+      const [record] = await this.#log.records([id])
       text = (record?.body as Partial<ArtifactVersionBody> | undefined)?.text
     }
     if (typeof text !== 'string') throw new MemweaveError(ErrorCode.INTEGRITY, `artifact version ${id} is missing from storage`)

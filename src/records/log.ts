@@ -239,6 +239,29 @@ export class RecordLog {
     else for (const d of this.#derivers) await d.settle?.()
   }
 
+  // ---- reading stored records ---------------------------------------------------------------------
+
+  /**
+   * Stored records by id, in the order asked (undefined where none is stored): for what a module
+   * does not keep derived (an artifact's older version, a record sync heals). What storage holds
+   * now; call `ready()` first to see every handle's commits.
+   */
+  async records(ids: readonly string[]): Promise<Array<StoredRecord | undefined>> {
+    await this.#open()
+    if (ids.length === 0) return []
+    return this.storage.read(['records'], (tx) => tx.getMany<StoredRecord>('records', ids))
+  }
+
+  /** Every stored record of these kinds, kind by kind (by the `kind` index: the cost is theirs, not the store's). */
+  async recordsOfKinds(kinds: readonly string[]): Promise<StoredRecord[]> {
+    await this.#open()
+    return this.storage.read(['records'], async (tx) => {
+      const all: StoredRecord[] = []
+      for (const kind of kinds) all.push(...(await tx.where<StoredRecord>('records', 'kind', kind)))
+      return all
+    })
+  }
+
   /** Writes queued for the next batch (tests, diagnostics). */
   get queued(): number {
     return this.#batcher.queued

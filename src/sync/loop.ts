@@ -166,7 +166,7 @@ export class SyncLoop implements PassHost {
     const pools = [...this.pools.values()].map((e) => e.sync).filter((ps) => ps.loaded)
     for (const ps of pools) {
       try {
-        if (ps.wantReconcile) await reconcile(this.storage, ps)
+        if (ps.wantReconcile) await reconcile(this.log, ps)
       } catch (err) {
         this.fail(ps, err)
       }

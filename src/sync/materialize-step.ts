@@ -61,7 +61,7 @@ export class MaterializeStep {
     // the record held here: whoever removed the key with the tombstone proves nothing (issue 13).
     const heal = candidates.filter((id) => !holdsValid(this.#host.sigs, ps, id))
     if (heal.length) {
-      const got = await this.#host.storage.read(['records'], (tx) => tx.getMany<PoolRecord>('records', heal))
+      const got = (await this.#host.log.records(heal)) as Array<PoolRecord | undefined>
       const s = ps.planner.structure
       // Never a stored record whose stamp the codec refuses (kept by a version before it checked the range): it leaves `records`.
       const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && parseHlc(r.hlc) !== null &&

@@ -2,7 +2,7 @@ import { isPooled } from '../core/signed-record.js'
 import { POOL_KINDS, PoolKind, type PoolRecord } from '../pools/records.js'
 import type { PoolId } from '../pools/types.js'
 import type { LogChange } from '../records/types.js'
-import type { StoragePort } from '../storage/port.js'
+import type { RecordLog } from '../records/log.js'
 import { CHECKPOINT_KIND } from './checkpoint.js'
 import { CONTENT_KINDS } from './content.js'
 import { Origin } from './pool-doc.js'
@@ -12,13 +12,10 @@ import type { PoolSync } from './pool-sync.js'
 // feed as it goes, or all of a pool's at once (on open, or when the log reloaded).
 
 /** Every record of the pool in storage enters the document (on open, or when the record log reloaded). */
-export async function reconcile(storage: StoragePort, ps: PoolSync): Promise<void> {
+export async function reconcile(log: RecordLog, ps: PoolSync): Promise<void> {
   ps.wantReconcile = false
-  const records = await storage.read(['records'], async (tx) => {
-    const all: PoolRecord[] = []
-    for (const kind of [...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND]) all.push(...(await tx.where<PoolRecord>('records', 'kind', kind)))
-    return all.filter((r) => isPooled(r) && r.pool === ps.pool)
-  })
+  const stored = await log.recordsOfKinds([...POOL_KINDS, ...CONTENT_KINDS, CHECKPOINT_KIND])
+  const records = stored.filter((r) => isPooled(r) && r.pool === ps.pool) as unknown as PoolRecord[]
   ps.stored.clear()
   for (const r of records) ps.stored.add(r.id)
   toDoc(ps, records)

@@ -11,7 +11,7 @@ import type { SignatureCache } from './signatures.js'
  */
 export interface PassHost {
   readonly log: RecordLog
-  /** The quarantine and `syncUpdates` tables, and reads of records by kind or id: sync's own, not the record log's. */
+  /** The quarantine and `syncUpdates` tables: sync's own, not the record log's (stored records are read through `log`). */
   readonly storage: StoragePort
   readonly sigs: SignatureCache
   /** On the pool owner's replica: sign a checkpoint once this many accepted records are covered by none (0: never). */
