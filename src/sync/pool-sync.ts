@@ -24,7 +24,7 @@ const OFFLINE: LinkState = { connected: false, synced: false, error: null }
 /**
  * The replication state of one pool on this replica: its document, its persisted update log, its
  * links, what this replica's store holds of it, and what is pending. The loop (loop.ts) and its steps
- * drives it; this class only keeps the books.
+ * drive it; this class only keeps the books.
  */
 export class PoolSync {
   readonly pool: PoolId
