@@ -1,6 +1,7 @@
 import { decodeHlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import { LogAttachment } from '../records/attach.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { PoolWriteGrant } from '../records/pool-gate.js'
 import type { Deriver } from '../records/types.js'
@@ -34,7 +35,7 @@ export class ArtifactRecords {
   readonly #identity: Identity | null
   /** Parsed files by version id: heads, and whatever was read since they were. */
   readonly #files = new Map<string, ArtifactFile>()
-  #registered: Promise<void> | undefined
+  readonly #attachment: LogAttachment
 
   /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
   constructor(source: StoragePort | RecordLog, options: ArtifactRecordsOptions) {
@@ -42,6 +43,7 @@ export class ArtifactRecords {
     const { log, owned } = logFor(source, { identity: options.identity, now: options.now, ownsStorage: options.ownsStorage })
     this.#log = log
     this.#ownsLog = owned
+    this.#attachment = new LogAttachment(log, this.#deriver)
   }
 
   readonly #deriver: Deriver = {
@@ -65,8 +67,7 @@ export class ArtifactRecords {
 
   /** Registered with the log, and caught up with every handle's commits. */
   async ready(): Promise<void> {
-    await (this.#registered ??= this.#log.register(this.#deriver))
-    await this.#log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   /** Runs a mutation, remembered from the moment it is called so flush() waits for it. */
@@ -110,7 +111,7 @@ export class ArtifactRecords {
     if (cached) return cached
     let text = this.state.text(id)
     if (text === undefined) {
-      const record = await this.#log.storage.read(['records'], (tx) => tx.get<StoredRecord>('records', id))
+      const [record] = await this.#log.records([id])
       text = (record?.body as Partial<ArtifactVersionBody> | undefined)?.text
     }
     if (typeof text !== 'string') throw new MemweaveError(ErrorCode.INTEGRITY, `artifact version ${id} is missing from storage`)

@@ -5,6 +5,8 @@ import { publicKeyFromSeed, sign } from '../core/ed25519.js'
 import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
 import { formatStoredTime, formatTime, parseOptionalTime, parseTime } from '../core/time.js'
+import { LogAttachment } from '../records/attach.js'
+import { MetaRows } from '../records/meta-rows.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Deriver, Delivery, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -82,9 +84,7 @@ interface LexicalRow extends LexicalSnapshot {
 /** `conflicts()` lists at most this many pairs by default, and never more than MAX_CONFLICTS (a slot of k objects holds k²/2). */
 const DEFAULT_CONFLICTS = 10_000
 const MAX_CONFLICTS = 100_000
-const LEXICAL_ROW = 'facts.lexical\u001f'
 const LEXICAL_FORMAT = 2
-const lexicalRowKey = (tk: string): string => LEXICAL_ROW + tk
 const LEXICAL_SNAPSHOT_MIN = 1000
 /** An open that indexed more facts than this (no snapshot, or an old one) saves a fresh snapshot. */
 const RESNAPSHOT_AFTER = 2000
@@ -114,9 +114,9 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #judge: JudgeStage | null
   readonly #vectors = new Map<string, Float32Array>()
   readonly #live: LiveQueries
-  #registered: Promise<void> | undefined
-  /** Keys of the lexical rows storage holds (seen on load or written since): a save replaces them all. */
-  readonly #lexicalRows = new Set<string>()
+  readonly #attachment: LogAttachment
+  /** The lexical rows storage holds (a save replaces them all). */
+  readonly #lexicalRows = new MetaRows<LexicalRow>('facts.lexical\u001f')
   /** Work the public reads wait for (`hold`): the pools' fact view catching up after a join. */
   readonly #holds = new Set<Promise<void>>()
   #unfollow: (() => void) | undefined
@@ -128,6 +128,12 @@ export class GmpFactStore implements FactStore, FactLookup {
     const { log, owned } = logFor(source, { identity: this.#identity, now: options.now })
     this.#log = log
     this.#ownsLog = owned
+    // Once registered: not awaited, the next open restores what this saves; this one has paid the indexing already.
+    this.#attachment = new LogAttachment(log, this.#deriver, {
+      onRegistered: () => {
+        if (this.#state.lexicalChanges > RESNAPSHOT_AFTER && this.#worthSnapshot()) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
+      },
+    })
     this.#caps = resolveCapabilities(options.capabilities)
     this.#embedder = options.embedder ?? null
     this.#ranking = options.ranking
@@ -179,10 +185,7 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Registers with the log once (loading every fact); later calls cost a resolved promise. */
   #register(): Promise<void> {
-    return (this.#registered ??= this.#log.register(this.#deriver).then(() => {
-      // Not awaited: the next open restores what this saves; this one has paid the indexing already.
-      if (this.#state.lexicalChanges > RESNAPSHOT_AFTER && this.#worthSnapshot()) this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
-    }))
+    return this.#attachment.register()
   }
 
   #worthSnapshot(): boolean {
@@ -191,20 +194,14 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Loads the lexical snapshots of the current format into the (just reset) state. */
   async #restoreLexical(tx: Delivery['tx']): Promise<void> {
-    const rows = (await tx.all<{ key: string }>('meta')).filter((r) => r.key.startsWith(LEXICAL_ROW)) as LexicalRow[]
-    for (const r of rows) this.#lexicalRows.add(r.key)
+    const rows = await this.#lexicalRows.load(tx)
     this.#state.restoreLexical(new Map(rows.filter((r) => r.format === LEXICAL_FORMAT).map((r) => [r.tenantKey, r])))
   }
 
   /** Replaces the stored lexical rows with snapshots of the indexes as they are in this batch. */
   async #saveLexical(w: LogWriter): Promise<void> {
-    const rows: LexicalRow[] = [...this.#state.lexicalSnapshots()].map(([tk, snap]) => ({ key: lexicalRowKey(tk), tenantKey: tk, format: LEXICAL_FORMAT, ...snap }))
-    const kept = new Set(rows.map((r) => r.key))
-    const stale = [...this.#lexicalRows].filter((k) => !kept.has(k))
-    if (stale.length) await w.tx.delete('meta', stale)
-    if (rows.length) await w.tx.put('meta', rows)
-    this.#lexicalRows.clear()
-    for (const k of kept) this.#lexicalRows.add(k)
+    const rows: LexicalRow[] = [...this.#state.lexicalSnapshots()].map(([tk, snap]) => ({ key: this.#lexicalRows.key(tk), tenantKey: tk, format: LEXICAL_FORMAT, ...snap }))
+    await this.#lexicalRows.replace(w.tx, rows)
   }
 
   /**
@@ -244,8 +241,7 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   /** Registered, and caught up with every handle's commits. */
   async #ready(): Promise<void> {
-    await this.#register()
-    await this.#log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   async #embedMissing(): Promise<void> {
@@ -264,8 +260,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#unfollow?.()
     this.#live.clear()
     // Whatever was indexed since the last snapshot is saved, so the next open restores it.
-    if (this.#registered && !this.#log.closed) {
-      await this.#registered.catch(() => undefined)
+    if (this.#attachment.started && !this.#log.closed && (await this.#attachment.settled())) {
       if (this.#state.lexicalChanges > 0 && this.#worthSnapshot()) await this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)
     }
     if (this.#ownsLog) await this.#log.close()
@@ -438,8 +433,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     if (judged.length) await w.tx.delete('meta', judged)
     // The tenant's lexical snapshot holds the stems of the deleted content: it goes in the same
     // transaction (the next close or open writes a fresh one).
-    await w.tx.delete('meta', [lexicalRowKey(tenantKey(v.tenant))])
-    this.#lexicalRows.delete(lexicalRowKey(tenantKey(v.tenant)))
+    await this.#lexicalRows.remove(w.tx, [this.#lexicalRows.key(tenantKey(v.tenant))])
     return true
   }
 

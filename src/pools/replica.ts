@@ -1,6 +1,8 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { SignatureCache, STORED_DIGITS } from '../core/signature-cache.js'
+import { LogAttachment } from '../records/attach.js'
+import { MetaRows } from '../records/meta-rows.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Delivery, Deriver, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -55,7 +57,6 @@ const NONE: Rights = { read: false, write: false, owner: false }
  * Meta rows of signature verdicts: `digests` concatenates STORED_DIGITS-hex-digit digests (`SignatureCache`) of records
  * that verified on this storage. One row per save; a save happens once this many wait, and on close.
  */
-const VERDICT_ROW = 'pool-verdicts:'
 const VERDICTS_PER_ROW = 4096
 interface VerdictRow {
   readonly key: string
@@ -92,7 +93,7 @@ export class PoolReplica {
   #unopened = false
   /** Signature checks run one at a time, so a settle that returns has applied everything delivered before it. */
   #settling: Promise<void> = Promise.resolve()
-  #registered: Promise<void> | undefined
+  readonly #attachment: LogAttachment
   #closed = false
 
   /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
@@ -100,6 +101,7 @@ export class PoolReplica {
     const { log, owned } = logFor(source, { identity: options.identity, now: options.now })
     this.log = log
     this.#ownsLog = owned
+    this.#attachment = new LogAttachment(log, this.#deriver)
     this.#now = options.now
     this.ring = new KeyRing(log.identity)
     this.#signatures = options.signatures ?? new SignatureCache()
@@ -172,9 +174,10 @@ export class PoolReplica {
   // ---- signature verdicts kept across sessions (SignatureCache.verifyStored) ---------------------
 
   #verdictsRead = false
+  readonly #verdictRows = new MetaRows<VerdictRow>('pool-verdicts:')
 
   async #readVerdicts(tx: Delivery['tx']): Promise<void> {
-    const rows = (await tx.all<{ key: string }>('meta')).filter((r) => r.key.startsWith(VERDICT_ROW)) as VerdictRow[]
+    const rows = await this.#verdictRows.load(tx)
     for (const row of rows) {
       if (typeof row.digests !== 'string') continue
       const digests: string[] = []
@@ -187,8 +190,8 @@ export class PoolReplica {
   async #saveVerdicts(): Promise<void> {
     const digests = this.#signatures.takeUnsaved()
     if (digests.length === 0) return
-    const row: VerdictRow = { key: `${VERDICT_ROW}${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`, digests: digests.join('') }
-    await this.log.write((w) => w.tx.put('meta', [row])).catch(() => undefined)
+    const row: VerdictRow = { key: this.#verdictRows.key(`${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`), digests: digests.join('') }
+    await this.log.write((w) => this.#verdictRows.add(w.tx, [row])).catch(() => undefined)
   }
 
   async #verifyDelivered(): Promise<void> {
@@ -242,12 +245,7 @@ export class PoolReplica {
    */
   async ready(): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
-    this.#registered ??= this.log.register(this.#deriver).catch((err: unknown) => {
-      this.#registered = undefined
-      throw err
-    })
-    await this.#registered
-    await this.log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   // ---- writing ------------------------------------------------------------------------------------

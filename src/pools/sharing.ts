@@ -176,14 +176,7 @@ export class PoolSharing {
     const ids = this.#p.r.state.idsBy(pool, did)
     if (this.#sharedKinds.length) {
       // Other modules' records, read where they are stored (the pools module derives none of them).
-      const shared = await this.#p.r.log.storage.read(['records'], async (tx) => {
-        const out: string[] = []
-        for (const kind of this.#sharedKinds) {
-          for (const r of await tx.where<{ id: string; pool?: unknown; author?: unknown }>('records', 'kind', kind)) if (r.pool === pool && r.author === did) out.push(r.id)
-        }
-        return out
-      })
-      ids.push(...shared)
+      for (const r of await this.#p.r.log.recordsOfKinds(this.#sharedKinds)) if (r.pool === pool && r.author === did) ids.push(r.id)
     }
     return [...new Set(ids)].sort()
   }

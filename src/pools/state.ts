@@ -466,7 +466,7 @@ export function forgetLog(s: Structure, record: (id: string) => PoolRecord | und
  * Whether a valid tombstone of the pool forgets `record` (a memory this replica holds, whatever
  * the set says): a peer that removes a key together with its tombstone must not make a replica
  * drop a record the tombstone's author had no right to forget. The sync layer asks before it
- * believes a key's absence (src/sync/store.ts, heal).
+ * believes a key's absence (src/sync/materialize-step.ts, heal).
  */
 export function forgottenBy(s: Structure, record: PoolRecord): boolean {
   if (record.kind !== PoolKind.MEMORY) return false

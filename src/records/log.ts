@@ -167,6 +167,8 @@ export class RecordLog {
         await this.#catchUp(tx)
         deriver.reset()
         await this.#load(tx, [deriver])
+        // A registration tried again after one that failed late (attach.ts) is not listed twice.
+        if (this.#derivers.includes(deriver)) return
         this.#derivers.push(deriver)
         for (const kind of deriver.kinds) {
           let list = this.#byKind.get(kind)
@@ -211,6 +213,10 @@ export class RecordLog {
     // The format marker is read before any record (issue 28): a newer build's store is refused untouched.
     this.#opening ??= this.storage.open().then(async () => {
       this.#unmarked = await checkStoreFormat(this.storage, storageLabel(this.storage))
+    }).catch((err: unknown) => {
+      // Opened again by the next call: a storage error at open is not the handle's end (issue 30).
+      this.#opening = undefined
+      throw err
     })
     await this.#opening
   }
@@ -231,6 +237,29 @@ export class RecordLog {
     await this.#refreshing
     if (deriver) await deriver.settle?.()
     else for (const d of this.#derivers) await d.settle?.()
+  }
+
+  // ---- reading stored records ---------------------------------------------------------------------
+
+  /**
+   * Stored records by id, in the order asked (undefined where none is stored): for what a module
+   * does not keep derived (an artifact's older version, a record sync heals). What storage holds
+   * now; call `ready()` first to see every handle's commits.
+   */
+  async records(ids: readonly string[]): Promise<Array<StoredRecord | undefined>> {
+    await this.#open()
+    if (ids.length === 0) return []
+    return this.storage.read(['records'], (tx) => tx.getMany<StoredRecord>('records', ids))
+  }
+
+  /** Every stored record of these kinds, kind by kind (by the `kind` index: the cost is theirs, not the store's). */
+  async recordsOfKinds(kinds: readonly string[]): Promise<StoredRecord[]> {
+    await this.#open()
+    return this.storage.read(['records'], async (tx) => {
+      const all: StoredRecord[] = []
+      for (const kind of kinds) all.push(...(await tx.where<StoredRecord>('records', 'kind', kind)))
+      return all
+    })
   }
 
   /** Writes queued for the next batch (tests, diagnostics). */

@@ -1,6 +1,7 @@
 import { fromHex, toHex } from '../core/bytes.js'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import { LogAttachment } from '../records/attach.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { PoolWriteGrant } from '../records/pool-gate.js'
 import type { Deriver } from '../records/types.js'
@@ -70,7 +71,7 @@ export class LocalSmallStore implements SmallStore {
   readonly #now: () => number
   readonly #state: SmallState
   readonly #issued = new Map<string, Instant>()
-  #registered: Promise<void> | undefined
+  readonly #attachment: LogAttachment
 
   /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
   constructor(source: StoragePort | RecordLog, options: SmallStoreOptions = {}) {
@@ -82,6 +83,7 @@ export class LocalSmallStore implements SmallStore {
     this.#log = log
     this.#ownsLog = owned
     this.#state = new SmallState(this.#humans)
+    this.#attachment = new LogAttachment(log, this.#deriver)
   }
 
   // ---- what the store derives from the record log -------------------------------------------
@@ -101,8 +103,7 @@ export class LocalSmallStore implements SmallStore {
 
   /** Registered with the log (loading every SMALL record once), and caught up with every handle's commits. */
   async #ready(): Promise<void> {
-    await (this.#registered ??= this.#log.register(this.#deriver))
-    await this.#log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   // ---- commit --------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ export class Planner {
 
   /**
    * The document as this planner takes it: its entries, except that a `deferred` key (changed, and
-   * left for a later pass by a bounded slice, store.ts) keeps the value it had when last judged, or
+   * left for a later pass by a bounded slice, materialize-step.ts) keeps the value it had when last judged, or
    * stays out if it was never judged. So a full pass costs what was taken, not what is pending.
    */
   #view(map: RecordMap, deferred: ReadonlySet<string>): Array<[string, unknown]> {

@@ -23,8 +23,8 @@ const OFFLINE: LinkState = { connected: false, synced: false, error: null }
 
 /**
  * The replication state of one pool on this replica: its document, its persisted update log, its
- * links, what this replica's store holds of it, and what is pending. The SyncStore (store.ts)
- * drives it; this class only keeps the books.
+ * links, what this replica's store holds of it, and what is pending. The loop (loop.ts) and its steps
+ * drive it; this class only keeps the books.
  */
 export class PoolSync {
   readonly pool: PoolId
@@ -32,9 +32,9 @@ export class PoolSync {
   readonly log: UpdateLog
   /** Ids of this pool's records in the `records` table. */
   readonly stored = new Set<string>()
-  /** Ids stored or removed that the pools module has not heard of yet (store.ts `#applied`). */
+  /** Ids stored or removed that the pools module has not heard of yet (apply.ts `tellApplied`). */
   readonly unapplied = new Set<string>()
-  /** On the owner's replica: accepted records no checkpoint covers yet (store.ts `#checkpoint`). */
+  /** On the owner's replica: accepted records no checkpoint covers yet (owner-checkpoints.ts). */
   readonly uncovered = new Map<string, PoolRecord>()
   /** On the owner's replica: ids of accepted records `#checkpoint` has looked at (covered, or waiting in `uncovered`). */
   readonly counted = new Set<string>()
@@ -50,7 +50,7 @@ export class PoolSync {
   #changed = new Set<string>()
   /**
    * Changed keys a provider brought while no link of the pool was in step: the exchange of states
-   * of a device joining, or coming back after being offline. Taken in large passes (store.ts).
+   * of a device joining, or coming back after being offline. Taken in large passes (materialize-step.ts).
    */
   readonly #initial = new Set<string>()
   /** The changed keys by author, for bounded passes that take them fairly (slice.ts). */
@@ -67,7 +67,7 @@ export class PoolSync {
   #next: number | null = null
   /** The wall clock records are held against (the Memory's: tests inject it). */
   readonly #now: () => number
-  /** The timer that wakes the loop when the first held record's time comes (store.ts). */
+  /** The timer that wakes the loop when the first held record's time comes (materialize-step.ts). */
   timer: ReturnType<typeof setTimeout> | null = null
   /** The refused values by key, as last stored (the `quarantine` table's rows of this pool). */
   quarantine = new Map<string, QuarantinedRecord>()

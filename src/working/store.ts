@@ -1,6 +1,7 @@
 import type { Embedder } from '../core/embedder.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
+import { LogAttachment } from '../records/attach.js'
 import { logFor, type RecordLog } from '../records/log.js'
 import type { Delivery, Deriver } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
@@ -70,7 +71,7 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
   readonly #candidates = new Map<string, Map<string, WorkingCandidate>>()
   /** Task -> observations that arrived from other replicas (a shared task), not yet run through the conflict detector here. */
   readonly #arrivals = new Map<string, Set<string>>()
-  #registered: Promise<void> | undefined
+  readonly #attachment: LogAttachment
   #closed = false
 
   /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
@@ -78,6 +79,7 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
     const { log, owned } = logFor(source, { identity: options.identity ?? null, now: options.now })
     this.#log = log
     this.#ownsLog = owned
+    this.#attachment = new LogAttachment(log, this.#deriver)
     this.author = log.identity?.did ?? null
     this.detector = new ConflictDetector(options.embedder ? { embedder: options.embedder } : {})
     this.judge = options.judge ?? null
@@ -158,7 +160,7 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
 
   /** Registers with the log once (every working record is delivered then); later calls cost a resolved promise. */
   #register(): Promise<void> {
-    return (this.#registered ??= this.#log.register(this.#deriver))
+    return this.#attachment.register()
   }
 
   #assertOpen(): void {
@@ -168,8 +170,7 @@ export class WorkingStore implements WorkingMemory, WriterHost, TaskHost {
   /** Caught up with every handle's commits, and every live observation of an open task analyzed. */
   async ready(): Promise<void> {
     this.#assertOpen()
-    await this.#register()
-    await this.#log.ready(this.#deriver)
+    await this.#attachment.ready()
   }
 
   /** Live observations of open tasks without an analysis in memory. */

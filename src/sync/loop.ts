@@ -1,0 +1,210 @@
+import * as Y from 'yjs'
+import { isPooled } from '../core/signed-record.js'
+import type { PoolId } from '../pools/types.js'
+import type { RecordLog } from '../records/log.js'
+import type { LogChange } from '../records/types.js'
+import type { StoragePort } from '../storage/port.js'
+import { MaterializeStep } from './materialize-step.js'
+import { outbound, reconcile } from './outbound.js'
+import type { PassHost } from './pass-host.js'
+import { Origin } from './pool-doc.js'
+import type { PoolSync } from './pool-sync.js'
+import { loadQuarantine } from './quarantine-store.js'
+import type { SignatureCache } from './signatures.js'
+import { StatusFeed, aggregateStatus } from './status.js'
+import type { SyncStatus } from './types.js'
+import { withoutTooDeep } from './update-depth.js'
+
+/** The loop's settings (SyncStoreOptions resolved, store.ts). */
+export interface LoopSettings {
+  readonly onApplied: PassHost['onApplied']
+  readonly backgroundFrom: number
+  readonly compactEvery: number
+  readonly checkpointEvery: number
+  readonly trustCheckpoints: boolean
+  readonly passBudgetMs?: number
+  readonly bulkBudgetMs?: number
+}
+
+/**
+ * The one loop that does all of sync's work, one pass at a time, so its steps never race each
+ * other. A pass runs, for every open pool: reconcile (all stored records into the document, on
+ * open or after the log reloaded), outbound (what the record log appended since), materialize
+ * (judge the document and apply the plan), flush (the document's updates to `syncUpdates`) and
+ * compact (one row per pool, now and then). docs/sync.md, "The loop".
+ */
+export class SyncLoop implements PassHost {
+  readonly log: RecordLog
+  readonly storage: StoragePort
+  readonly sigs: SignatureCache
+  readonly onApplied: PassHost['onApplied']
+  readonly backgroundFrom: number
+  readonly checkpointEvery: number
+  readonly trustCheckpoints: boolean
+  readonly compactEvery: number
+  readonly pools = new Map<PoolId, { sync: PoolSync; ready: Promise<void> }>()
+  readonly feed = new StatusFeed(() => this.status())
+  closed = false
+  readonly #materialize: MaterializeStep
+  readonly #unlisten: () => void
+  /** Stops following other handles' commits (set while a pool is open). */
+  #unfollow: (() => void) | undefined
+  /** What the record log appended since the last pass, in order: the outbound step's input. */
+  #appended: LogChange[] = []
+  #running: Promise<void> | null = null
+  #again = false
+  #yield = false
+
+  constructor(log: RecordLog, sigs: SignatureCache, settings: LoopSettings) {
+    this.log = log
+    this.storage = log.storage
+    this.sigs = sigs
+    this.onApplied = settings.onApplied
+    this.backgroundFrom = settings.backgroundFrom
+    this.checkpointEvery = settings.checkpointEvery
+    this.trustCheckpoints = settings.trustCheckpoints
+    this.compactEvery = settings.compactEvery
+    this.#materialize = new MaterializeStep(this, settings)
+    this.#unlisten = log.onAppend((change) => this.#heard(change))
+  }
+
+  /** Whether a pass is running or queued. */
+  get busy(): boolean {
+    return this.#running !== null
+  }
+
+  status(): SyncStatus {
+    return aggregateStatus([...this.pools.values()].map((e) => e.sync.status()), this.busy)
+  }
+
+  /** Resolves once no pass runs. */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running
+  }
+
+  /** Stops hearing the record log's feed (close). */
+  dispose(): void {
+    this.#unlisten()
+    this.feed.clear()
+  }
+
+  /** Other handles' commits reach the feed when the log catches up, which it does on their signal while followed. */
+  follow(): void {
+    if (this.pools.size > 0) {
+      this.#unfollow ??= this.log.follow()
+      return
+    }
+    this.#unfollow?.()
+    this.#unfollow = undefined
+  }
+
+  /**
+   * The record log's feed: what one commit of this Memory, or one catch-up with other handles,
+   * appended and removed. Taken by the next pass; a reload (the log rebuilt its state from the
+   * records) makes every open pool look at all of its stored records again, which covers what
+   * was waiting.
+   */
+  #heard(change: LogChange): void {
+    if (this.pools.size === 0) return
+    // Another module's local records (facts) are none of sync's business.
+    if (!change.reload && change.removed.length === 0 && !change.records.some(isPooled)) return
+    if (change.reload) {
+      this.#appended = []
+      for (const { sync } of this.pools.values()) sync.wantReconcile = true
+    } else this.#appended.push(change)
+    this.kick()
+  }
+
+  /** A pool's persisted document and quarantine, then its first pass (reconcile: every stored record). */
+  async load(ps: PoolSync): Promise<void> {
+    // Storage open and the log caught up (a store built alone on a port opens it here).
+    await this.log.ready()
+    const updates = await ps.log.load()
+    // A too-deep value persisted before the check existed would throw here on every open (update-depth.ts).
+    for (const u of updates) Y.applyUpdate(ps.doc, withoutTooDeep(u).update, Origin.LOAD)
+    ps.quarantine = await loadQuarantine(this.storage, ps.pool)
+    ps.listen()
+    if (ps.log.rows > this.compactEvery) ps.wantCompact = true
+    this.kick()
+    await this.idle()
+  }
+
+  changed(): void {
+    this.kick()
+    this.feed.notify()
+  }
+
+  kick(): void {
+    if (this.closed && this.pools.size === 0) return
+    if (this.#running) {
+      this.#again = true
+      return
+    }
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false
+          // Let the changes of this tick gather into one pass; after a bounded slice, let a macrotask run too.
+          if (this.#yield) {
+            this.#yield = false
+            await new Promise<void>((ok) => setTimeout(ok, 0))
+          } else await Promise.resolve()
+          await this.#pass()
+        } while (this.#again)
+      } finally {
+        this.#running = null
+        this.feed.notify()
+      }
+    })()
+  }
+
+  fail(ps: PoolSync, err: unknown): void {
+    ps.error = err instanceof Error ? err.message : String(err)
+  }
+
+  async #pass(): Promise<void> {
+    const pools = [...this.pools.values()].map((e) => e.sync).filter((ps) => ps.loaded)
+    for (const ps of pools) {
+      try {
+        if (ps.wantReconcile) await reconcile(this.log, ps)
+      } catch (err) {
+        this.fail(ps, err)
+      }
+    }
+    if (this.#appended.length) {
+      const changes = this.#appended
+      this.#appended = []
+      try {
+        outbound(changes, this.pools)
+      } catch (err) {
+        for (const ps of pools) this.fail(ps, err)
+      }
+    }
+    for (const ps of pools) {
+      try {
+        if (ps.wantMaterialize) await this.#materializeStep(ps)
+        await ps.log.flush()
+        await this.#compact(ps)
+      } catch (err) {
+        // Judged again on the next change (storage may have been busy or full): nothing is lost, the document keeps it all.
+        ps.wantMaterialize = true
+        this.fail(ps, err)
+      }
+    }
+  }
+
+  async #materializeStep(ps: PoolSync): Promise<void> {
+    if (!(await this.#materialize.run(ps))) return
+    // A bounded slice left changes for the next pass; let the event loop deliver what arrived
+    // meanwhile (another writer's record) and this replica's own writes go out first.
+    this.#again = true
+    this.#yield = true
+  }
+
+  /** After a key was removed (`wantCompact`) or every `compactEvery` rows: one row per pool, the garbage-collected state. */
+  async #compact(ps: PoolSync): Promise<void> {
+    if (!ps.wantCompact && ps.log.rows < this.compactEvery) return
+    ps.wantCompact = false
+    await ps.log.compact(ps.doc)
+  }
+}
