@@ -18,8 +18,11 @@ const BUDGET = {
    * their TSDoc in the .d.ts files, 0.64 MB of the 3.2 MB unpacked). Raised from 1_000_000.
    * Raised from 1_100_000 by shipping docs/*.md and CHANGELOG.md (issue 29: the README's links
    * resolve in node_modules and on the npm page; +101 kB packed, 1,109,837 bytes measured).
+   * Raised from 1_200_000 when the rest of issue 29 and the issue-30 boundary landed together
+   * (memweave/react, the memory middleware, MCP attach and agent identities, the per-module
+   * surfaces and the claim frame: 1,212,290 bytes measured in a fresh-clone CI run).
    */
-  tarballBytes: 1_200_000,
+  tarballBytes: 1_300_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
