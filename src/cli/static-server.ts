@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, resolve, sep } from 'node:path'
 import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
-import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
+import { HttpLifecycle } from '../node/http-lifecycle.js'
+import { assertGuardOptions } from '../node/request-guard.js'
 
 /**
  * A static file server for a built web app (the demo's `demo/dist`), Node built-ins only. It is
@@ -72,62 +72,34 @@ const FALLBACK_TYPE = 'application/octet-stream'
  */
 export function createStaticServer(options: StaticServerOptions): StaticServer {
   if (typeof options?.root !== 'string' || options.root === '') throw invalidArgument('root', 'must be a directory path')
-  const port = options.port ?? 7413
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
-  const host = options.host ?? '127.0.0.1'
+  // A DNS-rebinding page must not read the app's generated files (they name the local servers),
+  // and pages of other origins must not embed them; a link from another site still opens the app.
+  // Browsers keep connections alive, and a static file is never worth waiting for: no grace.
+  const http = new HttpLifecycle({
+    name: 'the static server', host: options.host, port: options.port ?? 7413, scheme: 'http', path: '/',
+    guard: { ...options, navigations: true }, graceMs: 0,
+  })
   const files = new Map(Object.entries(options.files ?? {}))
   assertGuardOptions(options)
-  let guard: RequestGuard | undefined
-  let server: Server | undefined
-  let listening: Promise<StaticServerAddress> | undefined
-  let closing: Promise<void> | undefined
-
-  const start = async (): Promise<StaticServerAddress> => {
-    const root = await realpath(resolve(options.root)).catch(() => null)
-    if (root === null || !(await stat(root)).isDirectory()) {
-      throw new MemweaveError(ErrorCode.NOT_FOUND, `no directory to serve at ${options.root}`, { path: options.root })
-    }
-    const s = createServer((req, res) => {
-      // A DNS-rebinding page must not read the app's generated files (they name the local servers),
-      // and pages of other origins must not embed them; a link from another site still opens the app.
-      guard ??= requestGuard(host, (s.address() as AddressInfo).port, { ...options, navigations: true })
-      const refusal = guard.refuse(req)
-      if (refusal) return send(res, refusal.status, `${refusal.message}\n`)
-      handle(root, files, req, res).catch(() => {
-        if (!res.headersSent) send(res, 500, 'internal error\n')
-        else res.destroy()
-      })
-    })
-    server = s
-    await new Promise<void>((ok, fail) => {
-      s.once('error', fail)
-      s.listen(port, host, () => {
-        s.off('error', fail)
-        ok()
-      })
-    })
-    const bound = (s.address() as AddressInfo).port
-    return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}/`, host, port: bound }
-  }
 
   return {
-    listen() {
-      if (closing) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'the static server is closed'))
-      listening ??= start()
-      return listening
-    },
-    close() {
-      closing ??= (async () => {
-        await listening?.catch(() => undefined)
-        const s = server
-        if (!s?.listening) return
-        const closed = new Promise<void>((ok) => s.close(() => ok()))
-        // Browsers keep connections alive; a static file is never worth waiting for.
-        s.closeAllConnections()
-        await closed
-      })()
-      return closing
-    },
+    listen: () => http.listen(async (bind) => {
+      const root = await realpath(resolve(options.root)).catch(() => null)
+      if (root === null || !(await stat(root)).isDirectory()) {
+        throw new MemweaveError(ErrorCode.NOT_FOUND, `no directory to serve at ${options.root}`, { path: options.root })
+      }
+      return bind({
+        request: (req, res, guard) => {
+          const refusal = guard.refuse(req)
+          if (refusal) return send(res, refusal.status, `${refusal.message}\n`)
+          handle(root, files, req, res).catch(() => {
+            if (!res.headersSent) send(res, 500, 'internal error\n')
+            else res.destroy()
+          })
+        },
+      })
+    }),
+    close: () => http.close(),
   }
 }
 

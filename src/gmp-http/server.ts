@@ -1,14 +1,14 @@
 import { mkdir } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join, resolve } from 'node:path'
-import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
+import { ErrorCode, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { createIdentity, type Identity } from '../core/identity.js'
 import type { FactStore } from '../facts/types.js'
 import type { ConflictJudgeOptions } from '../conflict-judge/types.js'
 import { acquireLock, type FileLock } from '../node/file-lock.js'
 import type { StoragePort } from '../storage/port.js'
-import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
+import { HttpLifecycle } from '../node/http-lifecycle.js'
+import { assertGuardOptions, type RequestGuard } from '../node/request-guard.js'
 import { HttpReply, assertJsonContentType, badRequest, bearerCheck, readJsonObject, sendJson, sendJsonList } from './http-io.js'
 import {
   BODY_FIELDS, WIRE_BASE_PATH, assertBodyFields, conflictToWire, memoryToWire, retrieveOptionsFromWire, wireFieldName, writeOptionsFromWire, type WireErrorBody,
@@ -144,34 +144,25 @@ const MiB = 1024 * 1024
 /** How long close() waits for running requests before cutting their connections. */
 const CLOSE_GRACE_MS = 5000
 
-function formatUrl(host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}${WIRE_BASE_PATH}`
-}
-
 class GmpHttpServer implements GmpServer {
-  readonly #host: string
-  readonly #port: number
+  readonly #http: HttpLifecycle
   readonly #dir: string | null
   readonly #maxBody: number
   readonly #authorized: (req: IncomingMessage) => boolean
   readonly #options: GmpServerOptions
   readonly #onError: (err: unknown) => void
-  readonly #inflight = new Set<Promise<void>>()
   readonly #reportedDamage = new Set<string>()
-  #guard: RequestGuard | undefined
-  #server: Server | undefined
   #registry: StoreRegistry | undefined
   #lock: FileLock | undefined
   #identity: Identity | null = null
-  #address: GmpServerAddress | null = null
-  #listening: Promise<GmpServerAddress> | undefined
-  #closing: Promise<void> | undefined
 
   constructor(options: GmpServerOptions) {
     this.#options = options
-    this.#host = options.host ?? '127.0.0.1'
-    this.#port = options.port ?? DEFAULT_PORT
-    if (!Number.isInteger(this.#port) || this.#port < 0 || this.#port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
+    this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave GMP server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
+    this.#http = new HttpLifecycle({
+      name: 'the GMP server', host: options.host, port: options.port ?? DEFAULT_PORT, scheme: 'http', path: WIRE_BASE_PATH,
+      guard: options, graceMs: CLOSE_GRACE_MS, onError: (err) => this.#onError(err),
+    })
     const token = options.token ?? null
     if (token !== null && (typeof token !== 'string' || token.trim() === '')) throw invalidArgument('token', 'must be a non-empty string')
     this.#authorized = bearerCheck(token)
@@ -179,11 +170,10 @@ class GmpHttpServer implements GmpServer {
     this.#maxBody = options.maxBodyBytes ?? MiB
     if (!Number.isInteger(this.#maxBody) || this.#maxBody < 1) throw invalidArgument('maxBodyBytes', 'must be a positive integer')
     assertGuardOptions(options)
-    this.#onError = options.onError ?? ((err) => process.stderr.write(`memweave GMP server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`))
   }
 
   get address(): GmpServerAddress | null {
-    return this.#address
+    return this.#http.address
   }
 
   get identity(): Identity | null {
@@ -191,84 +181,49 @@ class GmpHttpServer implements GmpServer {
   }
 
   listen(): Promise<GmpServerAddress> {
-    if (this.#closing) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'the GMP server is closed'))
-    this.#listening ??= this.#start()
-    return this.#listening
-  }
-
-  async #start(): Promise<GmpServerAddress> {
-    try {
-      if (this.#dir !== null) {
-        await mkdir(this.#dir, { recursive: true, mode: 0o700 })
-        this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `GMP server directory ${this.#dir}`)
-      }
-      this.#identity = this.#options.identity ?? (this.#dir !== null ? await loadOrCreateIdentity(this.#dir) : await createIdentity())
-      this.#registry = new StoreRegistry({
-        dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage,
-        maxStoreBytes: this.#options.maxStoreBytes, maxTotalStoreBytes: this.#options.maxTotalStoreBytes,
-        conflictJudge: this.#options.conflictJudge,
-      })
-      const server = createServer((req, res) => {
-        // #handle answers every error itself; this catch is the last line that keeps the process up.
-        this.#track(this.#handle(req, res).catch((err: unknown) => {
-          this.#onError(err)
-          res.destroy()
-        }))
-      })
-      this.#server = server
-      await new Promise<void>((ok, fail) => {
-        server.once('error', fail)
-        server.listen(this.#port, this.#host, () => {
-          server.off('error', fail)
-          ok()
+    return this.#http.listen(async (bind) => {
+      try {
+        if (this.#dir !== null) {
+          await mkdir(this.#dir, { recursive: true, mode: 0o700 })
+          this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `GMP server directory ${this.#dir}`)
+        }
+        this.#identity = this.#options.identity ?? (this.#dir !== null ? await loadOrCreateIdentity(this.#dir) : await createIdentity())
+        this.#registry = new StoreRegistry({
+          dir: this.#dir, identity: this.#identity, createStorage: this.#options.createStorage,
+          maxStoreBytes: this.#options.maxStoreBytes, maxTotalStoreBytes: this.#options.maxTotalStoreBytes,
+          conflictJudge: this.#options.conflictJudge,
         })
-      })
-      server.on('error', (err) => this.#onError(err))
-      const { port } = server.address() as AddressInfo
-      this.#guard = requestGuard(this.#host, port, this.#options)
-      this.#address = { url: formatUrl(this.#host, port), host: this.#host, port }
-      return this.#address
-    } catch (err) {
-      await this.#lock?.release()
-      this.#lock = undefined
-      this.#server = undefined
-      throw err
-    }
-  }
-
-  #track(p: Promise<void>): void {
-    this.#inflight.add(p)
-    void p.finally(() => this.#inflight.delete(p))
-  }
-
-  close(): Promise<void> {
-    this.#closing ??= (async () => {
-      await this.#listening?.catch(() => undefined)
-      const server = this.#server
-      if (server?.listening) {
-        const closed = new Promise<void>((ok) => server.close(() => ok()))
-        server.closeIdleConnections()
-        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
-        await Promise.allSettled([...this.#inflight])
-        server.closeIdleConnections()
-        await closed
-        clearTimeout(force)
+        return await bind({
+          // #handle answers every error itself; this catch is the last line that keeps the process up.
+          request: (req, res, guard) => this.#handle(req, res, guard).catch((err: unknown) => {
+            this.#onError(err)
+            res.destroy()
+          }),
+        })
+      } catch (err) {
+        await this.#lock?.release()
+        this.#lock = undefined
+        throw err
       }
-      await this.#registry?.close()
-      await this.#lock?.release()
-      this.#address = null
-    })()
-    return this.#closing
+    })
+  }
+
+  /** Running requests finish (their connections cut after CLOSE_GRACE_MS), then every store closes. */
+  close(): Promise<void> {
+    return this.#http.close({
+      after: async () => {
+        await this.#registry?.close()
+        await this.#lock?.release()
+      },
+    })
   }
 
   // ---- requests --------------------------------------------------------------------------------
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #handle(req: IncomingMessage, res: ServerResponse, guard: RequestGuard): Promise<void> {
     req.on('error', () => undefined)
     res.on('error', () => undefined)
     let op: Op | 'create' | undefined
-    // Set once listening; a request cannot arrive before (the listen callback runs first).
-    const guard = this.#guard ??= requestGuard(this.#host, (this.#server!.address() as AddressInfo).port, this.#options)
     try {
       // Before the token: a page on another origin or a re-pointed name learns nothing, even whether a token is set.
       const refusal = guard.refuse(req)

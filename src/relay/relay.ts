@@ -1,14 +1,14 @@
 import { mkdir } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { join, resolve } from 'node:path'
 import type { WebSocket, WebSocketServer } from 'ws'
 import { loadPeer } from '../core/peer.js'
-import { ErrorCode, MemweaveError, invalidArgument, isMemweaveError } from '../core/errors.js'
+import { ErrorCode, invalidArgument, isMemweaveError } from '../core/errors.js'
 import { parseAgentDid } from '../core/identity.js'
 import { acquireLock, type FileLock } from '../node/file-lock.js'
-import { assertGuardOptions, requestGuard, type RequestGuard } from '../node/request-guard.js'
+import { HttpLifecycle } from '../node/http-lifecycle.js'
+import { assertGuardOptions, type RequestGuard } from '../node/request-guard.js'
 import { Refusal, admit, type AdmissionPolicy } from './admission.js'
 import { Connection } from './connection.js'
 import { ConnectionRateLimiter, resolveLimits, type RelayLimits } from './limits.js'
@@ -92,16 +92,11 @@ export interface Relay {
 
 const DEFAULT_PORT = 7412
 const MiB = 1024 * 1024
-/** How long close() waits for clients to answer the close handshake before cutting them. */
+/** How long close() waits for clients to answer the close handshake, and for HTTP connections, before cutting them. */
 const CLOSE_GRACE_MS = 1000
 
-function formatUrl(host: string, port: number): string {
-  return `ws://${host.includes(':') ? `[${host}]` : host}:${port}`
-}
-
 class YRelay implements Relay {
-  readonly #host: string
-  readonly #port: number
+  readonly #http: HttpLifecycle
   readonly #dir: string | null
   readonly #limits: RelayLimits
   readonly #policy: AdmissionPolicy
@@ -110,21 +105,17 @@ class YRelay implements Relay {
   readonly #rateLimiter: ConnectionRateLimiter
   readonly #options: RelayOptions
   readonly #connections = new Set<Connection>()
-  #guard: RequestGuard | undefined
-  #server: Server | undefined
   #wss: WebSocketServer | undefined
   #rooms: RoomSource | undefined
   #lock: FileLock | undefined
   #heartbeat: ReturnType<typeof setInterval> | undefined
-  #address: RelayAddress | null = null
-  #listening: Promise<RelayAddress> | undefined
-  #closing: Promise<void> | undefined
 
   constructor(options: RelayOptions) {
     this.#options = options
-    this.#host = options.host ?? '127.0.0.1'
-    this.#port = options.port ?? DEFAULT_PORT
-    if (!Number.isInteger(this.#port) || this.#port < 0 || this.#port > 65535) throw invalidArgument('port', 'must be an integer in 0..65535')
+    this.#http = new HttpLifecycle({
+      name: 'the relay', host: options.host, port: options.port ?? DEFAULT_PORT, scheme: 'ws',
+      guard: options, graceMs: CLOSE_GRACE_MS, onError: (err) => this.#onError(err),
+    })
     this.#dir = options.dir ? resolve(options.dir) : null
     if (options.redis && this.#dir !== null) throw invalidArgument('dir', 'a relay keeps its pools in Redis or in a directory, not both')
     if (options.redis !== undefined && options.redis !== null && !/^rediss?:\/\//.test(options.redis)) throw invalidArgument('redis', 'must be a redis:// or rediss:// URL')
@@ -154,84 +145,72 @@ class YRelay implements Relay {
   }
 
   get address(): RelayAddress | null {
-    return this.#address
+    return this.#http.address
   }
 
   listen(): Promise<RelayAddress> {
-    if (this.#closing) return Promise.reject(new MemweaveError(ErrorCode.CLOSED, 'the relay is closed'))
-    this.#listening ??= this.#start()
-    return this.#listening
+    return this.#http.listen(async (bind) => {
+      try {
+        if (this.#dir !== null) {
+          await mkdir(join(this.#dir, 'rooms'), { recursive: true, mode: 0o700 })
+          this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `relay directory ${this.#dir}`)
+        }
+        const roomOptions = {
+          compactAfterBytes: this.#options.compactAfterBytes ?? 4 * MiB,
+          maxDocumentBytes: this.#limits.maxDocumentBytes,
+          maxPendingBytes: this.#limits.maxPendingBytes,
+          idleUnloadMs: this.#options.idleUnloadMs ?? 30_000,
+          onError: this.#onError,
+        }
+        if (this.#options.redis) {
+          // Loaded only here, so a single-process relay never imports the cluster code or ioredis.
+          const { ClusterRooms } = await import('./redis/cluster-rooms.js')
+          this.#rooms = await ClusterRooms.connect({
+            ...roomOptions, url: this.#options.redis, nodeId: this.#options.nodeId ?? `${hostname()}-${process.pid}`,
+            pinsDir: this.#options.pinsDir ? resolve(this.#options.pinsDir) : null,
+            ...(this.#options.compactSweepMs === undefined ? {} : { sweepMs: this.#options.compactSweepMs }),
+          })
+        } else {
+          this.#rooms = new RoomRegistry({ ...roomOptions, dir: this.#dir === null ? null : join(this.#dir, 'rooms') })
+        }
+        // `ws` is an optional peer dependency: a browser app that installs memweave never gets it.
+        const { WebSocketServer } = await loadPeer('the relay', ['ws'], () => import('ws'))
+        this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
+        const address = await bind({
+          request: (req, res, guard) => this.#onRequest(req, res, guard),
+          upgrade: (req, socket, head) => this.#onUpgrade(req, socket, head),
+        })
+        const heartbeatMs = this.#options.heartbeatMs ?? 30_000
+        this.#heartbeat = setInterval(() => {
+          for (const conn of this.#connections) conn.heartbeat()
+        }, heartbeatMs)
+        this.#heartbeat.unref()
+        return address
+      } catch (err) {
+        await this.#lock?.release()
+        this.#lock = undefined
+        throw err
+      }
+    })
   }
 
-  async #start(): Promise<RelayAddress> {
-    try {
-      if (this.#dir !== null) {
-        await mkdir(join(this.#dir, 'rooms'), { recursive: true, mode: 0o700 })
-        this.#lock = await acquireLock(join(this.#dir, 'LOCK'), `relay directory ${this.#dir}`)
-      }
-      const roomOptions = {
-        compactAfterBytes: this.#options.compactAfterBytes ?? 4 * MiB,
-        maxDocumentBytes: this.#limits.maxDocumentBytes,
-        maxPendingBytes: this.#limits.maxPendingBytes,
-        idleUnloadMs: this.#options.idleUnloadMs ?? 30_000,
-        onError: this.#onError,
-      }
-      if (this.#options.redis) {
-        // Loaded only here, so a single-process relay never imports the cluster code or ioredis.
-        const { ClusterRooms } = await import('./redis/cluster-rooms.js')
-        this.#rooms = await ClusterRooms.connect({
-          ...roomOptions, url: this.#options.redis, nodeId: this.#options.nodeId ?? `${hostname()}-${process.pid}`,
-          pinsDir: this.#options.pinsDir ? resolve(this.#options.pinsDir) : null,
-          ...(this.#options.compactSweepMs === undefined ? {} : { sweepMs: this.#options.compactSweepMs }),
-        })
-      } else {
-        this.#rooms = new RoomRegistry({ ...roomOptions, dir: this.#dir === null ? null : join(this.#dir, 'rooms') })
-      }
-      // `ws` is an optional peer dependency: a browser app that installs memweave never gets it.
-      const { WebSocketServer } = await loadPeer('the relay', ['ws'], () => import('ws'))
-      this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#limits.maxMessageBytes, perMessageDeflate: false })
-      const server = createServer((req, res) => {
-        this.#guard ??= requestGuard(this.#host, (server.address() as AddressInfo).port, this.#options)
-        const refusal = this.#guard.refuse(req)
-        if (refusal) {
-          res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
-          return void res.end(`${refusal.message}\n`)
-        }
-        const cors = this.#guard.corsOrigin(req)
-        if (cors !== null) res.setHeader('access-control-allow-origin', cors).setHeader('vary', 'Origin')
-        if (serveOps(req, res, () => this.#ops())) return
-        res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })
-        res.end('memweave relay: connect with a y-websocket client to ws://HOST:PORT/<pool id>?token=<pool token>\n')
-      })
-      server.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head))
-      this.#server = server
-      await new Promise<void>((ok, fail) => {
-        server.once('error', fail)
-        server.listen(this.#port, this.#host, () => {
-          server.off('error', fail)
-          ok()
-        })
-      })
-      server.on('error', (err) => this.#onError(err))
-      const heartbeatMs = this.#options.heartbeatMs ?? 30_000
-      this.#heartbeat = setInterval(() => {
-        for (const conn of this.#connections) conn.heartbeat()
-      }, heartbeatMs)
-      this.#heartbeat.unref()
-      const { port } = server.address() as AddressInfo
-      this.#address = { url: formatUrl(this.#host, port), host: this.#host, port }
-      return this.#address
-    } catch (err) {
-      await this.#lock?.release()
-      this.#lock = undefined
-      this.#server = undefined
-      throw err
+  /** `/healthz` and `/metrics`; any other request is told to upgrade. */
+  #onRequest(req: IncomingMessage, res: ServerResponse, guard: RequestGuard): void {
+    const refusal = guard.refuse(req)
+    if (refusal) {
+      res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+      return void res.end(`${refusal.message}\n`)
     }
+    const cors = guard.corsOrigin(req)
+    if (cors !== null) res.setHeader('access-control-allow-origin', cors).setHeader('vary', 'Origin')
+    if (serveOps(req, res, () => this.#ops())) return
+    res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' })
+    res.end('memweave relay: connect with a y-websocket client to ws://HOST:PORT/<pool id>?token=<pool token>\n')
   }
 
   #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => undefined)
-    if (this.#closing) {
+    if (this.#http.closing) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
       return
     }
@@ -291,8 +270,8 @@ class YRelay implements Relay {
   #ops(): OpsState {
     const rooms = this.#rooms as (RoomSource & { healthy?: boolean; nodeId?: string; stats?: () => Record<string, number> }) | undefined
     return {
-      ready: !this.#closing && rooms !== undefined && rooms.healthy !== false,
-      closing: this.#closing !== undefined,
+      ready: !this.#http.closing && rooms !== undefined && rooms.healthy !== false,
+      closing: this.#http.closing,
       node: rooms?.nodeId ?? null,
       metrics: {
         connections: this.#connections.size,
@@ -305,28 +284,25 @@ class YRelay implements Relay {
   }
 
   close(): Promise<void> {
-    this.#closing ??= (async () => {
-      await this.#listening?.catch(() => undefined)
-      clearInterval(this.#heartbeat)
-      const server = this.#server
-      const stopped = server?.listening ? new Promise<void>((ok) => server.close(() => ok())) : Promise.resolve()
-      for (const conn of this.#connections) conn.close(RelayCloseCode.GOING_AWAY, 'going-away: the relay is shutting down')
-      const sockets = [...this.#connections].map((c) => c.ws)
-      let failure: unknown
-      try {
-        await this.#rooms?.close()
-      } catch (err) {
-        failure = err
-      }
-      await waitClosed(sockets, CLOSE_GRACE_MS)
-      this.#wss?.close()
-      server?.closeAllConnections()
-      await stopped
-      await this.#lock?.release()
-      this.#address = null
-      if (failure !== undefined) throw failure
-    })()
-    return this.#closing
+    let failure: unknown
+    return this.#http.close({
+      drain: async () => {
+        clearInterval(this.#heartbeat)
+        for (const conn of this.#connections) conn.close(RelayCloseCode.GOING_AWAY, 'going-away: the relay is shutting down')
+        const sockets = [...this.#connections].map((c) => c.ws)
+        try {
+          await this.#rooms?.close()
+        } catch (err) {
+          failure = err
+        }
+        await waitClosed(sockets, CLOSE_GRACE_MS)
+        this.#wss?.close()
+      },
+      after: async () => {
+        await this.#lock?.release()
+        if (failure !== undefined) throw failure
+      },
+    })
   }
 }
 
