@@ -17,10 +17,10 @@ import { requestGuard, type RequestGuard, type RequestGuardOptions } from './req
  * - requests: the request guard of the bound address (request-guard.ts: the port is only known
  *   after a bind to port 0) is handed to every request; a handler that returns a promise is
  *   a request close() waits for.
- * - close: stop accepting, close idle keep-alive connections at once (a browser or an agent
- *   keeps them open, and server.close() alone would wait for them), wait for the owner's own
- *   drain and the requests in flight, cut what is still open after `graceMs`, and wait for the
- *   handlers even then, so that nothing they use is closed under them. Idempotent.
+ * - close: stop accepting, run the owner's drain, close idle keep-alive connections (a browser or
+ *   an agent keeps them open, and server.close() would wait for them), wait for the requests in
+ *   flight, cut what is still open `graceMs` after the drain, and wait for the handlers even then,
+ *   so that nothing they use is closed under them; then the owner's last step. Idempotent.
  *
  * Node only. docs/gmp-http.md and docs/relay.md, "Start and stop".
  */
@@ -61,7 +61,10 @@ export interface HttpHandlers {
 
 /** The steps of a close around the HTTP side. */
 export interface HttpCloseSteps {
-  /** Runs once the server stopped accepting, before connections are cut (the relay closes its websockets here). */
+  /**
+   * Runs once the server stopped accepting, before the grace starts: its connections are still
+   * served meanwhile (the relay closes its websockets and compacts its pools here).
+   */
   readonly drain?: () => Promise<void>
   /** Runs once the HTTP side is down (stores, rooms, the directory lock); its error is close()'s. */
   readonly after?: () => Promise<void>
@@ -154,8 +157,8 @@ export class HttpLifecycle {
 
   /**
    * Stops the server once (later calls get the same promise), after a listen() still under way
-   * has settled: stops accepting, closes idle connections, runs `drain` and waits for the requests
-   * in flight (their connections cut after `graceMs`), then runs `after`. The steps run even when
+   * has settled: stops accepting, runs `drain`, closes idle connections and waits for the requests
+   * in flight (their connections cut `graceMs` after the drain), then runs `after`. The steps run even when
    * the bind failed, so that what `start` opened is closed.
    */
   close(steps: HttpCloseSteps = {}): Promise<void> {
@@ -173,18 +176,20 @@ export class HttpLifecycle {
 
   async #stop(drain: (() => Promise<void>) | undefined): Promise<void> {
     const server = this.#server?.listening ? this.#server : undefined
+    // server.close() stops accepting and, since Node 19, closes the idle keep-alive connections.
     const closed = server ? new Promise<void>((ok) => server.close(() => ok())) : undefined
     let force: ReturnType<typeof setTimeout> | undefined
-    if (server) {
-      server.closeIdleConnections()
-      // A grace of 0 cuts at once (the static server: a file is never worth waiting for).
-      if (this.#options.graceMs === 0) server.closeAllConnections()
-      else force = setTimeout(() => server.closeAllConnections(), this.#options.graceMs)
-    }
     try {
+      // Connections still serve meanwhile: the relay's /healthz answers 503 while it drains.
       await drain?.()
-      await Promise.allSettled([...this.#inflight])
     } finally {
+      if (server) {
+        server.closeIdleConnections()
+        // A grace of 0 cuts at once (a static file, the relay's synchronous answers).
+        if (this.#options.graceMs === 0) server.closeAllConnections()
+        else force = setTimeout(() => server.closeAllConnections(), this.#options.graceMs)
+      }
+      await Promise.allSettled([...this.#inflight])
       if (server) {
         // The requests just finished left their keep-alive connections idle.
         server.closeIdleConnections()

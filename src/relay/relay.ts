@@ -92,7 +92,7 @@ export interface Relay {
 
 const DEFAULT_PORT = 7412
 const MiB = 1024 * 1024
-/** How long close() waits for clients to answer the close handshake, and for HTTP connections, before cutting them. */
+/** How long close() waits for clients to answer the close handshake before cutting them. */
 const CLOSE_GRACE_MS = 1000
 
 class YRelay implements Relay {
@@ -114,7 +114,8 @@ class YRelay implements Relay {
     this.#options = options
     this.#http = new HttpLifecycle({
       name: 'the relay', host: options.host, port: options.port ?? DEFAULT_PORT, scheme: 'ws',
-      guard: options, graceMs: CLOSE_GRACE_MS, onError: (err) => this.#onError(err),
+      // The HTTP answers are synchronous: once the websockets are closed, nothing is worth waiting for.
+      guard: options, graceMs: 0, onError: (err) => this.#onError(err),
     })
     this.#dir = options.dir ? resolve(options.dir) : null
     if (options.redis && this.#dir !== null) throw invalidArgument('dir', 'a relay keeps its pools in Redis or in a directory, not both')
