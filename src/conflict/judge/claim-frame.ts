@@ -3,7 +3,7 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from '../read/stem.js'
 import { labelHeadAt } from '../read/labels.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
-import { subjectStems } from '../read/subject.js'
+import { subjectHead, subjectStems } from '../read/subject.js'
 import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
@@ -51,6 +51,11 @@ import type { RawVerdict } from './verdict.js'
  *    getting in by lunch" gives a time to the departure, not to lunch: a clashing value whose
  *    clause (between commas, semicolons, brackets, sentence ends) holds nothing of the anchor is
  *    said of something else.
+ * 11. **A date is of the thing it is said of.** "the dentist appointment is Monday at 10" /
+ *    "reminder call from the dentist on Friday": the dates clash, but each is said of the head
+ *    of its own subject (the appointment, the call), and neither text names the other's. Two
+ *    things of one topic, each with its date; the pair is kept when either text names the
+ *    other's dated thing ("the concert is on July 14" / "concert is July 21").
  * 10. **One root, two words.** The stem match lets "allergic" meet "allergies"; it also lets
  *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
  *    meet "official". When every shared word is met only by a longer word of its root (two letters
@@ -79,6 +84,8 @@ export const FRAME_FACTORS = {
   valueElsewhere: 0.5,
   /** What the texts share are two words of one root ("print" / "printer"), not one word. */
   oneRoot: 0.5,
+  /** Two dates or times, each said of its own subject's head, which the other text never names. */
+  twoDatedThings: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -277,6 +284,10 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.valueElsewhere, note: 'the value is said in a clause about something else' })
     }
   }
+  if (raw.check === 'value' && /^different [^:"]*\b(?:date|time|day|weekday)s?:/.test(raw.reason)) {
+    const things = datedThings(raw, a, b)
+    if (things) out.push({ factor: FRAME_FACTORS.twoDatedThings, note: `each date is of its own thing ("${things[0]}" / "${things[1]}")` })
+  }
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
@@ -327,4 +338,18 @@ function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, 
     return [x.lower, y.lower]
   }
   return null
+}
+
+/**
+ * For a clash of dates or times: the heads of the two subjects the values are said of, when each
+ * value stands after its text's subject, the heads differ, and neither text names the other's.
+ */
+function datedThings(raw: RawVerdict, a: Reading, b: Reading): [string, string] | null {
+  const [ha, hb] = [subjectHead(a), subjectHead(b)]
+  const [ata, atb] = raw.signal?.at ?? [-1, -1]
+  if (!ha || !hb || ata < ha.end || atb < hb.end) return null
+  if (sameStem(ha.stem, hb.stem)) return null
+  const names = (r: Reading, k: string): boolean => hasStem(r.content, k) || r.tokens.some((t) => sameStem(t.stem, k))
+  if (names(b, ha.stem) || names(a, hb.stem)) return null
+  return [ha.lower, hb.lower]
 }
