@@ -303,6 +303,11 @@ const QUANTIFIER = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|some|an
 // Adverbs, prepositions and verbs of saying that the stop list leaves in.
 const FUNCTION_WORDS = /^(?:said|says|told|asked|before|after|anymore|again|today|there|here|when|then|also|only|just|still|ever|even|too|left|right|now|yet|soon|later|instead)$/
 
+/** A word that can stand before a noun as its modifier ("tennis court", "squash court"): a lower-case content word that is no verb of the closed kinds. */
+function modifierWord(t: Reading['tokens'][number]): boolean {
+  return !FUNCTION_WORDS.test(t.lower) && !t.capital && !/\d/.test(t.lower) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !isTimeWord(t.lower) && !/(?:ed|ly)$/.test(t.lower)
+}
+
 /** A word that can extend a noun phrase as its head: a lower-case content word that reads as no verb. */
 function nounWord(t: Reading['tokens'][number]): boolean {
   return !FUNCTION_WORDS.test(t.lower) && !t.capital && !t.identifier && !/\d/.test(t.lower) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !isTimeWord(t.lower) &&
@@ -341,15 +346,44 @@ function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, 
 }
 
 /**
- * For a clash of dates or times: the heads of the two subjects the values are said of, when each
- * value stands after its text's subject, the heads differ, and neither text names the other's.
+ * The thing a date or time is said of, read from where it stands: the noun right after it when it
+ * modifies one ("the 6:50 departure"), else the head of a noun phrase right before it, other
+ * times between ("squash court Thursday 6pm"). Null when a preposition, a verb or nothing stands there.
+ */
+function datedThing(r: Reading, start: number, end: number): Reading['tokens'][number] | null {
+  const after = r.tokens.find((t) => t.start >= end)
+  if (after && /^\s+$/.test(r.norm.slice(end, after.start)) && nounWord(after)) return after
+  // Before it, only right before it (other times between): "squash court Thursday 6pm". A word
+  // further off, past a preposition or a verb, is as often the verb's ("staying at 9:15").
+  let at = start
+  for (let i = r.tokens.length - 1; i >= 0; i--) {
+    const t = r.tokens[i]!
+    if (t.end > at) continue
+    if (!/^\s+$/.test(r.norm.slice(t.end, at))) return null
+    if (isTimeWord(t.lower) || /^\d/.test(t.lower)) { at = t.start; continue }
+    if (!nounWord(t) || /ing$/.test(t.lower)) return null
+    // ... and only as the head of a noun phrase, a determiner or a noun right before it ("the
+    // squash court"): a lone word after a verb is as often a particle ("go out 7/31").
+    const p = r.tokens[i - 1]
+    return p && /^\s+$/.test(r.norm.slice(p.end, t.start)) && (DETERMINER.test(p.lower) || modifierWord(p)) ? t : null
+  }
+  return null
+}
+
+/**
+ * For a clash of dates or times: the things the two values are said of, when they differ and
+ * neither text names the other's, read as the heads of the two subjects ("appointment" / "call")
+ * or as the nouns the values stand at ("departure" / "court").
  */
 function datedThings(raw: RawVerdict, a: Reading, b: Reading): [string, string] | null {
-  const [ha, hb] = [subjectHead(a), subjectHead(b)]
+  const q = QUOTED.exec(raw.reason)
   const [ata, atb] = raw.signal?.at ?? [-1, -1]
-  if (!ha || !hb || ata < ha.end || atb < hb.end) return null
-  if (sameStem(ha.stem, hb.stem)) return null
+  if (!q || ata < 0 || atb < 0) return null
   const names = (r: Reading, k: string): boolean => hasStem(r.content, k) || r.tokens.some((t) => sameStem(t.stem, k))
-  if (names(b, ha.stem) || names(a, hb.stem)) return null
-  return [ha.lower, hb.lower]
+  const two = (x: { stem: string; lower: string } | null, y: { stem: string; lower: string } | null): [string, string] | null =>
+    x && y && !sameStem(x.stem, y.stem) && !names(b, x.stem) && !names(a, y.stem) ? [x.lower, y.lower] : null
+  // The subject's head, when each value is said after its text's subject ("the dentist appointment is Monday").
+  const [ha, hb] = [subjectHead(a), subjectHead(b)]
+  const heads = ha && hb && ata >= ha.end && atb >= hb.end ? two(ha, hb) : null
+  return heads ?? two(datedThing(a, ata, ata + q[1]!.length), datedThing(b, atb, atb + q[2]!.length))
 }
