@@ -41,6 +41,8 @@ describe('claim frame: pairs that share a word, not a claim, are below the defau
     ['Jon: Opening the dance studio\'s been a great experience.', 'Jon: Your words keep me motivated. Can\'t wait \'til my studio starts welcoming dancers of all ages!', /can't wait/],
     // 9. a value is of its clause
     ['this week\'s lunch & learn: noon in the kitchen', 'Colm booked the 6:50 departure again, likes getting in by lunch', /clause about something else/],
+    // 11. only a function word shared (a dev realistic text against a conv-26 turn)
+    ['Jonas refuses to fly LH after they lost his bag', 'Thanks, Caroline! Yup, we just did it yesterday! The kids loved it and it was a nice way to relax after the road trip.', /only a function word/],
     // 10. one root, two words
     ['print 400 copies of the flyer', 'printer on 2 is out of toner', /two words of one root/],
   ])('%s / %s', (a, b, why) => {

@@ -56,6 +56,9 @@ import type { RawVerdict } from './verdict.js'
  *    of its own subject (the appointment, the call), and neither text names the other's. Two
  *    things of one topic, each with its date; the pair is kept when either text names the
  *    other's dated thing ("the concert is on July 14" / "concert is July 21").
+ * 12. **A function word is no thing.** The key reader can let a preposition or adverb through
+ *    ("after"): when that is all two texts share, they share no thing ("refuses to fly LH after
+ *    they lost his bag" / "relax after the road trip"), as in reading 1.
  * 10. **One root, two words.** The stem match lets "allergic" meet "allergies"; it also lets
  *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
  *    meet "official". When every shared word is met only by a longer word of its root (two letters
@@ -204,6 +207,10 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   const subjectOfBoth = shared.some((k) => za && zb && hasStem(za, k) && hasStem(zb, k))
   if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker) {
     out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
+  }
+  // A preposition or adverb the key reader let through is no thing shared ("after the road trip" / "after they lost his bag").
+  if (shared.length > 0 && shared.every((k) => FUNCTION_WORDS.test(k)) && !sameSpeaker && !out.length) {
+    out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only a function word ("${shared[0]}")` })
   }
   if (!anchor.some((k) => named(k, a, b))) {
     const [na, nb] = [ownNames(a, b, clash, anchor, sb?.speaker), ownNames(b, a, clash, anchor, sa?.speaker)]
