@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest'
-import { readFileSync } from 'node:fs'
 import { TextConflictDetector, createMemory } from '../src/index.js'
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../src/conflict/threshold.js'
 import { FRAME_FACTORS } from '../src/conflict/judge/claim-frame.js'
@@ -41,8 +40,6 @@ describe('claim frame: pairs that share a word, not a claim, are below the defau
     ['Jon: Opening the dance studio\'s been a great experience.', 'Jon: Your words keep me motivated. Can\'t wait \'til my studio starts welcoming dancers of all ages!', /can't wait/],
     // 9. a value is of its clause
     ['this week\'s lunch & learn: noon in the kitchen', 'Colm booked the 6:50 departure again, likes getting in by lunch', /clause about something else/],
-    // 11. only a function word shared (a dev realistic text against a conv-26 turn)
-    ['Jonas refuses to fly LH after they lost his bag', 'Thanks, Caroline! Yup, we just did it yesterday! The kids loved it and it was a nice way to relax after the road trip.', /only a function word/],
     // 10. one root, two words
     ['print 400 copies of the flyer', 'printer on 2 is out of toner', /two words of one root/],
   ])('%s / %s', (a, b, why) => {
@@ -111,25 +108,5 @@ describe('claim frame: through the public API', () => {
     expect(all.length).toBeGreaterThan(listed.length)
     for (const c of all) if (!listed.some((l) => l.refs.join() === c.refs.join())) expect(c.reason).toMatch(/each names its own thing|two items|share only/)
     await mem.close()
-  })
-})
-
-describe('claim frame: a date is of the thing it is said of (fourth round, test/fixtures/conflict-dated-things.json)', () => {
-  const probes = (JSON.parse(readFileSync(new URL('./fixtures/conflict-dated-things.json', import.meta.url), 'utf8')) as {
-    pairs: Array<{ id: string; label: 'conflict' | 'compatible'; a: string; b: string }>
-  }).pairs
-
-  test.each(probes.filter((p) => p.label === 'compatible').map((p) => [p.id, p.a, p.b]))('%s: two dated things are below the default threshold: %s / %s', (_id, a, b) => {
-    expect(detector.judge(a, b).conflict).toBe(false)
-    // Lowered, not vetoed: the reason names the two things.
-    const l = loose.judge(a, b)
-    expect(l.conflict).toBe(true)
-    expect(l.reason).toMatch(/each date is of its own thing/)
-  })
-
-  test.each(probes.filter((p) => p.label === 'conflict').map((p) => [p.id, p.a, p.b]))('%s: one dated thing stays flagged: %s / %s', (_id, a, b) => {
-    const v = detector.judge(a, b)
-    expect(v.conflict).toBe(true)
-    expect(v.reason).not.toMatch(/each date is of its own thing/)
   })
 })

@@ -3,7 +3,7 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from '../read/stem.js'
 import { labelHeadAt } from '../read/labels.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
-import { subjectHead, subjectStems } from '../read/subject.js'
+import { subjectStems } from '../read/subject.js'
 import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
@@ -51,14 +51,6 @@ import type { RawVerdict } from './verdict.js'
  *    getting in by lunch" gives a time to the departure, not to lunch: a clashing value whose
  *    clause (between commas, semicolons, brackets, sentence ends) holds nothing of the anchor is
  *    said of something else.
- * 11. **A date is of the thing it is said of.** "the dentist appointment is Monday at 10" /
- *    "reminder call from the dentist on Friday": the dates clash, but each is said of the head
- *    of its own subject (the appointment, the call), and neither text names the other's. Two
- *    things of one topic, each with its date; the pair is kept when either text names the
- *    other's dated thing ("the concert is on July 14" / "concert is July 21").
- * 12. **A function word is no thing.** The key reader can let a preposition or adverb through
- *    ("after"): when that is all two texts share, they share no thing ("refuses to fly LH after
- *    they lost his bag" / "relax after the road trip"), as in reading 1.
  * 10. **One root, two words.** The stem match lets "allergic" meet "allergies"; it also lets
  *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
  *    meet "official". When every shared word is met only by a longer word of its root (two letters
@@ -87,8 +79,6 @@ export const FRAME_FACTORS = {
   valueElsewhere: 0.5,
   /** What the texts share are two words of one root ("print" / "printer"), not one word. */
   oneRoot: 0.5,
-  /** Two dates or times, each said of its own subject's head, which the other text never names. */
-  twoDatedThings: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -208,10 +198,6 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker) {
     out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
   }
-  // A preposition or adverb the key reader let through is no thing shared ("after the road trip" / "after they lost his bag").
-  if (shared.length > 0 && shared.every((k) => FUNCTION_WORDS.test(k)) && !sameSpeaker && !out.length) {
-    out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only a function word ("${shared[0]}")` })
-  }
   if (!anchor.some((k) => named(k, a, b))) {
     const [na, nb] = [ownNames(a, b, clash, anchor, sb?.speaker), ownNames(b, a, clash, anchor, sa?.speaker)]
     if (na.length && nb.length) out.push({ factor: FRAME_FACTORS.twoNamed, note: `each names its own thing ("${na[0]}" / "${nb[0]}")` })
@@ -291,10 +277,6 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.valueElsewhere, note: 'the value is said in a clause about something else' })
     }
   }
-  if (raw.check === 'value' && /^different [^:"]*\b(?:date|time|day|weekday)s?:/.test(raw.reason)) {
-    const things = datedThings(raw, a, b)
-    if (things) out.push({ factor: FRAME_FACTORS.twoDatedThings, note: `each date is of its own thing ("${things[0]}" / "${things[1]}")` })
-  }
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
@@ -309,11 +291,6 @@ const QUANTIFIER = /^(?:one|two|three|four|five|six|seven|eight|nine|ten|some|an
 
 // Adverbs, prepositions and verbs of saying that the stop list leaves in.
 const FUNCTION_WORDS = /^(?:said|says|told|asked|before|after|anymore|again|today|there|here|when|then|also|only|just|still|ever|even|too|left|right|now|yet|soon|later|instead)$/
-
-/** A word that can stand before a noun as its modifier ("tennis court", "squash court"): a lower-case content word that is no verb of the closed kinds. */
-function modifierWord(t: Reading['tokens'][number]): boolean {
-  return !FUNCTION_WORDS.test(t.lower) && !t.capital && !/\d/.test(t.lower) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !isTimeWord(t.lower) && !/(?:ed|ly)$/.test(t.lower)
-}
 
 /** A word that can extend a noun phrase as its head: a lower-case content word that reads as no verb. */
 function nounWord(t: Reading['tokens'][number]): boolean {
@@ -350,47 +327,4 @@ function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, 
     return [x.lower, y.lower]
   }
   return null
-}
-
-/**
- * The thing a date or time is said of, read from where it stands: the noun right after it when it
- * modifies one ("the 6:50 departure"), else the head of a noun phrase right before it, other
- * times between ("squash court Thursday 6pm"). Null when a preposition, a verb or nothing stands there.
- */
-function datedThing(r: Reading, start: number, end: number): Reading['tokens'][number] | null {
-  const after = r.tokens.find((t) => t.start >= end)
-  if (after && /^\s+$/.test(r.norm.slice(end, after.start)) && nounWord(after)) return after
-  // Before it, only right before it (other times between): "squash court Thursday 6pm". A word
-  // further off, past a preposition or a verb, is as often the verb's ("staying at 9:15").
-  let at = start
-  for (let i = r.tokens.length - 1; i >= 0; i--) {
-    const t = r.tokens[i]!
-    if (t.end > at) continue
-    if (!/^\s+$/.test(r.norm.slice(t.end, at))) return null
-    if (isTimeWord(t.lower) || /^\d/.test(t.lower)) { at = t.start; continue }
-    if (!nounWord(t) || /ing$/.test(t.lower)) return null
-    // ... and only as the head of a noun phrase, a determiner or a noun right before it ("the
-    // squash court"): a lone word after a verb is as often a particle ("go out 7/31").
-    const p = r.tokens[i - 1]
-    return p && /^\s+$/.test(r.norm.slice(p.end, t.start)) && (DETERMINER.test(p.lower) || modifierWord(p)) ? t : null
-  }
-  return null
-}
-
-/**
- * For a clash of dates or times: the things the two values are said of, when they differ and
- * neither text names the other's, read as the heads of the two subjects ("appointment" / "call")
- * or as the nouns the values stand at ("departure" / "court").
- */
-function datedThings(raw: RawVerdict, a: Reading, b: Reading): [string, string] | null {
-  const q = QUOTED.exec(raw.reason)
-  const [ata, atb] = raw.signal?.at ?? [-1, -1]
-  if (!q || ata < 0 || atb < 0) return null
-  const names = (r: Reading, k: string): boolean => hasStem(r.content, k) || r.tokens.some((t) => sameStem(t.stem, k))
-  const two = (x: { stem: string; lower: string } | null, y: { stem: string; lower: string } | null): [string, string] | null =>
-    x && y && !sameStem(x.stem, y.stem) && !names(b, x.stem) && !names(a, y.stem) ? [x.lower, y.lower] : null
-  // The subject's head, when each value is said after its text's subject ("the dentist appointment is Monday").
-  const [ha, hb] = [subjectHead(a), subjectHead(b)]
-  const heads = ha && hb && ata >= ha.end && atb >= hb.end ? two(ha, hb) : null
-  return heads ?? two(datedThing(a, ata, ata + q[1]!.length), datedThing(b, atb, atb + q[2]!.length))
 }

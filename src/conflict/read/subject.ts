@@ -108,15 +108,3 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
   const words = (r: Reading, s: ReadonlySet<string>): string => r.tokens.filter((t) => s.has(t.stem)).map((t) => t.lower).join(' ') || [...s].join(' ')
   return `two subjects: "${words(a, sa)}" vs "${words(b, sb)}"`
 }
-
-/**
- * The last word of the subject a text opens with ("the dentist appointment | is Monday" gives
- * "appointment", "reminder call | from the dentist on Friday" gives "call"), with where it ends in
- * `norm`: the thing a value said after it is said of. Null when the text opens with no subject of
- * its own (a verb, a pronoun, a speaker's "I").
- */
-export function subjectHead(r: Reading): { stem: string; lower: string; end: number } | null {
-  const z = subjectTokens(r)
-  const t = z?.tokens[z.tokens.length - 1]
-  return t ? { stem: t.stem, lower: t.lower, end: t.end } : null
-}
