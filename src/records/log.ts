@@ -11,6 +11,7 @@ import { trimLog } from './trim.js'
 import { readAfter } from './catch-up.js'
 import { Fanout } from './fanout.js'
 import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker.js'
+import { NamedWrites } from './named-writes.js'
 import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
 import { BatchWriter } from './writer.js'
@@ -34,8 +35,6 @@ export interface SealOptions {
   /** The author, when a write was prepared by another handle of the same identity (a forwarded write). Default: this Memory's identity. */
   readonly author?: string | null
 }
-
-type Named = (w: LogWriter, args: never) => Promise<unknown>
 
 /**
  * The one engine under a Memory's protocol modules (DESIGN.md "Records", "Runtime"). It owns:
@@ -61,11 +60,9 @@ export class RecordLog {
   readonly #fanout = new Fanout()
   readonly #batcher: WriteBatcher<BatchWriter>
   readonly #mutations = new Set<Promise<unknown>>()
-  readonly #named = new Map<string, Named>()
+  /** The writes a follower tab forwards to the leader, by name (named-writes.ts). */
+  readonly #named: NamedWrites
   #gate: PoolGate | null = null
-  #forwarder: Forwarder | null = null
-  /** Loads the module that defines a named write the leader does not know yet (a lazily loaded module). */
-  #resolveNamed: ((name: string) => Promise<void>) | null = null
   #seq = 0
   #trimmedAt = 0
   #stale = true
@@ -88,6 +85,15 @@ export class RecordLog {
     this.#clock = new HybridClock(this.#now)
     this.#owns = options.ownsStorage ?? true
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
+    const log = this
+    this.#named = new NamedWrites({
+      write: (run) => this.write(run),
+      track: (mutation) => this.#track(mutation),
+      ready: () => this.ready(),
+      get position() {
+        return log.position
+      },
+    })
     this.define('records.append', (w, a: { records: StoredRecord[]; removed: string[] }) => appendAndRemove(w, a.records, a.removed))
   }
 
@@ -393,41 +399,20 @@ export class RecordLog {
    * leave the tab that owns them. Names are `module.verb`.
    */
   define<A>(name: string, apply: (w: LogWriter, args: A) => Promise<unknown>): void {
-    this.#named.set(name, apply as Named)
+    this.#named.define(name, apply)
   }
 
   /** Runs a named write here, or forwards it when another handle commits for this one. */
-  async submit(name: string, args: unknown): Promise<unknown> {
-    const apply = this.#named.get(name)
-    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
-    const forwarder = this.#forwarder
-    if (!forwarder) return this.write((w) => apply(w, args as never))
-    return this.#track(
-      (async () => {
-        const result = await forwarder({ name, args })
-        // Read your writes: the leader's commit is in storage; catch up before resolving.
-        await this.ready()
-        return result
-      })(),
-    )
+  submit(name: string, args: unknown): Promise<unknown> {
+    return this.#named.submit(name, args)
   }
 
   /**
-   * Commits a named write forwarded by another handle. `requestId` makes it exactly-once: a retry
-   * after a leader change is answered from the first commit's result, recorded in the same transaction.
+   * Commits a named write forwarded by another handle, exactly once per `requestId` (named-writes.ts).
    * @internal
    */
-  async commitForwarded(name: string, args: unknown, requestId: string): Promise<unknown> {
-    if (!this.#named.has(name) && this.#resolveNamed) await this.#resolveNamed(name)
-    const apply = this.#named.get(name)
-    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
-    return this.write(async (w) => {
-      const done = await w.tx.get<{ result: unknown }>('requests', requestId)
-      if (done) return done.result
-      const result = await apply(w, args as never)
-      await w.tx.put('requests', [{ id: requestId, result, at: this.#seq }])
-      return result
-    })
+  commitForwarded(name: string, args: unknown, requestId: string): Promise<unknown> {
+    return this.#named.commitForwarded(name, args, requestId)
   }
 
   /**
@@ -435,7 +420,7 @@ export class RecordLog {
    * @internal
    */
   setForwarder(forwarder: Forwarder | null): void {
-    this.#forwarder = forwarder
+    this.#named.forwarder = forwarder
   }
 
   /**
@@ -449,7 +434,7 @@ export class RecordLog {
 
   /** How the leader loads the module that defines a write it was forwarded. @internal */
   set resolveNamed(resolve: ((name: string) => Promise<void>) | null) {
-    this.#resolveNamed = resolve
+    this.#named.resolve = resolve
   }
 
   // ---- flush and close ----------------------------------------------------------------------------
