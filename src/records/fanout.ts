@@ -15,6 +15,12 @@ export class Fanout {
   /** Derivers that received something in the current pass, and what the pass changed: told once the transaction is over. */
   readonly #touched = new Set<Deriver>()
   #changes: LogChange[] = []
+  /** The log's clock observing what is delivered (observe-stamps.ts), before any deriver sees it. */
+  readonly #observeAll: (records: readonly StoredRecord[]) => void
+
+  constructor(observeAll: (records: readonly StoredRecord[]) => void) {
+    this.#observeAll = observeAll
+  }
 
   /** Lists a registered deriver under its kinds. */
   add(deriver: Deriver): void {
@@ -39,23 +45,21 @@ export class Fanout {
   }
 
   /** Every stored record of the derivers' kinds, each kind read once, delivered in each deriver's kind order. */
-  async load(tx: ReadTx, derivers: readonly Deriver[], observeAll: (records: readonly StoredRecord[]) => void): Promise<void> {
+  async load(tx: ReadTx, derivers: readonly Deriver[]): Promise<void> {
     const byKind = new Map<string, StoredRecord[]>()
     for (const d of derivers) for (const kind of d.kinds) if (!byKind.has(kind)) byKind.set(kind, await tx.where<StoredRecord>('records', 'kind', kind))
     for (const d of derivers) {
       const records = d.kinds.flatMap((k) => byKind.get(k)!)
-      observeAll(records)
+      this.#observeAll(records)
       await d.receive(records, { tx, local: false, reload: true })
       this.#touched.add(d)
     }
   }
 
   /** Fans records out by kind (one call per deriver, commit order kept) and removals to every deriver. */
-  async deliver(
-    tx: ReadTx, records: readonly StoredRecord[], removed: readonly string[], local: boolean, observeAll: (records: readonly StoredRecord[]) => void,
-  ): Promise<void> {
+  async deliver(tx: ReadTx, records: readonly StoredRecord[], removed: readonly string[], local: boolean): Promise<void> {
     const perDeriver = new Map<Deriver, StoredRecord[]>()
-    observeAll(records)
+    this.#observeAll(records)
     for (const r of records) {
       for (const d of this.#byKind.get(r.kind) ?? []) {
         let list = perDeriver.get(d)

@@ -57,7 +57,7 @@ export class RecordLog {
   readonly #now: () => number
   readonly #owns: boolean
   /** The derivers and the `onAppend` listeners, and what the current pass told them. */
-  readonly #fanout = new Fanout()
+  readonly #fanout = new Fanout((records) => observeAll(this.#clock, this.#now, records))
   readonly #batcher: WriteBatcher<BatchWriter>
   readonly #mutations = new Set<Promise<unknown>>()
   /** The writes a follower tab forwards to the leader, by name (named-writes.ts). */
@@ -171,11 +171,11 @@ export class RecordLog {
       this.storage.read(TABLES, async (tx) => {
         await this.#catchUp(tx)
         deriver.reset()
-        await this.#load(tx, [deriver])
+        await this.#fanout.load(tx, [deriver])
         this.#fanout.add(deriver)
       }),
     ).catch((err: unknown) => this.#failed(err))
-    this.#afterPass()
+    this.#fanout.afterPass()
     await deriver.settle?.()
   }
 
@@ -227,7 +227,7 @@ export class RecordLog {
     await this.#open()
     await this.#batcher.inflight
     this.#refreshing ??= this.#exclusive(() => this.storage.read(TABLES, (tx) => this.#catchUp(tx)))
-      .then(() => this.#afterPass(), (err: unknown) => this.#failed(err))
+      .then(() => this.#fanout.afterPass(), (err: unknown) => this.#failed(err))
       .finally(() => {
         this.#refreshing = undefined
       })
@@ -282,33 +282,19 @@ export class RecordLog {
     if (read === 'reload') return this.#reload(tx)
     const { records, removed } = read
     this.#seq = read.seq
-    await this.#deliver(tx, records, removed, false)
-    this.#emit({ records, removed, local: false, reload: false })
+    await this.#fanout.deliver(tx, records, removed, false)
+    this.#fanout.emit({ records, removed, local: false, reload: false })
   }
 
   async #reload(tx: ReadTx): Promise<void> {
     for (const d of this.#fanout.derivers) d.reset()
     this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
     this.#trimmedAt = this.#seq
-    await this.#load(tx, this.#fanout.derivers)
+    await this.#fanout.load(tx, this.#fanout.derivers)
     this.#stale = false
     // The first load is not news: nothing was known before it.
-    if (this.#loadedOnce) this.#emit({ records: [], removed: [], local: false, reload: true })
+    if (this.#loadedOnce) this.#fanout.emit({ records: [], removed: [], local: false, reload: true })
     this.#loadedOnce = true
-  }
-
-  #load(tx: ReadTx, derivers: readonly Deriver[]): Promise<void> {
-    return this.#fanout.load(tx, derivers, this.#observeAll)
-  }
-
-  readonly #observeAll = (records: readonly StoredRecord[]): void => observeAll(this.#clock, this.#now, records)
-
-  #deliver(tx: ReadTx, records: readonly StoredRecord[], removed: readonly string[], local: boolean): Promise<void> {
-    return this.#fanout.deliver(tx, records, removed, local, this.#observeAll)
-  }
-
-  #afterPass(): void {
-    this.#fanout.afterPass()
   }
 
   /** A pass failed part-way: derived state may hold some of it, so the next pass rebuilds everything. */
@@ -316,10 +302,6 @@ export class RecordLog {
     this.#stale = true
     this.#fanout.drop()
     throw err
-  }
-
-  #emit(change: LogChange): void {
-    this.#fanout.emit(change)
   }
 
   // ---- writing ------------------------------------------------------------------------------------
@@ -362,7 +344,7 @@ export class RecordLog {
       results = await this.#exclusive(() =>
         this.storage.write(TABLES, async (tx) => {
           await this.#catchUp(tx)
-          const w = (writer = new BatchWriter(tx, (records, removed) => this.#deliver(tx, records, removed, true)))
+          const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
           if (this.#unmarked) await markStoreFormat(w.tx, storageLabel(this.storage))
@@ -376,9 +358,9 @@ export class RecordLog {
       this.#failed(err)
     }
     this.#unmarked = false
-    this.#emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
+    this.#fanout.emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
     ops.forEach((op, i) => op.resolve(results[i]))
-    this.#afterPass()
+    this.#fanout.afterPass()
   }
 
   async #trim(tx: WriteTx): Promise<void> {
