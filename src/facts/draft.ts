@@ -14,7 +14,7 @@ import type { FactBody } from './version.js'
 // A write before it is committed: checked, signed, embedded and stamped here, so a follower tab
 // prepares it with its own keys and the leader only commits it (commit.ts).
 
-/** A write's input, checked (see `#check`). */
+/** A write's input, checked (see `checkWrite`). */
 export interface Checked {
   readonly text: string
   readonly tenant: string | null
@@ -101,7 +101,7 @@ export async function signWrites(h: FactHost, checked: readonly Checked[]): Prom
   })
 }
 
-/** The draft of a signed write, stamped now: sequence order is the order of `#stamp` calls. */
+/** The draft of a signed write, stamped now: sequence order is the order of `stampDraft` calls. */
 export function stampDraft(h: FactHost, w: Signed, vector: Float32Array | null): Draft {
   const { metadata, tenant } = w
   const { stamp, hlc } = h.log.tickDecoded()
