@@ -11,7 +11,6 @@ import { trimLog } from './trim.js'
 import { readAfter } from './catch-up.js'
 import { Fanout } from './fanout.js'
 import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker.js'
-import { NamedWrites } from './named-writes.js'
 import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
 import { BatchWriter } from './writer.js'
@@ -35,6 +34,8 @@ export interface SealOptions {
   /** The author, when a write was prepared by another handle of the same identity (a forwarded write). Default: this Memory's identity. */
   readonly author?: string | null
 }
+
+type Named = (w: LogWriter, args: never) => Promise<unknown>
 
 /**
  * The one engine under a Memory's protocol modules (DESIGN.md "Records", "Runtime"). It owns:
@@ -60,9 +61,11 @@ export class RecordLog {
   readonly #fanout = new Fanout((records) => observeAll(this.#clock, this.#now, records))
   readonly #batcher: WriteBatcher<BatchWriter>
   readonly #mutations = new Set<Promise<unknown>>()
-  /** The writes a follower tab forwards to the leader, by name (named-writes.ts). */
-  readonly #named: NamedWrites
+  readonly #named = new Map<string, Named>()
   #gate: PoolGate | null = null
+  #forwarder: Forwarder | null = null
+  /** Loads the module that defines a named write the leader does not know yet (a lazily loaded module). */
+  #resolveNamed: ((name: string) => Promise<void>) | null = null
   #seq = 0
   #trimmedAt = 0
   #stale = true
@@ -85,15 +88,6 @@ export class RecordLog {
     this.#clock = new HybridClock(this.#now)
     this.#owns = options.ownsStorage ?? true
     this.#batcher = new WriteBatcher((ops) => this.#commit(ops))
-    const log = this
-    this.#named = new NamedWrites({
-      write: (run) => this.write(run),
-      track: (mutation) => this.#track(mutation),
-      ready: () => this.ready(),
-      get position() {
-        return log.position
-      },
-    })
     this.define('records.append', (w, a: { records: StoredRecord[]; removed: string[] }) => appendAndRemove(w, a.records, a.removed))
   }
 
@@ -381,20 +375,41 @@ export class RecordLog {
    * leave the tab that owns them. Names are `module.verb`.
    */
   define<A>(name: string, apply: (w: LogWriter, args: A) => Promise<unknown>): void {
-    this.#named.define(name, apply)
+    this.#named.set(name, apply as Named)
   }
 
   /** Runs a named write here, or forwards it when another handle commits for this one. */
-  submit(name: string, args: unknown): Promise<unknown> {
-    return this.#named.submit(name, args)
+  async submit(name: string, args: unknown): Promise<unknown> {
+    const apply = this.#named.get(name)
+    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
+    const forwarder = this.#forwarder
+    if (!forwarder) return this.write((w) => apply(w, args as never))
+    return this.#track(
+      (async () => {
+        const result = await forwarder({ name, args })
+        // Read your writes: the leader's commit is in storage; catch up before resolving.
+        await this.ready()
+        return result
+      })(),
+    )
   }
 
   /**
-   * Commits a named write forwarded by another handle, exactly once per `requestId` (named-writes.ts).
+   * Commits a named write forwarded by another handle. `requestId` makes it exactly-once: a retry
+   * after a leader change is answered from the first commit's result, recorded in the same transaction.
    * @internal
    */
-  commitForwarded(name: string, args: unknown, requestId: string): Promise<unknown> {
-    return this.#named.commitForwarded(name, args, requestId)
+  async commitForwarded(name: string, args: unknown, requestId: string): Promise<unknown> {
+    if (!this.#named.has(name) && this.#resolveNamed) await this.#resolveNamed(name)
+    const apply = this.#named.get(name)
+    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
+    return this.write(async (w) => {
+      const done = await w.tx.get<{ result: unknown }>('requests', requestId)
+      if (done) return done.result
+      const result = await apply(w, args as never)
+      await w.tx.put('requests', [{ id: requestId, result, at: this.#seq }])
+      return result
+    })
   }
 
   /**
@@ -402,7 +417,7 @@ export class RecordLog {
    * @internal
    */
   setForwarder(forwarder: Forwarder | null): void {
-    this.#named.forwarder = forwarder
+    this.#forwarder = forwarder
   }
 
   /**
@@ -416,7 +431,7 @@ export class RecordLog {
 
   /** How the leader loads the module that defines a write it was forwarded. @internal */
   set resolveNamed(resolve: ((name: string) => Promise<void>) | null) {
-    this.#named.resolve = resolve
+    this.#resolveNamed = resolve
   }
 
   // ---- flush and close ----------------------------------------------------------------------------
