@@ -52,3 +52,10 @@ export async function markStoreFormat(tx: WriteTx, where: string): Promise<void>
 function assertNotNewer(row: FormatRow | undefined, where: string): void {
   if (row && isTooNew('store', row.version)) throw formatTooNew('store', row.version, where, typeof row.writtenBy === 'string' ? row.writtenBy : undefined)
 }
+
+/** The storage as a refusal names it: its directory or database name where it has one. */
+export function storageLabel(storage: StoragePort): string {
+  const { dir, name } = storage as { dir?: unknown; name?: unknown }
+  const label = typeof dir === 'string' ? dir : typeof name === 'string' ? name : null
+  return label === null ? `${storage.kind} storage` : `${storage.kind} storage ${label}`
+}

@@ -1,14 +1,17 @@
-import { HybridClock, MAX_AHEAD_MS, MAX_WALL_MS, assertStamp, encodeHlc, parseHlc, type Hlc } from '../core/clock.js'
+import { HybridClock, assertStamp, encodeHlc, type Hlc } from '../core/clock.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { recordId } from '../core/ids.js'
 import { signRecord } from '../core/signed-record.js'
 import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
-import { logChanges, type LogRow, type StoredRecord } from '../storage/schema.js'
+import type { LogRow, StoredRecord } from '../storage/schema.js'
 import type { PoolGate, PoolWriteGrant } from './pool-gate.js'
 import { trimLog } from './trim.js'
-import { checkStoreFormat, markStoreFormat } from './format-marker.js'
+import { readAfter } from './catch-up.js'
+import { Fanout } from './fanout.js'
+import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker.js'
+import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
 import { BatchWriter } from './writer.js'
 
@@ -54,11 +57,10 @@ export class RecordLog {
   readonly #clock: HybridClock
   readonly #now: () => number
   readonly #owns: boolean
-  readonly #derivers: Deriver[] = []
-  readonly #byKind = new Map<string, Deriver[]>()
+  /** The derivers and the `onAppend` listeners, and what the current pass told them. */
+  readonly #fanout = new Fanout((records) => observeAll(this.#clock, this.#now, records))
   readonly #batcher: WriteBatcher<BatchWriter>
   readonly #mutations = new Set<Promise<unknown>>()
-  readonly #listeners = new Set<(change: LogChange) => void>()
   readonly #named = new Map<string, Named>()
   #gate: PoolGate | null = null
   #forwarder: Forwarder | null = null
@@ -78,9 +80,6 @@ export class RecordLog {
   #unmarked = false
   #closed = false
   #closing: Promise<void> | undefined
-  /** Derivers that received something in the current pass, and what the pass changed: told once the transaction is over. */
-  readonly #touched = new Set<Deriver>()
-  #changes: LogChange[] = []
 
   constructor(storage: StoragePort, options: RecordLogOptions = {}) {
     this.storage = storage
@@ -166,25 +165,17 @@ export class RecordLog {
       this.storage.read(TABLES, async (tx) => {
         await this.#catchUp(tx)
         deriver.reset()
-        await this.#load(tx, [deriver])
-        // A registration tried again after one that failed late (attach.ts) is not listed twice.
-        if (this.#derivers.includes(deriver)) return
-        this.#derivers.push(deriver)
-        for (const kind of deriver.kinds) {
-          let list = this.#byKind.get(kind)
-          if (!list) this.#byKind.set(kind, (list = []))
-          list.push(deriver)
-        }
+        await this.#fanout.load(tx, [deriver])
+        this.#fanout.add(deriver)
       }),
     ).catch((err: unknown) => this.#failed(err))
-    this.#afterPass()
+    this.#fanout.afterPass()
     await deriver.settle?.()
   }
 
   /** Calls `listener` after each commit of this Memory and each catch-up that found other handles' changes. */
   onAppend(listener: (change: LogChange) => void): () => void {
-    this.#listeners.add(listener)
-    return () => void this.#listeners.delete(listener)
+    return this.#fanout.listen(listener)
   }
 
   /**
@@ -230,13 +221,13 @@ export class RecordLog {
     await this.#open()
     await this.#batcher.inflight
     this.#refreshing ??= this.#exclusive(() => this.storage.read(TABLES, (tx) => this.#catchUp(tx)))
-      .then(() => this.#afterPass(), (err: unknown) => this.#failed(err))
+      .then(() => this.#fanout.afterPass(), (err: unknown) => this.#failed(err))
       .finally(() => {
         this.#refreshing = undefined
       })
     await this.#refreshing
     if (deriver) await deriver.settle?.()
-    else for (const d of this.#derivers) await d.settle?.()
+    else for (const d of this.#fanout.derivers) await d.settle?.()
   }
 
   // ---- reading stored records ---------------------------------------------------------------------
@@ -280,126 +271,31 @@ export class RecordLog {
 
   async #catchUp(tx: ReadTx): Promise<void> {
     if (this.#stale) return this.#reload(tx)
-    const last = await tx.last<LogRow>('log')
-    if (!last || last.seq! <= this.#seq) return
-    const floor = (await tx.get<{ value: number }>('meta', 'logFloor'))?.value ?? 0
-    if (this.#seq < floor) return this.#reload(tx)
-    const rows = await tx.after<LogRow>('log', this.#seq)
-    // Each record once, whatever happened to it in between: what is still stored is delivered (in
-    // the order of its last put), what is gone is removed. A record deleted and put back stays.
-    const lastPut = new Map<string, number>()
-    const deleted = new Set<string>()
-    let i = 0
-    logChanges(rows, (op, ref) => {
-      if (op === 'put') {
-        lastPut.delete(ref)
-        lastPut.set(ref, i++)
-      } else deleted.add(ref)
-    })
-    const refs = [...new Set([...lastPut.keys(), ...deleted])]
-    const got = await tx.getMany<StoredRecord>('records', refs)
-    const present = new Map<string, StoredRecord>()
-    got.forEach((r, i) => r && present.set(refs[i]!, r))
-    const records = [...lastPut.keys()].filter((id) => present.has(id)).sort((a, b) => lastPut.get(a)! - lastPut.get(b)!).map((id) => present.get(id)!)
-    const removed = [...deleted].filter((id) => !present.has(id))
-    this.#seq = rows.at(-1)!.seq!
-    await this.#deliver(tx, records, removed, false)
-    this.#emit({ records, removed, local: false, reload: false })
+    const read = await readAfter(tx, this.#seq)
+    if (read === null) return
+    if (read === 'reload') return this.#reload(tx)
+    const { records, removed } = read
+    this.#seq = read.seq
+    await this.#fanout.deliver(tx, records, removed, false)
+    this.#fanout.emit({ records, removed, local: false, reload: false })
   }
 
   async #reload(tx: ReadTx): Promise<void> {
-    for (const d of this.#derivers) d.reset()
+    for (const d of this.#fanout.derivers) d.reset()
     this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
     this.#trimmedAt = this.#seq
-    await this.#load(tx, this.#derivers)
+    await this.#fanout.load(tx, this.#fanout.derivers)
     this.#stale = false
     // The first load is not news: nothing was known before it.
-    if (this.#loadedOnce) this.#emit({ records: [], removed: [], local: false, reload: true })
+    if (this.#loadedOnce) this.#fanout.emit({ records: [], removed: [], local: false, reload: true })
     this.#loadedOnce = true
-  }
-
-  /** Every stored record of the derivers' kinds, each kind read once, delivered in each deriver's kind order. */
-  async #load(tx: ReadTx, derivers: readonly Deriver[]): Promise<void> {
-    const byKind = new Map<string, StoredRecord[]>()
-    for (const d of derivers) for (const kind of d.kinds) if (!byKind.has(kind)) byKind.set(kind, await tx.where<StoredRecord>('records', 'kind', kind))
-    for (const d of derivers) {
-      const records = d.kinds.flatMap((k) => byKind.get(k)!)
-      this.#observeAll(records)
-      await d.receive(records, { tx, local: false, reload: true })
-      this.#touched.add(d)
-    }
-  }
-
-  /**
-   * Observes the latest stamp among many records (a load, a commit): stamps are fixed-width text that
-   * sorts like the clock, so one string comparison per record and one decode in all, where
-   * decoding each was a tenth of opening 100k facts. Only stamps the clock may adopt count: one
-   * more than `MAX_AHEAD_MS` ahead of the wall clock, or outside the codec's range (a store written
-   * before the codec checked it), is passed over, so the clock follows the latest admissible one.
-   */
-  #observeAll(records: readonly StoredRecord[]): void {
-    const limit = this.#now() + MAX_AHEAD_MS
-    if (!(limit >= 0)) return
-    // The first text past every admissible stamp: wall `limit + 1`, counter 0, no node.
-    const ceiling = `${(Math.min(Math.floor(limit), MAX_WALL_MS) + 1).toString(16).padStart(12, '0')}.000000`
-    let latest: string | undefined
-    for (const r of records) if (typeof r.hlc === 'string' && r.hlc < ceiling && (latest === undefined || r.hlc > latest)) latest = r.hlc
-    if (latest === undefined) return
-    const hlc = parseHlc(latest)
-    if (hlc !== null && this.#clock.observe(hlc)) return
-    // The latest by text is no stamp (wider fields sort wrongly): decode each, rare.
-    let best: Hlc | null = null
-    for (const r of records) {
-      const h = parseHlc(r.hlc)
-      if (h !== null && (best === null || h.wall > best.wall || (h.wall === best.wall && h.counter > best.counter)) && h.wall <= limit) best = h
-    }
-    if (best !== null) this.#clock.observe(best)
-  }
-
-  /** Fans records out by kind (one call per deriver, commit order kept) and removals to every deriver. */
-  async #deliver(tx: ReadTx, records: readonly StoredRecord[], removed: readonly string[], local: boolean): Promise<void> {
-    const perDeriver = new Map<Deriver, StoredRecord[]>()
-    this.#observeAll(records)
-    for (const r of records) {
-      for (const d of this.#byKind.get(r.kind) ?? []) {
-        let list = perDeriver.get(d)
-        if (!list) perDeriver.set(d, (list = []))
-        list.push(r)
-      }
-    }
-    for (const [d, list] of perDeriver) {
-      await d.receive(list, { tx, local, reload: false })
-      this.#touched.add(d)
-    }
-    if (removed.length) {
-      for (const d of this.#derivers) {
-        d.removed(removed, local)
-        this.#touched.add(d)
-      }
-    }
-  }
-
-  /** After a transaction: derivers hear that they changed, and the feed gets what the pass found. */
-  #afterPass(): void {
-    const touched = [...this.#touched]
-    const changes = this.#changes
-    this.#touched.clear()
-    this.#changes = []
-    for (const d of touched) d.changed?.()
-    for (const change of changes) for (const listener of [...this.#listeners]) listener(change)
   }
 
   /** A pass failed part-way: derived state may hold some of it, so the next pass rebuilds everything. */
   #failed(err: unknown): never {
     this.#stale = true
-    this.#touched.clear()
-    this.#changes = []
+    this.#fanout.drop()
     throw err
-  }
-
-  #emit(change: LogChange): void {
-    if (change.records.length === 0 && change.removed.length === 0 && !change.reload) return
-    this.#changes.push(change)
   }
 
   // ---- writing ------------------------------------------------------------------------------------
@@ -442,7 +338,7 @@ export class RecordLog {
       results = await this.#exclusive(() =>
         this.storage.write(TABLES, async (tx) => {
           await this.#catchUp(tx)
-          const w = (writer = new BatchWriter(tx, (records, removed) => this.#deliver(tx, records, removed, true)))
+          const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
           if (this.#unmarked) await markStoreFormat(w.tx, storageLabel(this.storage))
@@ -456,9 +352,9 @@ export class RecordLog {
       this.#failed(err)
     }
     this.#unmarked = false
-    this.#emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
+    this.#fanout.emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
     ops.forEach((op, i) => op.resolve(results[i]))
-    this.#afterPass()
+    this.#fanout.afterPass()
   }
 
   async #trim(tx: WriteTx): Promise<void> {
@@ -558,19 +454,12 @@ export class RecordLog {
       } finally {
         this.#closed = true
         this.#unwatch?.()
-        this.#listeners.clear()
+        this.#fanout.clearListeners()
         if (this.#owns && this.#opening) await this.storage.close()
       }
     })()
     return this.#closing
   }
-}
-
-/** The storage as a refusal names it: its directory or database name where it has one. */
-function storageLabel(storage: StoragePort): string {
-  const { dir, name } = storage as { dir?: unknown; name?: unknown }
-  const label = typeof dir === 'string' ? dir : typeof name === 'string' ? name : null
-  return label === null ? `${storage.kind} storage` : `${storage.kind} storage ${label}`
 }
 
 async function appendAndRemove(w: LogWriter, records: readonly StoredRecord[], removed: readonly string[]): Promise<void> {
