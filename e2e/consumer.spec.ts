@@ -36,8 +36,9 @@ const BUDGET = {
   // WebAssembly BLAKE2b (+6.3 kB gz) and issue 16's generalization work (+8.8 kB gz estimated);
   // test/bundle-size.test.ts says why; then from 115_000 by issue 27's precision rules (117.7 kB),
   // and from 120_000 when issues 26, 27 and 28 met on main (117.9 kB); then from 122_500 by issue
-  // 27's claim frame (src/conflict/claim-frame.ts, +2.4 kB gz: 121.1 kB in test/bundle-size.test.ts).
-  factsWorkerGz: 125_500,
+  // 27's claim frame (src/conflict/claim-frame.ts, +2.4 kB gz: 121.1 kB in test/bundle-size.test.ts);
+  // then from 125_500 by issue 30's worker surfaces and file splits (125,468 bytes measured).
+  factsWorkerGz: 127_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,

@@ -38,8 +38,11 @@ const BUDGET = {
    * backup code loads on first use and is not counted. Raised from 122_500 by issue 27's claim
    * frame (src/conflict/claim-frame.ts: +2.4 kB gz, 118.7 to 121.1 kB measured in one run), which
    * takes the realistic holdout's precision over 0.90 and the planted holdout's from 0.62 to 0.73.
+   * Raised from 125_500 when the page<->worker surfaces (issue 30, +0.5 kB) and the split of
+   * facts/store.ts and records/log.ts into files of one job each (+229 bytes of module seams)
+   * landed: 125,468 bytes measured, 32 under the old budget, no room for the next change.
    */
-  factsWorkerGz: 125_500,
+  factsWorkerGz: 127_000,
 }
 
 /** Packages an app installs only for memweave's Node side (optional peers); never in a browser bundle. */
