@@ -14,7 +14,7 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const BIN = join(ROOT, 'bin', 'memweave.js')
 const BUILT = [join(ROOT, 'dist', 'src', 'cli', 'mcp.js'), join(ROOT, 'dist', 'src', 'mcp', 'server.js'), join(ROOT, 'dist', 'src', 'cli', 'artifact.js')]
 
-/** Builds dist/ when it is missing or older than a source file (as test/cli.test.ts does). */
+/** Builds dist/ when it is missing or older than a source file (as test/cli/cli.test.ts does). */
 async function ensureBuilt(): Promise<void> {
   const sources = await readdir(join(ROOT, 'src'), { recursive: true })
   const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
@@ -126,7 +126,7 @@ describe('memweave mcp (the built command, over stdio with the official SDK clie
     await again.close()
   }, 60_000)
 
-  test('a second server on a directory in use attaches to the first instead of failing (test/mcp-tools.test.ts covers it in depth)', async () => {
+  test('a second server on a directory in use attaches to the first instead of failing (test/mcp/mcp-tools.test.ts covers it in depth)', async () => {
     const first = await connect(dir)
     const second = await connect(dir)
     expect((await call(second.client, 'gmp_audit')).body.memories.map((m: { content: string }) => m.content)).toEqual(

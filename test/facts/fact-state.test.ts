@@ -56,7 +56,7 @@ describe('the materialized state is a function of the record set, not of arrival
       for (const r of shuffled) state.apply(r)
       const got = snapshot(state)
       if (JSON.stringify(got) !== JSON.stringify(expected)) {
-        throw new Error(`diverged for seed ${seed} (order ${shuffled.map((r) => r.id).join(',')}); repro: npx vitest run test/fact-state.test.ts`)
+        throw new Error(`diverged for seed ${seed} (order ${shuffled.map((r) => r.id).join(',')}); repro: npx vitest run test/facts/fact-state.test.ts`)
       }
     }
   })

@@ -1,5 +1,5 @@
 // The lexical index as it was before issue 15's retrieval change, verbatim (renamed), for the
-// reference ranking in test/rank-reference.ts. Test-only.
+// reference ranking in test/facts/rank-reference.ts. Test-only.
 /** BM25 scores of the documents a query matched; `get` is undefined for a document it did not match. */
 export interface TermScores {
   /** How many documents matched. */

@@ -1,5 +1,5 @@
 // The ranking as it was before retrieval started from the index (issue 15), kept verbatim as the
-// reference the identity property test (test/retrieve-identity.test.ts) compares retrieve() against.
+// reference the identity property test (test/facts/retrieve-identity.test.ts) compares retrieve() against.
 // Test-only: nothing in src/ imports it.
 import { cosine } from '../../src/facts/embedder.js'
 import type { ReferenceLexicalIndex as LexicalIndex, TermScores } from './lexical-reference.js'

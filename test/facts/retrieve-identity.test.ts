@@ -13,7 +13,7 @@ import { pack as referencePack, rank as referenceRank } from './rank-reference.j
 /**
  * Issue 15: retrieve() starts from the lexical postings and the write-ordered heads instead of
  * ranking every current fact. It must answer exactly as before: the same memories, in the same
- * order, cut at the same place. The reference is the ranking code as it was (test/rank-reference.ts),
+ * order, cut at the same place. The reference is the ranking code as it was (test/facts/rank-reference.ts),
  * fed with candidates and a lexical index rebuilt from audit(), that is from the public API only.
  */
 

@@ -1,5 +1,5 @@
 // Copies of two shared SMALL examples for tests that cannot read ../shared (the browser: Vite serves only
-// this repository). test/small-examples.test.ts checks they are still identical to the files in
+// this repository). test/small/small-examples.test.ts checks they are still identical to the files in
 // specs/small/examples/, so they cannot drift.
 
 /** specs/small/examples/spec-v1.0.0/.small/ */

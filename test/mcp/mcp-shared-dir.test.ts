@@ -18,7 +18,7 @@ const BIN = join(ROOT, 'bin', 'memweave.js')
 const BUILT = [join(ROOT, 'dist', 'src', 'cli', 'mcp.js'), join(ROOT, 'dist', 'src', 'mcp', 'shared-dir.js')]
 let dir: string
 
-/** Builds dist/ when it is missing or older than a source file (as test/artifacts-mcp.test.ts does). */
+/** Builds dist/ when it is missing or older than a source file (as test/artifacts/artifacts-mcp.test.ts does). */
 async function ensureBuilt(): Promise<void> {
   const sources = await readdir(join(ROOT, 'src'), { recursive: true })
   const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))

@@ -20,7 +20,7 @@ const BIN = join(ROOT, 'bin', 'memweave.js')
 let dir: string
 
 /**
- * Builds dist/ only when it is missing or older than a source file (as test/artifacts-mcp.test.ts
+ * Builds dist/ only when it is missing or older than a source file (as test/artifacts/artifacts-mcp.test.ts
  * does): a rebuild on every run rewrote dist/ under the `memweave mcp` processes that other test
  * files were starting in parallel (a half-written module: "does not provide an export named ...").
  */

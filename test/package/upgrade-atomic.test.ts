@@ -29,7 +29,7 @@ const CHILD = join(import.meta.dirname, '..', 'processes', 'upgrade-crash-child.
 const BUILT = [join(ROOT, 'dist', 'src', 'index.js'), join(ROOT, 'dist', 'src', 'node', 'index.js')]
 const WRITTEN = 'Written during the first open'
 
-/** Builds dist/ when it is missing or older than a source file (as test/cli.test.ts does). */
+/** Builds dist/ when it is missing or older than a source file (as test/cli/cli.test.ts does). */
 beforeAll(async () => {
   const sources = await readdir(join(ROOT, 'src'), { recursive: true })
   const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))

@@ -193,7 +193,7 @@ describe('pool access', () => {
         const j = Math.floor(rand() * (i + 1))
         ;[shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!]
       }
-      expect(summary(shuffled), `seed ${seed0 + k}: repro with this seed in test/pools-access.test.ts`).toBe(expected)
+      expect(summary(shuffled), `seed ${seed0 + k}: repro with this seed in test/pools/pools-access.test.ts`).toBe(expected)
     }
     await close()
   })

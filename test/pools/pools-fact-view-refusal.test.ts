@@ -11,7 +11,7 @@ import { fact } from '../helpers/pools-helpers.js'
  * Regression (issue 26, case 3): the facts store refused one memory's fact, and the refusal failed
  * the whole fact-view update: no later memory reached `mem.facts`, and the owner's share() and
  * revoke(), which bring the view in line after their ACL record commits, rejected. Records from
- * elsewhere now meet the API's caps first (test/hostile-caps.test.ts), so no record can make the
+ * elsewhere now meet the API's caps first (test/hostile/hostile-caps.test.ts), so no record can make the
  * real stores disagree; this store refuses by its own rule (any text naming Mallory, as a facts
  * store with a stricter cap than the pools' would) to pin that one refused fact stops nothing else.
  */

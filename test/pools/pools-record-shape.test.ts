@@ -8,7 +8,7 @@ import { memoryBody } from '../helpers/hostile-helpers.js'
 /**
  * Issue 26, case 3: a record from elsewhere meets the caps the API applies to a caller, for every
  * kind, and the codec quarantines it `malformed` naming the field. (The hostile side, through a real
- * relay: test/hostile-caps.test.ts.)
+ * relay: test/hostile/hostile-caps.test.ts.)
  */
 
 const MB = 1 << 20

@@ -291,7 +291,7 @@ test('the groups, pairs and conflictsWith of an index kept through random entrie
       { seed: SEED, numRuns: 150 },
     )
   } catch (err) {
-    console.error(`seed ${SEED}; replay: POOLS_SEED=${SEED} npx vitest run --project node test/pools-slot-conflicts.test.ts`)
+    console.error(`seed ${SEED}; replay: POOLS_SEED=${SEED} npx vitest run --project node test/pools/pools-slot-conflicts.test.ts`)
     throw err
   }
 })

@@ -129,7 +129,7 @@ test('the structure and view of a PoolState fed records in any order, with remov
       { seed: SEED, numRuns: RUNS, endOnFailure: process.env.POOLS_SHRINK === undefined },
     )
   } catch (err) {
-    console.error(`PoolState cache property failed with seed ${SEED}.\nRepro: POOLS_SEED=${SEED} POOLS_RUNS=${RUNS} npx vitest run --project node test/pools-state-cache.test.ts`)
+    console.error(`PoolState cache property failed with seed ${SEED}.\nRepro: POOLS_SEED=${SEED} POOLS_RUNS=${RUNS} npx vitest run --project node test/pools/pools-state-cache.test.ts`)
     throw err
   }
 })

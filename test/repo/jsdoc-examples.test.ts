@@ -23,7 +23,7 @@ const REACT = 'it renders in a browser (React, a worker on IndexedDB); e2e/consu
 const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   'src/ai/memory-middleware.ts:memoryMiddleware': {
     check: 'types',
-    why: 'it asks a hosted model (@ai-sdk/openai, not a dependency, and an API key); test/ai-middleware.test.ts runs the middleware on a scripted model',
+    why: 'it asks a hosted model (@ai-sdk/openai, not a dependency, and an API key); test/ai/ai-middleware.test.ts runs the middleware on a scripted model',
     imports: CORE,
     given: `${MEM}\nconst openai = (_id: string) => ({}) as Parameters<typeof import('ai').wrapLanguageModel>[0]['model']`,
   },
@@ -50,13 +50,13 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   'src/react/use-sync-status.ts:useSyncStatus': { check: 'types', jsx: true, why: REACT, imports: { memweave: ['type RemoteMemory'], 'memweave/react': ['useSyncStatus'] } },
   'src/ai/conflict-judge.ts:llmConflictJudge': {
     check: 'types',
-    why: 'it asks a hosted model (@ai-sdk/openai, not a dependency, and an API key); test/ai-conflict-judge.test.ts runs the judge on a scripted model',
+    why: 'it asks a hosted model (@ai-sdk/openai, not a dependency, and an API key); test/ai/ai-conflict-judge.test.ts runs the judge on a scripted model',
     imports: { memweave: ['createMemory'] },
     stubs: { '@ai-sdk/openai': "declare function openai(model: string): import('ai').LanguageModel" },
   },
   'src/ai/tools.ts:memoryTools': {
     check: 'types',
-    why: 'it asks a language model; test/ai-tools.test.ts runs the tools on a scripted model',
+    why: 'it asks a language model; test/ai/ai-tools.test.ts runs the tools on a scripted model',
     imports: { ...CORE, 'memweave/ai': ['memoryTools'], ai: ['generateText', 'stepCountIs', 'type LanguageModel'] },
     given: `${MEM}\nconst model = {} as LanguageModel\nconst prompt = 'Where does Aria live?'`,
   },
@@ -81,7 +81,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   },
   'src/cli/main.ts:runCli': {
     check: 'types',
-    why: 'it is bin/memweave.js, with this process\'s arguments; test/cli.test.ts runs the CLI',
+    why: 'it is bin/memweave.js, with this process\'s arguments; test/cli/cli.test.ts runs the CLI',
     imports: { 'memweave/node': ['runCli'] },
   },
   'src/cli/static-server.ts:createStaticServer': {
@@ -91,13 +91,13 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   },
   'src/client.ts:openMemory': {
     check: 'types',
-    why: 'it starts a worker on IndexedDB (a browser); test/client.browser.test.ts runs openMemory in Chromium',
+    why: 'it starts a worker on IndexedDB (a browser); test/memory/client.browser.test.ts runs openMemory in Chromium',
     imports: { memweave: ['openMemory', 'createIdentity'] },
     given: 'const render = (hits: readonly unknown[]): void => void hits',
   },
   'src/conflict/nli.ts:nliConflictJudge': {
     check: 'types',
-    why: 'it downloads a model (@huggingface/transformers is not a dependency); test/conflict-nli.test.ts runs the judge on a fake classifier',
+    why: 'it downloads a model (@huggingface/transformers is not a dependency); test/conflict/conflict-nli.test.ts runs the judge on a fake classifier',
     imports: { memweave: ['nliConflictJudge'] },
     stubs: { '@huggingface/transformers': "declare function pipeline(task: 'text-classification', model: string): Promise<Parameters<typeof nliConflictJudge>[0]>" },
   },
@@ -122,14 +122,14 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   },
   'src/gmp-http/client.ts:GmpHttpClient': {
     check: 'types',
-    why: 'it needs a GMP server at 127.0.0.1:7411; test/gmp-server.test.ts runs the client against one',
+    why: 'it needs a GMP server at 127.0.0.1:7411; test/gmp-http/gmp-server.test.ts runs the client against one',
     imports: { 'memweave/node': ['GmpHttpClient'] },
     given: "const token = 'a-bearer-token'\nconst seed = new Uint8Array(32)",
   },
   'src/gmp-http/server.ts:createGmpServer': { check: 'node' },
   'src/mcp/server.ts:createMcpServer': {
     check: 'types',
-    why: "it serves on this process's stdin and stdout; test/mcp-tools.test.ts runs the server",
+    why: "it serves on this process's stdin and stdout; test/mcp/mcp-tools.test.ts runs the server",
     imports: { memweave: ['createMemory'], 'memweave/mcp': ['createMcpServer'], 'memweave/node': ['fileStorage'], '@modelcontextprotocol/sdk/server/stdio.js': ['StdioServerTransport'] },
     given: "const dir = './mcp-data'",
   },
@@ -174,7 +174,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   'src/relay/relay.ts:createRelay': { check: 'node' },
   'src/runtime/identity-store.ts:loadOrCreateIdentity': {
     check: 'types',
-    why: 'it keeps the identity in IndexedDB (a browser); test/client.browser.test.ts runs it in Chromium',
+    why: 'it keeps the identity in IndexedDB (a browser); test/memory/client.browser.test.ts runs it in Chromium',
     imports: { memweave: ['loadOrCreateIdentity', 'openMemory'] },
   },
   'src/small/store-api.ts:SmallStore': {
@@ -185,7 +185,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   },
   'src/sync/pool-token.ts:createPoolToken': {
     check: 'types',
-    why: 'it connects to a relay at 127.0.0.1:7412; test/relay-token.test.ts runs tokens against a relay',
+    why: 'it connects to a relay at 127.0.0.1:7412; test/relay/relay-token.test.ts runs tokens against a relay',
     imports: { memweave: ['createIdentity', 'createPoolToken'], 'y-websocket': ['WebsocketProvider'], yjs: ['Doc'] },
     given: "const owner = await createIdentity()\nconst member = await createIdentity()\nconst pool = 'team-notes'\nconst doc = new Doc()",
   },
@@ -196,7 +196,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   },
   'src/sync/types.ts:connect': {
     check: 'types',
-    why: 'it needs a relay at 127.0.0.1:4455; test/sync-relay.test.ts runs sync through a relay',
+    why: 'it needs a relay at 127.0.0.1:4455; test/sync/sync-relay.test.ts runs sync through a relay',
     imports: CORE,
     given: `${POOL}\nconst token = 'a-pool-token'`,
   },
@@ -216,7 +216,7 @@ const CONTEXT: Readonly<Record<string, ExampleContext>> = {
   'src/working/hash-embedder.ts:hashEmbedder': { check: 'node', imports: { memweave: ['hashEmbedder'] } },
   'src/working/pipeline-embedder.ts:pipelineEmbedder': {
     check: 'types',
-    why: 'it downloads a model (@huggingface/transformers is not a dependency); test/working-embedders.test.ts runs it on a fake extractor',
+    why: 'it downloads a model (@huggingface/transformers is not a dependency); test/working/working-embedders.test.ts runs it on a fake extractor',
     imports: { memweave: ['createMemory', 'pipelineEmbedder'] },
     stubs: { '@huggingface/transformers': "declare function pipeline(task: 'feature-extraction', model: string): Promise<Parameters<typeof pipelineEmbedder>[0]>" },
   },

@@ -1,6 +1,6 @@
 // mem.small on real IndexedDB in Chromium, through createMemory({ storage: 'indexeddb' }): the same
 // suite as in Node (small-suite.ts), so the browser applies exactly the same validation.
-// Through the worker client (openMemory): test/runtime-modules.browser.test.ts.
+// Through the worker client (openMemory): test/runtime/runtime-modules.browser.test.ts.
 import { describe, expect, test } from 'vitest'
 import { createIdentity } from '../../src/core/identity.js'
 import { createMemory } from '../../src/memory.js'

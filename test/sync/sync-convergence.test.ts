@@ -196,7 +196,7 @@ test('three replicas converge under random interleavings, delivery orders, losse
     )
   } catch (err) {
     console.error(
-      `sync convergence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync-convergence.test.ts` +
+      `sync convergence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync/sync-convergence.test.ts` +
         '\n(add SYNC_SHRINK=1 for a minimal counterexample)',
     )
     throw err

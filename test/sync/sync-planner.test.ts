@@ -132,7 +132,7 @@ test('every plan of the incremental planner equals the materializer run on the w
     )
   } catch (err) {
     console.error(
-      `planner equivalence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync-planner.test.ts` +
+      `planner equivalence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync/sync-planner.test.ts` +
         '\n(add SYNC_SHRINK=1 for a minimal counterexample)',
     )
     throw err
@@ -197,7 +197,7 @@ test('bounded passes: every plan equals the materializer run on the document as 
       { seed: SEED, numRuns: RUNS, endOnFailure: process.env.SYNC_SHRINK === undefined },
     )
   } catch (err) {
-    console.error(`sliced planner equivalence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync-planner.test.ts`)
+    console.error(`sliced planner equivalence failed with seed ${SEED}.\nRepro: SYNC_SEED=${SEED} SYNC_RUNS=${RUNS} npx vitest run --project node test/sync/sync-planner.test.ts`)
     throw err
   }
 })
