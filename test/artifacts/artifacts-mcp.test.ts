@@ -1,29 +1,13 @@
-import { execFile, spawn } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FIXTURES_DIR } from './artifacts-helpers.js'
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const BIN = join(ROOT, 'bin', 'memweave.js')
-const BUILT = [join(ROOT, 'dist', 'src', 'cli', 'mcp.js'), join(ROOT, 'dist', 'src', 'mcp', 'server.js'), join(ROOT, 'dist', 'src', 'cli', 'artifact.js')]
-
-/** Builds dist/ when it is missing or older than a source file (as test/cli/cli.test.ts does). */
-async function ensureBuilt(): Promise<void> {
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (BUILT.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch((err: unknown) => {
-    // tsc still emits on type errors elsewhere in src; only a missing build is fatal here.
-    if (!BUILT.every((f) => existsSync(f))) throw err
-  })
-}
+import { CLI_BIN, REPO_ROOT, ensureBuilt, runCliProcess } from '../helpers/processes.js'
+const BUILT = ['dist/src/cli/mcp.js', 'dist/src/mcp/server.js', 'dist/src/cli/artifact.js']
 
 interface Connected {
   readonly client: Client
@@ -33,7 +17,7 @@ interface Connected {
 
 /** `node bin/memweave.js mcp --dir <dir>` with the SDK's client over stdio. */
 async function connect(dir: string): Promise<Connected> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--dir', dir], stderr: 'pipe', cwd: ROOT })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp', '--dir', dir], stderr: 'pipe', cwd: REPO_ROOT })
   let err = ''
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()))
   const client = new Client({ name: 'memweave-test', version: '0.0.0' })
@@ -52,7 +36,7 @@ describe('memweave mcp (the built command, over stdio with the official SDK clie
   let dir: string
 
   beforeAll(async () => {
-    await ensureBuilt()
+    await ensureBuilt(BUILT)
     dir = await mkdtemp(join(tmpdir(), 'memweave-mcp-'))
   }, 180_000)
 
@@ -148,7 +132,7 @@ describe('memweave mcp (the built command, over stdio with the official SDK clie
     await s.close()
     // A raw client: an oversized notification (no id) and a line that is not JSON get errors with
     // id null, and the request after them is answered.
-    const child = spawn(process.execPath, [BIN, 'mcp', '--dir', own], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--dir', own], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"${'y'.repeat(11 * 1024 * 1024)}"}}\n`)
@@ -163,10 +147,7 @@ describe('memweave mcp (the built command, over stdio with the official SDK clie
   }, 60_000)
 
   test('the built artifact command: exit codes 0, 1, 2', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => {
-        execFile(process.execPath, [BIN, 'artifact', ...args], { cwd: dir }, (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }))
-      })
+    const run = (args: string[]) => runCliProcess(['artifact', ...args], { cwd: dir })
     expect(await run(['validate', FIXTURES_DIR])).toMatchObject({ code: 0, stdout: '7 file(s) checked, 0 invalid\n' })
     expect((await run(['read', 'missing'])).code).toBe(1)
     expect((await run(['create'])).code).toBe(2)

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { hostname } from 'node:os'
-import { connect, createServer, type Server } from 'node:net'
+import { createServer, type Server } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
 import { redactUrl } from '../../src/cli/redact-url.js'
+import { RedisServer } from '../helpers/redis-server.js'
 
 // Issue 29, item 7: what the command line says. `--help` names mcp's pool tools; a cluster relay
 // says which node it is and which Redis it shares (password hidden); a port in use is one line
@@ -21,7 +21,6 @@ function capture() {
 
 /** Ports of this test file (the workspace's own range, 41200-41299). */
 const BUSY_PORT = 41217
-const REDIS_PORT = 41231
 
 test('--help describes mcp with its artifact, fact and pool tools; mcp --help lists every pool tool and --agent', async () => {
   const list = capture()
@@ -61,44 +60,21 @@ describe('a port in use is one line naming the address and the flag to change', 
 })
 
 describe('memweave relay --redis says which node it is and which Redis it uses, without the password', () => {
-  let stopRedis: () => Promise<void>
+  let redis: RedisServer
   beforeAll(async () => {
-    const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(REDIS_PORT), '--requirepass', 's3cret-pw', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' })
-    const exited = new Promise<void>((ok) => child.once('exit', () => ok()))
-    stopRedis = async () => {
-      child.kill('SIGTERM')
-      await exited
-    }
-    // Ready once it answers PING after AUTH.
-    for (;;) {
-      const pong = await new Promise<boolean>((ok) => {
-        const s = connect(REDIS_PORT, '127.0.0.1', () => s.write('AUTH s3cret-pw\r\nPING\r\n'))
-        let got = ''
-        s.on('data', (d) => {
-          got += d.toString()
-          if (got.includes('+PONG')) {
-            s.destroy()
-            ok(true)
-          }
-        })
-        s.on('error', () => ok(false))
-        s.on('close', () => ok(false))
-      })
-      if (pong) break
-      await new Promise((ok) => setTimeout(ok, 50))
-    }
+    redis = await RedisServer.start({ password: 's3cret-pw' })
   }, 30_000)
-  afterAll(() => stopRedis())
+  afterAll(() => redis.stop())
 
   test.each([
     [['--node-id', 'n7'], 'n7'],
     [[], `${hostname()}-${process.pid}`],
   ])('%j', async (extra, node) => {
     const c = capture()
-    const running = runCli(['relay', '--port', '0', '--redis', `redis://:s3cret-pw@127.0.0.1:${REDIS_PORT}`, ...extra], c.io)
+    const running = runCli(['relay', '--port', '0', '--redis', redis.url, ...extra], c.io)
     await expect.poll(() => c.out.stdout + c.out.stderr, { timeout: 15_000 }).toMatch(/\n$/)
     expect(c.out.stderr).toBe('')
-    expect(c.out.stdout).toMatch(new RegExp(`^memweave relay listening on ws://127\\.0\\.0\\.1:\\d+ \\(cluster node ${node.replace(/\./g, '\\.')}, Redis redis://:\\*\\*\\*@127\\.0\\.0\\.1:${REDIS_PORT}\\)\\n$`))
+    expect(c.out.stdout).toMatch(new RegExp(`^memweave relay listening on ws://127\\.0\\.0\\.1:\\d+ \\(cluster node ${node.replace(/\./g, '\\.')}, Redis redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}\\)\\n$`))
     expect(c.out.stdout).not.toContain('s3cret')
     c.controller.abort()
     expect(await running).toBe(0)

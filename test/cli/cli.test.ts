@@ -1,18 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { type ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
 import { GmpHttpClient } from '../../src/gmp-http/client.js'
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const BIN = join(ROOT, 'bin', 'memweave.js')
-const BUILT = join(ROOT, 'dist', 'src', 'cli', 'main.js')
+import { REPO_ROOT, ensureBuilt, runCliProcess, startCliServer, type CliServer } from '../helpers/processes.js'
+const BUILT = ['dist/src/cli/main.js']
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => 255 - i)
 const LISTENING = /^memweave GMP server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
 
@@ -39,7 +33,7 @@ describe('memweave CLI (in process)', () => {
     expect(help.out.stdout).toContain('gmp')
     const version = capture()
     expect(await runCli(['--version'], version.io)).toBe(0)
-    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
     expect(version.out.stdout).toBe(`${pkg.version}\n`)
   })
 
@@ -87,42 +81,9 @@ describe('memweave CLI (in process)', () => {
   })
 })
 
-/** Builds dist/ when it is missing or older than a source file (npm test builds first anyway). */
-async function ensureBuilt(): Promise<void> {
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch(
-    (err: unknown) => {
-      // tsc still emits on type errors elsewhere in src; only a missing CLI build is fatal here.
-      if (!existsSync(BUILT)) throw err
-    },
-  )
-}
-
-interface Served {
-  readonly child: ChildProcess
-  readonly url: string
-  readonly exited: Promise<number | null>
-  readonly stderr: () => string
-}
-
 /** Starts `node bin/memweave.js gmp serve --port 0 --dir <dir>` and waits for its one line. */
-async function serve(dir: string): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'gmp', 'serve', '--port', '0', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let err = ''
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)))
-  const lines = createInterface({ input: child.stdout! })
-  const url = await new Promise<string>((ok, fail) => {
-    lines.once('line', (line) => {
-      const m = LISTENING.exec(line)
-      if (m) ok(m[1]!)
-      else fail(new Error(`unexpected first line: ${line}`))
-    })
-    void exited.then((code) => fail(new Error(`memweave exited with ${code} before listening: ${err}`)))
-  })
-  return { child, url, exited, stderr: () => err }
+function serve(dir: string): Promise<CliServer> {
+  return startCliServer(['gmp', 'serve', '--port', '0', '--dir', dir], LISTENING)
 }
 
 describe('memweave gmp serve (built, as a process)', () => {
@@ -130,7 +91,7 @@ describe('memweave gmp serve (built, as a process)', () => {
   const children: ChildProcess[] = []
 
   beforeAll(async () => {
-    await ensureBuilt()
+    await ensureBuilt(BUILT)
     dir = await mkdtemp(join(tmpdir(), 'memweave-cli-'))
   }, 120_000)
 
@@ -176,10 +137,7 @@ describe('memweave gmp serve (built, as a process)', () => {
   }, 60_000)
 
   test('--help and an unknown command through bin/memweave.js', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => {
-        execFile(process.execPath, [BIN, ...args], (err, stdout, stderr) => ok({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }))
-      })
+    const run = (args: string[]) => runCliProcess(args)
     const help = await run(['--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^Usage: memweave/)

@@ -1,34 +1,18 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { type ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { GmpHttpClient } from '../../src/gmp-http/client.js'
 import { checkedLine } from '../../src/node/file-lines.js'
+import { ensureBuilt, runCliProcess, startCliServer, type CliResult } from '../helpers/processes.js'
 
 // Issue 13, against `memweave gmp serve --dir` as a process and real damaged files: damage was
 // skipped silently, served as altered content, or wedged a store with a 500 forever; a store past
 // ~512 MiB could no longer be written or reopened.
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const BIN = join(ROOT, 'bin', 'memweave.js')
-const BUILT = join(ROOT, 'dist', 'src', 'cli', 'gmp-repair.js')
+const BUILT = ['dist/src/cli/gmp-repair.js']
 const LISTENING = /^memweave GMP server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
 
-async function ensureBuilt(): Promise<void> {
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch(
-    (err: unknown) => {
-      if (!existsSync(BUILT)) throw err
-    },
-  )
-}
 
 const children: ChildProcess[] = []
 const dirs: string[] = []
@@ -40,22 +24,12 @@ interface Served {
 }
 
 async function serve(dir: string, extra: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'gmp', 'serve', '--port', '0', '--dir', dir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  let err = ''
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)))
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      const m = LISTENING.exec(line)
-      if (m) ok(m[1]!)
-      else fail(new Error(`unexpected first line: ${line}`))
-    })
-    void exited.then((code) => fail(new Error(`memweave exited with ${code} before listening: ${err}`)))
+  const { child, url, exited, stderr: err } = await startCliServer(['gmp', 'serve', '--port', '0', '--dir', dir, ...extra], LISTENING, {
+    onSpawn: (c) => children.push(c),
   })
   return {
     url,
-    stderr: () => err,
+    stderr: err,
     stop: () => {
       child.kill('SIGTERM')
       return exited
@@ -63,10 +37,8 @@ async function serve(dir: string, extra: string[] = []): Promise<Served> {
   }
 }
 
-function repair(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    execFile(process.execPath, [BIN, 'gmp', 'repair', ...args], (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }))
-  })
+function repair(args: string[]): Promise<CliResult> {
+  return runCliProcess(['gmp', 'repair', ...args])
 }
 
 async function rawAudit(url: string, store: string): Promise<{ status: number; body: { error?: string; message?: string; memories?: unknown[] } }> {
@@ -78,7 +50,7 @@ async function write(client: GmpHttpClient, n: number, from = 0): Promise<void> 
   for (let i = from; i < from + n; i++) await client.write(`fact number ${i}`)
 }
 
-beforeAll(ensureBuilt, 120_000)
+beforeAll(() => ensureBuilt(BUILT), 120_000)
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))

@@ -12,22 +12,25 @@ import { join } from 'node:path'
 export class RedisServer {
   readonly port: number
   readonly dir: string
+  /** Set when started with one: `--requirepass`, and in {@link url}. */
+  readonly password: string | undefined
   #child: ChildProcess | null = null
   #exited: Promise<void> = Promise.resolve()
 
-  private constructor(port: number, dir: string) {
+  private constructor(port: number, dir: string, password: string | undefined) {
     this.port = port
     this.dir = dir
+    this.password = password
   }
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`
+    return this.password === undefined ? `redis://127.0.0.1:${this.port}` : `redis://:${this.password}@127.0.0.1:${this.port}`
   }
 
-  static async start(): Promise<RedisServer> {
+  static async start(options: { readonly password?: string } = {}): Promise<RedisServer> {
     const dir = await mkdtemp(join(tmpdir(), 'memweave-redis-'))
     for (let attempt = 0; ; attempt++) {
-      const server = new RedisServer(await freePort(), dir)
+      const server = new RedisServer(await freePort(), dir, options.password)
       try {
         await server.#spawn()
         return server
@@ -42,6 +45,7 @@ export class RedisServer {
     const child = spawn('redis-server', [
       '--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.dir,
       '--save', '', '--rdbcompression', 'no', '--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no', '--loglevel', 'warning',
+      ...(this.password === undefined ? [] : ['--requirepass', this.password]),
     ], { stdio: ['ignore', 'pipe', 'pipe'] })
     this.#child = child
     this.#exited = new Promise((ok) => child.once('exit', () => ok()))
@@ -54,7 +58,7 @@ export class RedisServer {
     })
     died.catch(() => undefined)
     // Ready when it answers PING (its log line is not a contract).
-    return Promise.race([died, waitPong(this.port)])
+    return Promise.race([died, waitPong(this.port, this.password)])
   }
 
   /** SIGKILL: Redis dies without a clean shutdown (the AOF, fsync'd per write, keeps every key). */
@@ -96,17 +100,23 @@ export function freePort(): Promise<number> {
   })
 }
 
-async function waitPong(port: number): Promise<void> {
+async function waitPong(port: number, password: string | undefined): Promise<void> {
   for (;;) {
     const pong = await new Promise<boolean>((ok) => {
       const sock = connect(port, '127.0.0.1')
       sock.setEncoding('utf8')
       sock.once('error', () => ok(false))
-      sock.once('connect', () => sock.write('PING\r\n'))
-      sock.once('data', (d: string) => {
-        sock.destroy()
-        ok(d.startsWith('+PONG'))
+      sock.once('connect', () => sock.write(password === undefined ? 'PING\r\n' : `AUTH ${password}\r\nPING\r\n`))
+      // With AUTH, +OK may arrive in its own packet before +PONG.
+      let got = ''
+      sock.on('data', (d: string) => {
+        got += d
+        if (got.includes('+PONG') || got.includes('-')) {
+          sock.destroy()
+          ok(got.includes('+PONG'))
+        }
       })
+      sock.once('close', () => ok(false))
     })
     if (pong) return
     await new Promise((ok) => setTimeout(ok, 20))

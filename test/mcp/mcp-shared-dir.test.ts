@@ -1,35 +1,22 @@
 import { execFile } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { CLI_BIN, REPO_ROOT, ensureBuilt } from '../helpers/processes.js'
 
 // Issue 29, item 1: several `memweave mcp` processes on one --dir, as MCP hosts start them
 // (together), with their holder killed mid-call, and each agent signing as itself. Through the
 // built command over stdio with the official SDK client.
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const BIN = join(ROOT, 'bin', 'memweave.js')
-const BUILT = [join(ROOT, 'dist', 'src', 'cli', 'mcp.js'), join(ROOT, 'dist', 'src', 'mcp', 'shared-dir.js')]
+const BUILT = ['dist/src/cli/mcp.js', 'dist/src/mcp/shared-dir.js']
 let dir: string
 
-/** Builds dist/ when it is missing or older than a source file (as test/artifacts/artifacts-mcp.test.ts does). */
-async function ensureBuilt(): Promise<void> {
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (BUILT.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch((err: unknown) => {
-    if (!BUILT.every((f) => existsSync(f))) throw err
-  })
-}
-
 beforeAll(async () => {
-  await ensureBuilt()
+  await ensureBuilt(BUILT)
   dir = await mkdtemp(join(tmpdir(), 'memweave-mcp-shared-'))
 }, 240_000)
 afterAll(() => rm(dir, { recursive: true, force: true }))
@@ -42,7 +29,7 @@ interface Agent {
 
 /** Spawns `memweave mcp --dir D [...extra]` now (synchronously) and resolves once its handshake is done. */
 function start(storeDir: string, extra: readonly string[] = []): { spawned: Agent; ready: Promise<Agent> } {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--dir', storeDir, ...extra], stderr: 'pipe', cwd: ROOT })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp', '--dir', storeDir, ...extra], stderr: 'pipe', cwd: REPO_ROOT })
   let err = ''
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()))
   const client = new Client({ name: 'memweave-test', version: '0.0.0' })
@@ -159,7 +146,7 @@ test('issue 29: agents sharing a directory sign as their own identities (--agent
 
 test('an --agent name that is not a plain name is a usage error (nothing is created)', async () => {
   const storeDir = join(dir, 'bad-agent')
-  const { stderr } = await promisify(execFile)(process.execPath, [BIN, 'mcp', '--dir', storeDir, '--agent', '../x'], { cwd: ROOT }).catch((err: { code: number; stderr: string }) => {
+  const { stderr } = await promisify(execFile)(process.execPath, [CLI_BIN, 'mcp', '--dir', storeDir, '--agent', '../x'], { cwd: REPO_ROOT }).catch((err: { code: number; stderr: string }) => {
     expect(err.code).toBe(2)
     return err
   })

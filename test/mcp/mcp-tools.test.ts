@@ -1,45 +1,27 @@
-import { execFile } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createMemory } from '../../src/index.js'
 import { fileStorage } from '../../src/node/file-adapter.js'
+import { CLI_BIN, REPO_ROOT, ensureBuilt } from '../helpers/processes.js'
 
 // Issue 17, MCP: pool and conflict tools with the library's error codes, strict arguments, and two
 // `memweave mcp` processes on one --dir (the second attaches to the first) — through the built
 // command over stdio with the official SDK client.
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const BIN = join(ROOT, 'bin', 'memweave.js')
+const BUILT = ['dist/src/cli/mcp.js', 'dist/src/mcp/server.js', 'dist/src/mcp/pool-tools.js']
 let dir: string
 
-/**
- * Builds dist/ only when it is missing or older than a source file (as test/artifacts/artifacts-mcp.test.ts
- * does): a rebuild on every run rewrote dist/ under the `memweave mcp` processes that other test
- * files were starting in parallel (a half-written module: "does not provide an export named ...").
- */
-async function ensureBuilt(): Promise<void> {
-  const built = [join(ROOT, 'dist', 'src', 'cli', 'mcp.js'), join(ROOT, 'dist', 'src', 'mcp', 'server.js'), join(ROOT, 'dist', 'src', 'mcp', 'pool-tools.js')]
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (built.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT })
-}
-
 beforeAll(async () => {
-  await ensureBuilt()
+  await ensureBuilt(BUILT)
   dir = await mkdtemp(join(tmpdir(), 'memweave-mcp-tools-'))
 }, 180_000)
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 async function connect(storeDir: string): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--dir', storeDir], stderr: 'pipe', cwd: ROOT })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp', '--dir', storeDir], stderr: 'pipe', cwd: REPO_ROOT })
   let err = ''
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()))
   const client = new Client({ name: 'memweave-test', version: '0.0.0' })

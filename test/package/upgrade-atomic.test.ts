@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { OWNER_SEED, readBack } from '../../scripts/upgrade-fixture-data.js'
 import { copyStore, expectedOf, openStore } from './upgrade-fixtures-helpers.js'
+import { ensureBuilt } from '../helpers/processes.js'
 
 /**
  * Issue 28: an upgrade is atomic. The first open of an older store with today's build migrates it
@@ -26,19 +25,10 @@ import { copyStore, expectedOf, openStore } from './upgrade-fixtures-helpers.js'
 
 const ROOT = join(import.meta.dirname, '../..')
 const CHILD = join(import.meta.dirname, '..', 'processes', 'upgrade-crash-child.mjs')
-const BUILT = [join(ROOT, 'dist', 'src', 'index.js'), join(ROOT, 'dist', 'src', 'node', 'index.js')]
+const BUILT = ['dist/src/index.js', 'dist/src/node/index.js']
 const WRITTEN = 'Written during the first open'
 
-/** Builds dist/ when it is missing or older than a source file (as test/cli/cli.test.ts does). */
-beforeAll(async () => {
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (BUILT.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch((err: unknown) => {
-    // tsc still emits on type errors elsewhere in src; only a missing build is fatal here.
-    if (!BUILT.every((f) => existsSync(f))) throw err
-  })
-}, 180_000)
+beforeAll(() => ensureBuilt(BUILT), 180_000)
 
 interface Run {
   readonly killed: boolean

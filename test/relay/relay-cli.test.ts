@@ -1,20 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { type ChildProcess } from 'node:child_process'
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Y from 'yjs'
 import { runCli } from '../../src/cli/main.js'
 import { UpdateLog } from '../../src/relay/update-log.js'
 import { GmpHttpClient } from '../../src/gmp-http/client.js'
 import { connect, eventually, identity, poolOf, tempDir, token } from './relay-helpers.js'
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-const BIN = join(ROOT, 'bin', 'memweave.js')
-const BUILT = [join(ROOT, 'dist', 'src', 'cli', 'main.js'), join(ROOT, 'dist', 'src', 'relay', 'relay.js')]
+import { ensureBuilt, startCliServer, type CliServer } from '../helpers/processes.js'
+const BUILT = ['dist/src/cli/main.js', 'dist/src/relay/relay.js']
 const RELAY_LINE = /^memweave relay listening on (ws:\/\/127\.0\.0\.1:\d+)$/
 const GMP_LINE = /^memweave GMP server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
 
@@ -86,47 +80,14 @@ describe('memweave relay / start (in process)', () => {
   })
 })
 
-/** Builds dist/ when it is missing or older than a source file (npm test builds first anyway). */
-async function ensureBuilt(): Promise<void> {
-  const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-  const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-  if (BUILT.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch(
-    (err: unknown) => {
-      // tsc still emits on type errors elsewhere in src; only a missing relay build is fatal here.
-      if (!BUILT.every((f) => existsSync(f))) throw err
-    },
-  )
-}
-
-interface Running {
-  readonly child: ChildProcess
-  readonly url: string
-  readonly exited: Promise<number | null>
-  readonly stderr: () => string
-}
-
 /** Starts `node bin/memweave.js relay --port 0 --dir <dir>` and waits for its one line. */
-async function relayProcess(dir: string): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'relay', '--port', '0', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let err = ''
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)))
-  const lines = createInterface({ input: child.stdout! })
-  const url = await new Promise<string>((ok, fail) => {
-    lines.once('line', (line) => {
-      const m = RELAY_LINE.exec(line)
-      if (m) ok(m[1]!)
-      else fail(new Error(`unexpected first line: ${line}`))
-    })
-    void exited.then((code) => fail(new Error(`memweave relay exited with ${code} before listening: ${err}`)))
-  })
-  return { child, url, exited, stderr: () => err }
+function relayProcess(dir: string): Promise<CliServer> {
+  return startCliServer(['relay', '--port', '0', '--dir', dir], RELAY_LINE, { name: 'memweave relay' })
 }
 
 describe('memweave relay (built, as a process)', () => {
   const children: ChildProcess[] = []
-  beforeAll(ensureBuilt, 120_000)
+  beforeAll(() => ensureBuilt(BUILT), 120_000)
   afterAll(() => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
   })

@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
-import { mkdir, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
+import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { parse } from 'yaml'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
 import { HARNESS_BEGIN, HARNESS_END } from '../../src/small/agents-md.js'
 import { writeDocument } from '../../src/node/small-workspace-dir.js'
 import { OLDER_EXAMPLES, V01_WORKSPACE, VALID_EXAMPLE, copyExample, scratchDir } from './small-helpers.js'
+import { ensureBuilt, runCliProcess } from '../helpers/processes.js'
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
 function capture() {
   const out = { stdout: '', stderr: '' }
@@ -260,21 +256,9 @@ describe('memweave/node writeDocument: ownership and formatting on disk', () => 
 })
 
 describe('bin/memweave.js small (the built command, a real process)', () => {
-  const BIN = join(ROOT, 'bin', 'memweave.js')
-  const BUILT = join(ROOT, 'dist', 'src', 'cli', 'small.js')
-  beforeAll(async () => {
-    const sources = await readdir(join(ROOT, 'src'), { recursive: true })
-    const newest = Math.max(...sources.filter((f) => f.endsWith('.ts')).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs))
-    if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest) return
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch((err: unknown) => {
-      if (!existsSync(BUILT)) throw err // tsc emits despite type errors elsewhere
-    })
-  }, 120_000)
+  beforeAll(() => ensureBuilt(['dist/src/cli/small.js']), 120_000)
 
-  const run = (...args: string[]) =>
-    new Promise<{ code: number | null; stdout: string }>((ok) => {
-      execFile(process.execPath, [BIN, 'small', ...args], (err, stdout) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }))
-    })
+  const run = (...args: string[]) => runCliProcess(['small', ...args])
 
   test('exit codes 0, 1 and 2 reach the shell', async () => {
     expect((await run('validate', '--dir', VALID_EXAMPLE)).code).toBe(0)
