@@ -6,7 +6,7 @@ import { createIdentity, type Identity } from '../src/core/identity.js'
 import { derivePoolId } from '../src/pools/records.js'
 import { syncStep1Frame, updateFrame } from '../src/relay/frames.js'
 import { createPoolToken } from '../src/sync/pool-token.js'
-import { RedisServer } from '../test/redis-server.js'
+import { RedisServer } from '../test/helpers/redis-server.js'
 
 /**
  * The relay as a cluster (issue 18): many clients over many pools, every pool with one writer and

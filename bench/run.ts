@@ -12,11 +12,16 @@ import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
 import { formatClusterReport, runClusterBench } from './cluster-bench.js'
 import { formatHeapReport, runHeapBench } from './heap-bench.js'
 import { formatSlotReport, runSlotBench } from './slot-bench.js'
+import { formatRelayReport } from './relay-bench.js'
+import { relaySmoke } from './relay-smoke.js'
 
 /**
  * `npm run bench`: the fact-store benchmark in Node (fake-indexeddb) and in headless Chromium (real
  * IndexedDB), each figure beside a raw-Dexie baseline measured in the same run. How to read the
  * output: docs/benchmarks.md.
+ *
+ * `npm run bench -- --smoke`: only the relay bench hook, small and checked (bench/relay-smoke.ts); exits 1
+ * when a check fails. CI runs it after `npm test`.
  *
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
@@ -61,6 +66,17 @@ const seconds = (name: string, fallback: number): number => {
 const log = (line: string): void => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`)
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--smoke')) {
+    // Exits itself: the bench's clients leave handles open that the unit tests' worker used to end.
+    try {
+      console.log(formatRelayReport(await relaySmoke()))
+      console.log('relay bench smoke: ok')
+      process.exit(0)
+    } catch (err) {
+      console.error(err)
+      process.exit(1)
+    }
+  }
   const only = process.env['MEMWEAVE_BENCH_ONLY']
   // 100k in Node (fake-indexeddb) took 99 s on the bench machine, inside the 3 minutes a size may take;
   // the write budget still bounds it if a regression makes it slower.

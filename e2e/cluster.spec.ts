@@ -3,8 +3,8 @@ import { WebSocket } from 'ws'
 import { createIdentity } from '../src/core/identity.js'
 import { createMemory, type Memory, type PoolId } from '../src/index.js'
 import { createPoolToken } from '../src/sync/pool-token.js'
-import { NodeProcess, RoundRobinProxy, killAllNodes } from '../test/cluster-helpers.js'
-import { RedisServer } from '../test/redis-server.js'
+import { NodeProcess, RoundRobinProxy, killAllNodes } from '../test/helpers/cluster-helpers.js'
+import { RedisServer } from '../test/helpers/redis-server.js'
 
 /**
  * Browser devices on a relay cluster: three `memweave relay --redis` processes on one real

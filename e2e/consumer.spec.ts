@@ -34,20 +34,20 @@ const BUDGET = {
    */
   // Raised from 90_000 by issue 16's general detector (+5.5 kB gz), then from 95_000 by issue 15's
   // WebAssembly BLAKE2b (+6.3 kB gz) and issue 16's generalization work (+8.8 kB gz estimated);
-  // test/bundle-size.test.ts says why; then from 115_000 by issue 27's precision rules (117.7 kB),
+  // test/package/bundle-size.test.ts says why; then from 115_000 by issue 27's precision rules (117.7 kB),
   // and from 120_000 when issues 26, 27 and 28 met on main (117.9 kB); then from 122_500 by issue
-  // 27's claim frame (src/conflict/claim-frame.ts, +2.4 kB gz: 121.1 kB in test/bundle-size.test.ts);
+  // 27's claim frame (src/conflict/claim-frame.ts, +2.4 kB gz: 121.1 kB in test/package/bundle-size.test.ts);
   // then from 125_500 by issue 30's worker surfaces and file splits (125,468 bytes measured).
   factsWorkerGz: 127_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
    * and issue 16's detector lexicons. Raised from 270_000 by the WebAssembly BLAKE2b (+6.3 kB gz) and
-   * issue 16's generalization work (+8.8 kB gz): 270.6 kB measured by test/bundle-size.test.ts.
+   * issue 16's generalization work (+8.8 kB gz): 270.6 kB measured by test/package/bundle-size.test.ts.
    * Raised from 290_000 by issues 26 to 28 (289.4 kB measured here, 296,338 bytes): the backup
    * module (loaded on first use), the conflict judge's stage, the precision rules, record shape and
    * stamp checks, the iterative depth check and gap fill on the sync load path. Raised from 305_000
-   * by issue 27's claim frame (+2.4 kB gz; 297.8 kB measured by test/bundle-size.test.ts, 53 bytes
+   * by issue 27's claim frame (+2.4 kB gz; 297.8 kB measured by test/package/bundle-size.test.ts, 53 bytes
    * under the old budget).
    */
   allModulesWorkerGz: 308_000,

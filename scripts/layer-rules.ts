@@ -1,6 +1,6 @@
 /**
  * The layer rules of docs/architecture.md, checked against the code's imports (the test is
- * test/architecture-layers.test.ts; `npx tsx scripts/layer-rules.ts` prints the same report).
+ * test/repo/architecture-layers.test.ts; `npx tsx scripts/layer-rules.ts` prints the same report).
  *
  * The rules are read from the doc's table, so the doc cannot drift from what is enforced: each row
  * names its layers (`src/facts/`, `src/memory.ts`) and what they may import, a comma-separated list

@@ -1,7 +1,7 @@
 // Writes the upgrade fixtures of issue 28: for each commit below, builds that commit of main in a
 // detached worktree under /tmp and writes known data (scripts/upgrade-fixture-data.ts) through
 // its public API into a Node file store, saved as test/fixtures/upgrade/<sha>/store/, with
-// expected.json: what that old build read back. test/upgrade-fixtures.test.ts opens each with
+// expected.json: what that old build read back. test/package/upgrade-fixtures.test.ts opens each with
 // today's code and compares field by field.
 //
 //   npx tsx scripts/make-upgrade-fixtures.ts            # every commit below

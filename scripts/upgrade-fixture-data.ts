@@ -4,7 +4,7 @@ import type { Memory } from '../src/memory.js'
  * The known data of the upgrade fixtures (issue 28) and how it is read back. The writer runs this
  * against an old commit's build (scripts/make-upgrade-fixtures.ts), so it uses only the public
  * Memory API that every fixture commit has (facts, pools, artifacts, small, working: unchanged
- * since 01f0bea); test/upgrade-fixtures.test.ts reads the same way with today's build.
+ * since 01f0bea); test/package/upgrade-fixtures.test.ts reads the same way with today's build.
  */
 
 /** The fixed seeds: the owner's identity and the member a pool is shared with. */

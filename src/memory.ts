@@ -92,7 +92,7 @@ class LoadedMemory implements Memory {
     this.identity = modules.identity
   }
 
-  // The backup code loads on first use: a facts-only worker does not carry it (test/bundle-size.test.ts).
+  // The backup code loads on first use: a facts-only worker does not carry it (test/package/bundle-size.test.ts).
   async *export(options?: BackupExportOptions): AsyncGenerator<string> {
     const { exportLines } = await import('./backup/index.js')
     yield* exportLines(this.#modules.log, this.identity, options)

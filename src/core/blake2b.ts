@@ -9,7 +9,7 @@ import { createBLAKE2b, type IHasher } from 'hash-wasm'
  * and once per record a joining device receives, so that was a third of a fact write and a fifth
  * of a join. WebAssembly is instantiated asynchronously, while ids are computed synchronously: until
  * it is ready (or where it cannot be, e.g. a CSP without `wasm-unsafe-eval`), the JavaScript one
- * answers. Both are held to the same digests (test/blake2b.test.ts), so an id never depends on
+ * answers. Both are held to the same digests (test/core/blake2b.test.ts), so an id never depends on
  * which one computed it.
  */
 let fast: IHasher | null = null

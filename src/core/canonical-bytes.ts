@@ -15,7 +15,7 @@ export function assertWellFormed(field: string, value: string): void {
  * record id hashes, and what `canonicalJson` decodes for its text (one writer for both). Building
  * the text first made a string per key, value and separator and then encoded it again; over a
  * 100k-record join that was 1.6 GB of garbage, the largest single source of the collector's
- * quarter of the time. test/canonical-json.test.ts holds the text to the original implementation.
+ * quarter of the time. test/core/canonical-json.test.ts holds the text to the original implementation.
  *
  * The result is a view of the shared buffer, valid until the next call: hash it, do not keep it.
  */

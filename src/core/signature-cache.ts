@@ -11,14 +11,14 @@ import { signedRecordId, verifyRecord, type SignedRecord } from './signed-record
  *
  * A verdict is remembered per record *object* (`verify`), never per id and signature alone: a
  * peer can put another body under a verified record's id and signature, and only recomputing the
- * id from that body tells (test/sync-forged-content.test.ts: a cache keyed by id and signature
+ * id from that body tells (test/sync/sync-forged-content.test.ts: a cache keyed by id and signature
  * accepted a tombstone whose targets were swapped). Decoded Y.Map values keep their object while
  * the value stays, so a pass re-judging the document pays nothing for what it verified before.
  * Rows of this replica's own storage are another matter: they were written from verified records,
  * so `verifyStored` trusts an id and signature that passed here once, as long as the row's id is
  * still the hash of its content (recomputed for every row read back): another handle on the same
  * storage can put different bytes back under a verified id and signature (issue 26, case 9:
- * test/hostile-rows.test.ts), and those are verified anew.
+ * test/hostile/hostile-rows.test.ts), and those are verified anew.
  * Verification is asynchronous (WebCrypto), which is why the materializer takes its verdicts as
  * input instead of calling it: that keeps the materializer a pure function.
  */
@@ -90,7 +90,7 @@ export class SignatureCache {
    * over it, so only the bytes that were verified pass. That spares a reopened Memory one Ed25519 check per stored record (a
    * pool of 100k took 13 s to open in Node, longer in a browser without WebCrypto Ed25519) while
    * a row whose body was changed under its id and signature, or a record put into storage without
-   * passing here (test/pools-access.test.ts injects forged ones), is still checked in full.
+   * passing here (test/pools/pools-access.test.ts injects forged ones), is still checked in full.
    */
   async verifyStored(records: Iterable<SignedRecord>): Promise<Map<string, boolean>> {
     const out = new Map<string, boolean>()

@@ -185,7 +185,7 @@ export class FactView {
    * by whatever path: a loser whose winner was forgotten, a resolution decided again, a merge or
    * forget on another replica arriving in some order. Callers name what their operation made
    * current, and some interleavings of concurrent resolves, merges and forgets made a memory
-   * current by a path none of them named: it had no fact (test/pools-incremental.test.ts found it
+   * current by a path none of them named: it had no fact (test/pools/pools-incremental.test.ts found it
    * in 4% of random histories). A memory that stayed current is not in it, so a fact its user
    * deleted through `mem.facts.delete` is not written again. After a patch only the patched
    * memories and their ancestry (`scope`) can have changed, and only they are compared; after a derivation,

@@ -52,7 +52,7 @@ export class ViewLineage {
  * place (`add`), so a write into a pool of 100k memories costs the write, not a new view. Anything
  * `add` cannot do in place (the memory is already expired) answers false, and the caller builds the
  * view again from the structure: `ViewState.build(s, now)` is the definition, `add` a shortcut to
- * the same result (test/pools-incremental.test.ts compares the two over random histories).
+ * the same result (test/pools/pools-incremental.test.ts compares the two over random histories).
  *
  * Supersession follows chains through forgotten and expired memories, as GMP's fact chains do:
  * if B (superseding A) is forgotten, C (superseding B) now supersedes A; if C goes too, A is

@@ -5,7 +5,7 @@ import { FACTS_SURFACE } from './surfaces/facts.js'
 /**
  * The surface of each module of a Memory (surface.ts), by the name it has on Memory. Facts is in
  * every worker; the others load with their module's first call, so that a facts-only worker does
- * not carry the names of modules it never loads (its bundle budget: test/bundle-size.test.ts).
+ * not carry the names of modules it never loads (its bundle budget: test/package/bundle-size.test.ts).
  */
 export const MODULE_SURFACES: { readonly [K in MemoryModule]: () => Promise<HandleSurface> } = {
   facts: () => Promise.resolve(FACTS_SURFACE),

@@ -1,6 +1,6 @@
 /**
  * The JSON Schemas (draft 2020-12) of SMALL v1.0.0, copied verbatim from specs/small/schemas/
- * (test/small-schemas.test.ts checks they stay identical), plus memweave's schema for
+ * (test/small/small-examples.test.ts checks they stay identical), plus memweave's schema for
  * `workspace.small.yml`, which the spec describes (§6) but does not ship a schema for.
  */
 import type { SmallDocName } from './layout.js'

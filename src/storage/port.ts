@@ -1,7 +1,7 @@
 /**
  * The storage port: the only way protocol modules touch persistence. It is deliberately narrow
  * (keyed tables, one secondary-index lookup, ordered scans by primary key, atomic transactions) so
- * an adapter is small and every adapter can pass one contract suite (test/storage-contract.ts).
+ * an adapter is small and every adapter can pass one contract suite (test/helpers/storage-contract.ts).
  *
  * Rows are plain structured-cloneable objects. Callers treat rows they read as immutable.
  * A transaction body must await only the transaction's own methods: IndexedDB commits a

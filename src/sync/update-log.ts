@@ -75,8 +75,8 @@ function partOrder(part: string): [number, number, number] {
  * Why the live document and not a fresh one rebuilt from the live records: a fresh document gives
  * every record a new Yjs item under a new client id, so every peer would receive every record
  * again after each compaction, and the rows would no longer describe the document this replica
- * keeps syncing with its peers. test/sync-hard-delete.test.ts scans the raw rows to hold it to
- * that; test/sync-update-log.test.ts holds a reload from the parts to the live document.
+ * keeps syncing with its peers. test/sync/sync-hard-delete.test.ts scans the raw rows to hold it to
+ * that; test/sync/sync-update-log.test.ts holds a reload from the parts to the live document.
  */
 export class UpdateLog {
   readonly #storage: StoragePort

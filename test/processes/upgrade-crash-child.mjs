@@ -3,7 +3,7 @@
 // after its Nth step that may change the directory: an open (which may create or truncate), a
 // write, truncate, fsync, rename or unlink. Plain JavaScript against the build, so a child starts
 // in a fraction of the time tsx takes to compile the sources for each of the ~26 children. Run by
-// test/upgrade-atomic.test.ts:
+// test/package/upgrade-atomic.test.ts:
 //   node test/processes/upgrade-crash-child.mjs <dir> <N> <readAt> <owner seed hex>
 // Prints `steps <count>` when it finished without reaching step N.
 import fs from 'node:fs'

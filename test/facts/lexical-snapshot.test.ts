@@ -1,0 +1,111 @@
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { GmpFactStore } from '../../src/facts/store.js'
+type FactStore = GmpFactStore
+import { LexicalIndex } from '../../src/facts/lexical-index.js'
+import { memoryStorage, type MemoryStorage } from '../../src/storage/memory-adapter.js'
+
+/**
+ * Issue 15: a store opens from the lexical snapshot saved on close instead of tokenizing every fact
+ * again. Whatever the snapshot's age, the answers must be those of a store that rebuilt its index
+ * from the records: facts written after the snapshot are indexed on open, and a snapshot that
+ * indexes a fact no longer stored is not trusted.
+ */
+
+const WORDS = ['lemon', 'cake', 'garden', 'tomato', 'dentist', 'friday', 'north', 'blue', 'widget', 'paris']
+const QUERIES = ['lemon cake', 'garden', 'dentist friday north', 'blue widget paris', 'tomato', 'nothing here']
+
+type Meta = { key: string }
+const lexicalRows = async (s: MemoryStorage): Promise<Meta[]> =>
+  (await s.read(['meta'], (tx) => tx.all<Meta>('meta'))).filter((r) => r.key.startsWith('facts.lexical'))
+const putRows = (s: MemoryStorage, rows: readonly Meta[]): Promise<unknown> => s.write(['meta'], (tx) => tx.put('meta', rows))
+const dropRows = async (s: MemoryStorage): Promise<void> => {
+  const keys = (await lexicalRows(s)).map((r) => r.key)
+  await s.write(['meta'], (tx) => tx.delete('meta', keys))
+}
+
+async function answers(facts: FactStore): Promise<string[][]> {
+  const out: string[][] = []
+  for (const q of QUERIES) {
+    for (const tenantId of [null, 't1']) out.push((await facts.retrieve(q, { budgetTokens: 300, tenantId })).map((m) => m.ref))
+  }
+  return out
+}
+
+const step = fc.record({
+  words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+  tenant: fc.constantFrom<string | null>(null, null, 't1'),
+  action: fc.constantFrom('write', 'write', 'write', 'supersede', 'delete'),
+  pick: fc.nat(),
+})
+
+test('opening from a snapshot, stale or not, answers as a rebuild from the records does', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), fc.array(step, { minLength: 0, maxLength: 30 }), async (before, after) => {
+      let tick = Date.UTC(2025, 0, 1)
+      const storage = memoryStorage()
+      // The test's own handle: the storage stays open between the sessions.
+      await storage.open()
+      // Every size of store snapshots here (the default waits for 1,000 facts).
+      const open = async (): Promise<FactStore> => new GmpFactStore(storage, { now: () => (tick += 1000), lexicalSnapshotMin: 0 })
+      const refs: string[] = []
+      const apply = async (mem: FactStore, steps: typeof before): Promise<void> => {
+        for (const s of steps) {
+          const content = `${s.words.join(' ')} note ${refs.length}`
+          const ref = refs[s.pick % Math.max(1, refs.length)]
+          if (s.action === 'delete' && ref) await mem.delete(ref)
+          else if (s.action === 'supersede' && ref) refs.push(await mem.supersede(ref, content, { tenantId: s.tenant }).catch(() => ref))
+          else refs.push(await mem.write(content, { tenantId: s.tenant }))
+        }
+      }
+      const first = await open()
+      await apply(first, before)
+      await first.close()
+      const saved = await lexicalRows(storage)
+
+      // Another session writes (and deletes) more, then its snapshot is replaced by the older one:
+      // a session that ended without closing, or a store written by an older handle.
+      const second = await open()
+      await apply(second, after)
+      const live = await answers(second)
+      await second.close()
+      await dropRows(storage)
+      await putRows(storage, saved)
+
+      const fromOld = await open()
+      expect(await answers(fromOld)).toEqual(live)
+      await fromOld.close()
+      // Closing after indexing on open saves a snapshot of the full, current index.
+      const fresh = await open()
+      expect(await answers(fresh)).toEqual(live)
+      await fresh.close()
+      await dropRows(storage)
+      const rebuilt = await open()
+      expect(await answers(rebuilt)).toEqual(live)
+      await rebuilt.close()
+    }),
+    { numRuns: 40 },
+  )
+}, 120_000)
+
+test('a restored index scores, adds and removes as the index it was taken of', () => {
+  const a = new LexicalIndex()
+  const docs: Array<[string, string[]]> = Array.from({ length: 50 }, (_, i) => [`d${i}`, [WORDS[i % 10]!, WORDS[(i * 3) % 10]!, WORDS[(i * 7) % 10]!, 'x']])
+  for (const [ref, terms] of docs) a.add(ref, terms)
+  for (const [ref, terms] of docs.filter((_, i) => i % 4 === 0)) a.remove(ref, terms)
+  const b = LexicalIndex.restore(structuredClone(a.snapshot()))
+  for (const idx of [a, b]) {
+    idx.add('new1', ['lemon', 'lemon', 'cake'])
+    idx.remove('d1', docs[1]![1])
+    idx.add('new2', ['garden', 'y'])
+  }
+  const scores = (idx: LexicalIndex): Array<[string, number]> => {
+    const out: Array<[string, number]> = []
+    idx.score(new Map([['lemon', 1], ['garden', 1], ['x', 1]])).forEach((s, ref) => out.push([ref, s]))
+    return out.sort((x, y) => (x[0] < y[0] ? -1 : 1))
+  }
+  expect(scores(b)).toEqual(scores(a))
+  expect(b.size).toBe(a.size)
+  expect(b.nearest(['lemon', 'cake'], 5)).toEqual(a.nearest(['lemon', 'cake'], 5))
+  expect(LexicalIndex.restore(new LexicalIndex().snapshot()).size).toBe(0)
+})

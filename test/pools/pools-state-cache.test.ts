@@ -1,0 +1,203 @@
+import fc from 'fast-check'
+import { beforeAll, expect, test } from 'vitest'
+import { isPayload } from '../../src/pools/payload.js'
+import { PoolKind, type MemoryBody, type PoolRecord } from '../../src/pools/records.js'
+import { PoolState } from '../../src/pools/state.js'
+import type { Structure } from '../../src/pools/structure.js'
+import { contradicts, duplicateKey, norm, slotKey } from '../../src/pools/similarity.js'
+import { viewAt, type View } from '../../src/pools/view.js'
+import { T0 } from '../helpers/pools-helpers.js'
+import { recordUniverse, type Universe } from '../helpers/record-universe.js'
+
+/**
+ * PoolState keeps, between derivations, each record's well-formedness, its kind bucket in record
+ * order and its verdict against the pool's authority (state.ts `PoolRecords`). Whatever order
+ * records arrive and leave in, the structure it derives must be the one a fresh PoolState derives
+ * from the same record set. A failure prints the seed and the command that replays it.
+ */
+
+const SEED = Number(process.env.POOLS_SEED ?? 20_261_123)
+const RUNS = Number(process.env.POOLS_RUNS ?? 200)
+
+let u: Universe
+beforeAll(async () => {
+  u = await recordUniverse()
+})
+
+const payloadOf = (r: PoolRecord): Parameters<PoolState['apply']>[1] => {
+  const body = r.body as MemoryBody
+  return r.kind === PoolKind.MEMORY && 'payload' in body && isPayload(body.payload) ? body.payload : null
+}
+
+/** What a structure says, in plain data (the ACL asked at a few instants for every author). */
+function shape(s: Structure | null, authors: readonly string[]): unknown {
+  if (!s) return null
+  const at = (hlc: string | null, wall: number) => authors.map((a) => s.acl.at(a, hlc, wall))
+  return {
+    owner: s.owner, tenant: s.tenant, createdAt: s.createdAt, create: s.create.id, policies: s.policies, epoch: s.epoch,
+    keys: s.keys.map((k) => k.id),
+    memories: [...s.memories.values()].map((m) => [m.id, m.record.id, m.payload !== null]).sort(),
+    dead: [...s.dead].sort(), forgotten: [...s.forgotten].sort(), resolutions: [...s.resolutions].sort(),
+    access: [...s.access].sort(), ratings: [...s.ratings].sort(), sealed: s.sealed,
+    acl: [at(null, T0), at(null, T0 + 100), ...u.records.map((r) => at(r.hlc, T0 + 20))],
+    members: s.acl.members(T0 + 10),
+  }
+}
+
+/**
+ * What a view says, with its conflicts found the plain way (every pair of current memories), as the
+ * reference for the index that keeps them as memories come and go (current-index.ts).
+ */
+function viewShape(v: View | null): unknown {
+  if (!v) return null
+  const current = [...v.current.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+  const multi = new Set(v.s.policies.multiValuedPredicates.map(norm))
+  const pairs: string[] = []
+  for (let i = 0; i < current.length; i++) {
+    for (let j = i + 1; j < current.length; j++) {
+      const a = current[i]!, b = current[j]!
+      const kind = slotKey(a.payload) === slotKey(b.payload) && contradicts(a.payload, b.payload, v.s.policies.similarity, multi)
+        ? 'contradiction'
+        : a.payload.supersedes.some((x) => b.payload.supersedes.includes(x)) ? 'competing-update' : null
+      if (kind) pairs.push(`${kind} ${a.id} ${b.id}`)
+    }
+  }
+  // Each memory's own conflicts, as a reply shows them, against the partners the plain pairs give.
+  const partners = new Map<string, string[]>()
+  for (const p of pairs) {
+    const [, a, b] = p.split(' ') as [string, string, string]
+    partners.set(a, [...(partners.get(a) ?? []), b])
+    partners.set(b, [...(partners.get(b) ?? []), a])
+  }
+  return {
+    conflictsWith: current.map((m) => v.index.conflictsWith(m, Infinity).join(',')),
+    plainConflictsWith: current.map((m) => (partners.get(m.id) ?? []).sort().join(',')),
+    live: [...v.live.keys()].sort(), expired: v.expired.map((m) => m.id).sort(), current: current.map((m) => m.id),
+    supersededBy: [...v.supersededBy].sort(), stableUntil: v.stableUntil,
+    conflicts: pairs.sort(),
+    indexed: v.index.conflicts().map((c) => `${c.kind} ${c.memories[0]} ${c.memories[1]}`).sort(),
+    duplicates: current.map((m) => v.index.duplicate(duplicateKey(m.payload))?.id ?? null),
+  }
+}
+
+type Op = { readonly t: 'apply' | 'remove'; readonly i: number } | { readonly t: 'derive' } | { readonly t: 'view' }
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.nat({ max: 999 }).map((i): Op => ({ t: 'apply', i })) },
+  { weight: 2, arbitrary: fc.nat({ max: 999 }).map((i): Op => ({ t: 'remove', i })) },
+  { weight: 2, arbitrary: fc.constant<Op>({ t: 'derive' }) },
+  // Building the view early makes later memory records patch it in place.
+  { weight: 2, arbitrary: fc.constant<Op>({ t: 'view' }) },
+)
+
+test('the structure and view of a PoolState fed records in any order, with removals, equal a fresh derivation of the same set', () => {
+  const authors = [...new Set(u.records.map((r) => r.author))]
+  const check = (state: PoolState, present: ReadonlySet<PoolRecord>): void => {
+    const fresh = new PoolState()
+    for (const r of [...present].sort((a, b) => (a.id < b.id ? -1 : 1))) fresh.apply(r, payloadOf(r))
+    expect(shape(state.structure(u.pool), authors)).toEqual(shape(fresh.structure(u.pool), authors))
+    // The view the state keeps (patched as memories arrive) equals one built from the fresh structure, at two instants.
+    for (const now of [T0 + 50, T0 + 10 * 86_400_000]) {
+      const s = fresh.structure(u.pool)
+      const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[]; conflictsWith: string[]; plainConflictsWith: string[] } | null
+      expect(got).toEqual(viewShape(s ? viewAt(s, now) : null))
+      if (got) expect(got.indexed).toEqual(got.conflicts)
+      if (got) expect(got.conflictsWith).toEqual(got.plainConflictsWith)
+    }
+  }
+  try {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 80, size: 'max' }), (ops) => {
+        const state = new PoolState()
+        const present = new Set<PoolRecord>()
+        for (const o of ops) {
+          if (o.t === 'derive') check(state, present)
+          else if (o.t === 'view') state.view(u.pool, T0 + 50)
+          else {
+            const r = u.records[o.i % u.records.length]!
+            if (o.t === 'apply') {
+              state.apply(r, payloadOf(r))
+              present.add(r)
+            } else {
+              state.remove(r.id)
+              present.delete(r)
+            }
+          }
+        }
+        check(state, present)
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: process.env.POOLS_SHRINK === undefined },
+    )
+  } catch (err) {
+    console.error(`PoolState cache property failed with seed ${SEED}.\nRepro: POOLS_SEED=${SEED} POOLS_RUNS=${RUNS} npx vitest run --project node test/pools/pools-state-cache.test.ts`)
+    throw err
+  }
+})
+
+/**
+ * The same property on histories rich in what the view and its index track: memories in few slots
+ * (contradictions, duplicates), supersession links (to earlier memories, to ones not arrived yet,
+ * to forgotten ones), TTLs, tombstones, resolutions, reads and ratings, all by the pool's owner.
+ */
+test('the view and conflicts a PoolState patches as memory, access and rating records arrive equal a fresh derivation', () => {
+  const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
+  const owner = create.author
+  const ids = Array.from({ length: 24 }, (_, i) => `m${String(i).padStart(2, '0')}`)
+  const hlc = (n: number): string => `${String(T0 + 100 + n).padStart(15, '0')}:0000:n`
+  const record = (id: string, kind: PoolKind, body: unknown, n: number): PoolRecord =>
+    ({ id, kind, pool: u.pool, tenant: create.tenant, body, author: owner, hlc: hlc(n), sig: 'x' }) as PoolRecord
+  const memoryAt = (i: number, subject: number, object: number, supersedes: number[], ttl: number | null): PoolRecord =>
+    record(ids[i]!, PoolKind.MEMORY, {
+      payload: {
+        type: 'KNOWLEDGE', subject: ['Aria', 'Bruno'][subject]!, predicate: 'lives_in', object: ['Rome', 'Oslo', 'Lima'][object]!, context: null,
+        confidence: 1, source: 'direct_statement', evidence: [], createdAt: T0 + i, ttl, permanent: false, visibility: 'AUTHORIZED',
+        ephemeral: false, noTraining: false, supersedes: supersedes.map((k) => ids[k]!), merged: null,
+      },
+    }, i)
+  const item = fc.oneof(
+    { weight: 8, arbitrary: fc.tuple(fc.nat(23), fc.nat(1), fc.nat(2), fc.array(fc.nat(23), { maxLength: 2 }), fc.constantFrom(null, null, null, 1, 100_000))
+        .map(([i, s, o, sup, ttl]) => memoryAt(i, s, o, sup.filter((k) => k !== i), ttl)) },
+    { weight: 2, arbitrary: fc.tuple(fc.nat(23), fc.nat(99)).map(([i, n]) => record(`t${i}-${n}`, PoolKind.TOMBSTONE, { targets: [{ id: ids[i]!, supersedes: [] }], reason: 'forget' }, 30 + n)) },
+    { weight: 1, arbitrary: fc.tuple(fc.nat(23), fc.nat(23), fc.nat(99)).map(([w, l, n]) => record(`r${w}-${l}-${n}`, PoolKind.RESOLVE, { winner: ids[w]!, losers: [ids[l]!] }, 30 + n)) },
+    { weight: 2, arbitrary: fc.tuple(fc.nat(23), fc.nat(99)).map(([i, n]) => record(`a${i}-${n}`, PoolKind.ACCESS, { reads: [ids[i]!], at: T0 + n }, 30 + n)) },
+    { weight: 2, arbitrary: fc.tuple(fc.nat(23), fc.constantFrom(-1, 0.5, 1), fc.nat(99)).map(([i, v, n]) => record(`g${i}-${n}`, PoolKind.RATING, { memory: ids[i]!, rating: v }, 30 + n)) },
+  )
+  const step = fc.oneof(
+    { weight: 6, arbitrary: item.map((r) => ({ t: 'apply' as const, r })) },
+    { weight: 1, arbitrary: fc.nat(40).map((i) => ({ t: 'remove' as const, i })) },
+    { weight: 2, arbitrary: fc.nat(3).map((k) => ({ t: 'view' as const, k })) },
+  )
+  const instants = [T0 + 50, T0 + 5_000, T0 + 10 * 86_400_000]
+  fc.assert(
+    fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+      const state = new PoolState()
+      const present = new Map<string, PoolRecord>([[create.id, create]])
+      state.apply(create, null)
+      const check = (): void => {
+        const fresh = new PoolState()
+        for (const r of [...present.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) fresh.apply(r, payloadOf(r))
+        expect(shape(state.structure(u.pool), [owner])).toEqual(shape(fresh.structure(u.pool), [owner]))
+        for (const now of instants) {
+          const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[] }
+          expect(got).toEqual(viewShape(viewAt(fresh.structure(u.pool)!, now)))
+          expect(got.indexed).toEqual(got.conflicts)
+        }
+      }
+      for (const s of steps) {
+        if (s.t === 'apply') {
+          // One id, one record: a second record under an id already present is not a new record.
+          if (present.has(s.r.id)) continue
+          state.apply(s.r, payloadOf(s.r))
+          present.set(s.r.id, s.r)
+        } else if (s.t === 'remove') {
+          const r = [...present.values()][s.i % present.size]!
+          if (r.kind === PoolKind.CREATE) continue
+          state.remove(r.id)
+          present.delete(r.id)
+        } else state.view(u.pool, instants[s.k % instants.length]!)
+      }
+      check()
+    }),
+    { seed: SEED, numRuns: RUNS },
+  )
+})

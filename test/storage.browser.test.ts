@@ -1,4 +1,0 @@
-import { indexedDbStorage } from '../src/storage/dexie-adapter.js'
-import { storageContract } from './storage-contract.js'
-
-storageContract('Dexie on real IndexedDB (Chromium)', async () => indexedDbStorage({ name: `contract-${crypto.randomUUID()}` }))

@@ -1,0 +1,151 @@
+import fc from 'fast-check'
+import * as Y from 'yjs'
+import { expect, test } from 'vitest'
+import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { CHUNK_CLOCKS, UpdateLog, type UpdateRow } from '../../src/sync/update-log.js'
+
+/**
+ * The persisted update log of a pool's document (src/sync/update-log.ts): appended updates and
+ * compactions into parts (chunks of each client's structs, the delete set, pending updates). Over
+ * random histories of two documents that exchange updates, with values set, overwritten and
+ * deleted and compactions at random points: a document loaded from the rows always equals the
+ * live one (same state vector, same entries), and once compacted no row holds a deleted value.
+ */
+
+const SEED = Number(process.env.UPDATE_LOG_SEED ?? 20_261_127)
+const RUNS = Number(process.env.UPDATE_LOG_RUNS ?? 60)
+
+type Op =
+  | { readonly t: 'set'; readonly doc: 0 | 1; readonly key: number; readonly n: number }
+  | { readonly t: 'bulk'; readonly doc: 0 | 1; readonly from: number; readonly n: number }
+  | { readonly t: 'delete'; readonly doc: 0 | 1; readonly key: number }
+  | { readonly t: 'exchange' }
+  | { readonly t: 'compact' }
+  | { readonly t: 'reload' }
+
+const doc01 = fc.constantFrom<0 | 1>(0, 1)
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ t: fc.constant('set' as const), doc: doc01, key: fc.nat({ max: 300 }), n: fc.nat({ max: 1e6 }) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('bulk' as const), doc: doc01, from: fc.nat({ max: 300 }), n: fc.integer({ min: 1, max: 3 * CHUNK_CLOCKS }) }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('delete' as const), doc: doc01, key: fc.nat({ max: 300 }) }) },
+  { weight: 2, arbitrary: fc.constant<Op>({ t: 'exchange' }) },
+  { weight: 2, arbitrary: fc.constant<Op>({ t: 'compact' }) },
+  { weight: 1, arbitrary: fc.constant<Op>({ t: 'reload' }) },
+)
+
+const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes)
+
+/** One replica: its document, persisted as the sync layer persists it (pool-sync.ts `listen`). */
+class Replica {
+  doc = new Y.Doc({ gc: true })
+  readonly storage = memoryStorage()
+  log = new UpdateLog(this.storage, 'p')
+  /** Values this replica ever saw deleted or overwritten: none may survive a compaction. */
+  readonly gone = new Set<string>()
+
+  constructor(readonly id: number) {
+    this.listen()
+  }
+
+  listen(): void {
+    this.doc.clientID = this.id
+    this.doc.on('afterTransactionCleanup', (tr: Y.Transaction) => this.log.noteTransaction(tr))
+    this.doc.on('update', (u: Uint8Array) => this.log.append(u))
+    this.doc.getMap<string>('records').observe((e) => {
+      for (const [, change] of e.changes.keys) if (change.action !== 'add' && typeof change.oldValue === 'string') this.gone.add(change.oldValue)
+    })
+  }
+
+  get map(): Y.Map<string> {
+    return this.doc.getMap<string>('records')
+  }
+
+  rows(): UpdateRow[] {
+    return (this.storage.dump()['syncUpdates'] ?? []) as UpdateRow[]
+  }
+
+  /** A fresh document from the rows, as a reopened replica loads it. */
+  async reload(): Promise<Y.Doc> {
+    const log = new UpdateLog(this.storage, 'p')
+    const doc = new Y.Doc({ gc: true })
+    for (const u of await log.load()) Y.applyUpdate(doc, u)
+    return doc
+  }
+}
+
+async function run(ops: readonly Op[]): Promise<void> {
+  const rs = [new Replica(101), new Replica(202)]
+  for (const r of rs) await r.storage.open()
+  let serial = 0
+  const same = async (r: Replica): Promise<void> => {
+    await r.log.flush()
+    const loaded = await r.reload()
+    expect(Y.encodeStateVector(loaded)).toEqual(Y.encodeStateVector(r.doc))
+    expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
+    expect(loaded.store.pendingStructs).toBeNull()
+  }
+  for (const o of ops) {
+    if (o.t === 'set') rs[o.doc]!.map.set(`k${o.key}`, `<value-${o.doc}-${o.key}-${serial++}-${o.n}>`)
+    else if (o.t === 'bulk') rs[o.doc]!.doc.transact(() => {
+      for (let i = 0; i < o.n; i++) rs[o.doc]!.map.set(`k${o.from + i}`, `<value-${o.doc}-${o.from + i}-${serial++}>`)
+    })
+    else if (o.t === 'delete') rs[o.doc]!.map.delete(`k${o.key}`)
+    else if (o.t === 'exchange') {
+      const [a, b] = rs as [Replica, Replica]
+      Y.applyUpdate(b.doc, Y.encodeStateAsUpdate(a.doc, Y.encodeStateVector(b.doc)))
+      Y.applyUpdate(a.doc, Y.encodeStateAsUpdate(b.doc, Y.encodeStateVector(a.doc)))
+    } else if (o.t === 'compact') {
+      for (const r of rs) {
+        await r.log.flush()
+        await r.log.compact(r.doc)
+        // No row keeps a value that left the document.
+        const live = new Set(r.map.values())
+        const rows = r.rows().map((row) => text(row.update)).join('\n')
+        for (const v of r.gone) if (!live.has(v)) expect(rows.includes(v), `${v} survived compaction`).toBe(false)
+        await same(r)
+      }
+    } else {
+      // Reopen replica 0 from its rows: the document it continues with is the loaded one.
+      const r = rs[0]!
+      await r.log.flush()
+      const doc = await r.reload()
+      const log = new UpdateLog(r.storage, 'p')
+      await log.load()
+      r.doc = doc
+      r.log = log
+      r.listen()
+    }
+  }
+  for (const r of rs) await same(r)
+}
+
+test('a document loaded from the rows equals the live one, and compaction leaves no deleted value, over random histories', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
+      await run(ops)
+    }),
+    { seed: SEED, numRuns: RUNS },
+  )
+}, 120_000)
+
+test('a deletion in a compacted document of many chunks rewrites its own chunk, not the document', async () => {
+  const r = new Replica(7)
+  await r.storage.open()
+  r.doc.transact(() => {
+    for (let i = 0; i < 10 * CHUNK_CLOCKS; i++) r.map.set(`k${i}`, `value ${i}`)
+  })
+  await r.log.flush()
+  await r.log.compact(r.doc)
+  const before = new Map(r.rows().map((row) => [row.part, row.seq]))
+  expect([...before.keys()].filter((p) => p?.startsWith('s:'))).toHaveLength(10)
+  r.map.delete(`k${5 * CHUNK_CLOCKS + 17}`)
+  await r.log.flush()
+  await r.log.compact(r.doc)
+  const after = new Map(r.rows().map((row) => [row.part, row.seq]))
+  const rewritten = [...after].filter(([part, seq]) => before.get(part) !== seq).map(([part]) => part)
+  // The chunk that held the value, and the delete set.
+  expect(rewritten.sort()).toEqual(['ds', `s:7:5`])
+  expect(r.rows().some((row) => text(row.update).includes(`value ${5 * CHUNK_CLOCKS + 17}`))).toBe(false)
+  const loaded = await r.reload()
+  expect(loaded.getMap('records').size).toBe(10 * CHUNK_CLOCKS - 1)
+})
