@@ -52,7 +52,7 @@ export type { AgentDid, Identity, IdentityKeys, CreateIdentityOptions } from './
 export type { FactObject, FloatObject, StructuredFact } from './core/ids.js'
 export type { Embedder } from './core/embedder.js'
 export type {
-  AssertInput, ConflictsOptions, FactConflict, FactRef, FactStore, Memory as FactMemory, RetentionPolicy, RetrieveOptions, SourceMeta,
+  AssertInput, ConflictsOptions, FactConflict, FactRef, FactStore, FactMemory, RetentionPolicy, RetrieveOptions, SourceMeta,
   StorePolicy, WriteOptions,
 } from './facts/types.js'
 export type { Key, ReadTx, Schema, StoragePort, TableSpec, WriteTx } from './storage/port.js'

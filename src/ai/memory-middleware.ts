@@ -1,6 +1,6 @@
 import type { LanguageModel, LanguageModelMiddleware } from 'ai'
 import { invalidArgument } from '../core/errors.js'
-import type { FactStore, Memory } from '../facts/types.js'
+import type { FactStore, FactMemory } from '../facts/types.js'
 import type { Pools } from '../pools/types.js'
 import { extractFacts, type Exchange } from './memory-extraction.js'
 
@@ -88,12 +88,12 @@ const HEADER =
  * const { text } = await generateText({ model, prompt: 'I moved to Milan last week.' })
  */
 export function memoryMiddleware(mem: MiddlewareMemory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
-  if (typeof mem !== 'object' || mem === null || typeof mem.facts !== 'object' || mem.facts === null) throw invalidArgument('mem', 'must be a Memory (createMemory or openMemory)')
+  if (typeof mem !== 'object' || mem === null || typeof mem.facts !== 'object' || mem.facts === null) throw invalidArgument('mem', 'must be a FactMemory (createMemory or openMemory)')
   const o = checkOptions(options)
   const poolTenants = new Map<string, string | null>()
 
   /** The memories for this query: the tenant's own facts and the allowed pools' memories. */
-  const recallFor = async (query: string): Promise<Memory[]> => {
+  const recallFor = async (query: string): Promise<FactMemory[]> => {
     const tenants: Array<string | null> = [o.tenantId]
     for (const pool of o.pools ?? []) {
       // A pool's tenant is part of its id (derivePoolId): one lookup per pool for the middleware's life.
@@ -119,7 +119,7 @@ export function memoryMiddleware(mem: MiddlewareMemory, options: MemoryMiddlewar
   }
 
   /** Recalls for the prompt's last user message; the memories and the prompt to send. */
-  const before = async (params: Params): Promise<{ params: Params; recalled: Memory[] | null; query: string }> => {
+  const before = async (params: Params): Promise<{ params: Params; recalled: FactMemory[] | null; query: string }> => {
     const query = lastUserText(params.prompt)
     if (query === '' || !o.recall) return { params, recalled: null, query }
     try {
@@ -131,7 +131,7 @@ export function memoryMiddleware(mem: MiddlewareMemory, options: MemoryMiddlewar
     }
   }
 
-  const after = async (model: LanguageModel, query: string, recalled: Memory[] | null, answer: string, signal: AbortSignal | undefined): Promise<void> => {
+  const after = async (model: LanguageModel, query: string, recalled: FactMemory[] | null, answer: string, signal: AbortSignal | undefined): Promise<void> => {
     if (!o.remember || query === '' || answer.trim() === '') return
     try {
       // Only the tenant's own facts may be replaced: a pool memory's record is its truth, not its fact (docs/pools.md).
@@ -236,7 +236,7 @@ function lastUserText(prompt: readonly PromptMessage[]): string {
 }
 
 /** The prompt with the memories as one system message after the caller's own system messages. */
-function withMemories(prompt: readonly PromptMessage[], memories: readonly Memory[]): PromptMessage[] {
+function withMemories(prompt: readonly PromptMessage[], memories: readonly FactMemory[]): PromptMessage[] {
   const lines = memories.map((m) => {
     const pool = typeof m.metadata['pool'] === 'string' ? ' (shared in a pool)' : ''
     const contradicted = m.conflictsWith.length > 0 ? ' (contradicted)' : ''

@@ -1,5 +1,5 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
-import type { FactStore, Memory } from './types.js'
+import type { FactStore, FactMemory } from './types.js'
 
 /** What an agent meant to do with a ref: the refusal's hint says what to do instead. */
 export type RefAction = 'supersede' | 'forget'
@@ -21,7 +21,7 @@ export type RefAction = 'supersede' | 'forget'
  */
 export async function knownFact(
   facts: FactStore, ref: string, action: RefAction, options: { readonly tenantId?: string | null; readonly field?: string } = {},
-): Promise<Memory> {
+): Promise<FactMemory> {
   const { tenantId, field = 'ref' } = options
   const fact = await facts.get(ref)
   if (fact === null || (tenantId !== undefined && fact.tenantId !== tenantId)) {

@@ -1,8 +1,8 @@
 import { defer } from '../storage/batcher.js'
-import type { Memory, RetrieveOptions } from './types.js'
+import type { FactMemory, RetrieveOptions } from './types.js'
 
 /** Called with the full new result of a live query. */
-export type LiveQueryCallback = (memories: Memory[]) => void
+export type LiveQueryCallback = (memories: FactMemory[]) => void
 
 interface Subscription {
   /** Computes the result (a retrieve, a conflicts listing). */
@@ -15,7 +15,7 @@ interface Subscription {
 
 
 /** What a caller can observe of a result: which memories, in which order, linked and flagged how. */
-function signature(memories: readonly Memory[]): string {
+function signature(memories: readonly FactMemory[]): string {
   return JSON.stringify(memories.map((m) => [m.ref, m.supersededBy, m.validUntil, m.conflictsWith]))
 }
 
@@ -26,11 +26,11 @@ function signature(memories: readonly Memory[]): string {
  */
 export class LiveQueries {
   readonly #subs = new Set<Subscription>()
-  readonly #run: (query: string, options: RetrieveOptions) => Promise<Memory[]>
+  readonly #run: (query: string, options: RetrieveOptions) => Promise<FactMemory[]>
   #scheduled = false
   #running: Promise<void> = Promise.resolve()
 
-  constructor(run: (query: string, options: RetrieveOptions) => Promise<Memory[]>) {
+  constructor(run: (query: string, options: RetrieveOptions) => Promise<FactMemory[]>) {
     this.#run = run
   }
 

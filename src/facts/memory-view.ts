@@ -1,10 +1,10 @@
 import { formatStoredTime } from '../core/time.js'
 import { Capability } from './capabilities.js'
 import type { FactHost } from './store-host.js'
-import type { FactEntry, FactRef, Memory } from './types.js'
+import type { FactEntry, FactRef, FactMemory } from './types.js'
 import type { Version } from './version.js'
 
-// How a stored version reads from outside: a GMP Memory, or the FactLookup entry the other modules see.
+// How a stored version reads from outside: a GMP memory (`FactMemory`), or the FactLookup entry the other modules see.
 
 export function entryOf(h: FactHost, v: Version): FactEntry {
   return {
@@ -16,7 +16,7 @@ export function entryOf(h: FactHost, v: Version): FactEntry {
   }
 }
 
-export function toMemory(h: FactHost, v: Version): Memory {
+export function toMemory(h: FactHost, v: Version): FactMemory {
   const caps = h.caps
   const bi = caps.has(Capability.BI_TEMPORAL)
   const until = bi ? h.state.validUntil(v.ref) : null

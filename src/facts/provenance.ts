@@ -1,7 +1,7 @@
 import { equalBytes, fromHex } from '../core/bytes.js'
 import { verify } from '../core/ed25519.js'
 import { contentFactId } from '../core/ids.js'
-import type { Memory } from './types.js'
+import type { FactMemory } from './types.js'
 
 /**
  * GMP's canonical `verify_provenance(memory, expected_fact_id)` (interface contract §4.1): true iff
@@ -9,7 +9,7 @@ import type { Memory } from './types.js'
  * verifies under its public key. Altered content, another tenant, or one flipped bit: false.
  * Never throws.
  */
-export async function verifyProvenance(memory: Memory, expectedFactId: string | Uint8Array): Promise<boolean> {
+export async function verifyProvenance(memory: FactMemory, expectedFactId: string | Uint8Array): Promise<boolean> {
   try {
     const source = memory?.source
     if (!source?.signature || !source.publicKey) return false

@@ -23,7 +23,7 @@ import { FreeTextConflicts } from './free-text-conflicts.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type {
-  AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, Memory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
+  AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, FactMemory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
 import { compareVersions, normalizeKey } from './version.js'
 
@@ -351,7 +351,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     }
   }
 
-  async retrieve(query: string, options: RetrieveOptions = {}): Promise<Memory[]> {
+  async retrieve(query: string, options: RetrieveOptions = {}): Promise<FactMemory[]> {
     const q = assertQuery(query)
     const o = options ?? {}
     const budget = assertBudget(o.budgetTokens)
@@ -371,7 +371,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     return pack(ordered, budget, topK).map((v) => toMemory(this.#host, v))
   }
 
-  async audit(): Promise<Memory[]> {
+  async audit(): Promise<FactMemory[]> {
     if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'audit')
     await this.#readable()
     return this.#state.all().map((v) => toMemory(this.#host, v))
@@ -385,7 +385,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     return values.flatMap((v) => this.#state.withMetadata(key, v)).sort(compareVersions).map((v) => entryOf(this.#host, v))
   }
 
-  async get(ref: FactRef | string): Promise<Memory | null> {
+  async get(ref: FactRef | string): Promise<FactMemory | null> {
     await this.#readable()
     const v = typeof ref === 'string' ? this.#state.versions.get(ref) : undefined
     return v ? toMemory(this.#host, v) : null
@@ -409,7 +409,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     return judge ? judgedConflicts(this.#host, judge, list, options.waitForJudge === true, listAt) : list
   }
 
-  verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean> {
+  verifyProvenance(memory: FactMemory, factId: string | Uint8Array): Promise<boolean> {
     return verifyProvenance(memory, factId)
   }
 

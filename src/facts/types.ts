@@ -21,8 +21,8 @@ export interface SourceMeta {
   readonly publicKey: Uint8Array | null
 }
 
-/** A fact-version as retrieve() and audit() return it (GMP Appendix B `Memory`). */
-export interface Memory {
+/** A fact-version as retrieve() and audit() return it (GMP Appendix B calls it `Memory`; here `FactMemory`, since a Memory is the agent's whole memory: docs/architecture.md, "Glossary"). */
+export interface FactMemory {
   readonly ref: FactRef
   readonly content: string
   readonly writtenAt: string
@@ -158,24 +158,24 @@ export interface FactStore {
   assert(fact: AssertInput): Promise<FactRef>
   supersede(oldRef: FactRef | string, content: string, options?: WriteOptions): Promise<FactRef>
   delete(ref: FactRef | string): Promise<boolean>
-  retrieve(query: string, options?: RetrieveOptions): Promise<Memory[]>
-  audit(): Promise<Memory[]>
-  get(ref: FactRef | string): Promise<Memory | null>
+  retrieve(query: string, options?: RetrieveOptions): Promise<FactMemory[]>
+  audit(): Promise<FactMemory[]>
+  get(ref: FactRef | string): Promise<FactMemory | null>
   /** Current conflicts, each pair once: at most `limit` (1..100,000, default 10,000). */
   conflicts(options?: ConflictsOptions): Promise<FactConflict[]>
   flush(): Promise<void>
-  verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean>
+  verifyProvenance(memory: FactMemory, factId: string | Uint8Array): Promise<boolean>
   /** Catches up with other handles' changes now (reads do this on their own). */
   refresh(): Promise<void>
   /** A live query; see GmpFactStore.subscribe. Returns the unsubscribe function. */
-  subscribe(query: string, options: RetrieveOptions, callback: (memories: Memory[]) => void): Promise<() => void>
+  subscribe(query: string, options: RetrieveOptions, callback: (memories: FactMemory[]) => void): Promise<() => void>
   /** A live conflicts() listing; see GmpFactStore.subscribeConflicts. Returns the unsubscribe function. */
   subscribeConflicts(options: ConflictsOptions, callback: (conflicts: FactConflict[]) => void): Promise<() => void>
 }
 
 /**
  * What `FactLookup.versionsWhere` returns of a fact-version: the fields a module needs to find and
- * follow its own facts, without the public `Memory` that audit() builds (and copies) per version.
+ * follow its own facts, without the public `FactMemory` that audit() builds (and copies) per version.
  */
 export interface FactEntry {
   readonly ref: FactRef

@@ -1,7 +1,7 @@
 import { ErrorCode, MemweaveError, capabilityNotSupported } from '../core/errors.js'
 import type { Capability } from '../facts/capabilities.js'
 import { verifyProvenance } from '../facts/provenance.js'
-import type { FactConflict, FactRef, FactStore, Memory, RetrieveOptions, WriteOptions } from '../facts/types.js'
+import type { FactConflict, FactRef, FactStore, FactMemory, RetrieveOptions, WriteOptions } from '../facts/types.js'
 import {
   WIRE_BASE_PATH, memoryFromWire, retrieveOptionsToWire, writeOptionsToWire, type CreateStoreRequest, type DeleteRequest,
   type RetrieveRequest, type SupersedeRequest, type WireConflict, type WireErrorBody, type WireStoreInfo, type WriteRequest,
@@ -80,7 +80,7 @@ function errorFromWire(status: number, body: Partial<WireErrorBody> | undefined,
   return new MemweaveError(ErrorCode.STORAGE, message, details)
 }
 
-function memoriesOf(reply: Record<string, unknown>): Memory[] {
+function memoriesOf(reply: Record<string, unknown>): FactMemory[] {
   const list = reply['memories']
   if (!Array.isArray(list)) throw new MemweaveError(ErrorCode.STORAGE, 'GMP server sent no "memories" list')
   return list.map(memoryFromWire)
@@ -149,12 +149,12 @@ export class GmpHttpClient implements GmpWireStore {
     return (await this.#call('delete', 'POST', body))['deleted'] === true
   }
 
-  async retrieve(query: string, options: RetrieveOptions = {}): Promise<Memory[]> {
+  async retrieve(query: string, options: RetrieveOptions = {}): Promise<FactMemory[]> {
     const body: RetrieveRequest = { query, options: retrieveOptionsToWire(options) }
     return memoriesOf(await this.#call('retrieve', 'POST', body))
   }
 
-  async audit(): Promise<Memory[]> {
+  async audit(): Promise<FactMemory[]> {
     return memoriesOf(await this.#call('audit', 'GET'))
   }
 
@@ -189,7 +189,7 @@ export class GmpHttpClient implements GmpWireStore {
   }
 
   /** GMP's `verify_provenance`, computed here from the memory itself; the server is not trusted for it. */
-  verifyProvenance(memory: Memory, factId: string | Uint8Array): Promise<boolean> {
+  verifyProvenance(memory: FactMemory, factId: string | Uint8Array): Promise<boolean> {
     return verifyProvenance(memory, factId)
   }
 }

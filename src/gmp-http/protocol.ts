@@ -3,7 +3,7 @@ import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { isIdentity } from '../core/identity.js'
 import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
 import type { JudgeMark } from '../conflict-judge/types.js'
-import type { FactConflict, FactRef, Memory, RetrieveOptions, SourceMeta, WriteOptions } from '../facts/types.js'
+import type { FactConflict, FactRef, FactMemory, RetrieveOptions, SourceMeta, WriteOptions } from '../facts/types.js'
 
 /**
  * GMP over HTTP + JSON (shared/specs/gmp/WIRE.md): the JSON shapes and their mapping to the
@@ -154,9 +154,9 @@ export function conflictToWire(c: FactConflict): WireConflict {
   return { ...out, ...(c.confidence === undefined ? {} : { confidence: c.confidence }), ...(c.judge ? { judge: c.judge } : {}) }
 }
 
-// ---- Memory ------------------------------------------------------------------------------------
+// ---- FactMemory ------------------------------------------------------------------------------------
 
-export function memoryToWire(m: Memory): WireMemory {
+export function memoryToWire(m: FactMemory): WireMemory {
   const s = m.source
   const out: WireMemory = {
     ref: m.ref,
@@ -191,9 +191,9 @@ const strOrNull = (v: unknown): v is string | null => v === null || typeof v ===
  * A wire memory as the TypeScript `Memory`. The wire does not carry memweave's `factId`,
  * `structuredId` or `sequence`: the first two are recomputed from the content (exactly as the
  * store computes them), and `sequence` is `''`.
- * @throws MemweaveError STORAGE when the server's JSON is not a GMP Memory.
+ * @throws MemweaveError STORAGE when the server's JSON is not a GMP memory (`FactMemory`).
  */
-export function memoryFromWire(w: unknown): Memory {
+export function memoryFromWire(w: unknown): FactMemory {
   const o = w as Record<string, unknown>
   if (typeof o !== 'object' || o === null) throw malformed('memory')
   const metadata = o['metadata'] ?? {}

@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react'
-import type { Memory as FactMemory, RetrieveOptions } from '../facts/types.js'
+import type { FactMemory, RetrieveOptions } from '../facts/types.js'
 import type { Memory } from '../memory.js'
 import { LiveSource, type Live } from './live-source.js'
 

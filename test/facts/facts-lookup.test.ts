@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
-import type { FactRef, Memory as Fact } from '../../src/facts/types.js'
+import type { FactRef, FactMemory as Fact } from '../../src/facts/types.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 import { seeded } from '../helpers/sync-helpers.js'
 

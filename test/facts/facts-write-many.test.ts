@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { createIdentity } from '../../src/core/identity.js'
 import { isMemweaveError } from '../../src/core/errors.js'
 import { GmpFactStore } from '../../src/facts/store.js'
-import type { FactRef, FactWrite, Memory as Fact } from '../../src/facts/types.js'
+import type { FactRef, FactWrite, FactMemory as Fact } from '../../src/facts/types.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 import { seeded } from '../helpers/sync-helpers.js'
 

@@ -4,7 +4,7 @@ import { createMemory } from '../../src/index.js'
 import { LexicalIndex } from '../../src/facts/lexical-index.js'
 import { pack, rank } from '../../src/facts/rank.js'
 import type { RankParams } from '../../src/facts/types.js'
-import type { Memory } from '../../src/facts/types.js'
+import type { FactMemory } from '../../src/facts/types.js'
 import { parseTime } from '../../src/core/time.js'
 import { versionFromRecord, type FactBody, type Version } from '../../src/facts/version.js'
 import { ReferenceLexicalIndex } from './lexical-reference.js'
@@ -65,7 +65,7 @@ const ranking = fc.constantFrom<Partial<RankParams> | undefined>(undefined, { co
 const dayIso = (n: number): string => new Date(Date.UTC(2024, 0, 1 + n) + n * 7 * 60_000).toISOString()
 
 /** A Version rebuilt from what audit() shows: everything ranking reads. */
-function versionOf(m: Memory, multiValued: ReadonlySet<string>): Version {
+function versionOf(m: FactMemory, multiValued: ReadonlySet<string>): Version {
   const body: FactBody = {
     content: m.content,
     factId: m.factId,
@@ -80,7 +80,7 @@ function versionOf(m: Memory, multiValued: ReadonlySet<string>): Version {
 }
 
 /** What retrieve() answered before issue 15, computed by the reference ranking. */
-function referenceRetrieve(audit: readonly Memory[], q: Query, params: Partial<RankParams> | undefined): string[] {
+function referenceRetrieve(audit: readonly FactMemory[], q: Query, params: Partial<RankParams> | undefined): string[] {
   const mine = audit.filter((m) => m.tenantId === q.tenant)
   const lexical = new ReferenceLexicalIndex()
   const multiValued = new Set([MULTI])

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import type { Memory as FactMemory } from '../../src/facts/types.js'
+import type { FactMemory } from '../../src/facts/types.js'
 import type { Memory, PoolId } from '../../src/index.js'
 import { PoolKind, type PoolBody } from '../../src/pools/records.js'
 import { asValue } from '../../e2e/raw-client.js'
