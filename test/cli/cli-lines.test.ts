@@ -4,32 +4,24 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
 import { redactUrl } from '../../src/cli/redact-url.js'
 import { RedisServer } from '../helpers/redis-server.js'
+import { captureCli } from '../helpers/processes.js'
 
 // Issue 29, item 7: what the command line says. `--help` names mcp's pool tools; a cluster relay
 // says which node it is and which Redis it shares (password hidden); a port in use is one line
 // that says what to do.
 
-function capture() {
-  const out = { stdout: '', stderr: '' }
-  const controller = new AbortController()
-  return {
-    out,
-    controller,
-    io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env: {}, shutdown: () => controller.signal },
-  }
-}
 
 /** Ports of this test file (the workspace's own range, 41200-41299). */
 const BUSY_PORT = 41217
 
 test('--help describes mcp with its artifact, fact and pool tools; mcp --help lists every pool tool and --agent', async () => {
-  const list = capture()
+  const list = captureCli()
   expect(await runCli(['--help'], list.io)).toBe(0)
   const line = list.out.stdout.split('\n').find((l) => /^ {2}mcp /.test(l))!
   expect(line).toMatch(/awp_artifact_\*/)
   expect(line).toMatch(/gmp_\*/)
   expect(line).toMatch(/pool_\*/)
-  const help = capture()
+  const help = captureCli()
   expect(await runCli(['mcp', '--help'], help.io)).toBe(0)
   for (const tool of ['pool_create', 'pool_list', 'pool_share', 'pool_write', 'pool_query', 'pool_forget', 'pool_conflicts', 'pool_resolve']) expect(help.out.stdout).toContain(tool)
   expect(help.out.stdout).toMatch(/--agent NAME/)
@@ -51,7 +43,7 @@ describe('a port in use is one line naming the address and the flag to change', 
     [['gmp', 'serve', '--port', String(BUSY_PORT)], 'memweave: cannot start the GMP server: ', '--port'],
     [['start', '--gmp-port', '0', '--relay-port', String(BUSY_PORT)], 'memweave: cannot start: ', '--relay-port'],
   ])('%j', async (argv, prefix, flag) => {
-    const c = capture()
+    const c = captureCli()
     expect(await runCli(argv, c.io)).toBe(1)
     expect(c.out.stderr).toBe(
       `${prefix}EADDRINUSE: 127.0.0.1:${BUSY_PORT} is already in use by another program (another memweave?); stop it, or choose another port with ${flag} (0 picks a free one)\n`,
@@ -70,7 +62,7 @@ describe('memweave relay --redis says which node it is and which Redis it uses, 
     [['--node-id', 'n7'], 'n7'],
     [[], `${hostname()}-${process.pid}`],
   ])('%j', async (extra, node) => {
-    const c = capture()
+    const c = captureCli()
     const running = runCli(['relay', '--port', '0', '--redis', redis.url, ...extra], c.io)
     await expect.poll(() => c.out.stdout + c.out.stderr, { timeout: 15_000 }).toMatch(/\n$/)
     expect(c.out.stderr).toBe('')

@@ -5,33 +5,19 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
 import { GmpHttpClient } from '../../src/gmp-http/client.js'
-import { REPO_ROOT, ensureBuilt, runCliProcess, startCliServer, type CliServer } from '../helpers/processes.js'
+import { REPO_ROOT, ensureBuilt, runCliProcess, startCliServer, type CliServer, captureCli } from '../helpers/processes.js'
 const BUILT = ['dist/src/cli/main.js']
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => 255 - i)
 const LISTENING = /^memweave GMP server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
 
-function capture() {
-  const out = { stdout: '', stderr: '' }
-  const controller = new AbortController()
-  return {
-    out,
-    controller,
-    io: {
-      stdout: (t: string) => void (out.stdout += t),
-      stderr: (t: string) => void (out.stderr += t),
-      env: {},
-      shutdown: () => controller.signal,
-    },
-  }
-}
 
 describe('memweave CLI (in process)', () => {
   test('--help prints usage on stdout, exit 0; --version prints the package version', async () => {
-    const help = capture()
+    const help = captureCli()
     expect(await runCli(['--help'], help.io)).toBe(0)
     expect(help.out.stdout).toMatch(/^Usage: memweave <command>/)
     expect(help.out.stdout).toContain('gmp')
-    const version = capture()
+    const version = captureCli()
     expect(await runCli(['--version'], version.io)).toBe(0)
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
     expect(version.out.stdout).toBe(`${pkg.version}\n`)
@@ -48,14 +34,14 @@ describe('memweave CLI (in process)', () => {
     [['gmp', 'serve', '--token='], /--token must not be empty/],
     [['gmp', 'serve', 'extra'], /unexpected argument "extra"/],
   ])('usage error %j: usage on stderr, exit 2', async (argv, message) => {
-    const c = capture()
+    const c = captureCli()
     expect(await runCli(argv, c.io)).toBe(2)
     expect(c.out.stderr).toMatch(message)
     expect(c.out.stdout).toBe('')
   })
 
   test('gmp serve --port 0 prints one line, serves with the token, and exits 0 on shutdown', async () => {
-    const c = capture()
+    const c = captureCli()
     const running = runCli(['gmp', 'serve', '--port=0', '--token', 's3cret'], c.io)
     await expect.poll(() => c.out.stdout, { timeout: 5000 }).toMatch(/\n$/)
     const url = LISTENING.exec(c.out.stdout.trim())![1]!
@@ -69,11 +55,11 @@ describe('memweave CLI (in process)', () => {
   })
 
   test('gmp serve on a port in use fails with exit 1 and a message', async () => {
-    const first = capture()
+    const first = captureCli()
     const running = runCli(['gmp', 'serve', '--port', '0'], first.io)
     await expect.poll(() => first.out.stdout, { timeout: 5000 }).toMatch(/\n$/)
     const port = new URL(LISTENING.exec(first.out.stdout.trim())![1]!).port
-    const second = capture()
+    const second = captureCli()
     expect(await runCli(['gmp', 'serve', '--port', port], second.io)).toBe(1)
     expect(second.out.stderr).toMatch(/cannot start the GMP server: EADDRINUSE/)
     first.controller.abort()

@@ -93,3 +93,17 @@ export async function ensureBuilt(built: readonly string[]): Promise<void> {
     },
   )
 }
+
+/**
+ * `runCli`'s io in process: what it prints gathered in `out`, and `controller` standing for the
+ * signal that shuts a server command down (abort it to stop `relay`, `start` or `gmp serve`).
+ */
+export function captureCli() {
+  const out = { stdout: '', stderr: '' }
+  const controller = new AbortController()
+  return {
+    out,
+    controller,
+    io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env: {}, shutdown: () => controller.signal },
+  }
+}

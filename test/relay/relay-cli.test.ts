@@ -7,20 +7,11 @@ import { runCli } from '../../src/cli/main.js'
 import { UpdateLog } from '../../src/relay/update-log.js'
 import { GmpHttpClient } from '../../src/gmp-http/client.js'
 import { connect, eventually, identity, poolOf, tempDir, token } from './relay-helpers.js'
-import { ensureBuilt, startCliServer, type CliServer } from '../helpers/processes.js'
+import { ensureBuilt, startCliServer, type CliServer, captureCli } from '../helpers/processes.js'
 const BUILT = ['dist/src/cli/main.js', 'dist/src/relay/relay.js']
 const RELAY_LINE = /^memweave relay listening on (ws:\/\/127\.0\.0\.1:\d+)$/
 const GMP_LINE = /^memweave GMP server listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
 
-function capture() {
-  const out = { stdout: '', stderr: '' }
-  const controller = new AbortController()
-  return {
-    out,
-    controller,
-    io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env: {}, shutdown: () => controller.signal },
-  }
-}
 
 describe('memweave relay / start (in process)', () => {
   test.each([
@@ -29,23 +20,23 @@ describe('memweave relay / start (in process)', () => {
     [['relay', 'extra'], /unexpected argument "extra"/],
     [['start', '--relay-port', 'x'], /--relay-port: must be a port number[\s\S]*Usage: memweave start/],
   ])('usage error %j: exit 2', async (argv, message) => {
-    const c = capture()
+    const c = captureCli()
     expect(await runCli(argv, c.io)).toBe(2)
     expect(c.out.stderr).toMatch(message)
   })
 
   test('relay --help, and the command list names relay and start', async () => {
-    const help = capture()
+    const help = captureCli()
     expect(await runCli(['relay', '--help'], help.io)).toBe(0)
     expect(help.out.stdout).toMatch(/^Usage: memweave relay \[--host 127\.0\.0\.1\] \[--port 7412\] \[--dir D\]/)
-    const list = capture()
+    const list = captureCli()
     expect(await runCli(['--help'], list.io)).toBe(0)
     expect(list.out.stdout).toMatch(/\n {2}relay +Relay pools/)
     expect(list.out.stdout).toMatch(/\n {2}start +Run the GMP server and the relay/)
   })
 
   test('relay --port 0 prints one line, relays, and exits 0 on shutdown', async () => {
-    const c = capture()
+    const c = captureCli()
     const running = runCli(['relay', '--port', '0'], c.io)
     await expect.poll(() => c.out.stdout, { timeout: 5000 }).toMatch(/\n$/)
     const url = RELAY_LINE.exec(c.out.stdout.trim())![1]!
@@ -63,7 +54,7 @@ describe('memweave relay / start (in process)', () => {
   })
 
   test('start runs the GMP server and the relay, one line each, and stops both', async () => {
-    const c = capture()
+    const c = captureCli()
     const running = runCli(['start', '--gmp-port', '0', '--relay-port', '0'], c.io)
     await expect.poll(() => c.out.stdout.split('\n').length, { timeout: 5000 }).toBe(3)
     const [gmpLine, relayLine] = c.out.stdout.trim().split('\n') as [string, string]

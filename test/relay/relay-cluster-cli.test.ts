@@ -1,18 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { runCli } from '../../src/cli/main.js'
+import { captureCli } from '../helpers/processes.js'
 
 /** `memweave relay --redis` at the command line: its usage errors, and a Redis that cannot be reached. */
 
-function capture() {
-  const out = { stdout: '', stderr: '' }
-  const controller = new AbortController()
-  return {
-    out,
-    controller,
-    io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env: {}, shutdown: () => controller.signal },
-  }
-}
 
 describe('memweave relay --redis', () => {
   test.each([
@@ -20,19 +12,19 @@ describe('memweave relay --redis', () => {
     [['relay', '--connections-per-minute', '0'], /--connections-per-minute must be a positive integer/],
     [['relay', '--connections-per-minute', 'many'], /--connections-per-minute must be a positive integer/],
   ])('usage error %j: exit 2', async (argv, message) => {
-    const c = capture()
+    const c = captureCli()
     expect(await runCli(argv, c.io)).toBe(2)
     expect(c.out.stderr).toMatch(message)
   })
 
   test('a Redis that cannot be reached: exit 1 saying so, without ioredis retry noise', async () => {
-    const c = capture()
+    const c = captureCli()
     expect(await runCli(['relay', '--port', '0', '--redis', 'redis://127.0.0.1:1', '--node-id', 'n1'], c.io)).toBe(1)
     expect(c.out.stderr).toBe('memweave: cannot start the relay: relay: cannot reach Redis at redis://127.0.0.1:1\n')
   })
 
   test('--connections-per-minute sets the per-IP upgrade limit (the third upgrade in the minute is refused with 429)', async () => {
-    const c = capture()
+    const c = captureCli()
     const running = runCli(['relay', '--port', '0', '--connections-per-minute', '2'], c.io)
     while (!/listening on/.test(c.out.stdout)) await new Promise((r) => setTimeout(r, 10))
     const url = /listening on (ws:\/\/\S+)/.exec(c.out.stdout)![1]!

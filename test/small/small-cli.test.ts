@@ -6,19 +6,12 @@ import { runCli } from '../../src/cli/main.js'
 import { HARNESS_BEGIN, HARNESS_END } from '../../src/small/agents-md.js'
 import { writeDocument } from '../../src/node/small-workspace-dir.js'
 import { OLDER_EXAMPLES, V01_WORKSPACE, VALID_EXAMPLE, copyExample, scratchDir } from './small-helpers.js'
-import { ensureBuilt, runCliProcess } from '../helpers/processes.js'
+import { ensureBuilt, runCliProcess, captureCli } from '../helpers/processes.js'
 
 
-function capture() {
-  const out = { stdout: '', stderr: '' }
-  return {
-    out,
-    io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), env: {}, shutdown: () => new AbortController().signal },
-  }
-}
 
 async function small(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const c = capture()
+  const c = captureCli()
   const code = await runCli(['small', ...args], c.io)
   return { code, ...c.out }
 }
@@ -229,7 +222,7 @@ describe('memweave small: writing a workspace', () => {
       expect(r.stdout).toMatch(new RegExp(`^Usage: memweave small ${sub}`))
     }
     expect((await small('--help')).stdout).toContain('agents-md')
-    const top = capture()
+    const top = captureCli()
     await runCli(['--help'], top.io)
     expect(top.out.stdout).toMatch(/\n {2}small +SMALL project state/)
   })
