@@ -85,6 +85,19 @@ export async function arena(): Promise<Arena> {
   }
 }
 
+/**
+ * The cast most attacks need: the owner's arena, bob's replica as an honest writer, and mallory's
+ * identity shared as a writer (her client is the test's to open: raw or a replica).
+ */
+export async function writersArena(): Promise<{ a: Arena; bob: Replica; malloryId: Identity }> {
+  const a = await arena()
+  const bob = await a.replica('bob')
+  const malloryId = await identityFor('mallory')
+  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
+  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  return { a, bob, malloryId }
+}
+
 /** The objects of the pool's live memories on a replica ([] while the pool is not there yet). */
 export async function objects(mem: Memory, pool: PoolId): Promise<string[]> {
   try {

@@ -4,7 +4,7 @@ import type { Memory, PoolId } from '../../src/index.js'
 import { PoolKind, type PoolBody } from '../../src/pools/records.js'
 import { asValue } from '../../e2e/raw-client.js'
 import { fact } from '../helpers/pools-helpers.js'
-import { arena, eventually, memoryBody, objects, signedAt, sleep } from '../helpers/hostile-helpers.js'
+import { writersArena, eventually, memoryBody, objects, signedAt, sleep } from '../helpers/hostile-helpers.js'
 import { identityFor } from '../helpers/sync-helpers.js'
 
 /**
@@ -29,11 +29,7 @@ async function state(mem: Memory): Promise<string> {
 }
 
 test('a member\'s oversized and mis-shaped memories are quarantined; honest memories reach mem.facts, sync settles, share and revoke work', async () => {
-  const a = await arena()
-  const bob = await a.replica('bob')
-  const malloryId = await identityFor('mallory')
-  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
-  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  const { a, bob, malloryId } = await writersArena()
   const mallory = await a.raw(malloryId.did, true)
   await sleep(30)
 

@@ -11,7 +11,7 @@ import { PoolKind, signRecord, type MemoryBody, type PoolRecord } from '../../sr
 import { asValue } from '../../e2e/raw-client.js'
 import { removeDir, tempDir } from '../../e2e/relay-process.js'
 import { fact } from '../helpers/pools-helpers.js'
-import { arena, eventually, memoryBody, objects, type Arena } from '../helpers/hostile-helpers.js'
+import { arena, writersArena, eventually, memoryBody, objects, type Arena } from '../helpers/hostile-helpers.js'
 import { identityFor } from '../helpers/sync-helpers.js'
 
 /**
@@ -223,11 +223,7 @@ test('a memory stamped ten minutes ahead is held on every replica until that rep
  * project there. An entry dated more than the bound after its record's stamp is refused (protocol).
  */
 test('a progress entry dated in year 9999 is refused on every replica, and later entries are dated now', async () => {
-  const a = await arena()
-  const bob = await a.replica('bob')
-  const malloryId = await identityFor('mallory')
-  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
-  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  const { a, bob, malloryId } = await writersArena()
   await a.owner.mem.small.put('plan', { small_version: '1.0.0', owner: 'agent', tasks: [{ id: 't1', title: 'Ship' }] }, { project: 'p', pool: a.pool })
   await eventually(async () => (await bob.mem.small.get('plan', { project: 'p' }))?.version !== undefined, true)
 
@@ -270,11 +266,7 @@ test('a stored fact whose write time is past the date range does not break reads
 
 /** A memory's `createdAt` is its author's number too: one past the range of Date must not make every replica's export throw. */
 test('a member’s memory created at 1e300 ms leaves every replica’s export working', async () => {
-  const a = await arena()
-  const bob = await a.replica('bob')
-  const malloryId = await identityFor('mallory')
-  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
-  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  const { a, bob, malloryId } = await writersArena()
   await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
   await eventually(() => objects(bob.mem, a.pool), ['Rome'])
   const mallory = await a.raw(malloryId.did, true)

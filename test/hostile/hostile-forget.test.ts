@@ -2,8 +2,7 @@ import { expect, test } from 'vitest'
 import { PoolKind, type TombstoneBody } from '../../src/pools/records.js'
 import { asValue } from '../../e2e/raw-client.js'
 import { fact } from '../helpers/pools-helpers.js'
-import { arena, eventually, memoryBody, objects, signedAt } from '../helpers/hostile-helpers.js'
-import { identityFor } from '../helpers/sync-helpers.js'
+import { arena, writersArena, eventually, memoryBody, objects, signedAt } from '../helpers/hostile-helpers.js'
 
 /**
  * Regression (issue 13, "Hostile peers" 3): any writer's signed `forget` tombstone of anyone's
@@ -12,11 +11,7 @@ import { identityFor } from '../helpers/sync-helpers.js'
  * `forgetBy: 'writers'`); expiry and EPHEMERAL consumption count only where the record shows them.
  */
 test('a writer’s tombstones of the owner’s memory, from a raw client, are ignored on every replica; its own memory it may forget', async () => {
-  const a = await arena()
-  const bob = await a.replica('bob')
-  const malloryId = await identityFor('mallory')
-  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
-  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  const { a, bob, malloryId } = await writersArena()
   const rome = await a.owner.mem.pools.write(a.pool, fact('Aria', 'lives_in', 'Rome'))
   const mallory = await a.raw(malloryId.did, true)
   const own = await signedAt(malloryId, a.pool, PoolKind.MEMORY, memoryBody('mallory', 'mine'), Date.now())

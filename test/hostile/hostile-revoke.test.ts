@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { PoolKind, type TombstoneBody } from '../../src/pools/records.js'
 import { asValue } from '../../e2e/raw-client.js'
 import { fact } from '../helpers/pools-helpers.js'
-import { arena, eventually, memoryBody, objects, signedAt, sleep } from '../helpers/hostile-helpers.js'
+import { arena, writersArena, eventually, memoryBody, objects, signedAt, sleep } from '../helpers/hostile-helpers.js'
 import { identityFor } from '../helpers/sync-helpers.js'
 
 /**
@@ -13,11 +13,7 @@ import { identityFor } from '../helpers/sync-helpers.js'
  * member dated before it counts, whatever its date.
  */
 test('a revoked member that backdates its records into its old grant is refused on every replica', async () => {
-  const a = await arena()
-  const bob = await a.replica('bob')
-  const malloryId = await identityFor('mallory')
-  await a.owner.mem.pools.share(a.pool, bob.id.did, { write: true })
-  await a.owner.mem.pools.share(a.pool, malloryId.did, { write: true })
+  const { a, bob, malloryId } = await writersArena()
   const mallory = await a.raw(malloryId.did, true)
   await sleep(30)
 
