@@ -11,7 +11,6 @@ import type { SmpArtifactStore } from './artifacts/store.js'
 import type { PoolStore } from './pools/store.js'
 import type { SmallStore } from './small/store-api.js'
 import { indexedDbStorage } from './storage/dexie-adapter.js'
-import { memoryStorage } from './storage/memory-adapter.js'
 import type { StoragePort } from './storage/port.js'
 import type { SyncStore } from './sync/store.js'
 import type { WorkingStore } from './working/store.js'
@@ -184,13 +183,15 @@ export async function openMemoryModules(options: CreateMemoryOptions = {}): Prom
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'must be an object')
   // Loading replays records and the first writes hash: have the WebAssembly hasher in place first.
   await fastHashReady()
-  return MemoryModules.open(pickStorage(options), options)
+  return MemoryModules.open(await pickStorage(options), options)
 }
 
-function pickStorage(options: CreateMemoryOptions): StoragePort {
+async function pickStorage(options: CreateMemoryOptions): Promise<StoragePort> {
   const storage = options.storage ?? (options.indexedDB || typeof indexedDB !== 'undefined' ? 'indexeddb' : 'memory')
   if (typeof storage === 'object' && storage !== null) return storage
-  if (storage === 'memory') return memoryStorage()
+  // Loaded on use: a browser's worker stores in IndexedDB, and the in-memory adapter is 3 kB gz it
+  // would otherwise download for nothing.
+  if (storage === 'memory') return (await import('./storage/memory-adapter.js')).memoryStorage()
   if (storage === 'indexeddb') {
     const factory = options.indexedDB ?? (typeof indexedDB === 'undefined' ? undefined : indexedDB)
     if (!factory) {
