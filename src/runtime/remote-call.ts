@@ -26,6 +26,13 @@ export interface CallTarget {
   invoke(...args: unknown[]): Promise<unknown>
 }
 
+/**
+ * The call protocol a worker speaks, answered by the host's `ping()`: 2 has `callMany` and
+ * `claim`. A page batches only with a worker that answered 2 or more: a SharedWorker of an older
+ * build, still running for another tab, gets one message per call as before.
+ */
+export const CALL_PROTOCOL = 2
+
 /** One call of a batch: what `call(method, ...args)` takes. */
 export interface BatchedCall {
   readonly method: string
@@ -163,20 +170,21 @@ export function lazyTarget(resolve: () => Promise<unknown>): Comlink.Remote<Call
 }
 
 /**
- * Page side: an object whose methods call `target` in the worker. Calls of one method made in the
- * same tick cross as one message (`callMany`), so a burst of 1,000 writes is one message each way
- * rather than 2,000, and the writes reach the worker's batcher in one task: one transaction.
+ * Page side: an object whose methods call `target` in the worker. With `batch` (a worker of
+ * CALL_PROTOCOL 2 or later), calls of one method made in the same tick cross as one message
+ * (`callMany`), so a burst of 1,000 writes is one message each way rather than 2,000, and the
+ * writes reach the worker's batcher in one task: one transaction.
  */
-export function remoteObject<T extends object>(target: Comlink.Remote<CallTarget>, data: Readonly<Record<string, unknown>> = {}): T {
+export function remoteObject<T extends object>(target: Comlink.Remote<CallTarget>, data: Readonly<Record<string, unknown>> = {}, batch = false): T {
   const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>()
-  const calls = new CallQueue(target)
+  const calls = batch ? new CallQueue(target) : null
   return new Proxy({} as T, {
     get(_obj, prop) {
       if (typeof prop !== 'string' || prop === 'then') return undefined
       if (prop in data) return data[prop]
       let m = methods.get(prop)
       if (!m) {
-        m = async (...args: unknown[]) => unwrap(await calls.call(prop, args))
+        m = async (...args: unknown[]) => unwrap(await (calls ? calls.call(prop, args) : target.call(prop, ...args.map(wrapArg))), batch)
         methods.set(prop, m)
       }
       return m
@@ -250,11 +258,11 @@ function wrapArg(arg: unknown): unknown {
   return typeof arg === 'function' ? Comlink.proxy(arg as (...a: unknown[]) => unknown) : arg
 }
 
-async function unwrap(result: unknown): Promise<unknown> {
+async function unwrap(result: unknown, batch: boolean): Promise<unknown> {
   // Plain results are never functions; a comlink Remote (a returned target) always is.
   if (typeof result !== 'function') return result
   const target = result as unknown as Comlink.Remote<CallTarget>
   const { kind, data } = await target.describe()
-  if (kind === 'object') return remoteObject(target, data)
-  return (...args: unknown[]) => target.invoke(...args.map(wrapArg)).then(unwrap)
+  if (kind === 'object') return remoteObject(target, data, batch)
+  return (...args: unknown[]) => target.invoke(...args.map(wrapArg)).then((r) => unwrap(r, batch))
 }

@@ -24,6 +24,26 @@ describe.each(['shared', 'dedicated'] as const)('a burst through the %s worker',
     await again.close()
   })
 
+  test('openMemory batches with a worker of this build: 100 writes in one tick post one message', async () => {
+    const mem = await openMemory({ worker, mode, name: `batch-count-${mode}-${crypto.randomUUID()}`, persist: false })
+    await mem.facts.write('The first call loads the facts target')
+    // A module's target is a comlink proxy on a MessagePort of its own (in both modes): its posts, counted in place.
+    const proto = MessagePort.prototype as { postMessage: (...a: unknown[]) => void }
+    const post = proto.postMessage
+    let posted = 0
+    proto.postMessage = function (this: unknown, ...a: unknown[]) {
+      posted++
+      return post.apply(this, a)
+    }
+    try {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => mem.facts.write(`Counted note ${i}`)))
+    } finally {
+      proto.postMessage = post
+    }
+    expect(posted).toBe(1)
+    await mem.close()
+  })
+
   test('a burst of reads beside a burst of writes: each read gets its own answer', async () => {
     const mem = await openMemory({ worker, mode, name: `batch-reads-${mode}-${crypto.randomUUID()}`, persist: false })
     const [a, b] = await Promise.all([mem.facts.write('Aria is planning a trip to Lisbon'), mem.facts.write('Bruno wants to reschedule the chess tournament')])

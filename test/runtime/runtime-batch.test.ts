@@ -4,7 +4,8 @@ import { afterEach, describe, expect, test } from 'vitest'
 import type { FactStore } from '../../src/facts/types.js'
 import { openMemoryModules, type MemoryModules } from '../../src/memory-loader.js'
 import { installErrorTransfer } from '../../src/runtime/error-transfer.js'
-import { callTarget, remoteObject, type CallTarget } from '../../src/runtime/remote-call.js'
+import { createMemoryHost } from '../../src/runtime/host.js'
+import { CALL_PROTOCOL, callTarget, remoteObject, type CallTarget } from '../../src/runtime/remote-call.js'
 import { FACTS_SURFACE } from '../../src/runtime/surfaces/facts.js'
 import { WORKING_SURFACE } from '../../src/runtime/surfaces/working.js'
 import type { WorkingMemory } from '../../src/working/types.js'
@@ -25,7 +26,7 @@ interface Wired {
   readonly storage: CountingStorage
   /** Messages the page side posted to the worker side. */
   readonly posted: () => number
-  readonly target: <T extends object>(made: CallTarget) => { remote: T; raw: Comlink.Remote<CallTarget> }
+  readonly target: <T extends object>(made: CallTarget, batch?: boolean) => { remote: T; raw: Comlink.Remote<CallTarget> }
 }
 
 const opened: Array<() => Promise<void>> = []
@@ -46,7 +47,7 @@ async function wired(): Promise<Wired> {
     modules,
     storage,
     posted: () => posted,
-    target: <T extends object>(made: CallTarget) => {
+    target: <T extends object>(made: CallTarget, batch = true) => {
       const { port1, port2 } = new MessageChannel()
       ports.push(port1, port2)
       Comlink.expose(made, port1)
@@ -60,7 +61,7 @@ async function wired(): Promise<Wired> {
         start: () => port2.start(),
       }
       const raw = Comlink.wrap<CallTarget>(page)
-      return { remote: remoteObject<T>(raw), raw }
+      return { remote: remoteObject<T>(raw, {}, batch), raw }
     },
   }
 }
@@ -108,6 +109,21 @@ describe('calls made in one tick cross as one message', () => {
     expect(typeof stop).toBe('function')
     await stop()
     expect(w.posted()).toBeGreaterThanOrEqual(2)
+  })
+})
+
+describe('a worker older than callMany', () => {
+  test('the host answers ping with the call protocol openMemory batches for', () => {
+    expect(createMemoryHost().ping()).toBe(CALL_PROTOCOL)
+    expect(CALL_PROTOCOL).toBeGreaterThanOrEqual(2)
+  })
+
+  test('without batching (a worker that answered ping with true), each call is its own message, as before', async () => {
+    const w = await wired()
+    const { remote: facts } = w.target<FactStore>(callTarget(w.modules.facts, FACTS_SURFACE), false)
+    const refs = await Promise.all(Array.from({ length: 20 }, (_, i) => facts.write(`Unbatched note ${i}`)))
+    expect(w.posted()).toBe(20)
+    expect(new Set(refs).size).toBe(20)
   })
 })
 
