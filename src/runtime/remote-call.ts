@@ -77,6 +77,7 @@ export function callTarget(target: object, surface: HandleSurface): CallTarget &
   }
   // Results of batched calls that stay here until the page claims them (comlink carries a proxy
   // only as a whole return value). Ids are random: in a SharedWorker, other tabs share this target.
+  // The page claims on receipt; one whose tab closed in between stays until the memory closes.
   const held = new Map<string, CallTarget>()
   const wrapper: CallTarget & Comlink.ProxyMarked = Comlink.proxy({
     describe: () => ({ kind: typeof target === 'function' ? ('function' as const) : ('object' as const), data }),
