@@ -30,6 +30,25 @@ export const benchApi = {
     }
     return out
   },
+  /** A burst of `n` writes called directly in the worker, all at once: what the client's burst costs without the page. */
+  async directBurst(name: string, n: number, salt: string): Promise<number> {
+    const mem = await memoryOn(name)
+    const t = performance.now()
+    await Promise.all(Array.from({ length: n }, (_, i) => mem.facts.write(factRow(i, `${salt}-${name}`).content)))
+    return performance.now() - t
+  },
+  /**
+   * Cold open without the page: createMemory on `name` in this (fresh) worker and its first
+   * retrieve, as the client's cold open does through openMemory. The worker's start is not in it.
+   */
+  async directColdOpen(name: string): Promise<number> {
+    const t = performance.now()
+    const mem = await createMemory({ storage: indexedDbStorage({ name }) })
+    await mem.facts.retrieve('x', { budgetTokens: 0 })
+    const ms = performance.now() - t
+    await mem.close()
+    return ms
+  },
   async directRetrieveLatencies(name: string, queries: string[]): Promise<number[]> {
     const mem = await memoryOn(name)
     await mem.facts.refresh()

@@ -53,6 +53,9 @@ async function main(): Promise<ClientBenchRow[]> {
   const burst = performance.now() - t
   const rawBurst = await api.rawBulkPut(name, 1000, 0)
   rows.push({ metric: 'burst of 1,000 writes', memweave: `${ms(burst)} (${Math.round(1000 / (burst / 1000))}/s)`, baseline: `${ms(rawBurst)} raw Dexie bulkPut in worker`, ratio: burst / rawBurst })
+  // The same burst called in the worker: how much of the row above is the page's (issue 31).
+  const directBurst = await api.directBurst(`${name}-direct`, 1000, 'burst')
+  rows.push({ metric: 'burst in-worker call', memweave: ms(directBurst), baseline: `${ms(rawBurst)} raw Dexie bulkPut in worker`, ratio: directBurst / rawBurst })
   console.log('burst done')
 
   // Retrieve at each size, then cold open at the largest.
@@ -86,6 +89,11 @@ async function main(): Promise<ClientBenchRow[]> {
   await cold.close()
   const raw = await api.rawOpenAll(name)
   rows.push({ metric: `cold open at ${written.toLocaleString('en')}`, memweave: ms(open), baseline: `${ms(raw.ms)} raw Dexie open + read ${raw.rows.toLocaleString('en')} rows`, ratio: open / raw.ms })
+  // The same open without the page, in a fresh dedicated worker: how much of the row above is the client's (issue 31).
+  const fresh = new Worker(workerUrl, { type: 'module' })
+  const direct = await Comlink.wrap<typeof benchApi>(fresh).directColdOpen(name)
+  fresh.terminate()
+  rows.push({ metric: 'cold open in-worker call', memweave: ms(direct), baseline: `${ms(raw.ms)} raw Dexie open + read`, ratio: direct / raw.ms })
   shared.port.close()
   return rows
 }

@@ -9,7 +9,7 @@ import { chunksOf, type BackupSource } from './backup/source.js'
 import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
 import type { HostedMemory, JudgeSettings, MemoryHost, PageJudge } from './runtime/host.js'
-import { lazyTarget, remoteObject, type CallTarget } from './runtime/remote-call.js'
+import { CALL_PROTOCOL, lazyTarget, remoteObject, type CallTarget } from './runtime/remote-call.js'
 
 export interface OpenMemoryOptions {
   /** IndexedDB database name. Default `'memweave'`. */
@@ -88,8 +88,9 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
   const started = startWorker(mode, name, options.worker)
   const host = Comlink.wrap<MemoryHost>(started.endpoint)
   let hosted: Comlink.Remote<HostedMemory>
+  let protocol: number
   try {
-    await answers(host, started, timeoutMs)
+    protocol = await answers(host, started, timeoutMs)
     hosted = (await host.open({
       name,
       identity: options.identity ? identityKeys(options.identity) : null,
@@ -111,7 +112,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
   const modules = Object.fromEntries(MEMORY_MODULES.map((m) => [m, lazyTarget(() => hosted.module(m))] as const)) as {
     [K in MemoryModule]: Comlink.Remote<CallTarget>
   }
-  return new ClientMemory(hosted, modules, options.identity ?? null, started.terminate, {
+  return new ClientMemory(hosted, modules, protocol >= CALL_PROTOCOL, options.identity ?? null, started.terminate, {
     mode,
     persisted,
     isLeader: async () => (await hosted.info()).leader,
@@ -167,13 +168,16 @@ function startWorker(mode: 'shared' | 'dedicated', name: string, url: URL | stri
   return { endpoint: worker, terminate: () => worker.terminate(), failed, stopWatching: () => worker.removeEventListener('error', onError) }
 }
 
-/** Waits until the worker's script has loaded and answers, or rejects with WORKER_FAILED naming the likely cause. */
-async function answers(host: Comlink.Remote<MemoryHost>, started: StartedWorker, timeoutMs: number): Promise<void> {
+/**
+ * Waits until the worker's script has loaded and answers, or rejects with WORKER_FAILED naming the
+ * likely cause. Resolves with the worker's call protocol (1 for a worker older than CALL_PROTOCOL 2).
+ */
+async function answers(host: Comlink.Remote<MemoryHost>, started: StartedWorker, timeoutMs: number): Promise<number> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs)))
   try {
-    const outcome = await Promise.race([host.ping().then(() => null), started.failed, timedOut])
-    if (outcome === null) return
+    const outcome = await Promise.race([host.ping().then((v) => ({ protocol: typeof v === 'number' ? v : 1 })), started.failed, timedOut])
+    if (typeof outcome === 'object') return outcome.protocol
     throw new MemweaveError(
       ErrorCode.WORKER_FAILED,
       `the memweave worker did not start (${outcome}). Likely causes: the worker script or one of its chunks was not served ` +
@@ -212,6 +216,7 @@ class ClientMemory implements RemoteMemory {
   constructor(
     hosted: Comlink.Remote<HostedMemory>,
     modules: { readonly [K in MemoryModule]: Comlink.Remote<CallTarget> },
+    batch: boolean,
     identity: Identity | null,
     terminate: () => void,
     runtime: RuntimeInfo,
@@ -221,12 +226,13 @@ class ClientMemory implements RemoteMemory {
     this.identity = identity
     this.runtime = runtime
     // Each module is a thin proxy: a method call crosses to the worker; callbacks and handles come back as proxies.
-    this.facts = remoteObject(modules.facts)
-    this.pools = remoteObject(modules.pools)
-    this.working = remoteObject(modules.working)
-    this.small = remoteObject(modules.small)
-    this.artifacts = remoteObject(modules.artifacts)
-    this.sync = remoteObject(modules.sync)
+    // A worker that speaks callMany gets one message per method and tick (remote-call.ts).
+    this.facts = remoteObject(modules.facts, {}, batch)
+    this.pools = remoteObject(modules.pools, {}, batch)
+    this.working = remoteObject(modules.working, {}, batch)
+    this.small = remoteObject(modules.small, {}, batch)
+    this.artifacts = remoteObject(modules.artifacts, {}, batch)
+    this.sync = remoteObject(modules.sync, {}, batch)
   }
 
   /** The worker's backup, a page of lines per round trip. */

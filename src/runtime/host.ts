@@ -7,7 +7,7 @@ import { indexedDbStorage } from '../storage/dexie-adapter.js'
 import { TabElection } from './election.js'
 import { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
-import { callTarget, type CallTarget } from './remote-call.js'
+import { CALL_PROTOCOL, callTarget, type CallTarget } from './remote-call.js'
 import { MODULE_SURFACES } from './module-surfaces.js'
 import type { ConflictJudge, ConflictJudgeOptions, JudgeVerdict } from '../conflict-judge/types.js'
 import type { BackupPages, BackupSink, RemoteExportOptions, RemoteImportOptions } from './backup-protocol.js'
@@ -55,8 +55,12 @@ export interface HostedMemory {
 }
 
 export interface MemoryHost {
-  /** Answers once the worker's script and its imports have loaded (openMemory's WORKER_FAILED check). */
-  ping(): true
+  /**
+   * Answers once the worker's script and its imports have loaded (openMemory's WORKER_FAILED
+   * check), with the version of the call protocol it speaks (remote-call.ts `CALL_PROTOCOL`; a
+   * worker older than `callMany` answered `true`).
+   */
+  ping(): number | true
   /** `judge`: the page's conflict judge (with `options.conflictJudge`), as a comlink proxy. */
   open(options: WorkerOpenOptions, judge?: PageJudge): Promise<HostedMemory>
 }
@@ -130,7 +134,7 @@ export function createMemoryHost(): MemoryHost {
   }
 
   return {
-    ping: () => true,
+    ping: () => CALL_PROTOCOL,
     async open(o: WorkerOpenOptions, judge?: PageJudge): Promise<HostedMemory> {
       const did = o.identity ? (await identityFromKeys(o.identity)).did : null
       const key = JSON.stringify([o.name, did, o.capabilities ?? null, o.multiValuedPredicates ?? null, o.freeTextConflicts ?? null, o.small ?? null, o.election, o.conflictJudge ?? null])
