@@ -282,5 +282,5 @@ describe('the checks catch a broken example (a test of the test)', () => {
     expect(checked.get(files.types)!.join('\n')).toMatch(/wrte/)
     expect(ran.get(files.throws)).toMatch(/INVALID_ARGUMENT|storage/)
     expect(ran.get(files.fine)).toMatch(/one and one/)
-  }, 120_000)
+  }, 240_000)
 })
