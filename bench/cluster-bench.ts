@@ -64,7 +64,7 @@ export interface ClusterBenchRow {
 
 const REPO = new URL('..', import.meta.url).pathname
 
-class BenchNode {
+export class BenchNode {
   readonly url: string
   readonly #child: ChildProcess
   readonly #lines: AsyncIterator<string>
@@ -82,11 +82,15 @@ class BenchNode {
     return new BenchNode(child, m[1]!, lines)
   }
   async heapUsed(): Promise<number> {
+    return (await this.memory()).heapUsed
+  }
+  /** `process.memoryUsage()` of the node after a full GC. */
+  async memory(): Promise<{ heapUsed: number; rss: number }> {
     this.#child.stdin!.write('gc\n')
     for (;;) {
       const { value } = await this.#lines.next()
       const m = /^mem (.*)$/.exec(String(value))
-      if (m) return (JSON.parse(m[1]!) as { heapUsed: number }).heapUsed
+      if (m) return JSON.parse(m[1]!) as { heapUsed: number; rss: number }
     }
   }
   /** CPU time (user + system) of the node process so far, µs. */
@@ -111,14 +115,14 @@ class BenchNode {
   }
 }
 
-interface BenchClient {
+export interface BenchClient {
   readonly ws: WebSocket
   /** Receipt times of update frames, in order. */
   readonly received: number[]
   readonly ready: Promise<void>
 }
 
-function openClient(url: string, pool: string, token: string): BenchClient {
+export function openClient(url: string, pool: string, token: string): BenchClient {
   const ws = new WebSocket(`${url}/${pool}?token=${encodeURIComponent(token)}`, { perMessageDeflate: false })
   const received: number[] = []
   const ready = new Promise<void>((ok, fail) => {
