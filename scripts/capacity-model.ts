@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/capacity-model.ts [--pools 1000000] [--clients 10000000] [--rate 0.0167]
  *       [--activity lognormal:1 | zipf:0.8] [--sizes lognormal:1] [--doc-median 65536] [--doc-sigma 1.5]
- *       [--compact-after 262144] [--seed 1]
+ *       [--compact-after 4194304] [--seed 1]
  *
  * The measured inputs (MEASURED below) come from `MEMWEAVE_BENCH_ONLY=capacity npm run bench`
  * (bench/capacity-bench.ts); re-run it on the target hardware and pass its figures with
@@ -79,7 +79,7 @@ export const DEFAULT_ASSUMPTIONS: Assumptions = {
   pools: 1_000_000,
   clients: 10_000_000,
   updatesPerClientPerSecond: 1 / 60,
-  compactAfterBytes: 256 * 1024,
+  compactAfterBytes: 4 * 2 ** 20,
   sweepSeconds: 60,
   nodeCpuTarget: 0.6,
   nodeMemoryBytes: 8 * 2 ** 30,
@@ -126,16 +126,24 @@ export function redisLoad(pool: Pool, m: Measured, a: Assumptions): { cpuUs: num
 /** Pools spread over `bins` (uniformly, as a hash spreads them): the fullest bin's share of the budget. */
 export interface Packing {
   readonly bins: number
+  /** The bins the totals need at the targets (every bin equally full): `bins` minus this is what the hash's imbalance costs. */
+  readonly bound: number
   /** Highest utilisation of any bin, CPU and memory, as a fraction of the whole budget (not the target). */
   readonly maxCpu: number
   readonly maxMemory: number
   readonly meanCpu: number
   readonly meanMemory: number
+  /**
+   * Pools past a target on their own: they cannot share a bin within the targets, and with affine
+   * routing one pool cannot be split, so each needs a bin (node, shard) of its own, left out of
+   * `bins` and of the figures above.
+   */
+  readonly oversized: number
 }
 
 /**
- * The fewest bins (node processes or shards) for which no bin goes past its targets (or past the
- * one pool that alone exceeds them), starting at the bound the totals give and stepping up by 1%. `assign(i, bins)` places pool i (a hash; injected so
+ * The fewest bins (node processes or shards) for which no bin goes past its targets, starting at
+ * the bound the totals give and stepping up by 1%; pools past a target alone are counted apart. `assign(i, bins)` places pool i (a hash; injected so
  * a test can place pools by hand).
  */
 export function pack(
@@ -143,24 +151,32 @@ export function pack(
   budget: { readonly cpuUs: number; readonly cpuTarget: number; readonly bytes: number; readonly memoryTarget: number },
   assign: (i: number, bins: number) => number,
 ): Packing {
-  const totalCpu = cpu.reduce((s, x) => s + x, 0)
-  const totalBytes = bytes.reduce((s, x) => s + x, 0)
-  // One pool past a target alone cannot be split: aim for no bin fuller than the target or that pool.
-  const cpuCap = Math.max(budget.cpuTarget, largest(cpu) / budget.cpuUs)
-  const memoryCap = Math.max(budget.memoryTarget, largest(bytes) / budget.bytes)
-  let bins = Math.max(1, Math.ceil(totalCpu / (budget.cpuUs * budget.cpuTarget)), Math.ceil(totalBytes / (budget.bytes * budget.memoryTarget)))
+  const fits = (i: number): boolean => cpu[i]! <= budget.cpuUs * budget.cpuTarget && bytes[i]! <= budget.bytes * budget.memoryTarget
+  let totalCpu = 0
+  let totalBytes = 0
+  let oversized = 0
+  for (let i = 0; i < cpu.length; i++) {
+    if (!fits(i)) oversized++
+    else {
+      totalCpu += cpu[i]!
+      totalBytes += bytes[i]!
+    }
+  }
+  const bound = Math.max(1, Math.ceil(totalCpu / (budget.cpuUs * budget.cpuTarget)), Math.ceil(totalBytes / (budget.bytes * budget.memoryTarget)))
+  let bins = bound
   for (;;) {
     const c = new Float64Array(bins)
     const b = new Float64Array(bins)
     for (let i = 0; i < cpu.length; i++) {
+      if (!fits(i)) continue
       const k = assign(i, bins)
       c[k]! += cpu[i]!
       b[k]! += bytes[i]!
     }
     const maxCpu = largest(c) / budget.cpuUs
     const maxMemory = largest(b) / budget.bytes
-    if ((maxCpu <= cpuCap && maxMemory <= memoryCap) || bins >= cpu.length) {
-      return { bins, maxCpu, maxMemory, meanCpu: totalCpu / bins / budget.cpuUs, meanMemory: totalBytes / bins / budget.bytes }
+    if ((maxCpu <= budget.cpuTarget && maxMemory <= budget.memoryTarget) || bins >= cpu.length) {
+      return { bins, bound, maxCpu, maxMemory, meanCpu: totalCpu / bins / budget.cpuUs, meanMemory: totalBytes / bins / budget.bytes, oversized }
     }
     bins += Math.max(1, Math.ceil(bins / 100))
   }
@@ -303,11 +319,11 @@ export function formatPlan(r: Plan, a: Assumptions, p: Population): string {
     `population: ${r.pools} pools, ${r.clients} clients (per pool: ${dist(p.clients)}), ${(a.updatesPerClientPerSecond * 60).toFixed(2)} updates per client per minute (activity: ${dist(p.activity)}),`,
     `  documents lognormal around ${(p.documentMedianBytes / 1024).toFixed(0)} KiB (sigma ${p.documentSigma}), compactAfterBytes ${(a.compactAfterBytes / 1024).toFixed(0)} KiB, seed ${p.seed}`,
     `demand: ${r.updatesPerSecond.toFixed(0)} updates/s, ${r.deliveriesPerSecond.toFixed(0)} deliveries/s, Redis ${r.redisOpsPerSecond.toFixed(0)} commands/s and ${gib(r.redisBytes)}`,
-    `relay node processes (1 core, ${gib(a.nodeMemoryBytes)}; planned to ${pct(a.nodeCpuTarget)} CPU, ${pct(a.nodeMemoryTarget)} memory): ${r.nodes.bins}`,
+    `relay node processes (1 core, ${gib(a.nodeMemoryBytes)}; planned to ${pct(a.nodeCpuTarget)} CPU, ${pct(a.nodeMemoryTarget)} memory): ${r.nodes.bins} (the totals alone: ${r.nodes.bound})`,
     `  fullest node: CPU ${pct(r.nodes.maxCpu)}, memory ${pct(r.nodes.maxMemory)}; mean CPU ${pct(r.nodes.meanCpu)}, memory ${pct(r.nodes.meanMemory)}; headroom on the fullest: CPU ${pct(1 - r.nodes.maxCpu)}, memory ${pct(1 - r.nodes.maxMemory)}`,
-    `  hottest pool: ${pct(r.hottestPoolCpu)} of one node's core${r.hottestPoolCpu > a.nodeCpuTarget ? ' (past the target: one pool cannot be split over nodes with affine routing)' : ''}`,
-    `Redis shards (masters: 1 core, ${gib(a.shardMemoryBytes)} maxmemory; planned to ${pct(a.shardCpuTarget)} CPU, ${pct(a.shardMemoryTarget)} memory): ${r.shards.bins}`,
-    `  fullest shard: CPU ${pct(r.shards.maxCpu)}, memory ${pct(r.shards.maxMemory)}; headroom on the fullest: CPU ${pct(1 - r.shards.maxCpu)}, memory ${pct(1 - r.shards.maxMemory)}`,
+    `  hottest pool: ${pct(r.hottestPoolCpu)} of one node's core${r.nodes.oversized > 0 ? `; ${r.nodes.oversized} pools past the target alone, each needing a node of its own (affine routing cannot split a pool), not counted above` : ''}`,
+    `Redis shards (masters: 1 core, ${gib(a.shardMemoryBytes)} maxmemory; planned to ${pct(a.shardCpuTarget)} CPU, ${pct(a.shardMemoryTarget)} memory): ${r.shards.bins} (the totals alone: ${r.shards.bound})`,
+    `  fullest shard: CPU ${pct(r.shards.maxCpu)}, memory ${pct(r.shards.maxMemory)}; headroom on the fullest: CPU ${pct(1 - r.shards.maxCpu)}, memory ${pct(1 - r.shards.maxMemory)}${r.shards.oversized > 0 ? `; ${r.shards.oversized} pools past a shard's target alone` : ''}`,
   ].join('\n')
 }
 
