@@ -27,7 +27,8 @@ import { RedisServer } from '../test/helpers/redis-server.js'
  * work per node: node CPU time (user + system, every node summed) from the first send until every
  * update was delivered, as deliveries per node CPU-second (with every node on the same 2 shared
  * cores, this is the per-node throughput that does not depend on how many cores the bench had),
- * and the updates applied by all nodes (each node's `updates_in_total` + `updates_out_total`) per
+ * the same less the nodes' idle CPU (each node's fixed cost, measured over 2 s with every client
+ * connected and nothing sent, times the phase's length), and the updates applied by all nodes (each node's `updates_in_total` + `updates_out_total`) per
  * update sent: 1 when each pool lives on one node, N when every pool is on all N.
  */
 
@@ -58,6 +59,8 @@ export interface ClusterBenchRow {
   readonly routing: Routing
   /** Reader deliveries per second of node CPU time (all nodes summed) over the update phase. */
   readonly deliveriesPerCpuSecond: number
+  /** The same, less what the nodes spent idle over as long (measured for 2 s before, clients connected). */
+  readonly deliveriesPerBusyCpuSecond: number
   /** Updates applied by all nodes together per update sent (NaN for the single process). */
   readonly appliesPerUpdate: number
 }
@@ -165,7 +168,14 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const sent: number[][] = poolIds.map(() => [])
   const payload = 'x'.repeat(payloadBytes)
   const docs = poolIds.map(() => new Y.Doc())
+  // Idle: every client connected, nothing sent, for 2 s: each node's fixed cost (timers, its blocking XREAD, GC).
+  const idleFrom = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const idleStart = performance.now()
+  await new Promise((r) => setTimeout(r, 2000))
+  const idleTo = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const idlePerMs = idleTo.reduce((s, c, i) => s + (c - idleFrom[i]!), 0) / 1e6 / (performance.now() - idleStart)
   const cpuBefore = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const phaseStart = performance.now()
   const appliedBefore = await Promise.all(nodes.map((node) => node.applied()))
   await new Promise<void>((done) => {
     let finished = 0
@@ -191,6 +201,7 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   while (delivered() < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
   const cpuAfter = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const cpuSeconds = cpuAfter.reduce((s, c, i) => s + (c - cpuBefore[i]!), 0) / 1e6
+  const busySeconds = cpuSeconds - idlePerMs * (performance.now() - phaseStart)
   const appliedAfter = await Promise.all(nodes.map((node) => node.applied()))
   const applied = appliedAfter.reduce((s, a, i) => s + (a - appliedBefore[i]!), 0)
   const latencies: number[] = []
@@ -215,7 +226,7 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const got = delivered()
   return {
     target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool,
-    routing, deliveriesPerCpuSecond: got / cpuSeconds, appliesPerUpdate: applied / (pools * updates),
+    routing, deliveriesPerCpuSecond: got / cpuSeconds, deliveriesPerBusyCpuSecond: got / busySeconds, appliesPerUpdate: applied / (pools * updates),
   }
 }
 
@@ -243,7 +254,7 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<Clu
 }
 
 export function formatClusterReport(rows: readonly ClusterBenchRow[], options: ClusterBenchOptions): string {
-  const head = ['relay', 'routing', 'delivered', 'updates/s delivered', 'p50', 'p99', 'deliveries per node CPU-s', 'applies per update', 'heap per pool per node']
+  const head = ['relay', 'routing', 'delivered', 'updates/s delivered', 'p50', 'p99', 'deliveries per node CPU-s', 'same, idle CPU taken out', 'applies per update', 'heap per pool per node']
   const body = rows.map((r) => [
     r.target,
     r.nodes > 1 ? r.routing : '-',
@@ -252,6 +263,7 @@ export function formatClusterReport(rows: readonly ClusterBenchRow[], options: C
     `${r.p50Ms.toFixed(1)} ms`,
     `${r.p99Ms.toFixed(1)} ms`,
     r.deliveriesPerCpuSecond.toFixed(0),
+    r.deliveriesPerBusyCpuSecond.toFixed(0),
     Number.isNaN(r.appliesPerUpdate) ? '-' : r.appliesPerUpdate.toFixed(2),
     `${(r.heapPerPool / 1024).toFixed(1)} KiB`,
   ])
