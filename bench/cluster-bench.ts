@@ -6,12 +6,16 @@ import { createIdentity, type Identity } from '../src/core/identity.js'
 import { derivePoolId } from '../src/pools/records.js'
 import { syncStep1Frame, updateFrame } from '../src/relay/frames.js'
 import { createPoolToken } from '../src/sync/pool-token.js'
+import { rendezvousOrder } from '../test/helpers/affine-proxy.js'
 import { RedisServer } from '../test/helpers/redis-server.js'
 
 /**
  * The relay as a cluster (issue 18): many clients over many pools, every pool with one writer and
- * the rest readers, clients spread round-robin over 1, 2 or 3 relay nodes sharing one redis-server,
- * beside the single-process relay (in memory) in the same run. Every relay is a child process
+ * the rest readers, clients spread round-robin over 1, 2 or 3 relay nodes sharing one redis-server
+ * (what a balancer's `leastconn` does with equal connections: every pool on every node), then over
+ * 3 nodes pool-affine (issue 33: every client of a pool on the pool's node, chosen by the rendezvous
+ * hash test/helpers/affine-proxy.ts routes by, so no node applies another node's pools), beside the
+ * single-process relay (in memory) in the same run. Every relay is a child process
  * (bench/cluster-node.ts); the clients are bare websockets in this process speaking y-websocket
  * (step 1, then counting update frames), so the bench process stays light.
  *
@@ -19,7 +23,13 @@ import { RedisServer } from '../test/helpers/redis-server.js'
  * to the last receipt) and delivery latency p50/p99 (a writer's send until a reader has it; the
  * k-th update frame a reader gets is the k-th its pool's writer sent, one writer per pool). Then
  * memory per pool per node: heap after a full GC with every pool loaded and its clients connected
- * but idle, minus the heap before any client, divided by the pools loaded on that node.
+ * but idle, minus the heap before any client, divided by the pools loaded on that node. And the
+ * work per node: node CPU time (user + system, every node summed) from the first send until every
+ * update was delivered, as deliveries per node CPU-second (with every node on the same 2 shared
+ * cores, this is the per-node throughput that does not depend on how many cores the bench had),
+ * the same less the nodes' idle CPU (each node's fixed cost, measured over 2 s with every client
+ * connected and nothing sent, times the phase's length), and the updates applied by all nodes (each node's `updates_in_total` + `updates_out_total`) per
+ * update sent: 1 when each pool lives on one node, N when every pool is on all N.
  */
 
 export interface ClusterBenchOptions {
@@ -33,6 +43,9 @@ export interface ClusterBenchOptions {
   readonly log: (line: string) => void
 }
 
+/** How clients are spread: round-robin over the nodes (`leastconn`), or every pool's clients on its node. */
+export type Routing = 'leastconn' | 'affine'
+
 export interface ClusterBenchRow {
   readonly target: string
   readonly nodes: number
@@ -43,11 +56,18 @@ export interface ClusterBenchRow {
   readonly p99Ms: number
   /** Heap bytes per loaded pool (with its idle clients), per node, mean over nodes. */
   readonly heapPerPool: number
+  readonly routing: Routing
+  /** Reader deliveries per second of node CPU time (all nodes summed) over the update phase. */
+  readonly deliveriesPerCpuSecond: number
+  /** The same, less what the nodes spent idle over as long (measured for 2 s before, clients connected). */
+  readonly deliveriesPerBusyCpuSecond: number
+  /** Updates applied by all nodes together per update sent (NaN for the single process). */
+  readonly appliesPerUpdate: number
 }
 
 const REPO = new URL('..', import.meta.url).pathname
 
-class BenchNode {
+export class BenchNode {
   readonly url: string
   readonly #child: ChildProcess
   readonly #lines: AsyncIterator<string>
@@ -65,12 +85,31 @@ class BenchNode {
     return new BenchNode(child, m[1]!, lines)
   }
   async heapUsed(): Promise<number> {
+    return (await this.memory()).heapUsed
+  }
+  /** `process.memoryUsage()` of the node after a full GC. */
+  async memory(): Promise<{ heapUsed: number; rss: number }> {
     this.#child.stdin!.write('gc\n')
     for (;;) {
       const { value } = await this.#lines.next()
       const m = /^mem (.*)$/.exec(String(value))
-      if (m) return (JSON.parse(m[1]!) as { heapUsed: number }).heapUsed
+      if (m) return JSON.parse(m[1]!) as { heapUsed: number; rss: number }
     }
+  }
+  /** CPU time (user + system) of the node process so far, µs. */
+  async cpuMicros(): Promise<number> {
+    this.#child.stdin!.write('cpu\n')
+    for (;;) {
+      const { value } = await this.#lines.next()
+      const m = /^cpu (\d+)$/.exec(String(value))
+      if (m) return Number(m[1])
+    }
+  }
+  /** Updates this node applied: from its own clients plus from other nodes (its /metrics). */
+  async applied(): Promise<number> {
+    const text = await (await fetch(`${this.url.replace('ws://', 'http://')}/metrics`)).text()
+    const read = (name: string): number => Number(new RegExp(`^memweave_relay_${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(text)?.[1] ?? NaN)
+    return read('updates_in_total') + read('updates_out_total')
   }
   async stop(): Promise<void> {
     const exited = new Promise((ok) => this.#child.once('exit', ok))
@@ -79,14 +118,14 @@ class BenchNode {
   }
 }
 
-interface BenchClient {
+export interface BenchClient {
   readonly ws: WebSocket
   /** Receipt times of update frames, in order. */
   readonly received: number[]
   readonly ready: Promise<void>
 }
 
-function openClient(url: string, pool: string, token: string): BenchClient {
+export function openClient(url: string, pool: string, token: string): BenchClient {
   const ws = new WebSocket(`${url}/${pool}?token=${encodeURIComponent(token)}`, { perMessageDeflate: false })
   const received: number[] = []
   const ready = new Promise<void>((ok, fail) => {
@@ -106,18 +145,21 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-async function runTarget(name: string, nodes: BenchNode[], owner: Identity, options: ClusterBenchOptions): Promise<ClusterBenchRow> {
+async function runTarget(name: string, nodes: BenchNode[], routing: Routing, owner: Identity, options: ClusterBenchOptions): Promise<ClusterBenchRow> {
   const { clients, pools, updates, intervalMs, payloadBytes, log } = options
   const perPool = Math.max(2, Math.floor(clients / pools))
   const before = await Promise.all(nodes.map((n) => n.heapUsed()))
   const poolIds = Array.from({ length: pools }, (_x, i) => derivePoolId(owner.did, i.toString(16).padStart(32, '0'), null))
   const expiresAt = Date.now() + 3_600_000
   const tokens = await Promise.all(poolIds.map((pool) => createPoolToken(owner, { pool, sub: owner.did, write: true, expiresAt })))
-  // Client c of pool p goes to node (p * perPool + c) % nodes: every pool spans every node.
+  // leastconn: client c of pool p goes to node (p * perPool + c) % nodes: every pool spans every node.
+  // affine: every client of pool p goes to the first node of p's rendezvous order.
   const all: BenchClient[][] = []
+  const names = nodes.map((_node, i) => `n${i + 1}`)
+  const home = (pool: string): BenchNode => nodes[names.indexOf(rendezvousOrder(pool, names)[0]!)]!
   let n = 0
   for (const [p, pool] of poolIds.entries()) {
-    all.push(Array.from({ length: perPool }, () => openClient(nodes[n++ % nodes.length]!.url, pool, tokens[p]!)))
+    all.push(Array.from({ length: perPool }, () => openClient((routing === 'affine' ? home(pool) : nodes[n++ % nodes.length]!).url, pool, tokens[p]!)))
     // Connect in batches, so the handshakes do not all land at once.
     if (p % 20 === 19) await Promise.all(all.flat().map((c) => c.ready))
   }
@@ -126,6 +168,15 @@ async function runTarget(name: string, nodes: BenchNode[], owner: Identity, opti
   const sent: number[][] = poolIds.map(() => [])
   const payload = 'x'.repeat(payloadBytes)
   const docs = poolIds.map(() => new Y.Doc())
+  // Idle: every client connected, nothing sent, for 2 s: each node's fixed cost (timers, its blocking XREAD, GC).
+  const idleFrom = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const idleStart = performance.now()
+  await new Promise((r) => setTimeout(r, 2000))
+  const idleTo = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const idlePerMs = idleTo.reduce((s, c, i) => s + (c - idleFrom[i]!), 0) / 1e6 / (performance.now() - idleStart)
+  const cpuBefore = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const phaseStart = performance.now()
+  const appliedBefore = await Promise.all(nodes.map((node) => node.applied()))
   await new Promise<void>((done) => {
     let finished = 0
     for (const [p] of poolIds.entries()) {
@@ -148,6 +199,11 @@ async function runTarget(name: string, nodes: BenchNode[], owner: Identity, opti
   const delivered = (): number => all.reduce((s, cs) => s + cs.slice(1).reduce((t, c) => t + c.received.length, 0), 0)
   const deadline = performance.now() + 60_000
   while (delivered() < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  const cpuAfter = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const cpuSeconds = cpuAfter.reduce((s, c, i) => s + (c - cpuBefore[i]!), 0) / 1e6
+  const busySeconds = cpuSeconds - idlePerMs * (performance.now() - phaseStart)
+  const appliedAfter = await Promise.all(nodes.map((node) => node.applied()))
+  const applied = appliedAfter.reduce((s, a, i) => s + (a - appliedBefore[i]!), 0)
   const latencies: number[] = []
   let first = Infinity
   let last = 0
@@ -162,12 +218,16 @@ async function runTarget(name: string, nodes: BenchNode[], owner: Identity, opti
   }
   latencies.sort((a, b) => a - b)
   const loaded = await Promise.all(nodes.map((node) => node.heapUsed()))
-  const poolsPerNode = pools // every pool has clients on every node (perPool >= nodes)
-  const heapPerPool = loaded.reduce((s, h, i) => s + (h - before[i]!) / poolsPerNode, 0) / nodes.length
+  // leastconn: every pool has clients on every node (perPool >= nodes); affine: the pools hashed to it.
+  const poolsOn = nodes.map((node) => (routing === 'affine' ? poolIds.filter((pool) => home(pool) === node).length : pools))
+  const heapPerPool = loaded.reduce((s, h, i) => s + (h - before[i]!) / Math.max(1, poolsOn[i]!), 0) / nodes.length
   for (const c of all.flat()) c.ws.terminate()
   for (const d of docs) d.destroy()
   const got = delivered()
-  return { target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool }
+  return {
+    target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool,
+    routing, deliveriesPerCpuSecond: got / cpuSeconds, deliveriesPerBusyCpuSecond: got / busySeconds, appliesPerUpdate: applied / (pools * updates),
+  }
 }
 
 export async function runClusterBench(options: ClusterBenchOptions): Promise<ClusterBenchRow[]> {
@@ -175,15 +235,16 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<Clu
   const rows: ClusterBenchRow[] = []
   const single = [await BenchNode.start(null, 'single')]
   try {
-    rows.push(await runTarget('single-process relay (in memory)', single, owner, options))
+    rows.push(await runTarget('single-process relay (in memory)', single, 'leastconn', owner, options))
   } finally {
     await Promise.all(single.map((n) => n.stop()))
   }
-  for (const count of [1, 2, 3]) {
+  const runs: ReadonlyArray<readonly [number, Routing]> = [[1, 'leastconn'], [2, 'leastconn'], [3, 'leastconn'], [3, 'affine']]
+  for (const [count, routing] of runs) {
     const redis = await RedisServer.start()
     const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(redis.url, `n${i + 1}`)))
     try {
-      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, owner, options))
+      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, routing, owner, options))
     } finally {
       await Promise.all(nodes.map((n) => n.stop()))
       await redis.stop()
@@ -193,20 +254,24 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<Clu
 }
 
 export function formatClusterReport(rows: readonly ClusterBenchRow[], options: ClusterBenchOptions): string {
-  const head = ['relay', 'delivered', 'updates/s delivered', 'p50', 'p99', 'heap per pool per node']
+  const head = ['relay', 'routing', 'delivered', 'updates/s delivered', 'p50', 'p99', 'deliveries per node CPU-s', 'same, idle CPU taken out', 'applies per update', 'heap per pool per node']
   const body = rows.map((r) => [
     r.target,
+    r.nodes > 1 ? r.routing : '-',
     `${r.delivered}/${r.expected}`,
     r.perSecond.toFixed(0),
     `${r.p50Ms.toFixed(1)} ms`,
     `${r.p99Ms.toFixed(1)} ms`,
+    r.deliveriesPerCpuSecond.toFixed(0),
+    r.deliveriesPerBusyCpuSecond.toFixed(0),
+    Number.isNaN(r.appliesPerUpdate) ? '-' : r.appliesPerUpdate.toFixed(2),
     `${(r.heapPerPool / 1024).toFixed(1)} KiB`,
   ])
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)))
   const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
   const perPool = Math.max(2, Math.floor(options.clients / options.pools))
   return [
-    `${perPool * options.pools} clients over ${options.pools} pools (1 writer + ${perPool - 1} readers each), ${options.updates} updates of ${options.payloadBytes} bytes per writer every ${options.intervalMs} ms; clients round-robin over the nodes.`,
+    `${perPool * options.pools} clients over ${options.pools} pools (1 writer + ${perPool - 1} readers each), ${options.updates} updates of ${options.payloadBytes} bytes per writer every ${options.intervalMs} ms; leastconn: clients round-robin over the nodes (every pool on every node); affine: each pool's clients on its node.`,
     line(head),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...body.map(line),

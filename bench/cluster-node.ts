@@ -4,8 +4,9 @@ import { createRelay } from '../src/relay/relay.js'
 /**
  * One relay process for the cluster bench (bench/cluster-bench.ts): `node --expose-gc --import tsx
  * bench/cluster-node.ts <redis URL | -> <node id>`. Like `memweave relay [--redis]`, plus a
- * connection rate limit high enough for thousands of clients from one loopback address, and a
- * `gc` line on stdin that answers with the heap after a full collection (memory per pool).
+ * connection rate limit high enough for thousands of clients from one loopback address, a `gc`
+ * line on stdin that answers with the heap after a full collection (memory per pool), and a `cpu`
+ * line that answers with the process's CPU time so far in µs (CPU per update; no collection forced).
  */
 const [redis, nodeId] = process.argv.slice(2)
 const relay = createRelay({
@@ -18,6 +19,10 @@ const relay = createRelay({
 const { url } = await relay.listen()
 process.stdout.write(`listening ${url}\n`)
 createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    return void process.stdout.write(`cpu ${user + system}\n`)
+  }
   if (line.trim() !== 'gc') return
   for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.()
   process.stdout.write(`mem ${JSON.stringify(process.memoryUsage())}\n`)

@@ -10,6 +10,7 @@ import { runSyncBench } from './sync-bench.js'
 import { formatSyncReport } from './sync-report.js'
 import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
 import { formatClusterReport, runClusterBench } from './cluster-bench.js'
+import { formatCapacityReport, runCapacityBench } from './capacity-bench.js'
 import { formatHeapReport, runHeapBench } from './heap-bench.js'
 import { formatSlotReport, runSlotBench } from './slot-bench.js'
 import { formatRelayReport } from './relay-bench.js'
@@ -26,11 +27,13 @@ import { relaySmoke } from './relay-smoke.js'
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
- *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster | heap | poolopen | slots
- *                                                  run one runtime (node includes sync, freetext, cluster, heap, poolopen and slots), or only one bench
+ *   MEMWEAVE_BENCH_ONLY=node | chromium | sync | freetext | cluster | heap | poolopen | slots | capacity
+ *                                                  run one runtime (node includes sync, freetext, cluster, heap, poolopen and slots), or only one bench;
+ *                                                  capacity (the capacity model's inputs) runs only when named
  *   MEMWEAVE_BENCH_HEAP=100000,20000               heap bench: facts, pool memories (one number: no pool)
  *   MEMWEAVE_BENCH_FREETEXT_SIZES=10000,100000     sizes of the free-text conflicts on/off write bench
  *   MEMWEAVE_BENCH_CLUSTER=2000,200,20,100         cluster bench: clients, pools, updates per writer, ms between updates
+ *   MEMWEAVE_BENCH_CAPACITY=200,20,100             capacity bench: pools, updates per writer, ms between updates
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
  *   MEMWEAVE_BENCH_POOLOPEN_SIZES=10000,100000     pool sizes of the reopen bench
  *   MEMWEAVE_BENCH_SLOTS=20000,100                 slot bench: a member's memories in one slot, honest writes measured
@@ -169,6 +172,13 @@ async function main(): Promise<void> {
     const rows = await runClusterBench(options)
     console.log(`== Node ${process.versions.node}, cluster: relay nodes sharing pools through Redis, on loopback ==`)
     console.log(formatClusterReport(rows, options))
+  }
+  if (only === 'capacity') {
+    // The capacity model's inputs (issue 33): scripts/capacity-model.ts reads what this prints.
+    const [pools, updates, intervalMs] = sizesFrom('MEMWEAVE_BENCH_CAPACITY', [200, 20, 100])
+    const options = { pools: pools!, updates: updates!, intervalMs: intervalMs!, payloadBytes: 200, log }
+    console.log(`== Node ${process.versions.node}, capacity: one relay node and Redis, per pool and per client ==`)
+    console.log(formatCapacityReport(await runCapacityBench(options), options))
   }
   console.log(`Total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end: ${loadavg()[0]!.toFixed(2)}.`)
 }
