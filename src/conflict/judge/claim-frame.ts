@@ -9,6 +9,7 @@ import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
 import { AHEAD, DELTA, EAGER, OVER_BEFORE } from '../words/frame-cues.js'
+import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 
 /**
@@ -77,6 +78,10 @@ export const FRAME_FACTORS = {
   eager: 0.4,
   /** A clashing value stands in a clause that says nothing of what the texts share. */
   valueElsewhere: 0.5,
+  /** An opposite stands in a clause that says nothing of what the texts share (fifth round). */
+  poleElsewhere: 0.5,
+  /** A state of a thing opposed where the texts share only the speaker (fifth round). */
+  personNotThing: 0.5,
   /** What the texts share are two words of one root ("print" / "printer"), not one word. */
   oneRoot: 0.5,
 } as const
@@ -257,30 +262,65 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       if (known !== undefined && known >= 0) return known
       return text ? r.norm.toLowerCase().indexOf(text.toLowerCase()) : -1
     }
-    const elsewhere = (r: Reading, at: number): boolean => {
-      if (at < 0) return false
-      const cuts = [0, ...[...r.norm.slice(0, at).matchAll(CLAUSE_END)].map((m) => m.index + m[0].length)]
-      // A clause that opens with no subject of its own ("departs YYZ 18:45", "only 4 in favor")
-      // goes on with the one before.
-      let c = cuts.length - 1
-      while (c > 0 && !OWN_SUBJECT.test(r.norm.slice(cuts[c]!))) c--
-      const start = cuts[c]!
-      const rest = CLAUSE_END.exec(r.norm.slice(at))
-      CLAUSE_END.lastIndex = 0
-      const end = rest ? at + rest.index : r.norm.length
-      const holds = (t: Reading['tokens'][number]): boolean => anchor.some((k) => sameStem(k, t.stem) || (r.compounds.has(k) && t.lower.length > 2 && k.startsWith(t.lower)))
-      // An anchor the reading adds by meaning ("stay" from nights) stands nowhere: nothing to ask.
-      if (!r.tokens.some(holds)) return false
-      return !r.tokens.some((t) => t.start >= start && t.start < end && holds(t))
-    }
-    if (q && (elsewhere(a, where(a, q[1], raw.signal?.at?.[0])) || elsewhere(b, where(b, q[2], raw.signal?.at?.[1])))) {
+    if (q && (clauseWithout(a, where(a, q[1], raw.signal?.at?.[0]), anchor, false) || clauseWithout(b, where(b, q[2], raw.signal?.at?.[1]), anchor, false))) {
       out.push({ factor: FRAME_FACTORS.valueElsewhere, note: 'the value is said in a clause about something else' })
     }
+  }
+  // An opposite is of the clause it stands in too: "such a great support system" against "I
+  // struggled with mental health, and support I got was really helpful" opposes two things.
+  if (raw.check === 'antonym' && anchor.length > 0) {
+    const q = QUOTED.exec(raw.reason)
+    if (q && (clauseWithout(a, poleAt(a, q[1]!), anchor, true) || clauseWithout(b, poleAt(b, q[2]!), anchor, true))) {
+      out.push({ factor: FRAME_FACTORS.poleElsewhere, note: 'the opposite is said in a clause about something else' })
+    }
+  }
+  // A state of a thing ("finished", "broken", "paid") opposed where the texts share only the one
+  // who speaks ("I"): "here's something I just finished" / "I haven't done pottery yet" say it of
+  // two things.
+  const group = /^opposite ([^:]+):/.exec(raw.reason)?.[1]
+  if (raw.kind === 'antonym' && group && !SAID_OF_PEOPLE.has(group) && !group.includes('/') && anchor.length > 0 && anchor.every((k) => FIRST_PERSON_KEY.test(k))) {
+    out.push({ factor: FRAME_FACTORS.personNotThing, note: `the texts share only who speaks, not the ${group === 'progress' ? 'task' : 'thing'}` })
   }
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
   return out
+}
+
+// The speaker's own words as a shared key: "I", "we".
+const FIRST_PERSON_KEY = /^(?:i|we|me|us|my|our)$/
+
+// A third-person pronoun opening a clause speaks of someone the clause before named: "avoid
+// anything before 10am for Nia, she hates early departures".
+const PRONOUN_SUBJECT = /^\s*(?:he|she|they|it|his|her|their|its)\b/i
+
+/**
+ * Whether the clause (commas, semicolons, brackets, sentence ends, spaced dashes) a word at `at`
+ * stands in holds nothing of the anchor while the text holds it elsewhere. A clause with no
+ * subject of its own goes on with the one before; with `pronouns`, so does one whose subject is
+ * a third-person pronoun.
+ */
+function clauseWithout(r: Reading, at: number, anchor: readonly string[], pronouns: boolean): boolean {
+  if (at < 0) return false
+  const cuts = [0, ...[...r.norm.slice(0, at).matchAll(CLAUSE_END)].map((m) => m.index + m[0].length)]
+  // A clause that opens with no subject of its own ("departs YYZ 18:45", "only 4 in favor")
+  // goes on with the one before.
+  let c = cuts.length - 1
+  while (c > 0 && (!OWN_SUBJECT.test(r.norm.slice(cuts[c]!)) || (pronouns && PRONOUN_SUBJECT.test(r.norm.slice(cuts[c]!))))) c--
+  const start = cuts[c]!
+  const rest = CLAUSE_END.exec(r.norm.slice(at))
+  CLAUSE_END.lastIndex = 0
+  const end = rest ? at + rest.index : r.norm.length
+  const holds = (t: Reading['tokens'][number]): boolean => anchor.some((k) => sameStem(k, t.stem) || (r.compounds.has(k) && t.lower.length > 2 && k.startsWith(t.lower)))
+  // An anchor the reading adds by meaning ("stay" from nights) stands nowhere: nothing to ask.
+  if (!r.tokens.some(holds)) return false
+  return !r.tokens.some((t) => t.start >= start && t.start < end && holds(t))
+}
+
+/** Where an antonym's word (the last word of its quoted phrase: "not done" -> "done") stands, or -1. */
+function poleAt(r: Reading, phrase: string): number {
+  const last = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).at(-1)
+  return r.tokens.find((t) => t.lower === last)?.start ?? -1
 }
 
 // Words that end a noun phrase rather than extend it: function words and predicates.

@@ -6,7 +6,7 @@ import { NEGATORS } from '../words/negation.js'
 import { RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
-import { stem } from './stem.js'
+import { regularStem, stem } from './stem.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
@@ -345,6 +345,8 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
     for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? (predicative(tokens, i, norm) ? WORDNET_POLES.get(t.stem) : undefined) ?? []) {
       if (measured && p.group === 'units') continue
+      // A listed word's own forms only: "done" is finished, "did" and "doing" are not (words/poles.ts).
+      if (p.forms && !p.forms.has(regularStem(t.lower)) && !p.forms.has(t.lower)) continue
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
       // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
       // retraction verb in the clause is a pole of its own.

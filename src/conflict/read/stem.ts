@@ -16,3 +16,12 @@ export function stem(word: string): string {
   }
   return s
 }
+
+/**
+ * Porter stem of a lower-case word without the irregular lemma: "done" stays "done" where `stem`
+ * gives "do". A word list that names a participle as a state ("done", "broken", "lost") keys it by
+ * this, so the verb's other forms ("did", "doing", "take a break") are not that state.
+ */
+export function regularStem(word: string): string {
+  return word.length <= 3 ? word : stemmer(word)
+}

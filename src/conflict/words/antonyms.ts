@@ -4,6 +4,13 @@
  */
 
 /**
+ * The groups of ANTONYM_GROUPS whose poles are said of a person ("fluent", "away", "married");
+ * the others are said of a thing (a task is finished, a build broken, an invoice paid), so a person
+ * both texts share is not yet the thing they oppose (judge/claim-frame.ts, fifth round).
+ */
+export const SAID_OF_PEOPLE: ReadonlySet<string> = new Set(['skill', 'availability', 'attendance', 'marital', 'punctuality', 'time-of-day', 'sex', 'spice', 'units', 'length', 'preference'])
+
+/**
  * Antonym groups: `positive words | negative words`. Two texts that use one group with opposite
  * poles (after negation) disagree. Stems are compared, so list one form of each word.
  */
@@ -17,7 +24,7 @@ state: online working operational healthy | offline broken crashed outage unheal
 attendance: attending attend coming joining | absent skipping missing
 availability: available onsite | busy unavailable away ooo sick
 stockage: remaining | soldout
-direction: increased increase rose grew climbed raised higher | decreased decrease fell shrank lowered lower cut reduced
+direction: increased increase rose rise rising grew grow growing climbed raised higher | decreased decrease fell fall falling shrank lowered lower cut reduced
 progress: finished complete completed done | running ongoing unfinished incomplete progress
 visibility: public open-source | private internal
 payment: paid settled | unpaid outstanding owed due

@@ -1,4 +1,5 @@
-import { stem } from '../read/stem.js'
+import { regularStem, stem } from '../read/stem.js'
+import { IRREGULAR } from '../../core/irregular.js'
 import { ANTONYM_GROUPS, CLAIM_POLARITY_GROUPS } from './antonyms.js'
 import { DISLIKE, LIKE } from './preferences.js'
 import { WORDNET_ANTONYMS } from './wordnet.js'
@@ -9,17 +10,31 @@ import { WORDNET_ANTONYMS } from './wordnet.js'
  * comparator's own groups (words/antonyms.ts says why they are a second list).
  */
 
-export interface Pole { readonly group: string; readonly pole: 1 | -1 }
+/**
+ * A word's pole in one group. `forms`, where the listed word behind a stem is an irregular form
+ * ("done", "broken", "lost"): its regular stem (see `regularStem`), which a text's word must have.
+ * The stem folds such a participle onto its verb ("done" -> "do"), and "did", "doing" or "do" say
+ * nothing of being finished, nor "a break" of being broken, nor "losing" of a lost vote (issue 27,
+ * fifth round). Without `forms` every word of the stem counts ("coming" meets "came").
+ */
+export interface Pole { readonly group: string; readonly pole: 1 | -1; readonly forms?: ReadonlySet<string> }
 
 /** Stem (and hyphen-joined form) -> its hand-written groups, with its pole in each; liking and disliking are the group `preference`. */
 export const ANTONYMS: ReadonlyMap<string, readonly Pole[]> = (() => {
-  const out = new Map<string, Pole[]>()
+  const out = new Map<string, Array<{ group: string; pole: 1 | -1; forms: Set<string>; regular: boolean }>>()
   const add = (group: string, words: string, pole: 1 | -1): void => {
     for (const w of words.trim().split(/\s+/)) {
+      const lower = w.toLowerCase()
+      const joined = lower.replace(/-/g, '')
       // Hyphenated words are also stored joined, as identifiers are tokenized ("long-form" -> "longform").
-      for (const s of new Set([stem(w.toLowerCase()), w.toLowerCase().replace(/-/g, '')])) {
+      for (const s of new Set([stem(lower), joined])) {
         const list = out.get(s) ?? []
-        if (!list.some((p) => p.group === group)) list.push({ group, pole })
+        let p = list.find((x) => x.group === group)
+        if (!p) list.push((p = { group, pole, forms: new Set(), regular: false }))
+        // Only an irregular form ("done", "broken", "lost") folds onto a verb of other meanings;
+        // a regular word's stem keeps all its forms ("coming" meets "came").
+        if (IRREGULAR[lower] && s !== joined) p.forms.add(regularStem(lower)).add(joined)
+        else p.regular = true
         out.set(s, list)
       }
     }
@@ -32,7 +47,7 @@ export const ANTONYMS: ReadonlyMap<string, readonly Pole[]> = (() => {
   }
   add('preference', LIKE, 1)
   add('preference', DISLIKE, -1)
-  return out
+  return new Map([...out].map(([k, list]) => [k, list.map(({ group, pole, forms, regular }): Pole => (regular ? { group, pole } : { group, pole, forms }))]))
 })()
 
 /**
