@@ -58,8 +58,6 @@ export class PoolSync {
   readonly #links = new Set<LinkSlot>()
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
-  /** Keys the observer saw deleted since the last `pruneDecoded`. */
-  readonly #removed = new Set<string>()
   /**
    * Keys whose record is stamped more than `MAX_AHEAD_MS` ahead of this replica's clock: the
    * value, and when (this clock's ms) it may be judged. Held, not judged: `decode` says `future`.
@@ -129,7 +127,6 @@ export class PoolSync {
           if (!this.inStep()) this.#initial.add(key)
         }
         if (change.action !== 'add') removed = true
-        if (change.action === 'delete') this.#removed.add(key)
       }
       // A removed or replaced value may survive only in the persisted log: compact it away.
       if (removed) this.wantCompact = true
@@ -251,18 +248,8 @@ export class PoolSync {
     return this.#next
   }
 
-  /**
-   * Drops memo entries of keys no longer in the document: those the observer saw leave. A walk over
-   * the memo (every key of the pool) was a tenth of a forget at 100k; it is left for what the
-   * observer cannot name: a deferred removal decoded with its old value after its key left.
-   */
+  /** Drops memo entries of keys no longer in the document. */
   pruneDecoded(): void {
-    for (const key of this.#removed) {
-      if (this.pdoc.map.has(key)) continue
-      this.#decoded.delete(key)
-      this.#held.delete(key)
-    }
-    this.#removed.clear()
     if (this.#decoded.size <= this.pdoc.size) return
     for (const key of this.#decoded.keys()) {
       if (this.pdoc.map.has(key)) continue
