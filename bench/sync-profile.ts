@@ -12,7 +12,8 @@ import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-f
 /**
  * CPU profiles of the sync bench's two expensive parts, for finding where time goes (not a bench):
  * a new device joining a pool of N (`join.cpuprofile`), then writes into the synced pool
- * (`writes.cpuprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
+ * (`writes.cpuprofile`), then A forgetting memories of it until B no longer counts them, after one
+ * unmeasured forget (`forgets.cpuprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
  */
 const size = Number(process.argv[2] ?? 10_000)
 const out = process.argv[3] ?? '.'
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   const a = await createMemory({ storage, identity: owner, sync: { WebSocketPolyfill: WebSocket } })
   const pool = (await a.pools.create({ name: 'profile' })).id
   await a.pools.share(pool, member.did, { write: true })
-  await storeRecords(storage, await memoryRecords(owner, pool, memoryInputs(size)))
+  const records = await memoryRecords(owner, pool, memoryInputs(size))
+  await storeRecords(storage, records)
   const token = (sub: Identity): Promise<string> => createPoolToken(owner, { pool, sub: sub.did, write: true, expiresAt: Date.now() + HOUR })
   await a.sync.connect(pool, { url, token: await token(owner) })
   await until(a, pool, size)
@@ -56,16 +58,33 @@ async function main(): Promise<void> {
   }
   console.log(`20 writes: ${Math.round(performance.now() - t)} ms`)
   writeFileSync(`${out}/writes.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
+
+  // As the sync bench: memories spread over the pool, the first forget (it also compacts the join's update rows) not profiled.
+  const ids = Array.from({ length: 6 }, (_, i) => records[Math.floor(((i + 0.5) * records.length) / 6)]!.id)
+  let held = size + inputs.length
+  const forget = async (id: string): Promise<number> => {
+    const t0 = performance.now()
+    await a.pools.forget(id)
+    await until(b, pool, --held, true)
+    return performance.now() - t0
+  }
+  console.log(`first forget: ${Math.round(await forget(ids[0]!))} ms`)
+  await session.post('Profiler.start')
+  const times: number[] = []
+  for (const id of ids.slice(1)) times.push(await forget(id))
+  console.log(`5 forgets: ${times.map((ms) => Math.round(ms)).join(', ')} ms`)
+  writeFileSync(`${out}/forgets.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
   await b.close()
   await a.close()
   await relay.close()
 }
 
-async function until(mem: Memory, pool: PoolId, n: number): Promise<void> {
+/** Until `mem` is synced and counts at least `n` memories of the pool (at most `n` when `down`). */
+async function until(mem: Memory, pool: PoolId, n: number, down = false): Promise<void> {
   for (;;) {
     const s = await mem.sync.status()
     const size = (await mem.pools.info(pool).catch(() => null))?.size ?? 0
-    if (s.state === 'synced' && size >= n) return
+    if (s.state === 'synced' && (down ? size <= n : size >= n)) return
     await new Promise((r) => setTimeout(r, 5))
   }
 }

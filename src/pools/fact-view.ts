@@ -214,8 +214,8 @@ export class FactView {
    * just made current; `importanceOf` gives the value to record. When only memories arrived since
    * the last reconcile of this view (the pool's view was patched, not rebuilt), only the facts of
    * `dirty` and of the memories they supersede can be out of line, and only those are looked up;
-   * so after views built again over the same structure (a tombstone, an expiry), with the memories
-   * those rebuilds changed (the view's lineage); otherwise (a resolution, an authority change,
+   * so after views built again over the same structure (a tombstone, an expiry) or patched by a
+   * forget, with the memories those changed (the view's lineage); otherwise (a resolution, an authority change,
    * another handle's changes: the pool was derived again) every fact of the pool is.
    */
   async reconcile(view: View, dirty: ReadonlySet<string>, importanceOf: (m: LiveMemory) => number): Promise<void> {
@@ -226,8 +226,9 @@ export class FactView {
     this.#seen.set(s.id, { live: view.live, lineage: view.lineage })
     const rebuilt = view.lineage.take()
     // What became current in a patch is in the patch's scope, and so is its ancestry: one scope serves both.
-    const scope = seen?.live === view.live ? touched(view, dirty)
-      : seen?.lineage === view.lineage && rebuilt !== null ? touched(view, new Set([...dirty, ...rebuilt])) : null
+    // A view patched in place by a forget (view.ts `forget`) keeps its maps and notes what it changed in its lineage too.
+    // (One view, or views built one after another over one structure, share a lineage; null: too many changed, read everything.)
+    const scope = seen?.lineage === view.lineage && rebuilt !== null ? touched(view, rebuilt.size === 0 ? dirty : new Set([...dirty, ...rebuilt])) : null
     const fresh = this.#newlyCurrent(view, dirty, scope)
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): FactEntry[] => known.heads(id)

@@ -74,9 +74,11 @@ class PoolRecords {
     this.sealed.delete(id)
     this.verdicts.delete(id)
     if (AUTHORITY_KINDS.has(record.kind)) this.verdicts.clear()
-    const list = this.byKind.get(record.kind)?.list
-    const i = list ? list.indexOf(record) : -1
-    if (i >= 0) list!.splice(i, 1)
+    const bucket = this.byKind.get(record.kind)
+    if (!bucket) return
+    // In record order (as it mostly is) the record is found by halving: indexOf walked every memory of the pool per hard delete.
+    const i = bucket.sorted ? sortedIndexOf(bucket.list, record) : bucket.list.indexOf(record)
+    if (i >= 0) bucket.list.splice(i, 1)
   }
 
   /** The well-formed records of a kind, in record order. The caller must not change the list. */
@@ -95,6 +97,18 @@ class PoolRecords {
     if (v === undefined) this.verdicts.set(r.id, (v = judgeRecord(auth, r)))
     return v
   }
+}
+
+/** Where `record` sits in `list`, sorted in record order (ids are unique, so one place compares equal), or -1. */
+function sortedIndexOf(list: readonly PoolRecord[], record: PoolRecord): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareRecords(list[mid]!, record) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return list[lo] === record ? lo : list.indexOf(record)
 }
 
 /** The kinds the pool's authority (owner, tenant, ACL) is derived from: verdicts of the others depend on them. */
@@ -132,8 +146,9 @@ interface Derived {
  * policy, key) or how conflicts were settled (resolve) makes the pool derive again from all its
  * records; a memory, access, rating or tombstone record, the bulk of what a pool receives, is
  * patched into the derivation in place (`patch`), which is what keeps a write or a forget in a
- * pool of 100k memories as cheap as one in a pool of ten. A tombstone's view is built again from
- * the patched structure, keeping its index of current memories (view.ts).
+ * pool of 100k memories as cheap as one in a pool of ten. A tombstone is patched into the view as
+ * well (view.ts `forget`); where it cannot be, the view is built again from the patched structure,
+ * keeping its index of current memories.
  */
 export class PoolState {
   readonly #pools = new Map<string, PoolRecords>()
@@ -276,8 +291,9 @@ function patch(p: PoolRecords, d: Derived, r: PoolRecord): boolean {
  * A tombstone arrived: what `derive` makes of it, on the derivation in place. Each target gets the
  * tombstone among its forgetters (record order); a target the tombstone may forget (or that is not
  * here: judged again if it arrives) is forgotten with the links of its latest such tombstone, and
- * a present one is dead and leaves the memories. The view is built again from the structure (the
- * supersession chains through the forgotten memory change), keeping its index.
+ * a present one is dead and leaves the memories. The view follows in place (the supersession
+ * chains through the forgotten memory change: view.ts `forget`), or is built again from the
+ * structure keeping its index when it cannot.
  */
 function patchTombstone(p: PoolRecords, d: Derived, t: PoolRecord<TombstoneBody>): boolean {
   if (p.verdict(d.auth, t) !== Verdict.OK) return true
@@ -293,7 +309,8 @@ function patchTombstone(p: PoolRecords, d: Derived, t: PoolRecord<TombstoneBody>
       if (m.payload === null) s.sealed--
     }
   }
-  if (forgotten.length) d.viewStale = true
+  // The view is patched too where it can be (view.ts `forget`), else built again keeping its index.
+  if (forgotten.length && d.view && !d.viewStale && !d.view.forget(forgotten.map((f) => f.target.id))) d.viewStale = true
   return true
 }
 

@@ -201,3 +201,119 @@ test('the view and conflicts a PoolState patches as memory, access and rating re
     { seed: SEED, numRuns: RUNS },
   )
 })
+
+/**
+ * Issue 31: a forget is patched into the view in place (view.ts `forget`), not built again. The
+ * tombstones here carry the forgotten memory's own links, as `mem.pools.forget` writes them (the
+ * test above gives its tombstones none, which the patch leaves to a rebuild), and the memory's row
+ * is sometimes removed after it (the hard delete). The view the state keeps must equal one built
+ * from a fresh derivation of the same set, at every instant.
+ */
+test('a forget patched into the view equals a fresh derivation: chains through the forgotten memory, resolutions, expiry', () => {
+  const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
+  const owner = create.author
+  // Ids as the record shape wants them in links and targets (32 hex digits): a malformed link or target is ignored.
+  const ids = Array.from({ length: 8 }, (_, i) => i.toString(16).padStart(32, '0'))
+  const hlc = (n: number): string => `${String(T0 + 100 + n).padStart(15, '0')}:0000:n`
+  const record = (id: string, kind: PoolKind, body: unknown, n: number): PoolRecord =>
+    ({ id, kind, pool: u.pool, tenant: create.tenant, body, author: owner, hlc: hlc(n), sig: 'x' }) as PoolRecord
+  const memoryAt = (i: number, subject: number, object: number, supersedes: number[], ttl: number | null): PoolRecord =>
+    record(ids[i]!, PoolKind.MEMORY, {
+      payload: {
+        type: 'KNOWLEDGE', subject: ['Aria', 'Bruno'][subject]!, predicate: 'lives_in', object: ['Rome', 'Oslo', 'Lima'][object]!, context: null,
+        confidence: 1, source: 'direct_statement', evidence: [], createdAt: T0 + i, ttl, permanent: false, visibility: 'AUTHORIZED',
+        ephemeral: false, noTraining: false, supersedes: supersedes.map((k) => ids[k]!), merged: null,
+      },
+    }, i)
+  const step = fc.oneof(
+    { weight: 8, arbitrary: fc.tuple(fc.nat(7), fc.nat(1), fc.nat(2), fc.array(fc.nat(7), { maxLength: 2 }), fc.constantFrom(null, null, null, 1, 100_000))
+        // Links to earlier memories, so that chains form (a link to one not here yet derives the pool again).
+        .map(([i, s, o, sup, ttl]) => ({ t: 'apply' as const, r: memoryAt(i, s, o, sup.map((k) => k % Math.max(i, 1)).filter((k) => k !== i), ttl) })) },
+    { weight: 3, arbitrary: fc.tuple(fc.nat(7), fc.nat(99), fc.boolean()).map(([i, n, hard]) => ({ t: 'forget' as const, i, n, hard })) },
+    { weight: 1, arbitrary: fc.tuple(fc.nat(7), fc.nat(7), fc.nat(99)).map(([w, l, n]) => ({ t: 'apply' as const, r: record(`r${w}-${l}-${n}`, PoolKind.RESOLVE, { winner: ids[w]!, losers: [ids[l]!] }, 30 + n) })) },
+    { weight: 3, arbitrary: fc.nat(2).map((k) => ({ t: 'view' as const, k })) },
+  )
+  const instants = [T0 + 50, T0 + 5_000, T0 + 10 * 86_400_000]
+  fc.assert(
+    fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+      const state = new PoolState()
+      const present = new Map<string, PoolRecord>([[create.id, create]])
+      state.apply(create, null)
+      const check = (k: number): void => {
+        const fresh = new PoolState()
+        for (const r of [...present.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) fresh.apply(r, payloadOf(r))
+        const now = instants[k]!
+        const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[] }
+        expect(got).toEqual(viewShape(viewAt(fresh.structure(u.pool)!, now)))
+        expect(got.indexed).toEqual(got.conflicts)
+      }
+      for (const s of steps) {
+        if (s.t === 'apply') {
+          if (present.has(s.r.id)) continue
+          state.apply(s.r, payloadOf(s.r))
+          present.set(s.r.id, s.r)
+        } else if (s.t === 'forget') {
+          // Mostly a memory held here (the usual forget), now and then an id with no record.
+          const held = ids.filter((id) => present.has(id))
+          const id = held.length > 0 && s.i < 7 ? held[s.i % held.length]! : ids[s.i]!
+          const target = present.get(id)
+          const links = target ? [...((target.body as MemoryBody & { payload: { supersedes: string[] } }).payload.supersedes)] : []
+          const t = record(`t${s.i}-${s.n}`, PoolKind.TOMBSTONE, { targets: [{ id, supersedes: links }], reason: 'forget' }, 30 + s.n)
+          if (present.has(t.id)) continue
+          // A view to patch, as a device has one (a memory arriving that something named makes the pool derive again, without one).
+          state.view(u.pool, instants[0]!)
+          state.apply(t, null)
+          present.set(t.id, t)
+          if (s.hard && target) {
+            state.remove(target.id)
+            present.delete(target.id)
+          }
+        } else check(s.k)
+      }
+      for (const k of instants.keys()) check(k)
+    }),
+    { seed: SEED, numRuns: RUNS },
+  )
+})
+
+test('a forget in the middle of a chain patches the view in place: its successor supersedes what it did, and nothing else is rebuilt (issue 31)', () => {
+  const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
+  const hlc = (n: number): string => `${String(T0 + 100 + n).padStart(15, '0')}:0000:n`
+  const record = (id: string, kind: PoolKind, body: unknown, n: number): PoolRecord =>
+    ({ id, kind, pool: u.pool, tenant: create.tenant, body, author: create.author, hlc: hlc(n), sig: 'x' }) as PoolRecord
+  const memory = (id: string, object: string, supersedes: string[], n: number): PoolRecord => record(id, PoolKind.MEMORY, {
+    payload: {
+      type: 'KNOWLEDGE', subject: 'Aria', predicate: 'lives_in', object, context: null, confidence: 1, source: 'direct_statement',
+      evidence: [], createdAt: T0 + n, ttl: null, permanent: false, visibility: 'AUTHORIZED', ephemeral: false, noTraining: false, supersedes, merged: null,
+    },
+  }, n)
+  const [a, b, c, x] = ['a', 'b', 'c', 'd'].map((h) => h.repeat(32)) as [string, string, string, string]
+  const state = new PoolState()
+  const chain = [create, memory(a, 'Rome', [], 1), memory(b, 'Oslo', [a], 2), memory(c, 'Lima', [b], 3), memory(x, 'Bern', [], 4)]
+  for (const r of chain) state.apply(r, payloadOf(r))
+  const before = state.view(u.pool, T0 + 50)!
+  expect([...before.current.keys()]).toEqual([c, x])
+  state.apply(record('t', PoolKind.TOMBSTONE, { targets: [{ id: b, supersedes: [a] }], reason: 'forget' }, 5), null)
+  state.remove(b)
+  const after = state.view(u.pool, T0 + 50)!
+  // The same maps, changed in place: the view was not built again over the pool.
+  expect(after.live).toBe(before.live)
+  expect([...after.live.keys()].sort()).toEqual([a, c, x])
+  expect(after.supersededBy.get(a)).toEqual([c])
+  expect([...after.current.keys()].sort()).toEqual([c, x])
+  // Forgetting the head makes what it superseded current again.
+  state.apply(record('u', PoolKind.TOMBSTONE, { targets: [{ id: c, supersedes: [b] }], reason: 'forget' }, 6), null)
+  const last = state.view(u.pool, T0 + 50)!
+  expect(last.live).toBe(before.live)
+  expect([...last.current.keys()].sort()).toEqual([a, x])
+  expect(viewShape(last)).toEqual(viewShape(viewAt(state.structure(u.pool)!, T0 + 50)))
+  // A resolution's winner forgotten: its loser is current again.
+  const y = 'e'.repeat(32)
+  state.apply(memory(y, 'Bern', [], 7), payloadOf(memory(y, 'Bern', [], 7)))
+  state.apply(record('r', PoolKind.RESOLVE, { winner: y, losers: [x] }, 8), null)
+  expect([...state.view(u.pool, T0 + 50)!.current.keys()].sort()).toEqual([a, y])
+  state.apply(record('v', PoolKind.TOMBSTONE, { targets: [{ id: y, supersedes: [] }], reason: 'forget' }, 9), null)
+  const resolved = state.view(u.pool, T0 + 50)!
+  expect([...resolved.current.keys()].sort()).toEqual([a, x])
+  expect(viewShape(resolved)).toEqual(viewShape(viewAt(state.structure(u.pool)!, T0 + 50)))
+})
