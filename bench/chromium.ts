@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
@@ -30,6 +33,11 @@ export async function runBenchPage<T>(options: {
   readonly collect: () => { error?: string; value?: T }
   /** Chromium flags beside chromiumLaunchOptions()'s (the million bench's heap figure needs gc). */
   readonly extraArgs?: readonly string[]
+  /**
+   * Run in a profile on disk (a fresh temporary directory, removed after) instead of the default
+   * throwaway context, whose storage quota a million facts exceed.
+   */
+  readonly onDisk?: boolean
 }): Promise<{ version: string; value: T }> {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const server = await createServer({
@@ -47,9 +55,12 @@ export async function runBenchPage<T>(options: {
     const base = server.resolvedUrls?.local[0]
     if (!base) throw new Error('the Vite dev server did not report a URL')
     const launch = chromiumLaunchOptions()
-    const browser = await chromium.launch({ ...launch, args: [...launch.args, ...(options.extraArgs ?? [])] })
+    const args = [...launch.args, ...(options.extraArgs ?? [])]
+    const profile = options.onDisk ? await mkdtemp(join(tmpdir(), 'memweave-bench-')) : undefined
+    const context = profile ? await chromium.launchPersistentContext(profile, { ...launch, args }) : undefined
+    const browser = context ? null : await chromium.launch({ ...launch, args })
     try {
-      const page = await browser.newPage()
+      const page = context ? (context.pages()[0] ?? (await context.newPage())) : await browser!.newPage()
       page.on('console', (msg) => {
         if (!msg.text().startsWith('[vite]')) options.log(msg.text())
       })
@@ -62,9 +73,14 @@ export async function runBenchPage<T>(options: {
       if (loads > 1) throw new Error(`the bench page loaded ${loads} times; the figures cannot be trusted`)
       const { error, value } = await page.evaluate(options.collect)
       if (error) throw new Error(`the benchmark failed in Chromium:\n${error}`)
-      return { version: browser.version(), value: value! }
+      // A persistent context has no Browser handle; the user agent is reduced (156.0.0.0): ask the browser itself.
+      const version = browser
+        ? browser.version()
+        : ((await (await context!.newCDPSession(page)).send('Browser.getVersion')).product.split('/')[1] ?? 'unknown')
+      return { version, value: value! }
     } finally {
-      await browser.close()
+      await (context ?? browser)!.close()
+      if (profile) await rm(profile, { recursive: true, force: true })
     }
   } finally {
     await server.close()
@@ -108,5 +124,6 @@ export async function runMillionInChromium(options: {
     done: () => window.__millionResult !== undefined || window.__millionError !== undefined,
     collect: () => ({ error: window.__millionError, value: window.__millionResult }),
     extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'],
+    onDisk: true,
   })
 }
