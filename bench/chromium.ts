@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { chromiumLaunchOptions } from '../scripts/browser.js'
 import type { BrowserBenchResult } from './browser-entry.js'
+import type { MillionResult } from './million-bench.js'
 
 export interface ChromiumRun extends BrowserBenchResult {
   /** The browser's own version string, e.g. `156.0.8078.79`. */
@@ -27,6 +31,13 @@ export async function runBenchPage<T>(options: {
   readonly timeoutMs: number
   readonly done: () => boolean
   readonly collect: () => { error?: string; value?: T }
+  /** Chromium flags beside chromiumLaunchOptions()'s (the million bench's heap figure needs gc). */
+  readonly extraArgs?: readonly string[]
+  /**
+   * Run in a profile on disk (a fresh temporary directory, removed after) instead of the default
+   * throwaway context, whose storage quota a million facts exceed.
+   */
+  readonly onDisk?: boolean
 }): Promise<{ version: string; value: T }> {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const server = await createServer({
@@ -34,7 +45,8 @@ export async function runBenchPage<T>(options: {
     // vite.config.ts configures Vitest; the bench needs none of it.
     configFile: false,
     logLevel: 'warn',
-    server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null },
+    // MEMWEAVE_BENCH_PORT pins the port (a shared machine gives each user a range); else any free one.
+    server: { host: '127.0.0.1', port: Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0), strictPort: false, watch: null },
     // Crawl the page's imports at startup, so a late dependency discovery cannot reload the page mid-run.
     optimizeDeps: { entries: [options.page] },
   })
@@ -42,9 +54,13 @@ export async function runBenchPage<T>(options: {
     await server.listen()
     const base = server.resolvedUrls?.local[0]
     if (!base) throw new Error('the Vite dev server did not report a URL')
-    const browser = await chromium.launch(chromiumLaunchOptions())
+    const launch = chromiumLaunchOptions()
+    const args = [...launch.args, ...(options.extraArgs ?? [])]
+    const profile = options.onDisk ? await mkdtemp(join(tmpdir(), 'memweave-bench-')) : undefined
+    const context = profile ? await chromium.launchPersistentContext(profile, { ...launch, args }) : undefined
+    const browser = context ? null : await chromium.launch({ ...launch, args })
     try {
-      const page = await browser.newPage()
+      const page = context ? (context.pages()[0] ?? (await context.newPage())) : await browser!.newPage()
       page.on('console', (msg) => {
         if (!msg.text().startsWith('[vite]')) options.log(msg.text())
       })
@@ -57,9 +73,14 @@ export async function runBenchPage<T>(options: {
       if (loads > 1) throw new Error(`the bench page loaded ${loads} times; the figures cannot be trusted`)
       const { error, value } = await page.evaluate(options.collect)
       if (error) throw new Error(`the benchmark failed in Chromium:\n${error}`)
-      return { version: browser.version(), value: value! }
+      // A persistent context has no Browser handle; the user agent is reduced (156.0.0.0): ask the browser itself.
+      const version = browser
+        ? browser.version()
+        : ((await (await context!.newCDPSession(page)).send('Browser.getVersion')).product.split('/')[1] ?? 'unknown')
+      return { version, value: value! }
     } finally {
-      await browser.close()
+      await (context ?? browser)!.close()
+      if (profile) await rm(profile, { recursive: true, force: true })
     }
   } finally {
     await server.close()
@@ -83,4 +104,26 @@ export async function runInChromium(options: {
     collect: () => ({ error: window.__benchError, value: window.__benchResult }),
   })
   return { ...value, version }
+}
+
+/**
+ * Runs bench/million.html (bench/million-bench.ts: a Memory of `count` facts) in headless Chromium
+ * on real IndexedDB, with `gc()` and precise heap figures in the page.
+ */
+export async function runMillionInChromium(options: {
+  readonly count: number
+  readonly openReps: number
+  readonly log: (line: string) => void
+  readonly timeoutMs: number
+}): Promise<{ version: string; value: MillionResult }> {
+  return runBenchPage<MillionResult>({
+    page: 'bench/million.html',
+    query: { count: String(options.count), openReps: String(options.openReps) },
+    log: options.log,
+    timeoutMs: options.timeoutMs,
+    done: () => window.__millionResult !== undefined || window.__millionError !== undefined,
+    collect: () => ({ error: window.__millionError, value: window.__millionResult }),
+    extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'],
+    onDisk: true,
+  })
 }

@@ -91,12 +91,27 @@ function hex(rand: () => number, bytes: number): string {
 
 /** `count` fact rows from `seed`; content is 60-120 characters and unique (no write is a no-op re-assertion). */
 export function factRows(count: number, seed = 0x5eed): FactRow[] {
+  const rows: FactRow[] = []
+  if (count <= 0) return rows
+  for (const row of factRowStream(seed)) {
+    rows.push(row)
+    if (rows.length === count) break
+  }
+  return rows
+}
+
+/**
+ * The rows of `factRows(n, seed)`, one at a time and without end: the million-fact bench
+ * (bench/million-bench.ts) writes them chunk by chunk, so the page never holds a million rows
+ * beside the store it measures. Only the set of contents seen (for uniqueness) grows.
+ */
+export function* factRowStream(seed = 0x5eed): Generator<FactRow, never> {
   const rand = prng(seed)
   const pick: Pick = (xs) => xs[Math.floor(rand() * xs.length)]!
   const baseMicros = Date.UTC(2026, 0, 1) * 1000
-  const rows: FactRow[] = []
   const seen = new Set<string>()
-  while (rows.length < count) {
+  let i = 0
+  for (;;) {
     const subject = `${pick(FIRST)} ${pick(LAST)}`
     const year = 2012 + Math.floor(rand() * 14)
     const template = pick(TEMPLATES)
@@ -109,8 +124,7 @@ export function factRows(count: number, seed = 0x5eed): FactRow[] {
     const importance = Math.round(rand() * 100) / 100
     const validFromMs = Date.UTC(year, Math.floor(rand() * 12), 1 + Math.floor(rand() * 28))
     const metadata = { subject, predicate: template.predicate, object, importance }
-    const i = rows.length
-    rows.push({
+    yield {
       content,
       metadata,
       validFrom: new Date(validFromMs).toISOString(),
@@ -131,9 +145,9 @@ export function factRows(count: number, seed = 0x5eed): FactRow[] {
         author: null,
         hlc: `${Math.floor(baseMicros / 1000).toString(16).padStart(12, '0')}.${i.toString(16).padStart(6, '0')}`,
       },
-    })
+    }
+    i++
   }
-  return rows
 }
 
 /** `count` varied queries: people, places, employers, habits, and a few that match nothing. */

@@ -1,6 +1,7 @@
 import { availableParallelism, loadavg } from 'node:os'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
-import { runInChromium } from './chromium.js'
+import { runInChromium, runMillionInChromium } from './chromium.js'
+import { formatMillionReport } from './million-bench.js'
 import { runFactsBench } from './facts-bench.js'
 import { formatReport } from './report.js'
 import { formatClientReport, runClientBench } from './client-run.js'
@@ -24,6 +25,9 @@ import { relaySmoke } from './relay-smoke.js'
  * `npm run bench -- --smoke`: only the relay bench hook, small and checked (bench/relay-smoke.ts); exits 1
  * when a check fails. CI runs it after `npm test`.
  *
+ * `npm run bench -- --million` (or MEMWEAVE_BENCH_MILLION=1): only the million-fact run in Chromium
+ * (bench/million-bench.ts, issue 31), out of the default run: it takes several minutes.
+ *
  * Environment:
  *   MEMWEAVE_BENCH_NODE_SIZES=1000,10000,100000   sizes for Node
  *   MEMWEAVE_BENCH_CHROMIUM_SIZES=1000,10000,100000
@@ -40,6 +44,8 @@ import { relaySmoke } from './relay-smoke.js'
  *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench
  *   MEMWEAVE_BENCH_WRITE_BUDGET_S=150              per size: stop memweave's write after this long
  *   MEMWEAVE_BENCH_NAIVE_BUDGET_S=30               per size: stop the naive baseline's queries after this long
+ *   MEMWEAVE_BENCH_MILLION=1                       the million-fact run alone (a count above 1: that many facts)
+ *   MEMWEAVE_BENCH_MILLION_OPENS=3                 cold opens of the million-fact run (the median is reported)
  *   MEMWEAVE_CHROMIUM=/path/to/chrome              which browser (scripts/browser.ts)
  */
 
@@ -79,6 +85,17 @@ async function main(): Promise<void> {
       console.error(err)
       process.exit(1)
     }
+  }
+  const million = process.env['MEMWEAVE_BENCH_MILLION']
+  if (process.argv.includes('--million') || (million !== undefined && million !== '' && million !== '0')) {
+    const count = million === undefined || million === '1' || million === '' ? 1_000_000 : sizesFrom('MEMWEAVE_BENCH_MILLION', [])[0]!
+    const openReps = sizesFrom('MEMWEAVE_BENCH_MILLION_OPENS', [3])[0]!
+    console.log(`memweave million-fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, load average at start: ${loadavg()[0]!.toFixed(2)}`)
+    const { version, value } = await runMillionInChromium({ count, openReps, log, timeoutMs: 60 * 60_000 })
+    console.log(`== Chromium ${version}, real IndexedDB: a Memory of ${count.toLocaleString('en')} facts through createMemory ==`)
+    console.log(formatMillionReport(value))
+    console.log(`Load average at end: ${loadavg()[0]!.toFixed(2)}.`)
+    return
   }
   const only = process.env['MEMWEAVE_BENCH_ONLY']
   // 100k in Node (fake-indexeddb) took 99 s on the bench machine, inside the 3 minutes a size may take;

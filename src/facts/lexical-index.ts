@@ -89,18 +89,54 @@ export class LexicalIndex {
    */
   readonly #docs: unknown[] = []
   #live = new Uint8Array(64)
+  /**
+   * After `restore`: the snapshot's refs no document has been attached to yet (ref -> slot). They
+   * are substrings of the snapshot's one joined string, which each would keep alive (V8 slices a
+   * long substring out of its parent rather than copying it): `attach` moves a ref into `#slotOf`
+   * under the attached version's own string, so after a load the index holds each ref once (the
+   * version's) and the joined string is garbage. A ref left here after a load is a snapshot ref
+   * with no live version: FactState rebuilds such an index (`checkLexical`, `settled`).
+   */
+  #pending: Map<string, number> | null = null
+  /**
+   * Scores and matched slots of the last query, reused: a fresh Float64Array of every slot per
+   * query was 8 MB to allocate and zero at a million facts. Only touched slots are non-zero
+   * between queries (each query clears what it set).
+   */
+  #acc = new Float64Array(0)
+  #touched = new Int32Array(64)
 
   get size(): number {
-    return this.#slotOf.size
+    return this.#slotOf.size + (this.#pending?.size ?? 0)
   }
 
   has(ref: string): boolean {
-    return this.#slotOf.has(ref)
+    return this.#slotOf.has(ref) || (this.#pending?.has(ref) ?? false)
   }
 
   /** Every indexed ref (order unspecified). */
   refs(): IterableIterator<string> {
-    return this.#slotOf.keys()
+    const pending = this.#pending
+    if (!pending || pending.size === 0) return this.#slotOf.keys()
+    return (function* (own: Map<string, number>) {
+      yield* own.keys()
+      yield* pending.keys()
+    })(this.#slotOf)
+  }
+
+  /** Snapshot refs no version was attached to since `restore` (0 once every one has been). */
+  get unattached(): number {
+    return this.#pending?.size ?? 0
+  }
+
+  /** Ends a load from a snapshot: refs never attached are dropped from the lookup (call `unattached` first). */
+  settled(): void {
+    this.#pending = null
+  }
+
+  /** The slot of an indexed ref, whether attached yet or not. */
+  #slot(ref: string): number | undefined {
+    return this.#slotOf.get(ref) ?? this.#pending?.get(ref)
   }
 
   /**
@@ -140,13 +176,16 @@ export class LexicalIndex {
     const index = new LexicalIndex()
     // One free slot and nothing else joins to '' as well: restored as no slot, which add() handles alike.
     const refs = s.refs === '' ? [] : s.refs.split('\n')
+    const pending = new Map<string, number>()
     refs.forEach((ref, slot) => {
       if (ref === '') index.#refs.push(undefined)
       else {
+        // Replaced by the version's own string on attach (see #pending).
         index.#refs.push(ref)
-        index.#slotOf.set(ref, slot)
+        pending.set(ref, slot)
       }
     })
+    index.#pending = pending
     index.#free.push(...s.free)
     index.#lengths = new Float64Array(Math.max(64, s.lengths.length))
     index.#lengths.set(s.lengths)
@@ -169,20 +208,26 @@ export class LexicalIndex {
 
   /** Attaches `doc` to an indexed document (see `scoreLive`); false when `ref` is not indexed. */
   attach(ref: string, doc: unknown): boolean {
-    const slot = this.#slotOf.get(ref)
-    if (slot === undefined) return false
+    let slot = this.#slotOf.get(ref)
+    if (slot === undefined) {
+      slot = this.#pending?.get(ref)
+      if (slot === undefined) return false
+      this.#pending!.delete(ref)
+      this.#slotOf.set(ref, slot)
+      this.#refs[slot] = ref
+    }
     this.#docs[slot] = doc
     return true
   }
 
   /** Marks a document live or not (see `scoreLive`); unknown refs are ignored. */
   mark(ref: string, live: boolean): void {
-    const slot = this.#slotOf.get(ref)
+    const slot = this.#slot(ref)
     if (slot !== undefined) this.#live[slot] = live ? 1 : 0
   }
 
   add(ref: string, terms: readonly string[], doc?: unknown): void {
-    if (this.#slotOf.has(ref)) return
+    if (this.has(ref)) return
     const slot = this.#free.pop() ?? this.#refs.length
     if (slot === this.#refs.length) this.#refs.push(ref)
     else this.#refs[slot] = ref
@@ -207,8 +252,9 @@ export class LexicalIndex {
   }
 
   remove(ref: string, terms: readonly string[]): void {
-    const slot = this.#slotOf.get(ref)
+    const slot = this.#slot(ref)
     if (slot === undefined) return
+    this.#pending?.delete(ref)
     for (const t of new Set(terms)) {
       const p = this.#postings.get(t)
       if (!p) continue
@@ -230,15 +276,17 @@ export class LexicalIndex {
    * terms' postings, nothing else.
    */
   score(queryTerms: ReadonlyMap<string, number>, k1 = 1.2, b = 0.75): TermScores {
-    const n = this.#slotOf.size
-    if (n === 0) return new Map<string, number>()
-    const { acc, touched } = this.#accumulate(queryTerms, k1, b)
+    if (this.size === 0) return new Map<string, number>()
+    // Its own arrays: the answer is read after this returns, when another query may run.
+    const acc = new Float64Array(this.#refs.length)
+    const touched: number[] = []
+    this.#accumulate(queryTerms, k1, b, acc, (slot) => void touched.push(slot))
     if (touched.length <= SMALL) {
       const small = new Map<string, number>()
       for (const slot of touched) small.set(this.#refs[slot]!, acc[slot]!)
       return small
     }
-    const slotOf = this.#slotOf
+    const slotOf = (ref: string): number | undefined => this.#slot(ref)
     const refs = this.#refs
     return {
       size: touched.length,
@@ -246,7 +294,7 @@ export class LexicalIndex {
         for (const slot of touched) callback(acc[slot]!, refs[slot]!)
       },
       get(ref: string): number | undefined {
-        const slot = slotOf.get(ref)
+        const slot = slotOf(ref)
         if (slot === undefined) return undefined
         const s = acc[slot]!
         return s > 0 ? s : undefined
@@ -259,18 +307,35 @@ export class LexicalIndex {
    * particular order: retrieve() starts here, without a lookup per match.
    */
   scoreLive(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, each: (score: number, doc: unknown) => void): void {
-    if (this.#slotOf.size === 0) return
-    const { acc, touched } = this.#accumulate(queryTerms, k1, b)
-    const live = this.#live, docs = this.#docs
-    for (const slot of touched) if (live[slot] === 1) each(acc[slot]!, docs[slot])
+    if (this.size === 0) return
+    if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
+    const acc = this.#acc
+    let count = 0
+    this.#accumulate(queryTerms, k1, b, acc, (slot) => {
+      if (count === this.#touched.length) {
+        const grown = new Int32Array(count * 2)
+        grown.set(this.#touched)
+        this.#touched = grown
+      }
+      this.#touched[count++] = slot
+    })
+    const live = this.#live, docs = this.#docs, touched = this.#touched
+    // Read, then cleared for the next query, before `each` runs (it may query again).
+    const scores = new Float64Array(count)
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i]!
+      scores[i] = acc[slot]!
+      acc[slot] = 0
+    }
+    const slots = touched.slice(0, count)
+    for (let i = 0; i < count; i++) if (live[slots[i]!] === 1) each(scores[i]!, docs[slots[i]!])
   }
 
-  #accumulate(queryTerms: ReadonlyMap<string, number>, k1: number, b: number): { acc: Float64Array; touched: number[] } {
-    const n = this.#slotOf.size
+  /** Adds the query's BM25 scores into `acc` (zero where untouched); `touch` hears each slot the first time it scores. */
+  #accumulate(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, acc: Float64Array, touch: (slot: number) => void): void {
+    const n = this.size
     const avgdl = this.#totalLength / n || 1
     const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
-    const acc = new Float64Array(this.#refs.length)
-    const touched: number[] = []
     const lengths = this.#lengths
     for (const [term, weight] of queryTerms) {
       if (!(weight > 0)) continue
@@ -281,11 +346,10 @@ export class LexicalIndex {
       const slots = p.slots, tfs = p.tfs
       for (let i = 0; i < df; i++) {
         const slot = slots[i]!, tf = tfs[i]!
-        if (acc[slot] === 0) touched.push(slot)
+        if (acc[slot] === 0) touch(slot)
         acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
       }
     }
-    return { acc, touched }
   }
 
   /**
@@ -295,10 +359,10 @@ export class LexicalIndex {
    * by the postings of rare terms, whatever the index's size.
    */
   nearest(terms: readonly string[], k: number, exclude?: string, probe = 4, maxDf = 1000): string[] {
-    const n = this.#slotOf.size
+    const n = this.size
     if (n === 0 || k <= 0) return []
     // A term only the excluded document holds finds nothing: skip it rather than spend a probe on it.
-    const own = exclude !== undefined && this.#slotOf.has(exclude) ? 1 : 0
+    const own = exclude !== undefined && this.has(exclude) ? 1 : 0
     const rare = [...new Set(terms)]
       .map((t) => [t, this.#postings.get(t)?.size ?? 0] as const)
       .filter(([, df]) => df > own && df <= maxDf)
@@ -310,7 +374,7 @@ export class LexicalIndex {
       const p = this.#postings.get(t)!
       for (let i = 0; i < p.size; i++) scores.set(p.slots[i]!, (scores.get(p.slots[i]!) ?? 0) + idf)
     }
-    const excluded = exclude === undefined ? -1 : (this.#slotOf.get(exclude) ?? -1)
+    const excluded = exclude === undefined ? -1 : (this.#slot(exclude) ?? -1)
     // Top k by a small insertion list: no sort of every scored document.
     const top: Array<[number, number]> = []
     const better = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0])

@@ -288,15 +288,12 @@ export class FactState {
   checkLexical(): number {
     let rebuilt = 0
     for (const [tk, lex] of this.#lexical) {
-      let sound = true
-      for (const ref of lex.refs()) {
-        const v = this.versions.get(ref)
-        if (!v || tenantKey(v.tenant) !== tk) {
-          sound = false
-          break
-        }
+      // Every version applied was attached to its tenant's index or added to it, and every one
+      // removed was removed from it: a snapshot ref still unattached has no live version here.
+      if (lex.unattached === 0) {
+        lex.settled()
+        continue
       }
-      if (sound) continue
       const fresh = new LexicalIndex()
       for (const v of this.versions.values()) {
         if (tenantKey(v.tenant) !== tk) continue

@@ -69,18 +69,80 @@ function searchableText(body: FactBody): string {
   return parts.join('\n')
 }
 
+/**
+ * Slot keys by tenant, normalized subject and normalized predicate (bounded like the caches above):
+ * the facts of one slot share one key string instead of each joining its own, 40 bytes a fact
+ * (issue 31). norm() hands out its cached strings, so the lookups hash strings already hashed.
+ */
+const slotCache = new Map<string, Map<string, Map<string, string>>>()
+let slotCached = 0
+
+function slotKey(tenant: string | null, subject: string, predicate: string): string {
+  const t = tenant ?? ''
+  let bySubject = slotCache.get(t)
+  if (!bySubject) slotCache.set(t, (bySubject = new Map()))
+  let byPredicate = bySubject.get(subject)
+  if (!byPredicate) bySubject.set(subject, (byPredicate = new Map()))
+  let key = byPredicate.get(predicate)
+  if (key === undefined) {
+    key = [t, subject, predicate].join('\u001f')
+    if (slotCached >= NORM_CACHE_MAX) {
+      slotCache.clear()
+      slotCached = 0
+      return key
+    }
+    byPredicate.set(predicate, key)
+    slotCached++
+  }
+  return key
+}
+
 export function importanceOf(metadata: Record<string, unknown>): number {
   const v = metadata['importance']
   return typeof v === 'number' && Number.isFinite(v) ? v : 0
 }
 
+/** Metadata whose values recur across facts (who and what a fact is about, who wrote it): kept once each. */
+const RECURRING = ['subject', 'predicate', 'object', 'session_id', 'agent_id', 'pool'] as const
+const internCache = new Map<string, string>()
+const NO_SOURCE: FactBody['source'] = Object.freeze({ writtenBy: null, signature: null, publicKey: null })
+
+/**
+ * Issue 31: a fact read from storage arrives as its own copy of every string and object in it, so
+ * a million facts about 1,200 people held 1,200 names a million times over. Recurring metadata
+ * values are swapped for one shared copy (bounded, as the caches above), and an unsigned fact's
+ * all-null `source` for one shared object: the same values, held once (about 90 bytes a fact in
+ * Chromium). Only bodies fresh from storage are touched; a body this handle wrote is frozen by the
+ * record log (records are never edited) and already holds the writer's strings.
+ */
+function compactBody(body: FactBody): void {
+  if (Object.isFrozen(body)) return
+  const md = body.metadata as Record<string, unknown>
+  if (!Object.isFrozen(md)) {
+    for (const key of RECURRING) {
+      const value = md[key]
+      if (typeof value !== 'string') continue
+      const shared = internCache.get(value)
+      if (shared === undefined) {
+        if (internCache.size >= NORM_CACHE_MAX) internCache.clear()
+        internCache.set(value, value)
+      } else if (shared !== value) md[key] = shared
+    }
+  }
+  const src = body.source
+  if (src !== NO_SOURCE && src !== null && typeof src === 'object' && src.writtenBy === null && src.signature === null && src.publicKey === null) {
+    ;(body as { source: FactBody['source'] }).source = NO_SOURCE
+  }
+}
+
 export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet<string>): Version {
   const body = record.body as FactBody
+  compactBody(body)
   const { subject, predicate, object } = body.metadata as { subject?: unknown; predicate?: unknown; object?: unknown }
   let slot: string | null = null
   let objectKey: string | null = null
   if (typeof subject === 'string' && typeof predicate === 'string' && object !== undefined && !multiValued.has(norm(predicate))) {
-    slot = [record.tenant ?? '', norm(subject), norm(predicate)].join('\u001f')
+    slot = slotKey(record.tenant, norm(subject), norm(predicate))
     objectKey = norm(canonicalObject(object as FactObject))
   }
   return new FactVersion(record, body, slot, objectKey)

@@ -61,3 +61,35 @@ describe('the materialized state is a function of the record set, not of arrival
     }
   })
 })
+
+describe('issue 31: what a fact read from storage holds is shared, never changed', () => {
+  const stored = (id: string, subject: string): StoredRecord => structuredClone({
+    id, kind: 'fact', tenant: 'T', author: null, hlc: `${id.padStart(12, '0')}.000000`,
+    body: {
+      content: `${subject} lives in Rome (${id})`, factId: id, structuredId: null, metadata: { subject, predicate: 'lives_in', object: 'Rome', note: `n${id}` },
+      validFrom: 1, writtenAt: 1, supersedes: null, source: { writtenBy: null, signature: null, publicKey: null },
+    },
+  })
+
+  test('two unsigned facts share one all-null source; metadata keeps its values; a frozen (own) record is left as it is', () => {
+    const state = new FactState(new Set())
+    const a = stored('1', 'Aria Rossi'), b = stored('2', 'Aria Rossi')
+    const own = stored('3', 'Aria Rossi')
+    const signed = stored('4', 'Ben Novak')
+    ;(signed.body as { source: unknown }).source = { writtenBy: 'did:key:z', signature: 'ab', publicKey: 'cd' }
+    Object.freeze(own.body)
+    Object.freeze((own.body as { source: object }).source)
+    const ownSource = (own.body as { source: object }).source
+    for (const r of [a, b, own, signed]) state.apply(r)
+    const body = (ref: string): { source: unknown; metadata: Record<string, unknown> } => state.versions.get(ref)!.body as never
+    expect(body('1').source).toBe(body('2').source)
+    expect(body('1').source).toEqual({ writtenBy: null, signature: null, publicKey: null })
+    expect(body('3').source).toBe(ownSource)
+    expect(body('4').source).toEqual({ writtenBy: 'did:key:z', signature: 'ab', publicKey: 'cd' })
+    expect(body('1').metadata).toEqual({ subject: 'Aria Rossi', predicate: 'lives_in', object: 'Rome', note: 'n1' })
+    expect(body('4').metadata).toEqual({ subject: 'Ben Novak', predicate: 'lives_in', object: 'Rome', note: 'n4' })
+    // The two Aria facts share one slot (a structured contradiction needs the same key).
+    expect(state.versions.get('1')!.slot).toBe(state.versions.get('2')!.slot)
+    expect(state.versions.get('1')!.slot).toBe('T\u001faria rossi\u001flives_in')
+  })
+})

@@ -109,3 +109,70 @@ test('a restored index scores, adds and removes as the index it was taken of', (
   expect(b.nearest(['lemon', 'cake'], 5)).toEqual(a.nearest(['lemon', 'cake'], 5))
   expect(LexicalIndex.restore(new LexicalIndex().snapshot()).size).toBe(0)
 })
+
+test('issue 31: a restored index takes the attached versions\' refs; refs no version claims are counted, and the index still scores them until settled', () => {
+  const a = new LexicalIndex()
+  for (let i = 0; i < 20; i++) a.add(`doc-${i}-${'x'.repeat(20)}`, [WORDS[i % 10]!, 'x'])
+  const b = LexicalIndex.restore(structuredClone(a.snapshot()))
+  expect(b.size).toBe(20)
+  expect(b.unattached).toBe(20)
+  const docs = new Map<string, { ref: string }>()
+  for (let i = 0; i < 19; i++) {
+    const ref = `doc-${i}-${'x'.repeat(20)}`
+    docs.set(ref, { ref })
+    expect(b.attach(ref, docs.get(ref))).toBe(true)
+    b.mark(ref, true)
+  }
+  expect(b.attach('never-indexed', {})).toBe(false)
+  // One snapshot ref no version claimed: FactState rebuilds such an index (checkLexical).
+  expect(b.unattached).toBe(1)
+  expect([...b.refs()].sort()).toEqual([...a.refs()].sort())
+  expect(b.has(`doc-19-${'x'.repeat(20)}`)).toBe(true)
+  const all = (idx: LexicalIndex): Array<[string, number]> => {
+    const out: Array<[string, number]> = []
+    idx.score(new Map([['x', 1], ['lemon', 1]])).forEach((s, ref) => out.push([ref, s]))
+    return out.sort((x, y) => (x[0] < y[0] ? -1 : 1))
+  }
+  expect(all(b)).toEqual(all(a))
+  b.remove(`doc-19-${'x'.repeat(20)}`, [WORDS[19 % 10]!, 'x'])
+  expect(b.unattached).toBe(0)
+  expect(b.size).toBe(19)
+  b.settled()
+  // The restored index snapshots as an index built document by document would.
+  const c = new LexicalIndex()
+  for (let i = 0; i < 20; i++) c.add(`doc-${i}-${'x'.repeat(20)}`, [WORDS[i % 10]!, 'x'])
+  c.remove(`doc-19-${'x'.repeat(20)}`, [WORDS[19 % 10]!, 'x'])
+  expect(b.snapshot()).toEqual(c.snapshot())
+})
+
+test('issue 31: scoreLive reuses its score buffer, and a query run from inside another\'s callback sees its own scores', () => {
+  const idx = new LexicalIndex()
+  for (let i = 0; i < 300; i++) {
+    const ref = `d${i}`
+    idx.add(ref, [WORDS[i % 10]!, WORDS[(i * 7) % 10]!, i % 3 === 0 ? 'lemon' : 'cake'], ref)
+    idx.mark(ref, i % 5 !== 0)
+  }
+  const live = (q: Map<string, number>): Array<[string, number]> => {
+    const out: Array<[string, number]> = []
+    idx.scoreLive(q, 1.2, 0.75, (s, doc) => out.push([doc as string, s]))
+    return out.sort((x, y) => (x[0] < y[0] ? -1 : 1))
+  }
+  const reference = (q: Map<string, number>): Array<[string, number]> => {
+    const out: Array<[string, number]> = []
+    idx.score(q, 1.2, 0.75).forEach((s, ref) => {
+      if (Number(ref.slice(1)) % 5 !== 0) out.push([ref, s])
+    })
+    return out.sort((x, y) => (x[0] < y[0] ? -1 : 1))
+  }
+  const queries = [new Map([['lemon', 1]]), new Map([['cake', 1], ['garden', 1]]), new Map([['lemon', 1], ['tomato', 1], ['paris', 1]])]
+  for (let round = 0; round < 2; round++) for (const q of queries) expect(live(q)).toEqual(reference(q))
+  // Re-entrant: the outer query's scores were read before its callbacks run.
+  const outer: Array<[string, number]> = []
+  let inner: Array<[string, number]> = []
+  idx.scoreLive(queries[0]!, 1.2, 0.75, (s, doc) => {
+    outer.push([doc as string, s])
+    if (outer.length === 1) inner = live(queries[1]!)
+  })
+  expect(outer.sort((x, y) => (x[0] < y[0] ? -1 : 1))).toEqual(reference(queries[0]!))
+  expect(inner).toEqual(reference(queries[1]!))
+})

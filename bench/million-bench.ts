@@ -1,0 +1,212 @@
+import { createMemory, type Memory } from '../src/index.js'
+import { fmtMs, median, p95 } from './facts-bench.js'
+import { benchQueries, factRowStream, type FactRow } from './fixtures.js'
+import { openRawDexie, rawLoad, type IdbDeps } from './raw-dexie.js'
+
+/**
+ * Issue 31: a Memory of a million facts in Chromium (bench/million.html, `npm run bench -- --million`).
+ * Out of the default run: it takes minutes. Everything through the public API, on the page's real
+ * IndexedDB, each figure beside its same-run baseline:
+ *
+ * - write: `facts.write()` in chunks of 1,000 with `Promise.all`, then `flush()`, against `bulkPut`
+ *   of the same rows in the same chunks into memweave's table layout (as bench/facts-bench.ts);
+ * - cold open: `createMemory()` on the database just written against opening the raw database and
+ *   reading every row (`toArray()`), the median of `openReps`, and the first retrieve after it;
+ * - retrieve: p50 and p95 of 50 queries (after 3 unmeasured) on the handle opened last. No naive
+ *   scan: at a million rows each of its queries reads the whole table (tens of seconds);
+ * - heap: the JS heap after full collections with the cold handle open (it has answered once),
+ *   minus the same once it is closed: what the store holds per fact. Needs Chromium started with
+ *   `--js-flags=--expose-gc --enable-precise-memory-info` (bench/chromium.ts does). Measured against
+ *   an empty Memory opened beforehand instead, the figure moved by megabytes between runs (code
+ *   compiled in between counts as heap).
+ *
+ * The rows are generated chunk by chunk (`factRowStream`), twice (baseline, memweave), so the page
+ * never holds them all beside the store it measures. The baseline's database is written, read and
+ * deleted before memweave writes, and the page runs in a profile on disk: both at once exceeded
+ * the storage quota of a throwaway context at 800k facts.
+ */
+export interface MillionResult {
+  readonly facts: number
+  readonly write: { readonly memweaveMs: number; readonly baselineMs: number; readonly ratio: number; readonly tailPerSec: number }
+  readonly open: {
+    readonly memweaveMs: number
+    readonly baselineMs: number
+    readonly ratio: number
+    readonly reps: number
+    readonly firstRetrieveMs: number
+  }
+  readonly retrieve: { readonly queries: number; readonly medianMs: number; readonly p95Ms: number; readonly meanHits: number }
+  readonly heap: { readonly emptyBytes: number; readonly fullBytes: number; readonly perFact: number }
+  readonly elapsedMs: number
+}
+
+interface GcPerformance extends Performance {
+  readonly memory?: { readonly usedJSHeapSize: number }
+}
+
+/** Bytes in use on the JS heap after full collections (the page's `gc` comes from --expose-gc). */
+async function heapUsed(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc
+  const memory = (performance as GcPerformance).memory
+  if (!gc || !memory) throw new Error('the heap figure needs Chromium with --js-flags=--expose-gc --enable-precise-memory-info')
+  for (let i = 0; i < 3; i++) {
+    gc()
+    // Let finalizers and IndexedDB callbacks that hold garbage run before the next collection.
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return memory.usedJSHeapSize
+}
+
+function* chunks(count: number, size: number): Generator<FactRow[]> {
+  const stream = factRowStream()
+  for (let done = 0; done < count; ) {
+    const batch: FactRow[] = []
+    const n = Math.min(size, count - done)
+    for (let i = 0; i < n; i++) batch.push(stream.next().value)
+    done += n
+    yield batch
+  }
+}
+
+export async function runMillionBench(env: {
+  readonly count: number
+  readonly deps: IdbDeps
+  readonly log: (line: string) => void
+  readonly openReps?: number
+  readonly chunk?: number
+}): Promise<MillionResult> {
+  const started = performance.now()
+  const { count, deps } = env
+  const chunk = env.chunk ?? 1000
+  const openReps = env.openReps ?? 3
+  const log = (msg: string): void => env.log(`[million] ${count}: ${msg}`)
+  const tag = Date.now().toString(36)
+  const rawName = `bench-million-raw-${tag}`
+  const mwName = `bench-million-${tag}`
+  const open = (name = mwName): Promise<Memory> => createMemory({ storage: 'indexeddb', name, ...deps })
+  const queries = benchQueries(50)
+  const budget = { budgetTokens: 2000 }
+  const tenth = Math.max(chunk, Math.floor(count / 10))
+
+  // An untimed pass over every path on a small store, so the figures are steady state, not the JIT.
+  {
+    const warm = await open(`${mwName}-warm`)
+    for (const batch of chunks(2000, 500)) await Promise.all(batch.map((r) => warm.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
+    await warm.facts.flush()
+    for (const q of queries.slice(0, 10)) await warm.facts.retrieve(q, budget)
+    await warm.close()
+    await openRawDexie(`${mwName}-warm`, deps).delete()
+  }
+
+  // ---- write: baseline first, as bench/facts-bench.ts ----
+  let raw = openRawDexie(rawName, deps)
+  await raw.open()
+  let t0 = performance.now()
+  let written = 0
+  for (const batch of chunks(count, chunk)) {
+    await raw.table('records').bulkPut(batch.map((r) => r.record))
+    written += batch.length
+    if (written % tenth === 0 && written < count) log(`baseline bulkPut ${written} after ${fmtMs(performance.now() - t0)}`)
+  }
+  const baselineWriteMs = performance.now() - t0
+  raw.close()
+  log(`baseline bulkPut ${fmtMs(baselineWriteMs)}`)
+
+  // ---- the baseline's cold open, before memweave writes ----
+  const baselineOpens: number[] = []
+  for (let i = 0; i < openReps; i++) {
+    raw = openRawDexie(rawName, deps)
+    const s = performance.now()
+    const n = await rawLoad(raw)
+    baselineOpens.push(performance.now() - s)
+    raw.close()
+    if (n !== count) throw new Error(`baseline holds ${n} rows, expected ${count}`)
+  }
+  log(`raw open + toArray ${fmtMs(median(baselineOpens))}`)
+  // Gone before memweave writes: the two databases together need twice the space.
+  await openRawDexie(rawName, deps).delete()
+
+  // ---- memweave's write ----
+  let mem = await open()
+  t0 = performance.now()
+  written = 0
+  let tailFrom = { count: 0, at: t0 }
+  for (const batch of chunks(count, chunk)) {
+    await Promise.all(batch.map((r) => mem.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
+    written += batch.length
+    if (written <= count * 0.9) tailFrom = { count: written, at: performance.now() }
+    if (written % tenth === 0 && written < count) log(`memweave write ${written} after ${fmtMs(performance.now() - t0)}`)
+  }
+  await mem.facts.flush()
+  const writeEnd = performance.now()
+  const memweaveWriteMs = writeEnd - t0
+  await mem.close()
+  log(`memweave write ${fmtMs(memweaveWriteMs)}`)
+
+  const opens: number[] = []
+  const firsts: number[] = []
+  for (let i = 0; i < openReps; i++) {
+    let s = performance.now()
+    mem = await open()
+    opens.push(performance.now() - s)
+    s = performance.now()
+    await mem.facts.retrieve(queries[i % queries.length]!, budget)
+    firsts.push(performance.now() - s)
+    if (i < openReps - 1) await mem.close()
+  }
+  // The heap with the cold handle open (it has answered once), then without it: the same code has
+  // run and been compiled by then, so the difference is the store's state, not the JIT's.
+  const fullBytes = await heapUsed()
+  await mem.close()
+  const emptyBytes = await heapUsed()
+  log(`cold open ${fmtMs(median(opens))} + first retrieve ${fmtMs(median(firsts))}; heap ${((fullBytes - emptyBytes) / 2 ** 20).toFixed(1)} MiB`)
+  mem = await open()
+
+  // ---- retrieve on the handle opened last ----
+  for (const q of queries.slice(0, 3)) await mem.facts.retrieve(q, budget)
+  const times: number[] = []
+  let hits = 0
+  for (const q of queries) {
+    const s = performance.now()
+    hits += (await mem.facts.retrieve(q, budget)).length
+    times.push(performance.now() - s)
+  }
+  await mem.close()
+  log(`retrieve p50 ${fmtMs(median(times))}, p95 ${fmtMs(p95(times))}`)
+
+  // memweave must have stored every fact it acknowledged, or the write figure means nothing.
+  const check = openRawDexie(mwName, deps)
+  const stored = await check.table('records').where('kind').equals('fact').count()
+  await check.delete()
+  if (stored !== count) throw new Error(`memweave stored ${stored} fact records, expected ${count}`)
+
+  const baselineOpen = median(baselineOpens)
+  return {
+    facts: count,
+    write: {
+      memweaveMs: memweaveWriteMs,
+      baselineMs: baselineWriteMs,
+      ratio: memweaveWriteMs / baselineWriteMs,
+      tailPerSec: ((count - tailFrom.count) / (writeEnd - tailFrom.at)) * 1000,
+    },
+    open: { memweaveMs: median(opens), baselineMs: baselineOpen, ratio: median(opens) / baselineOpen, reps: openReps, firstRetrieveMs: median(firsts) },
+    retrieve: { queries: times.length, medianMs: median(times), p95Ms: p95(times), meanHits: hits / times.length },
+    heap: { emptyBytes, fullBytes, perFact: (fullBytes - emptyBytes) / count },
+    elapsedMs: performance.now() - started,
+  }
+}
+
+export function formatMillionReport(r: MillionResult): string {
+  const n = r.facts.toLocaleString('en')
+  const rate = (ms: number): string => `${Math.round((r.facts / ms) * 1000).toLocaleString('en')} facts/s`
+  return [
+    '| figure | memweave | baseline (same run) | ratio |',
+    '|---|---:|---:|---:|',
+    `| write ${n} facts, chunks of 1,000 | ${fmtMs(r.write.memweaveMs)} (${rate(r.write.memweaveMs)}; last 10% ${Math.round(r.write.tailPerSec).toLocaleString('en')}/s) | bulkPut ${fmtMs(r.write.baselineMs)} (${rate(r.write.baselineMs)}) | ${r.write.ratio.toFixed(2)}x |`,
+    `| cold open (median of ${r.open.reps}) | createMemory ${fmtMs(r.open.memweaveMs)}, first retrieve ${fmtMs(r.open.firstRetrieveMs)} | raw open + toArray ${fmtMs(r.open.baselineMs)} | ${r.open.ratio.toFixed(2)}x |`,
+    `| retrieve p50 / p95 (${r.retrieve.queries} queries, ${r.retrieve.meanHits.toFixed(1)} hits each) | ${fmtMs(r.retrieve.medianMs)} / ${fmtMs(r.retrieve.p95Ms)} | (no naive scan at this size) | |`,
+    `| JS heap held (cold handle open minus closed) | ${((r.heap.fullBytes - r.heap.emptyBytes) / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.heap.perFact)} B a fact | the page without it ${(r.heap.emptyBytes / 2 ** 20).toFixed(1)} MiB | |`,
+    '',
+    `Took ${(r.elapsedMs / 1000).toFixed(0)} s in the page.`,
+  ].join('\n')
+}
