@@ -104,8 +104,6 @@ export class GmpFactStore implements FactStore, FactLookup {
       this.#state.clear()
       this.#vectors.clear()
     },
-    // The lexical snapshots are read while the records are (a full load's two reads at once).
-    preload: (tx) => this.#restoreLexical(tx),
     receive: (records, delivery) => this.#receive(records, delivery),
     removed: (ids) => {
       for (const id of ids) {
@@ -121,6 +119,7 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   async #receive(records: readonly StoredRecord[], { tx, local, reload }: Delivery): Promise<void> {
+    if (reload) await this.#restoreLexical(tx)
     for (const r of records) this.#state.apply(r)
     if (reload) this.#state.checkLexical()
     // Vectors of this handle's own writes are already in memory; others' are read with their records.

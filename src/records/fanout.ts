@@ -46,7 +46,7 @@ export class Fanout {
 
   /** Every stored record of the derivers' kinds, each kind read once, delivered in each deriver's kind order. */
   async load(tx: ReadTx, derivers: readonly Deriver[]): Promise<void> {
-    const [byKind] = await Promise.all([readKinds(tx, [...new Set(derivers.flatMap((d) => d.kinds))]), ...derivers.map((d) => d.preload?.(tx))])
+    const byKind = await readKinds(tx, [...new Set(derivers.flatMap((d) => d.kinds))])
     for (const d of derivers) {
       const records = d.kinds.flatMap((k) => byKind.get(k)!)
       this.#observeAll(records)

@@ -23,12 +23,6 @@ export interface Deriver {
   readonly kinds: readonly string[]
   /** Drops everything derived: a full load follows. */
   reset(): void
-  /**
-   * On a full load, just after `reset`: reads what the deriver keeps beside its records (a cache
-   * in `meta`) while the records are being read, so the load pays the slower of the two reads, not
-   * their sum (issue 31). Completes before the load's `receive`. Runs inside the transaction.
-   */
-  preload?(tx: ReadTx): Promise<void>
   /** Records of its kinds, in commit order. Runs inside a storage transaction: await only `delivery.tx`. */
   receive(records: readonly StoredRecord[], delivery: Delivery): void | Promise<void>
   /** Ids hard-deleted by any handle; any kind, so unknown ids are ignored. Runs inside a transaction. */
