@@ -67,7 +67,8 @@ export async function runBenchPage<T>(options: {
       page.on('pageerror', (err) => options.log(`page error: ${err.message}`))
       let loads = 0
       page.on('load', () => void loads++)
-      await page.goto(new URL(`${options.page}?${new URLSearchParams(options.query)}`, base).href)
+      // The run's own timeout, not Playwright's 30 s: on a loaded machine Vite serving the page's modules took longer.
+      await page.goto(new URL(`${options.page}?${new URLSearchParams(options.query)}`, base).href, { timeout: options.timeoutMs })
       await page.waitForFunction(options.done, null, { timeout: options.timeoutMs, polling: 500 })
       // A reload would have restarted the run and mixed two runs' progress lines.
       if (loads > 1) throw new Error(`the bench page loaded ${loads} times; the figures cannot be trusted`)

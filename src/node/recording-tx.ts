@@ -39,6 +39,9 @@ export class RecordingTx implements WriteTx {
   where<T>(table: string, index: string, value: Key): Promise<T[]> {
     return this.#tx.where<T>(table, index, value)
   }
+  countWhere(table: string, index: string, value: Key): Promise<number> {
+    return this.#tx.countWhere(table, index, value)
+  }
   count(table: string): Promise<number> {
     return this.#tx.count(table)
   }

@@ -282,9 +282,10 @@ export class RecordLog {
 
   async #reload(tx: ReadTx): Promise<void> {
     for (const d of this.#fanout.derivers) d.reset()
-    this.#seq = (await tx.last<LogRow>('log'))?.seq ?? 0
+    // The log's end is read alongside the records (one transaction: the same state either way).
+    const [last] = await Promise.all([tx.last<LogRow>('log'), this.#fanout.load(tx, this.#fanout.derivers)])
+    this.#seq = last?.seq ?? 0
     this.#trimmedAt = this.#seq
-    await this.#fanout.load(tx, this.#fanout.derivers)
     this.#stale = false
     // The first load is not news: nothing was known before it.
     if (this.#loadedOnce) this.#fanout.emit({ records: [], removed: [], local: false, reload: true })

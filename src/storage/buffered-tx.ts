@@ -70,17 +70,29 @@ export class BufferedTx implements WriteTx {
   where<T>(table: string, index: string, value: Key): Promise<T[]> {
     return this.#tx.where<T>(table, index, value)
   }
+  countWhere(table: string, index: string, value: Key): Promise<number> {
+    return this.#tx.countWhere(table, index, value)
+  }
   count(table: string): Promise<number> {
     return this.#tx.count(table)
   }
 
-  /** Writes everything buffered: deletes first, then puts in the order they were made. Returns the keys put, per table. */
+  /**
+   * Writes everything buffered, every table's deletes and puts issued at once and awaited together.
+   * Why not one after another: each await is a round trip to the IndexedDB backend before the next
+   * request is even queued, and a single write's batch is three requests (records, log, meta); at
+   * once, the backend runs them back to back. Order does not matter: a key put after its delete
+   * left the deletes (`put`), one deleted after its put left the puts (`delete`), so no two
+   * requests of a flush touch the same row. Returns the keys put, per table.
+   */
   async flush(): Promise<Map<string, Key[]>> {
-    for (const [table, keys] of this.#deletes) if (keys.size) await this.#tx.delete(table, [...keys])
+    const writes: Array<Promise<unknown>> = []
+    for (const [table, keys] of this.#deletes) if (keys.size) writes.push(this.#tx.delete(table, [...keys]))
     const out = new Map<string, Key[]>()
-    for (const [table, rows] of this.#puts) if (rows.size) out.set(table, await this.#tx.put(table, [...rows.values()]))
+    for (const [table, rows] of this.#puts) if (rows.size) writes.push(this.#tx.put(table, [...rows.values()]).then((keys) => void out.set(table, keys)))
     this.#puts.clear()
     this.#deletes.clear()
+    await Promise.all(writes)
     return out
   }
 }

@@ -143,6 +143,10 @@ class DexieTx implements WriteTx {
     return this.#t(table).where(index).equals(value).toArray() as Promise<T[]>
   }
 
+  countWhere(table: string, index: string, value: Key): Promise<number> {
+    return this.#t(table).where(index).equals(value).count()
+  }
+
   count(table: string): Promise<number> {
     return this.#t(table).count()
   }

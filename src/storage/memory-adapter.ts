@@ -355,9 +355,20 @@ class MemoryTx implements WriteTx {
   }
 
   async where<T>(table: string, index: string, value: Key): Promise<T[]> {
+    const keys = this.#indexed(table, index, value)
+    const staged = this.#staged.byTable.get(table)
+    const base = this.#store._table(table)
+    return [...keys].sort(compareKeys).map((k) => (staged?.has(k) ? staged.get(k) : base.get(k))!) as T[]
+  }
+
+  async countWhere(table: string, index: string, value: Key): Promise<number> {
+    return this.#indexed(table, index, value).size
+  }
+
+  /** The keys of rows whose `index` equals `value`: the committed rows through the index, then this transaction's own changes over them. */
+  #indexed(table: string, index: string, value: Key): Set<Key> {
     const spec = this.#store._spec(table)
     if (!spec.indexes?.includes(index)) throw new MemweaveError(ErrorCode.INTERNAL, `no index "${index}" on "${table}"`)
-    // The committed rows through the index, then this transaction's own changes over them.
     const keys = new Set(this.#store._indexKeys(table, index, value))
     const staged = this.#staged.byTable.get(table)
     if (staged) {
@@ -366,8 +377,7 @@ class MemoryTx implements WriteTx {
         else keys.delete(key)
       }
     }
-    const base = this.#store._table(table)
-    return [...keys].sort(compareKeys).map((k) => (staged?.has(k) ? staged.get(k) : base.get(k))!) as T[]
+    return keys
   }
 
   async count(table: string): Promise<number> {

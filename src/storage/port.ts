@@ -32,6 +32,11 @@ export interface ReadTx {
   last<T>(table: string): Promise<T | undefined>
   /** Rows whose indexed property equals `value`. */
   where<T>(table: string, index: string, value: Key): Promise<T[]>
+  /**
+   * How many rows `where` would return, without reading them (IndexedDB counts index entries):
+   * what lets a reader choose between the index and one scan of the whole table (fanout.ts).
+   */
+  countWhere(table: string, index: string, value: Key): Promise<number>
   count(table: string): Promise<number>
 }
 

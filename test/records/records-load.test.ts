@@ -1,0 +1,100 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { describe, expect, test } from 'vitest'
+import { readKinds } from '../../src/records/fanout.js'
+import { RecordLog } from '../../src/records/log.js'
+import type { Deriver } from '../../src/records/types.js'
+import { indexedDbStorage } from '../../src/storage/dexie-adapter.js'
+import { MemoryStorage } from '../../src/storage/memory-adapter.js'
+import type { ReadTx, StoragePort } from '../../src/storage/port.js'
+import type { StoredRecord } from '../../src/storage/schema.js'
+
+// Issue 31: a full load reads the records table in key order when the kinds wanted are most of
+// it, through the `kind` index when they are few; either way each kind arrives as the index gives it.
+
+const row = (id: string, kind: string): StoredRecord => ({ id, kind, tenant: null, body: { id }, author: null, hlc: '1' })
+
+/** 12,500 records (more than one scan chunk): mostly facts, some tombstones, a few of another kind. */
+function rows(): StoredRecord[] {
+  return Array.from({ length: 12_500 }, (_, i) => {
+    // Ids out of insertion order, so key order and write order differ.
+    const id = `r${((i * 7919) % 12_500).toString().padStart(5, '0')}`
+    return row(id, i % 50 === 0 ? 'other' : i % 10 === 0 ? 'tombstone' : 'fact')
+  })
+}
+
+/** The real transaction, with the names of the reads made through it (which way readKinds went). */
+function counted(tx: ReadTx, calls: string[]): ReadTx {
+  return new Proxy(tx, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        calls.push(String(name))
+        return (value as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    },
+  })
+}
+
+const adapters: Array<[string, () => StoragePort]> = [
+  ['memory', () => new MemoryStorage()],
+  ['Dexie on fake-indexeddb', () => indexedDbStorage({ name: `load-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange })],
+]
+
+describe.each(adapters)('readKinds on %s', (_name, make) => {
+  test('kinds that are most of the table: one scan in key order, each kind as the index gives it', async () => {
+    const s = make()
+    await s.open()
+    await s.write(['records'], (tx) => tx.put('records', rows()))
+    const calls: string[] = []
+    const { got, byIndex } = await s.read(['records'], async (tx) => ({
+      got: await readKinds(counted(tx, calls), ['tombstone', 'fact']),
+      byIndex: { tombstone: await tx.where<StoredRecord>('records', 'kind', 'tombstone'), fact: await tx.where<StoredRecord>('records', 'kind', 'fact') },
+    }))
+    expect(calls).not.toContain('where')
+    expect(calls.filter((c) => c === 'after').length).toBe(2)
+    expect([...got.keys()]).toEqual(['tombstone', 'fact'])
+    expect(got.get('tombstone')!.map((r) => r.id)).toEqual(byIndex.tombstone.map((r) => r.id))
+    expect(got.get('fact')!.map((r) => r.id)).toEqual(byIndex.fact.map((r) => r.id))
+    expect(got.get('fact')!.length + got.get('tombstone')!.length).toBe(12_250)
+    await s.close()
+  })
+
+  test('a kind that is a few rows of the table: read through the index', async () => {
+    const s = make()
+    await s.open()
+    await s.write(['records'], (tx) => tx.put('records', rows()))
+    const calls: string[] = []
+    const got = await s.read(['records'], (tx) => readKinds(counted(tx, calls), ['other', 'missing']))
+    expect(calls).not.toContain('after')
+    expect(got.get('other')!.length).toBe(250)
+    expect(got.get('other')!.map((r) => r.id)).toEqual(got.get('other')!.map((r) => r.id).sort())
+    expect(got.get('missing')).toEqual([])
+    await s.close()
+  })
+
+  test('an empty store reads no row', async () => {
+    const s = make()
+    await s.open()
+    const calls: string[] = []
+    const got = await s.read(['records'], (tx) => readKinds(counted(tx, calls), ['fact']))
+    expect(got.get('fact')).toEqual([])
+    expect(calls).not.toContain('after')
+    expect(calls).not.toContain('where')
+    await s.close()
+  })
+})
+
+test('a reopened log loads every record of its derivers, each kind in key order, tombstones before facts', async () => {
+  const storage = new MemoryStorage()
+  await storage.open()
+  await storage.write(['records'], (tx) => tx.put('records', rows()))
+  const log = new RecordLog(storage, { ownsStorage: false })
+  const seen: string[][] = []
+  const deriver: Deriver = { name: 'd', kinds: ['tombstone', 'fact'], reset: () => void (seen.length = 0), receive: async (records) => void seen.push(records.map((r) => r.kind)), removed: () => undefined }
+  await log.register(deriver)
+  const kinds = seen.flat()
+  expect(kinds.length).toBe(12_250)
+  expect(kinds.indexOf('fact')).toBe(kinds.lastIndexOf('tombstone') + 1)
+  await log.close()
+})
