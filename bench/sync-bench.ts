@@ -21,7 +21,8 @@ import { memoryInputs, memoryRecords, percentile, plainClient, plainServer, reco
  *   is not measured) and is connected; a fresh B connects; the clock stops when B's `pools.info`
  *   counts N and its sync status is `synced` (its fact view is written by then: B then checks that
  *   `mem.facts` holds N facts of the pool). Baseline: a new Y.Doc fetching a document with the
- *   same N values from a plain server until its map has N entries (the fastest of three runs).
+ *   same N values from a plain server until its map has N entries (the fastest of three runs), once
+ *   with the values as JSON objects and once as JSON strings (issue 31's floor).
  * - then, in the synced pool of N: writes from A timed as in the latency bench, which shows how a
  *   write's cost grows with the pool (the plain-Yjs latency is the reference: a Y.Map set costs the
  *   same at any size).
@@ -64,9 +65,14 @@ export interface InitialSyncRow {
   readonly factViewMs: number | null
   /** What B had when the clock stopped (N, or less when out of time). */
   readonly memweaveGot: number
+  /** Plain Yjs, the records as JSON objects: a new client until its map has N entries (fastest of three). */
   readonly baselineMs: number
-  /** Bytes of the pool's document as the relay sends it (`Y.encodeStateAsUpdate` of the values). */
+  /** The same with each record as one JSON string (the floor a pool of encoded values can approach; issue 31). */
+  readonly stringBaselineMs: number
+  /** Bytes of the baseline's document as its server sends it (`Y.encodeStateAsUpdate` of the values as objects). */
   readonly docBytes: number
+  /** The same, values as strings. */
+  readonly stringDocBytes: number
   /** A's setup: building, signing and storing N records, then pushing them to the relay. */
   readonly setupMs: number
   /** Then, in the synced pool of N: A writes one memory at a time until B's API has it (as in the latency bench). */
@@ -299,6 +305,8 @@ async function runInitialSync(
   let setupMs = 0
   let docBytes = 0
   let baselineMs = 0
+  let stringDocBytes = 0
+  let stringBaselineMs = 0
   let memweaveMs: number | null = null
   let factViewMs: number | null = null
   let got = 0
@@ -327,11 +335,20 @@ async function runInitialSync(
     // The baseline first: the same values, a plain server, a new client (A's memweave links stay idle meanwhile).
     // Its fastest of three runs: one run swings with the machine's load (3.5 to 7 s at 100k), and a
     // slow baseline would flatter memweave's ratio.
+    // Twice: the values as JSON objects (Yjs's ContentAny reads every field), and as the same JSON
+    // in one string each (one string read a value): Yjs decodes the second about 3x faster (issue 31).
     const values = recordValues(records)
+    const strings = values.map((v) => ({ id: v.id, value: JSON.stringify(v) }))
     const runs: number[] = []
-    for (let run = 0; run < BASELINE_RUNS; run++) runs.push(await plainInitialSync(values, (bytes) => (docBytes = bytes)))
+    const stringRuns: number[] = []
+    for (let run = 0; run < BASELINE_RUNS; run++) {
+      runs.push(await plainInitialSync(values.map((v) => ({ id: v.id, value: v })), (bytes) => (docBytes = bytes)))
+      stringRuns.push(await plainInitialSync(strings, (bytes) => (stringDocBytes = bytes)))
+    }
     baselineMs = Math.min(...runs)
+    stringBaselineMs = Math.min(...stringRuns)
     log(`${label}: plain Yjs new client has ${size} entries after ${runs.map((ms) => Math.round(ms)).join(' / ')} ms (fastest counts; ${(docBytes / 1e6).toFixed(1)} MB)`)
+    log(`${label}: plain Yjs, values as strings, after ${stringRuns.map((ms) => Math.round(ms)).join(' / ')} ms (${(stringDocBytes / 1e6).toFixed(1)} MB)`)
 
     // Device B: fresh, connects; the clock runs until its API has every memory and it is synced.
     b = await device(member)
@@ -383,18 +400,18 @@ async function runInitialSync(
     await a.close()
     await relay.close()
   }
-  return { size, memweaveMs, factViewMs, memweaveGot: got, baselineMs, docBytes, setupMs, poolWrites: writes, poolForgets: forgets }
+  return { size, memweaveMs, factViewMs, memweaveGot: got, baselineMs, stringBaselineMs, docBytes, stringDocBytes, setupMs, poolWrites: writes, poolForgets: forgets }
 }
 
-/** Plain Yjs: a server document with `values` under their ids; a new client connects and fetches it. */
-async function plainInitialSync(values: ReadonlyArray<{ readonly id: string }>, noteBytes: (bytes: number) => void): Promise<number> {
+/** Plain Yjs: a server document with each `value` under its `id`; a new client connects and fetches it. */
+async function plainInitialSync(values: ReadonlyArray<{ readonly id: string; readonly value: unknown }>, noteBytes: (bytes: number) => void): Promise<number> {
   const server = await plainServer()
   const room = 'sync-bench-initial'
   try {
     const doc = server.doc(room)
     const map = doc.getMap('records')
     doc.transact(() => {
-      for (const v of values) map.set(v.id, v)
+      for (const v of values) map.set(v.id, v.value)
     })
     noteBytes(Y.encodeStateAsUpdate(doc).byteLength)
     const t = performance.now()

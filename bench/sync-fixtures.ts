@@ -13,7 +13,7 @@ import { PoolKind, signRecord, type MemoryBody, type PoolRecord } from '../src/p
 import type { Structure } from '../src/pools/structure.js'
 import type { PoolId, WriteMemoryInput } from '../src/pools/types.js'
 import type { StoragePort } from '../src/storage/port.js'
-import { encodeRecord, type RecordValue } from '../src/sync/codec.js'
+import type { RecordValue } from '../src/sync/codec.js'
 import { factRows } from './fixtures.js'
 
 /**
@@ -73,9 +73,13 @@ export async function storeRecords(storage: StoragePort, records: readonly PoolR
   }
 }
 
-/** The JSON values a pool's Y.Map holds for records (what the baseline transfers). */
+/**
+ * The records as plain JSON objects, one field each (what a pool's Y.Map held before its values were
+ * encoded strings, codec.ts): the plain-Yjs baseline's values, kept apart from the codec so that the
+ * baseline does not change when the pool's document format does.
+ */
 export function recordValues(records: readonly PoolRecord[]): RecordValue[] {
-  return records.map(encodeRecord)
+  return records.map(({ id, kind, pool, tenant, body, author, hlc, sig }) => ({ id, kind, pool, tenant, body, author, hlc, sig }))
 }
 
 export interface PlainServer {
