@@ -564,8 +564,9 @@ function openRedis(ioredis: Pick<typeof import('ioredis'), 'Redis' | 'Cluster'>,
     return new ioredis.Redis({
       ...settings, ...auth, sentinels: target.sentinels.map((s) => ({ host: s.host, port: s.port })), name: target.master, db: target.db,
       sentinelRetryStrategy: (times) => Math.min(100 * times, 1000),
-      // Sentinel tells its subscribers of a switch at once; without it ioredis learns of it when the old master's connection drops.
-      failoverDetector: true,
+      // Not `failoverDetector`: in ioredis 6 its +switch-master handler disconnects a connection that
+      // is reconnecting at that moment, which ends it for good (status `end`, no more retries).
+      // Without it the node learns of a switch when the old master's connection drops, as here.
       ...(tls ? { enableTLSForSentinelMode: true } : {}),
     })
   }
