@@ -195,10 +195,11 @@ export class ClusterRooms implements RoomSource {
       retryStrategy: (times) => Math.min(100 * times, 1000),
       connectionName: `memweave-relay:${options.nodeId}`,
     }
-    const cmd = openRedis(ioredis, target, settings)
-    const reader = openRedis(ioredis, target, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` })
+    const started = { value: false }
+    const cmd = openRedis(ioredis, target, settings, started)
+    const reader = openRedis(ioredis, target, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` }, started)
     // Subscribed channels are re-subscribed by ioredis after a reconnect (autoResubscribe).
-    const sub = openRedis(ioredis, target, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` })
+    const sub = openRedis(ioredis, target, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` }, started)
     // Until the node is up, failures are the connect() rejection below; ioredis would print each retry otherwise.
     for (const conn of [cmd, reader, sub]) conn.on('error', () => undefined)
     try {
@@ -209,6 +210,7 @@ export class ClusterRooms implements RoomSource {
       sub.disconnect()
       throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot reach Redis at ${describeRedisTarget(target)}`, {}, { cause: err })
     }
+    started.value = true
     let pins: PinCopy
     try {
       pins = await PinCopy.open(options.pinsDir ?? null, options.onError)
@@ -554,16 +556,18 @@ function isCluster(client: RedisClient): client is Cluster {
 /**
  * One connection (a Cluster client holds one per server) to what `target` names, with the node's
  * settings: fail at once while disconnected (the node closes its clients, which re-send), retry
- * connecting for ever. Sentinel: ioredis asks the sentinels for the master, again after every loss.
+ * connecting for ever once `started`. Sentinel: ioredis asks the sentinels for the master, again after every loss.
  */
-function openRedis(ioredis: Pick<typeof import('ioredis'), 'Redis' | 'Cluster'>, target: RedisTarget, settings: RedisOptions): RedisClient {
+function openRedis(ioredis: Pick<typeof import('ioredis'), 'Redis' | 'Cluster'>, target: RedisTarget, settings: RedisOptions, started: { readonly value: boolean }): RedisClient {
   if (target.kind === 'single') return new ioredis.Redis(target.url, settings)
   const { username, password, tls } = target.auth
   const auth = { ...(username === undefined ? {} : { username }), ...(password === undefined ? {} : { password }), ...(tls ? { tls: {} } : {}) }
   if (target.kind === 'sentinel') {
     return new ioredis.Redis({
       ...settings, ...auth, sentinels: target.sentinels.map((s) => ({ host: s.host, port: s.port })), name: target.master, db: target.db,
-      sentinelRetryStrategy: (times) => Math.min(100 * times, 1000),
+      // Asked again for ever once the node has started; at start, sentinels that cannot be reached
+      // fail the start (ioredis would otherwise retry inside connect() and never settle it).
+      sentinelRetryStrategy: (times) => (started.value ? Math.min(100 * times, 1000) : null),
       // Not `failoverDetector`: in ioredis 6 its +switch-master handler disconnects a connection that
       // is reconnecting at that moment, which ends it for good (status `end`, no more retries).
       // Without it the node learns of a switch when the old master's connection drops, as here.
