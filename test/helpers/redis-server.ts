@@ -82,6 +82,16 @@ export class RedisServer {
     this.#child = null
   }
 
+  /** SIGSTOP: the server stays connected but does nothing (a replica cut off, or far behind). */
+  pause(): void {
+    this.#child?.kill('SIGSTOP')
+  }
+
+  /** SIGCONT after {@link pause}. */
+  resume(): void {
+    this.#child?.kill('SIGCONT')
+  }
+
   /** A new redis-server on the same port and directory (after kill or stop). */
   async restart(): Promise<void> {
     await this.#spawn()

@@ -2,7 +2,7 @@ import { Cluster, Redis } from 'ioredis'
 import { afterEach, describe, expect, test } from 'vitest'
 import * as Y from 'yjs'
 import { until } from '../helpers/cluster-helpers.js'
-import { RedisClusterGroup, RedisSentinelGroup, type RedisServer } from '../helpers/redis-server.js'
+import { RedisClusterGroup, RedisSentinelGroup, RedisServer } from '../helpers/redis-server.js'
 import { connect, identity, poolOf, startRelay, token, type Client } from './relay-helpers.js'
 
 /**
@@ -140,4 +140,45 @@ describe('a Sentinel group: the master killed mid-burst', () => {
       open: () => new Redis({ sentinels: group.sentinels.map((s) => ({ host: '127.0.0.1', port: s.port })), name: RedisSentinelGroup.MASTER }),
     })
   }, 90_000)
+})
+
+describe('redisWaitReplicas: an append the replica does not confirm', () => {
+  test('drops the pool on the node, so the writer reconnects and re-sends; once the replica is back the update is on it, and without the option the writer is left alone', async () => {
+    const master = await RedisServer.start()
+    const replica = await RedisServer.start({ args: async () => ['--replicaof', '127.0.0.1', String(master.port)] })
+    stopGroup = () => Promise.all([replica, master].map((s) => (s.resume(), s.stop()))).then(() => undefined)
+    const onMaster = new Redis(master.port, '127.0.0.1')
+    const onReplica = new Redis(replica.port, '127.0.0.1')
+    try {
+      await until('the replica is online', async () => String(await onMaster.info('replication')), (t) => t.includes('connected_slaves:1') && t.includes('state=online'))
+      const owner = await identity('owner')
+      for (const wait of [1, 0]) {
+        const errors: unknown[] = []
+        const { url } = await startRelay({ host: '127.0.0.1', redis: master.url, nodeId: `w${wait}`, redisWaitReplicas: wait, onError: (err) => errors.push(err) })
+        const { pool } = poolOf(owner, 10 + wait)
+        const writer = connect(url, pool, await token(owner, pool, owner, true))
+        await writer.synced()
+        writer.doc.getMap('m').set('before', 1)
+        await until('the replica holds the first update', async () => (await readPool(onReplica, pool)).getMap('m').has('before'), (v) => v)
+        let drops = 0
+        writer.provider.on('status', ({ status }: { status: string }) => void (status === 'disconnected' && drops++))
+        replica.pause()
+        writer.doc.getMap('m').set('during', 1)
+        if (wait === 1) {
+          await until('the node gave the pool up', () => drops, (n) => n >= 1, 10_000)
+          expect(errors.map(String).join('\n')).toMatch(/reached 0 of the 1 Redis replica\(s\) asked for within 1000 ms/)
+        } else {
+          // Without WAIT the master's answer is enough: nothing tells the writer (the WAIT case drops within 1 s).
+          await new Promise((ok) => setTimeout(ok, 2500))
+          expect(drops).toBe(0)
+        }
+        replica.resume()
+        await until('the replica holds the update', async () => (await readPool(onReplica, pool)).getMap('m').has('during'), (v) => v, 15_000)
+        writer.provider.destroy()
+      }
+    } finally {
+      onMaster.disconnect()
+      onReplica.disconnect()
+    }
+  }, 60_000)
 })
