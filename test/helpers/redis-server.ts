@@ -170,15 +170,27 @@ export class RedisClusterGroup {
     return `redis-cluster://${this.servers.map((s) => `127.0.0.1:${s.port}`).join(',')}`
   }
 
+  /**
+   * Starts the servers and creates the cluster; a creation that does not settle in 20 s (redis-cli
+   * waiting for the nodes to join for ever, seen on a loaded machine) is tried once more on new servers.
+   */
   static async start(masters = 3): Promise<RedisClusterGroup> {
+    try {
+      return await RedisClusterGroup.#startOnce(masters)
+    } catch {
+      return RedisClusterGroup.#startOnce(masters)
+    }
+  }
+
+  static async #startOnce(masters: number): Promise<RedisClusterGroup> {
     const servers = await Promise.all(Array.from({ length: masters * 2 }, () => RedisServer.start({
       args: async () => ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000',
         '--cluster-port', String(await freePort()), '--cluster-replica-validity-factor', '0'],
     })))
     const group = new RedisClusterGroup(servers)
     try {
-      await promisify(execFile)('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '1', '--cluster-yes'])
-      await group.settled()
+      await promisify(execFile)('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 20_000 })
+      await group.settled(20_000)
     } catch (err) {
       await group.stop()
       throw err

@@ -50,7 +50,7 @@ async function writeThroughFailover(s: Scenario): Promise<void> {
     const t = await token(owner, pool, owner, true)
     // One writer through each node.
     const writers = nodes.map(({ url }) => connect(url, pool, t))
-    await Promise.all(writers.map((w) => w.synced()))
+    await Promise.all(writers.map((w) => within(w.synced(), 20_000, `pool ${n}: the writers synced`)))
     return { pool, t, writers }
   }))
   const victim = await s.masterOf(pools[0]!.pool)
@@ -81,7 +81,7 @@ async function writeThroughFailover(s: Scenario): Promise<void> {
   const redis = s.open()
   try {
     for (const [p, { pool }] of pools.entries()) {
-      await until(`pool ${p}: every update in Redis`, async () => missing(await readPool(redis, pool), p), (m) => m.length === 0, 20_000)
+      await until(`pool ${p}: every update in Redis`, async () => missing(await within(readPool(redis, pool), 5000, `pool ${p} read from Redis`), p), (m) => m.length === 0, 20_000)
     }
   } finally {
     redis.disconnect()
@@ -90,7 +90,7 @@ async function writeThroughFailover(s: Scenario): Promise<void> {
   for (const { url } of nodes) {
     for (const [p, { pool, t }] of pools.entries()) {
       const fresh: Client = connect(url, pool, t)
-      await fresh.synced()
+      await within(fresh.synced(), 20_000, `pool ${p}: a fresh client synced`)
       await until(`pool ${p}: a fresh client has every update`, () => missing(fresh.doc, p).length, (n) => n === 0, 10_000)
       fresh.provider.destroy()
     }
@@ -98,6 +98,13 @@ async function writeThroughFailover(s: Scenario): Promise<void> {
   expect(expected.size).toBe(WRITES * POOLS * 2)
   // The kill reached the nodes mid-burst (appends refused or unconfirmed, or the connection lost), not only the test.
   expect(errors.length).toBeGreaterThan(0)
+}
+
+/** `promise`, or an error naming `what` after `ms` (a step that never settles fails the test, not its timeout). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_ok, fail) => (timer = setTimeout(() => fail(new Error(`timed out waiting for ${what}`)), ms)))
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
 
 /** A pool's document as Redis holds it: the snapshot and the log entries after it. */

@@ -577,7 +577,8 @@ function openRedis(ioredis: Pick<typeof import('ioredis'), 'Redis' | 'Cluster'>,
   const options: ClusterOptions = {
     lazyConnect: true,
     enableOfflineQueue: false,
-    clusterRetryStrategy: (times) => Math.min(100 * times, 1000),
+    // As for sentinels: a Cluster that cannot be reached (or whose slots cannot be read) fails the start.
+    clusterRetryStrategy: (times) => (started.value ? Math.min(100 * times, 1000) : null),
     // A command to a shard whose master just died fails (the node drops that pool; its clients re-send)
     // rather than waiting out the failover in a queue.
     retryDelayOnFailover: 100,
