@@ -267,6 +267,7 @@ export class ClusterRooms implements RoomSource {
     // SCAN walks one server: on a Cluster, each master's keys (its slots) are scanned in turn.
     const servers: Redis[] = isCluster(this.#cmd) ? this.#cmd.nodes('master') : [this.#cmd]
     for (const server of servers) {
+      await whenReady(server)
       let cursor = '0'
       do {
         const [next, keys] = await server.scan(cursor, 'MATCH', `${this.#prefix}{*${suffix}`, 'COUNT', 1000)
@@ -549,6 +550,28 @@ function streamsOf(reply: unknown[]): Array<[Buffer, StreamItems]> {
   return pairs
 }
 
+/**
+ * Until `server` (one connection of a Cluster client, which has no offline queue) is ready; rejects
+ * on its first error or end. The Cluster client is ready once it read the slots, before each
+ * server's own connection is.
+ */
+function whenReady(server: Redis): Promise<void> {
+  if (server.status === 'ready') return Promise.resolve()
+  return new Promise((ok, fail) => {
+    const done = (err?: unknown): void => {
+      server.off('ready', done)
+      server.off('error', done)
+      server.off('end', ended)
+      if (err === undefined) ok()
+      else fail(err)
+    }
+    const ended = (): void => done(new Error('the connection ended'))
+    server.once('ready', done)
+    server.once('error', done)
+    server.once('end', ended)
+  })
+}
+
 function isCluster(client: RedisClient): client is Cluster {
   return (client as Cluster).isCluster === true
 }
@@ -579,6 +602,12 @@ function openRedis(ioredis: Pick<typeof import('ioredis'), 'Redis' | 'Cluster'>,
     enableOfflineQueue: false,
     // As for sentinels: a Cluster that cannot be reached (or whose slots cannot be read) fails the start.
     clusterRetryStrategy: (times) => (started.value ? Math.min(100 * times, 1000) : null),
+    // No ready check (CLUSTER INFO once the slots are read): ioredis sends it before the node's own
+    // connection is ready, which without an offline queue fails it ("Connection is closed."), and
+    // a failed ready check at start leaves connect() pending for ever (ioredis 6 drops the listener
+    // that would reject it). That hung the node's start in about one start in five on a loaded
+    // machine. A shard that is down answers CLUSTERDOWN, which is retried (retryDelayOnClusterDown).
+    enableReadyCheck: false,
     // A command to a shard whose master just died fails (the node drops that pool; its clients re-send)
     // rather than waiting out the failover in a queue.
     retryDelayOnFailover: 100,
