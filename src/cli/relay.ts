@@ -2,7 +2,8 @@ import { hostname } from 'node:os'
 import { createRelay } from '../relay/relay.js'
 import { describeError } from './describe-error.js'
 import { describeListenError } from './listen-error.js'
-import { redactUrl } from './redact-url.js'
+import { isMemweaveError } from '../core/errors.js'
+import { describeRedisTarget, parseRedisTarget, type RedisTarget } from '../relay/redis/target.js'
 import { EXIT, WEB_FLAGS, listFlag, parseCommandFlags, portFlag, type Command } from './command.js'
 
 const FLAGS = {
@@ -14,6 +15,7 @@ const FLAGS = {
   'node-id': { type: 'string' },
   'pins-dir': { type: 'string' },
   'compact-sweep-ms': { type: 'string' },
+  'redis-wait-replicas': { type: 'string' },
   'connections-per-minute': { type: 'string' },
   ...WEB_FLAGS,
   help: { type: 'boolean', short: 'h' },
@@ -25,6 +27,8 @@ export const relayCommand: Command = {
   summary: 'Relay pools between devices over websockets (y-websocket) until SIGINT or SIGTERM',
   usage: `Usage: memweave relay [--host 127.0.0.1] [--port 7412] [--dir D] [--require-owner-proof]
        memweave relay --redis redis://127.0.0.1:6379 [--node-id ID] [--host H] [--port N]
+       memweave relay --redis redis-cluster://10.0.0.1:6379,10.0.0.2:6379 [--redis-wait-replicas 1] ...
+       memweave relay --redis redis-sentinel://10.0.0.1:26379,10.0.0.2:26379/mymaster ...
 
 Relays memweave pools between devices: the y-websocket protocol at ws://HOST:PORT/<pool id>,
 clients authenticated by a pool token signed by the pool owner (?token=...), read-only members'
@@ -38,7 +42,13 @@ Options:
   --require-owner-proof    Admit a new pool only with a token proving its ownership
                            (default: the first valid token's issuer owns it; see docs/relay.md)
   --redis URL              Run as one node of a cluster: pools live in this Redis, shared by every
-                           node given the same URL (needs the package ioredis; not with --dir)
+                           node given the same URL (needs the package ioredis; not with --dir).
+                           A Redis Cluster: redis-cluster://[user:pass@]host:port,host:port,...
+                           (or redis://host:port,redis://host:port); a Sentinel group:
+                           redis-sentinel://[user:pass@]host:port,host:port/MASTER[/DB]
+  --redis-wait-replicas N  With --redis: an update counts as stored once N replicas of its Redis
+                           hold it (WAIT, 1 s); else the pool's clients reconnect and re-send it
+                           (default 0: once the master has it; see docs/relay.md)
   --node-id ID             This node's name in /metrics (default: <hostname>-<pid>)
   --pins-dir D             With --redis: keep this node's copy of every pool's owner pin in D, so a
                            Redis that loses its data gets them back even after this node restarts
@@ -75,9 +85,24 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
       io.stderr(`memweave relay: --compact-sweep-ms must be a positive integer\n${relayCommand.usage}`)
       return EXIT.USAGE
     }
-    if ((values['pins-dir'] !== undefined || sweep !== undefined) && values.redis === undefined) {
-      io.stderr(`memweave relay: --pins-dir and --compact-sweep-ms are for a cluster node (--redis)\n${relayCommand.usage}`)
+    const wait = values['redis-wait-replicas']
+    if (wait !== undefined && !/^([0-9]|1[0-6])$/.test(wait)) {
+      io.stderr(`memweave relay: --redis-wait-replicas must be an integer 0-16\n${relayCommand.usage}`)
       return EXIT.USAGE
+    }
+    if ((values['pins-dir'] !== undefined || sweep !== undefined || wait !== undefined) && values.redis === undefined) {
+      io.stderr(`memweave relay: --pins-dir, --compact-sweep-ms and --redis-wait-replicas are for a cluster node (--redis)\n${relayCommand.usage}`)
+      return EXIT.USAGE
+    }
+    let target: RedisTarget | null = null
+    if (values.redis !== undefined) {
+      try {
+        target = parseRedisTarget(values.redis)
+      } catch (err) {
+        if (!isMemweaveError(err)) throw err
+        io.stderr(`memweave relay: --${err.message}\n${relayCommand.usage}`)
+        return EXIT.USAGE
+      }
     }
     // Named here (createRelay's default is the same) so the listening line can say which node this is.
     const nodeId = values.redis === undefined ? null : (values['node-id'] ?? `${hostname()}-${process.pid}`)
@@ -91,6 +116,7 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
       ...(nodeId === null ? {} : { nodeId }),
       ...(values['pins-dir'] === undefined ? {} : { pinsDir: values['pins-dir'] }),
       ...(sweep === undefined ? {} : { compactSweepMs: Number(sweep) }),
+      ...(wait === undefined ? {} : { redisWaitReplicas: Number(wait) }),
       allowedHosts: listFlag(values['allow-host']),
       allowedOrigins: listFlag(values['allow-origin']),
       onError: (err) => io.stderr(`memweave relay: ${describeError(err)}\n`),
@@ -106,7 +132,7 @@ refused). It cannot read /healthz or /metrics from another origin or through a r
     }
     // A cluster node says which one it is and which Redis it shares (its password hidden): the two
     // things an operator checks first when nodes do not see each other's pools.
-    const cluster = nodeId === null ? '' : ` (cluster node ${nodeId}, Redis ${redactUrl(values.redis!)})`
+    const cluster = nodeId === null || target === null ? '' : ` (cluster node ${nodeId}, Redis ${describeRedisTarget(target)})`
     io.stdout(`memweave relay listening on ${url}${cluster}\n`)
     await untilAborted(shutdown)
     try {

@@ -16,6 +16,7 @@ import { ROOM_PATTERN, RelayCloseCode, TOKEN_PARAM } from '../sync/relay-protoco
 import { serveOps, type OpsState } from './ops.js'
 import { RoomRegistry } from './rooms.js'
 import type { RoomSource } from './room-source.js'
+import { parseRedisTarget } from './redis/target.js'
 import { hostname } from 'node:os'
 
 export interface RelayOptions {
@@ -45,11 +46,21 @@ export interface RelayOptions {
   /** Receives unexpected errors (storage failures, bugs). Default: one line on stderr. */
   readonly onError?: (err: unknown) => void
   /**
-   * Run as one node of a cluster: pools live in this Redis (`redis://host:port[/db]`), shared with
-   * every other node given the same URL; no `dir`. Needs the optional package `ioredis`.
-   * docs/relay.md, "Several nodes".
+   * Run as one node of a cluster: pools live in this Redis (`redis://host:port[/db]`), Redis Cluster
+   * (`redis-cluster://host:port,host:port`) or Sentinel group
+   * (`redis-sentinel://host:port,host:port/master`), shared with every other node given the same;
+   * no `dir`. Needs the optional package `ioredis`. docs/relay.md, "Several nodes" and "Redis
+   * Cluster and Sentinel".
+   * @throws MemweaveError INVALID_ARGUMENT (from the constructor) for a malformed form
    */
   readonly redis?: string | null
+  /**
+   * With `redis`: an update counts as stored only once this many replicas of its pool's Redis hold it
+   * (`WAIT`, 1 s at most); an append they do not confirm in time drops the pool on this node, so its
+   * clients reconnect and re-send. 0 (default): stored when the master answered. docs/relay.md,
+   * "What an acknowledged update survives".
+   */
+  readonly redisWaitReplicas?: number
   /** This node's name in metrics and Redis client names. Default: `<hostname>-<pid>`. */
   readonly nodeId?: string
   /**
@@ -119,7 +130,10 @@ class YRelay implements Relay {
     })
     this.#dir = options.dir ? resolve(options.dir) : null
     if (options.redis && this.#dir !== null) throw invalidArgument('dir', 'a relay keeps its pools in Redis or in a directory, not both')
-    if (options.redis !== undefined && options.redis !== null && !/^rediss?:\/\//.test(options.redis)) throw invalidArgument('redis', 'must be a redis:// or rediss:// URL')
+    if (options.redis !== undefined && options.redis !== null) parseRedisTarget(options.redis)
+    const wait = options.redisWaitReplicas
+    if (wait !== undefined && (!Number.isSafeInteger(wait) || wait < 0 || wait > 16)) throw invalidArgument('redisWaitReplicas', 'must be an integer 0-16')
+    if (wait && !options.redis) throw invalidArgument('redisWaitReplicas', 'is for a cluster node (redis)')
     if (options.pinsDir && !options.redis) throw invalidArgument('pinsDir', 'is for a cluster node (redis); a single relay keeps pins in dir')
     if (options.nodeId !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(options.nodeId)) throw invalidArgument('nodeId', 'must be 1-64 of [A-Za-z0-9._-]')
     this.#limits = resolveLimits(options.limits)
@@ -169,6 +183,7 @@ class YRelay implements Relay {
           this.#rooms = await ClusterRooms.connect({
             ...roomOptions, url: this.#options.redis, nodeId: this.#options.nodeId ?? `${hostname()}-${process.pid}`,
             pinsDir: this.#options.pinsDir ? resolve(this.#options.pinsDir) : null,
+            waitReplicas: this.#options.redisWaitReplicas ?? 0,
             ...(this.#options.compactSweepMs === undefined ? {} : { sweepMs: this.#options.compactSweepMs }),
           })
         } else {

@@ -2,7 +2,6 @@ import { hostname } from 'node:os'
 import { createServer, type Server } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCli } from '../../src/cli/main.js'
-import { redactUrl } from '../../src/cli/redact-url.js'
 import { RedisServer } from '../helpers/redis-server.js'
 import { captureCli } from '../helpers/processes.js'
 
@@ -73,10 +72,3 @@ describe('memweave relay --redis says which node it is and which Redis it uses, 
   }, 30_000)
 })
 
-test('redactUrl hides a password and nothing else', () => {
-  expect(redactUrl('redis://:pw@h:6379')).toBe('redis://:***@h:6379')
-  expect(redactUrl('rediss://user:p%40ss@h:1/2')).toBe('rediss://user:***@h:1/2')
-  expect(redactUrl('redis://user@h:1')).toBe('redis://user@h:1')
-  expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379')
-  expect(redactUrl('not a url with pw@host')).toBe('<unparsable URL>')
-})

@@ -11,11 +11,27 @@ describe('memweave relay --redis', () => {
     [['relay', '--dir', '/tmp/x', '--redis', 'redis://127.0.0.1:6379'], /--dir and --redis exclude each other[\s\S]*Usage: memweave relay/],
     [['relay', '--connections-per-minute', '0'], /--connections-per-minute must be a positive integer/],
     [['relay', '--connections-per-minute', 'many'], /--connections-per-minute must be a positive integer/],
+    // Issue 33: malformed Cluster and Sentinel forms, refused before anything starts, no password repeated.
+    [['relay', '--redis', 'redis-cluster://:s3cret@h:1,,h:2'], /^memweave relay: --redis: "" is not host:port \(an empty entry in the host list\)\n[\s\S]*Usage: memweave relay/],
+    [['relay', '--redis', 'redis-sentinel://:s3cret@s1:26379,s2:26379'], /--redis: a redis-sentinel:\/\/ URL names its master after the hosts/],
+    [['relay', '--redis', 'redis-shard://h:1'], /--redis: unknown scheme redis-shard:\/\//],
+    [['relay', '--redis', 'redis://h:1', '--redis-wait-replicas', '17'], /--redis-wait-replicas must be an integer 0-16/],
+    [['relay', '--redis-wait-replicas', '1'], /--redis-wait-replicas are for a cluster node \(--redis\)/],
   ])('usage error %j: exit 2', async (argv, message) => {
     const c = captureCli()
     expect(await runCli(argv, c.io)).toBe(2)
     expect(c.out.stderr).toMatch(message)
+    expect(c.out.stderr).not.toContain('s3cret')
   })
+
+  test.each([
+    ['redis-sentinel://:s3cret@127.0.0.1:1/mymaster', 'redis-sentinel://:***@127.0.0.1:1/mymaster'],
+    ['redis-cluster://:s3cret@127.0.0.1:1,127.0.0.1:2', 'redis-cluster://:***@127.0.0.1:1,127.0.0.1:2'],
+  ])('sentinels or cluster seeds that cannot be reached: exit 1 saying so, redacted (%s)', async (url, shown) => {
+    const c = captureCli()
+    expect(await runCli(['relay', '--port', '0', '--redis', url, '--node-id', 'n1'], c.io)).toBe(1)
+    expect(c.out.stderr).toBe(`memweave: cannot start the relay: relay: cannot reach Redis at ${shown}\n`)
+  }, 20_000)
 
   test('a Redis that cannot be reached: exit 1 saying so, without ioredis retry noise', async () => {
     const c = captureCli()

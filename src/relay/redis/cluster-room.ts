@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
+import { ErrorCode, MemweaveError } from '../../core/errors.js'
 import { parseAgentDid } from '../../core/identity.js'
 import { Refusal } from '../admission.js'
 import type { OwnerPin } from '../owner-pin.js'
@@ -18,7 +19,8 @@ export const REMOTE = Symbol('redis')
 
 /** What a cluster room needs from its node. */
 export interface ClusterHost {
-  readonly redis: Redis
+  /** One server (directly or through Sentinel) or a Cluster: every command here names keys of this pool's slot only. */
+  readonly redis: Redis | Cluster
   /** This process's instance id (`<node id>/<random>`): its own log entries are skipped when read back. */
   readonly instance: string
   readonly compactAfterBytes: number
@@ -26,6 +28,11 @@ export interface ClusterHost {
   /** Content waiting for missing dependencies a room may hold (relay/limits.ts). */
   readonly maxPendingBytes: number
   readonly leaseMs: number
+  /** Replicas that must confirm an append (`WAIT`, within `waitMs`) before it counts as stored; 0: none. */
+  readonly waitReplicas: number
+  readonly waitMs: number
+  /** Cluster only: tells the other nodes this pool's log grew (they cannot block on every pool's stream at once). */
+  readonly notifyAppend: ((room: ClusterRoom) => void) | null
   readonly onError: (err: unknown) => void
   /** An append failed: the room now holds an update Redis lacks, so the node drops it (its peers reconnect and re-send). */
   readonly onAppendFailed: (room: ClusterRoom, err: unknown) => void
@@ -282,14 +289,27 @@ export class ClusterRoom implements ServedRoom {
     this.#appended += update.length
     this.#host.counters.updatesIn++
     const bytes = Buffer.from(update.buffer, update.byteOffset, update.byteLength)
-    // Sent together, the entry then the pool's mark in the compact set (after: a compaction that
-    // clears the mark checks the log again), so that if this node dies before its idle compaction,
-    // another node folds the update in (a hard delete must not stay in the stream).
-    this.#host.redis.pipeline().call('XADD', this.#keys.log, '*', 'n', this.#host.instance, 'u', bytes).zadd(this.#host.compactKey, Date.now(), this.name).exec()
+    const host = this.#host
+    // The entry, then (same connection, same server: WAIT counts this connection's writes) the
+    // replicas' confirmation when asked for. Only then the pool's mark in the compact set, which
+    // lives in another slot, so that if this node dies before its idle compaction another node folds
+    // the update in (a hard delete must not stay in the stream); after the entry, as a compaction
+    // that clears the mark checks the log again.
+    const append = host.redis.pipeline().call('XADD', this.#keys.log, '*', 'n', host.instance, 'u', bytes)
+    if (host.waitReplicas > 0) append.call('WAIT', host.waitReplicas, host.waitMs)
+    append.exec()
       .then((results) => {
-        const err = results?.[0]?.[0]
-        if (err) this.#host.onAppendFailed(this, err)
-      }, (err: unknown) => this.#host.onAppendFailed(this, err))
+        const err = results?.find(([e]) => e)?.[0]
+        if (err) return host.onAppendFailed(this, err)
+        const replicas = Number(results?.[1]?.[1] ?? 0)
+        if (host.waitReplicas > 0 && replicas < host.waitReplicas) {
+          // The master has it, but a failover now could lose it: not stored. Dropping the pool makes
+          // its clients reconnect and re-send, whichever server is master by then.
+          return host.onAppendFailed(this, new MemweaveError(ErrorCode.STORAGE, `relay: pool ${this.name}: an update reached ${replicas} of the ${host.waitReplicas} Redis replica(s) asked for within ${host.waitMs} ms; the pool's clients will re-send it`))
+        }
+        host.notifyAppend?.(this)
+        void host.redis.zadd(host.compactKey, Date.now(), this.name).catch(() => undefined)
+      }, (err: unknown) => host.onAppendFailed(this, err))
     this.#maybeCompact()
   }
 

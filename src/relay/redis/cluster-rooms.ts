@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Redis, RedisOptions } from 'ioredis'
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis'
 import { loadPeer } from '../../core/peer.js'
 import { ErrorCode, MemweaveError } from '../../core/errors.js'
 import { Refusal } from '../admission.js'
@@ -11,11 +11,14 @@ import { ClusterRoom, parsePin, type ClusterHost } from './cluster-room.js'
 import { DEFAULT_PREFIX, clusterKeys, poolKeys, type ClusterKeys } from './keys.js'
 import { PinCopy, copyWins } from './pin-copy.js'
 import { PIN } from './scripts.js'
+import { describeRedisTarget, parseRedisTarget, type RedisTarget } from './target.js'
 import { ROOM_PATTERN } from '../../sync/relay-protocol.js'
 
 export interface ClusterRoomsOptions {
-  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  /** What `--redis` names: one Redis, a Cluster or a Sentinel group (target.ts). */
   readonly url: string
+  /** Replicas that must confirm each append (`WAIT`) before it counts as stored; 0: the master's answer. */
+  readonly waitReplicas?: number
   /** Names this node in metrics and in its stream entries. */
   readonly nodeId: string
   readonly prefix?: string
@@ -41,6 +44,13 @@ const UNAVAILABLE_REASON = 'unavailable: the relay lost its storage (Redis); rec
 const PINS_STREAM_LENGTH = 100_000
 /** Pools compacted per sweep at most. */
 const SWEEP_BATCH = 50
+/** How long an append waits for its replicas (`WAIT`) before the node gives the pool up (its clients re-send). */
+const WAIT_MS = 1000
+/** On a Redis Cluster, every loaded pool's stream is also read this often, in case a notification was lost (a failover, a resubscribe). */
+const CATCH_UP_MS = 1000
+
+/** A connection to Redis, one server (directly or found through Sentinel) or a Cluster. */
+export type RedisClient = Redis | Cluster
 
 /**
  * The pools of one cluster node (RoomSource over Redis). Two connections to Redis: commands
@@ -52,9 +62,15 @@ const SWEEP_BATCH = 50
  */
 export class ClusterRooms implements RoomSource {
   readonly #options: ClusterRoomsOptions
-  readonly #cmd: Redis
-  readonly #reader: Redis
-  readonly #sub: Redis
+  readonly #cmd: RedisClient
+  readonly #reader: RedisClient
+  readonly #sub: RedisClient
+  readonly #target: RedisTarget
+  /** Redis Cluster: no command may name keys of two slots, so each pool's stream is read on its own (below). */
+  readonly #isCluster: boolean
+  /** Cluster only: rooms being read now, and whether another read was asked for meanwhile. */
+  readonly #pulling = new Map<ClusterRoom, boolean>()
+  readonly #catchUp: ReturnType<typeof setInterval> | null
   /** Loaded rooms by awareness channel, for the subscriber. */
   readonly #byChannel = new Map<string, ClusterRoom>()
   readonly #host: ClusterHost
@@ -78,8 +94,10 @@ export class ClusterRooms implements RoomSource {
   readonly #samples: Array<{ at: number; in: number; out: number }> = []
   readonly #sampler: ReturnType<typeof setInterval>
 
-  private constructor(options: ClusterRoomsOptions, cmd: Redis, reader: Redis, sub: Redis, pins: PinCopy) {
+  private constructor(options: ClusterRoomsOptions, target: RedisTarget, cmd: RedisClient, reader: RedisClient, sub: RedisClient, pins: PinCopy) {
     this.#options = options
+    this.#target = target
+    this.#isCluster = target.kind === 'cluster'
     this.#cmd = cmd
     this.#reader = reader
     this.#sub = sub
@@ -91,7 +109,8 @@ export class ClusterRooms implements RoomSource {
       load: (name) => ClusterRoom.load(name, poolKeys(this.#prefix, name), this.#host).catch((err: unknown) => this.#storageFailure(err)),
       onLoaded: (r) => {
         this.#byChannel.set(r.awarenessChannel, r)
-        void this.#sub.subscribe(r.awarenessChannel).catch(() => undefined)
+        // On a Cluster the channel also says "the log grew": read what came between the load and the subscription.
+        void this.#sub.subscribe(r.awarenessChannel).catch(() => undefined).then(() => this.#isCluster && this.#pull(r))
         this.#wakeReader()
       },
       onStale: (r) => void r.discard(UNAVAILABLE_REASON),
@@ -109,6 +128,9 @@ export class ClusterRooms implements RoomSource {
       maxDocumentBytes: options.maxDocumentBytes,
       maxPendingBytes: options.maxPendingBytes,
       leaseMs: LEASE_MS,
+      waitReplicas: options.waitReplicas ?? 0,
+      waitMs: WAIT_MS,
+      notifyAppend: this.#isCluster ? (room) => void this.#cmd.publish(room.awarenessChannel, Buffer.concat([Buffer.of(Buffer.byteLength(this.#host.instance)), Buffer.from(this.#host.instance)])).catch(() => undefined) : null,
       onError: options.onError,
       onAppendFailed: (room, err) => this.#appendFailed(room, err),
       publishAwareness: (room, update) => {
@@ -137,11 +159,17 @@ export class ClusterRooms implements RoomSource {
       if (this.#samples.length > RATE_WINDOW + 1) this.#samples.shift()
     }, 1000)
     this.#sampler.unref()
+    this.#catchUp = this.#isCluster ? setInterval(() => {
+      for (const room of this.#holds.loaded()) this.#pull(room)
+    }, CATCH_UP_MS) : null
+    this.#catchUp?.unref()
     sub.on('messageBuffer', (channel: Buffer, message: Buffer) => {
       const room = this.#byChannel.get(channel.toString())
       const length = message[0] ?? 0
       if (!room || message.subarray(1, 1 + length).toString() === this.#host.instance) return
-      room.receiveAwareness(message.subarray(1 + length))
+      // Nothing after the instance: another node appended to the pool's log (Cluster only).
+      if (message.length === 1 + length) this.#pull(room)
+      else room.receiveAwareness(message.subarray(1 + length))
     })
     for (const conn of [cmd, reader, sub]) {
       conn.on('error', () => undefined) // reported once per outage below, not once per retry
@@ -155,7 +183,8 @@ export class ClusterRooms implements RoomSource {
    * @throws MemweaveError STORAGE when Redis cannot be reached; CAPABILITY_NOT_SUPPORTED without ioredis
    */
   static async connect(options: ClusterRoomsOptions): Promise<ClusterRooms> {
-    const { Redis } = await loadPeer('the relay with --redis', ['ioredis'], () => import('ioredis'))
+    const target = parseRedisTarget(options.url)
+    const ioredis = await loadPeer('the relay with --redis', ['ioredis'], () => import('ioredis'))
     const settings: RedisOptions = {
       lazyConnect: true,
       // Fail commands at once while disconnected instead of queueing them: the node closes its
@@ -166,10 +195,11 @@ export class ClusterRooms implements RoomSource {
       retryStrategy: (times) => Math.min(100 * times, 1000),
       connectionName: `memweave-relay:${options.nodeId}`,
     }
-    const cmd = new Redis(options.url, settings)
-    const reader = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` })
+    const started = { value: false }
+    const cmd = openRedis(ioredis, target, settings, started)
+    const reader = openRedis(ioredis, target, { ...settings, connectionName: `memweave-relay:${options.nodeId}:reader` }, started)
     // Subscribed channels are re-subscribed by ioredis after a reconnect (autoResubscribe).
-    const sub = new Redis(options.url, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` })
+    const sub = openRedis(ioredis, target, { ...settings, connectionName: `memweave-relay:${options.nodeId}:awareness` }, started)
     // Until the node is up, failures are the connect() rejection below; ioredis would print each retry otherwise.
     for (const conn of [cmd, reader, sub]) conn.on('error', () => undefined)
     try {
@@ -178,8 +208,9 @@ export class ClusterRooms implements RoomSource {
       cmd.disconnect()
       reader.disconnect()
       sub.disconnect()
-      throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot reach Redis at ${redactUrl(options.url)}`, {}, { cause: err })
+      throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot reach Redis at ${describeRedisTarget(target)}`, {}, { cause: err })
     }
+    started.value = true
     let pins: PinCopy
     try {
       pins = await PinCopy.open(options.pinsDir ?? null, options.onError)
@@ -189,13 +220,13 @@ export class ClusterRooms implements RoomSource {
       sub.disconnect()
       throw err
     }
-    const rooms = new ClusterRooms(options, cmd, reader, sub, pins)
+    const rooms = new ClusterRooms(options, target, cmd, reader, sub, pins)
     try {
       await rooms.#learnPins()
       await rooms.#restorePins()
     } catch (err) {
       await rooms.close().catch(() => undefined)
-      throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot read the owner pins from Redis at ${redactUrl(options.url)}`, {}, { cause: err })
+      throw new MemweaveError(ErrorCode.STORAGE, `relay: cannot read the owner pins from Redis at ${describeRedisTarget(target)}`, {}, { cause: err })
     }
     rooms.#wasHealthy = true
     rooms.#readLoop = rooms.#read()
@@ -232,19 +263,30 @@ export class ClusterRooms implements RoomSource {
   async #learnPins(): Promise<void> {
     const last = await this.#cmd.xrevrange(this.#cluster.pins, '+', '-', 'COUNT', 1)
     this.#pinsCursor = last[0]?.[0] ?? '0-0'
-    let cursor = '0'
     const suffix = '}:owner'
-    do {
-      const [next, keys] = await this.#cmd.scan(cursor, 'MATCH', `${this.#prefix}{*${suffix}`, 'COUNT', 1000)
-      cursor = next
-      if (keys.length === 0) continue
-      const values = await this.#cmd.mget(...keys)
-      for (const [i, key] of keys.entries()) {
-        const pool = key.slice(this.#prefix.length + 1, -suffix.length)
-        const pin = values[i]
-        if (pin && ROOM_PATTERN.test(pool) && validPin(pin)) await this.#pins.remember(pool, pin, this.#options.onError)
-      }
-    } while (cursor !== '0')
+    // SCAN walks one server: on a Cluster, each master's keys (its slots) are scanned in turn.
+    const servers: Redis[] = isCluster(this.#cmd) ? this.#cmd.nodes('master') : [this.#cmd]
+    for (const server of servers) {
+      await whenReady(server)
+      let cursor = '0'
+      do {
+        const [next, keys] = await server.scan(cursor, 'MATCH', `${this.#prefix}{*${suffix}`, 'COUNT', 1000)
+        cursor = next
+        if (keys.length === 0) continue
+        const values = await this.#getMany(keys)
+        for (const [i, key] of keys.entries()) {
+          const pool = key.slice(this.#prefix.length + 1, -suffix.length)
+          const pin = values[i]
+          if (pin && ROOM_PATTERN.test(pool) && validPin(pin)) await this.#pins.remember(pool, pin, this.#options.onError)
+        }
+      } while (cursor !== '0')
+    }
+  }
+
+  /** GET of many keys: one MGET on one server; on a Cluster, where their slots differ, one GET each (sent together). */
+  #getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    if (isCluster(this.#cmd)) return Promise.all(keys.map((key) => this.#cmd.get(key)))
+    return this.#cmd.mget(...keys)
   }
 
   /**
@@ -256,7 +298,7 @@ export class ClusterRooms implements RoomSource {
     const pools = this.#pins.pools()
     for (let i = 0; i < pools.length && !this.#closed; i += 500) {
       const batch = pools.slice(i, i + 500)
-      const found = await this.#cmd.mget(...batch.map((p) => poolKeys(this.#prefix, p).owner))
+      const found = await this.#getMany(batch.map((p) => poolKeys(this.#prefix, p).owner))
       for (const [j, pool] of batch.entries()) {
         const pin = this.#pins.get(pool)
         if (!copyWins(found[j] ?? '', pin)) continue
@@ -330,6 +372,7 @@ export class ClusterRooms implements RoomSource {
     this.#closed = true
     clearInterval(this.#sampler)
     clearInterval(this.#sweeper)
+    if (this.#catchUp) clearInterval(this.#catchUp)
     await this.#sweeping.catch(() => undefined)
     const closed = await this.#holds.close((room) => room.close()).then(() => null, (err: unknown) => ({ err }))
     this.#wakeReader()
@@ -364,7 +407,7 @@ export class ClusterRooms implements RoomSource {
       return
     }
     this.counters.outages++
-    this.#options.onError(new MemweaveError(ErrorCode.STORAGE, `relay: lost Redis at ${redactUrl(this.#options.url)}; closing every connection (1013) until it is back`))
+    this.#options.onError(new MemweaveError(ErrorCode.STORAGE, `relay: lost Redis at ${describeRedisTarget(this.#target)}; closing every connection (1013) until it is back`))
     for (const loading of this.#holds.dropAll()) {
       void loading.then((room) => {
         this.#unsubscribe(room)
@@ -410,10 +453,47 @@ export class ClusterRooms implements RoomSource {
     if (this.#readerId !== null && this.#cmd.status === 'ready') void this.#cmd.call('CLIENT', 'UNBLOCK', this.#readerId).catch(() => undefined)
   }
 
-  /** The reader: one blocking XREAD over the streams of every loaded pool, entries handed to their rooms in order. */
+  /**
+   * Cluster only: reads one pool's stream from the room's cursor (no BLOCK), again while more is
+   * there or another read was asked for meanwhile. A command may not name keys of two slots, and a
+   * blocking read per pool would hold a connection per pool, so on a Cluster a node reads a pool's
+   * log when told it grew (the `:aw` channel, see `notifyAppend`) and every CATCH_UP_MS.
+   */
+  #pull(room: ClusterRoom): void {
+    if (this.#pulling.has(room)) {
+      this.#pulling.set(room, true)
+      return
+    }
+    this.#pulling.set(room, false)
+    void (async () => {
+      try {
+        for (;;) {
+          if (this.#closed || !this.healthy || this.#holds.peek(room.name) === undefined) return
+          this.#pulling.set(room, false)
+          const reply = await this.#cmd.callBuffer('XREAD', 'COUNT', 1000, 'STREAMS', room.streamKey, room.cursor)
+          let got = 0
+          if (Array.isArray(reply)) {
+            for (const [, items] of streamsOf(reply)) {
+              got += items.length
+              for (const [id, fields] of items) room.receive(id.toString(), fields)
+              const last = items.at(-1)?.[0].toString()
+              if (last) this.lagMs = Math.max(0, Date.now() - Number(last.split('-')[0]))
+            }
+          }
+          if (got < 1000 && this.#pulling.get(room) !== true) return
+        }
+      } catch {
+        // The pool's shard failed over or is unreachable: the next notification or catch-up reads again.
+      } finally {
+        this.#pulling.delete(room)
+      }
+    })()
+  }
+
+  /** The reader: one blocking XREAD over the streams of every loaded pool (the pins stream alone on a Cluster), entries handed to their rooms in order. */
   async #read(): Promise<void> {
     while (!this.#closed) {
-      const rooms = this.#holds.loaded()
+      const rooms = this.#isCluster ? [] : this.#holds.loaded()
       if (!this.healthy) {
         await new Promise<void>((ok) => {
           const timer = setTimeout(ok, BLOCK_MS)
@@ -427,7 +507,7 @@ export class ClusterRooms implements RoomSource {
       }
       let reply: unknown
       try {
-        this.#readerId ??= Number(await this.#reader.call('CLIENT', 'ID'))
+        if (!this.#isCluster) this.#readerId ??= Number(await this.#reader.call('CLIENT', 'ID'))
         // The cluster's pins stream too, always: this node's copy of the pins follows every node's.
         reply = await this.#reader.callBuffer('XREAD', 'COUNT', 1000, 'BLOCK', BLOCK_MS, 'STREAMS', ...rooms.map((r) => r.streamKey), this.#cluster.pins, ...rooms.map((r) => r.cursor), this.#pinsCursor)
       } catch (err) {
@@ -470,13 +550,72 @@ function streamsOf(reply: unknown[]): Array<[Buffer, StreamItems]> {
   return pairs
 }
 
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url)
-    if (u.password) u.password = '***'
-    return u.toString()
-  } catch {
-    return 'the configured URL'
+/**
+ * Until `server` (one connection of a Cluster client, which has no offline queue) is ready; rejects
+ * on its first error or end. The Cluster client is ready once it read the slots, before each
+ * server's own connection is.
+ */
+function whenReady(server: Redis): Promise<void> {
+  if (server.status === 'ready') return Promise.resolve()
+  return new Promise((ok, fail) => {
+    const done = (err?: unknown): void => {
+      server.off('ready', done)
+      server.off('error', done)
+      server.off('end', ended)
+      if (err === undefined) ok()
+      else fail(err)
+    }
+    const ended = (): void => done(new Error('the connection ended'))
+    server.once('ready', done)
+    server.once('error', done)
+    server.once('end', ended)
+  })
+}
+
+function isCluster(client: RedisClient): client is Cluster {
+  return (client as Cluster).isCluster === true
+}
+
+/**
+ * One connection (a Cluster client holds one per server) to what `target` names, with the node's
+ * settings: fail at once while disconnected (the node closes its clients, which re-send), retry
+ * connecting for ever once `started`. Sentinel: ioredis asks the sentinels for the master, again after every loss.
+ */
+function openRedis(ioredis: Pick<typeof import('ioredis'), 'Redis' | 'Cluster'>, target: RedisTarget, settings: RedisOptions, started: { readonly value: boolean }): RedisClient {
+  if (target.kind === 'single') return new ioredis.Redis(target.url, settings)
+  const { username, password, tls } = target.auth
+  const auth = { ...(username === undefined ? {} : { username }), ...(password === undefined ? {} : { password }), ...(tls ? { tls: {} } : {}) }
+  if (target.kind === 'sentinel') {
+    return new ioredis.Redis({
+      ...settings, ...auth, sentinels: target.sentinels.map((s) => ({ host: s.host, port: s.port })), name: target.master, db: target.db,
+      // Asked again for ever once the node has started; at start, sentinels that cannot be reached
+      // fail the start (ioredis would otherwise retry inside connect() and never settle it).
+      sentinelRetryStrategy: (times) => (started.value ? Math.min(100 * times, 1000) : null),
+      // Not `failoverDetector`: in ioredis 6 its +switch-master handler disconnects a connection that
+      // is reconnecting at that moment, which ends it for good (status `end`, no more retries).
+      // Without it the node learns of a switch when the old master's connection drops, as here.
+      ...(tls ? { enableTLSForSentinelMode: true } : {}),
+    })
   }
+  const options: ClusterOptions = {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    // As for sentinels: a Cluster that cannot be reached (or whose slots cannot be read) fails the start.
+    clusterRetryStrategy: (times) => (started.value ? Math.min(100 * times, 1000) : null),
+    // No ready check (CLUSTER INFO once the slots are read): ioredis sends it before the node's own
+    // connection is ready, which without an offline queue fails it ("Connection is closed."), and
+    // a failed ready check at start leaves connect() pending for ever (ioredis 6 drops the listener
+    // that would reject it). That hung the node's start in about one start in five on a loaded
+    // machine. A shard that is down answers CLUSTERDOWN, which is retried (retryDelayOnClusterDown).
+    enableReadyCheck: false,
+    // A command to a shard whose master just died fails (the node drops that pool; its clients re-send)
+    // rather than waiting out the failover in a queue.
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnTryAgain: 100,
+    maxRedirections: 16,
+    slotsRefreshTimeout: 2000,
+    redisOptions: { ...settings, ...auth, lazyConnect: false },
+  }
+  return new ioredis.Cluster(target.nodes.map((n) => ({ host: n.host, port: n.port })), options)
 }
