@@ -15,10 +15,14 @@ export class RecordingTx implements WriteTx {
   readonly #ops: RecordedOp[]
   readonly #schema: Schema
 
+  /** Present when the wrapped transaction counts by index (StoragePort's countWhere is optional). */
+  readonly countWhere?: (table: string, index: string, value: Key) => Promise<number>
+
   constructor(tx: WriteTx, ops: RecordedOp[], schema: Schema) {
     this.#tx = tx
     this.#ops = ops
     this.#schema = schema
+    if (tx.countWhere) this.countWhere = (table, index, value) => tx.countWhere!(table, index, value)
   }
 
   get<T>(table: string, key: Key): Promise<T | undefined> {
@@ -38,9 +42,6 @@ export class RecordingTx implements WriteTx {
   }
   where<T>(table: string, index: string, value: Key): Promise<T[]> {
     return this.#tx.where<T>(table, index, value)
-  }
-  countWhere(table: string, index: string, value: Key): Promise<number> {
-    return this.#tx.countWhere(table, index, value)
   }
   count(table: string): Promise<number> {
     return this.#tx.count(table)

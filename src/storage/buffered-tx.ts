@@ -11,9 +11,13 @@ export class BufferedTx implements WriteTx {
   readonly #puts = new Map<string, Map<Key | symbol, object>>()
   readonly #deletes = new Map<string, Set<Key>>()
 
+  /** Present when the wrapped transaction counts by index (StoragePort's countWhere is optional). */
+  readonly countWhere?: (table: string, index: string, value: Key) => Promise<number>
+
   constructor(tx: WriteTx, schema: Schema) {
     this.#tx = tx
     this.#schema = schema
+    if (tx.countWhere) this.countWhere = (table, index, value) => tx.countWhere!(table, index, value)
   }
 
   #keyOf(table: string, row: object): Key | undefined {
@@ -69,9 +73,6 @@ export class BufferedTx implements WriteTx {
   }
   where<T>(table: string, index: string, value: Key): Promise<T[]> {
     return this.#tx.where<T>(table, index, value)
-  }
-  countWhere(table: string, index: string, value: Key): Promise<number> {
-    return this.#tx.countWhere(table, index, value)
   }
   count(table: string): Promise<number> {
     return this.#tx.count(table)

@@ -35,8 +35,10 @@ export interface ReadTx {
   /**
    * How many rows `where` would return, without reading them (IndexedDB counts index entries):
    * what lets a reader choose between the index and one scan of the whole table (fanout.ts).
+   * Optional, so that a StoragePort written before it (0.2.x) keeps working: without it, a load
+   * reads each kind through the index.
    */
-  countWhere(table: string, index: string, value: Key): Promise<number>
+  countWhere?(table: string, index: string, value: Key): Promise<number>
   count(table: string): Promise<number>
 }
 

@@ -73,6 +73,23 @@ describe.each(adapters)('readKinds on %s', (_name, make) => {
     await s.close()
   })
 
+  test('a storage port written before countWhere (0.2.x, optional) still loads: through the index', async () => {
+    const s = make()
+    await s.open()
+    await s.write(['records'], (tx) => tx.put('records', rows()))
+    const calls: string[] = []
+    // The transaction as an older port gives it: every method but countWhere.
+    const older = (tx: ReadTx): ReadTx => new Proxy(counted(tx, calls), { get: (t, name, r) => (name === 'countWhere' ? undefined : Reflect.get(t, name, r)) })
+    const { got, byIndex } = await s.read(['records'], async (tx) => ({
+      got: await readKinds(older(tx), ['tombstone', 'fact']),
+      byIndex: { tombstone: await tx.where<StoredRecord>('records', 'kind', 'tombstone'), fact: await tx.where<StoredRecord>('records', 'kind', 'fact') },
+    }))
+    expect(calls).not.toContain('after')
+    expect(got.get('tombstone')!.map((r) => r.id)).toEqual(byIndex.tombstone.map((r) => r.id))
+    expect(got.get('fact')!.map((r) => r.id)).toEqual(byIndex.fact.map((r) => r.id))
+    await s.close()
+  })
+
   test('an empty store reads no row', async () => {
     const s = make()
     await s.open()
