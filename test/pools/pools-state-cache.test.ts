@@ -139,13 +139,14 @@ test('the structure and view of a PoolState fed records in any order, with remov
  * (contradictions, duplicates), supersession links (to earlier memories, to ones not arrived yet,
  * to forgotten ones), TTLs, tombstones, resolutions, reads and ratings, all by the pool's owner.
  */
-test('the view and conflicts a PoolState patches as memory, access and rating records arrive equal a fresh derivation', () => {
-  const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
-  const owner = create.author
-  const ids = Array.from({ length: 24 }, (_, i) => `m${String(i).padStart(2, '0')}`)
+/**
+ * Records signed (in shape) by the pool's owner: `record` any kind at a stamp `n` after T0 + 100,
+ * `memoryAt` memory `ids[i]` placing Aria or Bruno in Rome, Oslo or Lima, superseding `ids[k]`.
+ */
+function ownerRecords(create: PoolRecord, ids: readonly string[]) {
   const hlc = (n: number): string => `${String(T0 + 100 + n).padStart(15, '0')}:0000:n`
   const record = (id: string, kind: PoolKind, body: unknown, n: number): PoolRecord =>
-    ({ id, kind, pool: u.pool, tenant: create.tenant, body, author: owner, hlc: hlc(n), sig: 'x' }) as PoolRecord
+    ({ id, kind, pool: u.pool, tenant: create.tenant, body, author: create.author, hlc: hlc(n), sig: 'x' }) as PoolRecord
   const memoryAt = (i: number, subject: number, object: number, supersedes: number[], ttl: number | null): PoolRecord =>
     record(ids[i]!, PoolKind.MEMORY, {
       payload: {
@@ -154,6 +155,14 @@ test('the view and conflicts a PoolState patches as memory, access and rating re
         ephemeral: false, noTraining: false, supersedes: supersedes.map((k) => ids[k]!), merged: null,
       },
     }, i)
+  return { record, memoryAt }
+}
+
+test('the view and conflicts a PoolState patches as memory, access and rating records arrive equal a fresh derivation', () => {
+  const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
+  const owner = create.author
+  const ids = Array.from({ length: 24 }, (_, i) => `m${String(i).padStart(2, '0')}`)
+  const { record, memoryAt } = ownerRecords(create, ids)
   const item = fc.oneof(
     { weight: 8, arbitrary: fc.tuple(fc.nat(23), fc.nat(1), fc.nat(2), fc.array(fc.nat(23), { maxLength: 2 }), fc.constantFrom(null, null, null, 1, 100_000))
         .map(([i, s, o, sup, ttl]) => memoryAt(i, s, o, sup.filter((k) => k !== i), ttl)) },
@@ -211,20 +220,9 @@ test('the view and conflicts a PoolState patches as memory, access and rating re
  */
 test('a forget patched into the view equals a fresh derivation: chains through the forgotten memory, resolutions, expiry', () => {
   const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
-  const owner = create.author
   // Ids as the record shape wants them in links and targets (32 hex digits): a malformed link or target is ignored.
   const ids = Array.from({ length: 8 }, (_, i) => i.toString(16).padStart(32, '0'))
-  const hlc = (n: number): string => `${String(T0 + 100 + n).padStart(15, '0')}:0000:n`
-  const record = (id: string, kind: PoolKind, body: unknown, n: number): PoolRecord =>
-    ({ id, kind, pool: u.pool, tenant: create.tenant, body, author: owner, hlc: hlc(n), sig: 'x' }) as PoolRecord
-  const memoryAt = (i: number, subject: number, object: number, supersedes: number[], ttl: number | null): PoolRecord =>
-    record(ids[i]!, PoolKind.MEMORY, {
-      payload: {
-        type: 'KNOWLEDGE', subject: ['Aria', 'Bruno'][subject]!, predicate: 'lives_in', object: ['Rome', 'Oslo', 'Lima'][object]!, context: null,
-        confidence: 1, source: 'direct_statement', evidence: [], createdAt: T0 + i, ttl, permanent: false, visibility: 'AUTHORIZED',
-        ephemeral: false, noTraining: false, supersedes: supersedes.map((k) => ids[k]!), merged: null,
-      },
-    }, i)
+  const { record, memoryAt } = ownerRecords(create, ids)
   const step = fc.oneof(
     { weight: 8, arbitrary: fc.tuple(fc.nat(7), fc.nat(1), fc.nat(2), fc.array(fc.nat(7), { maxLength: 2 }), fc.constantFrom(null, null, null, 1, 100_000))
         // Links to earlier memories, so that chains form (a link to one not here yet derives the pool again).
