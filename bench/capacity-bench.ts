@@ -6,7 +6,7 @@ import { derivePoolId } from '../src/pools/records.js'
 import { updateFrame } from '../src/relay/frames.js'
 import { createPoolToken } from '../src/sync/pool-token.js'
 import { RedisServer } from '../test/helpers/redis-server.js'
-import { BenchNode, openClient, type BenchClient } from './cluster-bench.js'
+import { awaitDeliveries, BenchNode, deliveredCount, driveWriters, openClient, type BenchClient } from './cluster-bench.js'
 
 /**
  * The capacity model's inputs, measured (issue 33; `MEMWEAVE_BENCH_ONLY=capacity npm run bench`).
@@ -111,33 +111,18 @@ async function runShape(clientsPerPool: number, seed: number, options: CapacityB
     const payload = 'x'.repeat(payloadBytes)
     let updateBytes = 0
     const docs = poolIds.map(() => new Y.Doc())
-    await new Promise<void>((done) => {
-      let finished = 0
-      for (const [p] of poolIds.entries()) {
-        const doc = docs[p]!
-        doc.on('update', (u: Uint8Array) => {
-          updateBytes += u.length
-          clients[p]![0]!.ws.send(updateFrame(u))
-        })
-        let k = 0
-        const tick = (): void => {
-          doc.getMap('m').set(`k${k}`, payload)
-          if (++k < updates) setTimeout(tick, intervalMs)
-          else if (++finished === pools) done()
-        }
-        setTimeout(tick, (p / pools) * intervalMs)
-      }
-    })
+    await driveWriters(docs, (p, u) => {
+      updateBytes += u.length
+      clients[p]![0]!.ws.send(updateFrame(u))
+    }, updates, intervalMs, payload)
     const deliveries = pools * (clientsPerPool - 1) * updates
-    const got = (): number => clients.reduce((s, cs) => s + cs.slice(1).reduce((t, c) => t + c.received.length, 0), 0)
-    const deadline = performance.now() + 60_000
-    while (got() < deliveries && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    await awaitDeliveries(clients, deliveries)
     // Every update appended: the stream holds pools × updates entries (plus a pin entry per pool).
     const cpu2 = await node.cpuMicros()
     const r2 = await redisInfo(redis)
     const heap2 = await node.memory()
     for (const d of docs) d.destroy()
-    if (got() < deliveries) throw new Error(`capacity bench: ${got()} of ${deliveries} deliveries`)
+    if (deliveredCount(clients) < deliveries) throw new Error(`capacity bench: ${deliveredCount(clients)} of ${deliveries} deliveries`)
     return {
       clientsPerPool, pools, updatesSent: pools * updates, deliveries,
       nodeCpuUs: cpu2 - cpu1, redisCpuUs: r2.cpuUs - r1.cpuUs, redisCallsUpdates: r2.calls - r1.calls, redisCallsConnect: r1.calls - r0.calls,

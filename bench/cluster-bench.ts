@@ -177,28 +177,12 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const cpuBefore = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const phaseStart = performance.now()
   const appliedBefore = await Promise.all(nodes.map((node) => node.applied()))
-  await new Promise<void>((done) => {
-    let finished = 0
-    for (const [p] of poolIds.entries()) {
-      const writer = all[p]![0]!
-      const doc = docs[p]!
-      doc.on('update', (u: Uint8Array) => {
-        sent[p]!.push(performance.now())
-        writer.ws.send(updateFrame(u))
-      })
-      let k = 0
-      const tick = (): void => {
-        doc.getMap('m').set(`k${k}`, payload)
-        if (++k < updates) setTimeout(tick, intervalMs)
-        else if (++finished === pools) done()
-      }
-      setTimeout(tick, (p / pools) * intervalMs)
-    }
-  })
+  await driveWriters(docs, (p, u) => {
+    sent[p]!.push(performance.now())
+    all[p]![0]!.ws.send(updateFrame(u))
+  }, updates, intervalMs, payload)
   const expected = pools * (perPool - 1) * updates
-  const delivered = (): number => all.reduce((s, cs) => s + cs.slice(1).reduce((t, c) => t + c.received.length, 0), 0)
-  const deadline = performance.now() + 60_000
-  while (delivered() < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  await awaitDeliveries(all, expected)
   const cpuAfter = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const cpuSeconds = cpuAfter.reduce((s, c, i) => s + (c - cpuBefore[i]!), 0) / 1e6
   const busySeconds = cpuSeconds - idlePerMs * (performance.now() - phaseStart)
@@ -223,7 +207,7 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const heapPerPool = loaded.reduce((s, h, i) => s + (h - before[i]!) / Math.max(1, poolsOn[i]!), 0) / nodes.length
   for (const c of all.flat()) c.ws.terminate()
   for (const d of docs) d.destroy()
-  const got = delivered()
+  const got = deliveredCount(all)
   return {
     target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool,
     routing, deliveriesPerCpuSecond: got / cpuSeconds, deliveriesPerBusyCpuSecond: got / busySeconds, appliesPerUpdate: applied / (pools * updates),
@@ -277,4 +261,35 @@ export function formatClusterReport(rows: readonly ClusterBenchRow[], options: C
     ...body.map(line),
     '',
   ].join('\n')
+}
+
+/**
+ * Each pool's writer (its document in `docs`) sets `updates` keys `intervalMs` apart, the pools'
+ * first keys spread over one interval; `send` carries each update to the relay. Resolves when every
+ * writer has set its last key.
+ */
+export function driveWriters(docs: readonly Y.Doc[], send: (pool: number, update: Uint8Array) => void, updates: number, intervalMs: number, payload: string): Promise<void> {
+  return new Promise<void>((done) => {
+    let finished = 0
+    for (const [p, doc] of docs.entries()) {
+      doc.on('update', (u: Uint8Array) => send(p, u))
+      let k = 0
+      const tick = (): void => {
+        doc.getMap('m').set(`k${k}`, payload)
+        if (++k < updates) setTimeout(tick, intervalMs)
+        else if (++finished === docs.length) done()
+      }
+      setTimeout(tick, (p / docs.length) * intervalMs)
+    }
+  })
+}
+
+/** Updates the readers have received in all: every client of each pool (a row of `clients`) but its writer, the first. */
+export const deliveredCount = (clients: readonly (readonly BenchClient[])[]): number =>
+  clients.reduce((s, cs) => s + cs.slice(1).reduce((t, c) => t + c.received.length, 0), 0)
+
+/** Waits (at most a minute) until the readers have received `expected` updates in all. */
+export async function awaitDeliveries(clients: readonly (readonly BenchClient[])[], expected: number): Promise<void> {
+  const deadline = performance.now() + 60_000
+  while (deliveredCount(clients) < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
 }
