@@ -117,18 +117,17 @@ const SCAN_CHUNK = 10_000
 export async function readKinds(tx: ReadTx, kinds: readonly string[]): Promise<Map<string, StoredRecord[]>> {
   const byKind = new Map<string, StoredRecord[]>(kinds.map((k) => [k, []]))
   if (kinds.length === 0) return byKind
-  const countWhere = tx.countWhere?.bind(tx)
-  const [total, ...counts] = countWhere
-    ? await Promise.all([tx.count('records'), ...kinds.map((k) => countWhere('records', 'kind', k))])
-    : [0]
-  const wanted = counts.reduce((a, b) => a + b, 0)
-  if (countWhere && wanted === 0) return byKind
-  // A storage that cannot count by index (a StoragePort written before countWhere) reads the index.
-  if (!countWhere || wanted < total! * SCAN_SHARE) {
+  const throughIndex = async (): Promise<Map<string, StoredRecord[]>> => {
     const lists = await Promise.all(kinds.map((k) => tx.where<StoredRecord>('records', 'kind', k)))
     kinds.forEach((k, i) => byKind.set(k, lists[i]!))
     return byKind
   }
+  // A storage that cannot count by index (a StoragePort written before countWhere) reads the index.
+  if (!tx.countWhere) return throughIndex()
+  const [total, ...counts] = await Promise.all([tx.count('records'), ...kinds.map((k) => tx.countWhere!('records', 'kind', k))])
+  const wanted = counts.reduce((a, b) => a + b, 0)
+  if (wanted === 0) return byKind
+  if (wanted < total! * SCAN_SHARE) return throughIndex()
   // Record ids are non-empty strings, so every one sorts after ''.
   let from: Key = ''
   let found = 0
