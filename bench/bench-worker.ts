@@ -6,7 +6,7 @@ import { Dexie } from 'dexie'
 import { createMemory, type Memory } from '../src/memory.js'
 import { createMemoryHost } from '../src/runtime/host.js'
 import { indexedDbStorage } from '../src/storage/dexie-adapter.js'
-import { factRow } from './client-rows.js'
+import { factRow, storedRow } from './client-rows.js'
 
 const host = createMemoryHost()
 const direct = new Map<string, Promise<Memory>>()
@@ -74,6 +74,54 @@ export const benchApi = {
     const ms = performance.now() - t
     db.close()
     return ms
+  },
+  /** The same bulkPut with rows in the layout memweave stores (client-rows.ts `storedRow`): the like-for-like baseline. */
+  async rawBulkPutStored(name: string, n: number, offset: number): Promise<number> {
+    const db = new Dexie(`rawstored-${name}`)
+    db.version(1).stores({ records: 'id, kind' })
+    await db.open()
+    const rows = Array.from({ length: n }, (_, i) => storedRow(offset + i, 'raw'))
+    const t = performance.now()
+    await db.table('records').bulkPut(rows)
+    const ms = performance.now() - t
+    db.close()
+    return ms
+  },
+  /**
+   * The floor under an awaited write: one row in memweave's layout `put` in its own readwrite
+   * transaction on plain IndexedDB (no Dexie), awaited until the transaction completes, `n` times.
+   */
+  async rawAwaitedPutLatencies(name: string, n: number): Promise<number[]> {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open(`rawput-${name}`, 1)
+      req.onupgradeneeded = () => req.result.createObjectStore('records', { keyPath: 'id' }).createIndex('kind', 'kind')
+      req.onsuccess = () => resolve(req.result)
+      req.onerror = () => reject(req.error)
+    })
+    const out: number[] = []
+    for (let i = 0; i < n; i++) {
+      const row = storedRow(i, `put-${name}`)
+      const t = performance.now()
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction('records', 'readwrite')
+        tx.objectStore('records').put(row)
+        tx.oncomplete = () => resolve()
+        tx.onerror = tx.onabort = () => reject(tx.error)
+      })
+      out.push(performance.now() - t)
+    }
+    db.close()
+    return out
+  },
+  /** Cold open baseline on the rows memweave stored itself: open its database with Dexie and read its `records` table whole (the bytes memweave's open reads, without building state). */
+  async rawOpenMemweaveRecords(name: string): Promise<{ ms: number; rows: number }> {
+    const t = performance.now()
+    const db = new Dexie(name)
+    await db.open()
+    const rows = await db.table('records').toArray()
+    const ms = performance.now() - t
+    db.close()
+    return { ms, rows: rows.length }
   },
   /** Cold open baseline: open the raw database and read every row, as memweave's open loads its state. */
   async rawOpenAll(name: string): Promise<{ ms: number; rows: number }> {

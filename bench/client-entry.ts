@@ -45,6 +45,9 @@ async function main(): Promise<ClientBenchRow[]> {
   const directLat = await api.directWriteLatencies(`${name}-direct`, 300)
   rows.push({ metric: 'single write p50', memweave: ms(pct(lat, 0.5)), baseline: `${ms(pct(directLat, 0.5))} (in-worker call)`, ratio: pct(lat, 0.5) / pct(directLat, 0.5) })
   rows.push({ metric: 'single write p99', memweave: ms(pct(lat, 0.99)), baseline: `${ms(pct(directLat, 0.99))} (in-worker call)`, ratio: pct(lat, 0.99) / pct(directLat, 0.99) })
+  // The floor under the p50 (issue 31): one row in memweave's layout put on plain IndexedDB in the worker, each in its own transaction, awaited.
+  const putLat = await api.rawAwaitedPutLatencies(name, 300)
+  rows.push({ metric: 'single write p50 ÷ raw awaited put', memweave: ms(pct(lat, 0.5)), baseline: `${ms(pct(putLat, 0.5))} raw IndexedDB put + commit in worker`, ratio: pct(lat, 0.5) / pct(putLat, 0.5) })
   console.log('single writes done')
 
   // Burst: 1,000 concurrent writes.
@@ -56,6 +59,10 @@ async function main(): Promise<ClientBenchRow[]> {
   // The same burst called in the worker: how much of the row above is the page's (issue 31).
   const directBurst = await api.directBurst(`${name}-direct`, 1000, 'burst')
   rows.push({ metric: 'burst in-worker call', memweave: ms(directBurst), baseline: `${ms(rawBurst)} raw Dexie bulkPut in worker`, ratio: directBurst / rawBurst })
+  // The same bulkPut with rows as memweave stores them (about 2.7x factRow's bytes), the like-for-like baseline (issue 31).
+  const storedBurst = await api.rawBulkPutStored(name, 1000, 0)
+  rows.push({ metric: 'burst ÷ bulkPut of stored-layout rows', memweave: ms(burst), baseline: `${ms(storedBurst)} raw Dexie bulkPut, memweave's row layout`, ratio: burst / storedBurst })
+  rows.push({ metric: 'burst in-worker ÷ the same', memweave: ms(directBurst), baseline: `${ms(storedBurst)} raw Dexie bulkPut, memweave's row layout`, ratio: directBurst / storedBurst })
   console.log('burst done')
 
   // Retrieve at each size, then cold open at the largest.
@@ -92,8 +99,18 @@ async function main(): Promise<ClientBenchRow[]> {
   // The same open without the page, in a fresh dedicated worker: how much of the row above is the client's (issue 31).
   const fresh = new Worker(workerUrl, { type: 'module' })
   const direct = await Comlink.wrap<typeof benchApi>(fresh).directColdOpen(name)
-  fresh.terminate()
   rows.push({ metric: 'cold open in-worker call', memweave: ms(direct), baseline: `${ms(raw.ms)} raw Dexie open + read`, ratio: direct / raw.ms })
+  // Like for like (issue 31): the rows memweave stored, read whole by raw Dexie (its open reads these bytes, then builds its state).
+  const own = await api.rawOpenMemweaveRecords(name)
+  rows.push({ metric: 'cold open ÷ raw read of its own rows', memweave: ms(open), baseline: `${ms(own.ms)} raw Dexie open + read of memweave's ${own.rows.toLocaleString('en')} records`, ratio: open / own.ms })
+  // The worker's start inside the cold open: a new dedicated worker of the same script, until it answers a ping.
+  t = performance.now()
+  const started = new Worker(workerUrl, { type: 'module' })
+  await Comlink.wrap<typeof benchApi>(started).ping()
+  const boot = performance.now() - t
+  started.terminate()
+  fresh.terminate()
+  rows.push({ metric: 'worker start (script loaded, ping)', memweave: ms(boot), baseline: `${ms(open)} cold open through openMemory`, ratio: boot / open })
   shared.port.close()
   return rows
 }

@@ -8,7 +8,7 @@ import type { BackupExportOptions, BackupImportOptions, BackupImportReport } fro
 import { chunksOf, type BackupSource } from './backup/source.js'
 import { MEMORY_MODULES, type MemoryModule } from './memory-modules.js'
 import { installErrorTransfer } from './runtime/error-transfer.js'
-import type { HostedMemory, JudgeSettings, MemoryHost, PageJudge } from './runtime/host.js'
+import type { HostedMemory, JudgeSettings, MemoryHost, PageJudge, WorkerOpenOptions } from './runtime/host.js'
 import { CALL_PROTOCOL, lazyTarget, remoteObject, type CallTarget } from './runtime/remote-call.js'
 
 export interface OpenMemoryOptions {
@@ -85,33 +85,45 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Remot
   const timeoutMs = options.workerTimeoutMs ?? 10_000
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalidArgument('workerTimeoutMs', 'must be a positive number of milliseconds')
 
+  const openOptions: WorkerOpenOptions = {
+    name,
+    identity: options.identity ? identityKeys(options.identity) : null,
+    capabilities: options.capabilities,
+    multiValuedPredicates: options.facts?.multiValuedPredicates,
+    ...(options.facts?.freeTextConflicts === undefined ? {} : { freeTextConflicts: options.facts.freeTextConflicts }),
+    small: options.small,
+    election: mode === 'dedicated',
+    ...(options.conflictJudge ? { conflictJudge: judgeSettings(options.conflictJudge) } : {}),
+  }
   const started = startWorker(mode, name, options.worker)
   const host = Comlink.wrap<MemoryHost>(started.endpoint)
   let hosted: Comlink.Remote<HostedMemory>
   let protocol: number
   try {
+    const open = () => host.open(openOptions, options.conflictJudge ? pageJudge(options.conflictJudge) : undefined)
+    // A dedicated worker gets the open right behind the ping, not after its answer: it runs both
+    // in order once its script has loaded, so a cold open waits one round trip less. The ping
+    // still decides WORKER_FAILED, and a worker that failed it is terminated with the open it
+    // holds. A SharedWorker outlives this page's port and may serve other tabs: an open it ran
+    // after this page gave up would keep that memory open with no one to close it, so there the
+    // open waits for the ping's answer.
+    const early = mode === 'dedicated' ? open() : null
+    early?.catch(() => undefined)
     protocol = await answers(host, started, timeoutMs)
-    hosted = (await host.open({
-      name,
-      identity: options.identity ? identityKeys(options.identity) : null,
-      capabilities: options.capabilities,
-      multiValuedPredicates: options.facts?.multiValuedPredicates,
-      ...(options.facts?.freeTextConflicts === undefined ? {} : { freeTextConflicts: options.facts.freeTextConflicts }),
-      small: options.small,
-      election: mode === 'dedicated',
-      ...(options.conflictJudge ? { conflictJudge: judgeSettings(options.conflictJudge) } : {}),
-    }, options.conflictJudge ? pageJudge(options.conflictJudge) : undefined)) as unknown as Comlink.Remote<HostedMemory>
+    hosted = (await (early ?? open())) as unknown as Comlink.Remote<HostedMemory>
   } catch (err) {
     started.terminate()
     throw err
   } finally {
     started.stopWatching()
   }
-  const persisted = options.persist === false ? null : await requestPersistence()
-  // A module's code is loaded in the worker by its first call, not here: a facts-only page never downloads the others.
-  const modules = Object.fromEntries(MEMORY_MODULES.map((m) => [m, lazyTarget(() => hosted.module(m))] as const)) as {
+  // A module's code is loaded in the worker by its first call, not here: a facts-only page never
+  // downloads the others. Facts are in every worker with no code to load: their call target is
+  // asked for at once, so the first facts call is one round trip rather than two.
+  const modules = Object.fromEntries(MEMORY_MODULES.map((m) => [m, lazyTarget(() => hosted.module(m), m === 'facts')] as const)) as {
     [K in MemoryModule]: Comlink.Remote<CallTarget>
   }
+  const persisted = options.persist === false ? null : await requestPersistence()
   return new ClientMemory(hosted, modules, protocol >= CALL_PROTOCOL, options.identity ?? null, started.terminate, {
     mode,
     persisted,

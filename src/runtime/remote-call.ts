@@ -146,9 +146,10 @@ function wrapResult(result: unknown, how: Crossing, label: string): unknown {
 
 /**
  * Page side: a target that asks for the real one on its first call (the worker then loads that
- * module's code) and keeps it. A failed ask is retried by the next call.
+ * module's code) and keeps it, or at once with `eager` (a module with no code to load: the first
+ * call then waits for no extra round trip). A failed ask is retried by the next call.
  */
-export function lazyTarget(resolve: () => Promise<unknown>): Comlink.Remote<CallTarget> {
+export function lazyTarget(resolve: () => Promise<unknown>, eager = false): Comlink.Remote<CallTarget> {
   let pending: Promise<Comlink.Remote<CallTarget>> | null = null
   const get = (): Promise<Comlink.Remote<CallTarget>> => {
     if (!pending) {
@@ -167,6 +168,8 @@ export function lazyTarget(resolve: () => Promise<unknown>): Comlink.Remote<Call
     claim: async (id: string) => (await get()).claim(id),
     invoke: async (...args: unknown[]) => (await get()).invoke(...args),
   }
+  // An eager ask that fails is not reported here: the next call asks again and gets the error.
+  if (eager) get().catch(() => undefined)
   return lazy as unknown as Comlink.Remote<CallTarget>
 }
 
