@@ -33,6 +33,8 @@ const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
  */
 export function attachedWords(r: Reading, at: number): string[] {
   if (at < 0) return []
+  const modified = modifiedNoun(r, at)
+  if (modified) return [modified]
   const out: string[] = []
   for (let i = r.tokens.length - 1; i >= 0 && out.length < 1; i--) {
     const t = r.tokens[i]!
@@ -48,6 +50,25 @@ export function attachedWords(r: Reading, at: number): string[] {
     out.push(t.stem)
   }
   return out
+}
+
+/**
+ * A value between a determiner and a noun modifies that noun: "booked the 8:15 train", "the 6:50
+ * departure", "my 3pm call" give the time to the train, the departure, the call, not to the verb
+ * before them (issue 27, sixth round). The noun is the first word after the value, when only a
+ * space stands between and it is a content word that is neither a time word nor a number.
+ */
+function modifiedNoun(r: Reading, at: number): string | null {
+  const slot = [...r.slots.at].find(([, p]) => p === at)?.[0]
+  if (!slot) return null
+  const i = r.tokens.findIndex((t) => t.start >= at)
+  const det = r.tokens[i - 1]
+  if (i <= 0 || !det || !DETERMINERS.has(det.lower) || !/^\s+$/.test(r.norm.slice(det.end, at))) return null
+  const end = at + slot.text.length
+  const next = r.tokens.find((t) => t.start >= end)
+  if (!next || !/^\s+$/.test(r.norm.slice(end, next.start))) return null
+  if (STOPWORDS.has(next.lower) || isTimeWord(next.lower) || /^\d/.test(next.lower) || next.capital || !r.content.has(next.stem)) return null
+  return next.stem
 }
 
 /**

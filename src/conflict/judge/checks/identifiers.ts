@@ -17,6 +17,9 @@ export function identifierSignal(a: Reading, b: Reading): Signal | null {
   const placed = (x: Reading, y: Reading): Reading['tokens'] => x.tokens.filter((t, i) => {
     // Amounts with their unit ("2pm", "16gb") are values, the value check's business.
     if (!t.identifier || !/^\p{L}/u.test(t.lower) || y.tokens.some((u) => u.stem === t.stem)) return false
+    // Lower-case words joined by hyphens are one word ("long-form", "dark-theme", "night-owl"):
+    // an adjective or a noun, not an identifier, whose shape every such word shares.
+    if (/^\p{Ll}+(?:-\p{Ll}+)+$/u.test(x.norm.slice(t.start, t.end))) return false
     const prev = x.tokens[i - 1]
     // After a function word, a verb, an update word ("still", "now") or a label ("region: us-east-1").
     const labelled = !!prev && /^\s*[:=]\s*$/.test(x.norm.slice(prev.end, t.start))
