@@ -33,8 +33,6 @@ const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
  */
 export function attachedWords(r: Reading, at: number): string[] {
   if (at < 0) return []
-  const modified = modifiedNoun(r, at)
-  if (modified) return [modified]
   const out: string[] = []
   for (let i = r.tokens.length - 1; i >= 0 && out.length < 1; i--) {
     const t = r.tokens[i]!
@@ -49,14 +47,19 @@ export function attachedWords(r: Reading, at: number): string[] {
     if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:(?:every|any|some|no)(?:thing|one|body|where)|one|ones)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
+  const modified = modifiedNoun(r, at)
+  if (modified && !out.includes(modified)) out.push(modified)
   return out
 }
 
 /**
  * A value between a determiner and a noun modifies that noun: "booked the 8:15 train", "the 6:50
- * departure", "my 3pm call" give the time to the train, the departure, the call, not to the verb
- * before them (issue 27, sixth round). The noun is the first word after the value, when only a
- * space stands between and it is a content word that is neither a time word nor a number.
+ * departure", "my 3pm call" give the time to the train, the departure, the call, as well as to the
+ * verb before them (issue 27, sixth round): "Colm booked the 6:50 departure" / "book the squash
+ * court Thursday 6pm" are two bookings. The noun is the first word after the value, when only a
+ * space stands between and it is a content word that is neither a time word nor a number. It is
+ * added to what the value is attached to, never put in place of it, so it can only tell two
+ * attributes apart, never join two the verb kept apart.
  */
 function modifiedNoun(r: Reading, at: number): string | null {
   const slot = [...r.slots.at].find(([, p]) => p === at)?.[0]

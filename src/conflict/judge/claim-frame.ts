@@ -330,10 +330,15 @@ const EVENT_VALUE = /^different (?:[\w-]+ )?(?:time|date|relative date|day|time 
 // Two counts joined by a dash, the larger first: "7–2", "3-1" (a range runs the other way).
 const TALLY = /^(\d{1,3})\s?[–-]\s?(\d{1,3})(?![\d:]|\.\d)/
 
-/** Whether the subject reader reads a text's first word and the word after it as one subject. */
+/** Whether a text opens with a lower-case word and the noun after it as one subject, closed there. */
 function inSubject(r: Reading, t: Reading['tokens'][number], next: Reading['tokens'][number] | undefined): boolean {
   const own = next ? subjectStems(r) : null
-  return !!own && !!next && own.has(t.stem) && own.has(next.stem) && !/^[a-z]{3,}(?:ed|ing)$/.test(t.lower)
+  if (!own || !next || !own.has(t.stem) || !own.has(next.stem) || /^[a-z]{3,}(?:ed|ing)$/.test(t.lower)) return false
+  // Only a subject that a colon or an auxiliary closes ("acme offsite is on the 14th"): a
+  // lower-case first word before a noun is as often an imperative verb ("archive emails").
+  let k = r.tokens.indexOf(next)
+  while (k + 1 < r.tokens.length && own.has(r.tokens[k + 1]!.stem) && /^\s+$/.test(r.norm.slice(r.tokens[k]!.end, r.tokens[k + 1]!.start))) k++
+  return /^\s*(?::|(?:is|are|was|were|has|have|had|will|got|moved|starts|runs)\b)/i.test(r.norm.slice(r.tokens[k]!.end))
 }
 
 // The speaker's own words as a shared key: "I", "we".
