@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { TextConflictDetector } from '../../src/index.js'
+import { TextConflictDetector, createMemory } from '../../src/index.js'
 import { DEFAULT_CONFLICT_THRESHOLD } from '../../src/conflict/threshold.js'
+import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { locomoObservations } from '../../scripts/eval-conflict-store.js'
 
 /**
  * Issue 27, sixth round: which thing a value, a name or a shared word belongs to. Written from the
@@ -11,9 +13,10 @@ import { DEFAULT_CONFLICT_THRESHOLD } from '../../src/conflict/threshold.js'
  * noun is that noun's; judge/claim-frame.ts: a lower-case name before the shared noun says which
  * one, a score is not an amount, two dates of one person are two events; words/stopwords.ts:
  * prepositions; judge/checks/identifiers.ts: hyphenated words before a noun; read/subject.ts: a
- * noun under its second everyday name is still one noun with two names before it).
+ * noun under its second everyday name is still one noun with two names before it; words/phrases.ts:
+ * "has been to" a place is a visit).
  */
-type Rule = 'which' | 'noun' | 'tally' | 'person' | 'function' | 'hyphen' | 'alias'
+type Rule = 'which' | 'noun' | 'tally' | 'person' | 'function' | 'hyphen' | 'alias' | 'visit'
 interface Probe { readonly a: string; readonly b: string; readonly rule?: Rule }
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/conflict-event-probes.json', import.meta.url), 'utf8')) as { compatible: Probe[]; conflict: Probe[] }
 const detector = new TextConflictDetector()
@@ -46,4 +49,18 @@ describe('conflict events: contradictions about one thing stay flagged', () => {
       expect(v.confidence).toBeGreaterThanOrEqual(DEFAULT_CONFLICT_THRESHOLD)
     }
   })
+})
+
+describe('conflict events: in a store', () => {
+  // Before this round conv-30's observations gave two flags, one of them "Gina has been to Rome
+  // once" against "Gina lost her job at Door Dash ..." (a visit read as a place of work).
+  test("conv-30's 169 observations written as facts give at most one free-text flag", async () => {
+    const mem = await createMemory({ storage: memoryStorage() })
+    const facts = locomoObservations('conv-30')
+    expect(facts.length).toBe(169)
+    for (const f of facts) await mem.facts.write(f.content, f.validFrom ? { validFrom: f.validFrom } : {})
+    const listed = (await mem.facts.conflicts()).filter((c) => c.kind === 'free-text')
+    expect(listed.length, listed.map((c) => c.reason).join('\n')).toBeLessThanOrEqual(1)
+    await mem.close()
+  }, 60_000)
 })

@@ -300,7 +300,10 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       const owner = !!t0 && sameStem(t0.stem, k) && /^\p{Lu}\p{Ll}+$/u.test(r.norm.slice(t0.start, t0.end)) && /^['’]s\b/.test(r.norm.slice(t0.end))
       return owner || r.leadingName.some((n) => sameStem(n, k))
     }
-    if (anchor.every((k) => opens(a, k) && opens(b, k)) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)))) {
+    // The speaker's own "I" is a person too ("I painted that lake sunrise last year" / "Next month
+    // I'm having an art show").
+    const who = (k: string): boolean => (opens(a, k) && opens(b, k)) || FIRST_PERSON_KEY.test(k)
+    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)))) {
       out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${anchor[0]}"), not the event` })
     }
   }
