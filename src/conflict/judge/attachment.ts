@@ -47,7 +47,31 @@ export function attachedWords(r: Reading, at: number): string[] {
     if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:(?:every|any|some|no)(?:thing|one|body|where)|one|ones)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
   }
+  const modified = modifiedNoun(r, at)
+  if (modified && !out.includes(modified)) out.push(modified)
   return out
+}
+
+/**
+ * A value between a determiner and a noun modifies that noun: "booked the 8:15 train", "the 6:50
+ * departure", "my 3pm call" give the time to the train, the departure, the call, as well as to the
+ * verb before them (issue 27, sixth round): "Colm booked the 6:50 departure" / "book the squash
+ * court Thursday 6pm" are two bookings. The noun is the first word after the value, when only a
+ * space stands between and it is a content word that is neither a time word nor a number. It is
+ * added to what the value is attached to, never put in place of it, so it can only tell two
+ * attributes apart, never join two the verb kept apart.
+ */
+function modifiedNoun(r: Reading, at: number): string | null {
+  const slot = [...r.slots.at].find(([, p]) => p === at)?.[0]
+  if (!slot) return null
+  const i = r.tokens.findIndex((t) => t.start >= at)
+  const det = r.tokens[i - 1]
+  if (i <= 0 || !det || !DETERMINERS.has(det.lower) || !/^\s+$/.test(r.norm.slice(det.end, at))) return null
+  const end = at + slot.text.length
+  const next = r.tokens.find((t) => t.start >= end)
+  if (!next || !/^\s+$/.test(r.norm.slice(end, next.start))) return null
+  if (STOPWORDS.has(next.lower) || isTimeWord(next.lower) || /^\d/.test(next.lower) || next.capital || !r.content.has(next.stem)) return null
+  return next.stem
 }
 
 /**

@@ -84,6 +84,10 @@ export const FRAME_FACTORS = {
   personNotThing: 0.5,
   /** What the texts share are two words of one root ("print" / "printer"), not one word. */
   oneRoot: 0.5,
+  /** A time or date clash where the texts share only the person both open with, no event (sixth round). */
+  personNotEvent: 0.5,
+  /** A clashing number is one side of a score or a vote ("passed 7–2"), not an amount (sixth round). */
+  tally: 0.4,
 } as const
 
 /** One reading of the frame that applied. */
@@ -172,7 +176,9 @@ function ownNames(r: Reading, other: Reading, clash: readonly string[], anchor: 
   const out: string[] = []
   for (const [i, t] of r.tokens.entries()) {
     const next = r.tokens[i + 1]
-    const modifiesAnchor = i === 0 && /^\p{Lu}\p{Ll}/u.test(r.norm.slice(t.start, t.end)) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !!next && /^\s+$/.test(r.norm.slice(t.end, next.start)) && anchor.some((k) => sameStem(k, next.stem))
+    // Written lower case, it counts when the subject reader reads it and the noun as one subject
+    // ("brightline kickoff: the 10th", "acme offsite is on the 14th"; sixth round).
+    const modifiesAnchor = i === 0 && (/^\p{Lu}\p{Ll}/u.test(r.norm.slice(t.start, t.end)) || inSubject(r, t, next)) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !!next && /^\s+$/.test(r.norm.slice(t.end, next.start)) && anchor.some((k) => sameStem(k, next.stem))
     // An identifier names a thing when it has a digit or an inner capital ("B-9", "db-02"), not a hyphenated word ("check-in").
     const id = t.identifier && /\p{L}/u.test(t.lower) && /\d|[a-z][A-Z]|_/.test(r.norm.slice(t.start, t.end))
     if (!(t.capital || modifiesAnchor || id) || inside(values, t.start) || isTimeWord(t.lower) || spoken.includes(t.lower)) continue
@@ -284,7 +290,58 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
+  // A time or a date is of an event: "Priya started at the clinic in 2021" / "Priya moved to Leeds
+  // in 2018" share Priya, not a start or a move. When all the texts share beside what differs is
+  // the name both open with, the two values date two events of one person.
+  if (raw.check === 'value' && EVENT_VALUE.test(raw.reason) && anchor.length > 0) {
+    // The name a text opens with, alone or as an owner ("Leo's farewell drinks").
+    const opens = (r: Reading, k: string): boolean => {
+      const t0 = r.tokens[0]
+      const owner = !!t0 && sameStem(t0.stem, k) && /^\p{Lu}\p{Ll}+$/u.test(r.norm.slice(t0.start, t0.end)) && /^['’]s\b/.test(r.norm.slice(t0.end))
+      return owner || r.leadingName.some((n) => sameStem(n, k))
+    }
+    // The speaker's own "I" is a person too ("I painted that lake sunrise last year" / "Next month
+    // I'm having an art show").
+    const who = (k: string): boolean => (opens(a, k) && opens(b, k)) || FIRST_PERSON_KEY.test(k)
+    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)))) {
+      out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${anchor[0]}"), not the event` })
+    }
+  }
+  // A score or a vote ("passed 7–2", "won 3-1") is two counts of two sides, not an amount of the
+  // other text's thing ("budget = 25k"); two tallies still compare.
+  if (raw.check === 'value' && /^different number:/.test(raw.reason)) {
+    const q = QUOTED.exec(raw.reason)
+    const tallyAt = (r: Reading, value: string | undefined, known: number | undefined): boolean => {
+      const at = known !== undefined && known >= 0 ? known : value ? r.norm.indexOf(value) : -1
+      if (at < 0) return false
+      const m = TALLY.exec(r.norm.slice(at))
+      return !!m && Number(m[1]) >= Number(m[2])
+    }
+    // A plain count on the other side may be one side of the same vote ("only 4 in favor"); an
+    // amount with a unit or a multiplier ("25k") is not.
+    const [ta, tb] = [tallyAt(a, q?.[1], raw.signal?.at?.[0]), tallyAt(b, q?.[2], raw.signal?.at?.[1])]
+    if (q && ta !== tb && !/^\d+$/.test(ta ? q[2]! : q[1]!)) {
+      out.push({ factor: FRAME_FACTORS.tally, note: 'one number is a score or a vote, not an amount' })
+    }
+  }
   return out
+}
+
+// What a time or a date clash reads as ("different time", "different date", "different relative date").
+const EVENT_VALUE = /^different (?:[\w-]+ )?(?:time|date|relative date|day|time window):/
+
+// Two counts joined by a dash, the larger first: "7–2", "3-1" (a range runs the other way).
+const TALLY = /^(\d{1,3})\s?[–-]\s?(\d{1,3})(?![\d:]|\.\d)/
+
+/** Whether a text opens with a lower-case word and the noun after it as one subject, closed there. */
+function inSubject(r: Reading, t: Reading['tokens'][number], next: Reading['tokens'][number] | undefined): boolean {
+  const own = next ? subjectStems(r) : null
+  if (!own || !next || !own.has(t.stem) || !own.has(next.stem) || /^[a-z]{3,}(?:ed|ing)$/.test(t.lower)) return false
+  // Only a subject that a colon or an auxiliary closes ("acme offsite is on the 14th"): a
+  // lower-case first word before a noun is as often an imperative verb ("archive emails").
+  let k = r.tokens.indexOf(next)
+  while (k + 1 < r.tokens.length && own.has(r.tokens[k + 1]!.stem) && /^\s+$/.test(r.norm.slice(r.tokens[k]!.end, r.tokens[k + 1]!.start))) k++
+  return /^\s*(?::|(?:is|are|was|were|has|have|had|will|got|moved|starts|runs)\b)/i.test(r.norm.slice(r.tokens[k]!.end))
 }
 
 // The speaker's own words as a shared key: "I", "we".

@@ -63,7 +63,7 @@ export interface Reading {
  * Everyday nouns with a second everyday name (British and American English, chat and formal
  * register): either name makes the same topic.
  */
-const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
+export const NOUN_ALIASES: ReadonlyMap<string, string> = new Map(
   [
     ['lift', 'elevator'], ['flat', 'apartment'], ['film', 'movie'], ['holiday', 'vacation'], ['couch', 'sofa'],
     ['rubbish', 'trash'], ['garbage', 'trash'], ['cell', 'phone'], ['mobile', 'phone'], ['doc', 'document'],

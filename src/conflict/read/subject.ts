@@ -1,4 +1,4 @@
-import type { Reading } from './reading.js'
+import { NOUN_ALIASES, type Reading } from './reading.js'
 import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from './stem.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -95,8 +95,10 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
   const [sa, sb] = [za.stems, zb.stems]
   // One noun with another word before it on each side: "Pricing review" / "roadmap review",
   // "Q2 earnings release" / "v2.3 release date".
+  // The noun may have its second everyday name on one side ("the Porto apartment" / "the Lisbon flat").
+  const alias = (x: string): string => NOUN_ALIASES.get(x) ?? x
   for (const [i, t] of za.tokens.entries()) {
-    const j = zb.tokens.findIndex((u) => sameStem(u.stem, t.stem))
+    const j = zb.tokens.findIndex((u) => sameStem(u.stem, t.stem) || sameStem(alias(u.stem), alias(t.stem)))
     if (i === 0 || j <= 0) continue
     const [ma, mb] = [za.tokens[i - 1]!, zb.tokens[j - 1]!]
     if (!sameStem(ma.stem, mb.stem) && !hasStem(b.content, ma.stem) && !hasStem(a.content, mb.stem) && !b.tokens.some((x) => x.lower === ma.lower) && !a.tokens.some((x) => x.lower === mb.lower)) {

@@ -17,6 +17,9 @@ export const PHRASAL_VERBS: ReadonlyArray<readonly [RegExp, string | ((m: string
   [/\b(?:is\s+|are\s+)?open(?:ed)?\s+from\s+(?=\d)(?![^,.;]*\b(?:to|until|till|–|-)\b)/gi, 'opens at '],
   // "has never written a line of Rust", "never used Figma": no experience at all.
   [/\b(?:has|have|had)\s+never\s+(?:written|used|touched|done|played|worked\s+with|coded\s+in|programmed\s+in|driven|cooked|skied|swum)\b/gi, (m) => `beginner, ${m.replace(/^\w+\s+/, '')}`],
+  // "has been to Rome (once)" is a visit, not where someone is: the experiential perfect of "be"
+  // with "to" (sixth round: "Gina has been to Rome once" against "Gina lost her job at Door Dash").
+  [/\b(?:has|have|had|'s|'ve|'d)\s+(?:never\s+|ever\s+|already\s+|once\s+|twice\s+)?been\s+to\b(?=\s+(?:the\s+)?\p{Lu})/giu, (m) => m.replace(/been\s+to$/i, 'visited')],
   // Ways of saying when someone is at their best: a night owl is late, an early bird early.
   [/\bnight\s+owl\b|\bevening\s+person\b/gi, 'late'],
   [/\bearly\s+(?:bird|riser)\b|\bmorning\s+person\b/gi, 'early'],

@@ -11,7 +11,7 @@ const STOP_TEXT =
   'ours you your yours i me my mine who whom whose which what when where why how all any some each every such ' +
   'very much many more most just only even yet already really actually currently now around ' +
   'approximately roughly nearly almost ok okay well please s t d ll m re ve got get gets getting ' +
-  'use uses used using make makes made go goes going went via per built'
+  'use uses used using make makes made go goes going went via per built through throughout across toward towards upon'
 
 /**
  * Function words: they carry no topic and never count as a difference. A word that carries

@@ -17,6 +17,10 @@ export function identifierSignal(a: Reading, b: Reading): Signal | null {
   const placed = (x: Reading, y: Reading): Reading['tokens'] => x.tokens.filter((t, i) => {
     // Amounts with their unit ("2pm", "16gb") are values, the value check's business.
     if (!t.identifier || !/^\p{L}/u.test(t.lower) || y.tokens.some((u) => u.stem === t.stem)) return false
+    // Lower-case words joined by hyphens before a noun are an adjective ("long-form explanations",
+    // "low-key birthdays"), not an identifier, though every such word has one shape; at the end of
+    // a phrase they may name a value ("reply in plain-text", "sort by last-modified").
+    if (/^\p{Ll}+(?:-\p{Ll}+)+$/u.test(x.norm.slice(t.start, t.end)) && beforeNoun(x, i)) return false
     const prev = x.tokens[i - 1]
     // After a function word, a verb, an update word ("still", "now") or a label ("region: us-east-1").
     const labelled = !!prev && /^\s*[:=]\s*$/.test(x.norm.slice(prev.end, t.start))
@@ -32,4 +36,11 @@ export function identifierSignal(a: Reading, b: Reading): Signal | null {
     if (ia.length === 1 && ib.length === 1 && !differentAttributes(a, ia[0]!.start, b, ib[0]!.start)) return { kind: 'substitution', reason: `different identifier in the same place: "${ia[0]!.lower}" vs "${ib[0]!.lower}"` }
   }
   return null
+}
+
+/** Whether the token at `i` stands right before a content word of its phrase (a noun it modifies). */
+function beforeNoun(r: Reading, i: number): boolean {
+  const t = r.tokens[i]!
+  const n = r.tokens[i + 1]
+  return !!n && /^\s+$/.test(r.norm.slice(t.end, n.start)) && !STOPWORDS.has(n.lower) && !/^\d/.test(n.lower) && r.content.has(n.stem)
 }
