@@ -76,8 +76,13 @@ export class BenchNode {
     this.url = url
     this.#lines = lines
   }
+  /**
+   * `MEMWEAVE_BENCH_NODE_ARGS` (space-separated) goes to each node's `node` command line before the
+   * script: `--cpu-prof --cpu-prof-dir=DIR` writes a CPU profile per node when it stops.
+   */
   static async start(redis: string | null, id: string): Promise<BenchNode> {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/cluster-node.ts', redis ?? '-', id], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] })
+    const extra = (process.env['MEMWEAVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '')
+    const child = spawn(process.execPath, ['--expose-gc', ...extra, '--import', 'tsx', 'bench/cluster-node.ts', redis ?? '-', id], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] })
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
     const first = await lines.next()
     const m = /^listening (\S+)/.exec(String(first.value))
@@ -103,6 +108,23 @@ export class BenchNode {
       const { value } = await this.#lines.next()
       const m = /^cpu (\d+)$/.exec(String(value))
       if (m) return Number(m[1])
+    }
+  }
+  /** Starts a CPU profile of the node (cluster-node.ts); resolves once it runs. */
+  async profileStart(): Promise<void> {
+    this.#child.stdin!.write('profile-start\n')
+    await this.#answer('profiling')
+  }
+  /** Stops the profile and writes it (a `.cpuprofile` file, as `node --cpu-prof` writes). */
+  async profileStop(file: string): Promise<void> {
+    this.#child.stdin!.write(`profile-stop ${file}\n`)
+    await this.#answer('profiled')
+  }
+  async #answer(line: string): Promise<void> {
+    for (;;) {
+      const { value, done } = await this.#lines.next()
+      if (done) throw new Error(`bench node stopped before answering ${line}`)
+      if (String(value) === line) return
     }
   }
   /** Updates this node applied: from its own clients plus from other nodes (its /metrics). */
