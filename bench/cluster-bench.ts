@@ -75,6 +75,8 @@ export interface ClusterBenchRow {
   readonly idleCpuMsPerSecond: number
   /** Commands Redis ran (`INFO commandstats`, every command) over the update phase per update sent; NaN without Redis. */
   readonly redisCommandsPerUpdate: number
+  /** Context switches of every node over the update phase per update sent: voluntary (waits) and involuntary (preempted). */
+  readonly switchesPerUpdate: { readonly voluntary: number; readonly involuntary: number }
   /** Load average (1 min) at the end of the run. */
   readonly load: number
 }
@@ -122,6 +124,15 @@ export class BenchNode {
       const { value } = await this.#lines.next()
       const m = /^cpu (\d+)$/.exec(String(value))
       if (m) return Number(m[1])
+    }
+  }
+  /** Context switches of the node process so far: voluntary (it waited) and involuntary (it was preempted). */
+  async switches(): Promise<{ voluntary: number; involuntary: number }> {
+    this.#child.stdin!.write('switches\n')
+    for (;;) {
+      const { value } = await this.#lines.next()
+      const m = /^switches (\d+) (\d+)$/.exec(String(value))
+      if (m) return { voluntary: Number(m[1]), involuntary: Number(m[2]) }
     }
   }
   /** Starts a CPU profile of the node (cluster-node.ts); resolves once it runs. */
@@ -181,15 +192,15 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-/** Commands Redis has run so far (every command's `calls` in `INFO commandstats`). */
-async function redisCalls(redis: Redis | null): Promise<number> {
-  if (!redis) return NaN
+/** Commands the Redis servers have run so far (every command's `calls` in `INFO commandstats`), summed; NaN without any. */
+async function redisCalls(servers: readonly Redis[]): Promise<number> {
+  if (servers.length === 0) return NaN
   let calls = 0
-  for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) calls += Number(m[1])
+  for (const redis of servers) for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) calls += Number(m[1])
   return calls
 }
 
-async function runTarget(name: string, nodes: BenchNode[], routing: Routing, owner: Identity, options: ClusterBenchOptions, redis: Redis | null = null): Promise<ClusterBenchRow> {
+async function runTarget(name: string, nodes: BenchNode[], routing: Routing, owner: Identity, options: ClusterBenchOptions, redis: readonly Redis[] = []): Promise<ClusterBenchRow> {
   const { clients, pools, updates, intervalMs, payloadBytes, log } = options
   const perPool = Math.max(2, Math.floor(clients / pools))
   const before = await Promise.all(nodes.map((n) => n.heapUsed()))
@@ -219,6 +230,7 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const idleTo = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const idlePerMs = idleTo.reduce((s, c, i) => s + (c - idleFrom[i]!), 0) / 1e6 / (performance.now() - idleStart)
   const callsBefore = await redisCalls(redis)
+  const switchesBefore = await Promise.all(nodes.map((node) => node.switches()))
   const cpuBefore = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const phaseStart = performance.now()
   const appliedBefore = await Promise.all(nodes.map((node) => node.applied()))
@@ -229,6 +241,8 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const expected = pools * (perPool - 1) * updates
   await awaitDeliveries(all, expected)
   const cpuAfter = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const switchesAfter = await Promise.all(nodes.map((node) => node.switches()))
+  const switched = (kind: 'voluntary' | 'involuntary'): number => switchesAfter.reduce((s, w, i) => s + w[kind] - switchesBefore[i]![kind], 0) / (pools * updates)
   // The INFO call itself is counted too: one command in the whole phase.
   const calls = (await redisCalls(redis)) - callsBefore
   const cpuSeconds = cpuAfter.reduce((s, c, i) => s + (c - cpuBefore[i]!), 0) / 1e6
@@ -259,7 +273,8 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
     target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool,
     routing, deliveriesPerCpuSecond: got / cpuSeconds, deliveriesPerBusyCpuSecond: got / busySeconds, appliesPerUpdate: applied / (pools * updates),
     pools, offeredPerNode: (pools * 1000) / intervalMs / nodes.length, cpuUsPerDelivery: (cpuSeconds * 1e6) / got,
-    idleCpuMsPerSecond: (idlePerMs * 1e6) / nodes.length, redisCommandsPerUpdate: calls / (pools * updates), load: loadavg()[0]!,
+    idleCpuMsPerSecond: (idlePerMs * 1e6) / nodes.length, redisCommandsPerUpdate: calls / (pools * updates),
+    switchesPerUpdate: { voluntary: switched('voluntary'), involuntary: switched('involuntary') }, load: loadavg()[0]!,
   }
 }
 
@@ -278,7 +293,7 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<Clu
     const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(redis.url, `n${i + 1}`)))
     const counter = new Redis(redis.url)
     try {
-      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, routing, owner, options, counter))
+      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, routing, owner, options, [counter]))
     } finally {
       counter.disconnect()
       await Promise.all(nodes.map((n) => n.stop()))
@@ -289,7 +304,7 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<Clu
 }
 
 /** The targets of the per-node comparison (issue 33). */
-export type PerNodeTarget = '1 node, a third of the pools' | '3 nodes, affine' | '1 node, a third of the pools, 2 busy loops beside it'
+export type PerNodeTarget = '1 node, a third of the pools' | '3 nodes, affine' | '1 node, a third of the pools, 2 busy loops beside it' | '3 lone nodes, each on its own Redis'
 
 export interface PerNodeRow extends ClusterBenchRow {
   readonly round: number
@@ -304,31 +319,34 @@ export interface PerNodeRow extends ClusterBenchRow {
  * node's rate made the affine nodes look 0.6-0.7 times as efficient. Then the same 1 node with two
  * busy loops (`for (;;) {}` processes) beside it: on 2 cores, 3 nodes compete with each other, Redis
  * and this process for CPU as 1 node + 2 busy loops does, so what that costs a node shows apart from
- * anything the 3 nodes do. `rounds` rounds, the targets' order rotating each round (the machine's
- * load drifts); every target on a fresh Redis and fresh nodes.
+ * anything the 3 nodes do. And 3 lone nodes at once, each on a Redis of its own, clients placed as
+ * the affine run places them: three 1-node clusters that share nothing, so whatever they cost per
+ * delivery beyond the 1 node is three node processes (and Redis servers) sharing the cores, not
+ * the cluster. `rounds` rounds, the targets' order rotating each round (the machine's load drifts);
+ * every target on fresh Redis servers and fresh nodes.
  */
 export async function runPerNodeComparison(options: ClusterBenchOptions, rounds: number): Promise<PerNodeRow[]> {
   const owner = await createIdentity({ seed: new Uint8Array(32).fill(9) })
-  const targets: PerNodeTarget[] = ['1 node, a third of the pools', '3 nodes, affine', '1 node, a third of the pools, 2 busy loops beside it']
+  const targets: PerNodeTarget[] = ['1 node, a third of the pools', '3 nodes, affine', '1 node, a third of the pools, 2 busy loops beside it', '3 lone nodes, each on its own Redis']
   const rows: PerNodeRow[] = []
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < targets.length; k++) {
       const target = targets[(k + round) % targets.length]!
-      const count = target === '3 nodes, affine' ? 3 : 1
+      const count = target.startsWith('3 ') ? 3 : 1
       const pools = count === 3 ? options.pools : Math.round(options.pools / 3)
       const busy = target.endsWith('busy loops beside it') ? [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })) : []
-      const redis = await RedisServer.start()
-      const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(redis.url, `n${i + 1}`)))
-      const counter = new Redis(redis.url)
+      const servers = await Promise.all(Array.from({ length: target === '3 lone nodes, each on its own Redis' ? 3 : 1 }, () => RedisServer.start()))
+      const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(servers[i % servers.length]!.url, `n${i + 1}`)))
+      const counters = servers.map((server) => new Redis(server.url))
       try {
         const clients = Math.max(2, Math.floor(options.clients / options.pools)) * pools
-        const row = await runTarget(`per node, round ${round + 1}: ${target}`, nodes, count === 3 ? 'affine' : 'leastconn', owner, { ...options, pools, clients }, counter)
+        const row = await runTarget(`per node, round ${round + 1}: ${target}`, nodes, count === 3 ? 'affine' : 'leastconn', owner, { ...options, pools, clients }, counters)
         rows.push({ ...row, round: round + 1, perNodeTarget: target })
       } finally {
-        counter.disconnect()
+        for (const c of counters) c.disconnect()
         for (const b of busy) b.kill('SIGKILL')
         await Promise.all(nodes.map((n) => n.stop()))
-        await redis.stop()
+        await Promise.all(servers.map((server) => server.stop()))
       }
     }
   }
@@ -342,11 +360,11 @@ function median(values: readonly number[]): number {
 }
 
 export function formatPerNodeReport(rows: readonly PerNodeRow[], options: ClusterBenchOptions): string {
-  const head = ['round', 'target', 'pools', 'offered per node', 'delivered', 'node CPU per delivery', 'deliveries per node CPU-s', 'idle node CPU', 'Redis commands per update', 'applies per update', 'load']
+  const head = ['round', 'target', 'pools', 'offered per node', 'delivered', 'node CPU per delivery', 'deliveries per node CPU-s', 'idle node CPU', 'Redis commands per update', 'applies per update', 'context switches per update (waits / preempted)', 'load']
   const body = rows.map((r) => [
     String(r.round), r.perNodeTarget, String(r.pools), `${r.offeredPerNode.toFixed(0)} updates/s`, `${r.delivered}/${r.expected}`,
     `${r.cpuUsPerDelivery.toFixed(1)} µs`, r.deliveriesPerCpuSecond.toFixed(0), `${r.idleCpuMsPerSecond.toFixed(1)} ms/s`,
-    r.redisCommandsPerUpdate.toFixed(2), r.appliesPerUpdate.toFixed(2), r.load.toFixed(1),
+    r.redisCommandsPerUpdate.toFixed(2), r.appliesPerUpdate.toFixed(2), `${r.switchesPerUpdate.voluntary.toFixed(2)} / ${r.switchesPerUpdate.involuntary.toFixed(2)}`, r.load.toFixed(1),
   ])
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)))
   const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
@@ -354,14 +372,15 @@ export function formatPerNodeReport(rows: readonly PerNodeRow[], options: Cluste
   const one = of('1 node, a third of the pools')
   const three = of('3 nodes, affine')
   const busy = of('1 node, a third of the pools, 2 busy loops beside it')
+  const lone = of('3 lone nodes, each on its own Redis')
   return [
     `Per node, same offered rate per node (issue 33): ${options.pools} pools on 3 nodes pool-affine against ${Math.round(options.pools / 3)} pools on 1 node, ${Math.max(2, Math.floor(options.clients / options.pools))} clients per pool, ${options.updates} updates of ${options.payloadBytes} bytes per writer every ${options.intervalMs} ms; node CPU per delivery = CPU of every node / updates the readers got.`,
     line(head),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...body.map(line),
     '',
-    `Median node CPU per delivery: 1 node ${one.toFixed(1)} µs, 3 nodes affine ${three.toFixed(1)} µs, 1 node with 2 busy loops ${busy.toFixed(1)} µs. ` +
-      `Per-node work, 3 nodes affine against 1 node (deliveries per node CPU-s): ${(one / three).toFixed(2)}x; against 1 node sharing the cores as 3 nodes do: ${(busy / three).toFixed(2)}x.`,
+    `Median node CPU per delivery: 1 node ${one.toFixed(1)} µs, 3 nodes affine ${three.toFixed(1)} µs, 1 node with 2 busy loops ${busy.toFixed(1)} µs, 3 lone nodes ${lone.toFixed(1)} µs. ` +
+      `Per-node work (deliveries per node CPU-s), 3 nodes affine against: 1 node ${(one / three).toFixed(2)}x, 1 node beside 2 busy loops ${(busy / three).toFixed(2)}x, 3 lone nodes side by side (nothing shared) ${(lone / three).toFixed(2)}x.`,
     '',
   ].join('\n')
 }

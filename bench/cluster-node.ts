@@ -9,6 +9,7 @@ import { createRelay } from '../src/relay/relay.js'
  * connection rate limit high enough for thousands of clients from one loopback address, a `gc`
  * line on stdin that answers with the heap after a full collection (memory per pool), and a `cpu`
  * line that answers with the process's CPU time so far in µs (CPU per update; no collection forced),
+ * a `switches` line that answers with its voluntary and involuntary context switches so far,
  * and `profile-start` / `profile-stop <file>` lines that record a V8 CPU profile of the node between
  * them (the update phase only, without the start-up) into `<file>`, answering `profiled` when written.
  */
@@ -39,6 +40,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       process.stdout.write('profiled\n')
     })
     return
+  }
+  if (line.trim() === 'switches') {
+    // Context switches so far: voluntary (waiting for I/O) and involuntary (preempted: CPU shared).
+    const { voluntaryContextSwitches, involuntaryContextSwitches } = process.resourceUsage()
+    return void process.stdout.write(`switches ${voluntaryContextSwitches} ${involuntaryContextSwitches}\n`)
   }
   if (line.trim() === 'cpu') {
     const { user, system } = process.cpuUsage()
