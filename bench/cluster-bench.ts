@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { loadavg } from 'node:os'
 import { createInterface } from 'node:readline'
+import { Redis } from 'ioredis'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { createIdentity, type Identity } from '../src/core/identity.js'
@@ -63,6 +65,20 @@ export interface ClusterBenchRow {
   readonly deliveriesPerBusyCpuSecond: number
   /** Updates applied by all nodes together per update sent (NaN for the single process). */
   readonly appliesPerUpdate: number
+  /** Pools in the run. */
+  readonly pools: number
+  /** Updates/s offered to each node (mean over the nodes): pools × one update per interval / nodes. */
+  readonly offeredPerNode: number
+  /** Node CPU (all nodes summed) per delivered update, µs: a node's cost per delivery, whatever the node count. */
+  readonly cpuUsPerDelivery: number
+  /** Each node's CPU while idle (clients connected, nothing sent), ms per second, mean over the nodes. */
+  readonly idleCpuMsPerSecond: number
+  /** Commands Redis ran (`INFO commandstats`, every command) over the update phase per update sent; NaN without Redis. */
+  readonly redisCommandsPerUpdate: number
+  /** Context switches of every node over the update phase per update sent: voluntary (waits) and involuntary (preempted). */
+  readonly switchesPerUpdate: { readonly voluntary: number; readonly involuntary: number }
+  /** Load average (1 min) at the end of the run. */
+  readonly load: number
 }
 
 const REPO = new URL('..', import.meta.url).pathname
@@ -76,8 +92,13 @@ export class BenchNode {
     this.url = url
     this.#lines = lines
   }
+  /**
+   * `MEMWEAVE_BENCH_NODE_ARGS` (space-separated) goes to each node's `node` command line before the
+   * script: `--cpu-prof --cpu-prof-dir=DIR` writes a CPU profile per node when it stops.
+   */
   static async start(redis: string | null, id: string): Promise<BenchNode> {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/cluster-node.ts', redis ?? '-', id], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] })
+    const extra = (process.env['MEMWEAVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '')
+    const child = spawn(process.execPath, ['--expose-gc', ...extra, '--import', 'tsx', 'bench/cluster-node.ts', redis ?? '-', id], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] })
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
     const first = await lines.next()
     const m = /^listening (\S+)/.exec(String(first.value))
@@ -103,6 +124,32 @@ export class BenchNode {
       const { value } = await this.#lines.next()
       const m = /^cpu (\d+)$/.exec(String(value))
       if (m) return Number(m[1])
+    }
+  }
+  /** Context switches of the node process so far: voluntary (it waited) and involuntary (it was preempted). */
+  async switches(): Promise<{ voluntary: number; involuntary: number }> {
+    this.#child.stdin!.write('switches\n')
+    for (;;) {
+      const { value } = await this.#lines.next()
+      const m = /^switches (\d+) (\d+)$/.exec(String(value))
+      if (m) return { voluntary: Number(m[1]), involuntary: Number(m[2]) }
+    }
+  }
+  /** Starts a CPU profile of the node (cluster-node.ts); resolves once it runs. */
+  async profileStart(): Promise<void> {
+    this.#child.stdin!.write('profile-start\n')
+    await this.#answer('profiling')
+  }
+  /** Stops the profile and writes it (a `.cpuprofile` file, as `node --cpu-prof` writes). */
+  async profileStop(file: string): Promise<void> {
+    this.#child.stdin!.write(`profile-stop ${file}\n`)
+    await this.#answer('profiled')
+  }
+  async #answer(line: string): Promise<void> {
+    for (;;) {
+      const { value, done } = await this.#lines.next()
+      if (done) throw new Error(`bench node stopped before answering ${line}`)
+      if (String(value) === line) return
     }
   }
   /** Updates this node applied: from its own clients plus from other nodes (its /metrics). */
@@ -145,7 +192,15 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-async function runTarget(name: string, nodes: BenchNode[], routing: Routing, owner: Identity, options: ClusterBenchOptions): Promise<ClusterBenchRow> {
+/** Commands the Redis servers have run so far (every command's `calls` in `INFO commandstats`), summed; NaN without any. */
+async function redisCalls(servers: readonly Redis[]): Promise<number> {
+  if (servers.length === 0) return NaN
+  let calls = 0
+  for (const redis of servers) for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) calls += Number(m[1])
+  return calls
+}
+
+async function runTarget(name: string, nodes: BenchNode[], routing: Routing, owner: Identity, options: ClusterBenchOptions, redis: readonly Redis[] = []): Promise<ClusterBenchRow> {
   const { clients, pools, updates, intervalMs, payloadBytes, log } = options
   const perPool = Math.max(2, Math.floor(clients / pools))
   const before = await Promise.all(nodes.map((n) => n.heapUsed()))
@@ -174,6 +229,8 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   await new Promise((r) => setTimeout(r, 2000))
   const idleTo = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const idlePerMs = idleTo.reduce((s, c, i) => s + (c - idleFrom[i]!), 0) / 1e6 / (performance.now() - idleStart)
+  const callsBefore = await redisCalls(redis)
+  const switchesBefore = await Promise.all(nodes.map((node) => node.switches()))
   const cpuBefore = await Promise.all(nodes.map((node) => node.cpuMicros()))
   const phaseStart = performance.now()
   const appliedBefore = await Promise.all(nodes.map((node) => node.applied()))
@@ -184,6 +241,10 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   const expected = pools * (perPool - 1) * updates
   await awaitDeliveries(all, expected)
   const cpuAfter = await Promise.all(nodes.map((node) => node.cpuMicros()))
+  const switchesAfter = await Promise.all(nodes.map((node) => node.switches()))
+  const switched = (kind: 'voluntary' | 'involuntary'): number => switchesAfter.reduce((s, w, i) => s + w[kind] - switchesBefore[i]![kind], 0) / (pools * updates)
+  // The INFO call itself is counted too: one command in the whole phase.
+  const calls = (await redisCalls(redis)) - callsBefore
   const cpuSeconds = cpuAfter.reduce((s, c, i) => s + (c - cpuBefore[i]!), 0) / 1e6
   const busySeconds = cpuSeconds - idlePerMs * (performance.now() - phaseStart)
   const appliedAfter = await Promise.all(nodes.map((node) => node.applied()))
@@ -211,6 +272,9 @@ async function runTarget(name: string, nodes: BenchNode[], routing: Routing, own
   return {
     target: name, nodes: nodes.length, delivered: got, expected, perSecond: got / ((last - first) / 1000), p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), heapPerPool,
     routing, deliveriesPerCpuSecond: got / cpuSeconds, deliveriesPerBusyCpuSecond: got / busySeconds, appliesPerUpdate: applied / (pools * updates),
+    pools, offeredPerNode: (pools * 1000) / intervalMs / nodes.length, cpuUsPerDelivery: (cpuSeconds * 1e6) / got,
+    idleCpuMsPerSecond: (idlePerMs * 1e6) / nodes.length, redisCommandsPerUpdate: calls / (pools * updates),
+    switchesPerUpdate: { voluntary: switched('voluntary'), involuntary: switched('involuntary') }, load: loadavg()[0]!,
   }
 }
 
@@ -227,14 +291,98 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<Clu
   for (const [count, routing] of runs) {
     const redis = await RedisServer.start()
     const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(redis.url, `n${i + 1}`)))
+    const counter = new Redis(redis.url)
     try {
-      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, routing, owner, options))
+      rows.push(await runTarget(`cluster, ${count} node${count > 1 ? 's' : ''} + Redis (AOF always)`, nodes, routing, owner, options, [counter]))
     } finally {
+      counter.disconnect()
       await Promise.all(nodes.map((n) => n.stop()))
       await redis.stop()
     }
   }
   return rows
+}
+
+/** The targets of the per-node comparison (issue 33). */
+export type PerNodeTarget = '1 node, a third of the pools' | '3 nodes, affine' | '1 node, a third of the pools, 2 busy loops beside it' | '3 lone nodes, each on its own Redis'
+
+export interface PerNodeRow extends ClusterBenchRow {
+  readonly round: number
+  readonly perNodeTarget: PerNodeTarget
+}
+
+/**
+ * The per-node figure of issue 33, compared fairly: each of the 3 affine nodes gets a third of the
+ * pools, so one node is given the same per-node offered rate (a third of the pools, same clients per
+ * pool, same interval), not the whole load: a node's CPU per update falls as its rate rises
+ * (more updates per event-loop turn, per socket read, per blocking XREAD), and 1 node at 3 times a
+ * node's rate made the affine nodes look 0.6-0.7 times as efficient. Then the same 1 node with two
+ * busy loops (`for (;;) {}` processes) beside it: on 2 cores, 3 nodes compete with each other, Redis
+ * and this process for CPU as 1 node + 2 busy loops does, so what that costs a node shows apart from
+ * anything the 3 nodes do. And 3 lone nodes at once, each on a Redis of its own, clients placed as
+ * the affine run places them: three 1-node clusters that share nothing, so whatever they cost per
+ * delivery beyond the 1 node is three node processes (and Redis servers) sharing the cores, not
+ * the cluster. `rounds` rounds, the targets' order rotating each round (the machine's load drifts);
+ * every target on fresh Redis servers and fresh nodes.
+ */
+export async function runPerNodeComparison(options: ClusterBenchOptions, rounds: number): Promise<PerNodeRow[]> {
+  const owner = await createIdentity({ seed: new Uint8Array(32).fill(9) })
+  const targets: PerNodeTarget[] = ['1 node, a third of the pools', '3 nodes, affine', '1 node, a third of the pools, 2 busy loops beside it', '3 lone nodes, each on its own Redis']
+  const rows: PerNodeRow[] = []
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < targets.length; k++) {
+      const target = targets[(k + round) % targets.length]!
+      const count = target.startsWith('3 ') ? 3 : 1
+      const pools = count === 3 ? options.pools : Math.round(options.pools / 3)
+      const busy = target.endsWith('busy loops beside it') ? [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })) : []
+      const servers = await Promise.all(Array.from({ length: target === '3 lone nodes, each on its own Redis' ? 3 : 1 }, () => RedisServer.start()))
+      const nodes = await Promise.all(Array.from({ length: count }, (_x, i) => BenchNode.start(servers[i % servers.length]!.url, `n${i + 1}`)))
+      const counters = servers.map((server) => new Redis(server.url))
+      try {
+        const clients = Math.max(2, Math.floor(options.clients / options.pools)) * pools
+        const row = await runTarget(`per node, round ${round + 1}: ${target}`, nodes, count === 3 ? 'affine' : 'leastconn', owner, { ...options, pools, clients }, counters)
+        rows.push({ ...row, round: round + 1, perNodeTarget: target })
+      } finally {
+        for (const c of counters) c.disconnect()
+        for (const b of busy) b.kill('SIGKILL')
+        await Promise.all(nodes.map((n) => n.stop()))
+        await Promise.all(servers.map((server) => server.stop()))
+      }
+    }
+  }
+  return rows
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export function formatPerNodeReport(rows: readonly PerNodeRow[], options: ClusterBenchOptions): string {
+  const head = ['round', 'target', 'pools', 'offered per node', 'delivered', 'node CPU per delivery', 'deliveries per node CPU-s', 'idle node CPU', 'Redis commands per update', 'applies per update', 'context switches per update (waits / preempted)', 'load']
+  const body = rows.map((r) => [
+    String(r.round), r.perNodeTarget, String(r.pools), `${r.offeredPerNode.toFixed(0)} updates/s`, `${r.delivered}/${r.expected}`,
+    `${r.cpuUsPerDelivery.toFixed(1)} µs`, r.deliveriesPerCpuSecond.toFixed(0), `${r.idleCpuMsPerSecond.toFixed(1)} ms/s`,
+    r.redisCommandsPerUpdate.toFixed(2), r.appliesPerUpdate.toFixed(2), `${r.switchesPerUpdate.voluntary.toFixed(2)} / ${r.switchesPerUpdate.involuntary.toFixed(2)}`, r.load.toFixed(1),
+  ])
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)))
+  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
+  const of = (target: PerNodeTarget): number => median(rows.filter((r) => r.perNodeTarget === target).map((r) => r.cpuUsPerDelivery))
+  const one = of('1 node, a third of the pools')
+  const three = of('3 nodes, affine')
+  const busy = of('1 node, a third of the pools, 2 busy loops beside it')
+  const lone = of('3 lone nodes, each on its own Redis')
+  return [
+    `Per node, same offered rate per node (issue 33): ${options.pools} pools on 3 nodes pool-affine against ${Math.round(options.pools / 3)} pools on 1 node, ${Math.max(2, Math.floor(options.clients / options.pools))} clients per pool, ${options.updates} updates of ${options.payloadBytes} bytes per writer every ${options.intervalMs} ms; node CPU per delivery = CPU of every node / updates the readers got.`,
+    line(head),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...body.map(line),
+    '',
+    `Median node CPU per delivery: 1 node ${one.toFixed(1)} µs, 3 nodes affine ${three.toFixed(1)} µs, 1 node with 2 busy loops ${busy.toFixed(1)} µs, 3 lone nodes ${lone.toFixed(1)} µs. ` +
+      `Per-node work (deliveries per node CPU-s), 3 nodes affine against: 1 node ${(one / three).toFixed(2)}x, 1 node beside 2 busy loops ${(busy / three).toFixed(2)}x, 3 lone nodes side by side (nothing shared) ${(lone / three).toFixed(2)}x.`,
+    '',
+  ].join('\n')
 }
 
 export function formatClusterReport(rows: readonly ClusterBenchRow[], options: ClusterBenchOptions): string {

@@ -10,7 +10,7 @@ import { formatPoolOpenReport, runPoolOpenBench } from './pool-open-bench.js'
 import { runSyncBench } from './sync-bench.js'
 import { formatSyncReport } from './sync-report.js'
 import { formatFreeTextReport, runFreeTextBench } from './free-text-bench.js'
-import { formatClusterReport, runClusterBench } from './cluster-bench.js'
+import { formatClusterReport, formatPerNodeReport, runClusterBench, runPerNodeComparison } from './cluster-bench.js'
 import { formatCapacityReport, runCapacityBench } from './capacity-bench.js'
 import { formatHeapReport, runHeapBench } from './heap-bench.js'
 import { formatSlotReport, runSlotBench } from './slot-bench.js'
@@ -37,6 +37,7 @@ import { relaySmoke } from './relay-smoke.js'
  *   MEMWEAVE_BENCH_HEAP=100000,20000               heap bench: facts, pool memories (one number: no pool)
  *   MEMWEAVE_BENCH_FREETEXT_SIZES=10000,100000     sizes of the free-text conflicts on/off write bench
  *   MEMWEAVE_BENCH_CLUSTER=2000,200,20,100         cluster bench: clients, pools, updates per writer, ms between updates
+ *   MEMWEAVE_BENCH_PERNODE_ROUNDS=3                cluster bench: rounds of the per-node comparison (issue 33); MEMWEAVE_BENCH_ONLY=pernode runs it alone
  *   MEMWEAVE_BENCH_CAPACITY=200,20,100             capacity bench: pools, updates per writer, ms between updates
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
  *   MEMWEAVE_BENCH_POOLOPEN_SIZES=10000,100000     pool sizes of the reopen bench
@@ -192,6 +193,14 @@ async function main(): Promise<void> {
     const rows = await runClusterBench(options)
     console.log(`== Node ${process.versions.node}, cluster: relay nodes sharing pools through Redis, on loopback ==`)
     console.log(formatClusterReport(rows, options))
+  }
+  if (want('cluster') || only === 'pernode') {
+    // Issue 33: the 3 affine nodes' work per node against 1 node at the same per-node rate, in rounds.
+    const [clients, pools, updates, intervalMs] = sizesFrom('MEMWEAVE_BENCH_CLUSTER', [2000, 200, 20, 100])
+    const options = { clients: clients!, pools: pools!, updates: updates!, intervalMs: intervalMs!, payloadBytes: 200, log }
+    const rounds = sizesFrom('MEMWEAVE_BENCH_PERNODE_ROUNDS', [3])[0]!
+    console.log(`== Node ${process.versions.node}, cluster per node: 3 affine nodes against 1 node at the same rate per node ==`)
+    console.log(formatPerNodeReport(await runPerNodeComparison(options, rounds), options))
   }
   if (only === 'capacity') {
     // The capacity model's inputs (issue 33): scripts/capacity-model.ts reads what this prints.

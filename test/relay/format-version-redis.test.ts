@@ -20,7 +20,7 @@ afterAll(async () => {
 })
 
 const host = (): ClusterHost => ({
-  redis, instance: 'test/1', compactAfterBytes: 1 << 20, maxDocumentBytes: 1 << 24, maxPendingBytes: 1 << 20, leaseMs: 1000, waitReplicas: 0, waitMs: 1000, notifyAppend: null,
+  redis, instance: 'test/1', compactAfterBytes: 1 << 20, maxDocumentBytes: 1 << 24, maxPendingBytes: 1 << 20, leaseMs: 1000, waitReplicas: 0, waitMs: 1000, oneServer: true, notifyAppend: null,
   onError: () => undefined, onAppendFailed: () => undefined, publishAwareness: () => undefined,
   counters: { updatesIn: 0, updatesOut: 0, compactions: 0 },
   compactKey: 'memweave:compact', pinCopy: () => null, copyWins: () => false, notePin: () => undefined,

@@ -31,6 +31,12 @@ export interface ClusterHost {
   /** Replicas that must confirm an append (`WAIT`, within `waitMs`) before it counts as stored; 0: none. */
   readonly waitReplicas: number
   readonly waitMs: number
+  /**
+   * The pool's log and the compact set live on one server, reached over one connection (one Redis,
+   * or a Sentinel group's master; not a Cluster, where they sit in different slots): Redis runs
+   * commands in the order one connection sends them, so an append sends its mark at once.
+   */
+  readonly oneServer: boolean
   /** Cluster only: tells the other nodes this pool's log grew (they cannot block on every pool's stream at once). */
   readonly notifyAppend: ((room: ClusterRoom) => void) | null
   readonly onError: (err: unknown) => void
@@ -290,25 +296,38 @@ export class ClusterRoom implements ServedRoom {
     this.#host.counters.updatesIn++
     const bytes = Buffer.from(update.buffer, update.byteOffset, update.byteLength)
     const host = this.#host
+    // The pool's mark in the compact set goes after the entry, so that if this node dies before its
+    // idle compaction another node folds the update in (a hard delete must not stay in the stream);
+    // after it, as a compaction that clears the mark checks the log again.
+    const mark = (): void => void host.redis.zadd(host.compactKey, Date.now(), this.name).catch(() => undefined)
+    if (host.waitReplicas === 0) {
+      // One command, no pipeline object per update. One connection to one server runs commands in
+      // the order sent, so there the mark goes at once (one round trip; a mark whose entry failed
+      // only has the sweep fold a clean pool); on a Cluster it lives in another slot, on another
+      // server, where sent together it could run first: it waits for the entry.
+      const entry = host.redis.call('XADD', this.#keys.log, '*', 'n', host.instance, 'u', bytes)
+      if (host.oneServer) mark()
+      entry.then(() => {
+        host.notifyAppend?.(this)
+        if (!host.oneServer) mark()
+      }, (err: unknown) => host.onAppendFailed(this, err))
+      return this.#maybeCompact()
+    }
     // The entry, then (same connection, same server: WAIT counts this connection's writes) the
-    // replicas' confirmation when asked for. Only then the pool's mark in the compact set, which
-    // lives in another slot, so that if this node dies before its idle compaction another node folds
-    // the update in (a hard delete must not stay in the stream); after the entry, as a compaction
-    // that clears the mark checks the log again.
-    const append = host.redis.pipeline().call('XADD', this.#keys.log, '*', 'n', host.instance, 'u', bytes)
-    if (host.waitReplicas > 0) append.call('WAIT', host.waitReplicas, host.waitMs)
+    // replicas' confirmation; only then the mark.
+    const append = host.redis.pipeline().call('XADD', this.#keys.log, '*', 'n', host.instance, 'u', bytes).call('WAIT', host.waitReplicas, host.waitMs)
     append.exec()
       .then((results) => {
         const err = results?.find(([e]) => e)?.[0]
         if (err) return host.onAppendFailed(this, err)
         const replicas = Number(results?.[1]?.[1] ?? 0)
-        if (host.waitReplicas > 0 && replicas < host.waitReplicas) {
+        if (replicas < host.waitReplicas) {
           // The master has it, but a failover now could lose it: not stored. Dropping the pool makes
           // its clients reconnect and re-send, whichever server is master by then.
           return host.onAppendFailed(this, new MemweaveError(ErrorCode.STORAGE, `relay: pool ${this.name}: an update reached ${replicas} of the ${host.waitReplicas} Redis replica(s) asked for within ${host.waitMs} ms; the pool's clients will re-send it`))
         }
         host.notifyAppend?.(this)
-        void host.redis.zadd(host.compactKey, Date.now(), this.name).catch(() => undefined)
+        mark()
       }, (err: unknown) => host.onAppendFailed(this, err))
     this.#maybeCompact()
   }

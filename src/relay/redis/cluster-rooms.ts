@@ -130,6 +130,7 @@ export class ClusterRooms implements RoomSource {
       leaseMs: LEASE_MS,
       waitReplicas: options.waitReplicas ?? 0,
       waitMs: WAIT_MS,
+      oneServer: !this.#isCluster,
       notifyAppend: this.#isCluster ? (room) => void this.#cmd.publish(room.awarenessChannel, Buffer.concat([Buffer.of(Buffer.byteLength(this.#host.instance)), Buffer.from(this.#host.instance)])).catch(() => undefined) : null,
       onError: options.onError,
       onAppendFailed: (room, err) => this.#appendFailed(room, err),
