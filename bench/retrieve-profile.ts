@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
-import { createMemory } from '../src/index.js'
+import { createMemory, type FactMemory } from '../src/index.js'
 import { benchQueries, factRows } from './fixtures.js'
 
 /**
@@ -11,16 +11,20 @@ import { benchQueries, factRows } from './fixtures.js'
  * the measured queries (`.cpuprofile`, for Chrome DevTools or speedscope).
  *
  *   npx tsx bench/retrieve-profile.ts [N=30000] [rounds=3] [profile.cpuprofile]
+ *   MEMWEAVE_FREETEXT=off npx tsx bench/retrieve-profile.ts ...   # free-text conflicts off
  *
  * Prints one line: facts, queries, CPU µs per query (user + system), memories returned, and a
- * checksum of the refs returned in order and their `conflictsWith` (equal checksums: the same answers).
+ * checksum of the memories returned in order and their `conflictsWith` (equal checksums: the same answers).
  */
 const size = Number(process.argv[2] ?? 30_000)
 const rounds = Number(process.argv[3] ?? 3)
 const out = process.argv[4]
 
 async function main(): Promise<void> {
-  const mem = await createMemory({ storage: 'memory' })
+  // A clock one millisecond on per reading: every run writes the same ids (comparable checksums),
+  // and write times stay distinct, as a real clock leaves them.
+  let tick = Date.UTC(2026, 0, 1)
+  const mem = await createMemory({ storage: 'memory', now: () => (tick += 1), facts: { freeTextConflicts: process.env['MEMWEAVE_FREETEXT'] !== 'off' } })
   const rows = factRows(size)
   for (let i = 0; i < rows.length; i += 1000) {
     await Promise.all(rows.slice(i, i + 1000).map((r) => mem.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
@@ -35,17 +39,20 @@ async function main(): Promise<void> {
     await session.post('Profiler.enable')
     await session.post('Profiler.start')
   }
-  let hits = 0, sum = 0
+  const answers: FactMemory[][] = []
   const start = process.cpuUsage()
-  for (const q of queries) {
-    const got = await mem.facts.retrieve(q, { budgetTokens: 2000 })
+  for (const q of queries) answers.push(await mem.facts.retrieve(q, { budgetTokens: 2000 }))
+  const cpu = process.cpuUsage(start)
+  // Refs differ between runs (each store stamps with its own clock id): the checksum reads contents.
+  let hits = 0, sum = 0
+  const contentOf = async (ref: string): Promise<string> => (await mem.facts.get(ref))?.content ?? ref
+  for (const got of answers) {
     hits += got.length
     for (const m of got) {
-      const said = m.ref + m.conflictsWith.join(',')
+      const said = m.content + (await Promise.all(m.conflictsWith.map(contentOf))).sort().join('|')
       for (let i = 0; i < said.length; i++) sum = (sum * 31 + said.charCodeAt(i)) >>> 0
     }
   }
-  const cpu = process.cpuUsage(start)
   if (session && out) {
     const { profile } = await session.post('Profiler.stop')
     writeFileSync(out, JSON.stringify(profile))
