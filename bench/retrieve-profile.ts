@@ -43,6 +43,10 @@ async function main(): Promise<void> {
   const start = process.cpuUsage()
   for (const q of queries) answers.push(await mem.facts.retrieve(q, { budgetTokens: 2000 }))
   const cpu = process.cpuUsage(start)
+  if (session && out) {
+    const { profile } = await session.post('Profiler.stop')
+    writeFileSync(out, JSON.stringify(profile))
+  }
   // Refs differ between runs (each store stamps with its own clock id): the checksum reads contents.
   let hits = 0, sum = 0
   const contentOf = async (ref: string): Promise<string> => (await mem.facts.get(ref))?.content ?? ref
@@ -52,10 +56,6 @@ async function main(): Promise<void> {
       const said = m.content + (await Promise.all(m.conflictsWith.map(contentOf))).sort().join('|')
       for (let i = 0; i < said.length; i++) sum = (sum * 31 + said.charCodeAt(i)) >>> 0
     }
-  }
-  if (session && out) {
-    const { profile } = await session.post('Profiler.stop')
-    writeFileSync(out, JSON.stringify(profile))
   }
   await mem.close()
   const perQuery = (cpu.user + cpu.system) / queries.length

@@ -51,9 +51,11 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * deterministic for a fixed state (§4.3). The result is lazy: it is sorted only as far as it is
  * read, so packing a small budget never sorts a large store. See docs/retrieval.md.
  *
- * Cost (issue 15): the query terms' postings, one lookup per match to keep the candidates, one
- * binary search in the write order per context source, and O(log m) per memory read among the m
- * relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
+ * Cost (issues 15, 31): the query terms' postings, one lookup per match to keep the candidates
+ * (none from the index's live documents), one comparison per match against a bounded selection of
+ * the best max(64, contextSources), one binary search in the write order per context source, and
+ * O(log s) per memory read from that selection (s: it and the memories that borrowed context);
+ * past the selection's last match, O(log m) per memory read among the m relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
  * gathered only when the packing reads past the relevant memories. `candidates` may be a plain
  * list (sorted into write order first) or a {@link Candidates} that keeps it.
  */
