@@ -75,7 +75,7 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || prior(items[a]!, items[b]!)
   // As many sources as the old loop `for (k = 0; k < contextSources; k++)` read.
   const sources = p.contextSources > 0 ? Math.ceil(p.contextSources) : 0
-  const first = new TopK(Math.max(FIRST, sources), score, byScore)
+  const first = new TopK(Math.max(FIRST, sources), (i) => score[i]!, byScore)
   const keep = (s: number, v: Version | undefined): void => {
     if (!(s > 0) || v === undefined) return
     items.push(v)
@@ -129,13 +129,28 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
     ? new Headed([...head], byScore, (i) => score[i]! > own.score || (score[i] === own.score && prior(items[i]!, own.version) <= 0),
       () => new BestFirst(Array.from(items, (_, i) => i), score, items, byScore))
     : new LazySorted(Array.from(items, (_, i) => i), byScore)
-  return new Ranked(items, relevant, () => {
-    if (ctx.matchesOnly) return new LazySorted<Version>([], prior)
-    const relevantSet = new Set(items)
-    const rest: Version[] = []
-    for (const v of c.inWriteOrder()) if (!relevantSet.has(v)) rest.push(v)
-    return new LazySorted(rest, prior)
-  })
+  return new Ranked(items, relevant, () => (ctx.matchesOnly ? [] : tail(c.inWriteOrder(), new Set(items))))
+}
+
+/**
+ * The zero-score tail: every candidate not in `relevant`, by importance, recency and ref. The best
+ * 64 are picked in the one pass that gathers the tail (importance compared as numbers first), and
+ * only a read past them heaps the whole tail; a query matching nothing reads about twenty.
+ */
+function tail(candidates: readonly Version[], relevant: ReadonlySet<Version>): Iterable<Version> {
+  const rest: Version[] = []
+  const byPrior = (a: number, b: number): number => prior(rest[a]!, rest[b]!)
+  const first = new TopK(FIRST, (i) => rest[i]!.importance, byPrior)
+  for (const v of candidates) {
+    if (relevant.has(v)) continue
+    rest.push(v)
+    first.offer(rest.length - 1)
+  }
+  const order: Iterable<number> = rest.length > FIRST
+    // The first FIRST of the tail are exactly the selection: every other one comes after them.
+    ? new Headed(first.sorted(), byPrior, () => true, () => new LazySorted(Array.from(rest, (_, i) => i), byPrior))
+    : new LazySorted(Array.from(rest, (_, i) => i), byPrior)
+  return { *[Symbol.iterator]() { for (const i of order) yield rest[i]! } }
 }
 
 /** How many matches the first selection keeps at least: what a budget of a few thousand characters reads. */
@@ -258,12 +273,13 @@ class TopK {
   /** Grows to k at most (k may be larger than the matches, even Infinity). */
   readonly #heap: number[] = []
   readonly #k: number
-  readonly #score: ArrayLike<number>
+  readonly #key: (i: number) => number
   readonly #cmp: (a: number, b: number) => number
 
-  constructor(k: number, score: ArrayLike<number>, cmp: (a: number, b: number) => number) {
+  /** `key` is `cmp`'s first key as a number (higher first): a lower key is worse without calling `cmp`. */
+  constructor(k: number, key: (i: number) => number, cmp: (a: number, b: number) => number) {
     this.#k = k
-    this.#score = score
+    this.#key = key
     this.#cmp = cmp
   }
 
@@ -281,8 +297,8 @@ class TopK {
       h[j] = i
       return
     }
-    // Below the worst kept score: out, without reading a version.
-    if (this.#score[i]! < this.#score[h[0]!]! || cmp(i, h[0]!) >= 0) return
+    // Below the worst kept key: out, without the full comparison.
+    if (this.#key(i) < this.#key(h[0]!) || cmp(i, h[0]!) >= 0) return
     let j = 0
     for (;;) {
       let c = 2 * j + 1
@@ -309,11 +325,11 @@ class TopK {
 class Headed implements Iterable<number> {
   readonly #head: LazySorted<number>
   readonly #safe: (i: number) => boolean
-  readonly #makeRest: () => BestFirst
+  readonly #makeRest: () => Iterable<number>
   #rest: Iterator<number> | undefined
   readonly #done: number[] = []
 
-  constructor(head: number[], cmp: (a: number, b: number) => number, safe: (i: number) => boolean, rest: () => BestFirst) {
+  constructor(head: number[], cmp: (a: number, b: number) => number, safe: (i: number) => boolean, rest: () => Iterable<number>) {
     this.#head = new LazySorted(head, cmp)
     this.#safe = safe
     this.#makeRest = rest
@@ -464,10 +480,10 @@ function kthBest(indices: readonly number[], keys: Keys, k: number): number {
 class Ranked implements Iterable<Version> {
   readonly #items: readonly Version[]
   readonly #relevant: Iterable<number>
-  readonly #makeRest: () => LazySorted<Version>
-  #rest: LazySorted<Version> | undefined
+  readonly #makeRest: () => Iterable<Version>
+  #rest: Iterable<Version> | undefined
 
-  constructor(items: readonly Version[], relevant: Iterable<number>, rest: () => LazySorted<Version>) {
+  constructor(items: readonly Version[], relevant: Iterable<number>, rest: () => Iterable<Version>) {
     this.#items = items
     this.#relevant = relevant
     this.#makeRest = rest
