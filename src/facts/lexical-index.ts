@@ -25,6 +25,10 @@ export interface TermScores {
 // the index's slot table; above it they are read from the slot-indexed array directly.
 const SMALL = 4096
 
+/** Whether a document scored `score` in `slot` comes before one that scored `otherScore` in `otherSlot` (`nearest`). */
+const beats = (score: number, slot: number, otherScore: number, otherSlot: number): boolean =>
+  score > otherScore || (score === otherScore && slot < otherSlot)
+
 /**
  * One term's postings: the slots of the documents that hold it and how often, in two parallel
  * typed arrays (append on add, swap-remove on removal). Typed arrays rather than a Map per term:
@@ -368,28 +372,49 @@ export class LexicalIndex {
       .filter(([, df]) => df > own && df <= maxDf)
       .sort((x, y) => x[1] - y[1])
       .slice(0, probe)
-    const scores = new Map<number, number>()
+    // Scores add up in the buffer scoreLive uses (all zero between calls), over the touched slots:
+    // no Map entry per posting. The same sums in the same order as a Map gave, so the same top k.
+    if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
+    const acc = this.#acc
+    let touched = this.#touched, count = 0
     for (const [t, df] of rare) {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
       const p = this.#postings.get(t)!
-      for (let i = 0; i < p.size; i++) scores.set(p.slots[i]!, (scores.get(p.slots[i]!) ?? 0) + idf)
+      for (let i = 0; i < p.size; i++) {
+        const slot = p.slots[i]!
+        if (acc[slot] === 0) {
+          if (count === touched.length) {
+            const grown = new Int32Array(count * 2)
+            grown.set(touched)
+            this.#touched = touched = grown
+          }
+          touched[count++] = slot
+        }
+        acc[slot]! += idf
+      }
     }
     const excluded = exclude === undefined ? -1 : (this.#slot(exclude) ?? -1)
-    // Top k by a small insertion list: no sort of every scored document.
-    const top: Array<[number, number]> = []
-    const better = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0])
-    for (const e of scores) {
-      if (e[0] === excluded) continue
-      if (top.length === k && !better(e, top[k - 1]!)) continue
-      let i = top.length < k ? top.length : k - 1
-      if (top.length < k) top.push(e)
-      while (i > 0 && better(e, top[i - 1]!)) {
-        top[i] = top[i - 1]!
+    // Top k by a small insertion list (higher score, then lower slot): no sort of every scored document.
+    const topSlot: number[] = [], topScore: number[] = []
+    for (let j = 0; j < count; j++) {
+      const slot = touched[j]!, score = acc[slot]!
+      acc[slot] = 0
+      if (slot === excluded) continue
+      if (topSlot.length === k && !beats(score, slot, topScore[k - 1]!, topSlot[k - 1]!)) continue
+      let i = topSlot.length < k ? topSlot.length : k - 1
+      if (topSlot.length < k) {
+        topSlot.push(slot)
+        topScore.push(score)
+      }
+      while (i > 0 && beats(score, slot, topScore[i - 1]!, topSlot[i - 1]!)) {
+        topSlot[i] = topSlot[i - 1]!
+        topScore[i] = topScore[i - 1]!
         i--
       }
-      top[i] = e
+      topSlot[i] = slot
+      topScore[i] = score
     }
-    return top.map(([slot]) => this.#refs[slot]!)
+    return topSlot.map((slot) => this.#refs[slot]!)
   }
 
   documentFrequency(term: string): number {

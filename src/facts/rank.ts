@@ -51,9 +51,11 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * deterministic for a fixed state (§4.3). The result is lazy: it is sorted only as far as it is
  * read, so packing a small budget never sorts a large store. See docs/retrieval.md.
  *
- * Cost (issue 15): the query terms' postings, one lookup per match to keep the candidates, one
- * binary search in the write order per context source, and O(log m) per memory read among the m
- * relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
+ * Cost (issues 15, 31): the query terms' postings, one lookup per match to keep the candidates
+ * (none from the index's live documents), one comparison per match against a bounded selection of
+ * the best max(64, contextSources), one binary search in the write order per context source, and
+ * O(log s) per memory read from that selection (s: it and the memories that borrowed context);
+ * past the selection's last match, O(log m) per memory read among the m relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
  * gathered only when the packing reads past the relevant memories. `candidates` may be a plain
  * list (sorted into write order first) or a {@link Candidates} that keeps it.
  */
@@ -65,13 +67,20 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
 
   // The relevant memories, by local position: the matches first (the index also scores versions
   // that are not candidates, e.g. superseded ones: only candidates count), then those that only
-  // borrow context.
+  // borrow context. While they are gathered, `first` keeps the best `size` matches by their own
+  // score (a bounded heap: most matches are turned away by one comparison of numbers), which
+  // serves both the context sources and, in nearly every query, the head of the answer.
   const items: Version[] = []
   const score: number[] = []
+  const byScore = (a: number, b: number): number => score[b]! - score[a]! || prior(items[a]!, items[b]!)
+  // As many sources as the old loop `for (k = 0; k < contextSources; k++)` read.
+  const sources = p.contextSources > 0 ? Math.ceil(p.contextSources) : 0
+  const first = new TopK(Math.max(FIRST, sources), (i) => score[i]!, byScore)
   const keep = (s: number, v: Version | undefined): void => {
     if (!(s > 0) || v === undefined) return
     items.push(v)
     score.push(s)
+    first.offer(items.length - 1)
   }
   if (ctx.lexical && qterms.size > 0) {
     // The current facts are the index's live documents: no lookup per match.
@@ -79,19 +88,25 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
     else ctx.lexical.score(qterms, p.k1, p.b).forEach((s, ref) => keep(s, c.get(ref)))
   }
   const matched = items.length
-  const byPrior = (a: number, b: number): number => prior(items[a]!, items[b]!)
+  // The best matches by own score, best first; every other match comes after the last of them.
+  const best = first.sorted()
+  const line = best.length > 0 ? best[best.length - 1]! : -1
+  const lineScore = line < 0 ? 0 : score[line]!
 
+  const lent: number[] = []
   if (p.context > 0 && p.contextReach > 0 && matched > 0) {
-    const loans = contextLoans(matched, score, (a, b) => score[b]! - score[a]! || byPrior(a, b), items, c, p)
+    const loans = contextLoans(best.slice(0, Math.min(sources, best.length)), score, items, c, p)
     // A match that borrows adds the loan to its own score (one probe of the small loan map per
     // match, rather than a map of every match); the others enter with the loan alone.
     for (let i = 0; i < matched && loans.size > 0; i++) {
       const loan = loans.get(items[i]!)
       if (loan === undefined) continue
       score[i]! += loan
+      lent.push(i)
       loans.delete(items[i]!)
     }
     for (const [v, loan] of loans) {
+      lent.push(items.length)
       items.push(v)
       score.push(0)
       score[items.length - 1]! += loan
@@ -104,16 +119,42 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
     return fuse(c.inWriteOrder(), scores, ctx.queryVector, ctx.vectors)
   }
 
-  const relevant = Array.from(items, (_, i) => i)
-  const byScore = (a: number, b: number): number => score[b]! - score[a]! || byPrior(a, b)
-  return new Ranked(items, new BestFirst(relevant, score, items, byScore), () => {
-    if (ctx.matchesOnly) return new LazySorted<Version>([], prior)
-    const relevantSet = new Set(items)
-    const rest: Version[] = []
-    for (const v of c.inWriteOrder()) if (!relevantSet.has(v)) rest.push(v)
-    return new LazySorted(rest, prior)
-  })
+  // Loans only raise scores, and only of the memories in `lent`: every match outside `best` and
+  // `lent` keeps its own score, so it comes after the last of `best` by its own score (`line`).
+  // Those two sets, in final order, answer as far as they come before that line; past it (a
+  // budget reading more than `best` holds), every relevant memory is ranked (`BestFirst`).
+  const own = line < 0 ? undefined : { score: lineScore, version: items[line]! }
+  const head = matched > best.length ? new Set<number>([...best, ...lent]) : null
+  const relevant: Iterable<number> = head && own
+    ? new Headed([...head], byScore, (i) => score[i]! > own.score || (score[i] === own.score && prior(items[i]!, own.version) <= 0),
+      () => new BestFirst(Array.from(items, (_, i) => i), score, items, byScore))
+    : new LazySorted(Array.from(items, (_, i) => i), byScore)
+  return new Ranked(items, relevant, () => (ctx.matchesOnly ? [] : tail(c.inWriteOrder(), new Set(items))))
 }
+
+/**
+ * The zero-score tail: every candidate not in `relevant`, by importance, recency and ref. The best
+ * 64 are picked in the one pass that gathers the tail (importance compared as numbers first), and
+ * only a read past them heaps the whole tail; a query matching nothing reads about twenty.
+ */
+function tail(candidates: readonly Version[], relevant: ReadonlySet<Version>): Iterable<Version> {
+  const rest: Version[] = []
+  const byPrior = (a: number, b: number): number => prior(rest[a]!, rest[b]!)
+  const first = new TopK(FIRST, (i) => rest[i]!.importance, byPrior)
+  for (const v of candidates) {
+    if (relevant.has(v)) continue
+    rest.push(v)
+    first.offer(rest.length - 1)
+  }
+  const order: Iterable<number> = rest.length > FIRST
+    // The first FIRST of the tail are exactly the selection: every other one comes after them.
+    ? new Headed(first.sorted(), byPrior, () => true, () => new LazySorted(Array.from(rest, (_, i) => i), byPrior))
+    : new LazySorted(Array.from(rest, (_, i) => i), byPrior)
+  return { *[Symbol.iterator]() { for (const i of order) yield rest[i]! } }
+}
+
+/** How many matches the first selection keeps at least: what a budget of a few thousand characters reads. */
+const FIRST = 64
 
 const isList = (c: readonly Version[] | Candidates): c is readonly Version[] => Array.isArray(c)
 
@@ -129,24 +170,21 @@ const prior = (a: Version, b: Version): number =>
  * distance d ≤ `contextReach` on each side, provided they are valid from about the same time
  * (within `contextGap`); a candidate keeps the largest loan it gets. Returns candidate → loan.
  *
- * Cost: the sources are read off a heap of the matches; each finds its neighbours by one binary
- * search in the candidates' write order, O(S log n); nothing scans the candidates.
+ * `sources` are the best S matches, best first (rank's first selection). Cost: each finds its
+ * neighbours by one binary search in the candidates' write order, O(S log n); nothing scans the
+ * candidates.
  */
 function contextLoans(
-  matched: number, own: readonly number[], byScore: (a: number, b: number) => number, items: readonly Version[],
-  c: Candidates, p: RankParams,
+  sources: readonly number[], own: readonly number[], items: readonly Version[], c: Candidates, p: RankParams,
 ): Map<Version, number> {
-  const best = new BestFirst(Array.from({ length: matched }, (_, i) => i), own, items, byScore)
   const order = c.inWriteOrder()
   const reach = p.contextReach
   const loans = new Map<Version, number>()
-  for (let k = 0; k < p.contextSources; k++) {
-    const s = best.next()
-    if (s === undefined) break
+  for (const s of sources) {
     const source = items[s]!
     const pos = c.indexOf(source)
     const validFrom = source.body.validFrom
-    for (const step of [-1, 1]) {
+    for (let step = -1; step <= 1; step += 2) {
       for (let d = 0; d < reach; d++) {
         const n = order[pos + step * (d + 1)]
         if (n === undefined) break
@@ -188,6 +226,11 @@ class LazySorted<T> implements Iterable<T> {
     for (let i = (items.length >> 1) - 1; i >= 0; i--) this.#down(i)
   }
 
+  /** The next item in order, not popped. */
+  peek(): T | undefined {
+    return this.#heap[0]
+  }
+
   /** Pops the next item in order, or undefined at the end. */
   next(): T | undefined {
     const h = this.#heap
@@ -218,6 +261,100 @@ class LazySorted<T> implements Iterable<T> {
       i = c
     }
     h[i] = x
+  }
+}
+
+/**
+ * The best `k` indices by `cmp` (negative: the first comes first) among those offered, in one pass:
+ * a heap of k with the worst on top, so an index that does not beat it costs one comparison of
+ * scores (numbers), and the full comparison runs only on near ties.
+ */
+class TopK {
+  /** Grows to k at most (k may be larger than the matches, even Infinity). */
+  readonly #heap: number[] = []
+  readonly #k: number
+  readonly #key: (i: number) => number
+  readonly #cmp: (a: number, b: number) => number
+
+  /** `key` is `cmp`'s first key as a number (higher first): a lower key is worse without calling `cmp`. */
+  constructor(k: number, key: (i: number) => number, cmp: (a: number, b: number) => number) {
+    this.#k = k
+    this.#key = key
+    this.#cmp = cmp
+  }
+
+  offer(i: number): void {
+    const h = this.#heap, k = h.length, cmp = this.#cmp
+    if (k < this.#k) {
+      let j = k
+      h.push(i)
+      while (j > 0) {
+        const parent = (j - 1) >> 1
+        if (cmp(h[parent]!, i) >= 0) break
+        h[j] = h[parent]!
+        j = parent
+      }
+      h[j] = i
+      return
+    }
+    // Below the worst kept key: out, without the full comparison.
+    if (this.#key(i) < this.#key(h[0]!) || cmp(i, h[0]!) >= 0) return
+    let j = 0
+    for (;;) {
+      let c = 2 * j + 1
+      if (c >= k) break
+      if (c + 1 < k && cmp(h[c + 1]!, h[c]!) > 0) c++
+      if (cmp(h[c]!, i) <= 0) break
+      h[j] = h[c]!
+      j = c
+    }
+    h[j] = i
+  }
+
+  /** The kept indices, best first. */
+  sorted(): number[] {
+    return this.#heap.slice().sort(this.#cmp)
+  }
+}
+
+/**
+ * Indices read in the order of `cmp` from a small set (`head`) while `safe` holds, that is while
+ * they are known to precede every index outside it; from the first that is not, the order of
+ * `rest()` (every index, in the same order), past the ones already read. Re-iterable.
+ */
+class Headed implements Iterable<number> {
+  readonly #head: LazySorted<number>
+  readonly #safe: (i: number) => boolean
+  readonly #makeRest: () => Iterable<number>
+  #rest: Iterator<number> | undefined
+  readonly #done: number[] = []
+
+  constructor(head: number[], cmp: (a: number, b: number) => number, safe: (i: number) => boolean, rest: () => Iterable<number>) {
+    this.#head = new LazySorted(head, cmp)
+    this.#safe = safe
+    this.#makeRest = rest
+  }
+
+  next(): number | undefined {
+    if (this.#rest === undefined) {
+      const x = this.#head.peek()
+      if (x !== undefined && this.#safe(x)) {
+        this.#head.next()
+        this.#done.push(x)
+        return x
+      }
+      // The full order's first items are the ones read so far: skip them.
+      this.#rest = this.#makeRest()[Symbol.iterator]()
+      for (let i = 0; i < this.#done.length; i++) this.#rest.next()
+    }
+    const r = this.#rest.next()
+    if (r.done) return undefined
+    this.#done.push(r.value)
+    return r.value
+  }
+
+  [Symbol.iterator](): Iterator<number> {
+    return replay(this.#done, () => this.next())
   }
 }
 
@@ -343,10 +480,10 @@ function kthBest(indices: readonly number[], keys: Keys, k: number): number {
 class Ranked implements Iterable<Version> {
   readonly #items: readonly Version[]
   readonly #relevant: Iterable<number>
-  readonly #makeRest: () => LazySorted<Version>
-  #rest: LazySorted<Version> | undefined
+  readonly #makeRest: () => Iterable<Version>
+  #rest: Iterable<Version> | undefined
 
-  constructor(items: readonly Version[], relevant: Iterable<number>, rest: () => LazySorted<Version>) {
+  constructor(items: readonly Version[], relevant: Iterable<number>, rest: () => Iterable<Version>) {
     this.#items = items
     this.#relevant = relevant
     this.#makeRest = rest
