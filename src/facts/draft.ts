@@ -1,10 +1,10 @@
 import { hlcMicros } from '../core/clock.js'
 import { capabilityNotSupported } from '../core/errors.js'
-import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
+import { contentFactId, structuredFactIdAt, type FactObject } from '../core/ids.js'
 import { publicKeyFromSeed, sign } from '../core/ed25519.js'
 import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
-import { formatTime, parseOptionalTime } from '../core/time.js'
+import { parseOptionalTime } from '../core/time.js'
 import { Capability } from './capabilities.js'
 import { assertContent, assertMetadata, normalizeTenant, parseSigningKey } from './input.js'
 import type { FactHost } from './store-host.js'
@@ -110,7 +110,7 @@ export function stampDraft(h: FactHost, w: Signed, vector: Float32Array | null):
   const { subject, predicate, object } = metadata as { subject?: string; predicate?: string; object?: FactObject }
   const structuredId =
     typeof subject === 'string' && typeof predicate === 'string' && object !== undefined
-      ? toHex(structuredFactId({ tenantId: tenant, subject, predicate, object, validFrom: formatTime(validFrom) }))
+      ? toHex(structuredFactIdAt({ tenantId: tenant, subject, predicate, object }, validFrom))
       : null
   const writtenBy =
     (typeof metadata['session_id'] === 'string' ? (metadata['session_id'] as string) : null) ??
