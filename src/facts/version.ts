@@ -75,9 +75,10 @@ function searchableTerms(body: FactBody): string[] {
   return out
 }
 
-// Bounded as the caches above; a long value (a note, not a name) is tokenized each time, not kept.
+// Bounded as the caches above. A long value is a sentence (a memory's context), seldom said twice:
+// kept, each would be a miss and an entry; it is tokenized each time. Names and types are short.
 const VALUE_TERMS_MAX = 50_000
-const VALUE_TERMS_LONGEST = 128
+const VALUE_TERMS_LONGEST = 40
 const valueTermsCache = new Map<string, readonly string[]>()
 
 function valueTerms(value: string): readonly string[] {
