@@ -11,7 +11,8 @@ import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-f
 
 /**
  * CPU profiles of the sync bench's two expensive parts, for finding where time goes (not a bench):
- * a new device joining a pool of N (`join.cpuprofile`), then writes into the synced pool
+ * a new device joining a pool of N (`join.cpuprofile`), then from B's `synced` until `mem.facts` answers
+ * with the pool's fact view (`factview.cpuprofile`, the view written after a big join), then writes into the synced pool
  * (`writes.cpuprofile`), then A forgetting memories of it until B no longer counts them, after one
  * unmeasured forget (`forgets.cpuprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
  */
@@ -46,6 +47,12 @@ async function main(): Promise<void> {
   await until(b, pool, size)
   console.log(`join ${size}: ${Math.round(performance.now() - t)} ms`)
   writeFileSync(`${out}/join.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
+  // A facts read waits for the fact view (as the sync bench's clock does).
+  await session.post('Profiler.start')
+  t = performance.now()
+  await b.facts.retrieve('where', { topK: 1 })
+  console.log(`fact view after synced: ${Math.round(performance.now() - t)} ms`)
+  writeFileSync(`${out}/factview.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
 
   const inputs = memoryInputs(21, 0xb16, 'later write')
   await a.pools.write(pool, inputs[0]!)

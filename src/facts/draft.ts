@@ -1,10 +1,10 @@
 import { hlcMicros } from '../core/clock.js'
 import { capabilityNotSupported } from '../core/errors.js'
-import { contentFactId, structuredFactId, type FactObject } from '../core/ids.js'
+import { contentFactId, structuredFactIdAt, type FactObject } from '../core/ids.js'
 import { publicKeyFromSeed, sign } from '../core/ed25519.js'
 import { didFromPublicKey, isIdentity, type Identity } from '../core/identity.js'
 import { toHex } from '../core/bytes.js'
-import { formatTime, parseOptionalTime } from '../core/time.js'
+import { parseOptionalTime } from '../core/time.js'
 import { Capability } from './capabilities.js'
 import { assertContent, assertMetadata, normalizeTenant, parseSigningKey } from './input.js'
 import type { FactHost } from './store-host.js'
@@ -97,7 +97,11 @@ export async function signWrites(h: FactHost, checked: readonly Checked[]): Prom
   return checked.map((c, i) => {
     const s = sigs[i]
     const k = s ? keys.get(signerOf(c)!)! : null
-    return { ...c, factIdBytes: ids[i]!, signature: s ? toHex(s) : null, publicKey: k ? k.publicKey : null, signerDid: k ? k.did : null }
+    // Spelled out rather than spread: one shape for every write of a batch (a join signs 100k).
+    return {
+      text: c.text, tenant: c.tenant, metadata: c.metadata, validFromInput: c.validFromInput, key: c.key, supersedes: c.supersedes,
+      factIdBytes: ids[i]!, signature: s ? toHex(s) : null, publicKey: k ? k.publicKey : null, signerDid: k ? k.did : null,
+    }
   })
 }
 
@@ -110,7 +114,7 @@ export function stampDraft(h: FactHost, w: Signed, vector: Float32Array | null):
   const { subject, predicate, object } = metadata as { subject?: string; predicate?: string; object?: FactObject }
   const structuredId =
     typeof subject === 'string' && typeof predicate === 'string' && object !== undefined
-      ? toHex(structuredFactId({ tenantId: tenant, subject, predicate, object, validFrom: formatTime(validFrom) }))
+      ? toHex(structuredFactIdAt({ tenantId: tenant, subject, predicate, object }, validFrom))
       : null
   const writtenBy =
     (typeof metadata['session_id'] === 'string' ? (metadata['session_id'] as string) : null) ??

@@ -59,14 +59,37 @@ function norm(s: string): string {
  */
 const NOT_SEARCHED = new Set(['importance', 'session_id', 'agent_id', 'pool', 'memoryId'])
 
-/** Text that ranking sees: the content and the metadata values a person would search for. */
-function searchableText(body: FactBody): string {
-  const parts = [body.content]
+/**
+ * Index terms of the text ranking sees: the content and the metadata values a person would search
+ * for, as `terms()` of them joined by line breaks. No word, fold or case rule reaches across a line
+ * break, so that is the content's terms followed by each value's, and a value's terms are kept
+ * (`valueTerms`): subjects, predicates and types recur across facts, and a pool's fact view
+ * tokenized each of them once per fact (issue 31).
+ */
+function searchableTerms(body: FactBody): string[] {
+  const out = terms(body.content)
   for (const [key, value] of Object.entries(body.metadata)) {
-    if (NOT_SEARCHED.has(key)) continue
-    if (typeof value === 'string') parts.push(value)
+    if (NOT_SEARCHED.has(key) || typeof value !== 'string') continue
+    for (const t of valueTerms(value)) out.push(t)
   }
-  return parts.join('\n')
+  return out
+}
+
+// Bounded as the caches above. A long value is a sentence (a memory's context), seldom said twice:
+// kept, each would be a miss and an entry; it is tokenized each time. Names and types are short.
+const VALUE_TERMS_MAX = 50_000
+const VALUE_TERMS_LONGEST = 40
+const valueTermsCache = new Map<string, readonly string[]>()
+
+function valueTerms(value: string): readonly string[] {
+  if (value.length > VALUE_TERMS_LONGEST) return terms(value)
+  let t = valueTermsCache.get(value)
+  if (t === undefined) {
+    t = terms(value)
+    if (valueTermsCache.size >= VALUE_TERMS_MAX) valueTermsCache.clear()
+    valueTermsCache.set(value, t)
+  }
+  return t
 }
 
 /**
@@ -173,7 +196,7 @@ class FactVersion implements Version {
    * 100k facts.
    */
   get terms(): readonly string[] {
-    return terms(searchableText(this.body))
+    return searchableTerms(this.body)
   }
 
   /** Counted when packing first reads it: most versions of a big store are never packed. */

@@ -15,7 +15,7 @@ export type ViewedFactStore = FactStore & FactLookup
  */
 class PoolFacts {
   readonly byMemory = new Map<string, FactEntry[]>()
-  readonly #heads = new Map<string, FactEntry[]>()
+  readonly #heads = new Map<string, readonly FactEntry[]>()
   /** How many heads each memory's view has: most have one, and only the others need their heads listed. */
   readonly #headCount = new Map<string, number>()
 
@@ -38,15 +38,19 @@ class PoolFacts {
   }
 
   /** Heads that should not be: every head of a memory that is not current, all but the first of one that is. */
-  extraHeads(id: string, current: boolean): FactEntry[] {
+  extraHeads(id: string, current: boolean): readonly FactEntry[] {
     const n = this.#headCount.get(id) ?? 0
     if (n === 0 || (current && n === 1)) return []
     const h = this.heads(id)
     return current ? h.slice(1) : h
   }
 
-  /** Current (unsuperseded) versions of a memory's view, oldest first. */
-  heads(id: string): FactEntry[] {
+  /** Current (unsuperseded) versions of a memory's view, oldest first (not to be changed by the caller). */
+  heads(id: string): readonly FactEntry[] {
+    const list = this.byMemory.get(id)
+    if (list === undefined) return NONE
+    // Nearly every memory has one version: its list is its heads, or it has none (a join asks for each of 100k).
+    if (list.length === 1) return list[0]!.supersededBy === null ? list : NONE
     let h = this.#heads.get(id)
     if (!h) {
       h = (this.byMemory.get(id) ?? []).filter((f) => f.supersededBy === null).sort((a, b) => (a.sequence < b.sequence ? -1 : 1))
@@ -231,7 +235,7 @@ export class FactView {
     const scope = seen?.lineage === view.lineage && rebuilt !== null ? touched(view, rebuilt.size === 0 ? dirty : new Set([...dirty, ...rebuilt])) : null
     const fresh = this.#newlyCurrent(view, dirty, scope)
     let known = await this.#factsOf(s, scope)
-    const heads = (id: string): FactEntry[] => known.heads(id)
+    const heads = (id: string): readonly FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.
     const hadFact = [...known.byMemory.keys()].filter((id) => view.current.has(id) && heads(id).length > 0)
     // Head facts this reconcile takes away (deletes, or continues with a later version): another
@@ -383,6 +387,8 @@ function sayersOf(view: View, facts: readonly FactEntry[]): Set<string> {
   }
   return out
 }
+
+const NONE: readonly FactEntry[] = Object.freeze([])
 
 /** Facts per bulk write of one reconcile (see `writeViews`). */
 const WRITE_CHUNK = 5000

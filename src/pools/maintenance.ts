@@ -132,17 +132,24 @@ export class Maintenance {
       const r = this.#r
       await r.ready()
       if (!r.state.structure(pool)) return
-      // Reads and ratings of others (the bulk of what travels) change no memory's currency.
-      const chatter: ReadonlySet<string> = new Set([PoolKind.ACCESS, PoolKind.RATING])
-      if (ids.every((id) => chatter.has(r.state.record(id)?.kind ?? ''))) return
-      const ctx = r.context(pool)
-      const authority = ids.some((id) => AUTHORITY.has(r.state.record(id)?.kind ?? ''))
-      const dirty = new Set(authority ? ctx.view.current.keys() : ids.filter((id) => ctx.s.memories.has(id)))
-      // A resolution decides a pair both ways: a later one may make the earlier loser current again.
+      // Each record looked up once (a join names every record of the pool): its kind says whether
+      // it is chatter, an authority change or a resolution.
+      let chatterOnly = true
+      let authority = false
+      const resolved: ResolveBody[] = []
       for (const id of ids) {
         const rec = r.state.record(id)
-        if (rec?.kind === PoolKind.RESOLVE) for (const m of [(rec.body as ResolveBody).winner, ...(rec.body as ResolveBody).losers]) dirty.add(m)
+        const kind = rec?.kind ?? ''
+        // Reads and ratings of others (the bulk of what travels) change no memory's currency.
+        if (kind !== PoolKind.ACCESS && kind !== PoolKind.RATING) chatterOnly = false
+        if (AUTHORITY.has(kind)) authority = true
+        if (kind === PoolKind.RESOLVE) resolved.push(rec!.body as ResolveBody)
       }
+      if (chatterOnly) return
+      const ctx = r.context(pool)
+      const dirty = new Set(authority ? ctx.view.current.keys() : ids.filter((id) => ctx.s.memories.has(id)))
+      // A resolution decides a pair both ways: a later one may make the earlier loser current again.
+      for (const body of resolved) for (const m of [body.winner, ...body.losers]) dirty.add(m)
       for (const id of predecessors(ctx.s, ids.filter((id) => ctx.s.forgotten.has(id)))) dirty.add(id)
       await this.#reconcile(ctx, dirty)
     })

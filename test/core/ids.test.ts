@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { blake2b128, canonicalJson, contentFactId, pythonFloatRepr, recordId, structuredFactId } from '../../src/core/ids.js'
-import { toHex, utf8 } from '../../src/core/bytes.js'
+import fc from 'fast-check'
+import { blake2b128, canonicalJson, contentFactId, pythonFloatRepr, recordId, structuredFactId, structuredFactIdAt } from '../../src/core/ids.js'
+import { concatBytes, toHex, utf8 } from '../../src/core/bytes.js'
+import { formatTime } from '../../src/core/time.js'
 import { SHARED_DIR } from '../helpers/shared-path.js'
 
 const vectors = JSON.parse(readFileSync(join(SHARED_DIR, 'specs/gmp/test-vectors.json'), 'utf8'))
@@ -93,5 +95,42 @@ describe('issue 13: ill-formed strings never reach an id or a signature', () => 
       expect(() => recordId({ kind: 'pool-id', owner: 'did:key:z', nonce: '0', tenant: s })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
     }
     expect(canonicalJson({ b: '\uD83D\uDE00', a: '\uFFFD' })).toBe('{"a":"\uFFFD","b":"\uD83D\uDE00"}')
+  })
+})
+
+// Issue 31: ids are hashed from one reused buffer, and a write's structured id from its time in µs
+// without the text round trip. Both must give the digests of the plain definitions.
+describe('ids from a reused buffer and from µs', () => {
+  test('contentFactId is BLAKE2b-128(utf8(content) ‖ 0x1f ‖ utf8(tenant)) for any text, long or short, in any order of calls', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.string({ unit: 'grapheme', maxLength: 3000 }), fc.option(fc.string({ maxLength: 20 }).filter((t) => !t.includes('\u001f')))), { minLength: 1, maxLength: 6 }), (pairs) => {
+      for (const [content, tenant] of pairs) {
+        expect(toHex(contentFactId(content, tenant))).toBe(toHex(blake2b128(concatBytes(utf8(content), Uint8Array.of(0x1f), utf8(tenant ?? '')))))
+      }
+    }))
+  })
+
+  test('structuredFactIdAt(µs) equals structuredFactId of the formatted time, through the years and at the edges', () => {
+    const times = fc.oneof(
+      fc.integer({ min: 0, max: 4e15 }),
+      fc.constantFrom(0, 4e15, 4e15 + 1, -1, -62_135_596_800_000_000, 253_402_300_799_999_000, 1_000_000_000_000_000_999),
+      fc.integer({ min: -62_135_596_800_000_000, max: 253_402_300_799_999_000 }),
+    )
+    fc.assert(fc.property(times, fc.option(fc.constantFrom('acme', 'x')), fc.constantFrom<string | number | boolean>('Oslo', 3, true, 'caf\u00e9'), (us, tenant, object) => {
+      const fact = { tenantId: tenant, subject: 'ada', predicate: 'lives_in', object }
+      let text: string
+      try {
+        text = formatTime(us)
+      } catch {
+        return
+      }
+      let want: string | Error
+      try {
+        want = toHex(structuredFactId({ ...fact, validFrom: text }))
+      } catch (err) {
+        want = err as Error
+      }
+      if (typeof want === 'string') expect(toHex(structuredFactIdAt(fact, us))).toBe(want)
+      else expect(() => structuredFactIdAt(fact, us)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }))
+    }), { numRuns: 2000 })
   })
 })
