@@ -67,8 +67,13 @@ export class MaterializeStep {
       const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && parseHlc(r.hlc) !== null &&
         !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
       if (records.length) {
-        ps.noteSent(ps.pdoc.write(records, [], Origin.HEAL))
-        const again = await this.#plan(ps)
+        const healed = ps.pdoc.write(records, [], Origin.HEAL)
+        ps.noteSent(healed)
+        // The healed keys are judged in this plan, whatever its slice: one left deferred would keep
+        // the value it was judged with (absent), and a tombstone taken without it would forget the
+        // record again, out of the document and storage, on every replica alike (hostile-forget
+        // under load, test/sync/sync-heal-slice.test.ts).
+        const again = await this.#plan(ps, healed)
         plan = again.plan
         slice = new Set([...slice, ...again.slice])
       }
@@ -90,13 +95,13 @@ export class MaterializeStep {
     return true
   }
 
-  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts); and the keys it took. */
-  async #plan(ps: PoolSync): Promise<{ plan: Plan; slice: ReadonlySet<string> }> {
+  /** The materializer's plan for the document as it stands, judging only what changed where it can (planner.ts); and the keys it took (`first` among them). */
+  async #plan(ps: PoolSync, first: readonly string[] = []): Promise<{ plan: Plan; slice: ReadonlySet<string> }> {
     ps.pruneDecoded()
     // Held records whose time came are judged in this pass, as new.
     ps.releaseDue()
     this.#sizer = ps.catchingUp ? this.#bulk : this.#slice
-    const { slice, deferred } = ps.takeChanged(this.#sizer.next)
+    const { slice, deferred } = ps.takeChanged(this.#sizer.next, first)
     const step = ps.planner.begin(slice, ps.pdoc.map, ps.decode, deferred)
     this.#taken += slice.size
     await passVerdicts(this.#host.sigs, ps, step.records, this.#host.trustCheckpoints)

@@ -138,9 +138,11 @@ export class PoolSync {
 
   /**
    * The keys changed since the last call that the planner's next pass looks at: all of them, or a
-   * fair slice of `limit` (slice.ts); the rest stay pending (`deferred`) for the next passes.
+   * fair slice of `limit` (slice.ts); the rest stay pending (`deferred`) for the next passes. The
+   * pending keys among `first` are in the slice whatever the limit (keys just healed: left deferred,
+   * a healed key would keep the value it was last judged with, absent; materialize-step.ts).
    */
-  takeChanged(limit = Infinity): { slice: Set<string>; deferred: ReadonlySet<string> } {
+  takeChanged(limit = Infinity, first: readonly string[] = []): { slice: Set<string>; deferred: ReadonlySet<string> } {
     if (this.#changed.size <= limit) {
       const slice = this.#changed
       this.#changed = new Set()
@@ -148,7 +150,8 @@ export class PoolSync {
       this.#initial.clear()
       return { slice, deferred: this.#changed }
     }
-    const slice = new Set(this.#fair.take(limit, (key) => this.#changed.has(key)))
+    const slice = new Set(first.filter((key) => this.#changed.has(key)))
+    for (const key of this.#fair.take(limit - slice.size, (key) => this.#changed.has(key) && !slice.has(key))) slice.add(key)
     for (const key of slice) {
       this.#changed.delete(key)
       this.#initial.delete(key)

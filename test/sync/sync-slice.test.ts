@@ -100,3 +100,27 @@ test('keys an exchange of states brings are a catch-up (large passes); keys arri
   expect(ps.catchingUp).toBe(true)
   ps.destroy()
 })
+
+test('keys asked for first (just healed) are in the slice whatever its size; the rest stay pending and are taken later, once', () => {
+  const ps = new PoolSync('0'.repeat(32) as PoolId, memoryStorage(), () => undefined, 1)
+  ps.listen()
+  const remote = Symbol('provider')
+  ps.doc.transact(() => {
+    for (let i = 0; i < 6; i++) ps.pdoc.map.set(`t${i}`, { author: 'mallory', i })
+    ps.pdoc.map.set('healed', { i: 0 })
+  }, remote)
+  const { slice } = ps.takeChanged(1, ['healed', 'not-pending'])
+  expect([...slice]).toEqual(['healed'])
+  expect(ps.isPending('healed')).toBe(false)
+  const taken: string[] = []
+  while (ps.pending) taken.push(...ps.takeChanged(1).slice)
+  expect(taken.sort()).toEqual(['t0', 't1', 't2', 't3', 't4', 't5'])
+  // With room for more, the fair queue fills the rest of the slice.
+  ps.doc.transact(() => {
+    for (let i = 0; i < 4; i++) ps.pdoc.map.set(`u${i}`, { i })
+  }, remote)
+  const next = ps.takeChanged(2, ['u3'])
+  expect(next.slice.has('u3')).toBe(true)
+  expect(next.slice.size).toBe(2)
+  ps.destroy()
+})
