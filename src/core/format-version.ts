@@ -12,7 +12,7 @@ export const MEMWEAVE_VERSION = '0.2.0'
 /** The newest version of each persisted format this build reads (and the one it writes). */
 export const FORMAT_VERSIONS = {
   /** Records and side tables of a Memory's storage (IndexedDB, file, memory): the `meta` row `format`. */
-  store: 1,
+  store: 2,
   /** A file storage directory (src/node): the header of `snapshot.jsonl`. */
   fileStorage: 2,
   /** A GMP server store's `store.json`. */

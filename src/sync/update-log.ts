@@ -1,5 +1,6 @@
 import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
+import { markStoreFormat, storageLabel } from '../records/format-marker.js'
 import type { StoragePort } from '../storage/port.js'
 import { structAt, writeDeleteSet, writeStructRun } from './yjs-structs.js'
 
@@ -14,12 +15,25 @@ export interface UpdateRow {
    * depend on (`pending`). Absent on an appended update.
    */
   readonly part?: string
+  /**
+   * Clocks per chunk of an `s:` part: CHUNK_CLOCKS (store format 2). Absent on a part written
+   * before it (memweave 0.2.0, store format 1): 4,096.
+   */
+  readonly clocks?: number
 }
 
 const TABLE = 'syncUpdates'
 
-/** Clocks per compacted chunk: a record set in the Y.Map is one clock, so about this many records (a few MB) a row. */
-export const CHUNK_CLOCKS = 4096
+/**
+ * Clocks per compacted chunk: a record set in the Y.Map is one clock, so about this many records
+ * (about 200 kB) a row, and a forget rewrites one such row whatever the pool's size. 0.2.0 wrote
+ * chunks of 4,096 clocks (3 MB at 100k records, four times the 1k pool's one chunk): the chunk
+ * size is in the part names, so the change is store format 2 (docs/upgrading.md).
+ */
+export const CHUNK_CLOCKS = 256
+
+/** Clocks per chunk of a part without `clocks` (store format 1, memweave 0.2.0). */
+const FORMAT_1_CHUNK_CLOCKS = 4096
 
 const DS_PART = 'ds'
 const PENDING_PART = 'pending'
@@ -49,12 +63,12 @@ function encodeDeleteSet(doc: Y.Doc): Uint8Array {
 }
 
 /** Parts in the order a load applies them: each client's chunks in clock order (no struct waits for an earlier one), then the rest. */
-function partOrder(part: string): [number, number, number] {
-  if (part.startsWith('s:')) {
-    const [, client, chunk] = part.split(':')
-    return [0, Number(client), Number(chunk)]
+function partOrder(row: UpdateRow): [number, number, number] {
+  if (row.part!.startsWith('s:')) {
+    const [, client, chunk] = row.part!.split(':')
+    return [0, Number(client), Number(chunk) * (row.clocks ?? FORMAT_1_CHUNK_CLOCKS)]
   }
-  return [part === DS_PART ? 1 : 2, 0, 0]
+  return [row.part === DS_PART ? 1 : 2, 0, 0]
 }
 
 /**
@@ -109,13 +123,16 @@ export class UpdateLog {
     const parts = rows.filter((r) => typeof r.part === 'string')
     const appended = rows.filter((r) => typeof r.part !== 'string').sort((a, b) => a.seq! - b.seq!)
     parts.sort((a, b) => {
-      const [x, y] = [partOrder(a.part!), partOrder(b.part!)]
+      const [x, y] = [partOrder(a), partOrder(b)]
       return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]
     })
     this.#parts = new Map(parts.map((r) => [r.part!, r.seq!]))
     this.#appended = appended.map((r) => r.seq!)
-    // Appended rows of an earlier session: what they touched is not known here, so the next compaction rewrites every chunk.
-    this.#dirty = parts.length > 0 && appended.length === 0 ? new Set() : null
+    // Appended rows of an earlier session: what they touched is not known here, so the next
+    // compaction rewrites every chunk. So it does for parts of another chunk size (0.2.0's): their
+    // names mean other clocks, and the one rewrite replaces them all (the re-chunk of format 2).
+    const rechunk = parts.some((r) => r.part!.startsWith('s:') && r.clocks !== CHUNK_CLOCKS)
+    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk ? new Set() : null
     return [...parts, ...appended].map((r) => r.update)
   }
 
@@ -183,7 +200,7 @@ export class UpdateLog {
       const [, client, chunk] = part.split(':')
       const structs = doc.store.clients.get(Number(client))
       const update = structs && structs.length > 0 ? encodeChunk(structs, Number(client), Number(chunk)) : null
-      if (update) puts.push({ pool: this.#pool, update, part })
+      if (update) puts.push({ pool: this.#pool, update, part, clocks: CHUNK_CLOCKS })
       else gone.push(part)
     }
     puts.push({ pool: this.#pool, update: encodeDeleteSet(doc), part: DS_PART })
@@ -195,7 +212,10 @@ export class UpdateLog {
       return seq === undefined ? [] : [seq]
     })
     const drop = [...this.#appended, ...replaced]
-    const seqs = await this.#storage.write([TABLE], async (tx) => {
+    // The store's format marker in the same transaction as the parts: a build that reads only
+    // format 1 (4,096-clock names) refuses the store before it could read or rewrite them wrongly.
+    const seqs = await this.#storage.write([TABLE, 'meta'], async (tx) => {
+      await markStoreFormat(tx, storageLabel(this.#storage))
       if (drop.length) await tx.delete(TABLE, drop)
       return tx.put(TABLE, puts)
     })

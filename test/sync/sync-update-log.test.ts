@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import * as Y from 'yjs'
 import { expect, test } from 'vitest'
+import { FORMAT_VERSIONS } from '../../src/core/format-version.js'
+import { FORMAT_ROW, type FormatRow } from '../../src/records/format-marker.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 import { CHUNK_CLOCKS, UpdateLog, type UpdateRow } from '../../src/sync/update-log.js'
 
@@ -148,4 +150,20 @@ test('a deletion in a compacted document of many chunks rewrites its own chunk, 
   expect(r.rows().some((row) => text(row.update).includes(`value ${5 * CHUNK_CLOCKS + 17}`))).toBe(false)
   const loaded = await r.reload()
   expect(loaded.getMap('records').size).toBe(10 * CHUNK_CLOCKS - 1)
+})
+
+test('a compaction marks the store format 2 in its own transaction: a build reading 4,096-clock parts refuses the store, whatever else was written', async () => {
+  const r = new Replica(9)
+  await r.storage.open()
+  r.doc.transact(() => {
+    for (let i = 0; i < 3 * CHUNK_CLOCKS; i++) r.map.set(`k${i}`, `value ${i}`)
+  })
+  await r.log.flush()
+  expect(r.storage.dump()['meta'] ?? []).toEqual([])
+  await r.log.compact(r.doc)
+  expect((r.storage.dump()['meta'] as FormatRow[]).find((row) => row.key === FORMAT_ROW)?.version).toBe(FORMAT_VERSIONS.store)
+  expect(FORMAT_VERSIONS.store).toBeGreaterThan(1)
+  const parts = r.rows().filter((row) => row.part?.startsWith('s:'))
+  expect(parts).toHaveLength(3)
+  expect(parts.every((row) => row.clocks === CHUNK_CLOCKS)).toBe(true)
 })
