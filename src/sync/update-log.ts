@@ -39,19 +39,88 @@ const DS_PART = 'ds'
 const PENDING_PART = 'pending'
 const structPart = (client: number, chunk: number): string => `s:${client}:${chunk}`
 
-/** The structs of `client` whose first clock lies in `chunk`, as one V1 update with an empty delete set (null when there are none). */
-function encodeChunk(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: number): Uint8Array | null {
+/**
+ * A value of about this many bytes or more is a part of its own (`runsOf`). The owner's checkpoints
+ * are such values (up to 320 kB each, ten at 100k records, written one after the other): in a chunk
+ * with them, every tombstone written after them rewrote them all (3.2 MB at 100k).
+ */
+export const LARGE_STRUCT_BYTES = 64 * 1024
+
+/** About how many bytes `v` encodes to, counted up to `limit` (string lengths, 8 a scalar). */
+function approxBytes(v: unknown, limit: number): number {
+  if (typeof v === 'string') return v.length
+  if (v instanceof Uint8Array) return v.length
+  if (v === null || typeof v !== 'object') return 8
+  let n = 0
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    n += approxBytes(x, limit - n) + 4
+    if (n >= limit) break
+  }
+  return n
+}
+
+function isLarge(struct: Y.Item | Y.GC): boolean {
+  if (!(struct instanceof Y.Item)) return false
+  const c = struct.content
+  if (c instanceof Y.ContentAny) return approxBytes(c.arr, LARGE_STRUCT_BYTES) >= LARGE_STRUCT_BYTES
+  if (c instanceof Y.ContentString) return c.str.length >= LARGE_STRUCT_BYTES
+  if (c instanceof Y.ContentBinary) return c.content.length >= LARGE_STRUCT_BYTES
+  return false
+}
+
+/** A run of one client's structs `structs[from..to)`, the first at `clock`: one part. */
+interface Run {
+  readonly part: string
+  readonly from: number
+  readonly to: number
+  readonly clock: number
+  /** One past the run's last clock. */
+  readonly end: number
+}
+
+/**
+ * The parts of `client`'s structs whose first clock lies in `chunk`: runs cut before and after
+ * each large value, so that a value of its own is rewritten only when it changes, not when a
+ * neighbour of its chunk does. The first run is `s:<client>:<chunk>`, a later one
+ * `s:<client>:<chunk>:<first clock>`. Empty when the chunk holds no struct.
+ */
+function runsOf(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: number): Run[] {
   const from = chunk * CHUNK_CLOCKS
   let i = structAt(structs, from)
   if (structs[i]!.id.clock < from) i++
   let end = i
   while (end < structs.length && structs[end]!.id.clock < from + CHUNK_CLOCKS) end++
-  if (end === i) return null
+  const runs: Run[] = []
+  const cut = (a: number, b: number): void => {
+    if (a === b) return
+    const clock = structs[a]!.id.clock
+    const part = runs.length === 0 ? structPart(client, chunk) : `${structPart(client, chunk)}:${clock}`
+    runs.push({ part, from: a, to: b, clock, end: structs[b - 1]!.id.clock + structs[b - 1]!.length })
+  }
+  let start = i
+  for (let k = i; k < end; k++) {
+    if (!isLarge(structs[k]!)) continue
+    cut(start, k)
+    cut(k, k + 1)
+    start = k + 1
+  }
+  cut(start, end)
+  return runs
+}
+
+/** One run as a V1 update with an empty delete set. */
+function encodeRun(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, run: Run): Uint8Array {
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, 1)
-  writeStructRun(encoder, client, structs, i, end, structs[i]!.id.clock)
+  writeStructRun(encoder, client, structs, run.from, run.to, run.clock)
   encoding.writeVarUint(encoder.restEncoder, 0)
   return encoder.toUint8Array()
+}
+
+/** The chunk part a run's part belongs to (`s:<client>:<chunk>`). */
+function chunkOf(part: string): string {
+  const parts = part.split(':')
+  return parts.length > 3 ? parts.slice(0, 3).join(':') : part
 }
 
 /** The document's delete set as a V1 update without structs. */
@@ -65,8 +134,8 @@ function encodeDeleteSet(doc: Y.Doc): Uint8Array {
 /** Parts in the order a load applies them: each client's chunks in clock order (no struct waits for an earlier one), then the rest. */
 function partOrder(row: UpdateRow): [number, number, number] {
   if (row.part!.startsWith('s:')) {
-    const [, client, chunk] = row.part!.split(':')
-    return [0, Number(client), Number(chunk) * (row.clocks ?? FORMAT_1_CHUNK_CLOCKS)]
+    const [, client, chunk, clock] = row.part!.split(':')
+    return [0, Number(client), clock === undefined ? Number(chunk) * (row.clocks ?? FORMAT_1_CHUNK_CLOCKS) : Number(clock)]
   }
   return [row.part === DS_PART ? 1 : 2, 0, 0]
 }
@@ -100,8 +169,11 @@ export class UpdateLog {
   #appended: number[] = []
   /** Seq of each compacted part. */
   #parts = new Map<string, number>()
-  /** Chunks touched since the last compaction, or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session). */
-  #dirty: Set<string> | null = null
+  /**
+   * Chunks touched since the last compaction, with the clock ranges touched in each (flat pairs),
+   * or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session).
+   */
+  #dirty: Map<string, number[]> | null = null
 
   constructor(storage: StoragePort, pool: string) {
     this.#storage = storage
@@ -132,7 +204,7 @@ export class UpdateLog {
     // compaction rewrites every chunk. So it does for parts of another chunk size (0.2.0's): their
     // names mean other clocks, and the one rewrite replaces them all (the re-chunk of format 2).
     const rechunk = parts.some((r) => r.part!.startsWith('s:') && r.clocks !== CHUNK_CLOCKS)
-    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk ? new Set() : null
+    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk ? new Map() : null
     return [...parts, ...appended].map((r) => r.update)
   }
 
@@ -152,14 +224,17 @@ export class UpdateLog {
     const touch = (client: number, from: number, to: number): void => {
       const structs = store.clients.get(client)
       if (!structs || structs.length === 0 || to <= from) return
-      // The chunks these clocks were written in, and those of the structs holding them now (a
-      // collected struct may have merged with a neighbour that starts in an earlier chunk).
-      for (let c = Math.floor(from / CHUNK_CLOCKS); c <= Math.floor((to - 1) / CHUNK_CLOCKS); c++) dirty.add(structPart(client, c))
-      const last = structAt(structs, to - 1)
-      let seen = -1
-      for (let i = structAt(structs, from); i <= last; i++) {
-        const c = Math.floor(structs[i]!.id.clock / CHUNK_CLOCKS)
-        if (c !== seen) dirty.add(structPart(client, (seen = c)))
+      // These clocks, widened to the structs holding them now (a collected struct may have merged
+      // with neighbours), in every chunk they reach.
+      const first = structs[structAt(structs, from)]!
+      const last = structs[structAt(structs, to - 1)]!
+      const lo = Math.min(from, first.id.clock)
+      const hi = Math.max(to, last.id.clock + last.length)
+      for (let c = Math.floor(lo / CHUNK_CLOCKS); c <= Math.floor((hi - 1) / CHUNK_CLOCKS); c++) {
+        const part = structPart(client, c)
+        const ranges = dirty.get(part)
+        if (ranges) ranges.push(lo, hi)
+        else dirty.set(part, [lo, hi])
       }
     }
     tr.afterState.forEach((clock, client) => touch(client, tr.beforeState.get(client) ?? 0, clock))
@@ -184,7 +259,7 @@ export class UpdateLog {
   async compact(doc: Y.Doc): Promise<void> {
     this.#buffer = []
     const dirty = this.#dirty
-    const chunks = new Set<string>(dirty ?? [])
+    const chunks = new Set<string>(dirty?.keys() ?? [])
     if (dirty === null) {
       for (const [client, structs] of doc.store.clients) {
         if (structs.length === 0) continue
@@ -192,16 +267,26 @@ export class UpdateLog {
         for (let c = 0; c * CHUNK_CLOCKS < end; c++) chunks.add(structPart(client, c))
       }
       // Parts the document has no structs for any more go too.
-      for (const part of this.#parts.keys()) if (part.startsWith('s:')) chunks.add(part)
+      for (const part of this.#parts.keys()) if (part.startsWith('s:')) chunks.add(chunkOf(part))
     }
     const puts: UpdateRow[] = []
     const gone: string[] = []
-    for (const part of chunks) {
-      const [, client, chunk] = part.split(':')
+    for (const chunk of chunks) {
+      const [, client, index] = chunk.split(':')
       const structs = doc.store.clients.get(Number(client))
-      const update = structs && structs.length > 0 ? encodeChunk(structs, Number(client), Number(chunk)) : null
-      if (update) puts.push({ pool: this.#pool, update, part, clocks: CHUNK_CLOCKS })
-      else gone.push(part)
+      const runs = structs && structs.length > 0 ? runsOf(structs, Number(client), Number(index)) : []
+      const ranges = dirty?.get(chunk) ?? []
+      const touched = (run: Run): boolean => {
+        for (let r = 0; r < ranges.length; r += 2) if (ranges[r]! < run.end && ranges[r + 1]! > run.clock) return true
+        return false
+      }
+      // A run no transaction touched, already a part under its name, holds what it held.
+      for (const run of runs) {
+        if (dirty !== null && this.#parts.has(run.part) && !touched(run)) continue
+        puts.push({ pool: this.#pool, update: encodeRun(structs!, Number(client), run), part: run.part, clocks: CHUNK_CLOCKS })
+      }
+      const names = new Set(runs.map((r) => r.part))
+      for (const part of this.#partsOf(chunk)) if (!names.has(part)) gone.push(part)
     }
     puts.push({ pool: this.#pool, update: encodeDeleteSet(doc), part: DS_PART })
     const pending = [doc.store.pendingStructs?.update, doc.store.pendingDs].filter((u): u is Uint8Array => u instanceof Uint8Array)
@@ -222,7 +307,14 @@ export class UpdateLog {
     for (const part of gone) this.#parts.delete(part)
     puts.forEach((p, i) => this.#parts.set(p.part!, seqs[i] as number))
     this.#appended = []
-    this.#dirty = new Set()
+    this.#dirty = new Map()
+  }
+
+  /** The parts of a chunk held now: `s:<client>:<chunk>` and its later runs. */
+  #partsOf(chunk: string): string[] {
+    const out: string[] = []
+    for (const part of this.#parts.keys()) if (part === chunk || part.startsWith(`${chunk}:`)) out.push(part)
+    return out
   }
 
   /** Removes every row of the pool (the pool stops being replicated here). */
