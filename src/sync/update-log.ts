@@ -41,10 +41,11 @@ const structPart = (client: number, chunk: number): string => `s:${client}:${chu
 
 /**
  * A value of about this many bytes or more is a part of its own (`runsOf`). The owner's checkpoints
- * are such values (up to 320 kB each, ten at 100k records, written one after the other): in a chunk
- * with them, every tombstone written after them rewrote them all (3.2 MB at 100k).
+ * are such values (64 kB for each 2,000 records they cover, written one after the other; a pool
+ * record is about 1 kB): in a chunk with them, every tombstone written after them rewrote them all
+ * (320 kB at 10k records, 3.2 MB at 100k).
  */
-export const LARGE_STRUCT_BYTES = 64 * 1024
+export const LARGE_STRUCT_BYTES = 16 * 1024
 
 /** About how many bytes `v` encodes to, counted up to `limit` (string lengths, 8 a scalar). */
 function approxBytes(v: unknown, limit: number): number {
