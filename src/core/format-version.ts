@@ -11,8 +11,12 @@ export const MEMWEAVE_VERSION = '0.2.0'
 
 /** The newest version of each persisted format this build reads (and the one it writes). */
 export const FORMAT_VERSIONS = {
-  /** Records and side tables of a Memory's storage (IndexedDB, file, memory): the `meta` row `format`. */
-  store: 1,
+  /**
+   * Records and side tables of a Memory's storage (IndexedDB, file, memory): the `meta` row `format`.
+   * 2: a pool's persisted Yjs log (`syncUpdates`) in chunks of 256 clocks, each part carrying its
+   * size (src/sync/update-log.ts); 1 (0.2.0) wrote 4,096-clock parts, read and re-chunked here.
+   */
+  store: 2,
   /** A file storage directory (src/node): the header of `snapshot.jsonl`. */
   fileStorage: 2,
   /** A GMP server store's `store.json`. */

@@ -1,5 +1,6 @@
 import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
+import { markStoreFormat, storageLabel } from '../records/format-marker.js'
 import type { StoragePort } from '../storage/port.js'
 import { structAt, writeDeleteSet, writeStructRun } from './yjs-structs.js'
 
@@ -14,30 +15,113 @@ export interface UpdateRow {
    * depend on (`pending`). Absent on an appended update.
    */
   readonly part?: string
+  /**
+   * Clocks per chunk of an `s:` part: CHUNK_CLOCKS (store format 2). Absent on a part written
+   * before it (memweave 0.2.0, store format 1): 4,096.
+   */
+  readonly clocks?: number
 }
 
 const TABLE = 'syncUpdates'
 
-/** Clocks per compacted chunk: a record set in the Y.Map is one clock, so about this many records (a few MB) a row. */
-export const CHUNK_CLOCKS = 4096
+/**
+ * Clocks per compacted chunk: a record set in the Y.Map is one clock, so about this many records
+ * (about 200 kB) a row, and a forget rewrites one such row whatever the pool's size. 0.2.0 wrote
+ * chunks of 4,096 clocks (3 MB at 100k records, four times the 1k pool's one chunk): the chunk
+ * size is in the part names, so the change is store format 2 (docs/upgrading.md).
+ */
+export const CHUNK_CLOCKS = 256
+
+/** Clocks per chunk of a part without `clocks` (store format 1, memweave 0.2.0). */
+const FORMAT_1_CHUNK_CLOCKS = 4096
 
 const DS_PART = 'ds'
 const PENDING_PART = 'pending'
 const structPart = (client: number, chunk: number): string => `s:${client}:${chunk}`
 
-/** The structs of `client` whose first clock lies in `chunk`, as one V1 update with an empty delete set (null when there are none). */
-function encodeChunk(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: number): Uint8Array | null {
+/**
+ * A value of about this many bytes or more is a part of its own (`runsOf`). The owner's checkpoints
+ * are such values (64 kB for each 2,000 records they cover, written one after the other; a pool
+ * record is about 1 kB): in a chunk with them, every tombstone written after them rewrote them all
+ * (320 kB at 10k records, 3.2 MB at 100k).
+ */
+export const LARGE_STRUCT_BYTES = 16 * 1024
+
+/** About how many bytes `v` encodes to, counted up to `limit` (string lengths, 8 a scalar). */
+function approxBytes(v: unknown, limit: number): number {
+  if (typeof v === 'string') return v.length
+  if (v instanceof Uint8Array) return v.length
+  if (v === null || typeof v !== 'object') return 8
+  let n = 0
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    n += approxBytes(x, limit - n) + 4
+    if (n >= limit) break
+  }
+  return n
+}
+
+function isLarge(struct: Y.Item | Y.GC): boolean {
+  if (!(struct instanceof Y.Item)) return false
+  const c = struct.content
+  if (c instanceof Y.ContentAny) return approxBytes(c.arr, LARGE_STRUCT_BYTES) >= LARGE_STRUCT_BYTES
+  if (c instanceof Y.ContentString) return c.str.length >= LARGE_STRUCT_BYTES
+  if (c instanceof Y.ContentBinary) return c.content.length >= LARGE_STRUCT_BYTES
+  return false
+}
+
+/** A run of one client's structs `structs[from..to)`, the first at `clock`: one part. */
+interface Run {
+  readonly part: string
+  readonly from: number
+  readonly to: number
+  readonly clock: number
+  /** One past the run's last clock. */
+  readonly end: number
+}
+
+/**
+ * The parts of `client`'s structs whose first clock lies in `chunk`: runs cut before and after
+ * each large value, so that a value of its own is rewritten only when it changes, not when a
+ * neighbour of its chunk does. The first run is `s:<client>:<chunk>`, a later one
+ * `s:<client>:<chunk>:<first clock>`. Empty when the chunk holds no struct.
+ */
+function runsOf(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: number): Run[] {
   const from = chunk * CHUNK_CLOCKS
   let i = structAt(structs, from)
   if (structs[i]!.id.clock < from) i++
   let end = i
   while (end < structs.length && structs[end]!.id.clock < from + CHUNK_CLOCKS) end++
-  if (end === i) return null
+  const runs: Run[] = []
+  const cut = (a: number, b: number): void => {
+    if (a === b) return
+    const clock = structs[a]!.id.clock
+    const part = runs.length === 0 ? structPart(client, chunk) : `${structPart(client, chunk)}:${clock}`
+    runs.push({ part, from: a, to: b, clock, end: structs[b - 1]!.id.clock + structs[b - 1]!.length })
+  }
+  let start = i
+  for (let k = i; k < end; k++) {
+    if (!isLarge(structs[k]!)) continue
+    cut(start, k)
+    cut(k, k + 1)
+    start = k + 1
+  }
+  cut(start, end)
+  return runs
+}
+
+/** One run as a V1 update with an empty delete set. */
+function encodeRun(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, run: Run): Uint8Array {
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, 1)
-  writeStructRun(encoder, client, structs, i, end, structs[i]!.id.clock)
+  writeStructRun(encoder, client, structs, run.from, run.to, run.clock)
   encoding.writeVarUint(encoder.restEncoder, 0)
   return encoder.toUint8Array()
+}
+
+/** The chunk part a run's part belongs to (`s:<client>:<chunk>`). */
+function chunkOf(part: string): string {
+  const parts = part.split(':')
+  return parts.length > 3 ? parts.slice(0, 3).join(':') : part
 }
 
 /** The document's delete set as a V1 update without structs. */
@@ -49,12 +133,12 @@ function encodeDeleteSet(doc: Y.Doc): Uint8Array {
 }
 
 /** Parts in the order a load applies them: each client's chunks in clock order (no struct waits for an earlier one), then the rest. */
-function partOrder(part: string): [number, number, number] {
-  if (part.startsWith('s:')) {
-    const [, client, chunk] = part.split(':')
-    return [0, Number(client), Number(chunk)]
+function partOrder(row: UpdateRow): [number, number, number] {
+  if (row.part!.startsWith('s:')) {
+    const [, client, chunk, clock] = row.part!.split(':')
+    return [0, Number(client), clock === undefined ? Number(chunk) * (row.clocks ?? FORMAT_1_CHUNK_CLOCKS) : Number(clock)]
   }
-  return [part === DS_PART ? 1 : 2, 0, 0]
+  return [row.part === DS_PART ? 1 : 2, 0, 0]
 }
 
 /**
@@ -86,8 +170,11 @@ export class UpdateLog {
   #appended: number[] = []
   /** Seq of each compacted part. */
   #parts = new Map<string, number>()
-  /** Chunks touched since the last compaction, or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session). */
-  #dirty: Set<string> | null = null
+  /**
+   * Chunks touched since the last compaction, with the clock ranges touched in each (flat pairs),
+   * or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session).
+   */
+  #dirty: Map<string, number[]> | null = null
 
   constructor(storage: StoragePort, pool: string) {
     this.#storage = storage
@@ -109,13 +196,16 @@ export class UpdateLog {
     const parts = rows.filter((r) => typeof r.part === 'string')
     const appended = rows.filter((r) => typeof r.part !== 'string').sort((a, b) => a.seq! - b.seq!)
     parts.sort((a, b) => {
-      const [x, y] = [partOrder(a.part!), partOrder(b.part!)]
+      const [x, y] = [partOrder(a), partOrder(b)]
       return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]
     })
     this.#parts = new Map(parts.map((r) => [r.part!, r.seq!]))
     this.#appended = appended.map((r) => r.seq!)
-    // Appended rows of an earlier session: what they touched is not known here, so the next compaction rewrites every chunk.
-    this.#dirty = parts.length > 0 && appended.length === 0 ? new Set() : null
+    // Appended rows of an earlier session: what they touched is not known here, so the next
+    // compaction rewrites every chunk. So it does for parts of another chunk size (0.2.0's): their
+    // names mean other clocks, and the one rewrite replaces them all (the re-chunk of format 2).
+    const rechunk = parts.some((r) => r.part!.startsWith('s:') && r.clocks !== CHUNK_CLOCKS)
+    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk ? new Map() : null
     return [...parts, ...appended].map((r) => r.update)
   }
 
@@ -135,14 +225,17 @@ export class UpdateLog {
     const touch = (client: number, from: number, to: number): void => {
       const structs = store.clients.get(client)
       if (!structs || structs.length === 0 || to <= from) return
-      // The chunks these clocks were written in, and those of the structs holding them now (a
-      // collected struct may have merged with a neighbour that starts in an earlier chunk).
-      for (let c = Math.floor(from / CHUNK_CLOCKS); c <= Math.floor((to - 1) / CHUNK_CLOCKS); c++) dirty.add(structPart(client, c))
-      const last = structAt(structs, to - 1)
-      let seen = -1
-      for (let i = structAt(structs, from); i <= last; i++) {
-        const c = Math.floor(structs[i]!.id.clock / CHUNK_CLOCKS)
-        if (c !== seen) dirty.add(structPart(client, (seen = c)))
+      // These clocks, widened to the structs holding them now (a collected struct may have merged
+      // with neighbours), in every chunk they reach.
+      const first = structs[structAt(structs, from)]!
+      const last = structs[structAt(structs, to - 1)]!
+      const lo = Math.min(from, first.id.clock)
+      const hi = Math.max(to, last.id.clock + last.length)
+      for (let c = Math.floor(lo / CHUNK_CLOCKS); c <= Math.floor((hi - 1) / CHUNK_CLOCKS); c++) {
+        const part = structPart(client, c)
+        const ranges = dirty.get(part)
+        if (ranges) ranges.push(lo, hi)
+        else dirty.set(part, [lo, hi])
       }
     }
     tr.afterState.forEach((clock, client) => touch(client, tr.beforeState.get(client) ?? 0, clock))
@@ -167,7 +260,7 @@ export class UpdateLog {
   async compact(doc: Y.Doc): Promise<void> {
     this.#buffer = []
     const dirty = this.#dirty
-    const chunks = new Set<string>(dirty ?? [])
+    const chunks = new Set<string>(dirty?.keys() ?? [])
     if (dirty === null) {
       for (const [client, structs] of doc.store.clients) {
         if (structs.length === 0) continue
@@ -175,16 +268,26 @@ export class UpdateLog {
         for (let c = 0; c * CHUNK_CLOCKS < end; c++) chunks.add(structPart(client, c))
       }
       // Parts the document has no structs for any more go too.
-      for (const part of this.#parts.keys()) if (part.startsWith('s:')) chunks.add(part)
+      for (const part of this.#parts.keys()) if (part.startsWith('s:')) chunks.add(chunkOf(part))
     }
     const puts: UpdateRow[] = []
     const gone: string[] = []
-    for (const part of chunks) {
-      const [, client, chunk] = part.split(':')
+    for (const chunk of chunks) {
+      const [, client, index] = chunk.split(':')
       const structs = doc.store.clients.get(Number(client))
-      const update = structs && structs.length > 0 ? encodeChunk(structs, Number(client), Number(chunk)) : null
-      if (update) puts.push({ pool: this.#pool, update, part })
-      else gone.push(part)
+      const runs = structs && structs.length > 0 ? runsOf(structs, Number(client), Number(index)) : []
+      const ranges = dirty?.get(chunk) ?? []
+      const touched = (run: Run): boolean => {
+        for (let r = 0; r < ranges.length; r += 2) if (ranges[r]! < run.end && ranges[r + 1]! > run.clock) return true
+        return false
+      }
+      // A run no transaction touched, already a part under its name, holds what it held.
+      for (const run of runs) {
+        if (dirty !== null && this.#parts.has(run.part) && !touched(run)) continue
+        puts.push({ pool: this.#pool, update: encodeRun(structs!, Number(client), run), part: run.part, clocks: CHUNK_CLOCKS })
+      }
+      const names = new Set(runs.map((r) => r.part))
+      for (const part of this.#partsOf(chunk)) if (!names.has(part)) gone.push(part)
     }
     puts.push({ pool: this.#pool, update: encodeDeleteSet(doc), part: DS_PART })
     const pending = [doc.store.pendingStructs?.update, doc.store.pendingDs].filter((u): u is Uint8Array => u instanceof Uint8Array)
@@ -195,14 +298,24 @@ export class UpdateLog {
       return seq === undefined ? [] : [seq]
     })
     const drop = [...this.#appended, ...replaced]
-    const seqs = await this.#storage.write([TABLE], async (tx) => {
+    // The store's format marker in the same transaction as the parts: a build that reads only
+    // format 1 (4,096-clock names) refuses the store before it could read or rewrite them wrongly.
+    const seqs = await this.#storage.write([TABLE, 'meta'], async (tx) => {
+      await markStoreFormat(tx, storageLabel(this.#storage))
       if (drop.length) await tx.delete(TABLE, drop)
       return tx.put(TABLE, puts)
     })
     for (const part of gone) this.#parts.delete(part)
     puts.forEach((p, i) => this.#parts.set(p.part!, seqs[i] as number))
     this.#appended = []
-    this.#dirty = new Set()
+    this.#dirty = new Map()
+  }
+
+  /** The parts of a chunk held now: `s:<client>:<chunk>` and its later runs. */
+  #partsOf(chunk: string): string[] {
+    const out: string[] = []
+    for (const part of this.#parts.keys()) if (part === chunk || part.startsWith(`${chunk}:`)) out.push(part)
+    return out
   }
 
   /** Removes every row of the pool (the pool stops being replicated here). */

@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import * as Y from 'yjs'
 import { expect, test } from 'vitest'
+import { FORMAT_VERSIONS } from '../../src/core/format-version.js'
+import { FORMAT_ROW, type FormatRow } from '../../src/records/format-marker.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
-import { CHUNK_CLOCKS, UpdateLog, type UpdateRow } from '../../src/sync/update-log.js'
+import { CHUNK_CLOCKS, LARGE_STRUCT_BYTES, UpdateLog, type UpdateRow } from '../../src/sync/update-log.js'
 
 /**
  * The persisted update log of a pool's document (src/sync/update-log.ts): appended updates and
@@ -19,6 +21,7 @@ type Op =
   | { readonly t: 'set'; readonly doc: 0 | 1; readonly key: number; readonly n: number }
   | { readonly t: 'bulk'; readonly doc: 0 | 1; readonly from: number; readonly n: number }
   | { readonly t: 'delete'; readonly doc: 0 | 1; readonly key: number }
+  | { readonly t: 'large'; readonly doc: 0 | 1; readonly key: number }
   | { readonly t: 'exchange' }
   | { readonly t: 'compact' }
   | { readonly t: 'reload' }
@@ -28,6 +31,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ t: fc.constant('set' as const), doc: doc01, key: fc.nat({ max: 300 }), n: fc.nat({ max: 1e6 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('bulk' as const), doc: doc01, from: fc.nat({ max: 300 }), n: fc.integer({ min: 1, max: 3 * CHUNK_CLOCKS }) }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('delete' as const), doc: doc01, key: fc.nat({ max: 300 }) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('large' as const), doc: doc01, key: fc.nat({ max: 300 }) }) },
   { weight: 2, arbitrary: fc.constant<Op>({ t: 'exchange' }) },
   { weight: 2, arbitrary: fc.constant<Op>({ t: 'compact' }) },
   { weight: 1, arbitrary: fc.constant<Op>({ t: 'reload' }) },
@@ -90,6 +94,8 @@ async function run(ops: readonly Op[]): Promise<void> {
       for (let i = 0; i < o.n; i++) rs[o.doc]!.map.set(`k${o.from + i}`, `<value-${o.doc}-${o.from + i}-${serial++}>`)
     })
     else if (o.t === 'delete') rs[o.doc]!.map.delete(`k${o.key}`)
+    // A value that is a part of its own (update-log.ts runsOf), as the owner's checkpoints are.
+    else if (o.t === 'large') rs[o.doc]!.map.set(`k${o.key}`, `<large-${o.doc}-${o.key}-${serial++}>`.padEnd(LARGE_STRUCT_BYTES + 10, '.'))
     else if (o.t === 'exchange') {
       const [a, b] = rs as [Replica, Replica]
       Y.applyUpdate(b.doc, Y.encodeStateAsUpdate(a.doc, Y.encodeStateVector(b.doc)))
@@ -148,4 +154,57 @@ test('a deletion in a compacted document of many chunks rewrites its own chunk, 
   expect(r.rows().some((row) => text(row.update).includes(`value ${5 * CHUNK_CLOCKS + 17}`))).toBe(false)
   const loaded = await r.reload()
   expect(loaded.getMap('records').size).toBe(10 * CHUNK_CLOCKS - 1)
+})
+
+test('a compaction marks the store format 2 in its own transaction: a build reading 4,096-clock parts refuses the store, whatever else was written', async () => {
+  const r = new Replica(9)
+  await r.storage.open()
+  r.doc.transact(() => {
+    for (let i = 0; i < 3 * CHUNK_CLOCKS; i++) r.map.set(`k${i}`, `value ${i}`)
+  })
+  await r.log.flush()
+  expect(r.storage.dump()['meta'] ?? []).toEqual([])
+  await r.log.compact(r.doc)
+  expect((r.storage.dump()['meta'] as FormatRow[]).find((row) => row.key === FORMAT_ROW)?.version).toBe(FORMAT_VERSIONS.store)
+  expect(FORMAT_VERSIONS.store).toBeGreaterThan(1)
+  const parts = r.rows().filter((row) => row.part?.startsWith('s:'))
+  expect(parts).toHaveLength(3)
+  expect(parts.every((row) => row.clocks === CHUNK_CLOCKS)).toBe(true)
+})
+
+test('a large value is a part of its own: a deletion beside it in its chunk leaves it unwritten, and its own deletion drops it', async () => {
+  const r = new Replica(11)
+  await r.storage.open()
+  const large = (n: number): string => `<large ${n}>`.padEnd(LARGE_STRUCT_BYTES + 100, '.')
+  r.doc.transact(() => {
+    for (let i = 0; i < 40; i++) r.map.set(`k${i}`, i % 10 === 5 ? large(i) : `value ${i}`)
+  })
+  await r.log.flush()
+  await r.log.compact(r.doc)
+  const before = new Map(r.rows().map((row) => [row.part, row.seq]))
+  // One chunk, cut around each of the four large values: nine runs.
+  expect([...before.keys()].filter((p) => p?.startsWith('s:'))).toHaveLength(9)
+  const sizeOf = (part: string | undefined): number => r.rows().find((row) => row.part === part)!.update.length
+  expect([...before.keys()].filter((p) => p?.startsWith('s:') && sizeOf(p) > LARGE_STRUCT_BYTES)).toHaveLength(4)
+
+  // A small value beside the large ones (after the last, as a tombstone after a checkpoint) is set and one deleted: no large value is written again.
+  r.map.set('k40', 'value 40')
+  r.map.delete('k37')
+  await r.log.flush()
+  await r.log.compact(r.doc)
+  const after = new Map(r.rows().map((row) => [row.part, row.seq]))
+  const rewritten = [...after].filter(([part, seq]) => before.get(part) !== seq).map(([part]) => part!)
+  expect(rewritten.length).toBeGreaterThan(0)
+  expect(rewritten.every((part) => sizeOf(part) < LARGE_STRUCT_BYTES)).toBe(true)
+  expect(r.rows().some((row) => text(row.update).includes('value 37'))).toBe(false)
+
+  // A large value deleted leaves every row, and the runs around it become one again.
+  r.map.delete('k25')
+  await r.log.flush()
+  await r.log.compact(r.doc)
+  expect(r.rows().some((row) => text(row.update).includes('<large 25>'))).toBe(false)
+  expect(r.rows().filter((row) => row.part?.startsWith('s:') && row.update.length > LARGE_STRUCT_BYTES)).toHaveLength(3)
+  const loaded = await r.reload()
+  expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
+  expect(Y.encodeStateVector(loaded)).toEqual(Y.encodeStateVector(r.doc))
 })
