@@ -7,7 +7,7 @@ import { ErrorCode, MemweaveError } from './errors.js'
  * its own and refuses a higher one with FORMAT_TOO_NEW, before writing anything. Builds before
  * 0.2.0 do not check and cannot be changed: roll back only through an export (docs/upgrading.md).
  */
-export const MEMWEAVE_VERSION = '0.2.0'
+export const MEMWEAVE_VERSION = '0.3.0'
 
 /** The newest version of each persisted format this build reads (and the one it writes). */
 export const FORMAT_VERSIONS = {

@@ -27,7 +27,7 @@ describe('backup and restore', () => {
   it('round trip: a fresh Memory with the same identity answers the same, with the same records and signatures', async () => {
     const { mem, lines, seed } = await source()
     const before = await answers(mem)
-    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'header', format: 'memweave.backup', version: 1, writtenBy: '0.2.0' })
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'header', format: 'memweave.backup', version: 1, writtenBy: '0.3.0' })
     expect(JSON.parse(lines.at(-1)!)).toEqual({ type: 'end', records: lines.length - 2 })
 
     const restored = await createMemory({ storage: 'memory', identity: await createIdentity({ seed }), now })

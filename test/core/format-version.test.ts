@@ -95,7 +95,7 @@ describe("a Memory's records (the meta row 'format')", () => {
     const before = await snapshotDir(dir)
     expect(before['/log.jsonl']).not.toBe('') // an open that folded the log into the snapshot would change the bytes
     const err = await refusal(createMemory({ storage: fileStorage({ dir }) }))
-    expect(err).toMatchObject({ code: 'FORMAT_TOO_NEW', what: 'store', found: 2, reads: 1, writtenBy: '9.0.0' })
+    expect(err).toMatchObject({ code: 'FORMAT_TOO_NEW', what: 'store', found: FORMAT_VERSIONS.store + 1, reads: FORMAT_VERSIONS.store, writtenBy: '9.0.0' })
     expect(await snapshotDir(dir)).toEqual(before)
   })
 
@@ -120,7 +120,7 @@ describe("a Memory's records (the meta row 'format')", () => {
     })
     const before = await dumpIndexedDb(indexedDB, 'newer')
     const err = await refusal(createMemory(opts))
-    expect(err).toMatchObject({ code: 'FORMAT_TOO_NEW', what: 'store', found: 2, writtenBy: '9.0.0' })
+    expect(err).toMatchObject({ code: 'FORMAT_TOO_NEW', what: 'store', found: FORMAT_VERSIONS.store + 1, writtenBy: '9.0.0' })
     expect(await dumpIndexedDb(indexedDB, 'newer')).toBe(before)
   })
 
