@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { TextConflictDetector, createMemory } from '../../src/index.js'
-import { DEFAULT_CONFLICT_THRESHOLD } from '../../src/conflict/threshold.js'
-import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { TextConflictDetector } from '../../src/index.js'
 import { locomoObservations } from '../../scripts/eval-conflict-store.js'
+import { expectJudgedBothWays, freeTextFlags, readProbes } from '../helpers/conflict-probes.js'
 
 /**
  * Issue 27, sixth round: which thing a value, a name or a shared word belongs to. Written from the
@@ -17,8 +15,7 @@ import { locomoObservations } from '../../scripts/eval-conflict-store.js'
  * "has been to" a place is a visit).
  */
 type Rule = 'which' | 'noun' | 'tally' | 'person' | 'function' | 'hyphen' | 'alias' | 'visit'
-interface Probe { readonly a: string; readonly b: string; readonly rule?: Rule }
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/conflict-event-probes.json', import.meta.url), 'utf8')) as { compatible: Probe[]; conflict: Probe[] }
+const fixture = readProbes<Rule>('conflict-event-probes.json')
 const detector = new TextConflictDetector()
 const loose = new TextConflictDetector({ threshold: 0.2 })
 
@@ -27,11 +24,7 @@ const NOTE: Partial<Record<Rule, RegExp>> = { which: /each names its own thing/,
 
 describe('conflict events: a value, a name or a word of another thing is not flagged', () => {
   test.each(fixture.compatible.map((p) => [p.rule!, p.a, p.b] as const))('%s: %s / %s', (rule, a, b) => {
-    for (const [x, y] of [[a, b], [b, a]] as const) {
-      const v = detector.judge(x, y)
-      expect(v.conflict, v.reason).toBe(false)
-      expect(v.confidence).toBeLessThan(DEFAULT_CONFLICT_THRESHOLD)
-    }
+    expectJudgedBothWays(detector, a, b, false)
     const note = NOTE[rule]
     const l = loose.judge(a, b)
     if (note) {
@@ -43,11 +36,7 @@ describe('conflict events: a value, a name or a word of another thing is not fla
 
 describe('conflict events: contradictions about one thing stay flagged', () => {
   test.each(fixture.conflict.map((p) => [p.a, p.b] as const))('%s / %s', (a, b) => {
-    for (const [x, y] of [[a, b], [b, a]] as const) {
-      const v = detector.judge(x, y)
-      expect(v.conflict, v.reason).toBe(true)
-      expect(v.confidence).toBeGreaterThanOrEqual(DEFAULT_CONFLICT_THRESHOLD)
-    }
+    expectJudgedBothWays(detector, a, b, true)
   })
 })
 
@@ -55,12 +44,9 @@ describe('conflict events: in a store', () => {
   // Before this round conv-30's observations gave two flags, one of them "Gina has been to Rome
   // once" against "Gina lost her job at Door Dash ..." (a visit read as a place of work).
   test("conv-30's 169 observations written as facts give at most one free-text flag", async () => {
-    const mem = await createMemory({ storage: memoryStorage() })
     const facts = locomoObservations('conv-30')
     expect(facts.length).toBe(169)
-    for (const f of facts) await mem.facts.write(f.content, f.validFrom ? { validFrom: f.validFrom } : {})
-    const listed = (await mem.facts.conflicts()).filter((c) => c.kind === 'free-text')
-    expect(listed.length, listed.map((c) => c.reason).join('\n')).toBeLessThanOrEqual(1)
-    await mem.close()
+    const listed = await freeTextFlags(facts)
+    expect(listed.length, listed.join('\n')).toBeLessThanOrEqual(1)
   }, 60_000)
 })
