@@ -59,11 +59,6 @@ export class PoolSync {
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
   /**
-   * Memo keys that may be absent from the document, looked at by the next `pruneDecoded`: keys the
-   * map's observer saw deleted, and keys decoded while absent (a pass judges a forgotten key's last value).
-   */
-  #strays = new Set<string>()
-  /**
    * Keys whose record is stamped more than `MAX_AHEAD_MS` ahead of this replica's clock: the
    * value, and when (this clock's ms) it may be judged. Held, not judged: `decode` says `future`.
    */
@@ -132,7 +127,6 @@ export class PoolSync {
           if (!this.inStep()) this.#initial.add(key)
         }
         if (change.action !== 'add') removed = true
-        if (change.action === 'delete') this.#strays.add(key)
       }
       // A removed or replaced value may survive only in the persisted log: compact it away.
       if (removed) this.wantCompact = true
@@ -219,7 +213,6 @@ export class PoolSync {
       }
     }
     this.#decoded.set(key, { value, d })
-    if (!this.pdoc.map.has(key)) this.#strays.add(key)
     return d
   }
 
@@ -258,27 +251,14 @@ export class PoolSync {
     return this.#next
   }
 
-  /**
-   * Drops memo entries of keys no longer in the document: the strays noted since the last call (a
-   * key set again meanwhile stays). Walking the whole memo instead was O(pool) per forget: 100k
-   * `Y.Map` lookups at 100k records on each device (docs/benchmarks.md, issue 31). The strays cover
-   * every way an absent key enters the memo, so the memo then holds no more keys than the document;
-   * the walk is kept for a memo that does, whatever the cause.
-   */
+  /** Drops memo entries of keys no longer in the document. */
   pruneDecoded(): void {
-    const strays = this.#strays
-    if (strays.size > 0) {
-      this.#strays = new Set()
-      for (const key of strays) this.#forgetDecoded(key)
-    }
     if (this.#decoded.size <= this.pdoc.size) return
-    for (const key of this.#decoded.keys()) this.#forgetDecoded(key)
-  }
-
-  #forgetDecoded(key: string): void {
-    if (this.pdoc.map.has(key)) return
-    this.#decoded.delete(key)
-    this.#held.delete(key)
+    for (const key of this.#decoded.keys()) {
+      if (this.pdoc.map.has(key)) continue
+      this.#decoded.delete(key)
+      this.#held.delete(key)
+    }
   }
 
   /** Whether some link is up and has exchanged states with the other side. */
