@@ -134,11 +134,20 @@ test('the structure and view of a PoolState fed records in any order, with remov
   }
 })
 
-/**
- * The same property on histories rich in what the view and its index track: memories in few slots
- * (contradictions, duplicates), supersession links (to earlier memories, to ones not arrived yet,
- * to forgotten ones), TTLs, tombstones, resolutions, reads and ratings, all by the pool's owner.
- */
+/** The same records derived afresh, in id order. */
+function freshState(present: ReadonlyMap<string, PoolRecord>): PoolState {
+  const fresh = new PoolState()
+  for (const r of [...present.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) fresh.apply(r, payloadOf(r))
+  return fresh
+}
+
+/** The view `state` keeps at `now` equals the one built from `fresh`, and its index lists exactly its conflicts. */
+function expectViewAsFresh(state: PoolState, fresh: PoolState, now: number): void {
+  const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[] }
+  expect(got).toEqual(viewShape(viewAt(fresh.structure(u.pool)!, now)))
+  expect(got.indexed).toEqual(got.conflicts)
+}
+
 /**
  * Records signed (in shape) by the pool's owner: `record` any kind at a stamp `n` after T0 + 100,
  * `memoryAt` memory `ids[i]` placing Aria or Bruno in Rome, Oslo or Lima, superseding `ids[k]`.
@@ -158,6 +167,11 @@ function ownerRecords(create: PoolRecord, ids: readonly string[]) {
   return { record, memoryAt }
 }
 
+/**
+ * The same property on histories rich in what the view and its index track: memories in few slots
+ * (contradictions, duplicates), supersession links (to earlier memories, to ones not arrived yet,
+ * to forgotten ones), TTLs, tombstones, resolutions, reads and ratings, all by the pool's owner.
+ */
 test('the view and conflicts a PoolState patches as memory, access and rating records arrive equal a fresh derivation', () => {
   const create = u.records.find((r) => r.kind === PoolKind.CREATE && r.pool === u.pool)!
   const owner = create.author
@@ -183,14 +197,9 @@ test('the view and conflicts a PoolState patches as memory, access and rating re
       const present = new Map<string, PoolRecord>([[create.id, create]])
       state.apply(create, null)
       const check = (): void => {
-        const fresh = new PoolState()
-        for (const r of [...present.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) fresh.apply(r, payloadOf(r))
+        const fresh = freshState(present)
         expect(shape(state.structure(u.pool), [owner])).toEqual(shape(fresh.structure(u.pool), [owner]))
-        for (const now of instants) {
-          const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[] }
-          expect(got).toEqual(viewShape(viewAt(fresh.structure(u.pool)!, now)))
-          expect(got.indexed).toEqual(got.conflicts)
-        }
+        for (const now of instants) expectViewAsFresh(state, fresh, now)
       }
       for (const s of steps) {
         if (s.t === 'apply') {
@@ -237,14 +246,7 @@ test('a forget patched into the view equals a fresh derivation: chains through t
       const state = new PoolState()
       const present = new Map<string, PoolRecord>([[create.id, create]])
       state.apply(create, null)
-      const check = (k: number): void => {
-        const fresh = new PoolState()
-        for (const r of [...present.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) fresh.apply(r, payloadOf(r))
-        const now = instants[k]!
-        const got = viewShape(state.view(u.pool, now)) as { conflicts: string[]; indexed: string[] }
-        expect(got).toEqual(viewShape(viewAt(fresh.structure(u.pool)!, now)))
-        expect(got.indexed).toEqual(got.conflicts)
-      }
+      const check = (k: number): void => expectViewAsFresh(state, freshState(present), instants[k]!)
       for (const s of steps) {
         if (s.t === 'apply') {
           if (present.has(s.r.id)) continue
