@@ -1,4 +1,5 @@
 import { decodeHlc } from '../core/clock.js'
+import { lowerBound } from '../core/lower-bound.js'
 import { Acl } from './acl.js'
 import { Verdict, foundsPool, isWellFormed, judgeRecord, tombstoneForgets, type Authority } from './authority.js'
 import { DEFAULT_POLICIES } from './input.js'
@@ -101,14 +102,8 @@ class PoolRecords {
 
 /** Where `record` sits in `list`, sorted in record order (ids are unique, so one place compares equal), or -1. */
 function sortedIndexOf(list: readonly PoolRecord[], record: PoolRecord): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (compareRecords(list[mid]!, record) < 0) lo = mid + 1
-    else hi = mid
-  }
-  return list[lo] === record ? lo : list.indexOf(record)
+  const at = lowerBound(list, record, compareRecords)
+  return list[at] === record ? at : list.indexOf(record)
 }
 
 /** The kinds the pool's authority (owner, tenant, ACL) is derived from: verdicts of the others depend on them. */

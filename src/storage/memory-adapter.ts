@@ -1,4 +1,5 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { lowerBound } from '../core/lower-bound.js'
 import { translateStorageError } from './errors.js'
 import type { Key, ReadTx, Schema, StoragePort, WriteTx } from './port.js'
 import { SCHEMA } from './schema.js'
@@ -272,17 +273,6 @@ class Staged {
   }
 }
 
-/** First index whose key is not less than `key`. */
-function lowerBound(keys: readonly Key[], key: Key): number {
-  let lo = 0
-  let hi = keys.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (compareKeys(keys[mid]!, key) < 0) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
 
 function compareKeys(a: Key, b: Key): number {
   if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0
@@ -343,7 +333,7 @@ class MemoryTx implements WriteTx {
     const keys = this.#keys(table)
     const rows = this.#rows(table)
     const out: object[] = []
-    let i = lowerBound(keys, after)
+    let i = lowerBound(keys, after, compareKeys)
     if (i < keys.length && compareKeys(keys[i]!, after) === 0) i++
     for (; i < keys.length && out.length < limit; i++) out.push(rows.get(keys[i]!)!)
     return out as T[]
