@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net'
+import { splice } from './cluster-helpers.js'
 
 /**
  * A pool-affine load balancer for the relay tests and the cluster bench (issue 33): what HAProxy's
@@ -133,16 +134,7 @@ export class AffineProxy {
     upstream.once('connect', () => {
       this.served.set(name, (this.served.get(name) ?? 0) + 1)
       this.routed.set(key, name)
-      this.#sockets.add(upstream)
-      upstream.on('close', () => {
-        this.#sockets.delete(upstream)
-        client.destroy()
-      })
-      client.on('close', () => upstream.destroy())
-      upstream.write(head)
-      client.pipe(upstream)
-      upstream.pipe(client)
-      client.resume()
+      splice(client, upstream, this.#sockets, head)
     })
   }
 

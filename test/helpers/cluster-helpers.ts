@@ -14,6 +14,23 @@ const CLI = join(REPO, 'bin', 'memweave.js')
 const LISTENING = /memweave relay listening on (ws:\/\/\S+)/
 const running = new Set<ChildProcess>()
 
+/**
+ * Joins a paused client socket to its connected upstream both ways (after `head`, bytes the proxy
+ * already read from the client), each closing the other; the upstream is in `sockets` while open.
+ */
+export function splice(client: Socket, upstream: Socket, sockets: Set<Socket>, head?: Buffer): void {
+  sockets.add(upstream)
+  upstream.on('close', () => {
+    sockets.delete(upstream)
+    client.destroy()
+  })
+  client.on('close', () => upstream.destroy())
+  if (head) upstream.write(head)
+  client.pipe(upstream)
+  upstream.pipe(client)
+  client.resume()
+}
+
 export class NodeProcess {
   readonly url: string
   readonly id: string
@@ -120,15 +137,7 @@ export class RoundRobinProxy {
     })
     upstream.once('connect', () => {
       this.served.set(port, (this.served.get(port) ?? 0) + 1)
-      this.#sockets.add(upstream)
-      upstream.on('close', () => {
-        this.#sockets.delete(upstream)
-        client.destroy()
-      })
-      client.on('close', () => upstream.destroy())
-      client.pipe(upstream)
-      upstream.pipe(client)
-      client.resume()
+      splice(client, upstream, this.#sockets)
     })
   }
 
