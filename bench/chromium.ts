@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { chromiumLaunchOptions } from '../scripts/browser.js'
 import type { BrowserBenchResult } from './browser-entry.js'
+import { exposeHeap } from './cdp-heap.js'
 import type { MillionResult } from './million-bench.js'
 
 export interface ChromiumRun extends BrowserBenchResult {
@@ -31,8 +32,8 @@ export async function runBenchPage<T>(options: {
   readonly timeoutMs: number
   readonly done: () => boolean
   readonly collect: () => { error?: string; value?: T }
-  /** Chromium flags beside chromiumLaunchOptions()'s (the million bench's heap figure needs gc). */
-  readonly extraArgs?: readonly string[]
+  /** Give the page `window.__memweaveHeap()`: the heap after forced collections, read through CDP (bench/cdp-heap.ts). */
+  readonly heap?: boolean
   /**
    * Run in a profile on disk (a fresh temporary directory, removed after) instead of the default
    * throwaway context, whose storage quota a million facts exceed.
@@ -55,16 +56,16 @@ export async function runBenchPage<T>(options: {
     const base = server.resolvedUrls?.local[0]
     if (!base) throw new Error('the Vite dev server did not report a URL')
     const launch = chromiumLaunchOptions()
-    const args = [...launch.args, ...(options.extraArgs ?? [])]
     const profile = options.onDisk ? await mkdtemp(join(tmpdir(), 'memweave-bench-')) : undefined
-    const context = profile ? await chromium.launchPersistentContext(profile, { ...launch, args }) : undefined
-    const browser = context ? null : await chromium.launch({ ...launch, args })
+    const context = profile ? await chromium.launchPersistentContext(profile, launch) : undefined
+    const browser = context ? null : await chromium.launch(launch)
     try {
       const page = context ? (context.pages()[0] ?? (await context.newPage())) : await browser!.newPage()
       page.on('console', (msg) => {
         if (!msg.text().startsWith('[vite]')) options.log(msg.text())
       })
       page.on('pageerror', (err) => options.log(`page error: ${err.message}`))
+      if (options.heap) await exposeHeap(page)
       let loads = 0
       page.on('load', () => void loads++)
       // The run's own timeout, not Playwright's 30 s: on a loaded machine Vite serving the page's modules took longer.
@@ -109,7 +110,7 @@ export async function runInChromium(options: {
 
 /**
  * Runs bench/million.html (bench/million-bench.ts: a Memory of `count` facts) in headless Chromium
- * on real IndexedDB, with `gc()` and precise heap figures in the page.
+ * on real IndexedDB, with the heap read through CDP (`heap`).
  */
 export async function runMillionInChromium(options: {
   readonly count: number
@@ -124,7 +125,7 @@ export async function runMillionInChromium(options: {
     timeoutMs: options.timeoutMs,
     done: () => window.__millionResult !== undefined || window.__millionError !== undefined,
     collect: () => ({ error: window.__millionError, value: window.__millionResult }),
-    extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'],
+    heap: true,
     onDisk: true,
   })
 }

@@ -1,4 +1,5 @@
 import { createMemory, type Memory } from '../src/index.js'
+import { HEAP_FUNCTION, type HeapReading } from './cdp-heap.js'
 import { fmtMs, median, p95 } from './facts-bench.js'
 import { benchQueries, factRowStream, type FactRow } from './fixtures.js'
 import { openRawDexie, rawLoad, type IdbDeps } from './raw-dexie.js'
@@ -14,11 +15,13 @@ import { openRawDexie, rawLoad, type IdbDeps } from './raw-dexie.js'
  *   reading every row (`toArray()`), the median of `openReps`, and the first retrieve after it;
  * - retrieve: p50 and p95 of 50 queries (after 3 unmeasured) on the handle opened last. No naive
  *   scan: at a million rows each of its queries reads the whole table (tens of seconds);
- * - heap: the JS heap after full collections with the cold handle open (it has answered once),
- *   minus the same once it is closed: what the store holds per fact. Needs Chromium started with
- *   `--js-flags=--expose-gc --enable-precise-memory-info` (bench/chromium.ts does). Measured against
- *   an empty Memory opened beforehand instead, the figure moved by megabytes between runs (code
- *   compiled in between counts as heap).
+ * - heap: the JS heap after forced collections with the last cold handle held (it has answered
+ *   once), minus the same just before that open with no Memory referenced: what the store holds
+ *   per fact, and the array buffers' backing stores beside it (typed arrays live outside the JS
+ *   heap). Read through CDP from outside the page (`window.__memweaveHeap`, bench/cdp-heap.ts,
+ *   which bench/chromium.ts gives the page). The retrieve figures are taken on that same handle.
+ *   The second round's run took "open minus closed" and read 107 B a fact at 1M: the closed handle
+ *   was still referenced by the bench's own variable, so its state counted on both sides.
  *
  * The rows are generated chunk by chunk (`factRowStream`), twice (baseline, memweave), so the page
  * never holds them all beside the store it measures. The baseline's database is written, read and
@@ -36,25 +39,24 @@ export interface MillionResult {
     readonly firstRetrieveMs: number
   }
   readonly retrieve: { readonly queries: number; readonly medianMs: number; readonly p95Ms: number; readonly meanHits: number }
-  readonly heap: { readonly emptyBytes: number; readonly fullBytes: number; readonly perFact: number }
+  readonly heap: {
+    /** JS heap before the measured open, no Memory referenced. */
+    readonly beforeBytes: number
+    /** JS heap with the Memory held. */
+    readonly heldBytes: number
+    /** Array buffers' backing stores held with the Memory, beyond those before. */
+    readonly backingBytes: number
+    /** (held - before) / facts: JS heap a fact costs. */
+    readonly perFact: number
+  }
   readonly elapsedMs: number
 }
 
-interface GcPerformance extends Performance {
-  readonly memory?: { readonly usedJSHeapSize: number }
-}
-
-/** Bytes in use on the JS heap after full collections (the page's `gc` comes from --expose-gc). */
-async function heapUsed(): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc
-  const memory = (performance as GcPerformance).memory
-  if (!gc || !memory) throw new Error('the heap figure needs Chromium with --js-flags=--expose-gc --enable-precise-memory-info')
-  for (let i = 0; i < 3; i++) {
-    gc()
-    // Let finalizers and IndexedDB callbacks that hold garbage run before the next collection.
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return memory.usedJSHeapSize
+/** The page's heap after forced collections, read through CDP by the Node side (bench/cdp-heap.ts). */
+async function heapUsed(): Promise<HeapReading> {
+  const read = (globalThis as { [HEAP_FUNCTION]?: () => Promise<HeapReading> })[HEAP_FUNCTION]
+  if (!read) throw new Error('the heap figure needs the page run by bench/chromium.ts (window.__memweaveHeap)')
+  return read()
 }
 
 function* chunks(count: number, size: number): Generator<FactRow[]> {
@@ -127,12 +129,13 @@ export async function runMillionBench(env: {
   await openRawDexie(rawName, deps).delete()
 
   // ---- memweave's write ----
-  let mem = await open()
+  // Handles are dropped (null) once closed: a closed Memory a variable still holds keeps its state.
+  let mem: Memory | null = await open()
   t0 = performance.now()
   written = 0
   let tailFrom = { count: 0, at: t0 }
   for (const batch of chunks(count, chunk)) {
-    await Promise.all(batch.map((r) => mem.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
+    await Promise.all(batch.map((r) => mem!.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
     written += batch.length
     if (written <= count * 0.9) tailFrom = { count: written, at: performance.now() }
     if (written % tenth === 0 && written < count) log(`memweave write ${written} after ${fmtMs(performance.now() - t0)}`)
@@ -141,37 +144,40 @@ export async function runMillionBench(env: {
   const writeEnd = performance.now()
   const memweaveWriteMs = writeEnd - t0
   await mem.close()
+  mem = null
   log(`memweave write ${fmtMs(memweaveWriteMs)}`)
 
   const opens: number[] = []
   const firsts: number[] = []
+  let before: HeapReading = { used: 0, backing: 0 }
   for (let i = 0; i < openReps; i++) {
+    // The last open is measured: the heap before it, with no Memory referenced, and after it, held.
+    if (i === openReps - 1) before = await heapUsed()
     let s = performance.now()
     mem = await open()
     opens.push(performance.now() - s)
     s = performance.now()
     await mem.facts.retrieve(queries[i % queries.length]!, budget)
     firsts.push(performance.now() - s)
-    if (i < openReps - 1) await mem.close()
+    if (i < openReps - 1) {
+      await mem.close()
+      mem = null
+    }
   }
-  // The heap with the cold handle open (it has answered once), then without it: the same code has
-  // run and been compiled by then, so the difference is the store's state, not the JIT's.
-  const fullBytes = await heapUsed()
-  await mem.close()
-  const emptyBytes = await heapUsed()
-  log(`cold open ${fmtMs(median(opens))} + first retrieve ${fmtMs(median(firsts))}; heap ${((fullBytes - emptyBytes) / 2 ** 20).toFixed(1)} MiB`)
-  mem = await open()
+  const held = await heapUsed()
+  log(`cold open ${fmtMs(median(opens))} + first retrieve ${fmtMs(median(firsts))}; heap ${((held.used - before.used) / 2 ** 20).toFixed(1)} MiB`)
 
-  // ---- retrieve on the handle opened last ----
-  for (const q of queries.slice(0, 3)) await mem.facts.retrieve(q, budget)
+  // ---- retrieve on the handle measured ----
+  for (const q of queries.slice(0, 3)) await mem!.facts.retrieve(q, budget)
   const times: number[] = []
   let hits = 0
   for (const q of queries) {
     const s = performance.now()
-    hits += (await mem.facts.retrieve(q, budget)).length
+    hits += (await mem!.facts.retrieve(q, budget)).length
     times.push(performance.now() - s)
   }
-  await mem.close()
+  await mem!.close()
+  mem = null
   log(`retrieve p50 ${fmtMs(median(times))}, p95 ${fmtMs(p95(times))}`)
 
   // memweave must have stored every fact it acknowledged, or the write figure means nothing.
@@ -191,7 +197,7 @@ export async function runMillionBench(env: {
     },
     open: { memweaveMs: median(opens), baselineMs: baselineOpen, ratio: median(opens) / baselineOpen, reps: openReps, firstRetrieveMs: median(firsts) },
     retrieve: { queries: times.length, medianMs: median(times), p95Ms: p95(times), meanHits: hits / times.length },
-    heap: { emptyBytes, fullBytes, perFact: (fullBytes - emptyBytes) / count },
+    heap: { beforeBytes: before.used, heldBytes: held.used, backingBytes: held.backing - before.backing, perFact: (held.used - before.used) / count },
     elapsedMs: performance.now() - started,
   }
 }
@@ -205,7 +211,7 @@ export function formatMillionReport(r: MillionResult): string {
     `| write ${n} facts, chunks of 1,000 | ${fmtMs(r.write.memweaveMs)} (${rate(r.write.memweaveMs)}; last 10% ${Math.round(r.write.tailPerSec).toLocaleString('en')}/s) | bulkPut ${fmtMs(r.write.baselineMs)} (${rate(r.write.baselineMs)}) | ${r.write.ratio.toFixed(2)}x |`,
     `| cold open (median of ${r.open.reps}) | createMemory ${fmtMs(r.open.memweaveMs)}, first retrieve ${fmtMs(r.open.firstRetrieveMs)} | raw open + toArray ${fmtMs(r.open.baselineMs)} | ${r.open.ratio.toFixed(2)}x |`,
     `| retrieve p50 / p95 (${r.retrieve.queries} queries, ${r.retrieve.meanHits.toFixed(1)} hits each) | ${fmtMs(r.retrieve.medianMs)} / ${fmtMs(r.retrieve.p95Ms)} | (no naive scan at this size) | |`,
-    `| JS heap held (cold handle open minus closed) | ${((r.heap.fullBytes - r.heap.emptyBytes) / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.heap.perFact)} B a fact | the page without it ${(r.heap.emptyBytes / 2 ** 20).toFixed(1)} MiB | |`,
+    `| JS heap held (cold handle held minus before its open; CDP) | ${((r.heap.heldBytes - r.heap.beforeBytes) / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.heap.perFact)} B a fact; array buffers ${(r.heap.backingBytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.heap.backingBytes / r.facts)} B a fact | the page before the open ${(r.heap.beforeBytes / 2 ** 20).toFixed(1)} MiB | |`,
     '',
     `Took ${(r.elapsedMs / 1000).toFixed(0)} s in the page.`,
   ].join('\n')

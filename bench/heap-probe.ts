@@ -1,0 +1,129 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { loadavg } from 'node:os'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type CDPSession, type Page } from 'playwright-core'
+import { createServer } from 'vite'
+import { chromiumLaunchOptions } from '../scripts/browser.js'
+import { heapAfterGc } from './cdp-heap.js'
+import { summarizeSnapshot } from './heap-snapshot.js'
+
+/**
+ * Issue 31: what a Memory of facts holds on Chromium's JS heap, measured from outside the page.
+ * bench/heap-probe.html's steps are called one by one; between them the heap is read through CDP
+ * (`HeapProfiler.collectGarbage`, then `Runtime.getHeapUsage`), so no page code runs to measure.
+ *
+ *   npx tsx bench/heap-probe.ts --profile DIR --port 7801 --count 100000 write
+ *   npx tsx bench/heap-probe.ts --profile DIR --port 7801 --count 100000 measure [--rounds 2] [--snapshot FILE]
+ *
+ * `write` fills the store once (the fact bench's rows) in a Chromium profile on disk; `measure`
+ * opens it cold and reports, each after forced collections: the heap before the open, with the
+ * Memory held (after its first retrieve), after `close()`, and two seconds later. A fact's cost is
+ * held minus before. `--root` serves another checkout (the same port and profile see the same
+ * IndexedDB: an origin is its host and port), so two builds are measured on one store. With
+ * `--snapshot`, a heap snapshot is taken with the Memory held and summarized by constructor.
+ */
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string): string => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? args[i + 1]! : fallback
+}
+const root = resolve(opt('root', fileURLToPath(new URL('..', import.meta.url))))
+const profile = resolve(opt('profile', '/tmp/memweave-heap-probe'))
+const port = Number(opt('port', '7801'))
+const count = Number(opt('count', '100000'))
+const rounds = Number(opt('rounds', '1'))
+const snapshotFile = opt('snapshot', '')
+const name = opt('name', `heap-probe-${count}`)
+const step = args.find((a) => a === 'write' || a === 'measure') ?? 'measure'
+
+const MiB = 2 ** 20
+const mib = (bytes: number): string => (bytes / MiB).toFixed(1)
+const perFact = (bytes: number): string => (bytes / count).toFixed(0)
+const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ')
+
+async function takeSnapshot(cdp: CDPSession): Promise<string> {
+  const parts: string[] = []
+  const onChunk = (e: { chunk: string }): void => void parts.push(e.chunk)
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk)
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk)
+  return parts.join('')
+}
+
+const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> =>
+  page.evaluate(([f, p]) => (window.__probe as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[f as string]!(...(p as unknown[])), [fn, params] as const)
+
+async function main(): Promise<void> {
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port, strictPort: true, watch: null },
+    optimizeDeps: { entries: ['bench/heap-probe.html'] },
+  })
+  await server.listen()
+  await mkdir(profile, { recursive: true })
+  const launch = chromiumLaunchOptions()
+  const context = await chromium.launchPersistentContext(profile, { ...launch, args: [...launch.args] })
+  try {
+    const page = context.pages()[0] ?? (await context.newPage())
+    page.on('console', (msg) => console.log(`page: ${msg.text()}`))
+    page.on('pageerror', (err) => console.log(`page error: ${err.message}`))
+    await page.goto(`http://127.0.0.1:${port}/bench/heap-probe.html`, { timeout: 600_000 })
+    await page.waitForFunction(() => window.__probe !== undefined, null, { timeout: 600_000 })
+    const cdp = await context.newCDPSession(page)
+    console.log(`root ${root}, ${count} facts, load ${load()}`)
+    if (step === 'write') {
+      const ms = await call<number>(page, 'write', name, count)
+      console.log(`wrote ${count} in ${(ms / 1000).toFixed(1)} s, load ${load()}`)
+      return
+    }
+    // A small store opened and read first: the code the open runs is compiled before the figures.
+    await call(page, 'write', `${name}-warm`, 2000)
+    await call(page, 'open', `${name}-warm`)
+    await call(page, 'retrieve', 10)
+    await call(page, 'close')
+    for (let r = 0; r < rounds; r++) {
+      const raw = await call<{ ms: number; rows: number }>(page, 'rawRead', name)
+      const before = await heapAfterGc(cdp)
+      const open = await call<{ openMs: number; firstMs: number; hits: number }>(page, 'open', name)
+      const heldBytes = await heapAfterGc(cdp)
+      const q = await call<{ times: number[]; checksum: string }>(page, 'retrieve', 50)
+      const afterQueries = await heapAfterGc(cdp)
+      if (snapshotFile && r === rounds - 1) {
+        const json = await takeSnapshot(cdp)
+        if (process.env['MEMWEAVE_HEAP_SNAPSHOT_JSON']) await writeFile(process.env['MEMWEAVE_HEAP_SNAPSHOT_JSON'], json)
+        const s = summarizeSnapshot(json, ['FactState', 'LexicalIndex', 'WriteOrder', 'FreeTextConflicts', 'FactVersion', 'GmpFactStore', 'Postings'])
+        const lines = [`snapshot with the Memory held: ${s.nodes} nodes, ${(s.totalBytes / MiB).toFixed(1)} MiB`]
+        lines.push('retained by constructor (count, MiB, B a fact):')
+        for (const [c, x] of s.retained) lines.push(`  ${c}: ${x.count}, ${(x.bytes / MiB).toFixed(1)} MiB, ${(x.bytes / count).toFixed(0)} B`)
+        lines.push('self size by group (top 30: count, MiB, B a fact):')
+        for (const g of s.groups.slice(0, 30)) lines.push(`  ${g.group}: ${g.count}, ${(g.selfBytes / MiB).toFixed(2)} MiB, ${(g.selfBytes / count).toFixed(1)} B`)
+        await writeFile(snapshotFile, lines.join('\n') + '\n')
+        console.log(lines.join('\n'))
+      }
+      await call(page, 'close')
+      const closed = await heapAfterGc(cdp)
+      await new Promise((r) => setTimeout(r, 2000))
+      const later = await heapAfterGc(cdp)
+      const times = [...q.times].sort((a, b) => a - b)
+      console.log(
+        [
+          `round ${r + 1}: raw read ${(raw.ms / 1000).toFixed(2)} s (${raw.rows} rows); open ${(open.openMs / 1000).toFixed(2)} s + first retrieve ${open.firstMs.toFixed(0)} ms (${(open.openMs / raw.ms).toFixed(2)}x raw)`,
+          `  JS heap (MiB) before ${mib(before.used)}, held ${mib(heldBytes.used)}, after 50 queries ${mib(afterQueries.used)}, closed ${mib(closed.used)}, 2 s later ${mib(later.used)}; array buffers before ${mib(before.backing)}, held ${mib(heldBytes.backing)}`,
+          `  per fact: held - before ${perFact(heldBytes.used - before.used)} B (+ array buffers ${perFact(heldBytes.backing - before.backing)} B), after queries - before ${perFact(afterQueries.used - before.used)} B, held - closed ${perFact(heldBytes.used - closed.used)} B`,
+          `  retrieve p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, checksum ${q.checksum}; load ${load()}`,
+        ].join('\n'),
+      )
+    }
+  } finally {
+    await context.close()
+    await server.close()
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exitCode = 1
+})
