@@ -149,7 +149,7 @@ function compactBody(body: FactBody): void {
       if (shared === undefined) {
         if (internCache.size >= NORM_CACHE_MAX) internCache.clear()
         internCache.set(value, value)
-      } else if (shared !== value) md[key] = shared
+      } else md[key] = shared // always: `===` compares strings by content, so it cannot tell a copy from the shared one
     }
   }
   const src = body.source
