@@ -1,6 +1,7 @@
 import { canonicalObject, type FactObject } from '../core/ids.js'
 import type { StoredRecord } from '../storage/schema.js'
 import type { FactRef } from './types.js'
+import { storedBody } from './stored-body.js'
 import { charCost, terms } from './text.js'
 
 /** The body of a `fact` record: everything a write said, immutable once stored. */
@@ -144,23 +145,35 @@ function compactBody(body: FactBody): void {
   if (!Object.isFrozen(md)) {
     for (const key of RECURRING) {
       const value = md[key]
-      if (typeof value !== 'string') continue
-      const shared = internCache.get(value)
-      if (shared === undefined) {
-        if (internCache.size >= NORM_CACHE_MAX) internCache.clear()
-        internCache.set(value, value)
-      } else md[key] = shared // always: `===` compares strings by content, so it cannot tell a copy from the shared one
+      // Assigned whatever it was: `===` compares strings by content, so it cannot tell a copy from the kept one.
+      if (typeof value === 'string') md[key] = shared(value)
     }
   }
   const src = body.source
-  if (src !== NO_SOURCE && src !== null && typeof src === 'object' && src.writtenBy === null && src.signature === null && src.publicKey === null) {
+  if (src === NO_SOURCE || src === null || typeof src !== 'object') return
+  if (src.writtenBy === null && src.signature === null && src.publicKey === null) {
     ;(body as { source: FactBody['source'] }).source = NO_SOURCE
+  } else if (!Object.isFrozen(src)) {
+    // A signer's DID and public key recur on every fact it signed (a pool's fact view: every one).
+    const s = src as { writtenBy: string | null; publicKey: string | null }
+    s.writtenBy = shared(s.writtenBy)
+    s.publicKey = shared(s.publicKey)
   }
 }
 
+function shared<T>(value: T): T {
+  if (typeof value !== 'string') return value
+  const kept = internCache.get(value)
+  if (kept !== undefined) return kept as T
+  if (internCache.size >= NORM_CACHE_MAX) internCache.clear()
+  internCache.set(value, value)
+  return value
+}
+
 export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet<string>): Version {
-  const body = record.body as FactBody
-  compactBody(body)
+  const read = record.body as FactBody
+  compactBody(read)
+  const body = Object.isFrozen(read) ? read : storedBody(read)
   const { subject, predicate, object } = body.metadata as { subject?: unknown; predicate?: unknown; object?: unknown }
   let slot: string | null = null
   let objectKey: string | null = null
@@ -181,7 +194,6 @@ class FactVersion implements Version {
   readonly tenant: string | null
   readonly hlc: string
   readonly importance: number
-  #cost = -1
 
   constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
     this.ref = record.id as FactRef
@@ -199,10 +211,9 @@ class FactVersion implements Version {
     return searchableTerms(this.body)
   }
 
-  /** Counted when packing first reads it: most versions of a big store are never packed. */
+  /** Counted when packing reads it, not kept: packing reads a few versions a query, and a field was 4 B on every one. */
   get cost(): number {
-    if (this.#cost < 0) this.#cost = charCost(this.body.content)
-    return this.#cost
+    return charCost(this.body.content)
   }
 }
 
