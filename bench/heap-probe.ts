@@ -21,7 +21,8 @@ import { summarizeSnapshot } from './heap-snapshot.js'
  * Memory held (after its first retrieve), after `close()`, and two seconds later. A fact's cost is
  * held minus before. `--root` serves another checkout (the same port and profile see the same
  * IndexedDB: an origin is its host and port), so two builds are measured on one store. With
- * `--snapshot`, a heap snapshot is taken with the Memory held and summarized by constructor.
+ * `--snapshot`, a heap snapshot is taken with the Memory held and summarized by constructor; with
+ * `--cpu N`, the open is CPU-profiled (CDP Profiler) and its N functions of most self time listed.
  */
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string): string => {
@@ -34,6 +35,7 @@ const port = Number(opt('port', '7801'))
 const count = Number(opt('count', '100000'))
 const rounds = Number(opt('rounds', '1'))
 const snapshotFile = opt('snapshot', '')
+const cpuTop = Number(opt('cpu', '0'))
 const name = opt('name', `heap-probe-${count}`)
 const step = args.find((a) => a === 'write' || a === 'measure') ?? 'measure'
 
@@ -49,6 +51,25 @@ async function takeSnapshot(cdp: CDPSession): Promise<string> {
   await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
   cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk)
   return parts.join('')
+}
+
+/** CPU time of the page's main thread, in seconds (CDP Performance metrics, ThreadTime). */
+async function threadTime(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics')
+  return metrics.find((m) => m.name === 'ThreadTime')?.value ?? Number.NaN
+}
+
+/** The functions of most self time in a CPU profile, with their share of the samples. */
+function selfTimes(profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples?: number[] }, top: number): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]))
+  const counts = new Map<string, number>()
+  const samples = profile.samples ?? []
+  for (const id of samples) {
+    const f = byId.get(id)!
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/').split('?')[0]}:${f.lineNumber + 1}`
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, c]) => `  ${((100 * c) / samples.length).toFixed(1).padStart(5)}% ${k}`).join('\n')
 }
 
 const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> =>
@@ -84,10 +105,21 @@ async function main(): Promise<void> {
     await call(page, 'open', `${name}-warm`)
     await call(page, 'retrieve', 10)
     await call(page, 'close')
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' })
     for (let r = 0; r < rounds; r++) {
+      let cpu0 = await threadTime(cdp)
       const raw = await call<{ ms: number; rows: number }>(page, 'rawRead', name)
+      const rawCpu = (await threadTime(cdp)) - cpu0
       const before = await heapAfterGc(cdp)
+      if (cpuTop > 0) {
+        await cdp.send('Profiler.enable')
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+        await cdp.send('Profiler.start')
+      }
+      cpu0 = await threadTime(cdp)
       const open = await call<{ openMs: number; firstMs: number; hits: number }>(page, 'open', name)
+      const openCpu = (await threadTime(cdp)) - cpu0
+      if (cpuTop > 0) console.log(selfTimes((await cdp.send('Profiler.stop')).profile, cpuTop))
       const heldBytes = await heapAfterGc(cdp)
       const q = await call<{ times: number[]; checksum: string }>(page, 'retrieve', 50)
       const afterQueries = await heapAfterGc(cdp)
@@ -110,7 +142,7 @@ async function main(): Promise<void> {
       const times = [...q.times].sort((a, b) => a - b)
       console.log(
         [
-          `round ${r + 1}: raw read ${(raw.ms / 1000).toFixed(2)} s (${raw.rows} rows); open ${(open.openMs / 1000).toFixed(2)} s + first retrieve ${open.firstMs.toFixed(0)} ms (${(open.openMs / raw.ms).toFixed(2)}x raw)`,
+          `round ${r + 1}: raw read ${(raw.ms / 1000).toFixed(2)} s (${raw.rows} rows); open ${(open.openMs / 1000).toFixed(2)} s + first retrieve ${open.firstMs.toFixed(0)} ms (${(open.openMs / raw.ms).toFixed(2)}x raw); main thread CPU: raw ${rawCpu.toFixed(2)} s, open + first retrieve ${openCpu.toFixed(2)} s (${(openCpu / rawCpu).toFixed(2)}x)`,
           `  JS heap (MiB) before ${mib(before.used)}, held ${mib(heldBytes.used)}, after 50 queries ${mib(afterQueries.used)}, closed ${mib(closed.used)}, 2 s later ${mib(later.used)}; array buffers before ${mib(before.backing)}, held ${mib(heldBytes.backing)}`,
           `  per fact: held - before ${perFact(heldBytes.used - before.used)} B (+ array buffers ${perFact(heldBytes.backing - before.backing)} B), after queries - before ${perFact(afterQueries.used - before.used)} B, held - closed ${perFact(heldBytes.used - closed.used)} B`,
           `  retrieve p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, checksum ${q.checksum}; load ${load()}`,

@@ -92,7 +92,7 @@ export class FactState {
     if (this.versions.has(record.id) || this.tombstones.has(record.id)) return
     const v = versionFromRecord(record, this.#multiValued)
     this.versions.set(v.ref, v)
-    for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
+    if (this.#byMetadata.size > 0) for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
     const tk = tenantKey(v.tenant)
     if (this.#byTenantIndex) orderOf(this.#byTenantIndex, tk).add(v)
     let lex = this.#lexical.get(tk)
@@ -107,8 +107,11 @@ export class FactState {
     if (pred) this.#link(pred, v.ref)
     // Successors that arrived before this version now attach to it.
     for (const s of this.#waitingFor(v.ref)) if (this.predecessor(this.versions.get(s)!) === v.ref) this.#link(v.ref, s)
-    if (!this.#successors.get(v.ref)?.size) this.#setHead(v, true)
-    if (this.#freeText && this.isHead(v.ref)) this.#freeText.enqueue(v.ref)
+    // A version just applied is current exactly when nothing supersedes it (isHead's three lookups, answered here).
+    if (!this.#successors.get(v.ref)?.size) {
+      this.#setHead(v, true)
+      this.#freeText?.enqueue(v.ref)
+    }
   }
 
   /** A current version by ref, for the free-text comparison (null when superseded or gone). */
@@ -192,10 +195,11 @@ export class FactState {
 
   /** Follows a supersedes link through deleted versions to the nearest live one. */
   #resolve(ref: string | null): string | null {
-    const seen = new Set<string>()
+    // Made on the first deleted link only: this runs once per fact on open, nearly always with no link.
+    let seen: Set<string> | null = null
     while (ref && !this.versions.has(ref)) {
-      if (!this.tombstones.has(ref) || seen.has(ref)) return null
-      seen.add(ref)
+      if (!this.tombstones.has(ref) || seen?.has(ref)) return null
+      ;(seen ??= new Set()).add(ref)
       ref = this.tombstones.get(ref) ?? null
     }
     return ref
