@@ -48,33 +48,33 @@ class StoredFactBody implements FactBody {
 }
 
 const ID_BYTES = 16
-const codes: number[] = []
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+/** The value of each lower-case hex digit by character code, -1 for any other character. */
+const NIBBLE = new Int8Array(128).fill(-1)
+for (let d = 0; d < 16; d++) NIBBLE[d.toString(16).charCodeAt(0)] = d
+// Reused: one array per length, filled in place (this runs once per fact on open).
+const one: number[] = new Array<number>(ID_BYTES).fill(0)
+const two: number[] = new Array<number>(2 * ID_BYTES).fill(0)
 const parts: string[] = []
 
-/** The value of a lower-case hex digit, or -1. */
-function nibble(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48
-  if (c >= 97 && c <= 102) return c - 87
-  return -1
-}
-
-/** Appends the bytes of a 32-character lower-case hex string to `codes`; false when it is not one. */
-function pushBytes(hex: unknown): boolean {
+/** Writes the bytes of a 32-character lower-case hex string into `codes` from `at`; false when it is not one. */
+function putBytes(hex: unknown, codes: number[], at: number): boolean {
   if (typeof hex !== 'string' || hex.length !== 2 * ID_BYTES) return false
-  for (let i = 0; i < hex.length; i += 2) {
-    const hi = nibble(hex.charCodeAt(i)), lo = nibble(hex.charCodeAt(i + 1))
+  for (let i = 0; i < ID_BYTES; i++) {
+    const c1 = hex.charCodeAt(2 * i), c2 = hex.charCodeAt(2 * i + 1)
+    // A code of 128 or more reads as undefined from the table: not a digit either.
+    const hi = NIBBLE[c1] ?? -1, lo = NIBBLE[c2] ?? -1
     if (hi < 0 || lo < 0) return false
-    codes.push(hi * 16 + lo)
+    codes[at + i] = (hi << 4) | lo
   }
   return true
 }
 
 /** Both ids' bytes as one string of one-byte characters, or null when either is not canonical hex. */
 function packIds(factId: unknown, structuredId: unknown): string | null {
-  codes.length = 0
-  if (!pushBytes(factId)) return null
-  if (structuredId !== null && !pushBytes(structuredId)) return null
+  const codes = structuredId === null ? one : two
+  if (!putBytes(factId, codes, 0)) return null
+  if (structuredId !== null && !putBytes(structuredId, codes, ID_BYTES)) return null
   // Every code is below 256: V8 makes a one-byte string of them.
   return String.fromCharCode.apply(null, codes)
 }
