@@ -23,6 +23,7 @@ import { summarizeSnapshot } from './heap-snapshot.js'
  * IndexedDB: an origin is its host and port), so two builds are measured on one store. With
  * `--snapshot`, a heap snapshot is taken with the Memory held and summarized by constructor; with
  * `--cpu N`, the open is CPU-profiled (CDP Profiler) and its N functions of most self time listed.
+ * MEMWEAVE_HEAP_SNAPSHOT_JSON=FILE also keeps the snapshot itself (for DevTools' Memory tab).
  */
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string): string => {

@@ -1,4 +1,4 @@
-import type { FactBody } from './version.js'
+import type { FactBody } from './fact-body.js'
 
 /**
  * Issue 31: a fact body read from storage, in the shape a Memory keeps it. What IndexedDB hands

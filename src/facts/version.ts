@@ -1,23 +1,11 @@
 import { canonicalObject, type FactObject } from '../core/ids.js'
 import type { StoredRecord } from '../storage/schema.js'
+import type { FactBody } from './fact-body.js'
 import type { FactRef } from './types.js'
 import { storedBody } from './stored-body.js'
 import { charCost, terms } from './text.js'
 
-/** The body of a `fact` record: everything a write said, immutable once stored. */
-export interface FactBody {
-  readonly content: string
-  readonly factId: string
-  readonly structuredId: string | null
-  readonly metadata: Record<string, unknown>
-  /** Valid-time start, µs since epoch. */
-  readonly validFrom: number
-  /** Write time, µs since epoch. */
-  readonly writtenAt: number
-  /** The ref this version supersedes, if any. */
-  readonly supersedes: string | null
-  readonly source: { readonly writtenBy: string | null; readonly signature: string | null; readonly publicKey: string | null }
-}
+export type { FactBody } from './fact-body.js'
 
 /** The body of a `tombstone` record: no content, only the links needed to repair a chain. */
 export interface TombstoneBody {
