@@ -9,6 +9,7 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { regularStem, stem } from './stem.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
+import { rewriter } from './rewrite.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
 
 /**
@@ -111,6 +112,9 @@ export function isTimeWord(lower: string): boolean {
   return TIME_WORDS.test(lower) || /^\d{1,2}(?:st|nd|rd|th|am|pm|h|m|s)?$/.test(lower) || /^(?:19|20)\d\d$/.test(lower) || /^\d+(?:am|pm|h|m|s)$/.test(lower)
 }
 
+/** Phrasal verbs, then retraction phrases, rewritten to one word each. */
+const PHRASES = rewriter([...PHRASAL_VERBS, ...RETRACT_PHRASES])
+
 /**
  * Whether a text may hold a count of nights (the slot that makes a stay a topic, below): its
  * slots are the only part of a reading the keys need, and reading them is a third of a reading,
@@ -133,8 +137,7 @@ export function mayCountNights(norm: string): boolean {
  */
 export function readText(text: string): Reading {
   let norm = normalizeText(text)
-  for (const [re, to] of PHRASAL_VERBS) norm = typeof to === 'string' ? norm.replace(re, to) : norm.replace(re, to)
-  for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
+  norm = PHRASES(norm)
   norm = norm
     .replace(DISLIKE_PHRASES, 'dislike')
     .replace(/\b(?:ask(?:s|ed)?|request(?:s|ed)?)\s+for\b/gi, 'wants')

@@ -1,12 +1,13 @@
 import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from './stem.js'
+import { rewriter } from './rewrite.js'
 
 /**
  * Text as people write it in chat and notes, read into tokens. Chat shorthand is expanded first
  * ("tmrw", "w/o", "k8s", "rez") because the rest of the detector compares words, and "w/o merging"
  * has to read as a negation like "without merging".
  */
-const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
+export const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\bw\/o\b/gi, 'without'],
   [/\bw\/(?=\s|$)/gi, 'with'],
   [/\b(?:tmrw|tmr|tmw|tomoz)\b/gi, 'tomorrow'],
@@ -49,11 +50,12 @@ const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\b(we|they|you|i)['’]ve\b/gi, '$1 have'],
 ] as const)
 
+const SHORTHAND_REWRITE = rewriter(SHORTHAND)
+
 /** Applies shorthand and contractions; keeps case, because capitals mark names. */
 export function normalizeText(text: string): string {
   let t = text.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[–—]/g, '–').replace(/\s+/g, ' ').trim()
-  for (const [re, to] of SHORTHAND) t = t.replace(re, to)
-  return t
+  return SHORTHAND_REWRITE(t)
 }
 
 export interface Token {
