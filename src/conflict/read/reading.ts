@@ -9,6 +9,7 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { regularStem, stem } from './stem.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
+import { rewriter } from './rewrite.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
 
 /**
@@ -107,22 +108,54 @@ const TIME_WORDS = /^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
 export function isTimeWord(lower: string): boolean {
-  // Short numbers are amounts or times; numbers of three digits and more are identifiers ("#518", "acct 88213").
-  return TIME_WORDS.test(lower) || /^\d{1,2}(?:st|nd|rd|th|am|pm|h|m|s)?$/.test(lower) || /^(?:19|20)\d\d$/.test(lower) || /^\d+(?:am|pm|h|m|s)$/.test(lower)
+  // Asked of every word of every text read, by four patterns: words repeat, so the answer is kept
+  // (bounded as stem()'s cache is).
+  let is = TIME_WORD_CACHE.get(lower)
+  if (is === undefined) {
+    // Short numbers are amounts or times; numbers of three digits and more are identifiers ("#518", "acct 88213").
+    is = TIME_WORDS.test(lower) || /^\d{1,2}(?:st|nd|rd|th|am|pm|h|m|s)?$/.test(lower) || /^(?:19|20)\d\d$/.test(lower) || /^\d+(?:am|pm|h|m|s)$/.test(lower)
+    if (TIME_WORD_CACHE.size < 50_000) TIME_WORD_CACHE.set(lower, is)
+  }
+  return is
+}
+const TIME_WORD_CACHE = new Map<string, boolean>()
+
+/** Phrasal verbs, then retraction phrases, rewritten to one word each. */
+const PHRASES = rewriter([...PHRASAL_VERBS, ...RETRACT_PHRASES])
+
+/**
+ * Whether a text may hold a count of nights (the slot that makes a stay a topic, below): its
+ * slots are the only part of a reading the keys need, and reading them is a third of a reading,
+ * so a text without either word leaves them unread until a check asks. A night count is "N
+ * nights" (the unit is the stem of the word after the number, and a Porter stem is a prefix of its
+ * word) or a stay told by its check-in and check-out (stay-nights.ts); every other count's unit
+ * is another word (test/conflict/reading-lazy.test.ts holds this over every text of the data).
+ */
+export function mayCountNights(norm: string): boolean {
+  return /night|check/i.test(norm)
 }
 
-/** Reads an observation. */
+/**
+ * Reads an observation. Words, keys and compounds are read at once; the rest (slots, negation,
+ * poles, names, markers) when first asked, once: most pairs a store compares are told apart by
+ * their keys or the names they open with (two people, no shared key), and the reading of values
+ * and negation is most of a reading's cost (issue 31: a retrieve judges the facts it returns).
+ * Each part is a pure function of the normalized text, so the order they are asked in changes
+ * nothing.
+ */
 export function readText(text: string): Reading {
   let norm = normalizeText(text)
-  for (const [re, to] of PHRASAL_VERBS) norm = typeof to === 'string' ? norm.replace(re, to) : norm.replace(re, to)
-  for (const [re, to] of RETRACT_PHRASES) norm = norm.replace(re, to)
+  norm = PHRASES(norm)
   norm = norm
     .replace(DISLIKE_PHRASES, 'dislike')
     .replace(/\b(?:ask(?:s|ed)?|request(?:s|ed)?)\s+for\b/gi, 'wants')
     .replace(/\bON\b/g, 'enabled').replace(/\bOFF\b/g, 'disabled')
     .replace(/\b(is|are|was|were|stays?|remains?|left|kept|still)\s+(not\s+)?(on|off)\b(?=\s*$|\s*[.,;!?]|\s+(?:in|for|now|again)\b)/gi, (_m, v: string, not: string | undefined, s: string) => `${v} ${(s.toLowerCase() === 'on') !== !!not ? 'enabled' : 'disabled'}`)
   const tokens = tokenize(norm)
-  const slots = readSlots(norm)
+  // The parts read when first asked, kept here (one record, not a closure a part: a retrieve reads
+  // dozens of texts, and most of what it allocates is theirs).
+  const lazy: Lazy = {}
+  const slotsOf = (): Slots => (lazy.slots ??= readSlots(norm))
   const content = new Set<string>()
   const keys = new Set<string>()
   for (const t of tokens) {
@@ -153,31 +186,64 @@ export function readText(text: string): Reading {
   })
   // A stay told by its nights or by its check-in and check-out is one topic: the stay.
   // (Check-in alone is a time of day, "check-in opens at 2pm", not a stay.)
-  if (slots.slots.some((s) => s.kind === 'count' && s.unit === 'night')) keys.add(stem('stay'))
-  const spans = clauseSpans(norm)
-  const negated = negatedStems(norm, tokens, spans)
+  if (mayCountNights(norm) && slotsOf().slots.some((s) => s.kind === 'count' && s.unit === 'night')) keys.add(stem('stay'))
+  // Accessors, enumerable like the fields they stand for: a spread or a deep comparison of a
+  // reading reads every part.
+  return {
+    text, norm, tokens, content, keys, compounds,
+    get negated() { return (lazy.negated ??= negatedBeside(norm, tokens, (lazy.spans ??= clauseSpans(norm)), slotsOf())) },
+    get poles() { return (lazy.poles ??= polesOf(tokens, norm, this.negated)) },
+    get entities() { return (lazy.entities ??= entitiesOf(tokens, norm)) },
+    get slots() { return slotsOf() },
+    get past() { return (lazy.past ??= PAST_MARKERS.test(norm)) },
+    get leadingName() { return (lazy.leadingName ??= leadingName(tokens, norm)) },
+    get simplePast() { return (lazy.simplePast ??= isSimplePast(norm)) },
+    get pastAt() { return (lazy.pastAt ??= pastClauses(norm)) },
+    get orders() { return (lazy.orders ??= preferenceOrders(norm)) },
+    get present() { return (lazy.present ??= PRESENT_MARKERS.test(norm)) },
+    get exclusive() { return (lazy.exclusive ??= exclusiveClauses(tokens, (lazy.spans ??= clauseSpans(norm)))) },
+    get universal() { return (lazy.universal ??= UNIVERSAL.test(norm)) },
+    get additive() { return (lazy.additive ??= ADDITIVE.test(norm)) },
+  }
+}
+
+/** What of a reading is read when first asked (readText). */
+interface Lazy {
+  slots?: Slots
+  spans?: Span[]
+  negated?: Map<string, string>
+  poles?: Reading['poles']
+  entities?: Reading['entities']
+  past?: boolean
+  leadingName?: string[]
+  simplePast?: boolean
+  pastAt?: (pos: number) => boolean
+  orders?: Reading['orders']
+  present?: boolean
+  exclusive?: Reading['exclusive']
+  universal?: boolean
+  additive?: boolean
+}
+
+/** The negated stems, less the words of a price of nothing. */
+function negatedBeside(norm: string, tokens: readonly Token[], spans: readonly Span[], slots: Slots): Map<string, string> {
+  const out = negatedStems(norm, tokens, spans)
   // "no shipping fee" is a price of nothing, compared as a value: its words are not negated facts.
   for (const sl of slots.slots) {
     if (sl.kind !== 'money' || sl.amount !== 0) continue
     const at = slots.at.get(sl) ?? -1
-    for (const t of tokens) if (t.start >= at && t.end <= at + sl.text.length) negated.delete(t.stem)
+    for (const t of tokens) if (t.start >= at && t.end <= at + sl.text.length) out.delete(t.stem)
   }
-  return {
-    text, norm, tokens, content, keys, compounds,
-    negated,
-    poles: polesOf(tokens, norm, negated),
-    entities: entitiesOf(tokens, norm),
-    slots,
-    past: PAST_MARKERS.test(norm),
-    leadingName: leadingName(tokens, norm),
-    simplePast: /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated|rescheduled|postponed|pushed|bumped|reassigned|relocated|renamed|rebooked)\b/i.test(norm),
-    pastAt: pastClauses(norm),
-    orders: preferenceOrders(norm),
-    present: PRESENT_MARKERS.test(norm),
-    exclusive: spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem))),
-    universal: UNIVERSAL.test(norm),
-    additive: ADDITIVE.test(norm),
-  }
+  return out
+}
+
+function isSimplePast(norm: string): boolean {
+  return /\b(?:was|were|had|did|worked|lived|studied|spent|\w{3,}ed)\b/i.test(norm) && !/\b(?:is|are|am|has|have|will|now|currently|still|moved|switched|changed|became|joined|upgraded|migrated|rescheduled|postponed|pushed|bumped|reassigned|relocated|renamed|rebooked)\b/i.test(norm)
+}
+
+/** Clauses that restrict ("only") and the stems in them. */
+function exclusiveClauses(tokens: readonly Token[], spans: readonly Span[]): Array<Set<string>> {
+  return spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem)))
 }
 
 const ORDER_PATTERNS: readonly RegExp[] = [

@@ -1,12 +1,13 @@
 import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from './stem.js'
+import { rewriter } from './rewrite.js'
 
 /**
  * Text as people write it in chat and notes, read into tokens. Chat shorthand is expanded first
  * ("tmrw", "w/o", "k8s", "rez") because the rest of the detector compares words, and "w/o merging"
  * has to read as a negation like "without merging".
  */
-const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
+export const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\bw\/o\b/gi, 'without'],
   [/\bw\/(?=\s|$)/gi, 'with'],
   [/\b(?:tmrw|tmr|tmw|tomoz)\b/gi, 'tomorrow'],
@@ -49,11 +50,12 @@ const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\b(we|they|you|i)['’]ve\b/gi, '$1 have'],
 ] as const)
 
+const SHORTHAND_REWRITE = rewriter(SHORTHAND)
+
 /** Applies shorthand and contractions; keeps case, because capitals mark names. */
 export function normalizeText(text: string): string {
   let t = text.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[–—]/g, '–').replace(/\s+/g, ' ').trim()
-  for (const [re, to] of SHORTHAND) t = t.replace(re, to)
-  return t
+  return SHORTHAND_REWRITE(t)
 }
 
 export interface Token {
@@ -82,8 +84,12 @@ export function tokenize(text: string): Token[] {
   for (const m of joined.matchAll(TOKEN_RE)) {
     let raw = m[0].replace(/\.$/, '')
     const start = m.index
-    const before = joined.slice(0, start).trimEnd()
-    const sentenceStart = before === '' || /[.!?:;(\-–]$/.test(before)
+    // The last character before the token that is not white space ('' at the text's start): what
+    // `joined.slice(0, start).trimEnd()` ends with, without copying the text before every token.
+    let j = start - 1
+    while (j >= 0 && /\s/.test(joined[j]!)) j--
+    const before = j >= 0 ? joined[j]! : ''
+    const sentenceStart = before === '' || /[.!?:;(\-–]/.test(before)
     const lower = raw.toLowerCase().replace(/^#/, '').replace(/'s$/, '')
     raw = raw.replace(/^#/, '')
     const identifier = /\d/.test(raw) && /\p{L}/u.test(raw) || /[-_@]/.test(raw) || /[a-z][A-Z]/.test(raw) || m[0].startsWith('#')
@@ -93,7 +99,7 @@ export function tokenize(text: string): Token[] {
       // At a sentence's start a capital says nothing, unless the word is a possessive ("Alice's flight").
       // A capitalized value after a label ("location: Austin", "owner: Dana.") is a name too.
       capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length)) ||
-        (/:$/.test(before) && /^\s*(?:$|[.,;!?)])/.test(joined.slice(start + m[0].length)) && !STOPWORDS.has(lower))),
+        (before === ':' && /^\s*(?:$|[.,;!?)])/.test(joined.slice(start + m[0].length)) && !STOPWORDS.has(lower))),
       identifier,
       start,
       end: start + m[0].length,
