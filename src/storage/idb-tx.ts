@@ -22,6 +22,31 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
 }
 
 /**
+ * Requests issued together, as one promise of their results in order: settled by the last one's
+ * event, because a transaction runs its requests in order and the first that fails aborts it
+ * (every later one then fails too); rejected with that first error. One promise and one handler
+ * call for a batch's 1,000 puts rather than a thousand.
+ */
+function requests<T>(reqs: ReadonlyArray<IDBRequest<T>>): Promise<T[]> {
+  const last = reqs.at(-1)
+  if (!last) return Promise.resolve([])
+  let first: DOMException | null = null
+  const failed = (e: Event): void => {
+    first ??= (e.target as IDBRequest).error
+  }
+  for (const req of reqs) req.onerror = failed
+  const p = new Promise<T[]>((resolve, reject) => {
+    last.onsuccess = () => resolve(reqs.map((req) => req.result))
+    last.onerror = (e) => {
+      failed(e)
+      reject(first)
+    }
+  })
+  p.catch(() => undefined)
+  return p
+}
+
+/**
  * A transaction body's view of one native IndexedDB transaction (dexie-adapter.ts runs every
  * transaction through it). Why not Dexie's transaction: Dexie wraps each transaction and request
  * in its own promise zone and broadcasts every commit for its liveQuery, which memweave does not
@@ -48,7 +73,7 @@ class IdbTx implements WriteTx {
 
   async getMany<T>(table: string, keys: readonly Key[]): Promise<Array<T | undefined>> {
     const store = this.#store(table)
-    return Promise.all(keys.map((k) => request(store.get(k)) as Promise<T | undefined>))
+    return requests(keys.map((k) => store.get(k))) as Promise<Array<T | undefined>>
   }
 
   async all<T>(table: string): Promise<T[]> {
@@ -80,12 +105,12 @@ class IdbTx implements WriteTx {
   async put(table: string, rows: readonly object[]): Promise<Key[]> {
     const store = this.#store(table)
     // A row that cannot be cloned throws here, before the later rows are issued; the body's failure aborts the rest.
-    return Promise.all(rows.map((row) => request(store.put(row)) as Promise<Key>))
+    return requests(rows.map((row) => store.put(row))) as Promise<Key[]>
   }
 
   async delete(table: string, keys: readonly Key[]): Promise<void> {
     const store = this.#store(table)
-    await Promise.all(keys.map((k) => request(store.delete(k))))
+    await requests(keys.map((k) => store.delete(k)))
   }
 
   commit(): void {
