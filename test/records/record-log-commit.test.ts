@@ -73,7 +73,7 @@ describe('a write batch tells its transaction to commit after its last request',
     transactions.length = 0
     const r = log.seal('k', { n: 1 })
     await log.append([r])
-    expect(transactions).toEqual([['last log', 'put records', 'put log', 'commit']])
+    expect(transactions).toEqual([['after log', 'put records', 'put log', 'commit']])
     // Committed when the write resolved: another handle on the same database reads it.
     expect(await port.read(['records'], (tx) => tx.get('records', r.id))).toEqual(r)
     expect(d.held).toBe(2)
