@@ -31,8 +31,8 @@ export interface DexieStorageOptions {
 
 /**
  * Storage on IndexedDB. Dexie opens the database and upgrades its schema (DEXIE_VERSIONS); each
- * transaction is a native one (idb-tx.ts: Dexie's own transactions cost a single write about half
- * its time). One adapter owns one database; several adapters (tabs, workers) may open the same
+ * transaction is a native one (idb-tx.ts: Dexie's own cost a single write about a quarter of its
+ * time). One adapter owns one database; several adapters (tabs, workers) may open the same
  * database, and each transaction is IndexedDB's own, so atomicity and isolation are the browser's.
  */
 export class DexieStorage implements StoragePort {

@@ -50,9 +50,9 @@ function requests<T>(reqs: ReadonlyArray<IDBRequest<T>>): Promise<T[]> {
  * A transaction body's view of one native IndexedDB transaction (dexie-adapter.ts runs every
  * transaction through it). Why not Dexie's transaction: Dexie wraps each transaction and request
  * in its own promise zone and broadcasts every commit for its liveQuery, which memweave does not
- * use. On an awaited single write in Chromium that was about half of the write's time, more than
- * the transaction's own requests (docs/benchmarks.md, "Issue 31 (third round)"). Dexie still owns
- * the database: it opens it and upgrades its schema.
+ * use. On an awaited single write in Chromium that was about a quarter of the write's time (p50
+ * 1.9 ms with Dexie's transactions, 1.4 without; docs/benchmarks.md, "Issue 31 (third round)").
+ * Dexie still owns the database: it opens it and upgrades its schema.
  */
 class IdbTx implements WriteTx {
   readonly #trans: IDBTransaction
