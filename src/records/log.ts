@@ -343,8 +343,10 @@ export class RecordLog {
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
           if (this.#unmarked) await markStoreFormat(w.tx, storageLabel(this.storage))
-          for (const seq of await w.flush()) this.#seq = Math.max(this.#seq, seq)
+          // The trim goes before the flush, so the flush's requests are the transaction's last and
+          // it commits as soon as they are done; it judges by the log's end before this batch's row.
           await this.#trim(tx)
+          for (const seq of await w.flush()) this.#seq = Math.max(this.#seq, seq)
           return out
         }),
       )

@@ -84,15 +84,17 @@ export class BufferedTx implements WriteTx {
    * request is even queued, and a single write's batch is three requests (records, log, meta); at
    * once, the backend runs them back to back. Order does not matter: a key put after its delete
    * left the deletes (`put`), one deleted after its put left the puts (`delete`), so no two
-   * requests of a flush touch the same row. Returns the keys put, per table.
+   * requests of a flush touch the same row. `last`: nothing is written after this flush, so the
+   * transaction is told to commit once these requests are done (`WriteTx.commit`). Returns the keys put, per table.
    */
-  async flush(): Promise<Map<string, Key[]>> {
+  async flush(options: { readonly last?: boolean } = {}): Promise<Map<string, Key[]>> {
     const writes: Array<Promise<unknown>> = []
     for (const [table, keys] of this.#deletes) if (keys.size) writes.push(this.#tx.delete(table, [...keys]))
     const out = new Map<string, Key[]>()
     for (const [table, rows] of this.#puts) if (rows.size) writes.push(this.#tx.put(table, [...rows.values()]).then((keys) => void out.set(table, keys)))
     this.#puts.clear()
     this.#deletes.clear()
+    if (options.last) this.#tx.commit?.()
     await Promise.all(writes)
     return out
   }

@@ -1,0 +1,164 @@
+import { ErrorCode, MemweaveError } from '../core/errors.js'
+import type { Key, WriteTx } from './port.js'
+
+/** The one method of `IDBKeyRange` a transaction here uses (the browser's, or fake-indexeddb's in Node). */
+export interface LowerBound {
+  lowerBound(lower: unknown, open?: boolean): unknown
+}
+
+/**
+ * One request as a promise. It settles in the request's own event, so the code after an `await`
+ * runs as a microtask while the transaction is still active and may issue the next request.
+ * Marked as handled: when a body fails part-way, the requests it left pending reject on the abort,
+ * and nobody awaits them.
+ */
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  const p = new Promise<T>((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result)
+    req.onerror = () => reject(req.error)
+  })
+  p.catch(() => undefined)
+  return p
+}
+
+/**
+ * Requests issued together, as one promise of their results in order: settled by the last one's
+ * event, because a transaction runs its requests in order and the first that fails aborts it
+ * (every later one then fails too); rejected with that first error. One promise and one handler
+ * call for a batch's 1,000 puts rather than a thousand.
+ */
+function requests<T>(reqs: ReadonlyArray<IDBRequest<T>>): Promise<T[]> {
+  const last = reqs.at(-1)
+  if (!last) return Promise.resolve([])
+  let first: DOMException | null = null
+  const failed = (e: Event): void => {
+    first ??= (e.target as IDBRequest).error
+  }
+  for (const req of reqs) req.onerror = failed
+  const p = new Promise<T[]>((resolve, reject) => {
+    last.onsuccess = () => resolve(reqs.map((req) => req.result))
+    last.onerror = (e) => {
+      failed(e)
+      reject(first)
+    }
+  })
+  p.catch(() => undefined)
+  return p
+}
+
+/**
+ * A transaction body's view of one native IndexedDB transaction (dexie-adapter.ts runs every
+ * transaction through it). Why not Dexie's transaction: Dexie wraps each transaction and request
+ * in its own promise zone and broadcasts every commit for its liveQuery, which memweave does not
+ * use. On an awaited single write in Chromium that was about a quarter of the write's time (p50
+ * 1.9 ms with Dexie's transactions, 1.4 without; docs/benchmarks.md, "Issue 31 (third round)").
+ * Dexie still owns the database: it opens it and upgrades its schema.
+ */
+class IdbTx implements WriteTx {
+  readonly #trans: IDBTransaction
+  readonly #range: LowerBound
+
+  constructor(trans: IDBTransaction, range: LowerBound) {
+    this.#trans = trans
+    this.#range = range
+  }
+
+  #store(table: string): IDBObjectStore {
+    return this.#trans.objectStore(table)
+  }
+
+  async get<T>(table: string, key: Key): Promise<T | undefined> {
+    return request(this.#store(table).get(key)) as Promise<T | undefined>
+  }
+
+  async getMany<T>(table: string, keys: readonly Key[]): Promise<Array<T | undefined>> {
+    const store = this.#store(table)
+    return requests(keys.map((k) => store.get(k))) as Promise<Array<T | undefined>>
+  }
+
+  async all<T>(table: string): Promise<T[]> {
+    return request(this.#store(table).getAll()) as Promise<T[]>
+  }
+
+  async after<T>(table: string, after: Key, limit = Infinity): Promise<T[]> {
+    const range = this.#range.lowerBound(after, true) as IDBKeyRange
+    return request(this.#store(table).getAll(range, Number.isFinite(limit) ? limit : undefined)) as Promise<T[]>
+  }
+
+  async last<T>(table: string): Promise<T | undefined> {
+    const cursor = await request(this.#store(table).openCursor(null, 'prev'))
+    return (cursor?.value ?? undefined) as T | undefined
+  }
+
+  async where<T>(table: string, index: string, value: Key): Promise<T[]> {
+    return request(this.#store(table).index(index).getAll(value)) as Promise<T[]>
+  }
+
+  async countWhere(table: string, index: string, value: Key): Promise<number> {
+    return request(this.#store(table).index(index).count(value))
+  }
+
+  async count(table: string): Promise<number> {
+    return request(this.#store(table).count())
+  }
+
+  async put(table: string, rows: readonly object[]): Promise<Key[]> {
+    const store = this.#store(table)
+    // A row that cannot be cloned throws here, before the later rows are issued; the body's failure aborts the rest.
+    return requests(rows.map((row) => store.put(row))) as Promise<Key[]>
+  }
+
+  async delete(table: string, keys: readonly Key[]): Promise<void> {
+    const store = this.#store(table)
+    await requests(keys.map((k) => store.delete(k)))
+  }
+
+  commit(): void {
+    // Chrome 76+, Firefox 74+, Safari 15+; elsewhere the transaction commits when the body returns.
+    if (typeof this.#trans.commit === 'function') this.#trans.commit()
+  }
+}
+
+/**
+ * Runs `body` in one native transaction and resolves with its result once the transaction has
+ * committed (a resolved write is durable). A body that throws aborts it: nothing it wrote stays.
+ * A transaction that commits before its body is done (the body awaited something other than its
+ * own requests, which port.ts forbids) is reported as a STORAGE error, as Dexie reported it.
+ * Errors are the backend's own (DOMException); the adapter translates them.
+ */
+export async function runIdbTransaction<T>(
+  db: IDBDatabase, tables: readonly string[], mode: IDBTransactionMode, range: LowerBound, body: (tx: WriteTx) => Promise<T>,
+): Promise<T> {
+  const trans = db.transaction(tables as string[], mode)
+  let bodyDone = false
+  let early = false
+  const finished = new Promise<void>((resolve, reject) => {
+    trans.oncomplete = () => {
+      early = !bodyDone
+      resolve()
+    }
+    trans.onabort = () => reject(trans.error ?? new DOMException('the transaction was aborted', 'AbortError'))
+  })
+  // Observed below, or dropped when the body's own error is the one to report.
+  finished.catch(() => undefined)
+  const tooEarly = (cause?: unknown): MemweaveError =>
+    new MemweaveError(ErrorCode.STORAGE, 'the transaction committed before its body finished: a body must await only its own requests', {}, { cause })
+  let result: T
+  try {
+    result = await body(new IdbTx(trans, range))
+  } catch (err) {
+    bodyDone = true
+    // A request made after the commit fails as the closed transaction's (InvalidStateError): the cause is the early commit.
+    if (early) throw tooEarly(err)
+    try {
+      trans.abort()
+    } catch {
+      // Already aborted: nothing left to undo here.
+    }
+    throw err
+  }
+  bodyDone = true
+  await finished
+  if (early) throw tooEarly()
+  return result
+}
