@@ -105,8 +105,34 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
       return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`
     }
   }
+  const owned = ownedThings(a, za.tokens, b, zb.tokens)
+  if (owned) return owned
   if (shared.some((k) => hasStem(sa, k) || hasStem(sb, k))) return null
   if ([...sa].some((s) => hasStem(sb, s))) return null
   const words = (r: Reading, s: ReadonlySet<string>): string => r.tokens.filter((t) => s.has(t.stem)).map((t) => t.lower).join(' ') || [...s].join(' ')
   return `two subjects: "${words(a, sa)}" vs "${words(b, sb)}"`
+}
+
+/**
+ * Two things of one owner: "Ben's commute | is 40 minutes" / "Ben's lunch break | is 30 minutes",
+ * "John's cat | is named Whiskers" / "John's dog | is named Rex". A possessive names whose, the noun
+ * after it which thing (seventh round): when both subjects open with the same owner and go on to
+ * nouns that share no word, and neither text names the other's thing anywhere, the texts say
+ * things of two of the owner's things. Null otherwise (one noun, "Maya's appointment" / "Maya's
+ * dentist appointment", or a text that names both).
+ */
+function ownedThings(a: Reading, za: Reading['tokens'], b: Reading, zb: Reading['tokens']): string | null {
+  const head = (r: Reading, z: Reading['tokens']): Reading['tokens'] | null => {
+    const owner = z[0]
+    if (!owner || z[1]?.lower !== 's' || !/^['’]s\b/.test(r.norm.slice(owner.end))) return null
+    const rest = z.slice(2).filter((t) => !isFunction(t))
+    return rest.length ? rest : null
+  }
+  const [ha, hb] = [head(a, za), head(b, zb)]
+  if (!ha || !hb || !sameStem(za[0]!.stem, zb[0]!.stem)) return null
+  const alias = (x: string): string => NOUN_ALIASES.get(x) ?? x
+  const names = (r: Reading, h: Reading['tokens']): boolean => h.some((t) => r.tokens.some((u) => sameStem(u.stem, t.stem) || sameStem(alias(u.stem), alias(t.stem))))
+  if (names(b, ha) || names(a, hb)) return null
+  const words = (h: Reading['tokens']): string => h.map((t) => t.lower).join(' ')
+  return `two subjects: "${za[0]!.lower}'s ${words(ha)}" vs "${zb[0]!.lower}'s ${words(hb)}"`
 }
