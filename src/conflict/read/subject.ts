@@ -121,6 +121,9 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
  * things of two of the owner's things. Null otherwise (one noun, "Maya's appointment" / "Maya's
  * dentist appointment", or a text that names both).
  */
+/** How `twoSubjects` names the reading of two things of one owner, so the frame does not count the owner twice. */
+export const OWNER_READING = 'two subjects of one owner'
+
 function ownedThings(a: Reading, za: Reading['tokens'], b: Reading, zb: Reading['tokens']): string | null {
   const head = (r: Reading, z: Reading['tokens']): Reading['tokens'] | null => {
     const owner = z[0]
@@ -134,5 +137,5 @@ function ownedThings(a: Reading, za: Reading['tokens'], b: Reading, zb: Reading[
   const names = (r: Reading, h: Reading['tokens']): boolean => h.some((t) => r.tokens.some((u) => sameStem(u.stem, t.stem) || sameStem(alias(u.stem), alias(t.stem))))
   if (names(b, ha) || names(a, hb)) return null
   const words = (h: Reading['tokens']): string => h.map((t) => t.lower).join(' ')
-  return `two subjects: "${za[0]!.lower}'s ${words(ha)}" vs "${zb[0]!.lower}'s ${words(hb)}"`
+  return `${OWNER_READING}: "${za[0]!.lower}'s ${words(ha)}" vs "${zb[0]!.lower}'s ${words(hb)}"`
 }
