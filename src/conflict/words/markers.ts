@@ -16,3 +16,10 @@ export const ADDITIVE: RegExp = /\b(?:also|too|as well|additionally|plus|in addi
 
 /** Markers that one observation adds to another rather than replacing it ("also speaks French"). */
 export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'additionally', 'another', 'besides', 'aswell'])
+
+/**
+ * Words after which an -ing word names an activity, not a state of progress: "hated running as a
+ * kid", "activities like running", "good at running", "took up running" (seventh round). A
+ * process still running stands after "is", "still" or a noun ("the backup is still running").
+ */
+export const ACTIVITY_BEFORE: RegExp = /^(?:love[sd]?|loving|like[sd]?|hate[sd]?|hating|enjoy(?:s|ed)?|prefer(?:s|red)?|start(?:s|ed)?|began|begin|stop(?:s|ped)?|quit|tried|try|tries|took|take[sn]?|go|goes|went|avoid(?:s|ed)?|miss(?:es|ed)?|as|at|about|for|of|from|by|like|including|and|or)$/
