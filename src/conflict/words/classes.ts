@@ -72,3 +72,11 @@ primary secondary main
 `
 
 export const CONTRAST: ReadonlySet<string> = new Set(CONTRAST_TEXT.trim().split(/\s+/))
+
+/**
+ * Nouns general enough to name another noun's thing ("Noor's son" is "Noor's boy", "the cat" her
+ * "pet"): an owner's two things are two only when neither is one of these (seventh round).
+ */
+export const GENERAL_NOUNS: ReadonlySet<string> = new Set(
+  'boy boys girl girls kid kids child children baby guy man woman lady person one thing things stuff place pet pets animal animals ride'.split(' '),
+)

@@ -23,3 +23,6 @@ export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'addi
  * process still running stands after "is", "still" or a noun ("the backup is still running").
  */
 export const ACTIVITY_BEFORE: RegExp = /^(?:love[sd]?|loving|like[sd]?|hate[sd]?|hating|enjoy(?:s|ed)?|prefer(?:s|red)?|start(?:s|ed)?|began|begin|stop(?:s|ped)?|quit|tried|try|tries|took|take[sn]?|go|goes|went|avoid(?:s|ed)?|miss(?:es|ed)?|as|at|about|for|of|from|by|like|including|and|or)$/
+
+/** Words before a noun that say which one of a series it is: "the first apartment" / "the current apartment" (seventh round). */
+export const WHICH_ONE: RegExp = /^(?:first|second|third|last|previous|former|old|new|current|present|next|original|latest|earlier)$/
