@@ -8,11 +8,12 @@ import { expectJudgedBothWays, freeTextFlags, readProbes } from '../helpers/conf
  * compatible probe pairs in the styles an agent's store holds in volume (an owner's things, events
  * of one person, a series of homes or cars, "a" parade and another), from conv-26's and conv-30's
  * texts judged pairwise, and from conv-30's store flags, never from holdout data. Each compatible
- * pair with a rule was flagged before this round (read/subject.ts: two things of one owner, which
- * one of a series; judge/claim-frame.ts: two dates of "a" thing, a side that does it again;
- * read/reading.ts: an -ing word that names an activity, "progress" outside "in progress").
+ * pair with a rule was flagged before this round (read/subject.ts: two things of one owner, and
+ * "current" and "new" read as words of the subject, so two of a series have two modifiers;
+ * judge/claim-frame.ts: two dates of "a" thing; read/reading.ts: an -ing word that names an
+ * activity, "progress" outside "in progress").
  */
-type Rule = 'owner' | 'which' | 'indefinite' | 'again' | 'activity'
+type Rule = 'owner' | 'which' | 'indefinite' | 'activity'
 const fixture = readProbes<Rule>('conflict-instance-probes.json')
 const detector = new TextConflictDetector()
 const loose = new TextConflictDetector({ threshold: 0.2 })
@@ -22,7 +23,6 @@ const NOTE: Record<Rule, RegExp | null> = {
   owner: /two subjects of one owner/,
   which: /two subjects: "(?:first|current)/,
   indefinite: /two of them/,
-  again: /again, another time/,
   activity: null,
 }
 

@@ -8,7 +8,7 @@ import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
-import { AFTER_NOUN, AHEAD, DELTA, EAGER, INDEFINITE, OVER_BEFORE, REPEAT, UPDATED_AGAIN } from '../words/frame-cues.js'
+import { AFTER_NOUN, AHEAD, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 
@@ -90,8 +90,6 @@ export const FRAME_FACTORS = {
   tally: 0.4,
   /** A time or date clash where each side tells of "a" thing of one kind: two of them (seventh round). */
   twoOfAKind: 0.5,
-  /** A time or date clash where one side tells of doing it "again": another time (seventh round). */
-  again: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -317,14 +315,9 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (raw.check === 'value' && EVENT_VALUE.test(raw.reason) && anchor.length > 0) {
     // Nouns only: a shared verb ("adopted") tells what was done, not which thing.
     const noun = (r: Reading, k: string): boolean => r.tokens.some((t) => sameStem(t.stem, k) && nounWord(t))
-    const heads = anchor.filter((k) => !named(k, a, b) && !FIRST_PERSON_KEY.test(k) && noun(a, k) && noun(b, k))
-    const checked = heads.filter((k) => !premodifier(a, k) || !premodifier(b, k))
-    if (checked.length > 0 && checked.every((k) => indefinite(a, k) && indefinite(b, k))) {
-      out.push({ factor: FRAME_FACTORS.twoOfAKind, note: `each side tells of "a ${checked.at(-1)}", two of them` })
-    }
-    // "Evan broke his arm skiing in February" / "Evan went skiing again in December": one more time.
-    const repeat = (r: Reading): boolean => REPEAT.test(r.norm) && !UPDATED_AGAIN.test(r.norm)
-    if (repeat(a) !== repeat(b)) out.push({ factor: FRAME_FACTORS.again, note: 'one side tells of doing it again, another time' })
+    const uses = anchor.filter((k) => !named(k, a, b) && !FIRST_PERSON_KEY.test(k) && noun(a, k) && noun(b, k)).map((k) => [k, ofAKind(a, k), ofAKind(b, k)] as const)
+    const one = uses.find(([, x, y]) => x === 1 && y === 1)
+    if (one && uses.every(([, x, y]) => x && y)) out.push({ factor: FRAME_FACTORS.twoOfAKind, note: `each side tells of "a ${one[0]}", two of them` })
   }
   // A score or a vote ("passed 7–2", "won 3-1") is two counts of two sides, not an amount of the
   // other text's thing ("budget = 25k"); two tallies still compare.
@@ -445,29 +438,21 @@ function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, 
   return null
 }
 
-/** Whether every use of `k` in a text stands before another noun, modifying it ("my dance crew"). */
-function premodifier(r: Reading, k: string): boolean {
-  const uses = r.tokens.flatMap((t, i) => (sameStem(t.stem, k) ? [i] : []))
-  return uses.length > 0 && uses.every((i) => {
-    const n = r.tokens[i + 1]
-    // A plural noun may follow ("any dance comps"): the -s shape alone does not make it a verb here.
-    return !!n && /^\s+$/.test(r.norm.slice(r.tokens[i]!.end, n.start)) && !AFTER_NOUN.test(n.lower) && (nounWord(n) || (/^[a-z]{3,}[^s]s$/.test(n.lower) && nounWord({ ...n, lower: n.lower.slice(0, -1) })))
-  })
-}
-
 /**
- * Whether every use of `k` in a text stands in a phrase that "a", "an" or "another" opens, with at
- * most two lower-case words between ("a local comp", "a job interview"; not "the parade").
+ * How a text uses `k`: 1 when every use heads a phrase that "a", "an", "another", "any" or "some"
+ * opens (at most two lower-case words between: "a local comp") or modifies the noun after it ("my
+ * dance crew"), one at least the former; 2 when every use modifies; 0 otherwise ("the parade").
  */
-function indefinite(r: Reading, k: string): boolean {
-  const uses = r.tokens.flatMap((t, i) => (sameStem(t.stem, k) ? [i] : []))
-  return uses.length > 0 && uses.every((i) => {
-    for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
-      const t = r.tokens[j]!
-      if (!/^\s+$/.test(r.norm.slice(t.end, r.tokens[j + 1]!.start))) return false
-      if (INDEFINITE.test(t.lower)) return true
-      if (t.capital || STOPWORDS.has(t.lower) || NOT_NOUN.test(t.lower) || /\d/.test(t.lower)) return false
-    }
-    return false
-  })
+function ofAKind(r: Reading, k: string): 0 | 1 | 2 {
+  let kind: 0 | 1 | 2 = 2
+  for (const [i, t] of r.tokens.entries()) {
+    if (!sameStem(t.stem, k)) continue
+    const n = r.tokens[i + 1]
+    if (n && !AFTER_NOUN.test(n.lower) && nounWord(n)) continue
+    const before = r.tokens.slice(Math.max(0, i - 3), i).reverse()
+    const j = before.findIndex((u) => INDEFINITE.test(u.lower))
+    if (j < 0 || !before.slice(0, j).every(nounWord)) return 0
+    kind = 1
+  }
+  return kind
 }

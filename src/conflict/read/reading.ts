@@ -375,8 +375,7 @@ function noProgressState(tokens: readonly Token[], i: number, norm: string): boo
   if (!/ing$/.test(t.lower)) return false
   const next = tokens[i + 1]
   if (next && DETERMINER.test(next.lower) && /^\s+$/.test(norm.slice(t.end, next.start))) return true
-  if (!prev) return false
-  return ACTIVITY_BEFORE.test(prev.lower) || /,\s*$/.test(norm.slice(prev.end, t.start))
+  return !!prev && (ACTIVITY_BEFORE.test(prev.lower) || !!ANTONYMS.get(prev.stem)?.some((p) => p.group === 'preference') || /,\s*$/.test(norm.slice(prev.end, t.start)))
 }
 
 /**

@@ -1,6 +1,5 @@
 import { NOUN_ALIASES, type Reading } from './reading.js'
 import { STOPWORDS } from '../words/stopwords.js'
-import { WHICH_ONE } from '../words/markers.js'
 import { GENERAL_NOUNS } from '../words/classes.js'
 import { stem } from './stem.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -36,7 +35,7 @@ const PREDICATE = new Set([
 const AUX = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'can', 'cannot', 'will', 'would', 'should', 'must', 'may', 'might', 'do', 'does', 'did', 'not', 'never'])
 // Openers that are no subject of their own: pronouns, first and second person, "there", a determiner alone.
 const NO_SUBJECT = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it', 'this', 'that', 'these', 'those', 'there', 'here', 'me', 'us', 'one', 'someone', 'everyone', 'anyone', 'nobody', 'everybody'])
-const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both', 'new', 'current'])
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both'])
 const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
 // Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
 const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
@@ -107,12 +106,6 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
       return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`
     }
   }
-  // "The first apartment | was on the 3rd floor" / "The current apartment | is on the 10th floor":
-  // a word that says which one of a series, different on each side, before one noun.
-  const [wa, wb] = [whichOne(a, za.tokens), whichOne(b, zb.tokens)]
-  if (wa && wb && wa.which.lower !== wb.which.lower && sameStem(wa.noun.stem, wb.noun.stem) && !a.tokens.some((t) => t.lower === wb.which.lower) && !b.tokens.some((t) => t.lower === wa.which.lower)) {
-    return `two subjects: "${wa.which.lower} ${wa.noun.lower}" vs "${wb.which.lower} ${wb.noun.lower}"`
-  }
   const owned = ownedThings(a, za.tokens, b, zb.tokens)
   if (owned) return owned
   if (shared.some((k) => hasStem(sa, k) || hasStem(sb, k))) return null
@@ -142,21 +135,8 @@ function ownedThings(a: Reading, za: Reading['tokens'], b: Reading, zb: Reading[
   const [ha, hb] = [head(a, za), head(b, zb)]
   if (!ha || !hb || !sameStem(za[0]!.stem, zb[0]!.stem)) return null
   // A general noun may name the other's thing: "Noor's son is 7" / "Noor's boy is nine".
-  if ([...ha, ...hb].some((t) => GENERAL_NOUNS.has(t.lower))) return null
-  const alias = (x: string): string => NOUN_ALIASES.get(x) ?? x
-  const names = (r: Reading, h: Reading['tokens']): boolean => h.some((t) => r.tokens.some((u) => sameStem(u.stem, t.stem) || sameStem(alias(u.stem), alias(t.stem))))
-  if (names(b, ha) || names(a, hb)) return null
+  if ([...ha, ...hb].some((t) => GENERAL_NOUNS.has(t.lower.replace(/s$/, '')))) return null
+  if (ha.some((t) => hasStem(b.content, t.stem)) || hb.some((t) => hasStem(a.content, t.stem))) return null
   const words = (h: Reading['tokens']): string => h.map((t) => t.lower).join(' ')
-  return `${OWNER_READING}: "${za[0]!.lower}'s ${words(ha)}" vs "${zb[0]!.lower}'s ${words(hb)}"`
-}
-
-/** A word that says which one of a series a subject is ("the first apartment"), and the noun after it; or null. */
-function whichOne(r: Reading, z: Reading['tokens']): { which: Reading['tokens'][number]; noun: Reading['tokens'][number] } | null {
-  const first = z[0]
-  if (!first) return null
-  // The word may open the subject ("first apartment") or stand before it, read as a determiner ("current apartment").
-  if (WHICH_ONE.test(first.lower)) return z[1] ? { which: first, noun: z[1] } : null
-  const k = r.tokens.indexOf(first)
-  const w = k > 0 ? r.tokens[k - 1]! : null
-  return w && WHICH_ONE.test(w.lower) ? { which: w, noun: first } : null
+  return `${OWNER_READING}: "${words(ha)}" vs "${words(hb)}"`
 }

@@ -18,11 +18,5 @@ export const EAGER: RegExp = /\b(?:can not|cannot|can't|could not|couldn't)\s+(?
 /** Determiners that bring in a new one of a kind, or none in particular: "went to a pride parade", "another interview", "any dance comps". */
 export const INDEFINITE: RegExp = /^(?:a|an|another|any|some)$/i
 
-/** A word that tells of one more time of the same thing: "went skiing again", "once more". */
-export const REPEAT: RegExp = /\b(?:again|once more|one more time|a second time|yet another)\b/i
-
-/** Verbs of an update, after which "again" is one more change of one thing ("moved again"). */
-export const UPDATED_AGAIN: RegExp = /\b(?:moved|rescheduled|pushed|postponed|delayed|changed|shifted|bumped)\s+(?:\w+\s+)?again\b/i
-
-/** Words that follow a noun without being a noun it modifies: "a local comp last year", "a comp near me". */
-export const AFTER_NOUN: RegExp = /^(?:last|next|this|near|nearby|ago|yesterday|today|tonight|tomorrow|earlier|later|soon|again|together|instead|too)$/
+/** Words that follow a noun without being a noun it modifies ("a local comp last year", "a comp near me"), beside the function words. */
+export const AFTER_NOUN: RegExp = /^(?:last|next|near|ago)$/

@@ -18,11 +18,9 @@ export const ADDITIVE: RegExp = /\b(?:also|too|as well|additionally|plus|in addi
 export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'additionally', 'another', 'besides', 'aswell'])
 
 /**
- * Words after which an -ing word names an activity, not a state of progress: "hated running as a
- * kid", "activities like running", "good at running", "took up running" (seventh round). A
- * process still running stands after "is", "still" or a noun ("the backup is still running").
+ * Words after which an -ing word names an activity, not a state of progress, beside the words of
+ * liking and disliking (words/preferences.ts): "started running", "activities like running", "good
+ * at running" (seventh round). A process still running stands after "is", "still" or a noun ("the
+ * backup is still running").
  */
-export const ACTIVITY_BEFORE: RegExp = /^(?:love[sd]?|loving|like[sd]?|hate[sd]?|hating|enjoy(?:s|ed)?|prefer(?:s|red)?|start(?:s|ed)?|began|begin|stop(?:s|ped)?|quit|tried|try|tries|took|take[sn]?|go|goes|went|avoid(?:s|ed)?|miss(?:es|ed)?|as|at|about|for|of|from|by|like|including|and|or)$/
-
-/** Words before a noun that say which one of a series it is: "the first apartment" / "the current apartment" (seventh round). */
-export const WHICH_ONE: RegExp = /^(?:first|second|third|last|previous|former|old|new|current|present|next|original|latest|earlier)$/
+export const ACTIVITY_BEFORE: RegExp = /^(?:start|stop|tr[iy]|miss)\w*$|^(?:began|begin|quit|took|go|goes|went|as|at|about|for|of|from|by|including|and|or)$/
