@@ -56,6 +56,7 @@ import type { RawVerdict } from './verdict.js'
  *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
  *    meet "official". When every shared word is met only by a longer word of its root (two letters
  *    or more beyond it), the texts name two things.
+ * 11. **"A" thing is one of a kind.** Two dates of "a pride parade" date two parades.
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -310,8 +311,9 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     }
   }
   // "Caroline went to a pride parade in June" / "... a pride parade in August": "a" brings in one
-  // of a kind, so two dates of "a" parade date two parades. Every shared noun that heads a phrase
-  // must stand after "a", "an" or "another" on both sides ("the pride parade" is one).
+  // of a kind, so two dates of "a" parade date two parades (seventh round). Every shared noun must
+  // head a phrase "a", "an", "another", "any" or "some" opens, or modify the noun after it, on
+  // both sides ("the pride parade" is one).
   if (raw.check === 'value' && EVENT_VALUE.test(raw.reason) && anchor.length > 0) {
     // Nouns only: a shared verb ("adopted") tells what was done, not which thing.
     const noun = (r: Reading, k: string): boolean => r.tokens.some((t) => sameStem(t.stem, k) && nounWord(t))

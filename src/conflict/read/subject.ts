@@ -114,6 +114,9 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
   return `two subjects: "${words(a, sa)}" vs "${words(b, sb)}"`
 }
 
+/** How `twoSubjects` names the reading of two things of one owner, so the frame does not count the owner twice. */
+export const OWNER_READING = 'two subjects of one owner'
+
 /**
  * Two things of one owner: "Ben's commute | is 40 minutes" / "Ben's lunch break | is 30 minutes",
  * "John's cat | is named Whiskers" / "John's dog | is named Rex". A possessive names whose, the noun
@@ -122,9 +125,6 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
  * things of two of the owner's things. Null otherwise (one noun, "Maya's appointment" / "Maya's
  * dentist appointment", or a text that names both).
  */
-/** How `twoSubjects` names the reading of two things of one owner, so the frame does not count the owner twice. */
-export const OWNER_READING = 'two subjects of one owner'
-
 function ownedThings(a: Reading, za: Reading['tokens'], b: Reading, zb: Reading['tokens']): string | null {
   const head = (r: Reading, z: Reading['tokens']): Reading['tokens'] | null => {
     const owner = z[0]
