@@ -8,7 +8,7 @@ import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
-import { AHEAD, DELTA, EAGER, OVER_BEFORE } from '../words/frame-cues.js'
+import { AFTER_NOUN, AHEAD, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 
@@ -56,6 +56,7 @@ import type { RawVerdict } from './verdict.js'
  *    "print" meet "printer", "contract" meet "contractor", "design" meet "designer", "office"
  *    meet "official". When every shared word is met only by a longer word of its root (two letters
  *    or more beyond it), the texts name two things.
+ * 11. **"A" thing is one of a kind.** Two dates of "a pride parade" date two parades.
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -88,6 +89,8 @@ export const FRAME_FACTORS = {
   personNotEvent: 0.5,
   /** A clashing number is one side of a score or a vote ("passed 7–2"), not an amount (sixth round). */
   tally: 0.4,
+  /** A time or date clash where each side tells of "a" thing of one kind: two of them (seventh round). */
+  twoOfAKind: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -307,6 +310,17 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${anchor[0]}"), not the event` })
     }
   }
+  // "Caroline went to a pride parade in June" / "... a pride parade in August": "a" brings in one
+  // of a kind, so two dates of "a" parade date two parades (seventh round). Every shared noun must
+  // head a phrase "a", "an", "another", "any" or "some" opens, or modify the noun after it, on
+  // both sides ("the pride parade" is one).
+  if (raw.check === 'value' && EVENT_VALUE.test(raw.reason) && anchor.length > 0) {
+    // Nouns only: a shared verb ("adopted") tells what was done, not which thing.
+    const noun = (r: Reading, k: string): boolean => r.tokens.some((t) => sameStem(t.stem, k) && nounWord(t))
+    const uses = anchor.filter((k) => !named(k, a, b) && !FIRST_PERSON_KEY.test(k) && noun(a, k) && noun(b, k)).map((k) => [k, ofAKind(a, k), ofAKind(b, k)] as const)
+    const one = uses.find(([, x, y]) => x === 1 && y === 1)
+    if (one && uses.every(([, x, y]) => x && y)) out.push({ factor: FRAME_FACTORS.twoOfAKind, note: `each side tells of "a ${one[0]}", two of them` })
+  }
   // A score or a vote ("passed 7–2", "won 3-1") is two counts of two sides, not an amount of the
   // other text's thing ("budget = 25k"); two tallies still compare.
   if (raw.check === 'value' && /^different number:/.test(raw.reason)) {
@@ -424,4 +438,23 @@ function otherKinds(a: Reading, b: Reading, clash: readonly string[]): [string, 
     return [x.lower, y.lower]
   }
   return null
+}
+
+/**
+ * How a text uses `k`: 1 when every use heads a phrase that "a", "an", "another", "any" or "some"
+ * opens (at most two lower-case words between: "a local comp") or modifies the noun after it ("my
+ * dance crew"), one at least the former; 2 when every use modifies; 0 otherwise ("the parade").
+ */
+function ofAKind(r: Reading, k: string): 0 | 1 | 2 {
+  let kind: 0 | 1 | 2 = 2
+  for (const [i, t] of r.tokens.entries()) {
+    if (!sameStem(t.stem, k)) continue
+    const n = r.tokens[i + 1]
+    if (n && !AFTER_NOUN.test(n.lower) && nounWord(n)) continue
+    const before = r.tokens.slice(Math.max(0, i - 3), i).reverse()
+    const j = before.findIndex((u) => INDEFINITE.test(u.lower))
+    if (j < 0 || !before.slice(0, j).every(nounWord)) return 0
+    kind = 1
+  }
+  return kind
 }

@@ -1,6 +1,6 @@
 import type { Reading } from '../read/reading.js'
 import { sentences, type Statement } from '../read/statement.js'
-import { twoSubjects } from '../read/subject.js'
+import { OWNER_READING, twoSubjects } from '../read/subject.js'
 import { labelHeadAt } from '../read/labels.js'
 import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './verdict.js'
@@ -143,8 +143,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     value *= FACTORS.embedded
     notes.push('the negation is in what someone urges or intends, not in what is')
   }
+  const frame = frameFactors(raw, a, b, sa, sb)
   const subjects = twoSubjects(a, b, raw.shared, [sa?.speaker ?? null, sb?.speaker ?? null])
-  if (subjects) {
+  // One cue counts once: the frame's "two dates of one person" already says the owner is all two
+  // things of one owner share.
+  if (subjects && !(subjects.startsWith(OWNER_READING) && frame.some((f) => f.note.startsWith('the texts share only who')))) {
     value *= FACTORS.twoSubjects
     notes.push(`maybe ${subjects}`)
   }
@@ -165,7 +168,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     notes.push(`said by ${sa.speaker} and by ${sb.speaker}`)
   }
   // Whether the two texts are about one thing beside what differs (claim-frame.ts).
-  for (const f of frameFactors(raw, a, b, sa, sb)) {
+  for (const f of frame) {
     value *= f.factor
     notes.push(f.note)
   }

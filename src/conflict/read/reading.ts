@@ -1,7 +1,7 @@
 import { ANTONYMS, WORDNET_POLES } from '../words/poles.js'
 import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
-import { EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
+import { ACTIVITY_BEFORE, EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
 import { RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
@@ -411,6 +411,7 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     const measured = i > 0 && /^\d/.test(tokens[i - 1]!.lower) && /^\s*$/.test(norm.slice(tokens[i - 1]!.end, t.start))
     for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? (predicative(tokens, i, norm) ? WORDNET_POLES.get(t.stem) : undefined) ?? []) {
       if (measured && p.group === 'units') continue
+      if (p.group === 'progress' && noProgressState(tokens, i, norm)) continue
       // A listed word's own forms only: "done" is finished, "did" and "doing" are not (words/poles.ts).
       if (p.forms && !p.forms.has(regularStem(t.lower)) && !p.forms.has(t.lower)) continue
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
@@ -424,6 +425,23 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     }
   })
   return out
+}
+
+/**
+ * Whether a progress word at `i` names no state of progress: "progress" outside "in progress"; an
+ * -ing word after a verb of liking, starting or going, a preposition, "like" or a list's comma
+ * ("hated running", "activities like running, reading"), or before the object it acts on
+ * ("running my own studio"). "The job is still running", "tests running" keep their state.
+ */
+function noProgressState(tokens: readonly Token[], i: number, norm: string): boolean {
+  const t = tokens[i]!
+  const prev = tokens[i - 1]
+  // "progress" is a state only "in progress"; "my progress", "students progress" are no state.
+  if (t.lower === 'progress') return prev?.lower !== 'in'
+  if (!/ing$/.test(t.lower)) return false
+  const next = tokens[i + 1]
+  if (next && DETERMINER.test(next.lower) && /^\s+$/.test(norm.slice(t.end, next.start))) return true
+  return !!prev && (ACTIVITY_BEFORE.test(prev.lower) || !!ANTONYMS.get(prev.stem)?.some((p) => p.group === 'preference') || /,\s*$/.test(norm.slice(prev.end, t.start)))
 }
 
 /**

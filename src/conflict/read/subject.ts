@@ -1,5 +1,6 @@
 import { NOUN_ALIASES, type Reading } from './reading.js'
 import { STOPWORDS } from '../words/stopwords.js'
+import { GENERAL_NOUNS } from '../words/classes.js'
 import { stem } from './stem.js'
 import { hasStem, sameStem } from './same-stem.js'
 
@@ -34,7 +35,7 @@ const PREDICATE = new Set([
 const AUX = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'can', 'cannot', 'will', 'would', 'should', 'must', 'may', 'might', 'do', 'does', 'did', 'not', 'never'])
 // Openers that are no subject of their own: pronouns, first and second person, "there", a determiner alone.
 const NO_SUBJECT = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it', 'this', 'that', 'these', 'those', 'there', 'here', 'me', 'us', 'one', 'someone', 'everyone', 'anyone', 'nobody', 'everybody'])
-const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both', 'new', 'current'])
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both'])
 const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
 // Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
 const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
@@ -105,8 +106,37 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
       return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`
     }
   }
+  const owned = ownedThings(a, za.tokens, b, zb.tokens)
+  if (owned) return owned
   if (shared.some((k) => hasStem(sa, k) || hasStem(sb, k))) return null
   if ([...sa].some((s) => hasStem(sb, s))) return null
   const words = (r: Reading, s: ReadonlySet<string>): string => r.tokens.filter((t) => s.has(t.stem)).map((t) => t.lower).join(' ') || [...s].join(' ')
   return `two subjects: "${words(a, sa)}" vs "${words(b, sb)}"`
+}
+
+/** How `twoSubjects` names the reading of two things of one owner, so the frame does not count the owner twice. */
+export const OWNER_READING = 'two subjects of one owner'
+
+/**
+ * Two things of one owner: "Ben's commute | is 40 minutes" / "Ben's lunch break | is 30 minutes",
+ * "John's cat | is named Whiskers" / "John's dog | is named Rex". A possessive names whose, the noun
+ * after it which thing (seventh round): when both subjects open with the same owner and go on to
+ * nouns that share no word, and neither text names the other's thing anywhere, the texts say
+ * things of two of the owner's things. Null otherwise (one noun, "Maya's appointment" / "Maya's
+ * dentist appointment", or a text that names both).
+ */
+function ownedThings(a: Reading, za: Reading['tokens'], b: Reading, zb: Reading['tokens']): string | null {
+  const head = (r: Reading, z: Reading['tokens']): Reading['tokens'] | null => {
+    const owner = z[0]
+    if (!owner || z[1]?.lower !== 's' || !/^['’]s\b/.test(r.norm.slice(owner.end))) return null
+    const rest = z.slice(2).filter((t) => !isFunction(t))
+    return rest.length ? rest : null
+  }
+  const [ha, hb] = [head(a, za), head(b, zb)]
+  if (!ha || !hb || !sameStem(za[0]!.stem, zb[0]!.stem)) return null
+  // A general noun may name the other's thing: "Noor's son is 7" / "Noor's boy is nine".
+  if ([...ha, ...hb].some((t) => GENERAL_NOUNS.has(t.lower.replace(/s$/, '')))) return null
+  if (ha.some((t) => hasStem(b.content, t.stem)) || hb.some((t) => hasStem(a.content, t.stem))) return null
+  const words = (h: Reading['tokens']): string => h.map((t) => t.lower).join(' ')
+  return `${OWNER_READING}: "${words(ha)}" vs "${words(hb)}"`
 }

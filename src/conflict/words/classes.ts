@@ -72,3 +72,11 @@ primary secondary main
 `
 
 export const CONTRAST: ReadonlySet<string> = new Set(CONTRAST_TEXT.trim().split(/\s+/))
+
+/**
+ * Nouns general enough to name another noun's thing ("Noor's son" is "Noor's boy", "the cat" her
+ * "pet"): an owner's two things are two only when neither is one of these (seventh round).
+ */
+export const GENERAL_NOUNS: ReadonlySet<string> = new Set(
+  'boy girl kid child children baby guy one thing stuff pet animal'.split(' '),
+)

@@ -14,3 +14,9 @@ export const DELTA: RegExp = /\b(?:\d+|one|two|three|four|five|six|seven|eight|n
 
 /** Negated verbs that say eagerness or surprise, not that something is not: "can't wait 'til my studio opens", "couldn't believe it". */
 export const EAGER: RegExp = /\b(?:can not|cannot|can't|could not|couldn't)\s+(?:wait|believe|help)\b/i
+
+/** Determiners that bring in a new one of a kind, or none in particular: "went to a pride parade", "another interview", "any dance comps". */
+export const INDEFINITE: RegExp = /^(?:a|an|another|any|some)$/i
+
+/** Words that follow a noun without being a noun it modifies ("a local comp last year", "a comp near me"), beside the function words. */
+export const AFTER_NOUN: RegExp = /^(?:last|next|near|ago)$/

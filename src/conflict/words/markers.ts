@@ -16,3 +16,11 @@ export const ADDITIVE: RegExp = /\b(?:also|too|as well|additionally|plus|in addi
 
 /** Markers that one observation adds to another rather than replacing it ("also speaks French"). */
 export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'additionally', 'another', 'besides', 'aswell'])
+
+/**
+ * Words after which an -ing word names an activity, not a state of progress, beside the words of
+ * liking and disliking (words/preferences.ts): "started running", "activities like running", "good
+ * at running" (seventh round). A process still running stands after "is", "still" or a noun ("the
+ * backup is still running").
+ */
+export const ACTIVITY_BEFORE: RegExp = /^(?:start|stop|tr[iy]|miss)\w*$|^(?:began|begin|quit|took|go|goes|went|as|at|about|for|of|from|by|including|and|or)$/
