@@ -16,7 +16,7 @@ import { benchQueries, factRowStream } from './fixtures.js'
  *
  *   npx tsx bench/rank-scale.ts [N=300000] [rounds=3] [profile.cpuprofile]
  *
- * Prints facts, first query ms, CPU µs per query (mean; wall p50 and p95 beside, noisy under load), postings the queries' terms hold, memories
+ * Prints facts, first query ms, CPU µs per query (mean, p50, p95; wall p50 and p95 beside, noisy under load), postings the queries' terms hold, memories
  * returned, and a checksum of the refs returned in order (equal checksums: the same answers).
  */
 const size = Number(process.argv[2] ?? 300_000)
@@ -59,13 +59,16 @@ async function main(): Promise<void> {
   const answers: string[][] = []
   const start = process.cpuUsage()
   t = performance.now()
-  const times: number[] = []
+  const times: number[] = [], cpus: number[] = []
   for (const q of queries) {
-    const s = performance.now()
+    const s = performance.now(), c = process.cpuUsage()
     answers.push(ask(q))
+    const used = process.cpuUsage(c)
+    cpus.push(used.user + used.system)
     times.push(performance.now() - s)
   }
   times.sort((a, b) => a - b)
+  cpus.sort((a, b) => a - b)
   const wall = performance.now() - t
   const cpu = process.cpuUsage(start)
   if (session && out) {
@@ -79,7 +82,7 @@ async function main(): Promise<void> {
   }
   const perQuery = (cpu.user + cpu.system) / queries.length
   console.log(
-    `facts ${size} first ${firstMs.toFixed(0)} ms cpu/query ${perQuery.toFixed(0)} us (wall mean ${((wall / queries.length) * 1000).toFixed(0)} us, p50 ${(times[times.length >> 1]! * 1000).toFixed(0)} us, p95 ${(times[Math.floor(times.length * 0.95)]! * 1000).toFixed(0)} us) ` +
+    `facts ${size} first ${firstMs.toFixed(0)} ms cpu/query mean ${perQuery.toFixed(0)} us p50 ${cpus[cpus.length >> 1]} us p95 ${cpus[Math.floor(cpus.length * 0.95)]} us (wall mean ${((wall / queries.length) * 1000).toFixed(0)} us, p50 ${(times[times.length >> 1]! * 1000).toFixed(0)} us, p95 ${(times[Math.floor(times.length * 0.95)]! * 1000).toFixed(0)} us) ` +
       `postings/query ${Math.round(postings / queries.length)} hits ${hits} checksum ${sum.toString(16)}`,
   )
 }
