@@ -49,10 +49,12 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * episode context lent by write-order neighbours; fused with vector similarity when an embedder
  * is set), then importance, recency and ref. That is a total order, so retrieve() is
  * deterministic for a fixed state (§4.3). The result is lazy: it is sorted only as far as it is
- * read, so packing a small budget never sorts a large store. See docs/retrieval.md.
+ * read, so packing a small budget never sorts a large store; read it before the store changes.
+ * See docs/retrieval.md.
  *
  * Cost (issues 15, 31): the query terms' postings, one lookup per match to keep the candidates
- * (none from the index's live documents), one comparison per match against a bounded selection of
+ * (none from the index's live documents, whose matches stay numbers: one comparison of scores
+ * each, and a Version only for those at or above the selection's floor), a bounded selection of
  * the best max(64, contextSources), one binary search in the write order per context source, and
  * O(log s) per memory read from that selection (s: it and the memories that borrowed context);
  * past the selection's last match, O(log m) per memory read among the m relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
