@@ -122,8 +122,6 @@ export class LexicalIndex {
    */
   #acc = new Float64Array(0)
   #touched = new Int32Array(64)
-  /** While a `matchLive` callback runs on the shared buffers (which hold its scores). */
-  #busy = false
 
   get size(): number {
     return this.#slotOf.size + (this.#pending?.size ?? 0)
@@ -334,17 +332,15 @@ export class LexicalIndex {
   /**
    * The live documents a query matches, as numbers: their slots and BM25 scores in two typed
    * arrays (in no particular order), handed to `use` together with a lookup of any document's
-   * score by ref that holds while `use` runs. retrieve() starts here (src/facts/rank.ts): it picks
+   * score by ref that holds while `use` runs (which must not query this index: the scores sit in
+   * the buffer every query shares). retrieve() starts here (src/facts/rank.ts): it picks
    * the best matches on the numbers and makes Versions of those alone, and looks up the scores of
    * the few context neighbours by ref, without a Map of every match.
    */
   matchLive<T>(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, use: (matches: LiveMatches) => T): T {
-    // A query run from inside `use` gets arrays of its own: the shared ones hold this one's scores.
-    const shared = !this.#busy
-    if (shared && this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
-    const acc = shared ? this.#acc : new Float64Array(this.#refs.length)
-    let touched = shared ? this.#touched : new Int32Array(64)
-    let count = 0
+    if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
+    const acc = this.#acc
+    let touched = this.#touched, count = 0
     if (this.size > 0) {
       this.#accumulate(queryTerms, k1, b, acc, (slot) => {
         if (count === touched.length) {
@@ -355,7 +351,7 @@ export class LexicalIndex {
         touched[count++] = slot
       })
     }
-    if (shared) this.#touched = touched
+    this.#touched = touched
     const live = this.#live, docs = this.#docs
     let n = 0
     for (let i = 0; i < count; i++) if (live[touched[i]!] === 1) n++
@@ -376,11 +372,9 @@ export class LexicalIndex {
         return slot === undefined ? 0 : acc[slot]!
       },
     }
-    if (shared) this.#busy = true
     try {
       return use(matches)
     } finally {
-      if (shared) this.#busy = false
       // Cleared for the next query: only the touched slots were set.
       for (let i = 0; i < count; i++) acc[touched[i]!] = 0
     }
@@ -425,11 +419,9 @@ export class LexicalIndex {
       .slice(0, probe)
     // Scores add up in the buffer matchLive uses (all zero between calls), over the touched slots:
     // no Map entry per posting. The same sums in the same order as a Map gave, so the same top k.
-    // While a matchLive callback runs, the shared buffers hold its scores: this one gets its own.
-    const shared = !this.#busy
-    if (shared && this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
-    const acc = shared ? this.#acc : new Float64Array(this.#refs.length)
-    let touched = shared ? this.#touched : new Int32Array(64), count = 0
+    if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
+    const acc = this.#acc
+    let touched = this.#touched, count = 0
     for (const [t, df] of rare) {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
       const p = this.#postings.get(t)!
@@ -439,8 +431,7 @@ export class LexicalIndex {
           if (count === touched.length) {
             const grown = new Int32Array(count * 2)
             grown.set(touched)
-            touched = grown
-            if (shared) this.#touched = grown
+            this.#touched = touched = grown
           }
           touched[count++] = slot
         }
