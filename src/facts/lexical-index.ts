@@ -21,6 +21,19 @@ export interface TermScores {
   forEach(callback: (score: number, ref: string) => void): void
 }
 
+/** The live documents a query matched (`LexicalIndex.matchLive`). */
+export interface LiveMatches {
+  /** How many live documents matched. */
+  readonly count: number
+  /** Slot and score of each live match (`count` of each), in no particular order. */
+  readonly slots: Int32Array
+  readonly scores: Float64Array
+  /** The doc attached to a slot (see `attach`), as long as the index is unchanged. */
+  doc(slot: number): unknown
+  /** The query's score of an indexed document, 0 when it matched nothing: only while the callback runs. */
+  scoreOf(ref: string): number
+}
+
 // Below this many matches the scores are copied into a small Map, which is faster to probe than
 // the index's slot table; above it they are read from the slot-indexed array directly.
 const SMALL = 4096
@@ -89,7 +102,7 @@ export class LexicalIndex {
   #totalLength = 0
   /**
    * Per slot: what the owner attached to the document (FactState: its Version) and whether it is
-   * live (FactState: current). `scoreLive` reads these instead of looking each match up by ref.
+   * live (FactState: current). `matchLive` reads these instead of looking each match up by ref.
    */
   readonly #docs: unknown[] = []
   #live = new Uint8Array(64)
@@ -210,7 +223,7 @@ export class LexicalIndex {
     return index
   }
 
-  /** Attaches `doc` to an indexed document (see `scoreLive`); false when `ref` is not indexed. */
+  /** Attaches `doc` to an indexed document (see `matchLive`); false when `ref` is not indexed. */
   attach(ref: string, doc: unknown): boolean {
     let slot = this.#slotOf.get(ref)
     if (slot === undefined) {
@@ -224,7 +237,7 @@ export class LexicalIndex {
     return true
   }
 
-  /** Marks a document live or not (see `scoreLive`); unknown refs are ignored. */
+  /** Marks a document live or not (see `matchLive`); unknown refs are ignored. */
   mark(ref: string, live: boolean): void {
     const slot = this.#slot(ref)
     if (slot !== undefined) this.#live[slot] = live ? 1 : 0
@@ -308,31 +321,63 @@ export class LexicalIndex {
 
   /**
    * As `score`, for the live documents only, each handed over with the doc attached to it, in no
-   * particular order: retrieve() starts here, without a lookup per match.
+   * particular order, without a lookup per match.
    */
   scoreLive(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, each: (score: number, doc: unknown) => void): void {
-    if (this.size === 0) return
+    // The matches are copied out before `each` runs (it may query again).
+    const m = this.matchLive(queryTerms, k1, b, (matches) => matches)
+    for (let i = 0; i < m.count; i++) each(m.scores[i]!, m.doc(m.slots[i]!))
+  }
+
+  /**
+   * The live documents a query matches, as numbers: their slots and BM25 scores in two typed
+   * arrays (in no particular order), handed to `use` together with a lookup of any document's
+   * score by ref that holds while `use` runs (which must not query this index: the scores sit in
+   * the buffer every query shares). retrieve() starts here (src/facts/rank.ts): it picks
+   * the best matches on the numbers and makes Versions of those alone, and looks up the scores of
+   * the few context neighbours by ref, without a Map of every match.
+   */
+  matchLive<T>(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, use: (matches: LiveMatches) => T): T {
     if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
     const acc = this.#acc
-    let count = 0
-    this.#accumulate(queryTerms, k1, b, acc, (slot) => {
-      if (count === this.#touched.length) {
-        const grown = new Int32Array(count * 2)
-        grown.set(this.#touched)
-        this.#touched = grown
-      }
-      this.#touched[count++] = slot
-    })
-    const live = this.#live, docs = this.#docs, touched = this.#touched
-    // Read, then cleared for the next query, before `each` runs (it may query again).
-    const scores = new Float64Array(count)
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i]!
-      scores[i] = acc[slot]!
-      acc[slot] = 0
+    let touched = this.#touched, count = 0
+    if (this.size > 0) {
+      this.#accumulate(queryTerms, k1, b, acc, (slot) => {
+        if (count === touched.length) {
+          const grown = new Int32Array(count * 2)
+          grown.set(touched)
+          touched = grown
+        }
+        touched[count++] = slot
+      })
     }
-    const slots = touched.slice(0, count)
-    for (let i = 0; i < count; i++) if (live[slots[i]!] === 1) each(scores[i]!, docs[slots[i]!])
+    this.#touched = touched
+    const live = this.#live, docs = this.#docs
+    let n = 0
+    for (let i = 0; i < count; i++) if (live[touched[i]!] === 1) n++
+    const slots = new Int32Array(n), scores = new Float64Array(n)
+    for (let i = 0, j = 0; i < count; i++) {
+      const slot = touched[i]!
+      if (live[slot] !== 1) continue
+      slots[j] = slot
+      scores[j++] = acc[slot]!
+    }
+    const matches: LiveMatches = {
+      count: n,
+      slots,
+      scores,
+      doc: (slot) => docs[slot],
+      scoreOf: (ref) => {
+        const slot = this.#slot(ref)
+        return slot === undefined ? 0 : acc[slot]!
+      },
+    }
+    try {
+      return use(matches)
+    } finally {
+      // Cleared for the next query: only the touched slots were set.
+      for (let i = 0; i < count; i++) acc[touched[i]!] = 0
+    }
   }
 
   /** Adds the query's BM25 scores into `acc` (zero where untouched); `touch` hears each slot the first time it scores. */
@@ -372,7 +417,7 @@ export class LexicalIndex {
       .filter(([, df]) => df > own && df <= maxDf)
       .sort((x, y) => x[1] - y[1])
       .slice(0, probe)
-    // Scores add up in the buffer scoreLive uses (all zero between calls), over the touched slots:
+    // Scores add up in the buffer matchLive uses (all zero between calls), over the touched slots:
     // no Map entry per posting. The same sums in the same order as a Map gave, so the same top k.
     if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
     const acc = this.#acc

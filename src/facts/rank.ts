@@ -1,5 +1,5 @@
 import { cosine } from './embedder.js'
-import type { LexicalIndex } from './lexical-index.js'
+import type { LexicalIndex, LiveMatches } from './lexical-index.js'
 import { terms } from './text.js'
 import type { RankParams } from './types.js'
 import type { Version } from './version.js'
@@ -49,10 +49,12 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * episode context lent by write-order neighbours; fused with vector similarity when an embedder
  * is set), then importance, recency and ref. That is a total order, so retrieve() is
  * deterministic for a fixed state (§4.3). The result is lazy: it is sorted only as far as it is
- * read, so packing a small budget never sorts a large store. See docs/retrieval.md.
+ * read, so packing a small budget never sorts a large store; read it before the store changes.
+ * See docs/retrieval.md.
  *
  * Cost (issues 15, 31): the query terms' postings, one lookup per match to keep the candidates
- * (none from the index's live documents), one comparison per match against a bounded selection of
+ * (none from the index's live documents, whose matches stay numbers: one comparison of scores
+ * each, and a Version only for those at or above the selection's floor), a bounded selection of
  * the best max(64, contextSources), one binary search in the write order per context source, and
  * O(log s) per memory read from that selection (s: it and the memories that borrowed context);
  * past the selection's last match, O(log m) per memory read among the m relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
@@ -75,45 +77,87 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   const byScore = (a: number, b: number): number => score[b]! - score[a]! || prior(items[a]!, items[b]!)
   // As many sources as the old loop `for (k = 0; k < contextSources; k++)` read.
   const sources = p.contextSources > 0 ? Math.ceil(p.contextSources) : 0
-  const first = new TopK(Math.max(FIRST, sources), (i) => score[i]!, byScore)
+  const size = Math.max(FIRST, sources)
+  const first = new TopK(size, (i) => score[i]!, byScore)
   const keep = (s: number, v: Version | undefined): void => {
     if (!(s > 0) || v === undefined) return
     items.push(v)
     score.push(s)
     first.offer(items.length - 1)
   }
-  if (ctx.lexical && qterms.size > 0) {
-    // The current facts are the index's live documents: no lookup per match.
-    if (ctx.liveInIndex) ctx.lexical.scoreLive(qterms, p.k1, p.b, (s, doc) => keep(s, doc as Version))
-    else ctx.lexical.score(qterms, p.k1, p.b).forEach((s, ref) => keep(s, c.get(ref)))
+  // How many matches there are; `items` holds them all, or (from the index's live documents) those
+  // at or above the selection's floor until `rest` adds the others.
+  let matched = 0
+  let rest = (): void => undefined
+  // Matches below the floor that borrowed context, already in `items` (`rest` skips them).
+  const lentBelow = new Set<Version>()
+
+  // The best matches by own score, best first, and the memories that borrowed context (added to
+  // `items`). `ownScore`: the score of a candidate that is a match not yet in `items`, else 0.
+  const relevance = (ownScore: (v: Version) => number): { best: number[]; lent: number[] } => {
+    const taken = items.length
+    const best = first.sorted()
+    const lent: number[] = []
+    if (p.context > 0 && p.contextReach > 0 && matched > 0) {
+      const loans = contextLoans(best.slice(0, Math.min(sources, best.length)), score, items, c, p)
+      // A match that borrows adds the loan to its own score (one probe of the small loan map per
+      // match in `items`, rather than a map of every match); the others enter with the loan alone,
+      // added to their own score if they are matches left below the floor.
+      for (let i = 0; i < taken && loans.size > 0; i++) {
+        const loan = loans.get(items[i]!)
+        if (loan === undefined) continue
+        score[i]! += loan
+        lent.push(i)
+        loans.delete(items[i]!)
+      }
+      for (const [v, loan] of loans) {
+        const own = ownScore(v)
+        if (own > 0) lentBelow.add(v)
+        lent.push(items.length)
+        items.push(v)
+        score.push(own)
+        score[items.length - 1]! += loan
+      }
+    }
+    return { best, lent }
   }
-  const matched = items.length
-  // The best matches by own score, best first; every other match comes after the last of them.
-  const best = first.sorted()
+
+  let gathered = { best: [] as number[], lent: [] as number[] }
+  if (ctx.lexical && qterms.size > 0 && ctx.liveInIndex) {
+    // The current facts are the index's live documents, scored as numbers: only the matches at or
+    // above the size-th best score (the floor) can be in the selection, so only they become
+    // Versions now; the scores of context neighbours below it are read from the index.
+    gathered = ctx.lexical.matchLive(qterms, p.k1, p.b, (m) => {
+      matched = m.count
+      const { slots, scores } = m
+      const taken = selection(m, size)
+      for (const j of taken) keep(scores[j]!, m.doc(slots[j]!) as Version)
+      rest = () => {
+        rest = () => undefined
+        const inItems = new Uint8Array(slots.length)
+        for (const j of taken) inItems[j] = 1
+        for (let j = 0; j < slots.length; j++) {
+          if (inItems[j] === 1) continue
+          const v = m.doc(slots[j]!) as Version | undefined
+          if (v === undefined || lentBelow.has(v)) continue
+          items.push(v)
+          score.push(scores[j]!)
+        }
+      }
+      return relevance((v) => m.scoreOf(v.ref))
+    })
+  } else {
+    if (ctx.lexical && qterms.size > 0) ctx.lexical.score(qterms, p.k1, p.b).forEach((s, ref) => keep(s, c.get(ref)))
+    matched = items.length
+    gathered = relevance(() => 0)
+  }
+  const { best, lent } = gathered
+  // Every match outside `best` comes after the last of them.
   const line = best.length > 0 ? best[best.length - 1]! : -1
   const lineScore = line < 0 ? 0 : score[line]!
 
-  const lent: number[] = []
-  if (p.context > 0 && p.contextReach > 0 && matched > 0) {
-    const loans = contextLoans(best.slice(0, Math.min(sources, best.length)), score, items, c, p)
-    // A match that borrows adds the loan to its own score (one probe of the small loan map per
-    // match, rather than a map of every match); the others enter with the loan alone.
-    for (let i = 0; i < matched && loans.size > 0; i++) {
-      const loan = loans.get(items[i]!)
-      if (loan === undefined) continue
-      score[i]! += loan
-      lent.push(i)
-      loans.delete(items[i]!)
-    }
-    for (const [v, loan] of loans) {
-      lent.push(items.length)
-      items.push(v)
-      score.push(0)
-      score[items.length - 1]! += loan
-    }
-  }
-
   if (ctx.queryVector && ctx.vectors) {
+    rest()
     const scores = new Map<string, number>()
     for (let i = 0; i < items.length; i++) scores.set(items[i]!.ref, score[i]!)
     return fuse(c.inWriteOrder(), scores, ctx.queryVector, ctx.vectors)
@@ -127,9 +171,16 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   const head = matched > best.length ? new Set<number>([...best, ...lent]) : null
   const relevant: Iterable<number> = head && own
     ? new Headed([...head], byScore, (i) => score[i]! > own.score || (score[i] === own.score && prior(items[i]!, own.version) <= 0),
-      () => new BestFirst(Array.from(items, (_, i) => i), score, items, byScore))
+      () => {
+        rest()
+        return new BestFirst(Array.from(items, (_, i) => i), score, items, byScore)
+      })
     : new LazySorted(Array.from(items, (_, i) => i), byScore)
-  return new Ranked(items, relevant, () => (ctx.matchesOnly ? [] : tail(c.inWriteOrder(), new Set(items))))
+  return new Ranked(items, relevant, () => {
+    if (ctx.matchesOnly) return []
+    rest()
+    return tail(c.inWriteOrder(), new Set(items))
+  })
 }
 
 /**
@@ -441,6 +492,66 @@ function better(k: Keys, a: number, b: number): boolean {
   const ia = k.importance[a]!, ib = k.importance[b]!
   if (ia !== ib) return ia > ib
   return k.writtenAt[a]! > k.writtenAt[b]!
+}
+
+/**
+ * Positions (in `m`) of the matches that may be among the best `size` by own score, importance,
+ * recency and ref: every other match has at least `size` matches strictly before it on the numbers.
+ * One pass over the scores finds the size-th best (the floor); when many matches share it (templated
+ * facts tie by the thousand), those at the floor are split on importance and write time, read
+ * from their versions alone.
+ */
+function selection(m: LiveMatches, size: number): number[] {
+  const { scores } = m
+  const floor = m.count > size ? kthLargest(scores, size) : 0
+  const taken: number[] = []
+  for (let j = 0; j < m.count; j++) if (scores[j]! >= floor) taken.push(j)
+  if (taken.length <= 4 * size) return taken
+  const n = taken.length
+  const keys = { score: new Float64Array(n), importance: new Float64Array(n), writtenAt: new Float64Array(n) }
+  const local: number[] = []
+  for (let i = 0; i < n; i++) {
+    const j = taken[i]!, v = m.doc(m.slots[j]!) as Version | undefined
+    // `prior` orders a NaN key as equal to any other (damaged records): not a total order on numbers.
+    if (v === undefined || Number.isNaN(v.importance) || Number.isNaN(v.body.writtenAt)) return taken
+    keys.score[i] = scores[j]!
+    keys.importance[i] = v.importance
+    keys.writtenAt[i] = v.body.writtenAt
+    local.push(i)
+  }
+  const cut = kthBest(local, keys, size)
+  return taken.filter((_, i) => !better(keys, cut, i))
+}
+
+/** The k-th largest of `xs` (counting repeats; more than k of them): a heap of k numbers, smallest on top. */
+function kthLargest(xs: Float64Array, k: number): number {
+  const h = new Float64Array(k)
+  let n = 0
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!
+    if (n < k) {
+      let j = n++
+      while (j > 0) {
+        const parent = (j - 1) >> 1
+        if (h[parent]! <= x) break
+        h[j] = h[parent]!
+        j = parent
+      }
+      h[j] = x
+    } else if (x > h[0]!) {
+      let j = 0
+      for (;;) {
+        let c = 2 * j + 1
+        if (c >= k) break
+        if (c + 1 < k && h[c + 1]! < h[c]!) c++
+        if (h[c]! >= x) break
+        h[j] = h[c]!
+        j = c
+      }
+      h[j] = x
+    }
+  }
+  return h[0]!
 }
 
 /** The index whose keys are the k-th best among `indices` (more than k of them): a heap of k, worst on top. */
