@@ -7,9 +7,10 @@ import type { Decoded } from '../../src/sync/codec.js'
 import { PoolSync } from '../../src/sync/pool-sync.js'
 
 /**
- * PoolSync's decode memo (pool-sync.ts `decode`, `pruneDecoded`) against a model of the walk it
- * replaced: `pruneDecoded` drops the entries of keys absent from the document, all of them, and
- * only once the memo holds more keys than the document. A decode hit returns the very object of
+ * PoolSync's decode memo (pool-sync.ts `decode`, `pruneDecoded`) against a model of its walk:
+ * `pruneDecoded` drops the entries of keys absent from the document, all of them, and only once
+ * the memo holds more keys than the document. A prune that does not walk the whole memo (issue 31)
+ * must pass it first. A decode hit returns the very object of
  * the first decode (the signature verdicts a pass judges with are kept per object), so an entry
  * dropped at another moment than the walk's shows as a fresh object where the model has the old
  * one. f956fe6 (reverted after the 100k sync bench hung on the first forget after the join) dropped
