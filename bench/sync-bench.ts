@@ -160,15 +160,24 @@ async function device(identity: Identity): Promise<Memory> {
 const token = (owner: Identity, pool: PoolId, sub: Identity): Promise<string> =>
   createPoolToken(owner, { pool, sub: sub.did, write: true, expiresAt: Date.now() + HOUR })
 
-/** Resolves once `probe` holds, checked on every sync status notification of `mem` (and once now). */
-async function untilStatus(mem: Memory, probe: (s: SyncStatus) => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+/**
+ * Resolves once `probe` holds, checked on every sync status notification of `mem` (and once now).
+ * A timeout says what was waited for, the last status heard and the process's CPU time meanwhile:
+ * a wait that ran out on a loaded machine used its time, a hang sat idle.
+ */
+async function untilStatus(mem: Memory, probe: (s: SyncStatus) => Promise<boolean> | boolean, timeoutMs = 60_000, what = 'a status'): Promise<void> {
   let stop: (() => void) | undefined
+  const cpu = process.cpuUsage()
   try {
     await new Promise<void>((ok, fail) => {
       let busy = false
       let again = false
       let latest: SyncStatus | null = null
-      const timer = setTimeout(() => fail(new Error(`sync bench: condition not met within ${timeoutMs} ms`)), timeoutMs)
+      const timer = setTimeout(() => {
+        const used = process.cpuUsage(cpu)
+        const last = latest?.pools.map((p) => `${p.state} ${p.records} records, pending ${p.pending.incoming}/${p.pending.outgoing}`).join('; ') ?? 'none'
+        fail(new Error(`sync bench: ${what} not met within ${timeoutMs} ms (last status: ${last}; process CPU meanwhile ${((used.user + used.system) / 1e6).toFixed(1)} s)`))
+      }, timeoutMs)
       const check = async (): Promise<void> => {
         if (busy) {
           again = true
@@ -210,7 +219,7 @@ const sizeOf = async (mem: Memory, pool: PoolId): Promise<number> => (await mem.
 /** Both devices done with everything pending (A's post-write maintenance, both sync loops). */
 async function settled(a: Memory, b: Memory): Promise<void> {
   await a.pools.flush()
-  await Promise.all([untilStatus(a, (s) => s.state === 'synced'), untilStatus(b, (s) => s.state === 'synced')])
+  await Promise.all([untilStatus(a, (s) => s.state === 'synced', 60_000, 'A synced'), untilStatus(b, (s) => s.state === 'synced', 60_000, 'B synced')])
 }
 
 /** A forgets one memory; resolves with the ms until B's `pools.info` no longer counts it, once both devices settled again. */
@@ -221,7 +230,7 @@ async function timedForget(a: Memory, b: Memory, pool: PoolId, id: string): Prom
     if ((await sizeOf(b, pool)) >= before) return false
     stopped = performance.now()
     return true
-  })
+  }, 60_000, `B's pools.info below ${before} after A's forget`)
   const start = performance.now()
   const forgotten = a.pools.forget(id)
   await seen

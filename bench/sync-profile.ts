@@ -14,7 +14,7 @@ import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-f
  * a new device joining a pool of N (`join.cpuprofile`), then from B's `synced` until `mem.facts` answers
  * with the pool's fact view (`factview.cpuprofile`, the view written after a big join), then writes into the synced pool
  * (`writes.cpuprofile`), then A forgetting memories of it until B no longer counts them, after one
- * unmeasured forget (`forgets.cpuprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
+ * first forget profiled apart (`first-forget.cpuprofile`: it also compacts the join's rows), then five (`forgets.cpuprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
  */
 const size = Number(process.argv[2] ?? 10_000)
 const out = process.argv[3] ?? '.'
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   console.log(`20 writes: ${Math.round(performance.now() - t)} ms`)
   writeFileSync(`${out}/writes.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
 
-  // As the sync bench: memories spread over the pool, the first forget (it also compacts the join's update rows) not profiled.
+  // As the sync bench: memories spread over the pool, the first forget (it also compacts the join's update rows) profiled apart.
   const ids = Array.from({ length: 6 }, (_, i) => records[Math.floor(((i + 0.5) * records.length) / 6)]!.id)
   let held = size + inputs.length
   const forget = async (id: string): Promise<number> => {
@@ -75,7 +75,9 @@ async function main(): Promise<void> {
     await until(b, pool, --held, true)
     return performance.now() - t0
   }
+  await session.post('Profiler.start')
   console.log(`first forget: ${Math.round(await forget(ids[0]!))} ms`)
+  writeFileSync(`${out}/first-forget.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
   await session.post('Profiler.start')
   const times: number[] = []
   for (const id of ids.slice(1)) times.push(await forget(id))

@@ -11,8 +11,10 @@ export interface UpdateRow {
   readonly update: Uint8Array
   /**
    * What a compacted row holds: the structs of one client whose clocks start in one chunk
-   * (`s:<client>:<chunk>`), the delete set (`ds`), or the updates still waiting for what they
-   * depend on (`pending`). Absent on an appended update.
+   * (`s:<client>:<chunk>`, and `s:<client>:<chunk>:<first clock>` for a run cut around a large
+   * value) with the deletions among them, or the updates still waiting for what they depend on
+   * (`pending`). A store compacted before 0.3.0 also holds the whole delete set in one row (`ds`):
+   * the next compaction folds it into the chunks (`UpdateLog.load`). Absent on an appended update.
    */
   readonly part?: string
   /**
@@ -35,6 +37,7 @@ export const CHUNK_CLOCKS = 256
 /** Clocks per chunk of a part without `clocks` (store format 1, memweave 0.2.0). */
 const FORMAT_1_CHUNK_CLOCKS = 4096
 
+/** The whole delete set in one row, written by compactions before 0.3.0: read, and dropped by the next compaction. */
 const DS_PART = 'ds'
 const PENDING_PART = 'pending'
 const structPart = (client: number, chunk: number): string => `s:${client}:${chunk}`
@@ -109,12 +112,28 @@ function runsOf(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, chunk: nu
   return runs
 }
 
-/** One run as a V1 update with an empty delete set. */
+/**
+ * One run as a V1 update: its structs, and the deletions among them as its delete set. Each part
+ * carries its own clocks' deletions, so a compaction writes what it rewrites and nothing more: a
+ * delete set of the whole document in a row of its own (`ds`, before 0.3.0) was encoded from every
+ * struct of the pool at each compaction (`Y.createDeleteSetFromStructStore`: 0.75 s of five forgets
+ * at 100k records, issue 31). A deletion is a transaction that touches the deleted clocks
+ * (`noteTransaction`), so the run holding them is rewritten with it.
+ */
 function encodeRun(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, run: Run): Uint8Array {
   const encoder = new Y.UpdateEncoderV1()
   encoding.writeVarUint(encoder.restEncoder, 1)
   writeStructRun(encoder, client, structs, run.from, run.to, run.clock)
-  encoding.writeVarUint(encoder.restEncoder, 0)
+  const deleted: Array<{ clock: number; len: number }> = []
+  for (let k = run.from; k < run.to; k++) {
+    const s = structs[k]!
+    if (!s.deleted) continue
+    const last = deleted.at(-1)
+    // Yjs merges neighbouring ranges when it writes a delete set: so does this.
+    if (last && last.clock + last.len === s.id.clock) last.len += s.length
+    else deleted.push({ clock: s.id.clock, len: s.length })
+  }
+  writeDeleteSet(encoder, { clients: deleted.length ? new Map([[client, deleted]]) : new Map() })
   return encoder.toUint8Array()
 }
 
@@ -122,14 +141,6 @@ function encodeRun(structs: ReadonlyArray<Y.Item | Y.GC>, client: number, run: R
 function chunkOf(part: string): string {
   const parts = part.split(':')
   return parts.length > 3 ? parts.slice(0, 3).join(':') : part
-}
-
-/** The document's delete set as a V1 update without structs. */
-function encodeDeleteSet(doc: Y.Doc): Uint8Array {
-  const encoder = new Y.UpdateEncoderV1()
-  encoding.writeVarUint(encoder.restEncoder, 0)
-  writeDeleteSet(encoder, Y.createDeleteSetFromStructStore(doc.store) as unknown as Parameters<typeof writeDeleteSet>[1])
-  return encoder.toUint8Array()
 }
 
 /** Parts in the order a load applies them: each client's chunks in clock order (no struct waits for an earlier one), then the rest. */
@@ -150,7 +161,8 @@ function partOrder(row: UpdateRow): [number, number, number] {
  * are dropped in the same transaction.
  *
  * A compacted log is a set of parts written from the live document: each client's structs in
- * chunks of CHUNK_CLOCKS clocks, its delete set, and its pending updates. A compaction rewrites
+ * chunks of CHUNK_CLOCKS clocks, each with the deletions among its structs, and the pending
+ * updates. A compaction rewrites
  * only the chunks that transactions touched since the last one (`noteTransaction`: new structs,
  * deleted ones, and the structs Yjs merged them with) and drops the appended rows, which those
  * chunks now hold. Writing the whole state instead (`Y.encodeStateAsUpdate`) was O(pool) per
@@ -170,6 +182,8 @@ export class UpdateLog {
   #appended: number[] = []
   /** Seq of each compacted part. */
   #parts = new Map<string, number>()
+  /** The names of the `s:` parts held, by chunk (`s:<client>:<chunk>`): a chunk's runs without a look at every part. */
+  #runs = new Map<string, Set<string>>()
   /**
    * Chunks touched since the last compaction, with the clock ranges touched in each (flat pairs),
    * or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session).
@@ -199,13 +213,19 @@ export class UpdateLog {
       const [x, y] = [partOrder(a), partOrder(b)]
       return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]
     })
-    this.#parts = new Map(parts.map((r) => [r.part!, r.seq!]))
+    this.#parts = new Map()
+    this.#runs = new Map()
+    for (const r of parts) this.#setPart(r.part!, r.seq!)
     this.#appended = appended.map((r) => r.seq!)
     // Appended rows of an earlier session: what they touched is not known here, so the next
     // compaction rewrites every chunk. So it does for parts of another chunk size (0.2.0's): their
     // names mean other clocks, and the one rewrite replaces them all (the re-chunk of format 2).
     const rechunk = parts.some((r) => r.part!.startsWith('s:') && r.clocks !== CHUNK_CLOCKS)
-    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk ? new Map() : null
+    // And for a delete set in a row of its own (a compaction before 0.3.0, or by such a build after
+    // a rollback): chunks it wrote carry no deletions, so the rewrite of every chunk folds them in
+    // and drops that row.
+    const separateDs = this.#parts.has(DS_PART)
+    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk && !separateDs ? new Map() : null
     return [...parts, ...appended].map((r) => r.update)
   }
 
@@ -252,26 +272,27 @@ export class UpdateLog {
   }
 
   /**
-   * Rewrites the chunks touched since the last compaction (all of them the first time), the delete
-   * set and the pending updates from the document, and drops the appended rows and the parts
-   * replaced, in one transaction. Drops the queue too: the document covers it, and a queued
+   * Rewrites the chunks touched since the last compaction (all of them the first time), each with
+   * its deletions, and the pending updates from the document, and drops the appended rows and the
+   * parts replaced, in one transaction. Drops the queue too: the document covers it, and a queued
    * update may still hold a value deleted since.
    */
   async compact(doc: Y.Doc): Promise<void> {
     this.#buffer = []
     const dirty = this.#dirty
     const chunks = new Set<string>(dirty?.keys() ?? [])
+    const puts: UpdateRow[] = []
+    const gone: string[] = []
     if (dirty === null) {
       for (const [client, structs] of doc.store.clients) {
         if (structs.length === 0) continue
         const end = structs.at(-1)!.id.clock + structs.at(-1)!.length
         for (let c = 0; c * CHUNK_CLOCKS < end; c++) chunks.add(structPart(client, c))
       }
-      // Parts the document has no structs for any more go too.
-      for (const part of this.#parts.keys()) if (part.startsWith('s:')) chunks.add(chunkOf(part))
+      // Parts the document has no structs for any more go too, and a delete set of its own (now in the chunks).
+      for (const chunk of this.#runs.keys()) chunks.add(chunk)
+      gone.push(DS_PART)
     }
-    const puts: UpdateRow[] = []
-    const gone: string[] = []
     for (const chunk of chunks) {
       const [, client, index] = chunk.split(':')
       const structs = doc.store.clients.get(Number(client))
@@ -287,9 +308,8 @@ export class UpdateLog {
         puts.push({ pool: this.#pool, update: encodeRun(structs!, Number(client), run), part: run.part, clocks: CHUNK_CLOCKS })
       }
       const names = new Set(runs.map((r) => r.part))
-      for (const part of this.#partsOf(chunk)) if (!names.has(part)) gone.push(part)
+      for (const part of this.#runs.get(chunk) ?? []) if (!names.has(part)) gone.push(part)
     }
-    puts.push({ pool: this.#pool, update: encodeDeleteSet(doc), part: DS_PART })
     const pending = [doc.store.pendingStructs?.update, doc.store.pendingDs].filter((u): u is Uint8Array => u instanceof Uint8Array)
     if (pending.length) puts.push({ pool: this.#pool, update: pending.length === 1 ? pending[0]! : Y.mergeUpdates(pending), part: PENDING_PART })
     else gone.push(PENDING_PART)
@@ -305,17 +325,27 @@ export class UpdateLog {
       if (drop.length) await tx.delete(TABLE, drop)
       return tx.put(TABLE, puts)
     })
-    for (const part of gone) this.#parts.delete(part)
-    puts.forEach((p, i) => this.#parts.set(p.part!, seqs[i] as number))
+    for (const part of gone) this.#deletePart(part)
+    puts.forEach((p, i) => this.#setPart(p.part!, seqs[i] as number))
     this.#appended = []
     this.#dirty = new Map()
   }
 
-  /** The parts of a chunk held now: `s:<client>:<chunk>` and its later runs. */
-  #partsOf(chunk: string): string[] {
-    const out: string[] = []
-    for (const part of this.#parts.keys()) if (part === chunk || part.startsWith(`${chunk}:`)) out.push(part)
-    return out
+  #setPart(part: string, seq: number): void {
+    this.#parts.set(part, seq)
+    if (!part.startsWith('s:')) return
+    const chunk = chunkOf(part)
+    const runs = this.#runs.get(chunk)
+    if (runs) runs.add(part)
+    else this.#runs.set(chunk, new Set([part]))
+  }
+
+  #deletePart(part: string): void {
+    if (!this.#parts.delete(part) || !part.startsWith('s:')) return
+    const chunk = chunkOf(part)
+    const runs = this.#runs.get(chunk)
+    runs?.delete(part)
+    if (runs?.size === 0) this.#runs.delete(chunk)
   }
 
   /** Removes every row of the pool (the pool stops being replicated here). */
@@ -327,6 +357,7 @@ export class UpdateLog {
     })
     this.#appended = []
     this.#parts.clear()
+    this.#runs.clear()
     this.#dirty = null
   }
 }

@@ -19,9 +19,14 @@ import type { PoolId } from '../../src/pools/types.js'
  * marks the store format 2 in that same transaction (a 0.2.0 build then refuses the store with
  * FORMAT_TOO_NEW rather than read or rewrite parts whose names mean other clocks), and no row
  * holds a forgotten memory's content.
+ *
+ * test/fixtures/sync-log/261c48c/ is the same pool's log compacted in store format 2 by 0.3.0 before
+ * each chunk carried its own deletions (commit 261c48c): the whole delete set in one row, `ds`.
+ * Today's build reads it and its first compaction folds that row into the chunks.
  */
 
-const FIXTURE = join(import.meta.dirname, '..', 'fixtures/sync-log/ee16973')
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures/sync-log')
+const FIXTURE = join(FIXTURES, 'ee16973')
 
 interface Expected {
   readonly pool: PoolId
@@ -35,8 +40,8 @@ interface Expected {
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes)
 
-async function rowsOf(dir: string): Promise<{ rows: UpdateRow[]; marker: FormatRow | undefined; doc: Y.Doc; pool: PoolId }> {
-  const e = await expected()
+async function rowsOf(dir: string, fixture = FIXTURE): Promise<{ rows: UpdateRow[]; marker: FormatRow | undefined; doc: Y.Doc; pool: PoolId }> {
+  const e = await expected(fixture)
   const storage = fileStorage({ dir })
   await storage.open()
   const rows = await storage.read(['syncUpdates'], (tx) => tx.where<UpdateRow>('syncUpdates', 'pool', e.pool))
@@ -47,8 +52,8 @@ async function rowsOf(dir: string): Promise<{ rows: UpdateRow[]; marker: FormatR
   return { rows, marker, doc, pool: e.pool }
 }
 
-async function expected(): Promise<Expected> {
-  return JSON.parse(await readFile(join(FIXTURE, 'expected.json'), 'utf8')) as Expected
+async function expected(fixture = FIXTURE): Promise<Expected> {
+  return JSON.parse(await readFile(join(fixture, 'expected.json'), 'utf8')) as Expected
 }
 
 async function openOwner(dir: string, e: Expected): Promise<Memory> {
@@ -106,6 +111,47 @@ test("a pool's log compacted by 0.2.0 in 4,096-clock parts is read, re-chunked a
   expect(memoryIds(now.doc)).toEqual(e.memories.filter((id) => id !== later).sort())
 
   // And a second open reads the format 2 parts as they are.
+  const again = await openOwner(dir, e)
+  expect((await again.pools.export(e.pool)).memories.map(exportedId).sort()).toEqual(e.memories.filter((id) => id !== later).sort())
+  await again.close()
+})
+
+test("a pool's log compacted in store format 2 with the delete set in a row of its own is read, and the next forget folds that row into the chunks", async () => {
+  const fixture = join(FIXTURES, '261c48c')
+  const e = await expected(fixture)
+  const dir = join(await mkdtemp(join(tmpdir(), 'mw-sync-log-')), 'store')
+  await cp(join(fixture, 'store'), dir, { recursive: true })
+
+  // The fixture is what it says: format 2 parts and marker, the delete set in its own row.
+  const old = await rowsOf(dir, fixture)
+  expect(old.marker?.version).toBe(2)
+  expect(old.rows.filter((r) => r.part!.startsWith('s:')).every((r) => r.clocks === CHUNK_CLOCKS)).toBe(true)
+  expect(old.rows.filter((r) => r.part === 'ds')).toHaveLength(1)
+  expect(memoryIds(old.doc)).toEqual([...e.memories].sort())
+  const deletions = Y.snapshot(old.doc)
+
+  const mem = await openOwner(dir, e)
+  expect((await mem.pools.export(e.pool)).memories.map(exportedId).sort()).toEqual([...e.memories].sort())
+  expect(await mem.pools.status(e.forgotten)).toBe('forgotten')
+  const later = e.memories[200]!
+  const laterObject = String((await mem.pools.export(e.pool)).memories.find((m) => exportedId(m) === later)!.content.object)
+  await mem.pools.forget(later)
+  await mem.pools.flush()
+  await mem.sync.flush()
+  await mem.close()
+
+  const now = await rowsOf(dir, fixture)
+  expect(now.rows.every((r) => typeof r.part === 'string' && r.part.startsWith('s:') && r.clocks === CHUNK_CLOCKS)).toBe(true)
+  expect(now.marker?.version).toBe(FORMAT_VERSIONS.store)
+  const bytes = now.rows.map((r) => text(r.update)).join('\n')
+  expect(bytes).not.toContain(e.secret)
+  expect(bytes).not.toContain(laterObject)
+  expect(memoryIds(now.doc)).toEqual(e.memories.filter((id) => id !== later).sort())
+  // Every deletion the old rows held is in the chunks now (the forget's own come on top).
+  for (const [client, items] of deletions.ds.clients) {
+    for (const item of items) expect(Y.isDeleted(Y.snapshot(now.doc).ds, Y.createID(client, item.clock))).toBe(true)
+  }
+
   const again = await openOwner(dir, e)
   expect((await again.pools.export(e.pool)).memories.map(exportedId).sort()).toEqual(e.memories.filter((id) => id !== later).sort())
   await again.close()

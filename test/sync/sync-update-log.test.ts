@@ -87,6 +87,8 @@ async function run(ops: readonly Op[]): Promise<void> {
     expect(Y.encodeStateVector(loaded)).toEqual(Y.encodeStateVector(r.doc))
     expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
     expect(loaded.store.pendingStructs).toBeNull()
+    // The same deletions too (an overwritten value's deletion changes no entry).
+    expect(Y.equalSnapshots(Y.snapshot(loaded), Y.snapshot(r.doc))).toBe(true)
   }
   for (const o of ops) {
     if (o.t === 'set') rs[o.doc]!.map.set(`k${o.key}`, `<value-${o.doc}-${o.key}-${serial++}-${o.n}>`)
@@ -149,8 +151,9 @@ test('a deletion in a compacted document of many chunks rewrites its own chunk, 
   await r.log.compact(r.doc)
   const after = new Map(r.rows().map((row) => [row.part, row.seq]))
   const rewritten = [...after].filter(([part, seq]) => before.get(part) !== seq).map(([part]) => part)
-  // The chunk that held the value, and the delete set.
-  expect(rewritten.sort()).toEqual(['ds', `s:7:5`])
+  // The chunk that held the value, with its deletions: no row of the whole document's delete set.
+  expect(rewritten.sort()).toEqual([`s:7:5`])
+  expect(r.rows().some((row) => row.part === 'ds')).toBe(false)
   expect(r.rows().some((row) => text(row.update).includes(`value ${5 * CHUNK_CLOCKS + 17}`))).toBe(false)
   const loaded = await r.reload()
   expect(loaded.getMap('records').size).toBe(10 * CHUNK_CLOCKS - 1)
@@ -207,4 +210,32 @@ test('a large value is a part of its own: a deletion beside it in its chunk leav
   const loaded = await r.reload()
   expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
   expect(Y.encodeStateVector(loaded)).toEqual(Y.encodeStateVector(r.doc))
+})
+
+test("each part carries its own structs' deletions: a document that keeps deleted values (gc off) loads from the parts with the same deletions", async () => {
+  // With gc on (the pools' documents) a deleted value is collected into a struct that marks itself
+  // deleted on load; without it, only the parts' delete sets say what was deleted.
+  const storage = memoryStorage()
+  await storage.open()
+  const doc = new Y.Doc({ gc: false })
+  doc.clientID = 13
+  const log = new UpdateLog(storage, 'p')
+  doc.on('afterTransactionCleanup', (tr: Y.Transaction) => log.noteTransaction(tr))
+  doc.on('update', (u: Uint8Array) => log.append(u))
+  const map = doc.getMap<string>('records')
+  doc.transact(() => {
+    for (let i = 0; i < 3 * CHUNK_CLOCKS; i++) map.set(`k${i}`, `value ${i}`)
+  })
+  await log.flush()
+  await log.compact(doc)
+  for (const i of [3, 4, CHUNK_CLOCKS + 9, 2 * CHUNK_CLOCKS + 1]) map.delete(`k${i}`)
+  map.set('k5', 'value 5 again')
+  await log.flush()
+  await log.compact(doc)
+  const rows = (storage.dump()['syncUpdates'] ?? []) as UpdateRow[]
+  expect(rows.every((row) => row.part?.startsWith('s:'))).toBe(true)
+  const loaded = new Y.Doc({ gc: false })
+  for (const u of await new UpdateLog(storage, 'p').load()) Y.applyUpdate(loaded, u)
+  expect(Y.equalSnapshots(Y.snapshot(loaded), Y.snapshot(doc))).toBe(true)
+  expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(map.entries()))
 })
