@@ -175,8 +175,11 @@ async function untilStatus(mem: Memory, probe: (s: SyncStatus) => Promise<boolea
       let latest: SyncStatus | null = null
       const timer = setTimeout(() => {
         const used = process.cpuUsage(cpu)
-        const last = latest?.pools.map((p) => `${p.state} ${p.records} records, pending ${p.pending.incoming}/${p.pending.outgoing}`).join('; ') ?? 'none'
-        fail(new Error(`sync bench: ${what} not met within ${timeoutMs} ms (last status: ${last}; process CPU meanwhile ${((used.user + used.system) / 1e6).toFixed(1)} s)`))
+        const text = (s: SyncStatus | null): string => s?.pools.map((p) => `${p.state} ${p.records} records, pending ${p.pending.incoming}/${p.pending.outgoing}`).join('; ') ?? 'none'
+        // The status heard and the status now: they differ when a notification was lost (issue 31), not the loop.
+        void mem.sync.status().catch(() => null).then((now) => {
+          fail(new Error(`sync bench: ${what} not met within ${timeoutMs} ms (last status heard: ${text(latest)}; status now: ${text(now)}; process CPU meanwhile ${((used.user + used.system) / 1e6).toFixed(1)} s)`))
+        })
       }, timeoutMs)
       const check = async (): Promise<void> => {
         if (busy) {

@@ -18,11 +18,17 @@ export function aggregateStatus(pools: readonly PoolSyncStatus[], busy: boolean)
   }
 }
 
-/** `mem.sync.subscribe()`: each subscriber hears a status when it differs from the last one told. */
+/**
+ * `mem.sync.subscribe()`: each subscriber hears a status when it differs from the last one told to
+ * it. Per subscriber, not one "last told" for all: a subscriber that joined while the status was
+ * passing through another (a pass ran, `syncing`) was told that one, and must hear the status come
+ * back even when the others never heard it leave (issue 31: the sync bench waited forever for a
+ * `synced` that every earlier subscriber had already been told).
+ */
 export class StatusFeed {
-  readonly #subscribers = new Set<(status: SyncStatus) => void>()
+  /** Each subscriber, and the status last told to it (as JSON). */
+  readonly #subscribers = new Map<(status: SyncStatus) => void, string>()
   readonly #current: () => SyncStatus
-  #lastStatus = ''
 
   constructor(current: () => SyncStatus) {
     this.#current = current
@@ -30,8 +36,9 @@ export class StatusFeed {
 
   /** Adds a subscriber and tells it the status now. */
   add(callback: (status: SyncStatus) => void): () => void {
-    this.#subscribers.add(callback)
-    callback(this.#current())
+    const status = this.#current()
+    this.#subscribers.set(callback, JSON.stringify(status))
+    this.#tell(callback, status)
     return () => void this.#subscribers.delete(callback)
   }
 
@@ -39,21 +46,25 @@ export class StatusFeed {
     this.#subscribers.clear()
   }
 
-  /** Tells every subscriber the status, if it changed. */
+  /** Tells every subscriber the status, if it differs from the last one told to it. */
   notify(): void {
     if (this.#subscribers.size === 0) return
     const status = this.#current()
     const text = JSON.stringify(status)
-    if (text === this.#lastStatus) return
-    this.#lastStatus = text
-    for (const cb of [...this.#subscribers]) {
-      try {
-        // Across the worker boundary the callback is a proxy returning a promise; a page that went away rejects it.
-        const r = cb(status) as unknown
-        if (r instanceof Promise) r.catch(() => this.#subscribers.delete(cb))
-      } catch {
-        // A subscriber's failure is its own.
-      }
+    for (const [cb, told] of [...this.#subscribers]) {
+      if (told === text || !this.#subscribers.has(cb)) continue
+      this.#subscribers.set(cb, text)
+      this.#tell(cb, status)
+    }
+  }
+
+  #tell(cb: (status: SyncStatus) => void, status: SyncStatus): void {
+    try {
+      // Across the worker boundary the callback is a proxy returning a promise; a page that went away rejects it.
+      const r = cb(status) as unknown
+      if (r instanceof Promise) r.catch(() => this.#subscribers.delete(cb))
+    } catch {
+      // A subscriber's failure is its own.
     }
   }
 }
