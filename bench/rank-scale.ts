@@ -1,9 +1,8 @@
-import { writeFileSync } from 'node:fs'
-import { Session } from 'node:inspector/promises'
 import { pack, rank } from '../src/facts/rank.js'
 import { FactState } from '../src/facts/state.js'
 import { LexicalIndex } from '../src/facts/lexical-index.js'
 import type { StoredRecord } from '../src/storage/schema.js'
+import { startCpuProfile } from './cpu-profile.js'
 import { benchQueries, factRowStream } from './fixtures.js'
 
 /**
@@ -49,13 +48,7 @@ async function main(): Promise<void> {
   const lexical = state.lexical(null) as LexicalIndex
   let postings = 0
   for (const q of queries) for (const term of new Set(termsOf(q))) postings += lexical.documentFrequency(term)
-  let session: Session | undefined
-  if (out) {
-    session = new Session()
-    session.connect()
-    await session.post('Profiler.enable')
-    await session.post('Profiler.start')
-  }
+  const stopProfile = await startCpuProfile(out)
   const answers: string[][] = []
   const start = process.cpuUsage()
   t = performance.now()
@@ -71,10 +64,7 @@ async function main(): Promise<void> {
   cpus.sort((a, b) => a - b)
   const wall = performance.now() - t
   const cpu = process.cpuUsage(start)
-  if (session && out) {
-    const { profile } = await session.post('Profiler.stop')
-    writeFileSync(out, JSON.stringify(profile))
-  }
+  await stopProfile()
   let hits = 0, sum = 0
   for (const got of answers) {
     hits += got.length

@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs'
-import { Session } from 'node:inspector/promises'
 import { createMemory, type FactMemory } from '../src/index.js'
+import { startCpuProfile } from './cpu-profile.js'
 import { benchQueries, factRows } from './fixtures.js'
 
 /**
@@ -32,21 +31,12 @@ async function main(): Promise<void> {
   // The bench's three warm-up queries: the first query's one-time costs stay out of the figure.
   for (const q of benchQueries(3, 1)) await mem.facts.retrieve(q, { budgetTokens: 2000 })
   const queries = benchQueries(50 * rounds)
-  let session: Session | undefined
-  if (out) {
-    session = new Session()
-    session.connect()
-    await session.post('Profiler.enable')
-    await session.post('Profiler.start')
-  }
+  const stopProfile = await startCpuProfile(out)
   const answers: FactMemory[][] = []
   const start = process.cpuUsage()
   for (const q of queries) answers.push(await mem.facts.retrieve(q, { budgetTokens: 2000 }))
   const cpu = process.cpuUsage(start)
-  if (session && out) {
-    const { profile } = await session.post('Profiler.stop')
-    writeFileSync(out, JSON.stringify(profile))
-  }
+  await stopProfile()
   // Refs differ between runs (each store stamps with its own clock id): the checksum reads contents.
   let hits = 0, sum = 0
   const contentOf = async (ref: string): Promise<string> => (await mem.facts.get(ref))?.content ?? ref

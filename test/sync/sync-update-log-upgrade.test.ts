@@ -65,6 +65,23 @@ async function openOwner(dir: string, e: Expected): Promise<Memory> {
   return mem
 }
 
+/**
+ * Opens the stored pool with today's build, checks it reads every memory and the forgotten one as
+ * forgotten, then forgets one more (memory 200) and closes: the store as that forget's compaction left it.
+ */
+async function openAndForgetOneMore(dir: string, e: Expected): Promise<{ later: string; laterObject: string }> {
+  const mem = await openOwner(dir, e)
+  expect((await mem.pools.export(e.pool)).memories.map(exportedId).sort()).toEqual([...e.memories].sort())
+  expect(await mem.pools.status(e.forgotten)).toBe('forgotten')
+  const later = e.memories[200]!
+  const laterObject = String((await mem.pools.export(e.pool)).memories.find((m) => exportedId(m) === later)!.content.object)
+  await mem.pools.forget(later)
+  await mem.pools.flush()
+  await mem.sync.flush()
+  await mem.close()
+  return { later, laterObject }
+}
+
 /** An LCS-004 export names a memory `0x<id>`. */
 const exportedId = (m: { memory_id: string }): string => m.memory_id.replace(/^0x/, '')
 
@@ -85,16 +102,8 @@ test("a pool's log compacted by 0.2.0 in 4,096-clock parts is read, re-chunked a
   expect(Math.max(...Y.decodeStateVector(clocks).values())).toBeGreaterThan(CHUNK_CLOCKS)
   expect(memoryIds(old.doc)).toEqual([...e.memories].sort())
 
-  const mem = await openOwner(dir, e)
-  expect((await mem.pools.export(e.pool)).memories.map(exportedId).sort()).toEqual([...e.memories].sort())
-  expect(await mem.pools.status(e.forgotten)).toBe('forgotten')
   // A forget with today's build: its compaction is the first, so it rewrites every part.
-  const later = e.memories[200]!
-  const laterObject = String((await mem.pools.export(e.pool)).memories.find((m) => exportedId(m) === later)!.content.object)
-  await mem.pools.forget(later)
-  await mem.pools.flush()
-  await mem.sync.flush()
-  await mem.close()
+  const { later, laterObject } = await openAndForgetOneMore(dir, e)
 
   const now = await rowsOf(dir)
   const structs = now.rows.filter((r) => r.part!.startsWith('s:'))
@@ -130,15 +139,7 @@ test("a pool's log compacted in store format 2 with the delete set in a row of i
   expect(memoryIds(old.doc)).toEqual([...e.memories].sort())
   const deletions = Y.snapshot(old.doc)
 
-  const mem = await openOwner(dir, e)
-  expect((await mem.pools.export(e.pool)).memories.map(exportedId).sort()).toEqual([...e.memories].sort())
-  expect(await mem.pools.status(e.forgotten)).toBe('forgotten')
-  const later = e.memories[200]!
-  const laterObject = String((await mem.pools.export(e.pool)).memories.find((m) => exportedId(m) === later)!.content.object)
-  await mem.pools.forget(later)
-  await mem.pools.flush()
-  await mem.sync.flush()
-  await mem.close()
+  const { later, laterObject } = await openAndForgetOneMore(dir, e)
 
   const now = await rowsOf(dir, fixture)
   expect(now.rows.every((r) => typeof r.part === 'string' && r.part.startsWith('s:') && r.clocks === CHUNK_CLOCKS)).toBe(true)
