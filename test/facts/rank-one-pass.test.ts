@@ -3,8 +3,9 @@ import { describe, expect, test } from 'vitest'
 import { LexicalIndex } from '../../src/facts/lexical-index.js'
 import { pack, rank } from '../../src/facts/rank.js'
 import type { RankParams } from '../../src/facts/types.js'
-import { versionFromRecord, type FactBody, type Version } from '../../src/facts/version.js'
+import type { Version } from '../../src/facts/version.js'
 import { ReferenceLexicalIndex } from './lexical-reference.js'
+import { rankStore, type RankRow } from './rank-store.js'
 import { pack as referencePack, rank as referenceRank } from './rank-reference.js'
 
 /**
@@ -20,8 +21,6 @@ import { pack as referencePack, rank as referenceRank } from './rank-reference.j
  */
 
 const WORDS = ['lemon', 'cake', 'garden', 'tomato', 'dentist', 'friday', 'north', 'blue']
-const HOUR_US = 3_600_000_000
-const BASE = 1_700_000_000_000_000
 
 const row = fc.record({
   // Mostly one word or none: many equal scores, and candidates that match nothing beside matches.
@@ -41,18 +40,7 @@ const params = fc.constantFrom<Partial<RankParams> | undefined>(
 )
 const query = fc.array(fc.constantFrom(...WORDS, 'zzz-unseen'), { minLength: 1, maxLength: 3 })
 
-function store(rows: ReadonlyArray<{ words: readonly string[]; importance: number; t: number; validHours: number; live: boolean }>): Version[] {
-  return rows.map((r, i) => {
-    const writtenAt = BASE + r.t * 1000
-    const body: FactBody = {
-      content: `${r.words.join(' ')} n${i % 7}`, factId: `f${i}`, structuredId: null,
-      metadata: r.importance ? { importance: r.importance } : {}, validFrom: writtenAt + r.validHours * HOUR_US, writtenAt,
-      supersedes: null, source: { writtenBy: null, signature: null, publicKey: null },
-    }
-    // Refs and sequences in unrelated orders: only the ranking's own tie-break decides.
-    return versionFromRecord({ id: `r${(i * 7919) % 10007}`, kind: 'fact', tenant: null, author: null, hlc: String(i).padStart(5, '0'), body }, new Set())
-  })
-}
+const store = (rows: ReadonlyArray<RankRow & { live: boolean }>): Version[] => rankStore(rows, (r, i) => `${r.words.join(' ')} n${i % 7}`, 10007, 5)
 
 describe('rank() in one pass answers exactly as the full ranking (issue 31)', () => {
   test('random stores of hundreds of matches: the whole order, every budget cut, read twice', () => {

@@ -3,8 +3,9 @@ import { describe, expect, test } from 'vitest'
 import { LexicalIndex } from '../../src/facts/lexical-index.js'
 import { pack, rank } from '../../src/facts/rank.js'
 import type { RankParams } from '../../src/facts/types.js'
-import { versionFromRecord, type FactBody, type Version } from '../../src/facts/version.js'
+import type { Version } from '../../src/facts/version.js'
 import { ReferenceLexicalIndex } from './lexical-reference.js'
+import { rankStore, type RankRow } from './rank-store.js'
 import { pack as referencePack, rank as referenceRank } from './rank-reference.js'
 
 /**
@@ -19,8 +20,6 @@ import { pack as referencePack, rank as referenceRank } from './rank-reference.j
  */
 
 const WORDS = ['lemon', 'cake', 'garden', 'tomato']
-const HOUR_US = 3_600_000_000
-const BASE = 1_700_000_000_000_000
 
 const row = fc.record({
   words: fc.oneof(
@@ -33,18 +32,8 @@ const row = fc.record({
   live: fc.constantFrom(true, true, true, true, false),
 })
 
-function store(rows: ReadonlyArray<{ words: readonly string[]; importance: number; t: number; validHours: number }>): Version[] {
-  return rows.map((r, i) => {
-    const writtenAt = BASE + r.t * 1000
-    const body: FactBody = {
-      // One length for every document: equal term counts give equal scores, by the thousand.
-      content: `${[...r.words, 'pad', 'pad', 'pad'].slice(0, 3).join(' ')}`, factId: `f${i}`, structuredId: null,
-      metadata: r.importance ? { importance: r.importance } : {}, validFrom: writtenAt + r.validHours * HOUR_US, writtenAt,
-      supersedes: null, source: { writtenBy: null, signature: null, publicKey: null },
-    }
-    return versionFromRecord({ id: `r${(i * 7919) % 100003}`, kind: 'fact', tenant: null, author: null, hlc: String(i).padStart(6, '0'), body }, new Set())
-  })
-}
+// One length for every document: equal term counts give equal scores, by the thousand.
+const store = (rows: readonly RankRow[]): Version[] => rankStore(rows, (r) => [...r.words, 'pad', 'pad', 'pad'].slice(0, 3).join(' '), 100003, 6)
 
 describe('rank() selects its best matches on the numbers, as the full ranking orders them (issue 31)', () => {
   test('thousands of equal scores: the whole order, budget cuts, context from matches below the selection', () => {
