@@ -49,9 +49,11 @@ const BUDGET = {
    * module (loaded on first use), the conflict judge's stage, the precision rules, record shape and
    * stamp checks, the iterative depth check and gap fill on the sync load path. Raised from 305_000
    * by issue 27's claim frame (+2.4 kB gz; 297.8 kB measured by test/package/bundle-size.test.ts, 53 bytes
-   * under the old budget).
+   * under the old budget). Raised from 308_000 by issue 31's third round and issue 27's seventh
+   * (308,022 bytes measured: native IndexedDB transactions, packed stored bodies, the detector's lazy
+   * reading, the sync status feed per subscriber, the seventh round's readings).
    */
-  allModulesWorkerGz: 308_000,
+  allModulesWorkerGz: 312_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`
