@@ -5,7 +5,7 @@ import { pack, rank } from '../../src/facts/rank.js'
 import type { RankParams } from '../../src/facts/types.js'
 import type { Version } from '../../src/facts/version.js'
 import { ReferenceLexicalIndex } from './lexical-reference.js'
-import { rankStore, type RankRow } from './rank-store.js'
+import { rankIndexes, rankStore, type RankRow } from './rank-store.js'
 import { pack as referencePack, rank as referenceRank } from './rank-reference.js'
 
 /**
@@ -47,13 +47,7 @@ describe('rank() in one pass answers exactly as the full ranking (issue 31)', ()
     fc.assert(
       fc.property(fc.array(row, { minLength: 150, maxLength: 600 }), query, params, fc.constantFrom(0, 200, 2_000, 20_000, 1e9), (rows, q, p, budget) => {
         const versions = store(rows)
-        const lexical = new LexicalIndex(), reference = new ReferenceLexicalIndex()
-        for (const v of versions) {
-          lexical.add(v.ref, v.terms, v)
-          reference.add(v.ref, v.terms)
-        }
-        const candidates = versions.filter((_, i) => rows[i]!.live)
-        for (const v of candidates) lexical.mark(v.ref, true)
+        const { lexical, reference, candidates } = rankIndexes(versions, (i) => rows[i]!.live)
         const text = q.join(' ')
         const want = [...referenceRank(text, candidates, { lexical: reference, params: p })].map((v) => v.ref)
         // From the index's live documents (what retrieve() does) and by lookup (an asOf query).

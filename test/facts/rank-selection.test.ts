@@ -1,11 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { LexicalIndex } from '../../src/facts/lexical-index.js'
 import { pack, rank } from '../../src/facts/rank.js'
 import type { RankParams } from '../../src/facts/types.js'
 import type { Version } from '../../src/facts/version.js'
-import { ReferenceLexicalIndex } from './lexical-reference.js'
-import { rankStore, type RankRow } from './rank-store.js'
+import { rankIndexes, rankStore, type RankRow } from './rank-store.js'
 import { pack as referencePack, rank as referenceRank } from './rank-reference.js'
 
 /**
@@ -45,13 +43,7 @@ describe('rank() selects its best matches on the numbers, as the full ranking or
         fc.constantFrom(200, 2_000, 40_000),
         (rows, q, p, budget) => {
           const versions = store(rows)
-          const lexical = new LexicalIndex(), reference = new ReferenceLexicalIndex()
-          for (const v of versions) {
-            lexical.add(v.ref, v.terms, v)
-            reference.add(v.ref, v.terms)
-          }
-          const candidates = versions.filter((_, i) => rows[i]!.live)
-          for (const v of candidates) lexical.mark(v.ref, true)
+          const { lexical, reference, candidates } = rankIndexes(versions, (i) => rows[i]!.live)
           const want = [...referenceRank(q, candidates, { lexical: reference, params: p })].map((v) => v.ref)
           const ranked = rank(q, candidates, { lexical, liveInIndex: true, params: p })
           expect(pack(ranked, budget, null).map((v) => v.ref)).toEqual(referencePack(want.map((r) => candidates.find((v) => v.ref === r)!), budget, null).map((v) => v.ref))

@@ -1,4 +1,6 @@
+import { LexicalIndex } from '../../src/facts/lexical-index.js'
 import { versionFromRecord, type FactBody, type Version } from '../../src/facts/version.js'
+import { ReferenceLexicalIndex } from './lexical-reference.js'
 
 /** Microseconds in an hour, and a write time to count from: the two rank property tests' clock. */
 export const HOUR_US = 3_600_000_000
@@ -21,4 +23,19 @@ export function rankStore<R extends RankRow>(rows: readonly R[], content: (row: 
     }
     return versionFromRecord({ id: `r${(i * 7919) % ids}`, kind: 'fact', tenant: null, author: null, hlc: String(i).padStart(hlcWidth, '0'), body }, new Set())
   })
+}
+
+/**
+ * Both indexes over `versions` (the real one and the reference), and the candidates: the versions
+ * `live` keeps, marked live in the real index as retrieve() finds them.
+ */
+export function rankIndexes(versions: readonly Version[], live: (i: number) => boolean): { lexical: LexicalIndex; reference: ReferenceLexicalIndex; candidates: Version[] } {
+  const lexical = new LexicalIndex(), reference = new ReferenceLexicalIndex()
+  for (const v of versions) {
+    lexical.add(v.ref, v.terms, v)
+    reference.add(v.ref, v.terms)
+  }
+  const candidates = versions.filter((_, i) => live(i))
+  for (const v of candidates) lexical.mark(v.ref, true)
+  return { lexical, reference, candidates }
 }
