@@ -89,7 +89,7 @@ export class FreeTextConflicts {
       if (!other || !textDecides(v, other)) continue
       const verdict = detector.judge(other.body.content, v.body.content)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
-      const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length }
+      const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }
       this.#link(v.ref, other.ref, judged)
       this.#link(other.ref, v.ref, judged)
     }
@@ -218,6 +218,16 @@ export interface Judged {
   readonly kind: string
   /** How many key entities the two texts share. */
   readonly shared: number
+  /** How many content words (stems) the two texts' claims share. */
+  readonly words: number
+}
+
+/** Content words (stems) two texts' claims share; both readings are the detector's cached ones. */
+function sharedWords(detector: TextConflictDetector, a: string, b: string): number {
+  const [x, y] = [detector.read(detector.statement(a).text).content, detector.read(detector.statement(b).text).content]
+  let n = 0
+  for (const w of x) if (y.has(w)) n++
+  return n
 }
 
 const EMPTY: ReadonlyMap<string, Judged> = new Map()

@@ -67,4 +67,22 @@ describe('facts: a contradiction of one belief said twice is listed once', () =>
     expect((await listed(mem, refs)).sort()).toEqual([[none, recorded].sort(), [none, up].sort()].sort())
     await mem.close()
   })
+
+  test('equal in confidence and key entities: the flag sharing more content words is kept', async () => {
+    // Both keys (rebase, branch) on both flags; "merging" / "merge" makes the first the closer text.
+    const [merging, always, none] = ['rebase branches when merging', 'always rebase branches', 'merge branches as they are, no rebasing']
+    const { mem, refs } = await write([merging, always, none])
+    expect(await listed(mem, refs)).toEqual([[merging, none].sort()])
+    await mem.close()
+  })
+
+  test('two statements that disagree with each other are two beliefs: each flag against them stays', async () => {
+    // "feature branches" / "draft branches" is itself a (sub-threshold) clash: not one claim said twice.
+    const [feature, draft, none] = ['rebase feature branches when merging', 'rebase the draft branches before review', 'merge branches as they are, no rebasing']
+    const { mem, refs } = await write([feature, draft, none])
+    const flags = await listed(mem, refs)
+    expect(flags).toContainEqual([feature, none].sort())
+    expect(flags).toContainEqual([draft, none].sort())
+    await mem.close()
+  })
 })

@@ -19,6 +19,8 @@ export interface JudgedEdge {
   readonly confidence: number
   /** How many key entities the two texts share. */
   readonly shared: number
+  /** How many content words the two texts' claims share. */
+  readonly words: number
 }
 
 /** A current fact as the rule needs it: its text. */
@@ -46,13 +48,15 @@ export function sameClaim(verdict: TextConflictVerdict): boolean {
 }
 
 /**
- * Whether flag `e` is surer than flag `f` among one statement's flags: a higher confidence, or the
- * same with more key entities shared. Two flags equal in both stay listed side by side: nothing
- * says which of the two restatements the statement contradicts more directly (a choice by write
- * time or ref would be arbitrary, and hides a real flag as often as a redundant one).
+ * Whether flag `e` is surer than flag `f` among one statement's flags: a higher confidence; the
+ * same with more key entities shared; or those equal with more content words shared (the closer
+ * text is the more direct contradiction). Two flags equal in all three stay listed side by side:
+ * nothing says which restatement is contradicted more directly (a choice by write time or ref
+ * would be arbitrary, and hide a real flag as often as a redundant one).
  */
 export function outranks(e: JudgedEdge, f: JudgedEdge): boolean {
-  return e.confidence !== f.confidence ? e.confidence > f.confidence : e.shared > f.shared
+  if (e.confidence !== f.confidence) return e.confidence > f.confidence
+  return e.shared !== f.shared ? e.shared > f.shared : e.words > f.words
 }
 
 /**
