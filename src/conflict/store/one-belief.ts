@@ -60,9 +60,12 @@ export function outranks(e: JudgedEdge, f: JudgedEdge): boolean {
 }
 
 /**
- * Whether the flag between `n` and `x` is hidden at `n`: `n` has a flag of the same kind that
- * outranks it against a current statement `y` that makes the same claim as `x`. Cost: one pass
- * over `n`'s partners (a bounded number: each write judges its few nearest neighbours).
+ * Whether the flag between `n` and `x` is hidden at `n`: `n` has a flag that outranks it, of the
+ * same kind, against a current statement `y` that makes the same claim as `x`. The same kind is a
+ * proxy for one attribute: a fact that says another city and another employer than two compatible
+ * facts makes two disagreements, and their flags are of two kinds more often than not. Cost: one
+ * pass over `n`'s judged partners (each write judges its few nearest neighbours, so most facts
+ * have a handful: their own and those that chose them).
  */
 export function restatedAt(g: BeliefGraph, n: string, x: string, e: JudgedEdge): boolean {
   for (const [y, f] of g.partners(n)) {
