@@ -178,6 +178,32 @@ export interface StoreSection {
   readonly noise: ReadonlyArray<{ readonly name: string; readonly split: 'dev' | 'holdout'; readonly run: StoreRun }>
   readonly enumerations: StoreRun
   readonly planted: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
+  /** The dev pairs planted with several seeds in two backgrounds (dev only: one seed is one draw of positions). */
+  readonly devSeeds: SeedSpread | null
+}
+
+/** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
+export interface SeedSpread {
+  readonly runs: number
+  readonly precision: { readonly mean: number; readonly min: number }
+  readonly recall: { readonly mean: number; readonly min: number }
+  readonly falseFlags: { readonly mean: number; readonly max: number }
+}
+
+/** Seeds and backgrounds of the multi-seed dev line: 5 seeds in conv-26's turns and in conv-30's. */
+export const DEV_SEEDS = [1, 2, 3, 4, 5] as const
+const SEED_BACKGROUNDS = ['conv-26', 'conv-30'] as const
+
+/** Plants the pairs with each seed of DEV_SEEDS in each background; the spread of what is listed. */
+export async function seedSpread(pairs: readonly LabelledPair[], options: { minConfidence?: number } = {}): Promise<SeedSpread> {
+  const results: PlantedResult[] = []
+  for (const name of SEED_BACKGROUNDS) {
+    const background = locomoTurns(name)
+    for (const seed of DEV_SEEDS) results.push(await runPlanted(pairs, background, seed, options))
+  }
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
+  const [p, r, f] = [results.map((x) => x.precision), results.map((x) => x.recall), results.map((x) => x.fp)]
+  return { runs: results.length, precision: { mean: mean(p), min: Math.min(...p) }, recall: { mean: mean(r), min: Math.min(...r) }, falseFlags: { mean: mean(f), max: Math.max(...f) } }
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
@@ -198,7 +224,9 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
     const pairs = realistic.filter((p) => p.split === split)
     if (pairs.length) planted.push({ split, result: await runPlanted(pairs, background, 27, options) })
   }
-  return { noise, enumerations, planted }
+  const devPairs = realistic.filter((p) => p.split === 'dev')
+  const devSeeds = devPairs.length ? await seedSpread(devPairs, options) : null
+  return { noise, enumerations, planted, devSeeds }
 }
 
 const f3 = (x: number): string => x.toFixed(3)
@@ -217,6 +245,10 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
       lines.push(`|   ${`${split} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
     }
+  }
+  if (s.devSeeds) {
+    const d = s.devSeeds
+    lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
   }
   if (errors) {
     // Flags on background, enumerations and the dev split only: holdout errors are never listed.

@@ -237,6 +237,7 @@ async function main(): Promise<void> {
       noise: store.noise.map((n) => ({ name: n.name, split: n.split, facts: n.run.facts, flags: n.run.flags.length })),
       enumerations: { facts: store.enumerations.facts, flags: store.enumerations.flags.length },
       planted: store.planted.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
+      devSeeds: store.devSeeds,
     }
     process.stdout.write(JSON.stringify({ realistic: realJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return

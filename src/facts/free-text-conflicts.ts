@@ -1,5 +1,6 @@
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type { TextConflictDetector } from '../conflict/judge/text-detector.js'
+import { listedPair, sameClaim, type BeliefGraph, type EdgeEnd } from '../conflict/store/one-belief.js'
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 
@@ -50,6 +51,8 @@ export class FreeTextConflicts {
    * fact), so a bulk write or a reload pays nothing until conflicts are read.
    */
   readonly #pending = new Set<string>()
+  /** ref -> ref -> whether the two make one claim (`#sameClaim`). Symmetric, dropped with either side. */
+  readonly #same = new Map<string, Map<string, boolean>>()
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -86,7 +89,7 @@ export class FreeTextConflicts {
       if (!other || !textDecides(v, other)) continue
       const verdict = detector.judge(other.body.content, v.body.content)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
-      const judged = { reason: verdict.reason, confidence: verdict.confidence }
+      const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }
       this.#link(v.ref, other.ref, judged)
       this.#link(other.ref, v.ref, judged)
     }
@@ -124,6 +127,8 @@ export class FreeTextConflicts {
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
     this.#pending.delete(ref)
+    for (const other of this.#same.get(ref)?.keys() ?? []) this.#same.get(other)?.delete(ref)
+    this.#same.delete(ref)
     const partners = this.#pairs.get(ref)
     if (!partners) return
     for (const other of partners.keys()) {
@@ -147,9 +152,54 @@ export class FreeTextConflicts {
     for (const [a, partners] of this.#pairs) for (const [b, judged] of partners) if (a < b && judged.confidence >= minConfidence) yield [a, b, judged]
   }
 
+  /**
+   * The refs a current version is listed against at `minConfidence` or above: `partners` less the
+   * flags against a restatement of a belief the version has a surer flag against
+   * (src/conflict/store/one-belief.ts). `current` gives a ref's current version, or null.
+   */
+  *listedPartners(ref: string, current: (ref: string) => Version | null, minConfidence = DEFAULT_CONFLICT_THRESHOLD): Generator<readonly [string, Judged]> {
+    const g = this.#graph(current)
+    for (const [other, judged] of this.partners(ref, minConfidence)) if (!current(ref) || !current(other) || listedPair(g, ref, other, judged)) yield [other, judged]
+  }
+
+  /** `pairs` less the flags against a restatement (see `listedPartners`); pairs with a side not current are skipped. */
+  *listedPairs(current: (ref: string) => Version | null, minConfidence = DEFAULT_CONFLICT_THRESHOLD): Generator<readonly [string, string, Judged]> {
+    const g = this.#graph(current)
+    for (const [a, b, judged] of this.pairs(minConfidence)) if (current(a) && current(b) && listedPair(g, a, b, judged)) yield [a, b, judged]
+  }
+
   clear(): void {
     this.#pairs.clear()
     this.#pending.clear()
+    this.#same.clear()
+  }
+
+  #graph(current: (ref: string) => Version | null): BeliefGraph {
+    const end = (ref: string): EdgeEnd | null => {
+      const v = current(ref)
+      return v && { content: v.body.content }
+    }
+    return { partners: (ref) => this.#pairs.get(ref) ?? EMPTY, current: end, sameClaim: (x, y) => this.#sameClaim(x, y, end) }
+  }
+
+  /**
+   * Whether two current statements make one claim, judged once per pair (the texts of a ref never
+   * change) and forgotten with either side (`remove`). Asked only of two statements one version
+   * contradicts in the same way, so it costs a few judgements per write, not per listing.
+   */
+  #sameClaim(x: string, y: string, end: (ref: string) => EdgeEnd | null): boolean {
+    const known = this.#same.get(x)?.get(y)
+    if (known !== undefined) return known
+    const [ex, ey] = [end(x), end(y)]
+    if (!this.#detector || !ex || !ey) return false
+    const [p, q] = x < y ? [ex, ey] : [ey, ex]
+    const same = sameClaim(this.#detector.judge(p.content, q.content))
+    for (const [a, b] of [[x, y], [y, x]] as const) {
+      let m = this.#same.get(a)
+      if (!m) this.#same.set(a, (m = new Map()))
+      m.set(b, same)
+    }
+    return same
   }
 
   #link(a: string, b: string, reason: Judged): void {
@@ -164,6 +214,20 @@ export interface Judged {
   readonly reason: string
   /** In [0, 1]; listed by default at DEFAULT_CONFLICT_THRESHOLD and above. */
   readonly confidence: number
+  /** The detector's kind of contradiction (`TextConflictVerdict.kind`). */
+  readonly kind: string
+  /** How many key entities the two texts share. */
+  readonly shared: number
+  /** How many content words (stems) the two texts' claims share. */
+  readonly words: number
+}
+
+/** Content words (stems) two texts' claims share; both readings are the detector's cached ones. */
+function sharedWords(detector: TextConflictDetector, a: string, b: string): number {
+  const [x, y] = [detector.read(detector.statement(a).text).content, detector.read(detector.statement(b).text).content]
+  let n = 0
+  for (const w of x) if (y.has(w)) n++
+  return n
 }
 
 const EMPTY: ReadonlyMap<string, Judged> = new Map()

@@ -338,7 +338,7 @@ export class FactState {
     }
     if (this.#freeText && this.isHead(v.ref)) {
       this.#freeText.settle(v.ref, this.#lexicalOf, this.#currentVersion)
-      for (const [other] of this.#freeText.partners(v.ref)) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
+      for (const [other] of this.#freeText.listedPartners(v.ref, this.#currentVersion)) if (this.isHead(other) && !out.includes(other as FactRef)) out.push(other as FactRef)
     }
     const pred = this.predecessor(v)
     if (pred && this.isHead(v.ref)) {
@@ -411,7 +411,7 @@ export class FactState {
     }
     // Free-text contradictions between current facts: flagged both ways, never resolved here.
     this.#freeText?.settleAll(this.#lexicalOf, this.#currentVersion)
-    for (const [x, y, { reason, confidence }] of this.#freeText?.pairs(minConfidence) ?? []) {
+    for (const [x, y, { reason, confidence }] of this.#freeText?.listedPairs(this.#currentVersion, minConfidence) ?? []) {
       if (!this.isHead(x) || !this.isHead(y)) continue
       const [a, b] = [this.versions.get(x)!, this.versions.get(y)!].sort(compareVersions) as [Version, Version]
       if (tenant !== undefined && a.tenant !== tenant) continue
