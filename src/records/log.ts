@@ -35,6 +35,10 @@ export interface SealOptions {
   readonly author?: string | null
 }
 
+/** Calm batches an optimistic commit waits for after its first abort, and at most (`#attempt`). */
+const PATIENCE_MIN = 8
+const PATIENCE_MAX = 1024
+
 type Named = (w: LogWriter, args: never) => Promise<unknown>
 
 /**
@@ -78,6 +82,10 @@ export class RecordLog {
   #unwatch: (() => void) | undefined
   /** The storage lacks this build's format marker: the next commit writes it (format-marker.ts). */
   #unmarked = false
+  /** Batches committed since this handle last found another handle's rows (optimistic commits, `#attempt`). */
+  #calm = 0
+  /** Calm batches needed before the next optimistic one: 0 until another writer is met, then doubling per abort. */
+  #patience = 0
   #closed = false
   #closing: Promise<void> | undefined
 
@@ -276,6 +284,7 @@ export class RecordLog {
     if (read === 'reload') return this.#reload(tx)
     const { records, removed } = read
     this.#seq = read.seq
+    this.#calm = 0
     await this.#fanout.deliver(tx, records, removed, false)
     this.#fanout.emit({ records, removed, local: false, reload: false })
   }
@@ -333,12 +342,39 @@ export class RecordLog {
 
   async #commit(ops: ReadonlyArray<BatchOp<BatchWriter, unknown>>): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
+    for (;;) {
+      const outcome = await this.#attempt(ops)
+      if (outcome === 'again') continue
+      const { writer, results } = outcome
+      this.#unmarked = false
+      this.#calm++
+      this.#fanout.emit({ records: writer.appended, removed: writer.removed, local: true, reload: false })
+      ops.forEach((op, i) => op.resolve(results[i]))
+      this.#fanout.afterPass()
+      return
+    }
+  }
+
+  /**
+   * One transaction of a batch. Caught up first (the read's answer awaited before the batch runs),
+   * or optimistic (`#optimistic`): the question "did another handle commit after my position?" is
+   * the transaction's first request, the batch runs and its puts go out behind it without waiting
+   * for the answer, and the transaction is told to commit only once the answer is "no". IndexedDB
+   * runs overlapping readwrite transactions one at a time, so nothing can land between that read
+   * and the puts. A "yes" aborts the transaction (nothing written) and returns 'again': derived
+   * state took the batch's records computed on stale state, so it is rebuilt from storage and the
+   * batch runs again caught up first, deciding as a caught-up write would (issue 31, fourth round).
+   */
+  async #attempt(ops: ReadonlyArray<BatchOp<BatchWriter, unknown>>): Promise<{ writer: BatchWriter; results: unknown[] } | 'again'> {
     let writer: BatchWriter | undefined
-    let results: unknown[]
+    let optimistic = false
+    const behind = new MemweaveError(ErrorCode.INTERNAL, 'another handle committed after this one\'s position: the batch runs again')
     try {
-      results = await this.#exclusive(() =>
+      const results = await this.#exclusive(() =>
         this.storage.write(TABLES, async (tx) => {
-          await this.#catchUp(tx)
+          optimistic = this.#optimistic(tx)
+          const check = optimistic ? tx.after<LogRow>('log', this.#seq, 1) : null
+          if (!check) await this.#catchUp(tx)
           const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
@@ -346,18 +382,40 @@ export class RecordLog {
           // The trim goes before the flush, so the flush's requests are the transaction's last and
           // it commits as soon as they are done; it judges by the log's end before this batch's row.
           await this.#trim(tx)
-          for (const seq of await w.flush()) this.#seq = Math.max(this.#seq, seq)
+          const flushed = w.flush({ last: !check })
+          if (check) {
+            // The puts reject on the abort below, unawaited.
+            flushed.catch(() => undefined)
+            if ((await check).length > 0) throw behind
+            tx.commit?.()
+          }
+          for (const seq of await flushed) this.#seq = Math.max(this.#seq, seq)
           return out
         }),
       )
+      return { writer: writer!, results }
     } catch (err) {
+      if (err === behind) {
+        // Back off: a handle that met another writer stays caught-up-first for a while, so
+        // interleaved writers do not rebuild their state on every write.
+        this.#patience = Math.min(PATIENCE_MAX, Math.max(PATIENCE_MIN, this.#patience * 2))
+        this.#calm = 0
+        this.#stale = true
+        this.#fanout.drop()
+        return 'again'
+      }
       // Derived state took the batch's records before the transaction failed: rebuild it from storage.
       this.#failed(err)
     }
-    this.#unmarked = false
-    this.#fanout.emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
-    ops.forEach((op, i) => op.resolve(results[i]))
-    this.#fanout.afterPass()
+  }
+
+  /**
+   * Whether this batch may skip waiting for the catch-up read: its state is loaded, the backend
+   * commits on request (IndexedDB; where a request costs no round trip there is nothing to save),
+   * and this handle has not met another writer in its last `#patience` batches.
+   */
+  #optimistic(tx: WriteTx): boolean {
+    return !this.#stale && typeof tx.commit === 'function' && this.#calm >= this.#patience
   }
 
   async #trim(tx: WriteTx): Promise<void> {

@@ -39,12 +39,16 @@ export class BatchWriter implements LogWriter {
     await this.#deliver([], ids)
   }
 
-  /** Writes the batch and its one log row, the transaction's last requests; returns the log sequence numbers it was given. */
-  async flush(): Promise<number[]> {
+  /**
+   * Writes the batch and its one log row, the transaction's last requests; returns the log sequence
+   * numbers it was given. `last: false` leaves telling the transaction to commit to the caller (an
+   * optimistic batch commits only once its catch-up read said nothing came before it).
+   */
+  async flush(options: { readonly last?: boolean } = { last: true }): Promise<number[]> {
     if (this.appended.length || this.removed.length) {
       const row: LogRow = { put: this.appended.map((r) => r.id), del: [...this.removed] }
       await this.tx.put('log', [row])
     }
-    return ((await this.tx.flush({ last: true })).get('log') ?? []) as number[]
+    return ((await this.tx.flush(options)).get('log') ?? []) as number[]
   }
 }

@@ -1,0 +1,152 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { describe, expect, test } from 'vitest'
+import { RecordLog } from '../../src/records/log.js'
+import type { Deriver, LogChange } from '../../src/records/types.js'
+import { indexedDbStorage } from '../../src/storage/dexie-adapter.js'
+import type { Key, StoragePort, WriteTx } from '../../src/storage/port.js'
+import type { StoredRecord } from '../../src/storage/schema.js'
+
+// Issue 31 (fourth round): a write batch's catch-up question ("any log row after my position?") is
+// its transaction's first request, and the batch's puts go out behind it without waiting for the
+// answer; the transaction commits once the answer is "none". When another handle did commit, the
+// transaction is aborted and the batch runs again on state rebuilt from storage, so it decides as a
+// write caught up first would.
+
+/** Each write transaction's requests in order, with when the catch-up question was answered. */
+function recording(inner: StoragePort): { port: StoragePort; transactions: string[][] } {
+  const transactions: string[][] = []
+  const port: StoragePort = {
+    kind: inner.kind,
+    durable: inner.durable,
+    open: () => inner.open(),
+    close: () => inner.close(),
+    read: (tables, body) => inner.read(tables, body),
+    write: (tables, body) =>
+      inner.write(tables, (tx) => {
+        const calls: string[] = []
+        transactions.push(calls)
+        const wrapped: WriteTx = {
+          get: (t, k) => (calls.push(`get ${t}`), tx.get(t, k)),
+          getMany: (t, k) => (calls.push(`getMany ${t}`), tx.getMany(t, k)),
+          all: (t) => (calls.push(`all ${t}`), tx.all(t)),
+          after: async <T>(t: string, a: Key, l?: number): Promise<T[]> => {
+            calls.push(`after ${t}`)
+            const rows = await tx.after<T>(t, a, l)
+            calls.push(`answer ${rows.length}`)
+            return rows
+          },
+          last: (t) => (calls.push(`last ${t}`), tx.last(t)),
+          where: (t, i, v) => (calls.push(`where ${t}`), tx.where(t, i, v)),
+          count: (t) => (calls.push(`count ${t}`), tx.count(t)),
+          put: (t, rows) => (calls.push(`put ${t}`), tx.put(t, rows)),
+          delete: (t, keys) => (calls.push(`delete ${t}`), tx.delete(t, keys)),
+          commit: () => {
+            calls.push('commit')
+            tx.commit?.()
+          },
+        }
+        return body(wrapped)
+      }),
+  }
+  return { port, transactions }
+}
+
+/** A deriver whose state is the records of its kind it holds, by id. */
+const holder = (kind: string): Deriver & { held: Map<string, StoredRecord> } => ({
+  name: kind,
+  kinds: [kind],
+  held: new Map(),
+  reset() {
+    this.held.clear()
+  },
+  receive(records: readonly StoredRecord[]) {
+    for (const r of records) this.held.set(r.id, r)
+  },
+  removed(ids: readonly string[]) {
+    for (const id of ids) this.held.delete(id)
+  },
+})
+
+/** Two handles on one fake-indexeddb database, as two tabs' workers. */
+function twoHandles(): { a: ReturnType<typeof recording>; b: StoragePort } {
+  const indexedDB = new IDBFactory()
+  const name = `optimistic-${Math.random()}`
+  return { a: recording(indexedDbStorage({ name, indexedDB, IDBKeyRange })), b: indexedDbStorage({ name, indexedDB, IDBKeyRange }) }
+}
+
+describe('an optimistic write batch', () => {
+  test('alone on the database: the puts go out before the catch-up answer, commit after it, one transaction', async () => {
+    const { a } = twoHandles()
+    const log = new RecordLog(a.port)
+    const d = holder('k')
+    await log.register(d)
+    await log.append([log.seal('k', { n: 0 })])
+    a.transactions.length = 0
+    const r = log.seal('k', { n: 1 })
+    await log.append([r])
+    expect(a.transactions).toEqual([['after log', 'put records', 'put log', 'answer 0', 'commit']])
+    expect(await a.port.read(['records'], (tx) => tx.get('records', r.id))).toEqual(r)
+    expect(d.held.size).toBe(2)
+    await log.close()
+  })
+
+  test('another handle committed after its position: aborted, nothing of it stored, and run again on fresh state', async () => {
+    const { a, b } = twoHandles()
+    const mine = new RecordLog(a.port)
+    const other = new RecordLog(b)
+    const d = holder('k')
+    await mine.register(d)
+    await other.register(holder('k'))
+    await mine.append([mine.seal('k', { by: 'mine', n: 0 })])
+    // The other handle commits; this one has not caught up (it does not follow the log).
+    await other.append([other.seal('k', { by: 'other', n: 0 })])
+    const feed: LogChange[] = []
+    mine.onAppend((c) => feed.push(c))
+    a.transactions.length = 0
+
+    // What the write decides depends on derived state: it records how many records it saw.
+    let runs = 0
+    const seen = await mine.write(async (w) => {
+      runs++
+      const count = d.held.size
+      await w.append([mine.seal('k', { by: 'mine', seen: count })])
+      return count
+    })
+
+    expect(runs).toBe(2)
+    // The first run saw 1 (stale), the second 2: the answer and the stored record are the second's.
+    expect(seen).toBe(2)
+    const first = a.transactions[0]!
+    expect(first.slice(0, 4)).toEqual(['after log', 'put records', 'put log', 'answer 1'])
+    expect(first).not.toContain('commit')
+    const stored = await a.port.read(['records'], (tx) => tx.all<StoredRecord>('records'))
+    expect(stored.map((r) => r.body).filter((b) => (b as { seen?: number }).seen !== undefined)).toEqual([{ by: 'mine', seen: 2 }])
+    // Derived state equals storage: the aborted run's record is not held, the other handle's is.
+    expect([...d.held.keys()].sort()).toEqual(stored.map((r) => r.id).sort())
+    expect(await b.read(['log'], (tx) => tx.count('log'))).toBe(3)
+    // The rebuild is announced as a reload, then this handle's own commit.
+    expect(feed.map((c) => [c.local, c.reload, c.records.length])).toEqual([[false, true, 0], [true, false, 1]])
+
+    // The other handle sees every record, each once.
+    const fresh = new RecordLog(b)
+    const again = holder('k')
+    await fresh.register(again)
+    expect(again.held.size).toBe(3)
+    await Promise.all([mine.close(), other.close(), fresh.close()])
+  })
+
+  test('after an abort, the next batches wait for the catch-up answer before their puts', async () => {
+    const { a, b } = twoHandles()
+    const mine = new RecordLog(a.port)
+    const other = new RecordLog(b)
+    await mine.register(holder('k'))
+    await other.register(holder('k'))
+    await mine.append([mine.seal('k', { n: 0 })])
+    await other.append([other.seal('k', { n: 1 })])
+    await mine.append([mine.seal('k', { n: 2 })])
+    a.transactions.length = 0
+    await mine.append([mine.seal('k', { n: 3 })])
+    expect(a.transactions).toEqual([['after log', 'answer 0', 'put records', 'put log', 'commit']])
+    await Promise.all([mine.close(), other.close()])
+  })
+})
