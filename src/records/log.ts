@@ -13,7 +13,7 @@ import { Fanout } from './fanout.js'
 import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker.js'
 import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
-import { BatchWriter } from './writer.js'
+import { BatchWriter, PositionTaken } from './writer.js'
 
 /** Every table a batch may touch: one transaction per tick covers every module's writes. */
 const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
@@ -38,6 +38,14 @@ export interface SealOptions {
 /** Calm batches an optimistic commit waits for after its first abort, and at most (`#attempt`). */
 const PATIENCE_MIN = 8
 const PATIENCE_MAX = 1024
+/**
+ * How recently a handle must have read the log's end to write optimistically. Its row takes the
+ * position after the last row it saw; were it more than LOG_KEEP rows behind, the trim would have
+ * freed that position and the row would land below rows it never read. Another handle would have
+ * to commit 20,000 transactions within this time: IndexedDB runs them one at a time, each a round
+ * trip to its backend (0.3 to 0.5 ms at best here), so that takes seconds.
+ */
+const CONFIRMED_MS = 1000
 
 type Named = (w: LogWriter, args: never) => Promise<unknown>
 
@@ -86,6 +94,8 @@ export class RecordLog {
   #calm = 0
   /** Calm batches needed before the next optimistic one: 0 until another writer is met, then doubling per abort. */
   #patience = 0
+  /** When this handle last read the log's end (`performance.now()`): an optimistic batch needs it recent. */
+  #confirmedAt = -Infinity
   #closed = false
   #closing: Promise<void> | undefined
 
@@ -280,11 +290,15 @@ export class RecordLog {
   async #catchUp(tx: ReadTx): Promise<void> {
     if (this.#stale) return this.#reload(tx)
     const read = await readAfter(tx, this.#seq)
-    if (read === null) return
+    if (read === null) {
+      this.#confirmedAt = performance.now()
+      return
+    }
     if (read === 'reload') return this.#reload(tx)
     const { records, removed } = read
     this.#seq = read.seq
     this.#calm = 0
+    this.#confirmedAt = performance.now()
     await this.#fanout.deliver(tx, records, removed, false)
     this.#fanout.emit({ records, removed, local: false, reload: false })
   }
@@ -294,6 +308,7 @@ export class RecordLog {
     // The log's end is read alongside the records (one transaction: the same state either way).
     const [last] = await Promise.all([tx.last<LogRow>('log'), this.#fanout.load(tx, this.#fanout.derivers)])
     this.#seq = last?.seq ?? 0
+    this.#confirmedAt = performance.now()
     this.#trimmedAt = this.#seq
     this.#stale = false
     // The first load is not news: nothing was known before it.
@@ -356,24 +371,24 @@ export class RecordLog {
   }
 
   /**
-   * One transaction of a batch. Caught up first (the read's answer awaited before the batch runs),
-   * or optimistic (`#optimistic`): the question "did another handle commit after my position?" is
-   * the transaction's first request, the batch runs and its puts go out behind it without waiting
-   * for the answer, and the transaction is told to commit only once the answer is "no". IndexedDB
-   * runs overlapping readwrite transactions one at a time, so nothing can land between that read
-   * and the puts. A "yes" aborts the transaction (nothing written) and returns 'again': derived
-   * state took the batch's records computed on stale state, so it is rebuilt from storage and the
-   * batch runs again caught up first, deciding as a caught-up write would (issue 31, fourth round).
+   * One transaction of a batch. Caught up first (the catch-up read answered before the batch
+   * runs), or optimistic (`#optimistic`): the batch runs on the state this handle has, and its log
+   * row takes the position right after the last row this handle saw with `WriteTx.add`, sent with
+   * the puts and `commit()` at once: one round trip to IndexedDB instead of two. When another
+   * handle committed after that position its row holds the position, the add fails and the whole
+   * transaction aborts (nothing written). The batch's derived state was computed on stale state,
+   * so it is rebuilt from storage and the batch runs again caught up first, deciding as a caught-up
+   * write would (issue 31, fourth round). A batch that writes no log row (side tables only) has no
+   * position to take: it waits for the catch-up read's answer before it commits.
    */
   async #attempt(ops: ReadonlyArray<BatchOp<BatchWriter, unknown>>): Promise<{ writer: BatchWriter; results: unknown[] } | 'again'> {
     let writer: BatchWriter | undefined
-    let optimistic = false
     const behind = new MemweaveError(ErrorCode.INTERNAL, 'another handle committed after this one\'s position: the batch runs again')
     try {
       const results = await this.#exclusive(() =>
         this.storage.write(TABLES, async (tx) => {
-          optimistic = this.#optimistic(tx)
-          const check = optimistic ? tx.after<LogRow>('log', this.#seq, 1) : null
+          // Issued first whether or not it is awaited: its answer says this handle was at the log's end.
+          const check = this.#optimistic(tx) ? tx.after<LogRow>('log', this.#seq, 1) : null
           if (!check) await this.#catchUp(tx)
           const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
@@ -382,14 +397,22 @@ export class RecordLog {
           // The trim goes before the flush, so the flush's requests are the transaction's last and
           // it commits as soon as they are done; it judges by the log's end before this batch's row.
           await this.#trim(tx)
-          const flushed = w.flush({ last: !check })
-          if (check) {
-            // The puts reject on the abort below, unawaited.
-            flushed.catch(() => undefined)
-            if ((await check).length > 0) throw behind
-            tx.commit?.()
+          if (check && !w.changed && (await check).length > 0) throw behind
+          let seqs: number[]
+          try {
+            seqs = await w.flush(check && w.changed ? { at: this.#seq + 1 } : {})
+          } catch (err) {
+            if (err instanceof PositionTaken) throw behind
+            throw err
           }
-          for (const seq of await flushed) this.#seq = Math.max(this.#seq, seq)
+          if (check) {
+            // Rows after the position, yet the position was free: rows in between were trimmed, so
+            // this handle was more than LOG_KEEP rows behind (CONFIRMED_MS rules it out). The next
+            // pass rebuilds from storage.
+            if ((await check).length > 0) this.#stale = true
+            else this.#confirmedAt = performance.now()
+          }
+          for (const seq of seqs) this.#seq = Math.max(this.#seq, seq)
           return out
         }),
       )
@@ -410,12 +433,16 @@ export class RecordLog {
   }
 
   /**
-   * Whether this batch may skip waiting for the catch-up read: its state is loaded, the backend
-   * commits on request (IndexedDB; where a request costs no round trip there is nothing to save),
-   * and this handle has not met another writer in its last `#patience` batches.
+   * Whether this batch may run before its catch-up read is answered: its state is loaded; the
+   * backend can fail a transaction on a taken key after `commit()` (IndexedDB: `add`, `commit`);
+   * this handle has not met another writer in its last `#patience` batches; and it read the log's
+   * end within CONFIRMED_MS, so the rows after its position cannot have been trimmed away.
    */
   #optimistic(tx: WriteTx): boolean {
-    return !this.#stale && typeof tx.commit === 'function' && this.#calm >= this.#patience
+    return (
+      !this.#stale && typeof tx.commit === 'function' && typeof tx.add === 'function' && this.#calm >= this.#patience &&
+      performance.now() - this.#confirmedAt < CONFIRMED_MS
+    )
   }
 
   async #trim(tx: WriteTx): Promise<void> {

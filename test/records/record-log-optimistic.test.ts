@@ -6,11 +6,11 @@ import { indexedDbStorage } from '../../src/storage/dexie-adapter.js'
 import type { Key, StoragePort, WriteTx } from '../../src/storage/port.js'
 import type { StoredRecord } from '../../src/storage/schema.js'
 
-// Issue 31 (fourth round): a write batch's catch-up question ("any log row after my position?") is
-// its transaction's first request, and the batch's puts go out behind it without waiting for the
-// answer; the transaction commits once the answer is "none". When another handle did commit, the
-// transaction is aborted and the batch runs again on state rebuilt from storage, so it decides as a
-// write caught up first would.
+// Issue 31 (fourth round): a write batch runs on the state the handle has, and its log row takes the
+// position after the last row the handle saw (WriteTx.add), sent with the puts and commit() at once,
+// without waiting for the catch-up read. When another handle committed after that position, its
+// row holds it: the add fails, the transaction aborts (nothing written), and the batch runs again
+// on state rebuilt from storage, so it decides as a write caught up first would.
 
 /** Each write transaction's requests in order, with when the catch-up question was answered. */
 function recording(inner: StoragePort): { port: StoragePort; transactions: string[][] } {
@@ -39,6 +39,7 @@ function recording(inner: StoragePort): { port: StoragePort; transactions: strin
           where: (t, i, v) => (calls.push(`where ${t}`), tx.where(t, i, v)),
           count: (t) => (calls.push(`count ${t}`), tx.count(t)),
           put: (t, rows) => (calls.push(`put ${t}`), tx.put(t, rows)),
+          add: (t, rows) => (calls.push(`add ${t}`), tx.add!(t, rows)),
           delete: (t, keys) => (calls.push(`delete ${t}`), tx.delete(t, keys)),
           commit: () => {
             calls.push('commit')
@@ -75,7 +76,7 @@ function twoHandles(): { a: ReturnType<typeof recording>; b: StoragePort } {
 }
 
 describe('an optimistic write batch', () => {
-  test('alone on the database: the puts go out before the catch-up answer, commit after it, one transaction', async () => {
+  test('alone on the database: the puts, the log row at the next position and commit() go out before the catch-up answer', async () => {
     const { a } = twoHandles()
     const log = new RecordLog(a.port)
     const d = holder('k')
@@ -84,8 +85,9 @@ describe('an optimistic write batch', () => {
     a.transactions.length = 0
     const r = log.seal('k', { n: 1 })
     await log.append([r])
-    expect(a.transactions).toEqual([['after log', 'put records', 'put log', 'answer 0', 'commit']])
+    expect(a.transactions).toEqual([['after log', 'put records', 'add log', 'commit', 'answer 0']])
     expect(await a.port.read(['records'], (tx) => tx.get('records', r.id))).toEqual(r)
+    expect(log.position).toBe(2)
     expect(d.held.size).toBe(2)
     await log.close()
   })
@@ -116,9 +118,8 @@ describe('an optimistic write batch', () => {
     expect(runs).toBe(2)
     // The first run saw 1 (stale), the second 2: the answer and the stored record are the second's.
     expect(seen).toBe(2)
-    const first = a.transactions[0]!
-    expect(first.slice(0, 4)).toEqual(['after log', 'put records', 'put log', 'answer 1'])
-    expect(first).not.toContain('commit')
+    // The first run's transaction: its log row asked for position 2, which the other handle holds.
+    expect(a.transactions[0]).toEqual(['after log', 'put records', 'add log', 'commit', 'answer 1'])
     const stored = await a.port.read(['records'], (tx) => tx.all<StoredRecord>('records'))
     expect(stored.map((r) => r.body).filter((b) => (b as { seen?: number }).seen !== undefined)).toEqual([{ by: 'mine', seen: 2 }])
     // Derived state equals storage: the aborted run's record is not held, the other handle's is.
@@ -147,6 +148,26 @@ describe('an optimistic write batch', () => {
     a.transactions.length = 0
     await mine.append([mine.seal('k', { n: 3 })])
     expect(a.transactions).toEqual([['after log', 'answer 0', 'put records', 'put log', 'commit']])
+    await Promise.all([mine.close(), other.close()])
+  })
+
+  test('a batch that writes no log row waits for the catch-up answer, and runs again when another handle committed', async () => {
+    const { a, b } = twoHandles()
+    const mine = new RecordLog(a.port)
+    const other = new RecordLog(b)
+    const d = holder('k')
+    await mine.register(d)
+    await other.register(holder('k'))
+    await mine.append([mine.seal('k', { n: 0 })])
+    await other.append([other.seal('k', { n: 1 })])
+    a.transactions.length = 0
+    const seen = await mine.write(async (w) => {
+      await w.tx.put('meta', [{ key: 'held', value: d.held.size }])
+      return d.held.size
+    })
+    expect(seen).toBe(2)
+    expect(a.transactions[0]).toEqual(['after log', 'answer 1'])
+    expect(await b.read(['meta'], (tx) => tx.get('meta', 'held'))).toEqual({ key: 'held', value: 2 })
     await Promise.all([mine.close(), other.close()])
   })
 })
