@@ -387,9 +387,11 @@ export class RecordLog {
     try {
       const results = await this.#exclusive(() =>
         this.storage.write(TABLES, async (tx) => {
-          // Issued first whether or not it is awaited: its answer says this handle was at the log's end.
-          const check = this.#optimistic(tx) ? tx.after<LogRow>('log', this.#seq, 1) : null
-          if (!check) await this.#catchUp(tx)
+          const optimistic = this.#optimistic(tx)
+          // Asked first when due (half the confirmation's life gone), not awaited: its answer
+          // renews this handle's knowledge that it is at the log's end (CONFIRMED_MS).
+          let check = optimistic && performance.now() - this.#confirmedAt > CONFIRMED_MS / 2 ? tx.after<LogRow>('log', this.#seq, 1) : null
+          if (!optimistic) await this.#catchUp(tx)
           const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
@@ -397,10 +399,13 @@ export class RecordLog {
           // The trim goes before the flush, so the flush's requests are the transaction's last and
           // it commits as soon as they are done; it judges by the log's end before this batch's row.
           await this.#trim(tx)
-          if (check && !w.changed && (await check).length > 0) throw behind
+          if (optimistic && !w.changed) {
+            check ??= tx.after<LogRow>('log', this.#seq, 1)
+            if ((await check).length > 0) throw behind
+          }
           let seqs: number[]
           try {
-            seqs = await w.flush(check && w.changed ? { at: this.#seq + 1 } : {})
+            seqs = await w.flush(optimistic && w.changed ? { at: this.#seq + 1 } : {})
           } catch (err) {
             if (err instanceof PositionTaken) throw behind
             throw err
