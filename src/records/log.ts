@@ -88,6 +88,8 @@ export class RecordLog {
   #refreshing: Promise<void> | undefined
   #followers = 0
   #unwatch: (() => void) | undefined
+  /** Stops hearing other handles' commits (the optimistic batches' back-off). */
+  #unhear: (() => void) | undefined
   /** The storage lacks this build's format marker: the next commit writes it (format-marker.ts). */
   #unmarked = false
   /** Batches committed since this handle last found another handle's rows (optimistic commits, `#attempt`). */
@@ -222,6 +224,13 @@ export class RecordLog {
     // The format marker is read before any record (issue 28): a newer build's store is refused untouched.
     this.#opening ??= this.storage.open().then(async () => {
       this.#unmarked = await checkStoreFormat(this.storage, storageLabel(this.storage))
+      // Another handle committed: it writes here too, so the next batches read first (`#attempt`:
+      // an abort costs a rebuild). Its notice may come after this handle's next batch, which the
+      // taken log position then catches.
+      this.#unhear ??= this.storage.watch?.(() => {
+        this.#calm = 0
+        this.#patience = Math.max(this.#patience, PATIENCE_MIN)
+      })
     }).catch((err: unknown) => {
       // Opened again by the next call: a storage error at open is not the handle's end (issue 30).
       this.#opening = undefined
@@ -547,6 +556,7 @@ export class RecordLog {
       } finally {
         this.#closed = true
         this.#unwatch?.()
+        this.#unhear?.()
         this.#fanout.clearListeners()
         if (this.#owns && this.#opening) await this.storage.close()
       }

@@ -12,12 +12,16 @@ import type { StoredRecord } from '../../src/storage/schema.js'
 // row holds it: the add fails, the transaction aborts (nothing written), and the batch runs again
 // on state rebuilt from storage, so it decides as a write caught up first would.
 
-/** Each write transaction's requests in order, with when the catch-up question was answered. */
-function recording(inner: StoragePort): { port: StoragePort; transactions: string[][] } {
+/**
+ * Each write transaction's requests in order, with when the catch-up question was answered. Deaf
+ * (no `watch`) unless `hearing`: a handle that does not hear the other's commits before it writes.
+ */
+function recording(inner: StoragePort, hearing = false): { port: StoragePort; transactions: string[][] } {
   const transactions: string[][] = []
   const port: StoragePort = {
     kind: inner.kind,
     durable: inner.durable,
+    ...(hearing && inner.watch ? { watch: (listener: () => void) => inner.watch!(listener) } : {}),
     open: () => inner.open(),
     close: () => inner.close(),
     read: (tables, body) => inner.read(tables, body),
@@ -69,10 +73,10 @@ const holder = (kind: string): Deriver & { held: Map<string, StoredRecord> } => 
 })
 
 /** Two handles on one fake-indexeddb database, as two tabs' workers. */
-function twoHandles(): { a: ReturnType<typeof recording>; b: StoragePort } {
+function twoHandles(hearing = false): { a: ReturnType<typeof recording>; b: StoragePort } {
   const indexedDB = new IDBFactory()
   const name = `optimistic-${Math.random()}`
-  return { a: recording(indexedDbStorage({ name, indexedDB, IDBKeyRange })), b: indexedDbStorage({ name, indexedDB, IDBKeyRange }) }
+  return { a: recording(indexedDbStorage({ name, indexedDB, IDBKeyRange }), hearing), b: indexedDbStorage({ name, indexedDB, IDBKeyRange }) }
 }
 
 describe('an optimistic write batch', () => {
@@ -197,6 +201,38 @@ describe('an optimistic write batch', () => {
     expect(seen).toBe(2)
     expect(a.transactions[0]).toEqual(['after log', 'answer 1'])
     expect(await b.read(['meta'], (tx) => tx.get('meta', 'held'))).toEqual({ key: 'held', value: 2 })
+    await Promise.all([mine.close(), other.close()])
+  })
+
+  test('a handle that hears another handle commit reads first: no abort, no rebuild', async () => {
+    const { a, b } = twoHandles(true)
+    const mine = new RecordLog(a.port)
+    const other = new RecordLog(b)
+    const d = holder('k')
+    await mine.register(d)
+    await other.register(holder('k'))
+    await mine.append([mine.seal('k', { n: 0 })])
+    // Heard after the log's own listener, which was registered when it opened.
+    const heard = new Promise<void>((resolve) => {
+      const off = a.port.watch!(() => {
+        off()
+        resolve()
+      })
+    })
+    await other.append([other.seal('k', { n: 1 })])
+    await heard
+    const feed: LogChange[] = []
+    mine.onAppend((c) => feed.push(c))
+    a.transactions.length = 0
+    let runs = 0
+    const seen = await mine.write(async (w) => {
+      runs++
+      await w.append([mine.seal('k', { seen: d.held.size })])
+      return d.held.size
+    })
+    expect([runs, seen]).toEqual([1, 3])
+    expect(a.transactions[0]!.slice(0, 2)).toEqual(['after log', 'answer 1'])
+    expect(feed.map((c) => [c.local, c.reload])).toEqual([[false, false], [true, false]])
     await Promise.all([mine.close(), other.close()])
   })
 })
