@@ -13,7 +13,7 @@ import { Fanout } from './fanout.js'
 import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker.js'
 import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
-import { BatchWriter } from './writer.js'
+import { BatchWriter, PositionTaken } from './writer.js'
 
 /** Every table a batch may touch: one transaction per tick covers every module's writes. */
 const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
@@ -34,6 +34,18 @@ export interface SealOptions {
   /** The author, when a write was prepared by another handle of the same identity (a forwarded write). Default: this Memory's identity. */
   readonly author?: string | null
 }
+
+/** Calm batches an optimistic commit waits for after its first abort, and at most (`#attempt`). */
+const PATIENCE_MIN = 8
+const PATIENCE_MAX = 1024
+/**
+ * How recently a handle must have read the log's end to write optimistically. Its row takes the
+ * position after the last row it saw; were it more than LOG_KEEP rows behind, the trim would have
+ * freed that position and the row would land below rows it never read. Another handle would have
+ * to commit 20,000 transactions within this time: IndexedDB runs them one at a time, each a round
+ * trip to its backend (0.3 to 0.5 ms at best here), so that takes seconds.
+ */
+const CONFIRMED_MS = 1000
 
 type Named = (w: LogWriter, args: never) => Promise<unknown>
 
@@ -76,8 +88,16 @@ export class RecordLog {
   #refreshing: Promise<void> | undefined
   #followers = 0
   #unwatch: (() => void) | undefined
+  /** Stops hearing other handles' commits (the optimistic batches' back-off). */
+  #unhear: (() => void) | undefined
   /** The storage lacks this build's format marker: the next commit writes it (format-marker.ts). */
   #unmarked = false
+  /** Batches committed since this handle last found another handle's rows (optimistic commits, `#attempt`). */
+  #calm = 0
+  /** Calm batches needed before the next optimistic one: 0 until another writer is met, then doubling per abort. */
+  #patience = 0
+  /** When this handle last read the log's end (`performance.now()`): an optimistic batch needs it recent. */
+  #confirmedAt = -Infinity
   #closed = false
   #closing: Promise<void> | undefined
 
@@ -204,6 +224,13 @@ export class RecordLog {
     // The format marker is read before any record (issue 28): a newer build's store is refused untouched.
     this.#opening ??= this.storage.open().then(async () => {
       this.#unmarked = await checkStoreFormat(this.storage, storageLabel(this.storage))
+      // Another handle committed: it writes here too, so the next batches read first (`#attempt`:
+      // an abort costs a rebuild). Its notice may come after this handle's next batch, which the
+      // taken log position then catches.
+      this.#unhear ??= this.storage.watch?.(() => {
+        this.#calm = 0
+        this.#patience = Math.max(this.#patience, PATIENCE_MIN)
+      })
     }).catch((err: unknown) => {
       // Opened again by the next call: a storage error at open is not the handle's end (issue 30).
       this.#opening = undefined
@@ -272,10 +299,15 @@ export class RecordLog {
   async #catchUp(tx: ReadTx): Promise<void> {
     if (this.#stale) return this.#reload(tx)
     const read = await readAfter(tx, this.#seq)
-    if (read === null) return
+    if (read === null) {
+      this.#confirmedAt = performance.now()
+      return
+    }
     if (read === 'reload') return this.#reload(tx)
     const { records, removed } = read
     this.#seq = read.seq
+    this.#calm = 0
+    this.#confirmedAt = performance.now()
     await this.#fanout.deliver(tx, records, removed, false)
     this.#fanout.emit({ records, removed, local: false, reload: false })
   }
@@ -285,6 +317,7 @@ export class RecordLog {
     // The log's end is read alongside the records (one transaction: the same state either way).
     const [last] = await Promise.all([tx.last<LogRow>('log'), this.#fanout.load(tx, this.#fanout.derivers)])
     this.#seq = last?.seq ?? 0
+    this.#confirmedAt = performance.now()
     this.#trimmedAt = this.#seq
     this.#stale = false
     // The first load is not news: nothing was known before it.
@@ -333,12 +366,41 @@ export class RecordLog {
 
   async #commit(ops: ReadonlyArray<BatchOp<BatchWriter, unknown>>): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
+    for (;;) {
+      const outcome = await this.#attempt(ops)
+      if (outcome === 'again') continue
+      const { writer, results } = outcome
+      this.#unmarked = false
+      this.#calm++
+      this.#fanout.emit({ records: writer.appended, removed: writer.removed, local: true, reload: false })
+      ops.forEach((op, i) => op.resolve(results[i]))
+      this.#fanout.afterPass()
+      return
+    }
+  }
+
+  /**
+   * One transaction of a batch. Caught up first (the catch-up read answered before the batch
+   * runs), or optimistic (`#optimistic`): the batch runs on the state this handle has, and its log
+   * row takes the position right after the last row this handle saw with `WriteTx.add`, sent with
+   * the puts and `commit()` at once: one round trip to IndexedDB instead of two. When another
+   * handle committed after that position its row holds the position, the add fails and the whole
+   * transaction aborts (nothing written). The batch's derived state was computed on stale state,
+   * so it is rebuilt from storage and the batch runs again caught up first, deciding as a caught-up
+   * write would (issue 31, fourth round). A batch that writes no log row (side tables only) has no
+   * position to take: it waits for the catch-up read's answer before it commits.
+   */
+  async #attempt(ops: ReadonlyArray<BatchOp<BatchWriter, unknown>>): Promise<{ writer: BatchWriter; results: unknown[] } | 'again'> {
     let writer: BatchWriter | undefined
-    let results: unknown[]
+    const behind = new MemweaveError(ErrorCode.INTERNAL, 'another handle committed after this one\'s position: the batch runs again')
     try {
-      results = await this.#exclusive(() =>
+      const results = await this.#exclusive(() =>
         this.storage.write(TABLES, async (tx) => {
-          await this.#catchUp(tx)
+          const optimistic = this.#optimistic(tx)
+          // Asked first when due (half the confirmation's life gone), not awaited: its answer
+          // renews this handle's knowledge that it is at the log's end (CONFIRMED_MS).
+          let check = optimistic && performance.now() - this.#confirmedAt > CONFIRMED_MS / 2 ? tx.after<LogRow>('log', this.#seq, 1) : null
+          if (!optimistic) await this.#catchUp(tx)
           const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
@@ -346,18 +408,55 @@ export class RecordLog {
           // The trim goes before the flush, so the flush's requests are the transaction's last and
           // it commits as soon as they are done; it judges by the log's end before this batch's row.
           await this.#trim(tx)
-          for (const seq of await w.flush()) this.#seq = Math.max(this.#seq, seq)
+          if (optimistic && !w.changed) {
+            check ??= tx.after<LogRow>('log', this.#seq, 1)
+            if ((await check).length > 0) throw behind
+          }
+          let seqs: number[]
+          try {
+            seqs = await w.flush(optimistic && w.changed ? { at: this.#seq + 1 } : {})
+          } catch (err) {
+            if (err instanceof PositionTaken) throw behind
+            throw err
+          }
+          if (check) {
+            // Rows after the position, yet the position was free: rows in between were trimmed, so
+            // this handle was more than LOG_KEEP rows behind (CONFIRMED_MS rules it out). The next
+            // pass rebuilds from storage.
+            if ((await check).length > 0) this.#stale = true
+            else this.#confirmedAt = performance.now()
+          }
+          for (const seq of seqs) this.#seq = Math.max(this.#seq, seq)
           return out
         }),
       )
+      return { writer: writer!, results }
     } catch (err) {
+      if (err === behind) {
+        // Back off: a handle that met another writer stays caught-up-first for a while, so
+        // interleaved writers do not rebuild their state on every write.
+        this.#patience = Math.min(PATIENCE_MAX, Math.max(PATIENCE_MIN, this.#patience * 2))
+        this.#calm = 0
+        this.#stale = true
+        this.#fanout.drop()
+        return 'again'
+      }
       // Derived state took the batch's records before the transaction failed: rebuild it from storage.
       this.#failed(err)
     }
-    this.#unmarked = false
-    this.#fanout.emit({ records: writer!.appended, removed: writer!.removed, local: true, reload: false })
-    ops.forEach((op, i) => op.resolve(results[i]))
-    this.#fanout.afterPass()
+  }
+
+  /**
+   * Whether this batch may run before its catch-up read is answered: its state is loaded; the
+   * backend can fail a transaction on a taken key after `commit()` (IndexedDB: `add`, `commit`);
+   * this handle has not met another writer in its last `#patience` batches; and it read the log's
+   * end within CONFIRMED_MS, so the rows after its position cannot have been trimmed away.
+   */
+  #optimistic(tx: WriteTx): boolean {
+    return (
+      !this.#stale && typeof tx.commit === 'function' && typeof tx.add === 'function' && this.#calm >= this.#patience &&
+      performance.now() - this.#confirmedAt < CONFIRMED_MS
+    )
   }
 
   async #trim(tx: WriteTx): Promise<void> {
@@ -457,6 +556,7 @@ export class RecordLog {
       } finally {
         this.#closed = true
         this.#unwatch?.()
+        this.#unhear?.()
         this.#fanout.clearListeners()
         if (this.#owns && this.#opening) await this.storage.close()
       }

@@ -17,10 +17,17 @@ export class BatchWriter implements LogWriter {
   readonly appended: StoredRecord[] = []
   readonly removed: string[] = []
   readonly #deliver: LocalDelivery
+  readonly #raw: WriteTx
 
   constructor(tx: WriteTx, deliver: LocalDelivery) {
     this.tx = new BufferedTx(tx, SCHEMA)
+    this.#raw = tx
     this.#deliver = deliver
+  }
+
+  /** Whether the batch appended or removed a record, so that it writes a log row. */
+  get changed(): boolean {
+    return this.appended.length > 0 || this.removed.length > 0
   }
 
   async append(records: readonly StoredRecord[]): Promise<void> {
@@ -39,12 +46,34 @@ export class BatchWriter implements LogWriter {
     await this.#deliver([], ids)
   }
 
-  /** Writes the batch and its one log row, the transaction's last requests; returns the log sequence numbers it was given. */
-  async flush(): Promise<number[]> {
-    if (this.appended.length || this.removed.length) {
-      const row: LogRow = { put: this.appended.map((r) => r.id), del: [...this.removed] }
-      await this.tx.put('log', [row])
+  /**
+   * Writes the batch and its one log row, the transaction's last requests, and tells the
+   * transaction to commit; returns the log sequence numbers it was given. `at`: the row takes
+   * that position with `WriteTx.add` instead of the next free one, so the transaction fails with
+   * `PositionTaken` when another handle's row holds it (log.ts, the optimistic batch).
+   */
+  async flush(options: { readonly at?: number } = {}): Promise<number[]> {
+    const row: LogRow | null = this.changed ? { put: this.appended.map((r) => r.id), del: [...this.removed] } : null
+    if (options.at === undefined || !row || !this.#raw.add) {
+      if (row) await this.tx.put('log', [row])
+      return ((await this.tx.flush({ last: true })).get('log') ?? []) as number[]
     }
-    return ((await this.tx.flush({ last: true })).get('log') ?? []) as number[]
+    const data = this.tx.flush()
+    const placed = this.#raw.add('log', [{ ...row, seq: options.at }])
+    this.#raw.commit?.()
+    const [, keys] = await Promise.all([
+      data,
+      placed.catch((err: unknown) => {
+        throw (err as { name?: string } | null)?.name === 'ConstraintError' ? new PositionTaken(options.at!) : err
+      }),
+    ])
+    return keys as number[]
+  }
+}
+
+/** Another handle's log row holds the position an optimistic batch asked for: the transaction is aborted. */
+export class PositionTaken extends Error {
+  constructor(readonly seq: number) {
+    super(`log position ${seq} is taken`)
   }
 }

@@ -108,6 +108,11 @@ class IdbTx implements WriteTx {
     return requests(rows.map((row) => store.put(row))) as Promise<Key[]>
   }
 
+  async add(table: string, rows: readonly object[]): Promise<Key[]> {
+    const store = this.#store(table)
+    return requests(rows.map((row) => store.add(row))) as Promise<Key[]>
+  }
+
   async delete(table: string, keys: readonly Key[]): Promise<void> {
     const store = this.#store(table)
     await requests(keys.map((k) => store.delete(k)))

@@ -47,6 +47,13 @@ export interface WriteTx extends ReadTx {
   put(table: string, rows: readonly object[]): Promise<Key[]>
   delete(table: string, keys: readonly Key[]): Promise<void>
   /**
+   * Inserts rows whose keys must be new: a key already stored fails the request, and the failure
+   * aborts the whole transaction (after `commit()` too), so nothing the body wrote stays. The
+   * record log's optimistic batch puts its log row this way (log.ts). Optional: without it the log
+   * reads before it writes.
+   */
+  add?(table: string, rows: readonly object[]): Promise<Key[]>
+  /**
    * No request follows those already issued: the backend may commit as soon as they are done,
    * rather than once their results have come back to the body and it has returned (IndexedDB's
    * `commit()`: one round trip less per write). The body may still await what it issued. Optional:
