@@ -242,8 +242,6 @@ export class FactView {
     // Head facts this reconcile takes away (deletes, or continues with a later version): another
     // current memory, outside the scope, may have been answered with one of them (step 5).
     const released: FactEntry[] = []
-    // Whether this reconcile deleted a fact: only a deletion can take a current memory's fact away (step 4).
-    let deleted = false
 
     // Calls are issued together so the fact store commits them in one transaction per tick.
     const all = async (calls: Array<Promise<unknown>>): Promise<boolean> => {
@@ -260,10 +258,7 @@ export class FactView {
         gone.push(facts.delete(f.ref))
       }
     }
-    if (await all(gone)) {
-      deleted = true
-      known = await this.#factsOf(s, scope)
-    }
+    if (await all(gone)) known = await this.#factsOf(s, scope)
 
     // 2. New current memories get a view, continuing their predecessor's chain where there is one,
     //    all in one bulk write (one mutation, one transaction), not one GMP write per memory.
@@ -322,7 +317,6 @@ export class FactView {
       if (!entry || typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
       released.push(entry)
       await facts.delete(ref)
-      deleted = true
       again.push(id)
     }
     if (again.length) {
@@ -345,19 +339,15 @@ export class FactView {
         }
       }
       if (!(await all(stale))) break
-      deleted = true
       known = await this.#factsOf(s, scope)
     }
 
     // 4. A deletion above can take a current memory's fact with it: its fact continued the chain of
     //    a fact deleted here (two merges of one memory on two replicas fork a chain), or said the text
     //    a deleted fact said. A current memory that had its fact, or was to get one, gets it again.
-    //    Without a deletion, each still has the fact it had or was just given (or shares one, which
-    //    writing again answers with the same fact): nothing to look up (a join writes 100k, deletes none).
-    if (deleted) {
-      const lost = [...new Set([...hadFact, ...written.keys()])].filter((id) => view.current.has(id) && heads(id).length === 0)
-      if ((await writeViews(lost)).size) known = await this.#factsOf(s, scope)
-    }
+    const lost: string[] = []
+    for (const id of new Set([...hadFact, ...written.keys()])) if (view.current.has(id) && heads(id).length === 0) lost.push(id)
+    if ((await writeViews(lost)).size) known = await this.#factsOf(s, scope)
 
     // 5. Two current memories that say one text, made in one millisecond (written on two replicas
     //    before they met, say), share one GMP fact: the second's write was answered with the first's
