@@ -15,10 +15,14 @@ import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-f
  * with the pool's fact view (`factview.cpuprofile`, the view written after a big join), then writes into the synced pool
  * (`writes.cpuprofile`), then A forgetting memories of it until B no longer counts them, after one
  * first forget profiled apart (`first-forget.cpuprofile`: it also compacts the join's rows), then five (`forgets.cpuprofile`). `npx tsx bench/sync-profile.ts [N] [outDir]`.
+ * With `MEMWEAVE_PROFILE_ALLOC=1`, the join and the fact view also sample what they allocate
+ * (`join.heapprofile`, `factview.heapprofile`: bytes by allocating function, what the collector's
+ * share is paid for; Chrome DevTools opens them).
  */
 const size = Number(process.argv[2] ?? 10_000)
 const out = process.argv[3] ?? '.'
 const HOUR = 3_600_000
+const alloc = process.env['MEMWEAVE_PROFILE_ALLOC'] === '1'
 
 async function main(): Promise<void> {
   const owner = await createIdentity({ seed: new Uint8Array(32).fill(21) })
@@ -41,18 +45,37 @@ async function main(): Promise<void> {
   await session.post('Profiler.enable')
   await session.post('Profiler.setSamplingInterval', { interval: 200 })
   const b = await createMemory({ storage: memoryStorage(), identity: member, sync: { WebSocketPolyfill: WebSocket } })
+  if (alloc) await session.post('HeapProfiler.enable')
+  // Every 32 KiB allocated on average: enough samples for a join's per-record allocations, little cost.
+  const sampleAllocations = async (): Promise<void> => {
+    if (alloc) await session.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+  }
+  const writeAllocations = async (name: string): Promise<void> => {
+    if (alloc) writeFileSync(`${out}/${name}.heapprofile`, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile))
+  }
+  await sampleAllocations()
   await session.post('Profiler.start')
   let t = performance.now()
+  // Process CPU beside the wall clock: on a loaded machine the wall clock mostly says how long others ran.
+  let cpu = process.cpuUsage()
+  const cpuMs = (): number => {
+    const used = process.cpuUsage(cpu)
+    return Math.round((used.user + used.system) / 1000)
+  }
   await b.sync.connect(pool, { url, token: await token(member) })
   await until(b, pool, size)
-  console.log(`join ${size}: ${Math.round(performance.now() - t)} ms`)
+  console.log(`join ${size}: ${Math.round(performance.now() - t)} ms (process CPU ${cpuMs()} ms)`)
   writeFileSync(`${out}/join.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
+  await writeAllocations('join')
   // A facts read waits for the fact view (as the sync bench's clock does).
+  await sampleAllocations()
   await session.post('Profiler.start')
   t = performance.now()
+  cpu = process.cpuUsage()
   await b.facts.retrieve('where', { topK: 1 })
-  console.log(`fact view after synced: ${Math.round(performance.now() - t)} ms`)
+  console.log(`fact view after synced: ${Math.round(performance.now() - t)} ms (process CPU ${cpuMs()} ms)`)
   writeFileSync(`${out}/factview.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile))
+  await writeAllocations('factview')
 
   const inputs = memoryInputs(21, 0xb16, 'later write')
   await a.pools.write(pool, inputs[0]!)

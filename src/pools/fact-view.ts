@@ -237,7 +237,8 @@ export class FactView {
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): readonly FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.
-    const hadFact = [...known.byMemory.keys()].filter((id) => view.current.has(id) && heads(id).length > 0)
+    const hadFact: string[] = []
+    for (const id of known.byMemory.keys()) if (view.current.has(id) && heads(id).length > 0) hadFact.push(id)
     // Head facts this reconcile takes away (deletes, or continues with a later version): another
     // current memory, outside the scope, may have been answered with one of them (step 5).
     const released: FactEntry[] = []
@@ -249,37 +250,41 @@ export class FactView {
     }
 
     // 1. Views of forgotten memories go entirely (GMP repairs the chain: a predecessor's view is current again).
-    const gone = [...known.byMemory].filter(([id]) => !view.live.has(id)).flatMap(([, list]) => list.map((f) => {
-      if (f.supersededBy === null) released.push(f)
-      return facts.delete(f.ref)
-    }))
+    const gone: Array<Promise<unknown>> = []
+    for (const [id, list] of known.byMemory) {
+      if (view.live.has(id)) continue
+      for (const f of list) {
+        if (f.supersededBy === null) released.push(f)
+        gone.push(facts.delete(f.ref))
+      }
+    }
     if (await all(gone)) known = await this.#factsOf(s, scope)
 
     // 2. New current memories get a view, continuing their predecessor's chain where there is one,
     //    all in one bulk write (one mutation, one transaction), not one GMP write per memory.
+    // Each write's objects are built once (a join writes a view of every memory of the pool: what
+    // is built per memory here, the collector pays for).
     const viewOf = (m: LiveMemory): FactWrite => {
       const p = m.payload
       const content = statement(p)
-      const options = {
-        tenantId: s.tenant,
-        metadata: {
-          subject: p.subject, predicate: p.predicate, object: p.object, importance: importanceOf(m) / 10_000,
-          pool: s.id, memoryId: m.id, memoryType: p.type, confidence: p.confidence,
-          ...(p.context ? { context: p.context } : {}), ...(p.noTraining ? { no_training: true } : {}),
-        },
+      const metadata: Record<string, unknown> = {
+        subject: p.subject, predicate: p.predicate, object: p.object, importance: importanceOf(m) / 10_000,
+        pool: s.id, memoryId: m.id, memoryType: p.type, confidence: p.confidence,
       }
-      const pred = p.supersedes.flatMap((id) => heads(id)).sort((a, b) => (a.sequence < b.sequence ? 1 : -1))[0]
+      if (p.context) metadata['context'] = p.context
+      if (p.noTraining) metadata['no_training'] = true
+      const pred = latestHead(p.supersedes, heads)
       if (pred) {
         released.push(pred)
-        return { content, options, supersedes: pred.ref }
+        return { content, options: { tenantId: s.tenant, metadata }, supersedes: pred.ref }
       }
       // Valid from when the memory was made. It also keeps two memories that say one text apart
       // when they were made at different times: GMP answers a re-assertion of a current text with
       // the fact already there (same text, validFrom and signer). Two made in one millisecond still
       // share one fact, which names one of them; step 5 gives the other its own when it goes.
       // A writer chooses createdAt: one a GMP time cannot hold is left out rather than failing the batch.
-      const made = Number.isInteger(p.createdAt) && p.createdAt >= 0 && p.createdAt <= LAST_GMP_MS ? new Date(p.createdAt) : null
-      return { content, options: made ? { ...options, validFrom: made } : options }
+      const made = Number.isInteger(p.createdAt) && p.createdAt >= 0 && p.createdAt <= LAST_GMP_MS
+      return { content, options: made ? { tenantId: s.tenant, metadata, validFrom: new Date(p.createdAt) } : { tenantId: s.tenant, metadata } }
     }
     // A join brings a whole pool at once: in bulk writes of WRITE_CHUNK, each after a macrotask, so
     // that other work (a status listener, a write, a read of mem.pools) is not held up for the whole view.
@@ -293,10 +298,12 @@ export class FactView {
       }
       return out
     }
-    const written = await writeViews([...fresh].filter((id) => {
+    const toWrite: string[] = []
+    for (const id of fresh) {
       const m = view.current.get(id)
-      return m !== undefined && FactView.isFactual(m, s) && heads(id).length === 0
-    }))
+      if (m !== undefined && FactView.isFactual(m, s) && heads(id).length === 0) toWrite.push(id)
+    }
+    const written = await writeViews(toWrite)
     if (written.size) known = await this.#factsOf(s, scope)
     // A write of a text that another memory's current fact already says is answered with that fact
     // (GMP §1.2: re-asserting a current fact is idempotent), and the memory has no fact of its own.
@@ -324,10 +331,13 @@ export class FactView {
     //    current either (records from another replica arrive in any order: an update of an update
     //    before the update itself), so repeat until no view of a non-current memory is a head.
     for (let round = 0; round < 64; round++) {
-      const stale = [...known.byMemory.keys()].flatMap((id) => known.extraHeads(id, view.current.has(id)).map((f) => {
-        released.push(f)
-        return facts.delete(f.ref)
-      }))
+      const stale: Array<Promise<unknown>> = []
+      for (const id of known.byMemory.keys()) {
+        for (const f of known.extraHeads(id, view.current.has(id))) {
+          released.push(f)
+          stale.push(facts.delete(f.ref))
+        }
+      }
       if (!(await all(stale))) break
       known = await this.#factsOf(s, scope)
     }
@@ -335,7 +345,8 @@ export class FactView {
     // 4. A deletion above can take a current memory's fact with it: its fact continued the chain of
     //    a fact deleted here (two merges of one memory on two replicas fork a chain), or said the text
     //    a deleted fact said. A current memory that had its fact, or was to get one, gets it again.
-    const lost = [...new Set([...hadFact, ...written.keys()])].filter((id) => view.current.has(id) && heads(id).length === 0)
+    const lost: string[] = []
+    for (const id of new Set([...hadFact, ...written.keys()])) if (view.current.has(id) && heads(id).length === 0) lost.push(id)
     if ((await writeViews(lost)).size) known = await this.#factsOf(s, scope)
 
     // 5. Two current memories that say one text, made in one millisecond (written on two replicas
@@ -389,6 +400,13 @@ function sayersOf(view: View, facts: readonly FactEntry[]): Set<string> {
 }
 
 const NONE: readonly FactEntry[] = Object.freeze([])
+
+/** The head with the highest sequence among the heads of `ids` (the predecessor a new view continues), without listing them. */
+function latestHead(ids: readonly string[], heads: (id: string) => readonly FactEntry[]): FactEntry | undefined {
+  let best: FactEntry | undefined
+  for (const id of ids) for (const f of heads(id)) if (!best || f.sequence > best.sequence) best = f
+  return best
+}
 
 /** Facts per bulk write of one reconcile (see `writeViews`). */
 const WRITE_CHUNK = 5000

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { createIdentity } from '../../src/index.js'
-import { poolBodyProblem } from '../../src/pools/record-shape.js'
+import { payloadProblem, poolBodyProblem } from '../../src/pools/record-shape.js'
 import { PoolKind } from '../../src/pools/records.js'
 import { decodeRecord, encodeRecord } from '../../src/sync/codec.js'
 import { memoryBody } from '../helpers/hostile-helpers.js'
@@ -61,4 +61,23 @@ test('the codec quarantines an oversized record malformed, naming the field and 
   })
   expect(decodeRecord(r.id, { ...encodeRecord(r), tenant: 't'.repeat(300) })).toMatchObject({ ok: false, reason: 'malformed' })
   expect(decodeRecord(r.id, { ...encodeRecord(r), author: `did:key:${'z'.repeat(MB)}` })).toMatchObject({ ok: false, reason: 'malformed' })
+})
+
+test('a memory is shape-checked once on its way in: the payload of a body that passed is not checked again (issue 31, a join)', () => {
+  const payload = { ...(memoryBody('Aria', 'Rome') as unknown as { payload: Record<string, unknown> }).payload }
+  // Each check reads the subject once: the count says how many times the payload was checked.
+  let reads = 0
+  const subject = payload['subject']
+  Object.defineProperty(payload, 'subject', { enumerable: true, get: () => (reads++, subject) })
+  // The codec checks the body; the pools state then asks about the payload (replica.ts, materialize.ts).
+  expect(poolBodyProblem({ kind: PoolKind.MEMORY, body: { payload } as never })).toBeNull()
+  expect(payloadProblem(payload)).toBeNull()
+  expect(reads).toBe(1)
+
+  // A payload never seen inside a body is checked, and one that fails is refused with the same text either way.
+  const bad = { ...payload, subject: 'x'.repeat(513) }
+  expect(payloadProblem(bad)).toBe('payload.subject: is longer than 512 characters')
+  expect(poolBodyProblem({ kind: PoolKind.MEMORY, body: { payload: { ...bad } } as never })).toBe('body.payload.subject: is longer than 512 characters')
+  expect(poolBodyProblem({ kind: PoolKind.MEMORY, body: { payload: { ...payload, evidence: [ID, 'nope'] } } as never }))
+    .toBe('body.payload.evidence[1]: must be 32 lowercase hex digits')
 })
