@@ -6,6 +6,7 @@ import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from '../read/reading.js'
 import { hasStem } from '../read/same-stem.js'
 import type { Signal } from './signal.js'
+import { OCCASION, OCCASION_OF, OCCASION_WORD } from '../words/markers.js'
 import type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 import { antonymSignal } from './checks/antonyms.js'
 import { complementSignal } from './checks/complement.js'
@@ -204,6 +205,15 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (modifier && (modifier.twice || opposed || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
   }
+  // "I prefer tea in the morning" / "I like a coffee after lunch": a habit of two occasions, unless
+  // the occasion is itself what differs ("the call is in the morning" / "... in the evening").
+  const first = signals[0]
+  if (first && !OCCASION_WORD.test(first.reason)) {
+    const [oa, ob] = [occasions(a), occasions(b)]
+    if (oa.size && ob.size && ![...oa].some((o) => ob.has(o))) {
+      return { conflict: false, kind: 'none', reason: `two occasions: "${[...oa].join('/')}" vs "${[...ob].join('/')}"` + about, shared }
+    }
+  }
   const value = signals.find((s) => s.kind === 'value')
   if (value && value.kinds! > 1 && value.period) {
     return { conflict: false, kind: 'none', reason: 'two periods: ' + value.reason + about, shared }
@@ -231,7 +241,7 @@ function subjectGate(a: Reading, b: Reading, shared: readonly string[]): RawVerd
     return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared: [...shared] }
   }
   // "Ivy loves jazz" / "ivy's brother hates jazz": someone of the person's, not the person.
-  const kin = (r: Reading): string | undefined => KIN.exec(r.norm)?.[2]?.toLowerCase()
+  const kin = (r: Reading): string | undefined => (KIN.exec(r.norm)?.[2] ?? MY_KIN.exec(r.norm)?.[1])?.toLowerCase()
   const [ka, kb] = [kin(a), kin(b)]
   if (ka !== kb) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared: [...shared] }
@@ -241,6 +251,24 @@ function subjectGate(a: Reading, b: Reading, shared: readonly string[]): RawVerd
 
 /** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
 const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
+
+/**
+ * A text whose subject is someone of the speaker's: "My husband can't handle spicy food" against
+ * "I love spicy food" (eighth round). Not "my husband and I", and not "my boss is Priya" (the
+ * relation named, as KIN).
+ */
+const MY_KIN = /^\s*(?:my|our|his|her|their)\s+(?:(?:older|younger|little|big|baby|eldest|oldest|youngest|twin|only|best|new|ex-?)\s+)?(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|children|boss|manager|friend|colleague|roommate|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|girlfriend|boyfriend|fiancée?|in-laws)\b(?!\s+and\s+(?:i|me)\b)(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
+
+/** The occasions a text's habit holds on (words/markers.ts OCCASION), folded to a part of the day or week. */
+function occasions(r: Reading): Set<string> {
+  const out = new Set<string>()
+  for (const m of r.norm.matchAll(OCCASION)) {
+    const word = m[1]!.toLowerCase().replace(/s$/, '')
+    const prep = /^\s*(\w+)/.exec(m[0])![1]!.toLowerCase()
+    out.add(OCCASION_OF[`${prep} ${word}`] ?? OCCASION_OF[word] ?? word)
+  }
+  return out
+}
 
 function surface(r: Reading, stem: string): string {
   return r.tokens.find((t) => t.stem === stem)?.lower ?? stem

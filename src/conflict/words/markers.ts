@@ -24,3 +24,24 @@ export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'addi
  * backup is still running").
  */
 export const ACTIVITY_BEFORE: RegExp = /^(?:start|stop|tr[iy]|miss)\w*$|^(?:began|begin|quit|took|go|goes|went|as|at|about|for|of|from|by|including|and|or)$/
+
+/**
+ * The way back of a trip: "the train back from Paris", "flying back", "the return flight" (eighth
+ * round). A time or date of the way back and one of the way out are two legs, not one value twice.
+ * Not "back" alone: "pushed back to 3pm" moves the same event.
+ */
+export const RETURN_LEG: RegExp = /\b(?:(?<!\b(?:push|pushed|pushing|move|moved|moving|put|set|bump|bumped|pull|pulled|call|called|get|got|write|wrote|text|texted|hear|heard|come|came)\s+)back\s+(?:from|to|home)|return(?:ing)?\s+(?:flight|train|bus|trip|leg|journey|ferry)|(?:fly|flying|flies|flew|drive|driving|drove|head|heading|coming|come|came|getting|get|got|going|go|went|train|bus|flight|ride|ferry|trip|travel(?:l?ing)?)\s+back|return(?:s|ing)?\s+(?:from|home|on))\b/i
+
+/**
+ * When in a day or week a habit holds: "in the morning", "after lunch", "with dinner", "on
+ * weekends" (eighth round). Group 1 is the word; `OCCASION_OF` folds meals into the part of the
+ * day they stand for, so "at breakfast" and "in the morning" are one occasion.
+ */
+export const OCCASION: RegExp = /\b(?:in the|at|after|before|for|during|over|with|on|every|most|some)\s+(?:the\s+)?(mornings?|afternoons?|evenings?|nights?|breakfast|brunch|lunch|lunchtime|dinner|supper|weekends?|weekdays|workdays|work\s?days)\b/gi
+/** An occasion word said in a reason, which makes the occasion the value that differs. */
+export const OCCASION_WORD: RegExp = /\b(?:mornings?|afternoons?|evenings?|nights?|breakfast|brunch|lunch|lunchtime|dinner|supper|weekends?|weekdays|workdays)\b/i
+export const OCCASION_OF: Readonly<Record<string, string>> = {
+  breakfast: 'morning', brunch: 'morning', lunch: 'noon', lunchtime: 'noon', dinner: 'evening', supper: 'evening',
+  'after lunch': 'afternoon', 'before lunch': 'morning', 'after dinner': 'evening', 'before breakfast': 'morning',
+  weekday: 'weekday', workday: 'weekday', 'work day': 'weekday', 'work days': 'weekday',
+}
