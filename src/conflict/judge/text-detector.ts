@@ -20,6 +20,7 @@ import { orderSignal, stanceSignal } from './checks/preferences.js'
 import { compareSlots } from './checks/slot-compare.js'
 import { valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
+import { possessionRule } from './checks/possession.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -183,6 +184,8 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const shared = sharedKeys(a, b)
   const day = dayRule(a, b) ?? dayRule(b, a)
   if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
+  const held = possessionRule(a, b)
+  if (held) return { conflict: true, kind: held.kind, reason: held.reason, shared, check: 'possession' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
