@@ -160,13 +160,15 @@ export async function runPlanted(pairs: readonly LabelledPair[], background: rea
   for (const p of found) byType[p.category]!.found++
   const tp = found.size
   const listed = run.flags.length
+  // A statement written twice (two planted pairs share it) is two facts: each flag of one planted
+  // contradiction is right, so precision counts the false flags, not the contradictions found.
   return {
     listed,
     tp,
-    fp: listed - tp,
+    fp: falseFlags.length,
     background: bg,
     conflicts: planted.size,
-    precision: listed === 0 ? 1 : tp / listed,
+    precision: listed === 0 ? 1 : (listed - falseFlags.length) / listed,
     recall: planted.size === 0 ? 1 : tp / planted.size,
     byType,
     falseFlags,

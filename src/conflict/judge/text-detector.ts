@@ -6,7 +6,7 @@ import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from '../read/reading.js'
 import { hasStem } from '../read/same-stem.js'
 import type { Signal } from './signal.js'
-import { OCCASION, OCCASION_OF, OCCASION_WORD } from '../words/markers.js'
+import { OCCASION, OCCASION_OF, OCCASION_WORD, RETURN_LEG } from '../words/markers.js'
 import type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 import { antonymSignal } from './checks/antonyms.js'
 import { complementSignal } from './checks/complement.js'
@@ -126,6 +126,10 @@ export class TextConflictDetector {
     const shared = sharedKeys(a, b)
     const subjects = subjectGate(a, b, shared)
     if (subjects) return { ...subjects, confidence: 0 }
+    // The way out and the way back of a trip are two legs, for the other reader's values as for ours.
+    if (found.kind === 'value' && RETURN_LEG.test(a.norm) !== RETURN_LEG.test(b.norm)) {
+      return { conflict: false, kind: 'none', reason: `two legs of a trip: ${found.reason}`, shared, confidence: 0 }
+    }
     return this.#assess({ conflict: true, kind: found.kind, reason: found.reason, shared, check: found.check }, a, b, sa, sb)
   }
 
