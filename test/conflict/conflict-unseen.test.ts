@@ -55,7 +55,7 @@ describe('eighth-round rules: two facts, not one fact twice', () => {
     ['a past verb dates its own event', 'The school board approved the new budget in March.', 'Spending under the new budget begins in July.'],
     ['the way back is another leg', 'The bus to Leeds leaves at 8:10.', 'The bus back from Leeds leaves at 17:30.'],
     ['someone of the speaker\'s', 'I love hiking in the rain.', 'My wife hates hiking in the rain.'],
-    ['one has many relatives', 'I live with my two older sisters.', 'Tom is my little brother.'],
+    ['one has many relatives', 'I share a flat with my older sisters.', 'I have an older brother in Leeds.'],
     ['two occasions of a habit', 'I drink green tea in the morning.', 'I drink coffee after lunch.'],
     ['a skill at another activity', 'Nadia is a great swimmer.', 'Nadia is a beginner at tennis.'],
     ['the pronoun I is no label', 'Building relationships is something I work on every day.', 'Building B has a pool on the roof.'],
@@ -100,6 +100,7 @@ describe('eighth-round rules: what has none of, and lasting states', () => {
       ['I love hiking in the rain.', 'I hate hiking in the rain.'],
       ['Nadia is an expert at chess.', 'Nadia is a beginner at chess.'],
       ['I drink tea at breakfast.', 'I drink coffee at breakfast.'],
+      ['Tom is my brother.', 'Tom is my son.'],
     ] as const) expectJudgedBothWays(detector, a, b, true)
   })
 })
