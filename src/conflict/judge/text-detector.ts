@@ -256,23 +256,26 @@ function subjectGate(a: Reading, b: Reading, shared: readonly string[]): RawVerd
   return null
 }
 
+/** Who someone of a person's is: kin, work, a pet. */
+const PEOPLE = 'brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat|children|girlfriend|boyfriend'
+const NAMING = String.raw`\b(?!\s+(?:is|was|are|were|will\s+be|=|:))`
+
 /** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
-const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
+const KIN = new RegExp(String.raw`^\s*(\w+)['’]s\s+(${PEOPLE}|team)` + NAMING, 'i')
 
 /**
  * A text whose subject is someone of the speaker's: "My husband can't handle spicy food" against
  * "I love spicy food" (eighth round). Not "my husband and I", and not "my boss is Priya" (the
  * relation named, as KIN).
  */
-const MY_KIN = /^\s*(?:my|our|his|her|their)\s+(?:(?:older|younger|little|big|baby|eldest|oldest|youngest|twin|only|best|new|ex-?)\s+)?(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|children|boss|manager|friend|colleague|roommate|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|girlfriend|boyfriend|fiancée?|in-laws)\b(?!\s+and\s+(?:i|me)\b)(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
+const MY_KIN = new RegExp(String.raw`^\s*(?:my|our|his|her|their)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|only|best|new)\s+)?(${PEOPLE})(?!\s+and\s+(?:i|me)\b)` + NAMING, 'i')
 
 /** The occasions a text's habit holds on (words/markers.ts OCCASION), folded to a part of the day or week. */
 function occasions(r: Reading): Set<string> {
   const out = new Set<string>()
-  for (const m of r.norm.matchAll(OCCASION)) {
-    const word = m[1]!.toLowerCase().replace(/s$/, '')
-    const prep = /^\s*(\w+)/.exec(m[0])![1]!.toLowerCase()
-    out.add(OCCASION_OF[`${prep} ${word}`] ?? OCCASION_OF[word] ?? word)
+  for (const [, prep, w] of r.norm.matchAll(OCCASION)) {
+    const word = w!.toLowerCase()
+    out.add(OCCASION_OF[`${prep!.toLowerCase()} ${word}`] ?? OCCASION_OF[word] ?? word)
   }
   return out
 }

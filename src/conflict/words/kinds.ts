@@ -2,22 +2,16 @@
 // no Y" pair speaks of. The states a person is in (married/single) are antonym groups (antonyms.ts).
 
 /**
- * A general noun and the kinds it covers: "no pets" denies "two dogs", "no kids" denies "a son".
- * Each line: the general noun (singular) and its kinds. A noun also denies itself ("no car" / "a car").
+ * A general noun (singular) and the kinds it covers: "no pets" denies "two dogs", "no kids" denies
+ * "a son". A noun also denies itself ("no car" / "a car"). A kind is matched by its singular or
+ * its plural in -s; "children" and "kids" are read as "child".
  */
-export const KINDS: Readonly<Record<string, readonly string[]>> = {
-  pet: ['dog', 'puppy', 'cat', 'kitten', 'hamster', 'rabbit', 'bunny', 'parrot', 'bird', 'goldfish', 'turtle', 'tortoise', 'snake', 'lizard', 'ferret', 'retriever', 'labrador', 'beagle', 'poodle', 'terrier', 'spaniel', 'collie', 'dachshund', 'pug', 'husky', 'chihuahua'],
-  child: ['kid', 'son', 'daughter', 'baby', 'boy', 'girl', 'toddler', 'stepson', 'stepdaughter'],
-  sibling: ['brother', 'sister', 'stepbrother', 'stepsister'],
-  car: [],
-  vehicle: ['car', 'truck', 'van', 'minivan', 'suv', 'motorcycle', 'motorbike', 'scooter'],
+export const KINDS: Readonly<Record<string, string>> = {
+  pet: 'dog puppy cat kitten hamster rabbit parrot bird goldfish turtle snake lizard retriever labrador terrier spaniel',
+  child: 'son daughter baby boy girl toddler',
+  sibling: 'brother sister',
+  car: '',
 }
-
-/** Another word for a general noun: "no kids" is no children. */
-export const GENERAL_ALIAS: Readonly<Record<string, string>> = { kid: 'child', automobile: 'car' }
-
-/** Irregular plurals of the nouns above. */
-export const PLURALS: Readonly<Record<string, string>> = { children: 'child', puppies: 'puppy', babies: 'baby', bunnies: 'bunny', huskies: 'husky', kids: 'kid' }
 
 /**
  * Antonym groups (antonyms.ts) whose poles are lasting states of a person, one at a time: "I'm
