@@ -235,7 +235,11 @@ const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
 
 /** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */
 export function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
-  const rest = /^[^.;!?,:()]*/.exec(r.norm.slice(end))![0].toLowerCase()
+  return daysIn(/^[^.;!?,:()]*/.exec(r.norm.slice(end))![0])
+}
+
+function daysIn(text: string): ReadonlySet<number> | null {
+  const rest = text.toLowerCase()
   const range = new RegExp(String.raw`\b${DAY}\s*(?:–|-|to|through|thru)\s*${DAY}`).exec(rest)
   if (range) {
     const [s, e] = [WEEKDAY.indexOf(range[1]!), WEEKDAY.indexOf(range[2]!)]
@@ -251,17 +255,13 @@ export function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | nu
 
 /**
  * The weekdays a clause opens with, before a value: "On Saturdays the library closes at 5 pm",
- * "every Monday the bus leaves at 7" (eighth round). Only a day said after "on", "every" or
- * "at" (or "weekends"/"weekdays" anywhere before the value), so a day that is the thing itself
- * ("Monday's meeting is at 3") keeps being compared as a date.
+ * "every Monday the bus leaves at 7" (eighth round). Only days said after "on", "every", "over"
+ * or "during", so a day that is the thing itself ("Monday's meeting is at 3") keeps being
+ * compared as a date.
  */
 export function leadingDays(r: Reading, at: number): ReadonlySet<number> | null {
-  const before = r.norm.slice(0, at)
-  const clause = before.slice(Math.max(before.search(/[^.;!?]*$/), 0)).toLowerCase()
-  if (/\b(?:on|at|over|during)\s+(?:the\s+)?weekends?\b/.test(clause)) return new Set([0, 6])
-  if (/\b(?:on|during)\s+weekdays\b/.test(clause)) return new Set([1, 2, 3, 4, 5])
-  const one = new RegExp(String.raw`\b(?:on|every)\s+${DAY}`).exec(clause)
-  return one ? new Set([WEEKDAY.indexOf(one[1]!)]) : null
+  const m = /\b(?:on|every|over|during)\s+([^.;!?,]*)$/i.exec(r.norm.slice(0, at))
+  return m ? daysIn(m[1]!) : null
 }
 
 /** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */

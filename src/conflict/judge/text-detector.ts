@@ -189,7 +189,7 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const day = dayRule(a, b) ?? dayRule(b, a)
   if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
   const held = possessionRule(a, b)
-  if (held) return { conflict: true, kind: held.kind, reason: held.reason, shared, check: 'possession' }
+  if (held) return { conflict: true, kind: 'negation', reason: held, shared, check: 'possession' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
@@ -268,7 +268,7 @@ const KIN = new RegExp(String.raw`^\s*(\w+)['’]s\s+(${PEOPLE}|team)` + NAMING,
  * "I love spicy food" (eighth round). Not "my husband and I", and not "my boss is Priya" (the
  * relation named, as KIN).
  */
-const MY_KIN = new RegExp(String.raw`^\s*(?:my|our|his|her|their)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|only|best|new)\s+)?(${PEOPLE})(?!\s+and\s+(?:i|me)\b)` + NAMING, 'i')
+const MY_KIN = new RegExp(String.raw`^\s*(?:my|our|his|her|their)\s+(?:(?:older|younger|little|big|only|best)\s+)?(${PEOPLE})(?!\s+and\s+(?:i|me)\b)` + NAMING, 'i')
 
 /** The occasions a text's habit holds on (words/markers.ts OCCASION), folded to a part of the day or week. */
 function occasions(r: Reading): Set<string> {

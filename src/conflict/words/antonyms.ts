@@ -40,7 +40,6 @@ skill: fluent expert experienced great strong proficient advanced native skilled
 openness: open opens opened reopened | closed close closes shut
 punctuality: ontime punctual | delayed late overdue behind
 marital: married | single unmarried divorced
-handedness: left-handed | right-handed
 condition: intact undamaged pristine | damaged defective faulty dented cracked
 automation: manual manually stick | automatic automated automatically
 locking: locked | unlocked
