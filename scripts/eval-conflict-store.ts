@@ -160,13 +160,15 @@ export async function runPlanted(pairs: readonly LabelledPair[], background: rea
   for (const p of found) byType[p.category]!.found++
   const tp = found.size
   const listed = run.flags.length
+  // A statement written twice (two planted pairs share it) is two facts: each flag of one planted
+  // contradiction is right, so precision counts the false flags, not the contradictions found.
   return {
     listed,
     tp,
-    fp: listed - tp,
+    fp: falseFlags.length,
     background: bg,
     conflicts: planted.size,
-    precision: listed === 0 ? 1 : tp / listed,
+    precision: listed === 0 ? 1 : (listed - falseFlags.length) / listed,
     recall: planted.size === 0 ? 1 : tp / planted.size,
     byType,
     falseFlags,
@@ -180,6 +182,8 @@ export interface StoreSection {
   readonly planted: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
   /** The dev pairs planted with several seeds in two backgrounds (dev only: one seed is one draw of positions). */
   readonly devSeeds: SeedSpread | null
+  /** The unseen set (issue 27, eighth round) planted in conv-30's turns, per split. */
+  readonly plantedUnseen: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -207,7 +211,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<['conv-26' | 'conv-30' | 'conv-41', 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout']]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -224,13 +228,32 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
     const pairs = realistic.filter((p) => p.split === split)
     if (pairs.length) planted.push({ split, result: await runPlanted(pairs, background, 27, options) })
   }
+  // Another conversation as background for a set nobody shaped the code around.
+  const plantedUnseen: Array<StoreSection['plantedUnseen'][number]> = []
+  const background30 = unseen.length ? locomoTurns('conv-30') : []
+  for (const split of ['dev', 'holdout'] as const) {
+    if (devOnly && split === 'holdout') continue
+    const pairs = unseen.filter((p) => p.split === split)
+    if (pairs.length) plantedUnseen.push({ split, result: await runPlanted(pairs, background30, 30, options) })
+  }
   const devPairs = realistic.filter((p) => p.split === 'dev')
   const devSeeds = devPairs.length ? await seedSpread(devPairs, options) : null
-  return { noise, enumerations, planted, devSeeds }
+  return { noise, enumerations, planted, plantedUnseen, devSeeds }
 }
 
 const f3 = (x: number): string => x.toFixed(3)
 const per100 = (r: StoreRun): string => ((100 * r.flags.length) / Math.max(1, r.facts)).toFixed(2)
+
+function plantedTable(lines: string[], planted: StoreSection['planted']): void {
+  lines.push('| split / type        | conflicts | listed | tp | fp (background) | precision | recall |', '|---|---:|---:|---:|---:|---:|---:|')
+  for (const { split, result: r } of planted) {
+    lines.push(`| ${split.padEnd(19)} | ${r.conflicts} | ${r.listed} | ${r.tp} | ${r.fp} (${r.background}) | ${f3(r.precision)} | ${f3(r.recall)} |`)
+    for (const [type, t] of Object.entries(r.byType).sort()) {
+      const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
+      lines.push(`|   ${`${split} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
+    }
+  }
+}
 
 export function formatStore(s: StoreSection, errors: boolean): string {
   const lines = ['Store (createMemory + mem.facts.write, then mem.facts.conflicts(), default settings)', '']
@@ -238,13 +261,10 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   for (const n of s.noise) lines.push(`| ${n.name.padEnd(33)} | ${n.split.padEnd(7)} | ${String(n.run.facts).padStart(5)} | ${String(n.run.flags.length).padStart(5)} | ${per100(n.run).padStart(7)} |`)
   lines.push(`| ${'enumerations (must be 0)'.padEnd(33)} | ${'-'.padEnd(7)} | ${String(s.enumerations.facts).padStart(5)} | ${String(s.enumerations.flags.length).padStart(5)} | ${per100(s.enumerations).padStart(7)} |`)
   lines.push('', 'Realistic pairs planted in conv-26\'s turns (seed 27): precision of all listed, recall of planted contradictions', '')
-  lines.push('| split / type        | conflicts | listed | tp | fp (background) | precision | recall |', '|---|---:|---:|---:|---:|---:|---:|')
-  for (const { split, result: r } of s.planted) {
-    lines.push(`| ${split.padEnd(19)} | ${r.conflicts} | ${r.listed} | ${r.tp} | ${r.fp} (${r.background}) | ${f3(r.precision)} | ${f3(r.recall)} |`)
-    for (const [type, t] of Object.entries(r.byType).sort()) {
-      const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
-      lines.push(`|   ${`${split} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
-    }
+  plantedTable(lines, s.planted)
+  if (s.plantedUnseen.length) {
+    lines.push('', 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json) planted in conv-30\'s turns (seed 30)', '')
+    plantedTable(lines, s.plantedUnseen)
   }
   if (s.devSeeds) {
     const d = s.devSeeds
@@ -265,6 +285,13 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       for (const f of dev.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
       lines.push('', `Planted dev: missed ${dev.missed.length}`)
       for (const p of dev.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
+    }
+    const unseenDev = s.plantedUnseen.find((p) => p.split === 'dev')?.result
+    if (unseenDev) {
+      lines.push('', `Unseen planted dev: false flags ${unseenDev.falseFlags.length}`)
+      for (const f of unseenDev.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+      lines.push('', `Unseen planted dev: missed ${unseenDev.missed.length}`)
+      for (const p of unseenDev.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
     }
   }
   return lines.join('\n') + '\n'

@@ -6,6 +6,9 @@
  *   MEMWEAVE_REALISTIC_PAIRS), on the fixed dev and holdout splits of
  *   test/fixtures/conflict-split.json, per type; beside the free-text detector alone (what facts
  *   use) and the crude baseline rule (scripts/conflict-baseline.ts);
+ * - issue 27's hand-written set test/fixtures/conflict-pairs-unseen.json (persona, everyday and news
+ *   statements in the styles of public contradiction data) on its own fixed split
+ *   test/fixtures/conflict-unseen-split.json, per type, and planted in conv-30's turns;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -83,16 +86,25 @@ export const REALISTIC_PAIRS = process.env['MEMWEAVE_REALISTIC_PAIRS'] ?? resolv
 export const CONFLICT_SPLIT = resolve(here, '../test/fixtures/conflict-split.json')
 
 /** The realistic pairs with their fixed split; `category` is the pair's type. Empty when the file is absent. */
-export function loadRealistic(path = REALISTIC_PAIRS): LabelledPair[] {
+export function loadRealistic(path = REALISTIC_PAIRS, splitPath = CONFLICT_SPLIT): LabelledPair[] {
   if (!existsSync(path)) return []
-  const split = JSON.parse(readFileSync(CONFLICT_SPLIT, 'utf8')) as { dev: string[]; holdout: string[] }
+  const split = JSON.parse(readFileSync(splitPath, 'utf8')) as { dev: string[]; holdout: string[] }
   const holdout = new Set(split.holdout)
   const dev = new Set(split.dev)
-  const raw = (JSON.parse(readFileSync(path, 'utf8')) as { pairs: Array<{ id: string; type: string; label: LabelledPair['label']; a: string; b: string; why: string }> }).pairs
+  const raw = (JSON.parse(readFileSync(path, 'utf8')) as { pairs: Array<{ id: string; type: string; label: LabelledPair['label']; a: string; b: string; why?: string; kind?: string }> }).pairs
   return raw.map((p) => {
     if (!holdout.has(p.id) && !dev.has(p.id)) throw new Error(`pair ${p.id} is in neither split: the split file is stale`)
-    return { id: p.id, category: p.type, label: p.label, split: holdout.has(p.id) ? 'holdout' : 'dev', a: p.a, b: p.b, why: p.why }
+    const why = p.why ?? p.kind
+    return { id: p.id, category: p.type, label: p.label, split: holdout.has(p.id) ? 'holdout' : 'dev', a: p.a, b: p.b, ...(why === undefined ? {} : { why }) }
   })
+}
+
+/** Issue 27's hand-written set in the styles of public contradiction data (persona, everyday, news), with its own split. */
+export const UNSEEN_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-unseen.json')
+export const UNSEEN_SPLIT = resolve(here, '../test/fixtures/conflict-unseen-split.json')
+
+export function loadUnseen(): LabelledPair[] {
+  return loadRealistic(UNSEEN_PAIRS, UNSEEN_SPLIT)
 }
 
 /** Scores any pairwise rule the same way as the detector. */
@@ -178,10 +190,10 @@ export async function evaluateRealistic(pairs = loadRealistic()): Promise<Realis
   }
 }
 
-export function formatRealistic(r: RealisticResult): string {
+export function formatRealistic(r: RealisticResult, title = `Realistic pairs (${REALISTIC_PAIRS}), fixed split test/fixtures/conflict-split.json`): string {
   const f = (s: Scores): string => `${pct(s.precision)} | ${pct(s.recall)} | ${pct(s.f1)}`
   const lines = [
-    `Realistic pairs (${REALISTIC_PAIRS}), fixed split test/fixtures/conflict-split.json`,
+    title,
     '',
     '| split / type        | pairs | conflicts | detector P | R | F1 | text-only P | R | F1 | crude rule P | R | F1 |',
     '|---------------------|------:|---:|------:|------:|------:|------:|------:|------:|------:|------:|------:|',
@@ -227,9 +239,11 @@ async function main(): Promise<void> {
   const devOnly = args.includes('--dev-only') || process.env['MEMWEAVE_EVAL_DEV_ONLY'] === '1'
   const realistic = loadRealistic().filter((p) => !devOnly || p.split === 'dev')
   const real = realistic.length ? await evaluateRealistic(realistic) : null
+  const unseenPairs = loadUnseen().filter((p) => !devOnly || p.split === 'dev')
+  const unseen = await evaluateRealistic(unseenPairs)
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -238,11 +252,14 @@ async function main(): Promise<void> {
       enumerations: { facts: store.enumerations.facts, flags: store.enumerations.flags.length },
       planted: store.planted.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
       devSeeds: store.devSeeds,
+      plantedUnseen: store.plantedUnseen.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
     }
-    process.stdout.write(JSON.stringify({ realistic: realJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
+  process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
   process.stdout.write(formatEval(result))
@@ -251,6 +268,10 @@ async function main(): Promise<void> {
     const wrong = real.detector.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nRealistic DEV pairs misclassified: ${wrong.length} (holdout errors are not listed, by design)\n`)
     for (const w of wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    // The unseen set's dev errors, by the text detector (what facts use); its holdout is never listed.
+    const unseenWrong = unseen.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
+    process.stdout.write(`\nUnseen DEV pairs misclassified by the text detector: ${unseenWrong.length}\n`)
+    for (const w of unseenWrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
   }
 }
 

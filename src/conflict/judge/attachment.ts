@@ -46,6 +46,21 @@ export function attachedWords(r: Reading, at: number): string[] {
     const preference = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference') === true
     if (STOPWORDS.has(t.lower) || LIGHT.has(t.lower) || /^(?:(?:every|any|some|no)(?:thing|one|body|where)|one|ones)$/.test(t.lower) || preference || CLASS_OF.has(t.lower) || t.capital || (t.identifier && !/^\p{L}+(?:-\p{L}+)+$/u.test(t.lower)) || isTimeWord(t.lower) || /^\d/.test(t.lower)) continue
     out.push(t.stem)
+    // "approved the bike lanes in May" / "construction of the bike lanes starts in September": an
+    // object noun stood between the value and its verb; a past-tense verb before it in the clause
+    // says which event the value dates, so two verbs the other text never uses are two events
+    // (eighth round). Added beside the noun, never in its place: it only tells events apart.
+    if (!/ed$/.test(t.lower)) {
+      for (let k = i - 1; k >= 0; k--) {
+        const v = r.tokens[k]!
+        if (/[.;!?,:–]/.test(r.norm.slice(v.end, t.start))) break
+        if (UPDATE.test(v.lower)) break
+        if (/^\p{Ll}{3,}ed$/u.test(v.lower) && !STOPWORDS.has(v.lower) && !LIGHT.has(v.lower) && r.content.has(v.stem)) {
+          out.push(v.stem)
+          break
+        }
+      }
+    }
   }
   const modified = modifiedNoun(r, at)
   if (modified && !out.includes(modified)) out.push(modified)
@@ -94,10 +109,17 @@ const ADVERBS = /^(?:again|now|still|fine|ok|okay|well|today|tonight|anymore|yet
 const PREPOSITIONS = new Set(['on', 'in', 'at', 'for', 'from', 'with', 'by', 'since', 'until', 'till', 'during', 'after', 'before', 'via', 'per', 'as', 'because', 'due'])
 
 /** The first content word after a position in its clause: what a verb is about ("accepts credit cards" -> credit). */
-function objectWord(r: Reading, at: number): string | null {
+function objectWord(r: Reading, at: number, skill = false): string | null {
+  let first = true
   for (const t of r.tokens) {
     if (t.start < at) continue
     if (/[.;!?,:()–]/.test(r.norm.slice(at, t.start))) return null
+    // "a beginner at poker", "an expert in Rust": a skill's activity follows "at" or "in" (eighth round).
+    if (skill && first && /^(?:at|in)$/.test(t.lower)) {
+      first = false
+      continue
+    }
+    first = false
     // "public on GitHub", "private since May": a preposition opens a phrase of its own; what an
     // adjective is said of comes before it, not after.
     if (PREPOSITIONS.has(t.lower)) return null
@@ -110,9 +132,12 @@ function objectWord(r: Reading, at: number): string | null {
 }
 
 /** Opposite verbs about two objects that neither text shares: "accepts credit cards" / "does not accept checks". */
-export function differentObjects(a: Reading, endA: number, b: Reading, endB: number): boolean {
-  const [x, y] = [objectWord(a, endA), objectWord(b, endB)]
-  return x !== null && y !== null && !hasStem(b.content, x) && !hasStem(a.content, y)
+export function differentObjects(a: Reading, endA: number, b: Reading, endB: number, skill = false): boolean {
+  const [x, y] = [objectWord(a, endA, skill), objectWord(b, endB, skill)]
+  if (x === null || y === null) return false
+  // "a great swimmer" / "a beginner at swimming": the doer and the activity are one object.
+  if (skill && Math.min(x.length, y.length) >= 4 && (x.startsWith(y) || y.startsWith(x))) return false
+  return !hasStem(b.content, x) && !hasStem(a.content, y)
 }
 
 /** A shared head noun with a different word right before it on each side. */
@@ -210,7 +235,11 @@ const DAY = String.raw`(sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?`
 
 /** The weekdays a word after a position qualifies: "weekends", "weekdays", "Mon–Fri", "Monday to Friday", "Sundays". */
 export function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | null {
-  const rest = /^[^.;!?,:()]*/.exec(r.norm.slice(end))![0].toLowerCase()
+  return daysIn(/^[^.;!?,:()]*/.exec(r.norm.slice(end))![0])
+}
+
+function daysIn(text: string): ReadonlySet<number> | null {
+  const rest = text.toLowerCase()
   const range = new RegExp(String.raw`\b${DAY}\s*(?:–|-|to|through|thru)\s*${DAY}`).exec(rest)
   if (range) {
     const [s, e] = [WEEKDAY.indexOf(range[1]!), WEEKDAY.indexOf(range[2]!)]
@@ -222,6 +251,17 @@ export function qualifiedDays(r: Reading, end: number): ReadonlySet<number> | nu
   if (/\bweekdays?\b/.test(rest)) return new Set([1, 2, 3, 4, 5])
   const one = new RegExp(String.raw`\b${DAY}`).exec(rest)
   return one && /^(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day|days|s)?\.?$/.test(one[0]) ? new Set([WEEKDAY.indexOf(one[1]!)]) : null
+}
+
+/**
+ * The weekdays a clause opens with, before a value: "On Saturdays the library closes at 5 pm",
+ * "every Monday the bus leaves at 7" (eighth round). Only days said after "on", "every", "over"
+ * or "during", so a day that is the thing itself ("Monday's meeting is at 3") keeps being
+ * compared as a date.
+ */
+export function leadingDays(r: Reading, at: number): ReadonlySet<number> | null {
+  const m = /\b(?:on|every|over|during)\s+([^.;!?,]*)$/i.exec(r.norm.slice(0, at))
+  return m ? daysIn(m[1]!) : null
 }
 
 /** The first value after a position in its clause ("opens at 9" -> 9am, "closed Sundays" -> Sunday). */

@@ -6,6 +6,7 @@ import { differentModifiers } from './attachment.js'
 import { readText, type Reading } from '../read/reading.js'
 import { hasStem } from '../read/same-stem.js'
 import type { Signal } from './signal.js'
+import { OCCASION, OCCASION_OF, OCCASION_WORD, RETURN_LEG } from '../words/markers.js'
 import type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 import { antonymSignal } from './checks/antonyms.js'
 import { complementSignal } from './checks/complement.js'
@@ -19,6 +20,7 @@ import { orderSignal, stanceSignal } from './checks/preferences.js'
 import { compareSlots } from './checks/slot-compare.js'
 import { valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
+import { possessionRule } from './checks/possession.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -124,6 +126,10 @@ export class TextConflictDetector {
     const shared = sharedKeys(a, b)
     const subjects = subjectGate(a, b, shared)
     if (subjects) return { ...subjects, confidence: 0 }
+    // The way out and the way back of a trip are two legs, for the other reader's values as for ours.
+    if (found.kind === 'value' && RETURN_LEG.test(a.norm) !== RETURN_LEG.test(b.norm)) {
+      return { conflict: false, kind: 'none', reason: `two legs of a trip: ${found.reason}`, shared, confidence: 0 }
+    }
     return this.#assess({ conflict: true, kind: found.kind, reason: found.reason, shared, check: found.check }, a, b, sa, sb)
   }
 
@@ -182,6 +188,8 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const shared = sharedKeys(a, b)
   const day = dayRule(a, b) ?? dayRule(b, a)
   if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
+  const held = possessionRule(a, b)
+  if (held) return { conflict: true, kind: 'negation', reason: held, shared, check: 'possession' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
@@ -203,6 +211,15 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const opposed = [...a.poles].some(([g, pa]) => g !== 'preference' && b.poles.get(g)?.some((q) => pa.some((p) => p.pole === -q.pole)))
   if (modifier && (modifier.twice || opposed || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
+  }
+  // "I prefer tea in the morning" / "I like a coffee after lunch": a habit of two occasions, unless
+  // the occasion is itself what differs ("the call is in the morning" / "... in the evening").
+  const first = signals[0]
+  if (first && !OCCASION_WORD.test(first.reason)) {
+    const [oa, ob] = [occasions(a), occasions(b)]
+    if (oa.size && ob.size && ![...oa].some((o) => ob.has(o))) {
+      return { conflict: false, kind: 'none', reason: `two occasions: "${[...oa].join('/')}" vs "${[...ob].join('/')}"` + about, shared }
+    }
   }
   const value = signals.find((s) => s.kind === 'value')
   if (value && value.kinds! > 1 && value.period) {
@@ -231,7 +248,7 @@ function subjectGate(a: Reading, b: Reading, shared: readonly string[]): RawVerd
     return { conflict: false, kind: 'none', reason: `two subjects: "${a.tokens.slice(0, na.length).map((t) => t.lower).join(' ')}" vs "${b.tokens.slice(0, nb.length).map((t) => t.lower).join(' ')}"` + about, shared: [...shared] }
   }
   // "Ivy loves jazz" / "ivy's brother hates jazz": someone of the person's, not the person.
-  const kin = (r: Reading): string | undefined => KIN.exec(r.norm)?.[2]?.toLowerCase()
+  const kin = (r: Reading): string | undefined => (KIN.exec(r.norm)?.[2] ?? MY_KIN.exec(r.norm)?.[1])?.toLowerCase()
   const [ka, kb] = [kin(a), kin(b)]
   if (ka !== kb) {
     return { conflict: false, kind: 'none', reason: `two subjects: ${ka ? `"${ka}"` : 'the person'} vs ${kb ? `"${kb}"` : 'the person'}` + about, shared: [...shared] }
@@ -239,8 +256,29 @@ function subjectGate(a: Reading, b: Reading, shared: readonly string[]): RawVerd
   return null
 }
 
+/** Who someone of a person's is: kin, work, a pet. */
+const PEOPLE = 'brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat|children|girlfriend|boyfriend'
+const NAMING = String.raw`\b(?!\s+(?:is|was|are|were|will\s+be|=|:))`
+
 /** A text about someone of a person's: "Ivy's brother ...", "my wife's boss ...". */
-const KIN = /^\s*(\w+)['’]s\s+(brother|sister|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|kids?|boss|manager|friend|colleague|roommate|assistant|team|neighbou?r|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|parents|nephew|niece|dog|cat)\b(?!\s+(?:is|was|are|were|will\s+be|=|:))/i
+const KIN = new RegExp(String.raw`^\s*(\w+)['’]s\s+(${PEOPLE}|team)` + NAMING, 'i')
+
+/**
+ * A text whose subject is someone of the speaker's: "My husband can't handle spicy food" against
+ * "I love spicy food" (eighth round). Not "my husband and I", and not "my boss is Priya" (the
+ * relation named, as KIN).
+ */
+const MY_KIN = new RegExp(String.raw`^\s*(?:my|our|his|her|their)\s+(?:(?:older|younger|little|big|only|best)\s+)?(${PEOPLE})(?!\s+and\s+(?:i|me)\b)` + NAMING, 'i')
+
+/** The occasions a text's habit holds on (words/markers.ts OCCASION), folded to a part of the day or week. */
+function occasions(r: Reading): Set<string> {
+  const out = new Set<string>()
+  for (const [, prep, w] of r.norm.matchAll(OCCASION)) {
+    const word = w!.toLowerCase()
+    out.add(OCCASION_OF[`${prep!.toLowerCase()} ${word}`] ?? OCCASION_OF[word] ?? word)
+  }
+  return out
+}
 
 function surface(r: Reading, stem: string): string {
   return r.tokens.find((t) => t.stem === stem)?.lower ?? stem

@@ -486,7 +486,8 @@ function entitiesOf(tokens: readonly Token[], norm: string): Reading['entities']
     // "16 GB RAM": units after a number are not names.
     if (prevTok && /^\d/.test(prevTok.lower) && /^\s*$/.test(norm.slice(prevTok.end, t.start))) return
     // "Room A" / "Room B": a one-letter label after a noun names one of several.
-    if (!cls && /^[A-Z]$/.test(norm.slice(t.start, t.end)) && prevTok && /^\s+$/.test(norm.slice(prevTok.end, t.start)) && !isStop(prevTok)) cls = 'label'
+    // Never the pronoun: "something I'm working on" names no item I (eighth round).
+    if (!cls && /^[A-HJ-Z]$/.test(norm.slice(t.start, t.end)) && prevTok && /^\s+$/.test(norm.slice(prevTok.end, t.start)) && !isStop(prevTok)) cls = 'label'
     if (!cls && (!(t.capital || initialName(tokens, i, norm)) || t.identifier || isTimeWord(t.lower) || ZONE_WORDS.test(t.lower) || t.lower.length < 2)) return
     const prev = out.at(-1)
     // "FedEx Ground", "Harbor Inn", "Main St": adjacent names are one name, of the first one's class.

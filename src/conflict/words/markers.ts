@@ -24,3 +24,19 @@ export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(['also', 'too', 'addi
  * backup is still running").
  */
 export const ACTIVITY_BEFORE: RegExp = /^(?:start|stop|tr[iy]|miss)\w*$|^(?:began|begin|quit|took|go|goes|went|as|at|about|for|of|from|by|including|and|or)$/
+
+/**
+ * The way back of a trip: "the train back from Paris", "flying back", "the return flight" (eighth
+ * round). A time or date of the way back and one of the way out are two legs, not one value twice.
+ * Not "back" alone, nor "back to" ("pushed back to 3pm" moves the same event).
+ */
+export const RETURN_LEG: RegExp = /\b(?:back\s+(?:from|home)|return(?:ing)?\s+(?:flight|train|bus|trip)|(?:fl[yie]\w*|driv\w*|head\w*|com\w*|go\w*|get\w*)\s+back|returns?\s+from)\b/i
+
+/**
+ * When in a day or week a habit holds: "in the morning", "after lunch", "with dinner", "on
+ * weekends" (eighth round). Group 1 is the preposition, group 2 the word; `OCCASION_OF` folds
+ * meals into the part of the day they stand for, so "at breakfast" and "in the morning" are one.
+ */
+export const OCCASION_WORD: RegExp = /\b(morning|afternoon|evening|night|breakfast|lunch|dinner|weekend|weekday)s?\b/i
+export const OCCASION: RegExp = new RegExp(String.raw`\b(in the|at|after|before|for|during|over|with|on|every)\s+(?:the\s+)?` + OCCASION_WORD.source.slice(2), 'gi')
+export const OCCASION_OF: Readonly<Record<string, string>> = { breakfast: 'morning', dinner: 'evening', 'after lunch': 'afternoon' }

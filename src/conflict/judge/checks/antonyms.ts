@@ -26,7 +26,7 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
       if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
       // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
-      if (differentObjects(a, ea.end, b, eb.end) || differentQualifiers(a, ea.end, b, eb.end) || differentPlaces(a, b)) continue
+      if (differentObjects(a, ea.end, b, eb.end, group === 'skill') || differentQualifiers(a, ea.end, b, eb.end) || differentPlaces(a, b)) continue
       const [wa, wb] = [ea.word, eb.word]
       return { kind: group === 'preference' ? 'preference' : 'antonym', reason: `opposite ${group}: "${wa}" vs "${wb}"` }
     }

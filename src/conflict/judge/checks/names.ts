@@ -23,6 +23,9 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   for (const e of ua.filter(asserted(a))) {
     if (!e.cls) continue
     const f = ub.filter(asserted(b)).find((x) => x.cls === e.cls)
+    // "lives with my two brothers" / "has a younger sister": one has many relatives at once; a
+    // relative is one answer only where it says who someone is ("Tom is my brother") (eighth round).
+    if (f && e.cls === 'family' && !(relation(a, e.start) && relation(b, f.start))) continue
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
@@ -46,6 +49,11 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
+}
+
+/** A relative named after "is"/"was" (at most two words between): "Tom is my older brother". */
+function relation(r: Reading, at: number): boolean {
+  return /\b(?:is|are|was|were|am|'s)\s+(?:\S+\s+){0,2}$/i.test(r.norm.slice(Math.max(0, at - 40), at))
 }
 
 /** Whether a name stands before a noun it modifies, not before a word that says when or how ("Omar since the reorg"). */

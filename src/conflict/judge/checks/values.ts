@@ -1,8 +1,9 @@
-import { differentAttributes, qualifiedDays } from '../attachment.js'
+import { differentAttributes, leadingDays, qualifiedDays } from '../attachment.js'
 import type { Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { compareSlots } from './slot-compare.js'
+import { RETURN_LEG } from '../../words/markers.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
@@ -19,11 +20,14 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   // Label numbers ("PR 221", "Gate 12") say which thing, as times say which event: both are
   // compared only when said of one attribute ("reviewed PR 221" / "approved PR 223" are two PRs).
   const labelled = (sl: (typeof a.slots.slots)[number]): boolean => EVENTFUL.has(sl.kind) || (sl.kind === 'count' && sl.unit.startsWith('#'))
+  // "the train to Paris leaves at 7:40" / "the train back from Paris leaves at 19:10": two legs.
+  const legs = RETURN_LEG.test(a.norm) !== RETURN_LEG.test(b.norm)
   const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
-    if (labelled(c.slots[0]) && differentAttributes(a, atA, b, atB)) return false
+    if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
     // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
-    const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) : null]
+    // The days may also open the clause: "On Saturdays the library closes at 5 pm" (eighth round).
+    const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) ?? leadingDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) ?? leadingDays(b, atB) : null]
     // "after noon", "before 9am": a bound on a time, not the time of the thing.
     const bounded = (r: Reading, at: number): boolean => at >= 0 && /\b(?:after|past|before|until|till|by)\s*$/i.test(r.norm.slice(Math.max(0, at - 8), at))
     if (c.slots[0].kind === 'time' && (bounded(a, atA) || bounded(b, atB))) return false
