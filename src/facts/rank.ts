@@ -179,14 +179,35 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
   return new Ranked(items, relevant, () => {
     if (ctx.matchesOnly) return []
     rest()
-    return tail(c.inWriteOrder(), new Set(items))
+    const byPrior = c.byPrior?.()
+    return byPrior ? unmatched(byPrior, new Set(items)) : tail(c.inWriteOrder(), new Set(items))
   })
 }
 
 /**
- * The zero-score tail: every candidate not in `relevant`, by importance, recency and ref. The best
- * 64 are picked in the one pass that gathers the tail (importance compared as numbers first), and
- * only a read past them heaps the whole tail; a query matching nothing reads about twenty.
+ * The zero-score tail read from the candidates' own order by importance and recency (issue 31):
+ * the first of them that are not in `relevant`, as far as the packing reads. A query matching
+ * nothing reads about twenty versions, not every current fact. Re-iterable.
+ */
+function unmatched(byPrior: Iterator<Version>, relevant: ReadonlySet<Version>): Iterable<Version> {
+  const done: Version[] = []
+  const next = (): Version | undefined => {
+    for (;;) {
+      const r = byPrior.next()
+      if (r.done) return undefined
+      if (relevant.has(r.value)) continue
+      done.push(r.value)
+      return r.value
+    }
+  }
+  return { [Symbol.iterator]: () => replay(done, next) }
+}
+
+/**
+ * The zero-score tail gathered by a pass over every candidate (candidates without an order by
+ * importance, or holding a NaN key: see `unmatched`): every candidate not in `relevant`, by
+ * importance, recency and ref. The best 64 are picked in that pass (importance compared as
+ * numbers first), and only a read past them heaps the whole tail.
  */
 function tail(candidates: readonly Version[], relevant: ReadonlySet<Version>): Iterable<Version> {
   const rest: Version[] = []
