@@ -1,3 +1,4 @@
+import { PriorOrder } from './prior-order.js'
 import type { Version } from './version.js'
 
 const compareRefs = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -15,6 +16,12 @@ export interface Candidates {
   inWriteOrder(): readonly Version[]
   /** Position of a candidate in `inWriteOrder()`: O(log n). */
   indexOf(v: Version): number
+  /**
+   * Every candidate by importance, write time (latest first) and ref, read lazily from the top (rank()'s
+   * zero-score tail, `prior` there), or undefined when a NaN key leaves no such order. Read it
+   * before the next edit. O(1) a version read, once built (one pass over the write order).
+   */
+  byPrior?(): Iterator<Version> | undefined
 }
 
 /**
@@ -64,6 +71,8 @@ export class WriteOrder implements Candidates {
    */
   #at = new Float64Array(64)
   #edits = 0
+  /** The same versions by importance and recency, once the tail has been read (`byPrior`); kept in step. */
+  #prior: PriorOrder | null = null
 
   /** Candidates from a plain list (sorted once; a list already in write order sorts in O(n)). */
   static of(versions: readonly Version[]): WriteOrder {
@@ -93,6 +102,7 @@ export class WriteOrder implements Candidates {
   add(v: Version): void {
     if (this.#byRef.has(v.ref)) return
     this.#byRef.set(v.ref, v)
+    if (this.#prior && !this.#prior.add(v)) this.#prior = null
     const s = this.#sorted
     if (s === null) return
     if (s.length === 0 || byWrite(s[s.length - 1]!, v) < 0) {
@@ -112,6 +122,7 @@ export class WriteOrder implements Candidates {
     const v = this.#byRef.get(ref)
     if (!v) return
     this.#byRef.delete(ref)
+    if (this.#prior && !this.#prior.delete(v)) this.#prior = null
     const s = this.#sorted
     if (s === null) return
     if (this.#edits++ < EDITS_IN_PLACE) {
@@ -125,6 +136,12 @@ export class WriteOrder implements Candidates {
     this.#byRef.clear()
     this.#sorted = []
     this.#edits = 0
+    this.#prior = null
+  }
+
+  byPrior(): Iterator<Version> | undefined {
+    this.#prior ??= PriorOrder.of(this.inWriteOrder(), byWrite)
+    return this.#prior?.descending()
   }
 
   inWriteOrder(): readonly Version[] {
