@@ -80,20 +80,6 @@ describe.each(adapters)('readKinds on %s', (_name, make) => {
     await s.close()
   })
 
-  test('key ranges: from inclusive, to exclusive, null for no bound; in key order', async () => {
-    const s = make()
-    await s.open()
-    await s.write(['records'], (tx) => tx.put('records', ['0a', '1', '1a', '2', 'f', 'ff', 'r1'].map((id) => row(id, 'fact'))))
-    const ids = (from: string | null, to: string | null): Promise<string[]> =>
-      s.read(['records'], async (tx) => (await tx.between!<StoredRecord>('records', from, to)).map((r) => r.id))
-    expect(await ids(null, '1')).toEqual(['0a'])
-    expect(await ids('1', '2')).toEqual(['1', '1a'])
-    expect(await ids('f', null)).toEqual(['f', 'ff', 'r1'])
-    expect(await ids(null, null)).toEqual(['0a', '1', '1a', '2', 'f', 'ff', 'r1'])
-    expect(await ids('3', 'e')).toEqual([])
-    await s.close()
-  })
-
   test('a kind that is a few rows of the table: read through the index', async () => {
     const s = make()
     await s.open()
