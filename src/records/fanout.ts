@@ -166,7 +166,7 @@ async function scanInRanges(tx: ReadTx, byKind: Map<string, StoredRecord[]>): Pr
   const bounds: Array<string | null> = [null, ...SCAN_SPLITS, null]
   const parts = await Promise.all(
     bounds.slice(1).map(async (to, i) => {
-      const rows = await tx.between!<StoredRecord>('records', bounds[i]!, to)
+      const rows = await tx.between!<StoredRecord>('records', bounds[i] ?? null, to)
       const kept = new Map<string, StoredRecord[]>()
       for (const r of rows) {
         if (!byKind.has(r.kind)) continue
