@@ -190,20 +190,14 @@ class FactVersion implements Version, HeadFlag {
   readonly ref: FactRef
   readonly tenant: string | null
   readonly hlc: string
+  readonly importance: number
   headSlot = -1
 
   constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
     this.ref = record.id as FactRef
     this.tenant = record.tenant
     this.hlc = record.hlc
-  }
-
-  /**
-   * Read from the metadata when asked, not kept: a fractional importance kept here was a boxed
-   * number of its own on every version, 16 B a fact with its field (issue 31, fourth round).
-   */
-  get importance(): number {
-    return importanceOf(this.body.metadata)
+    this.importance = importanceOf(body.metadata)
   }
 
   /**
