@@ -4,6 +4,7 @@ import { FreeTextConflicts } from './free-text-conflicts.js'
 import { LexicalIndex, type LexicalSnapshot } from './lexical-index.js'
 import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
+import { HeadMembers, isCurrent } from './head-members.js'
 import { WriteOrder, type Candidates } from './write-order.js'
 
 /** A fact's `conflictsWith` names at most this many (`conflicts()` lists the pairs). */
@@ -33,7 +34,10 @@ export class FactState {
    * Built on the first asOf query rather than on open (a Map entry per fact nobody reads until then).
    */
   #byTenantIndex: Map<string, WriteOrder> | null = null
-  /** Heads per tenant by ref and in write order: retrieve() looks matches up and finds their neighbours here. */
+  /**
+   * Heads per tenant by ref and in write order: retrieve() looks matches up and finds their
+   * neighbours here. By ref through `versions` and a slot on each version (head-members.ts), not a map of their own.
+   */
   readonly #heads = new Map<string, WriteOrder>()
   readonly #lexical = new Map<string, LexicalIndex>()
   /** Documents indexed or removed since the lexical indexes were last restored or snapshotted. */
@@ -183,7 +187,9 @@ export class FactState {
     const tk = tenantKey(v.tenant)
     this.#lexical.get(tk)?.mark(v.ref, head)
     if (head) {
-      orderOf(this.#heads, tk).add(v)
+      let heads = this.#heads.get(tk)
+      if (!heads) this.#heads.set(tk, (heads = new WriteOrder(new HeadMembers(this.versions))))
+      heads.add(v)
       if (this.#headsByFactId) addRef(this.#headsByFactId, factKey(tk, v.body.factId), v.ref)
       if (v.slot) setOf(this.#slots, v.slot).add(v.ref)
     } else {
@@ -229,7 +235,7 @@ export class FactState {
 
   isHead(ref: string): boolean {
     const v = this.versions.get(ref)
-    return !!v && !!this.#heads.get(tenantKey(v.tenant))?.has(ref)
+    return v !== undefined && isCurrent(v)
   }
 
   /** Current versions of a tenant with this content id (usually none or one). */

@@ -65,6 +65,8 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #host: FactHost
   #unfollow: (() => void) | undefined
   #closed = false
+  /** The lexical snapshot's restore a full load started (`preload`), awaited by its `receive`. */
+  #restoring: Promise<void> | null = null
 
   /** On a Memory's record log, or alone on a storage port (a private log it owns and closes). */
   constructor(source: StoragePort | RecordLog, options: FactStoreOptions = {}) {
@@ -103,6 +105,12 @@ export class GmpFactStore implements FactStore, FactLookup {
     reset: () => {
       this.#state.clear()
       this.#vectors.clear()
+      this.#restoring = null
+    },
+    // The lexical snapshot is read and restored while the records are read, not after them.
+    preload: (tx) => {
+      this.#restoring = this.#restoreLexical(tx)
+      this.#restoring.catch(() => undefined)
     },
     receive: (records, delivery) => this.#receive(records, delivery),
     removed: (ids) => {
@@ -119,7 +127,11 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   async #receive(records: readonly StoredRecord[], { tx, local, reload }: Delivery): Promise<void> {
-    if (reload) await this.#restoreLexical(tx)
+    if (reload) {
+      const restoring = this.#restoring ?? this.#restoreLexical(tx)
+      this.#restoring = null
+      await restoring
+    }
     for (const r of records) this.#state.apply(r)
     if (reload) this.#state.checkLexical()
     // Vectors of this handle's own writes are already in memory; others' are read with their records.

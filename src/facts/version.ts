@@ -173,15 +173,25 @@ export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet
 }
 
 /**
+ * Where a version sits among its tenant's current versions (src/facts/head-members.ts), -1 when it
+ * is not current: a field on each version rather than an entry per fact in a map by ref. Every
+ * Version FactState holds carries it (versionFromRecord).
+ */
+export interface HeadFlag {
+  headSlot: number
+}
+
+/**
  * A Version whose index terms (and character cost) are computed when asked: a store opened from a lexical snapshot
  * (src/facts/lexical-snapshot.ts) never tokenizes the facts the snapshot already indexes, unless
  * one is removed or compared for free-text conflicts.
  */
-class FactVersion implements Version {
+class FactVersion implements Version, HeadFlag {
   readonly ref: FactRef
   readonly tenant: string | null
   readonly hlc: string
   readonly importance: number
+  headSlot = -1
 
   constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
     this.ref = record.id as FactRef

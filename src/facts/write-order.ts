@@ -58,11 +58,55 @@ function sortByWrite(versions: readonly Version[]): Version[] {
 const EDITS_IN_PLACE = 32
 
 /**
+ * Who belongs to a WriteOrder, by ref. Its own map by default; FactState's heads answer from a
+ * flag on each version instead (`HeadMembers`), so a current fact costs no map entry of its own.
+ */
+export interface Members {
+  readonly size: number
+  has(ref: string): boolean
+  get(ref: string): Version | undefined
+  /** Adds a version (one of the same ref already a member: replaced in its place). */
+  add(v: Version): void
+  /** Removes a member. */
+  delete(v: Version): void
+  clear(): void
+  /** Every member, once each. */
+  values(): IterableIterator<Version>
+}
+
+/** Members in a map by ref, iterated in insertion order. */
+class MapMembers implements Members {
+  readonly #members = new Map<string, Version>()
+  get size(): number {
+    return this.#members.size
+  }
+  has(ref: string): boolean {
+    return this.#members.has(ref)
+  }
+  get(ref: string): Version | undefined {
+    return this.#members.get(ref)
+  }
+  add(v: Version): void {
+    this.#members.set(v.ref, v)
+  }
+  delete(v: Version): void {
+    this.#members.delete(v.ref)
+  }
+  clear(): void {
+    this.#members.clear()
+  }
+  values(): IterableIterator<Version> {
+    return this.#members.values()
+  }
+}
+
+/**
  * A set of versions by ref that also keeps them in write order, for the context-neighbour bonus
- * (a match's neighbours in write order: docs/retrieval.md). `values()` keeps insertion order.
+ * (a match's neighbours in write order: docs/retrieval.md). With its own members (the default)
+ * `values()` keeps insertion order.
  */
 export class WriteOrder implements Candidates {
-  readonly #byRef = new Map<string, Version>()
+  readonly #members: Members
   #sorted: Version[] | null = []
   /**
    * The sorted versions' write times, in step with `#sorted` (valid while it is): `indexOf` binary
@@ -74,34 +118,38 @@ export class WriteOrder implements Candidates {
   /** The same versions by importance and recency, once the tail has been read (`byPrior`); kept in step. */
   #prior: PriorOrder | null = null
 
+  constructor(members: Members = new MapMembers()) {
+    this.#members = members
+  }
+
   /** Candidates from a plain list (sorted once; a list already in write order sorts in O(n)). */
   static of(versions: readonly Version[]): WriteOrder {
     const w = new WriteOrder()
-    for (const v of versions) w.#byRef.set(v.ref, v)
+    for (const v of versions) w.#members.add(v)
     w.#sorted = null
     return w
   }
 
   get size(): number {
-    return this.#byRef.size
+    return this.#members.size
   }
 
   has(ref: string): boolean {
-    return this.#byRef.has(ref)
+    return this.#members.has(ref)
   }
 
   get(ref: string): Version | undefined {
-    return this.#byRef.get(ref)
+    return this.#members.get(ref)
   }
 
   /** In insertion order. */
   values(): IterableIterator<Version> {
-    return this.#byRef.values()
+    return this.#members.values()
   }
 
   add(v: Version): void {
-    if (this.#byRef.has(v.ref)) return
-    this.#byRef.set(v.ref, v)
+    if (this.#members.has(v.ref)) return
+    this.#members.add(v)
     if (this.#prior && !this.#prior.add(v)) this.#prior = null
     const s = this.#sorted
     if (s === null) return
@@ -119,9 +167,9 @@ export class WriteOrder implements Candidates {
   }
 
   delete(ref: string): void {
-    const v = this.#byRef.get(ref)
+    const v = this.#members.get(ref)
     if (!v) return
-    this.#byRef.delete(ref)
+    this.#members.delete(v)
     if (this.#prior && !this.#prior.delete(v)) this.#prior = null
     const s = this.#sorted
     if (s === null) return
@@ -133,7 +181,7 @@ export class WriteOrder implements Candidates {
   }
 
   clear(): void {
-    this.#byRef.clear()
+    this.#members.clear()
     this.#sorted = []
     this.#edits = 0
     this.#prior = null
@@ -147,7 +195,7 @@ export class WriteOrder implements Candidates {
   inWriteOrder(): readonly Version[] {
     this.#edits = 0
     if (this.#sorted === null) {
-      const s = sortByWrite([...this.#byRef.values()])
+      const s = sortByWrite([...this.#members.values()])
       this.#at = new Float64Array(Math.max(64, s.length))
       for (let i = 0; i < s.length; i++) this.#at[i] = s[i]!.body.writtenAt
       this.#sorted = s

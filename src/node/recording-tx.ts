@@ -17,12 +17,15 @@ export class RecordingTx implements WriteTx {
 
   /** Present when the wrapped transaction counts by index (StoragePort's countWhere is optional). */
   readonly countWhere?: (table: string, index: string, value: Key) => Promise<number>
+  /** Present when the wrapped transaction reads key ranges (StoragePort's between is optional). */
+  readonly between?: <T>(table: string, from: Key | null, to: Key | null) => Promise<T[]>
 
   constructor(tx: WriteTx, ops: RecordedOp[], schema: Schema) {
     this.#tx = tx
     this.#ops = ops
     this.#schema = schema
     if (tx.countWhere) this.countWhere = (table, index, value) => tx.countWhere!(table, index, value)
+    if (tx.between) this.between = (table, from, to) => tx.between!(table, from, to)
   }
 
   get<T>(table: string, key: Key): Promise<T | undefined> {

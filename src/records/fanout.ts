@@ -46,6 +46,7 @@ export class Fanout {
 
   /** Every stored record of the derivers' kinds, each kind read once, delivered in each deriver's kind order. */
   async load(tx: ReadTx, derivers: readonly Deriver[]): Promise<void> {
+    for (const d of derivers) d.preload?.(tx)
     const byKind = await readKinds(tx, [...new Set(derivers.flatMap((d) => d.kinds))])
     for (const d of derivers) {
       const records = d.kinds.flatMap((k) => byKind.get(k)!)
@@ -128,6 +129,7 @@ export async function readKinds(tx: ReadTx, kinds: readonly string[]): Promise<M
   const wanted = counts.reduce((a, b) => a + b, 0)
   if (wanted === 0) return byKind
   if (wanted < total! * SCAN_SHARE) return throughIndex()
+  if (tx.between) return scanInRanges(tx, byKind)
   // Record ids are non-empty strings, so every one sorts after ''.
   let from: Key = ''
   let found = 0
@@ -144,4 +146,37 @@ export async function readKinds(tx: ReadTx, kinds: readonly string[]): Promise<M
     if (rows.length < SCAN_CHUNK || found >= wanted) return byKind
     from = rows.at(-1)!.id
   }
+}
+
+/**
+ * Where the scan splits the `records` table: record ids are content hashes in lower-case hex
+ * (recordId, signRecord), spread evenly over their first digit, so the sixteen parts hold about a
+ * sixteenth of the table each. The first part runs from the lowest key and the last to the
+ * highest, so a key of any other form is read too, in its part.
+ */
+const SCAN_SPLITS: readonly string[] = Array.from({ length: 15 }, (_, i) => (i + 1).toString(16))
+
+/**
+ * The scan of `readKinds` when the transaction reads key ranges: every part asked for at once, so
+ * IndexedDB reads part N+1 while this thread takes in part N (a chunk after another waited a
+ * round trip per chunk, the reader idle between). Each part keeps only the wanted kinds as it
+ * arrives; the parts are joined in key order, so each kind comes out as the chunked scan gave it.
+ */
+async function scanInRanges(tx: ReadTx, byKind: Map<string, StoredRecord[]>): Promise<Map<string, StoredRecord[]>> {
+  const bounds: Array<string | null> = [null, ...SCAN_SPLITS, null]
+  const parts = await Promise.all(
+    bounds.slice(1).map(async (to, i) => {
+      const rows = await tx.between!<StoredRecord>('records', bounds[i] ?? null, to)
+      const kept = new Map<string, StoredRecord[]>()
+      for (const r of rows) {
+        if (!byKind.has(r.kind)) continue
+        let list = kept.get(r.kind)
+        if (!list) kept.set(r.kind, (list = []))
+        list.push(r)
+      }
+      return kept
+    }),
+  )
+  for (const [kind, list] of byKind) for (const part of parts) for (const r of part.get(kind) ?? []) list.push(r)
+  return byKind
 }

@@ -23,6 +23,12 @@ export interface Deriver {
   readonly kinds: readonly string[]
   /** Drops everything derived: a full load follows. */
   reset(): void
+  /**
+   * Called at the start of a full load, right after `reset`, before the records are asked for:
+   * reads of other tables issued here run while the records are read (the fact store's lexical
+   * snapshot). The `receive` of that load awaits what it started. Runs inside the load's transaction.
+   */
+  preload?(tx: ReadTx): void
   /** Records of its kinds, in commit order. Runs inside a storage transaction: await only `delivery.tx`. */
   receive(records: readonly StoredRecord[], delivery: Delivery): void | Promise<void>
   /** Ids hard-deleted by any handle; any kind, so unknown ids are ignored. Runs inside a transaction. */

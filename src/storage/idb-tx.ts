@@ -1,9 +1,12 @@
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Key, WriteTx } from './port.js'
 
-/** The one method of `IDBKeyRange` a transaction here uses (the browser's, or fake-indexeddb's in Node). */
+/** The methods of `IDBKeyRange` a transaction here uses (the browser's, or fake-indexeddb's in Node). */
 export interface LowerBound {
   lowerBound(lower: unknown, open?: boolean): unknown
+  /** Both optional for a range passed before `between` used them: without them, `between` is absent. */
+  upperBound?(upper: unknown, open?: boolean): unknown
+  bound?(lower: unknown, upper: unknown, lowerOpen?: boolean, upperOpen?: boolean): unknown
 }
 
 /**
@@ -58,9 +61,19 @@ class IdbTx implements WriteTx {
   readonly #trans: IDBTransaction
   readonly #range: LowerBound
 
+  /** Present when the key range type has `bound` and `upperBound` (the browser's and fake-indexeddb's do). */
+  readonly between?: <T>(table: string, from: Key | null, to: Key | null) => Promise<T[]>
+
   constructor(trans: IDBTransaction, range: LowerBound) {
     this.#trans = trans
     this.#range = range
+    const { bound, upperBound } = range
+    if (bound && upperBound) {
+      this.between = <T>(table: string, from: Key | null, to: Key | null): Promise<T[]> => {
+        const keys = from === null ? (to === null ? null : upperBound.call(range, to, true)) : to === null ? range.lowerBound(from) : bound.call(range, from, to, false, true)
+        return request(this.#store(table).getAll(keys as IDBKeyRange | null)) as Promise<T[]>
+      }
+    }
   }
 
   #store(table: string): IDBObjectStore {

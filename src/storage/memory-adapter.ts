@@ -339,6 +339,17 @@ class MemoryTx implements WriteTx {
     return out as T[]
   }
 
+  async between<T>(table: string, from: Key | null, to: Key | null): Promise<T[]> {
+    const keys = this.#keys(table)
+    const rows = this.#rows(table)
+    const out: object[] = []
+    for (let i = from === null ? 0 : lowerBound(keys, from, compareKeys); i < keys.length; i++) {
+      if (to !== null && compareKeys(keys[i]!, to) >= 0) break
+      out.push(rows.get(keys[i]!)!)
+    }
+    return out as T[]
+  }
+
   async last<T>(table: string): Promise<T | undefined> {
     const keys = this.#keys(table)
     return keys.length ? (this.#rows(table).get(keys[keys.length - 1]!) as T) : undefined
