@@ -14,9 +14,7 @@ import type { SignatureCache } from './signatures.js'
 import { StatusFeed, aggregateStatus } from './status.js'
 import type { SyncStatus } from './types.js'
 import { withoutTooDeep } from './update-depth.js'
-
-/** Chunks (of 256 clocks, about 170 kB encoded) a step of a log's rewrite ahead writes: tens of ms at most. */
-const AHEAD_CHUNKS = 8
+import { AHEAD_CHUNKS } from './update-log.js'
 
 /** The loop's settings (SyncStoreOptions resolved, store.ts). */
 export interface LoopSettings {
@@ -171,7 +169,7 @@ export class SyncLoop implements PassHost {
 
   /**
    * When the loop has nothing else to do and a pool's log is `behind` (its appended rows, a join's
-   * or an open's, wait for a rewrite of every chunk): rewrites AHEAD_CHUNKS of them, one step a
+   * or an open's, wait for a rewrite of many chunks): rewrites AHEAD_CHUNKS of them, one step a
    * macrotask, outside any pass, so the status does not say `syncing` for it, and a pass that
    * comes waits for one step at most. The forget that then compacts rewrites only what is left
    * (issue 31: the first forget after a join of 100k records rewrote every chunk on each device).

@@ -50,6 +50,12 @@ const structPart = (client: number, chunk: number): string => `s:${client}:${chu
  */
 export const LARGE_STRUCT_BYTES = 16 * 1024
 
+/**
+ * Chunks a step ahead writes (`compact` with `chunks`, the sync loop's): about 2 MB encoded, tens
+ * of ms; and a log is `behind` when more than this many are due.
+ */
+export const AHEAD_CHUNKS = 8
+
 /** About how many bytes `v` encodes to, counted up to `limit` (string lengths, 8 a scalar). */
 function approxBytes(v: unknown, limit: number): number {
   if (typeof v === 'string') return v.length
@@ -218,9 +224,21 @@ export class UpdateLog {
     this.#pool = pool
   }
 
-  /** Whether chunks wait for a rewrite before the appended rows can go (`compact` with a limit writes them ahead). */
+  /**
+   * Whether more than AHEAD_CHUNKS chunks wait for a rewrite before the appended rows can go (a
+   * join's, an open's): `compact` with a `chunks` limit writes them ahead.
+   */
   get behind(): boolean {
-    return this.#rest !== null && this.#dirty !== null
+    const dirty = this.#dirty
+    if (dirty === null || this.#rest === 'all') return dirty !== null
+    return this.#due(this.#rest, dirty) > AHEAD_CHUNKS
+  }
+
+  /** How many chunks a compaction would write now: those to rewrite whole, and those touched. */
+  #due(rest: ReadonlySet<string> | null, dirty: ReadonlyMap<string, number[]>): number {
+    let n = rest?.size ?? 0
+    for (const chunk of dirty.keys()) if (!rest?.has(chunk)) n++
+    return n
   }
 
   /** Rows appended since the last compaction (what `compactEvery` is compared with). */
@@ -307,20 +325,20 @@ export class UpdateLog {
    * appended rows and the parts replaced, in one transaction. Drops the queue too: the document
    * covers it, and a queued update may still hold a value deleted since.
    *
-   * With `chunks`: nothing unless `behind`; then at most that many of the chunks still due, and
-   * nothing else (the appended rows stay, and the chunks touched meanwhile wait for the compaction
-   * that drops them), or, when no more are due than that, the whole compaction. A bounded step the
-   * sync loop takes when it has nothing else to do.
+   * With `chunks`, a step ahead: when more chunks than that are due (to be rewritten whole, or
+   * touched since the last compaction), that many of them and nothing else: the appended rows stay
+   * until the compaction that drops them, which then writes only what is still due. Nothing when no
+   * more are due. A bounded step the sync loop takes when it has nothing else to do.
    */
   async compact(doc: Y.Doc, options: { readonly chunks?: number } = {}): Promise<void> {
-    if (options.chunks !== undefined && !this.behind) return
     const dirty = this.#dirty
     const rest = this.#rest === 'all' ? (this.#rest = this.#allChunks(doc)) : this.#rest
-    const ahead = options.chunks !== undefined && dirty !== null && rest !== null && rest.size > options.chunks
+    const ahead = options.chunks !== undefined
+    if (ahead && (dirty === null || this.#due(rest, dirty) <= options.chunks!)) return
     if (!ahead) this.#buffer = []
     const chunks = new Set<string>()
     if (ahead) {
-      for (const chunk of rest) {
+      for (const chunk of [...(rest ?? []), ...dirty!.keys()]) {
         if (chunks.size >= options.chunks!) break
         chunks.add(chunk)
       }
@@ -357,8 +375,8 @@ export class UpdateLog {
 
       // Written from the document as it is now: what touched these chunks before is in them.
       for (const chunk of chunks) {
-        rest.delete(chunk)
-        dirty?.delete(chunk)
+        rest?.delete(chunk)
+        dirty!.delete(chunk)
       }
       return
     }
