@@ -14,6 +14,7 @@ import type { SignatureCache } from './signatures.js'
 import { StatusFeed, aggregateStatus } from './status.js'
 import type { SyncStatus } from './types.js'
 import { withoutTooDeep } from './update-depth.js'
+import { AHEAD_CHUNKS } from './update-log.js'
 
 /** The loop's settings (SyncStoreOptions resolved, store.ts). */
 export interface LoopSettings {
@@ -54,6 +55,9 @@ export class SyncLoop implements PassHost {
   #running: Promise<void> | null = null
   #again = false
   #yield = false
+  /** A step of a pool log's rewrite ahead (`#ahead`), run between passes, or its timer. */
+  #aheadStep: Promise<void> | null = null
+  #aheadTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(log: RecordLog, sigs: SignatureCache, settings: LoopSettings) {
     this.log = log
@@ -77,13 +81,15 @@ export class SyncLoop implements PassHost {
     return aggregateStatus([...this.pools.values()].map((e) => e.sync.status()), this.busy)
   }
 
-  /** Resolves once no pass runs. */
+  /** Resolves once no pass runs (nor a step of a rewrite ahead). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running
+    while (this.#running || this.#aheadStep) await (this.#running ?? this.#aheadStep)
   }
 
   /** Stops hearing the record log's feed (close). */
   dispose(): void {
+    if (this.#aheadTimer !== null) clearTimeout(this.#aheadTimer)
+    this.#aheadTimer = null
     this.#unlisten()
     this.feed.clear()
   }
@@ -142,6 +148,8 @@ export class SyncLoop implements PassHost {
     }
     this.#running = (async () => {
       try {
+        // A step of a rewrite ahead is one of the loop's steps too: its parts are not raced.
+        if (this.#aheadStep) await this.#aheadStep
         do {
           this.#again = false
           // Let the changes of this tick gather into one pass; after a bounded slice, let a macrotask run too.
@@ -154,8 +162,38 @@ export class SyncLoop implements PassHost {
       } finally {
         this.#running = null
         this.feed.notify()
+        this.#scheduleAhead()
       }
     })()
+  }
+
+  /**
+   * When the loop has nothing else to do and a pool's log is `behind` (its appended rows, a join's
+   * or an open's, wait for a rewrite of many chunks): rewrites AHEAD_CHUNKS of them, one step a
+   * macrotask, outside any pass, so the status does not say `syncing` for it, and a pass that
+   * comes waits for one step at most. The forget that then compacts rewrites only what is left
+   * (issue 31: the first forget after a join of 100k records rewrote every chunk on each device).
+   */
+  #scheduleAhead(): void {
+    if (this.closed || this.#aheadTimer !== null || this.#aheadStep || this.#running) return
+    const ps = [...this.pools.values()].map((e) => e.sync).find((p) => p.loaded && p.log.behind && !p.wantMaterialize && !p.pending && !p.wantCompact)
+    if (!ps) return
+    this.#aheadTimer = setTimeout(() => {
+      this.#aheadTimer = null
+      // Still open (not stopped meanwhile), and still nothing else to do.
+      if (this.closed || this.#running || this.pools.get(ps.pool)?.sync !== ps || !ps.log.behind || ps.wantMaterialize || ps.pending || ps.wantCompact) return
+      this.#aheadStep = (async () => {
+        try {
+          await ps.log.compact(ps.doc, { chunks: AHEAD_CHUNKS })
+        } catch (err) {
+          // Storage busy or full: the rows stay, and the next compaction rewrites what is left.
+          this.fail(ps, err)
+        } finally {
+          this.#aheadStep = null
+        }
+        this.#scheduleAhead()
+      })()
+    }, 0)
   }
 
   fail(ps: PoolSync, err: unknown): void {

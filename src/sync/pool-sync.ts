@@ -59,6 +59,12 @@ export class PoolSync {
   /** Decoded values by key: a Y.Map value is immutable and `get` returns the same object, so each is decoded once. */
   readonly #decoded = new Map<string, { readonly value: unknown; readonly d: Decoded }>()
   /**
+   * Memo keys that may be absent from the document (`pruneDecoded` looks at these, not the whole
+   * memo): every way a memo key leaves or misses the map, noted as it happens. A key the map
+   * observer saw deleted, and a key decoded while absent (a pass judges a forgotten key's last value).
+   */
+  #absent = new Set<string>()
+  /**
    * Keys whose record is stamped more than `MAX_AHEAD_MS` ahead of this replica's clock: the
    * value, and when (this clock's ms) it may be judged. Held, not judged: `decode` says `future`.
    */
@@ -127,6 +133,7 @@ export class PoolSync {
           if (!this.inStep()) this.#initial.add(key)
         }
         if (change.action !== 'add') removed = true
+        if (change.action === 'delete' && this.#decoded.has(key)) this.#absent.add(key)
       }
       // A removed or replaced value may survive only in the persisted log: compact it away.
       if (removed) this.wantCompact = true
@@ -213,6 +220,7 @@ export class PoolSync {
       }
     }
     this.#decoded.set(key, { value, d })
+    if (!this.pdoc.map.has(key)) this.#absent.add(key)
     return d
   }
 
@@ -251,14 +259,28 @@ export class PoolSync {
     return this.#next
   }
 
-  /** Drops memo entries of keys no longer in the document. */
+  /**
+   * Drops memo entries of keys no longer in the document, once the memo holds more keys than the
+   * document (as it does after a forget): the keys noted in `#absent`, not a walk of the whole memo,
+   * which was O(pool) per forget (100k `Y.Map` lookups at 100k records on each device, about 14%
+   * of a forget's profile; issue 31). It drops what the walk dropped, when the walk dropped it: an
+   * entry is never dropped earlier (f956fe6 did, for every noted key at every pass, and was reverted
+   * after the sync bench hung on a forget; test/sync/sync-decode-memo.test.ts holds this to the
+   * walk). Should the memo still hold more keys than the document, the walk runs as before.
+   */
   pruneDecoded(): void {
     if (this.#decoded.size <= this.pdoc.size) return
-    for (const key of this.#decoded.keys()) {
-      if (this.pdoc.map.has(key)) continue
-      this.#decoded.delete(key)
-      this.#held.delete(key)
-    }
+    const absent = this.#absent
+    this.#absent = new Set()
+    for (const key of absent) this.#dropAbsent(key)
+    if (this.#decoded.size <= this.pdoc.size) return
+    for (const key of this.#decoded.keys()) this.#dropAbsent(key)
+  }
+
+  #dropAbsent(key: string): void {
+    if (this.pdoc.map.has(key)) return
+    this.#decoded.delete(key)
+    this.#held.delete(key)
   }
 
   /** Whether some link is up and has exchanged states with the other side. */

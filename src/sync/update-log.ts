@@ -50,6 +50,12 @@ const structPart = (client: number, chunk: number): string => `s:${client}:${chu
  */
 export const LARGE_STRUCT_BYTES = 16 * 1024
 
+/**
+ * Chunks a step ahead writes (`compact` with `chunks`, the sync loop's): about 2 MB encoded, tens
+ * of ms; and a log is `behind` when more than this many are due.
+ */
+export const AHEAD_CHUNKS = 8
+
 /** About how many bytes `v` encodes to, counted up to `limit` (string lengths, 8 a scalar). */
 function approxBytes(v: unknown, limit: number): number {
   if (typeof v === 'string') return v.length
@@ -63,10 +69,23 @@ function approxBytes(v: unknown, limit: number): number {
   return n
 }
 
+/**
+ * `isLarge` of a `ContentAny`, by its values' array. Without it each compaction estimated again
+ * every value of every chunk it rewrote (about 38% of a compaction at 100k records, issue 31), so a
+ * chunk touched by one forget paid for its 256 values each time. Keyed by the array, not the
+ * content: Yjs replaces `arr` whenever it splits or merges a content (`splice`, `mergeWith`), and a
+ * value set in the document is never changed in place, so an array's answer holds while it lives.
+ */
+const largeAny = new WeakMap<readonly unknown[], boolean>()
+
 function isLarge(struct: Y.Item | Y.GC): boolean {
   if (!(struct instanceof Y.Item)) return false
   const c = struct.content
-  if (c instanceof Y.ContentAny) return approxBytes(c.arr, LARGE_STRUCT_BYTES) >= LARGE_STRUCT_BYTES
+  if (c instanceof Y.ContentAny) {
+    let large = largeAny.get(c.arr)
+    if (large === undefined) largeAny.set(c.arr, (large = approxBytes(c.arr, LARGE_STRUCT_BYTES) >= LARGE_STRUCT_BYTES))
+    return large
+  }
   if (c instanceof Y.ContentString) return c.str.length >= LARGE_STRUCT_BYTES
   if (c instanceof Y.ContentBinary) return c.content.length >= LARGE_STRUCT_BYTES
   return false
@@ -186,13 +205,40 @@ export class UpdateLog {
   #runs = new Map<string, Set<string>>()
   /**
    * Chunks touched since the last compaction, with the clock ranges touched in each (flat pairs),
-   * or null: all of them (nothing compacted yet, or appended rows of unknown extent from before this session).
+   * or null: all of them, in one compaction (parts of another chunk size or a `ds` row, whose
+   * rewrite cannot be split: a new part would replace an old one of the same name and other clocks).
    */
   #dirty: Map<string, number[]> | null = null
+  /**
+   * Chunks to rewrite whole before the appended rows can go (rows of unknown extent: a join's
+   * exchange of states, an open's rows of an earlier session, nothing compacted yet): `'all'` until
+   * the first `compact` lists them from the document, then those not written yet; null when none.
+   * `compact` with a `chunks` limit writes some of them ahead (`behind`), so that the forget that
+   * finally drops the rows rewrites only what is left (issue 31: the first forget after a join of
+   * 100k records rewrote every chunk on each device, seconds).
+   */
+  #rest: Set<string> | 'all' | null = 'all'
 
   constructor(storage: StoragePort, pool: string) {
     this.#storage = storage
     this.#pool = pool
+  }
+
+  /**
+   * Whether more than AHEAD_CHUNKS chunks wait for a rewrite before the appended rows can go (a
+   * join's, an open's): `compact` with a `chunks` limit writes them ahead.
+   */
+  get behind(): boolean {
+    const dirty = this.#dirty
+    if (dirty === null || this.#rest === 'all') return dirty !== null
+    return this.#due(this.#rest, dirty) > AHEAD_CHUNKS
+  }
+
+  /** How many chunks a compaction would write now: those to rewrite whole, and those touched. */
+  #due(rest: ReadonlySet<string> | null, dirty: ReadonlyMap<string, number[]>): number {
+    let n = rest?.size ?? 0
+    for (const chunk of dirty.keys()) if (!rest?.has(chunk)) n++
+    return n
   }
 
   /** Rows appended since the last compaction (what `compactEvery` is compared with). */
@@ -225,7 +271,9 @@ export class UpdateLog {
     // a rollback): chunks it wrote carry no deletions, so the rewrite of every chunk folds them in
     // and drops that row.
     const separateDs = this.#parts.has(DS_PART)
-    this.#dirty = parts.length > 0 && appended.length === 0 && !rechunk && !separateDs ? new Map() : null
+    const whole = rechunk || separateDs
+    this.#dirty = whole ? null : new Map()
+    this.#rest = whole || (parts.length > 0 && appended.length === 0) ? null : 'all'
     return [...parts, ...appended].map((r) => r.update)
   }
 
@@ -272,31 +320,43 @@ export class UpdateLog {
   }
 
   /**
-   * Rewrites the chunks touched since the last compaction (all of them the first time), each with
-   * its deletions, and the pending updates from the document, and drops the appended rows and the
-   * parts replaced, in one transaction. Drops the queue too: the document covers it, and a queued
-   * update may still hold a value deleted since.
+   * Rewrites the chunks touched since the last compaction (and those of `behind`: all of them the
+   * first time), each with its deletions, and the pending updates from the document, and drops the
+   * appended rows and the parts replaced, in one transaction. Drops the queue too: the document
+   * covers it, and a queued update may still hold a value deleted since.
+   *
+   * With `chunks`, a step ahead: when more chunks than that are due (to be rewritten whole, or
+   * touched since the last compaction), that many of them and nothing else: the appended rows stay
+   * until the compaction that drops them, which then writes only what is still due. Nothing when no
+   * more are due. A bounded step the sync loop takes when it has nothing else to do.
    */
-  async compact(doc: Y.Doc): Promise<void> {
-    this.#buffer = []
+  async compact(doc: Y.Doc, options: { readonly chunks?: number } = {}): Promise<void> {
     const dirty = this.#dirty
-    const chunks = new Set<string>(dirty?.keys() ?? [])
+    const rest = this.#rest === 'all' ? (this.#rest = this.#allChunks(doc)) : this.#rest
+    const ahead = options.chunks !== undefined
+    if (ahead && (dirty === null || this.#due(rest, dirty) <= options.chunks!)) return
+    if (!ahead) this.#buffer = []
+    const chunks = new Set<string>()
+    if (ahead) {
+      for (const chunk of [...(rest ?? []), ...dirty!.keys()]) {
+        if (chunks.size >= options.chunks!) break
+        chunks.add(chunk)
+      }
+    } else {
+      for (const chunk of dirty?.keys() ?? []) chunks.add(chunk)
+      for (const chunk of rest ?? []) chunks.add(chunk)
+    }
     const puts: UpdateRow[] = []
     const gone: string[] = []
     if (dirty === null) {
-      for (const [client, structs] of doc.store.clients) {
-        if (structs.length === 0) continue
-        const end = structs.at(-1)!.id.clock + structs.at(-1)!.length
-        for (let c = 0; c * CHUNK_CLOCKS < end; c++) chunks.add(structPart(client, c))
-      }
-      // Parts the document has no structs for any more go too, and a delete set of its own (now in the chunks).
-      for (const chunk of this.#runs.keys()) chunks.add(chunk)
+      for (const chunk of this.#allChunks(doc)) chunks.add(chunk)
       gone.push(DS_PART)
     }
     for (const chunk of chunks) {
       const [, client, index] = chunk.split(':')
       const structs = doc.store.clients.get(Number(client))
       const runs = structs && structs.length > 0 ? runsOf(structs, Number(client), Number(index)) : []
+      const whole = dirty === null || rest?.has(chunk) === true
       const ranges = dirty?.get(chunk) ?? []
       const touched = (run: Run): boolean => {
         for (let r = 0; r < ranges.length; r += 2) if (ranges[r]! < run.end && ranges[r + 1]! > run.clock) return true
@@ -304,20 +364,50 @@ export class UpdateLog {
       }
       // A run no transaction touched, already a part under its name, holds what it held.
       for (const run of runs) {
-        if (dirty !== null && this.#parts.has(run.part) && !touched(run)) continue
+        if (!whole && this.#parts.has(run.part) && !touched(run)) continue
         puts.push({ pool: this.#pool, update: encodeRun(structs!, Number(client), run), part: run.part, clocks: CHUNK_CLOCKS })
       }
       const names = new Set(runs.map((r) => r.part))
       for (const part of this.#runs.get(chunk) ?? []) if (!names.has(part)) gone.push(part)
     }
+    if (ahead) {
+      await this.#write(puts, gone, [])
+
+      // Written from the document as it is now: what touched these chunks before is in them.
+      for (const chunk of chunks) {
+        rest?.delete(chunk)
+        dirty!.delete(chunk)
+      }
+      return
+    }
     const pending = [doc.store.pendingStructs?.update, doc.store.pendingDs].filter((u): u is Uint8Array => u instanceof Uint8Array)
     if (pending.length) puts.push({ pool: this.#pool, update: pending.length === 1 ? pending[0]! : Y.mergeUpdates(pending), part: PENDING_PART })
     else gone.push(PENDING_PART)
+    await this.#write(puts, gone, this.#appended)
+    this.#appended = []
+    this.#dirty = new Map()
+    this.#rest = null
+  }
+
+  /** Every chunk of the document's structs, and every chunk a part is held for (the document may have no structs there any more). */
+  #allChunks(doc: Y.Doc): Set<string> {
+    const chunks = new Set<string>()
+    for (const [client, structs] of doc.store.clients) {
+      if (structs.length === 0) continue
+      const end = structs.at(-1)!.id.clock + structs.at(-1)!.length
+      for (let c = 0; c * CHUNK_CLOCKS < end; c++) chunks.add(structPart(client, c))
+    }
+    for (const chunk of this.#runs.keys()) chunks.add(chunk)
+    return chunks
+  }
+
+  /** Puts `puts`, dropping the parts they replace, the parts `gone` and the rows `appended`, in one transaction. */
+  async #write(puts: UpdateRow[], gone: readonly string[], appended: readonly number[]): Promise<void> {
     const replaced = [...puts.map((p) => p.part!), ...gone].flatMap((part) => {
       const seq = this.#parts.get(part)
       return seq === undefined ? [] : [seq]
     })
-    const drop = [...this.#appended, ...replaced]
+    const drop = [...appended, ...replaced]
     // The store's format marker in the same transaction as the parts: a build that reads only
     // format 1 (4,096-clock names) refuses the store before it could read or rewrite them wrongly.
     const seqs = await this.#storage.write([TABLE, 'meta'], async (tx) => {
@@ -327,8 +417,6 @@ export class UpdateLog {
     })
     for (const part of gone) this.#deletePart(part)
     puts.forEach((p, i) => this.#setPart(p.part!, seqs[i] as number))
-    this.#appended = []
-    this.#dirty = new Map()
   }
 
   #setPart(part: string, seq: number): void {
@@ -358,6 +446,7 @@ export class UpdateLog {
     this.#appended = []
     this.#parts.clear()
     this.#runs.clear()
-    this.#dirty = null
+    this.#dirty = new Map()
+    this.#rest = 'all'
   }
 }

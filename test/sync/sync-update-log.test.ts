@@ -24,6 +24,7 @@ type Op =
   | { readonly t: 'large'; readonly doc: 0 | 1; readonly key: number }
   | { readonly t: 'exchange' }
   | { readonly t: 'compact' }
+  | { readonly t: 'ahead'; readonly chunks: number }
   | { readonly t: 'reload' }
 
 const doc01 = fc.constantFrom<0 | 1>(0, 1)
@@ -34,6 +35,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('large' as const), doc: doc01, key: fc.nat({ max: 300 }) }) },
   { weight: 2, arbitrary: fc.constant<Op>({ t: 'exchange' }) },
   { weight: 2, arbitrary: fc.constant<Op>({ t: 'compact' }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('ahead' as const), chunks: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.constant<Op>({ t: 'reload' }) },
 )
 
@@ -79,7 +81,11 @@ class Replica {
 
 async function run(ops: readonly Op[]): Promise<void> {
   const rs = [new Replica(101), new Replica(202)]
-  for (const r of rs) await r.storage.open()
+  for (const r of rs) {
+    await r.storage.open()
+    // As the sync loop does before the pool's first transaction (loop.ts `load`).
+    await r.log.load()
+  }
   let serial = 0
   const same = async (r: Replica): Promise<void> => {
     await r.log.flush()
@@ -110,6 +116,13 @@ async function run(ops: readonly Op[]): Promise<void> {
         const live = new Set(r.map.values())
         const rows = r.rows().map((row) => text(row.update)).join('\n')
         for (const v of r.gone) if (!live.has(v)) expect(rows.includes(v), `${v} survived compaction`).toBe(false)
+        await same(r)
+      }
+    } else if (o.t === 'ahead') {
+      // The sync loop's step when idle (loop.ts): some chunks of a rewrite that is due, the appended rows kept.
+      for (const r of rs) {
+        await r.log.flush()
+        await r.log.compact(r.doc, { chunks: o.chunks })
         await same(r)
       }
     } else {
@@ -238,4 +251,59 @@ test("each part carries its own structs' deletions: a document that keeps delete
   for (const u of await new UpdateLog(storage, 'p').load()) Y.applyUpdate(loaded, u)
   expect(Y.equalSnapshots(Y.snapshot(loaded), Y.snapshot(doc))).toBe(true)
   expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(map.entries()))
+})
+
+test('a join\'s rows are rewritten ahead in bounded steps, and the forget that drops them rewrites only what is left (issue 31)', async () => {
+  // Before: the first compaction after a join rewrote every chunk, in the forget that asked for it.
+  const r = new Replica(17)
+  await r.storage.open()
+  await r.log.load()
+  // The exchange of states of a join: one transaction, one appended row of unknown extent.
+  r.doc.transact(() => {
+    for (let i = 0; i < 10 * CHUNK_CLOCKS; i++) r.map.set(`k${i}`, `value ${i}`)
+  })
+  await r.log.flush()
+  expect(r.log.behind).toBe(true)
+  const parts = (): string[] => r.rows().flatMap((row) => (row.part ? [row.part] : [])).sort()
+  const appended = (): number => r.rows().filter((row) => row.part === undefined).length
+  await r.log.compact(r.doc, { chunks: 4 })
+  expect(parts()).toHaveLength(4)
+  expect(appended()).toBe(1)
+  expect(Object.fromEntries((await r.reload()).getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
+  await r.log.compact(r.doc, { chunks: 4 })
+  expect(parts()).toHaveLength(8)
+  // Two chunks due: a step of 4 leaves them to the compaction that drops the row.
+  await r.log.compact(r.doc, { chunks: 4 })
+  expect(parts()).toHaveLength(8)
+  expect(appended()).toBe(1)
+
+  // A forget now: its chunk (written ahead) and the two chunks not yet written, and the join's row goes.
+  const seqs = new Map(r.rows().map((row) => [row.part, row.seq]))
+  const forgotten = `value ${2 * CHUNK_CLOCKS + 5}`
+  r.map.delete(`k${2 * CHUNK_CLOCKS + 5}`)
+  await r.log.flush()
+  await r.log.compact(r.doc)
+  const rewritten = r.rows().filter((row) => seqs.get(row.part) !== row.seq).map((row) => row.part)
+  expect(rewritten.sort()).toEqual(['s:17:2', 's:17:8', 's:17:9'])
+  expect(appended()).toBe(0)
+  expect(r.log.behind).toBe(false)
+  expect(r.rows().some((row) => text(row.update).includes(forgotten))).toBe(false)
+  const loaded = await r.reload()
+  expect(Object.fromEntries(loaded.getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
+  // A later burst of writes (a pull of many records) is written ahead too, the appended row kept.
+  r.doc.transact(() => {
+    for (let i = 0; i < 6 * CHUNK_CLOCKS; i++) r.map.set(`n${i}`, `new value ${i}`)
+  })
+  await r.log.flush()
+  expect(r.log.behind).toBe(false)
+  await r.log.compact(r.doc, { chunks: 2 })
+  expect(parts()).toHaveLength(12)
+  expect(appended()).toBe(1)
+  await r.log.compact(r.doc)
+  expect(appended()).toBe(0)
+  expect(Object.fromEntries((await r.reload()).getMap('records').entries())).toEqual(Object.fromEntries(r.map.entries()))
+  // Nothing is left to write ahead: a step does nothing.
+  const now = new Map(r.rows().map((row) => [row.part, row.seq]))
+  await r.log.compact(r.doc, { chunks: 4 })
+  expect(new Map(r.rows().map((row) => [row.part, row.seq]))).toEqual(now)
 })
