@@ -8,6 +8,7 @@ export async function runClientBench(options: { sizes: readonly number[]; log: (
     query: { sizes: options.sizes.join(',') },
     log: options.log,
     timeoutMs: options.timeoutMs,
+    workers: ['bench/bench-worker.ts'],
     done: () => window.__clientBench !== undefined || window.__clientBenchError !== undefined,
     collect: () => ({ error: window.__clientBenchError, value: window.__clientBench }),
   })
