@@ -45,6 +45,8 @@ export async function runBenchPage<T>(options: {
    * Vite reloads the page to serve the re-optimized ones ("the bench page loaded 3 times", issue 31).
    */
   readonly workers?: readonly string[]
+  /** Vite's dependency cache (default `node_modules/.vite`); an empty one is what a fresh checkout runs with. */
+  readonly cacheDir?: string
 }): Promise<{ version: string; value: T }> {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const server = await createServer({
@@ -52,6 +54,7 @@ export async function runBenchPage<T>(options: {
     // vite.config.ts configures Vitest; the bench needs none of it.
     configFile: false,
     logLevel: 'warn',
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     // MEMWEAVE_BENCH_PORT pins the port (a shared machine gives each user a range); else any free one.
     server: { host: '127.0.0.1', port: Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0), strictPort: false, watch: null },
     // Crawl the page's and its workers' imports at startup, so a late dependency discovery cannot reload the page mid-run.
