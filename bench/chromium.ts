@@ -39,6 +39,14 @@ export async function runBenchPage<T>(options: {
    * throwaway context, whose storage quota a million facts exceed.
    */
   readonly onDisk?: boolean
+  /**
+   * Scripts the page starts as workers (`new Worker(new URL(...))`). Vite's dependency scan does not
+   * follow those URLs: without them here, the worker's dependencies are found while the page runs, and
+   * Vite reloads the page to serve the re-optimized ones ("the bench page loaded 3 times", issue 31).
+   */
+  readonly workers?: readonly string[]
+  /** Vite's dependency cache (default `node_modules/.vite`); an empty one is what a fresh checkout runs with. */
+  readonly cacheDir?: string
 }): Promise<{ version: string; value: T }> {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const server = await createServer({
@@ -46,10 +54,11 @@ export async function runBenchPage<T>(options: {
     // vite.config.ts configures Vitest; the bench needs none of it.
     configFile: false,
     logLevel: 'warn',
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     // MEMWEAVE_BENCH_PORT pins the port (a shared machine gives each user a range); else any free one.
     server: { host: '127.0.0.1', port: Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0), strictPort: false, watch: null },
-    // Crawl the page's imports at startup, so a late dependency discovery cannot reload the page mid-run.
-    optimizeDeps: { entries: [options.page] },
+    // Crawl the page's and its workers' imports at startup, so a late dependency discovery cannot reload the page mid-run.
+    optimizeDeps: { entries: [options.page, ...(options.workers ?? [])] },
   })
   try {
     await server.listen()
@@ -62,9 +71,11 @@ export async function runBenchPage<T>(options: {
     try {
       const page = context ? (context.pages()[0] ?? (await context.newPage())) : await browser!.newPage()
       page.on('console', (msg) => {
-        if (!msg.text().startsWith('[vite]')) options.log(msg.text())
+        // Vite's own lines are noise, except the one that says it is about to reload the page.
+        if (!msg.text().startsWith('[vite]') || msg.text().includes('server connection lost')) options.log(msg.text())
       })
       page.on('pageerror', (err) => options.log(`page error: ${err.message}`))
+      page.on('crash', () => options.log('the page crashed'))
       if (options.heap) await exposeHeap(page)
       let loads = 0
       page.on('load', () => void loads++)

@@ -2,12 +2,20 @@ import { runBenchPage } from './chromium.js'
 import type { ClientBenchRow } from './client-entry.js'
 
 /** Runs issue 3's client benchmark (bench/client.html) in headless Chromium and returns its rows. */
-export async function runClientBench(options: { sizes: readonly number[]; log: (line: string) => void; timeoutMs: number }): Promise<{ version: string; rows: ClientBenchRow[] }> {
+export async function runClientBench(options: {
+  sizes: readonly number[]
+  log: (line: string) => void
+  timeoutMs: number
+  /** Vite's dependency cache (runBenchPage's `cacheDir`). */
+  cacheDir?: string
+}): Promise<{ version: string; rows: ClientBenchRow[] }> {
   const { version, value } = await runBenchPage<ClientBenchRow[]>({
     page: 'bench/client.html',
     query: { sizes: options.sizes.join(',') },
     log: options.log,
     timeoutMs: options.timeoutMs,
+    workers: ['bench/bench-worker.ts'],
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     done: () => window.__clientBench !== undefined || window.__clientBenchError !== undefined,
     collect: () => ({ error: window.__clientBenchError, value: window.__clientBench }),
   })
