@@ -1,7 +1,7 @@
 import { differentAttributes, SUBJECT_CLASSES } from '../attachment.js'
 import { ANTONYMS } from '../../words/poles.js'
 import type { Reading } from '../../read/reading.js'
-import { sameStem } from '../../read/same-stem.js'
+import { hasStem, sameStem } from '../../read/same-stem.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 
@@ -28,8 +28,11 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     if (f && e.cls === 'family' && !(relation(a, e.start) && relation(b, f.start))) continue
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
+      // "shipped the mobile app" / "shipped the web dashboard": a member before two different
+      // nouns says which item, not which value (ninth round).
+      const heads = !!e.modifies && !!f.modifies && twoHeads(a, e, b, f)
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
-      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: MODIFIER_CLASSES.has(e.cls), twice: names && MODIFIER_CLASSES.has(e.cls) }
+      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: heads || MODIFIER_CLASSES.has(e.cls), twice: heads || (names && MODIFIER_CLASSES.has(e.cls)) }
     }
   }
   // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
@@ -49,6 +52,13 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
+}
+
+/** The nouns right after two members differ, and neither text names the other's. */
+function twoHeads(a: Reading, e: Reading['entities'][number], b: Reading, f: Reading['entities'][number]): boolean {
+  const head = (r: Reading, x: typeof e): string | undefined => r.tokens.find((t) => t.start >= x.start + x.text.length)?.stem
+  const [ha, hb] = [head(a, e), head(b, f)]
+  return !!ha && !!hb && !/^\d/.test(ha) && !/^\d/.test(hb) && !sameStem(ha, hb) && !hasStem(b.content, ha) && !hasStem(a.content, hb)
 }
 
 /** A relative named after "is"/"was" (at most two words between): "Tom is my older brother". */
