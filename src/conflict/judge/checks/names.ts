@@ -54,11 +54,12 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   return null
 }
 
-/** The nouns right after two members differ, and neither text names the other's. */
+/** The nouns right after two members differ, and neither text names the other's ("keys" names "key"). */
 function twoHeads(a: Reading, e: Reading['entities'][number], b: Reading, f: Reading['entities'][number]): boolean {
-  const head = (r: Reading, x: typeof e): string | undefined => r.tokens.find((t) => t.start >= x.start + x.text.length)?.stem
+  const head = (r: Reading, x: typeof e): Reading['tokens'][number] | undefined => r.tokens.find((t) => t.start >= x.start + x.text.length)
   const [ha, hb] = [head(a, e), head(b, f)]
-  return !!ha && !!hb && !/^\d/.test(ha) && !/^\d/.test(hb) && !sameStem(ha, hb) && !hasStem(b.content, ha) && !hasStem(a.content, hb)
+  const names = (r: Reading, t: NonNullable<typeof ha>): boolean => hasStem(r.content, t.stem) || r.norm.toLowerCase().includes(t.lower.replace(/s$/, ''))
+  return !!ha && !!hb && !/^\d/.test(ha.lower) && !/^\d/.test(hb.lower) && !sameStem(ha.stem, hb.stem) && !names(b, ha) && !names(a, hb)
 }
 
 /** A relative named after "is"/"was" (at most two words between): "Tom is my older brother". */
