@@ -29,8 +29,9 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       // "shipped the mobile app" / "shipped the web dashboard": a member before two different
-      // nouns says which item, not which value (ninth round).
-      const heads = !!e.modifies && !!f.modifies && twoHeads(a, e, b, f)
+      // nouns says which item, not which value (ninth round); after "is" it is the value ("is on
+      // the Enterprise plan" / "is Pro tier").
+      const heads = !!e.modifies && !!f.modifies && !relation(a, e.start) && !relation(b, f.start) && twoHeads(a, e, b, f)
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
       return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: heads || MODIFIER_CLASSES.has(e.cls), twice: heads || (names && MODIFIER_CLASSES.has(e.cls)) }
     }
