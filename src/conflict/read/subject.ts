@@ -40,8 +40,8 @@ const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
 // Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
 const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
 
-// Prepositions of place that are no predicate word but end a subject all the same.
-const NEAR = /^(?:near|behind|over|under|beside|outside|inside)$/
+// Prepositions of place: they end a subject ("near" and "behind" are no predicate word) and open a place after its noun.
+const PLACE = /^(?:on|in|at|by|near|behind|over|under|beside|outside|inside)$/
 
 /** A word that is no noun of a subject: a predicate word, a determiner, a pronoun, a number. */
 const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
@@ -72,7 +72,7 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     const t = tokens[i]!
     // Sentence punctuation or a clause break ends the subject.
     if (n > 0 && /[,;:.!?(–—-]\s*$/.test(r.norm.slice(tokens[i - 1]!.end, t.start))) break
-    if ((PREDICATE.has(t.lower) || NEAR.test(t.lower)) && n > 0) break
+    if ((PREDICATE.has(t.lower) || PLACE.test(t.lower)) && n > 0) break
     // A past form ends the subject ("the hit rate increased after ..."), unless an auxiliary
     // follows it ("the item requested is out of stock"); only a plural noun shares an -s verb's ending.
     if (n > 0 && !t.capital && !t.identifier && /^[a-z]{3,}ed$/.test(t.lower) && !AUX.has(tokens[i + 1]?.lower ?? '')) break
@@ -94,16 +94,15 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
  * out of toner", "the coffee machine | in the kitchen | works" (ninth round). Its words, or none.
  */
 function placeAfter(r: Reading, i: number): string[] | undefined {
-  const tokens = r.tokens
-  if (!/^(?:on|in|at|by)$/.test(tokens[i]?.lower ?? '') && !NEAR.test(tokens[i]?.lower ?? '')) return undefined
+  const t = r.tokens
   const out: string[] = []
-  for (let k = i + 1; k < tokens.length && k < i + 6; k++) {
-    const t = tokens[k]!
-    if (/[,;:.!?(–—-]/.test(r.norm.slice(tokens[k - 1]!.end, t.start))) return undefined
-    if (out.length && (AUX.has(t.lower) || (PREDICATE.has(t.lower) && !STOPWORDS.has(t.lower)) || (!t.capital && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)))) return out
-    if (out.length || !DETERMINERS.has(t.lower)) out.push(t.lower)
+  if (!PLACE.test(t[i]?.lower ?? '')) return
+  for (let k = i + 1; k < i + 6 && t[k]; k++) {
+    const w = t[k]!.lower
+    if (/[,;:.!?(–—-]/.test(r.norm.slice(t[k - 1]!.end, t[k]!.start))) return
+    if (out.length && (AUX.has(w) || (PREDICATE.has(w) && !STOPWORDS.has(w)) || (!t[k]!.capital && VERB_FORM.test(w) && !/ss$/.test(w)))) return out
+    if (out.length || !DETERMINERS.has(w)) out.push(w)
   }
-  return undefined
 }
 
 /**

@@ -1,7 +1,7 @@
 import { differentAttributes, SUBJECT_CLASSES } from '../attachment.js'
 import { ANTONYMS } from '../../words/poles.js'
 import type { Reading } from '../../read/reading.js'
-import { hasStem, sameStem } from '../../read/same-stem.js'
+import { sameStem } from '../../read/same-stem.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 
@@ -59,7 +59,7 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
 function twoHeads(a: Reading, e: Reading['entities'][number], b: Reading, f: Reading['entities'][number]): boolean {
   const head = (r: Reading, x: typeof e): Reading['tokens'][number] | undefined => r.tokens.find((t) => t.start >= x.start + x.text.length)
   const [ha, hb] = [head(a, e), head(b, f)]
-  const names = (r: Reading, t: NonNullable<typeof ha>): boolean => hasStem(r.content, t.stem) || r.norm.toLowerCase().includes(t.lower.replace(/s$/, ''))
+  const names = (r: Reading, t: NonNullable<typeof ha>): boolean => r.norm.toLowerCase().includes(t.lower.replace(/s$/, ''))
   return !!ha && !!hb && !/^\d/.test(ha.lower) && !/^\d/.test(hb.lower) && !sameStem(ha.stem, hb.stem) && !names(b, ha) && !names(a, hb)
 }
 
