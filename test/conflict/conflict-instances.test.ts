@@ -13,7 +13,7 @@ import { expectJudgedBothWays, freeTextFlags, readProbes } from '../helpers/conf
  * judge/claim-frame.ts: two dates of "a" thing; read/reading.ts: an -ing word that names an
  * activity, "progress" outside "in progress").
  */
-type Rule = 'owner' | 'which' | 'indefinite' | 'activity'
+type Rule = 'owner' | 'which' | 'indefinite' | 'activity' | 'place' | 'label'
 const fixture = readProbes<Rule>('conflict-instance-probes.json')
 const detector = new TextConflictDetector()
 const loose = new TextConflictDetector({ threshold: 0.2 })
@@ -24,6 +24,9 @@ const NOTE: Record<Rule, RegExp | null> = {
   which: /two subjects: "(?:first|current)/,
   indefinite: /two of them/,
   activity: null,
+  // Ninth round: a place after one noun, or two nouns after members of one class, make two subjects.
+  place: /two subjects: "\w+ [^"]+" vs "\w+ [^"]+"/,
+  label: /two subjects: /,
 }
 
 describe('conflict instances: two things of one kind are not flagged', () => {
@@ -41,6 +44,14 @@ describe('conflict instances: two things of one kind are not flagged', () => {
   test('the fixture holds at least 60 compatible pairs, at least 10 of them flagged before the round', () => {
     expect(fixture.compatible.length).toBeGreaterThanOrEqual(60)
     expect(fixture.compatible.filter((p) => p.rule).length).toBeGreaterThanOrEqual(10)
+  })
+
+  test('the ninth round adds at least 30 compatible pairs told apart by a place or a label, 10 of them flagged before, and 10 contradictions of that shape', () => {
+    const ninth = (p: { style?: string }): boolean => p.style === 'place' || p.style === 'label'
+    const compatible = fixture.compatible.filter(ninth)
+    expect(compatible.length).toBeGreaterThanOrEqual(30)
+    expect(compatible.filter((p) => p.rule === 'place' || p.rule === 'label').length).toBeGreaterThanOrEqual(10)
+    expect(fixture.conflict.filter(ninth).length).toBeGreaterThanOrEqual(10)
   })
 })
 

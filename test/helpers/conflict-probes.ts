@@ -9,7 +9,7 @@ import { memoryStorage } from '../../src/storage/memory-adapter.js'
  * naming the rule that keeps it unflagged) and contradictions that must stay flagged, judged in both
  * orders; and texts written into one store, whose free-text flags are listed.
  */
-export interface Probe<R extends string = string> { readonly a: string; readonly b: string; readonly rule?: R }
+export interface Probe<R extends string = string> { readonly a: string; readonly b: string; readonly rule?: R; readonly style?: string }
 export interface ProbeFile<R extends string> { readonly compatible: readonly Probe<R>[]; readonly conflict: readonly Probe[] }
 
 /** A probe file of test/fixtures/. */

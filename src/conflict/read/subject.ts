@@ -40,6 +40,9 @@ const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
 // Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
 const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
 
+// Prepositions of place: they end a subject ("near" and "behind" are no predicate word) and open a place after its noun.
+const PLACE = /^(?:on|in|at|by|near|behind|over|under|beside|outside|inside)$/
+
 /** A word that is no noun of a subject: a predicate word, a determiner, a pronoun, a number. */
 const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
 
@@ -49,7 +52,7 @@ export function subjectStems(r: Reading, speaker?: string | null): ReadonlySet<s
 }
 
 /** The subject's tokens, in order (empty for a speaker's "I"), and their stems. */
-function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['tokens']; stems: ReadonlySet<string> } | null {
+function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['tokens']; stems: ReadonlySet<string>; place?: string[] } | null {
   const out = new Set<string>()
   const zone: Array<Reading['tokens'][number]> = []
   const tokens = r.tokens
@@ -69,7 +72,7 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     const t = tokens[i]!
     // Sentence punctuation or a clause break ends the subject.
     if (n > 0 && /[,;:.!?(–—-]\s*$/.test(r.norm.slice(tokens[i - 1]!.end, t.start))) break
-    if (PREDICATE.has(t.lower) && n > 0) break
+    if ((PREDICATE.has(t.lower) || PLACE.test(t.lower)) && n > 0) break
     // A past form ends the subject ("the hit rate increased after ..."), unless an auxiliary
     // follows it ("the item requested is out of stock"); only a plural noun shares an -s verb's ending.
     if (n > 0 && !t.capital && !t.identifier && /^[a-z]{3,}ed$/.test(t.lower) && !AUX.has(tokens[i + 1]?.lower ?? '')) break
@@ -83,7 +86,23 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     out.add(t.stem)
     zone.push(t)
   }
-  return out.size ? { tokens: zone, stems: out } : null
+  return out.size ? { tokens: zone, stems: out, place: placeAfter(r, i) } : null
+}
+
+/**
+ * A place right after the subject's noun, closed by its predicate: "the printer | on floor 2 | is
+ * out of toner", "the coffee machine | in the kitchen | works" (ninth round). Its words, or none.
+ */
+function placeAfter(r: Reading, i: number): string[] | undefined {
+  const t = r.tokens
+  const out: string[] = []
+  if (!PLACE.test(t[i]?.lower ?? '')) return
+  for (let k = i + 1; k < i + 6 && t[k]; k++) {
+    const w = t[k]!.lower
+    if (/[,;:.!?(–—-]/.test(r.norm.slice(t[k - 1]!.end, t[k]!.start))) return
+    if (out.length && (AUX.has(w) || (PREDICATE.has(w) && !STOPWORDS.has(w)) || (!t[k]!.capital && VERB_FORM.test(w) && !/ss$/.test(w)))) return out
+    if (out.length || !DETERMINERS.has(w)) out.push(w)
+  }
 }
 
 /**
@@ -105,6 +124,12 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
     if (!sameStem(ma.stem, mb.stem) && !hasStem(b.content, ma.stem) && !hasStem(a.content, mb.stem) && !b.tokens.some((x) => x.lower === ma.lower) && !a.tokens.some((x) => x.lower === mb.lower)) {
       return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`
     }
+  }
+  // One noun, each in a place of its own: "the printer on floor 2" / "the printer in the lobby".
+  const [pa, pb] = [za.place, zb.place]
+  const own = (p: string[], r: Reading): boolean => p.some((w) => !r.tokens.some((x) => x.lower === w))
+  if (pa && pb && sameStem(za.tokens.at(-1)!.stem, zb.tokens.at(-1)!.stem) && own(pa, b) && own(pb, a)) {
+    return `two subjects: "${za.tokens.at(-1)!.lower} ${pa.join(' ')}" vs "${zb.tokens.at(-1)!.lower} ${pb.join(' ')}"`
   }
   const owned = ownedThings(a, za.tokens, b, zb.tokens)
   if (owned) return owned

@@ -28,8 +28,12 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     if (f && e.cls === 'family' && !(relation(a, e.start) && relation(b, f.start))) continue
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
+      // "shipped the mobile app" / "shipped the web dashboard": a member before two different
+      // nouns says which item, not which value (ninth round); after "is" it is the value ("is on
+      // the Enterprise plan" / "is Pro tier").
+      const heads = !!e.modifies && !!f.modifies && !relation(a, e.start) && !relation(b, f.start) && twoHeads(a, e, b, f)
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
-      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: MODIFIER_CLASSES.has(e.cls), twice: names && MODIFIER_CLASSES.has(e.cls) }
+      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: heads || MODIFIER_CLASSES.has(e.cls), twice: heads || (names && MODIFIER_CLASSES.has(e.cls)) }
     }
   }
   // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
@@ -49,6 +53,14 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
+}
+
+/** The nouns right after two members differ, and neither text names the other's ("keys" names "key"). */
+function twoHeads(a: Reading, e: Reading['entities'][number], b: Reading, f: Reading['entities'][number]): boolean {
+  const head = (r: Reading, x: typeof e): Reading['tokens'][number] | undefined => r.tokens.find((t) => t.start >= x.start + x.text.length)
+  const [ha, hb] = [head(a, e), head(b, f)]
+  const names = (r: Reading, t: NonNullable<typeof ha>): boolean => r.norm.toLowerCase().includes(t.lower.replace(/s$/, ''))
+  return !!ha && !!hb && !/^\d/.test(ha.lower) && !/^\d/.test(hb.lower) && !sameStem(ha.stem, hb.stem) && !names(b, ha) && !names(a, hb)
 }
 
 /** A relative named after "is"/"was" (at most two words between): "Tom is my older brother". */
