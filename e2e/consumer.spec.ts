@@ -38,8 +38,9 @@ const BUDGET = {
   // and from 120_000 when issues 26, 27 and 28 met on main (117.9 kB); then from 122_500 by issue
   // 27's claim frame (src/conflict/claim-frame.ts, +2.4 kB gz: 121.1 kB in test/package/bundle-size.test.ts);
   // then from 125_500 by issue 30's worker surfaces and file splits (125,468 bytes measured); then
-  // from 127_000 by issue 31's third round and issue 27's seventh (128,100 bytes in bundle-size.test.ts).
-  factsWorkerGz: 130_000,
+  // from 127_000 by issue 31's third round and issue 27's seventh (128,100 bytes in bundle-size.test.ts);
+  // then from 130_000 by issue 31's fourth round and issue 27's eighth (132,400 bytes there).
+  factsWorkerGz: 135_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,

@@ -54,7 +54,7 @@ function requests<T>(reqs: ReadonlyArray<IDBRequest<T>>): Promise<T[]> {
  * transaction through it). Why not Dexie's transaction: Dexie wraps each transaction and request
  * in its own promise zone and broadcasts every commit for its liveQuery, which memweave does not
  * use. On an awaited single write in Chromium that was about a quarter of the write's time (p50
- * 1.9 ms with Dexie's transactions, 1.4 without; docs/benchmarks.md, "Issue 31 (third round)").
+ * 1.9 ms with Dexie's transactions, 1.4 without; bench/HISTORY.md, "Issue 31, third round").
  * Dexie still owns the database: it opens it and upgrades its schema.
  */
 class IdbTx implements WriteTx {
