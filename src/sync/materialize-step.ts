@@ -53,14 +53,15 @@ export class MaterializeStep {
     let candidates = ps.fullCheck ? [...ps.stored] : [...slice].filter((k) => ps.stored.has(k))
     ps.fullCheck = false
     while (candidates.length) {
-      // Verdicts on the values the candidates' keys hold now (one that changes meanwhile has none: it is healed).
-      await this.#host.sigs.verify(candidates.flatMap((id) => {
-        const d = ps.codec(id, ps.pdoc.map.get(id))
-        return d.ok ? [d.record] : []
-      }))
+      // Verdicts on the values the candidates' keys hold now, decoded once: the verdict is kept on
+      // the very object verified (a second decode had none, so every candidate was read back from
+      // storage and planned again). A value that changes meanwhile is healed.
+      const values = candidates.map((id) => ps.pdoc.map.get(id))
+      const decoded = candidates.map((id, i) => ps.codec(id, values[i]))
+      await this.#host.sigs.verify(decoded.flatMap((d) => (d.ok ? [d.record] : [])))
       // A key that is absent, though a tombstone names it, is healed unless that tombstone may forget
       // the record held here: whoever removed the key with the tombstone proves nothing (issue 13).
-      const heal = candidates.filter((id) => !holdsValid(this.#host.sigs, ps, id))
+      const heal = candidates.filter((id, i) => ps.pdoc.map.get(id) !== values[i] || !holdsValid(this.#host.sigs, decoded[i]!))
       candidates = []
       if (!heal.length) break
       const got = (await this.#host.log.records(heal)) as Array<PoolRecord | undefined>
