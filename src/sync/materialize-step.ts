@@ -79,10 +79,11 @@ export class MaterializeStep {
       const again = await this.#plan(ps, healed)
       plan = again.plan
       // This plan also took the keys that changed while the pass awaited (a peer's removal of a
-      // stored record among them): they are looked at for a heal as the first slice's were. Left
-      // out, such a key was judged absent, no longer pending, and never put back: the replica kept
-      // the record in storage and no peer received it again (pools-incremental seeds 75 and 127).
-      candidates = [...again.slice].filter((k) => !slice.has(k) && ps.stored.has(k))
+      // stored record among them, of a key the first slice held too): they are looked at for a heal
+      // as the first slice's were. Left out, such a key was judged absent, no longer pending, and
+      // never put back: the replica kept the record in storage and no peer received it again
+      // (pools-incremental seeds 75, 127 and 454).
+      candidates = [...again.slice].filter((k) => ps.stored.has(k))
       slice = new Set([...slice, ...again.slice])
     }
 
