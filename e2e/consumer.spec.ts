@@ -21,8 +21,13 @@ const BUDGET = {
    * Raised from 1_200_000 when the rest of issue 29 and the issue-30 boundary landed together
    * (memweave/react, the memory middleware, MCP attach and agent identities, the per-module
    * surfaces and the claim frame: 1,212,290 bytes measured in a fresh-clone CI run).
+   * Raised from 1_300_000 by issue 31's fourth round and issue 27's eighth: +81 kB of code unpacked
+   * (the optimistic write batch, the open's key ranges and preload, the tail's prior order, the
+   * heads' list, compaction ahead, one-belief, the possession check and the eighth round's
+   * readings), 1,309,480 bytes measured after the third round's benchmark sections and the seventh
+   * round's conflict detail moved out of docs/ (1,318,217 before).
    */
-  tarballBytes: 1_300_000,
+  tarballBytes: 1_350_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
@@ -52,9 +57,12 @@ const BUDGET = {
    * by issue 27's claim frame (+2.4 kB gz; 297.8 kB measured by test/package/bundle-size.test.ts, 53 bytes
    * under the old budget). Raised from 308_000 by issue 31's third round and issue 27's seventh
    * (308,022 bytes measured: native IndexedDB transactions, packed stored bodies, the detector's lazy
-   * reading, the sync status feed per subscriber, the seventh round's readings).
+   * reading, the sync status feed per subscriber, the seventh round's readings). Raised from 312_000
+   * by issue 31's fourth round and issue 27's eighth (312,348 bytes measured: the optimistic write
+   * batch, the open's key ranges, the tail's prior order, compaction ahead, the join's single shape
+   * check, one-belief and the eighth round's readings).
    */
-  allModulesWorkerGz: 312_000,
+  allModulesWorkerGz: 318_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`

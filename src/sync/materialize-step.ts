@@ -50,33 +50,41 @@ export class MaterializeStep {
 
     // Heal: a stored record whose key vanished (or holds something else) without a tombstone goes back in.
     // The keys this pass took (a deferred key is looked at in its own pass), or every stored one on open.
-    const candidates = ps.fullCheck ? [...ps.stored] : [...slice].filter((k) => ps.stored.has(k))
+    let candidates = ps.fullCheck ? [...ps.stored] : [...slice].filter((k) => ps.stored.has(k))
     ps.fullCheck = false
-    // Verdicts on the values the candidates' keys hold now (one that changes meanwhile has none: it is healed).
-    await this.#host.sigs.verify(candidates.flatMap((id) => {
-      const d = ps.codec(id, ps.pdoc.map.get(id))
-      return d.ok ? [d.record] : []
-    }))
-    // A key that is absent, though a tombstone names it, is healed unless that tombstone may forget
-    // the record held here: whoever removed the key with the tombstone proves nothing (issue 13).
-    const heal = candidates.filter((id) => !holdsValid(this.#host.sigs, ps, id))
-    if (heal.length) {
+    while (candidates.length) {
+      // Verdicts on the values the candidates' keys hold now, decoded once: the verdict is kept on
+      // the very object verified (a second decode had none, so every candidate was read back from
+      // storage and planned again). A value that changes meanwhile is healed.
+      const values = candidates.map((id) => ps.pdoc.map.get(id))
+      const decoded = candidates.map((id, i) => ps.codec(id, values[i]))
+      await this.#host.sigs.verify(decoded.flatMap((d) => (d.ok ? [d.record] : [])))
+      // A key that is absent, though a tombstone names it, is healed unless that tombstone may forget
+      // the record held here: whoever removed the key with the tombstone proves nothing (issue 13).
+      const heal = candidates.filter((id, i) => ps.pdoc.map.get(id) !== values[i] || !holdsValid(this.#host.sigs, decoded[i]!))
+      candidates = []
+      if (!heal.length) break
       const got = (await this.#host.log.records(heal)) as Array<PoolRecord | undefined>
       const s = ps.planner.structure
       // Never a stored record whose stamp the codec refuses (kept by a version before it checked the range): it leaves `records`.
       const records = got.filter((r): r is PoolRecord => isPooled(r) && r.pool === ps.pool && parseHlc(r.hlc) !== null &&
         !(plan.forgotten.has(r.id) && s !== null && forgottenBy(s, r)))
-      if (records.length) {
-        const healed = ps.pdoc.write(records, [], Origin.HEAL)
-        ps.noteSent(healed)
-        // The healed keys are judged in this plan, whatever its slice: one left deferred would keep
-        // the value it was judged with (absent), and a tombstone taken without it would forget the
-        // record again, out of the document and storage, on every replica alike (hostile-forget
-        // under load, test/sync/sync-heal-slice.test.ts).
-        const again = await this.#plan(ps, healed)
-        plan = again.plan
-        slice = new Set([...slice, ...again.slice])
-      }
+      if (!records.length) break
+      const healed = ps.pdoc.write(records, [], Origin.HEAL)
+      ps.noteSent(healed)
+      // The healed keys are judged in this plan, whatever its slice: one left deferred would keep
+      // the value it was judged with (absent), and a tombstone taken without it would forget the
+      // record again, out of the document and storage, on every replica alike (hostile-forget
+      // under load, test/sync/sync-heal-slice.test.ts).
+      const again = await this.#plan(ps, healed)
+      plan = again.plan
+      // This plan also took the keys that changed while the pass awaited (a peer's removal of a
+      // stored record among them, of a key the first slice held too): they are looked at for a heal
+      // as the first slice's were. Left out, such a key was judged absent, no longer pending, and
+      // never put back: the replica kept the record in storage and no peer received it again
+      // (pools-incremental seeds 75, 127 and 454).
+      candidates = [...again.slice].filter((k) => ps.stored.has(k))
+      slice = new Set([...slice, ...again.slice])
     }
 
     // Forgotten memories leave the document (the tombstone stays).

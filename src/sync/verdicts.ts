@@ -1,5 +1,6 @@
 import { signedRecordId, type SignedRecord } from '../core/signed-record.js'
 import { isCheckpointKind, recordDigest } from './checkpoint.js'
+import type { Decoded } from './codec.js'
 import type { PoolSync } from './pool-sync.js'
 import type { SignatureCache } from './signatures.js'
 
@@ -30,8 +31,7 @@ export async function passVerdicts(sigs: SignatureCache, ps: PoolSync, records: 
   await sigs.check(rest)
 }
 
-/** Whether the document holds a valid copy of a stored record under its id: this very value verified (held for its stamp or not). */
-export function holdsValid(sigs: SignatureCache, ps: PoolSync, id: string): boolean {
-  const d = ps.codec(id, ps.pdoc.map.get(id))
+/** Whether a document value, as decoded, is a valid record: this very object verified (held for its stamp or not). */
+export function holdsValid(sigs: SignatureCache, d: Decoded): boolean {
   return d.ok && sigs.known(d.record) === true
 }

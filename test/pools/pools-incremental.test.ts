@@ -16,7 +16,7 @@ import { network, seeded, settle, snapshot, useDevices, type Device } from '../h
  */
 
 const setup = useDevices(7)
-const SEEDS = seedsFrom(process.env['POOLS_INCREMENTAL_SEED']) ?? [1, 2, 3, 4, 5, 6]
+const SEEDS = seedsFrom(process.env['POOLS_INCREMENTAL_SEED']) ?? [1, 2, 3, 4, 5, 6, 75, 127, 454]
 const STEPS = 45
 
 /** `7` replays seed 7; `1-2000` runs seeds 1 to 2000 (a search for failing histories). */
