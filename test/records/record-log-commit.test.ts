@@ -5,50 +5,12 @@ import { LOG_KEEP } from '../../src/records/trim.js'
 import type { Deriver } from '../../src/records/types.js'
 import { indexedDbStorage } from '../../src/storage/dexie-adapter.js'
 import { MemoryStorage } from '../../src/storage/memory-adapter.js'
-import type { StoragePort, WriteTx } from '../../src/storage/port.js'
 import type { StoredRecord } from '../../src/storage/schema.js'
+import { recordingStorage } from '../helpers/recording-storage.js'
 
 // Issue 31 (third round): a write batch's flush is its transaction's last request, and the log
 // tells the transaction so (WriteTx.commit), so IndexedDB commits as soon as the puts are done
 // instead of after their results came back to the body: one round trip less per awaited write.
-
-/** Every request a write transaction issues, in order, with `commit` where the body called it; a request after it fails the test. */
-function recording(inner: StoragePort): { port: StoragePort; transactions: string[][] } {
-  const transactions: string[][] = []
-  const port: StoragePort = {
-    kind: inner.kind,
-    durable: inner.durable,
-    open: () => inner.open(),
-    close: () => inner.close(),
-    read: (tables, body) => inner.read(tables, body),
-    write: (tables, body) =>
-      inner.write(tables, (tx) => {
-        const calls: string[] = []
-        transactions.push(calls)
-        const note = (what: string): void => {
-          if (calls.at(-1) === 'commit') throw new Error(`${what} after commit()`)
-          calls.push(what)
-        }
-        const wrapped: WriteTx = {
-          get: (t, k) => (note(`get ${t}`), tx.get(t, k)),
-          getMany: (t, k) => (note(`getMany ${t}`), tx.getMany(t, k)),
-          all: (t) => (note(`all ${t}`), tx.all(t)),
-          after: (t, a, l) => (note(`after ${t}`), tx.after(t, a, l)),
-          last: (t) => (note(`last ${t}`), tx.last(t)),
-          where: (t, i, v) => (note(`where ${t}`), tx.where(t, i, v)),
-          count: (t) => (note(`count ${t}`), tx.count(t)),
-          put: (t, rows) => (note(`put ${t}`), tx.put(t, rows)),
-          delete: (t, keys) => (note(`delete ${t}`), tx.delete(t, keys)),
-          commit: () => {
-            calls.push('commit')
-            tx.commit?.()
-          },
-        }
-        return body(wrapped)
-      }),
-  }
-  return { port, transactions }
-}
 
 const sink = (kind: string): Deriver & { held: number } => ({
   name: kind,
@@ -65,7 +27,7 @@ const sink = (kind: string): Deriver & { held: number } => ({
 
 describe('a write batch tells its transaction to commit after its last request', () => {
   test('one awaited write: the catch-up read, the records and their log row, then commit', async () => {
-    const { port, transactions } = recording(indexedDbStorage({ name: `commit-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange }))
+    const { port, transactions } = recordingStorage(indexedDbStorage({ name: `commit-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange }), { strictCommit: true, withoutAdd: true })
     const log = new RecordLog(port)
     const d = sink('k')
     await log.register(d)
@@ -81,7 +43,7 @@ describe('a write batch tells its transaction to commit after its last request',
   })
 
   test('when the log is trimmed, the trim goes before the flush and commit stays last; nothing is lost', async () => {
-    const { port, transactions } = recording(new MemoryStorage())
+    const { port, transactions } = recordingStorage(new MemoryStorage(), { strictCommit: true, withoutAdd: true })
     const log = new RecordLog(port)
     const d = sink('k')
     await log.register(d)

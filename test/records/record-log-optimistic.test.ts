@@ -3,58 +3,15 @@ import { describe, expect, test, vi } from 'vitest'
 import { RecordLog } from '../../src/records/log.js'
 import type { Deriver, LogChange } from '../../src/records/types.js'
 import { indexedDbStorage } from '../../src/storage/dexie-adapter.js'
-import type { Key, StoragePort, WriteTx } from '../../src/storage/port.js'
+import type { StoragePort } from '../../src/storage/port.js'
 import type { StoredRecord } from '../../src/storage/schema.js'
+import { recordingStorage } from '../helpers/recording-storage.js'
 
 // Issue 31 (fourth round): a write batch runs on the state the handle has, and its log row takes the
 // position after the last row the handle saw (WriteTx.add), sent with the puts and commit() at once,
 // without waiting for the catch-up read. When another handle committed after that position, its
 // row holds it: the add fails, the transaction aborts (nothing written), and the batch runs again
 // on state rebuilt from storage, so it decides as a write caught up first would.
-
-/**
- * Each write transaction's requests in order, with when the catch-up question was answered. Deaf
- * (no `watch`) unless `hearing`: a handle that does not hear the other's commits before it writes.
- */
-function recording(inner: StoragePort, hearing = false): { port: StoragePort; transactions: string[][] } {
-  const transactions: string[][] = []
-  const port: StoragePort = {
-    kind: inner.kind,
-    durable: inner.durable,
-    ...(hearing && inner.watch ? { watch: (listener: () => void) => inner.watch!(listener) } : {}),
-    open: () => inner.open(),
-    close: () => inner.close(),
-    read: (tables, body) => inner.read(tables, body),
-    write: (tables, body) =>
-      inner.write(tables, (tx) => {
-        const calls: string[] = []
-        transactions.push(calls)
-        const wrapped: WriteTx = {
-          get: (t, k) => (calls.push(`get ${t}`), tx.get(t, k)),
-          getMany: (t, k) => (calls.push(`getMany ${t}`), tx.getMany(t, k)),
-          all: (t) => (calls.push(`all ${t}`), tx.all(t)),
-          after: async <T>(t: string, a: Key, l?: number): Promise<T[]> => {
-            calls.push(`after ${t}`)
-            const rows = await tx.after<T>(t, a, l)
-            calls.push(`answer ${rows.length}`)
-            return rows
-          },
-          last: (t) => (calls.push(`last ${t}`), tx.last(t)),
-          where: (t, i, v) => (calls.push(`where ${t}`), tx.where(t, i, v)),
-          count: (t) => (calls.push(`count ${t}`), tx.count(t)),
-          put: (t, rows) => (calls.push(`put ${t}`), tx.put(t, rows)),
-          add: (t, rows) => (calls.push(`add ${t}`), tx.add!(t, rows)),
-          delete: (t, keys) => (calls.push(`delete ${t}`), tx.delete(t, keys)),
-          commit: () => {
-            calls.push('commit')
-            tx.commit?.()
-          },
-        }
-        return body(wrapped)
-      }),
-  }
-  return { port, transactions }
-}
 
 /** A deriver whose state is the records of its kind it holds, by id. */
 const holder = (kind: string): Deriver & { held: Map<string, StoredRecord> } => ({
@@ -73,10 +30,10 @@ const holder = (kind: string): Deriver & { held: Map<string, StoredRecord> } => 
 })
 
 /** Two handles on one fake-indexeddb database, as two tabs' workers. */
-function twoHandles(hearing = false): { a: ReturnType<typeof recording>; b: StoragePort } {
+function twoHandles(hearing = false): { a: ReturnType<typeof recordingStorage>; b: StoragePort } {
   const indexedDB = new IDBFactory()
   const name = `optimistic-${Math.random()}`
-  return { a: recording(indexedDbStorage({ name, indexedDB, IDBKeyRange }), hearing), b: indexedDbStorage({ name, indexedDB, IDBKeyRange }) }
+  return { a: recordingStorage(indexedDbStorage({ name, indexedDB, IDBKeyRange }), { hearing, answers: true }), b: indexedDbStorage({ name, indexedDB, IDBKeyRange }) }
 }
 
 describe('an optimistic write batch', () => {
