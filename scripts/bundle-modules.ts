@@ -11,6 +11,7 @@
  * `npm run build` (dist/ is not read). `--dump <module>` prints the minified bytes of the modules whose
  * name contains that text (e.g. `--dump '(unmapped)'`), to see what a row holds.
  */
+import { decode } from '@jridgewell/sourcemap-codec'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -51,46 +52,6 @@ const workerFromSource: Plugin = {
   },
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-
-/**
- * A source map's `mappings`, per generated line: [column, source index] of each segment (a segment
- * without a source has only a column). Base64 VLQ, fields relative to the previous segment (the
- * column to the previous one of its line); the line and name fields are skipped.
- */
-function decode(mappings: string): number[][][] {
-  const lines: number[][][] = []
-  let source = 0
-  for (const line of mappings.split(';')) {
-    const segments: number[][] = []
-    let column = 0
-    for (const text of line.split(',')) {
-      if (text === '') continue
-      const fields: number[] = []
-      let value = 0
-      let shift = 0
-      for (const ch of text) {
-        const digit = BASE64.indexOf(ch)
-        value += (digit & 31) << shift
-        if (digit & 32) {
-          shift += 5
-          continue
-        }
-        fields.push(value & 1 ? -(value >>> 1) : value >>> 1)
-        value = 0
-        shift = 0
-      }
-      column += fields[0]!
-      if (fields.length >= 4) {
-        source += fields[1]!
-        segments.push([column, source])
-      } else segments.push([column])
-    }
-    lines.push(segments)
-  }
-  return lines
-}
-
 /** A path from the repository (`src/...`), or `<package>/<file>` for a dependency. */
 function label(source: string): string {
   const path = source.split('\\').join('/').replace(/\?.*$/, '')
@@ -114,6 +75,7 @@ function ranges(chunk: Chunk): Map<string, Array<[number, number]>> {
     return byModule
   }
   const lines = chunk.code.split('\n')
+  // [generated column, source index, ...] per segment, per generated line.
   const decoded = decode(chunk.map.mappings)
   let offset = 0
   let owner = '(unmapped)'
