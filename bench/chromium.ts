@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
-import { createServer } from 'vite'
+import { build, createServer, preview } from 'vite'
 import { chromiumLaunchOptions } from '../scripts/browser.js'
 import type { BrowserBenchResult } from './browser-entry.js'
 import { exposeHeap } from './cdp-heap.js'
@@ -15,15 +15,85 @@ export interface ChromiumRun extends BrowserBenchResult {
 }
 
 /**
- * Runs bench/browser.html in headless Chromium on real IndexedDB: a Vite dev server on a free port
- * serves the page and transforms the TypeScript (the same modules Node runs), playwright-core drives
- * the browser chromiumLaunchOptions() picks, and the page's console is forwarded to `log`.
+ * How a bench page reaches the browser. `'dev'`: a Vite dev server transforms and serves the
+ * TypeScript module by module, workers too (the same modules Node runs). `'built'`: `vite build`
+ * bundles the page and its workers into a temporary directory, and `vite preview` serves the files
+ * as they are, which is what a user's built app loads (issue 31, fifth round: at 3,000 facts the
+ * dev server's module-by-module worker was about 0.8 s of a 1.8 s cold open through openMemory).
  */
+export type BenchServe = 'dev' | 'built'
+
+interface Served {
+  /** The origin the page is served from, ending in `/`. */
+  readonly base: string
+  readonly close: () => Promise<void>
+}
+
 /**
- * Serves the repository with a Vite dev server on a free port (file watcher off, so an edit under
- * src/ cannot reload a page mid-run), opens `page` with `query` in headless Chromium chosen by
- * chromiumLaunchOptions(), forwards the console to `log`, and waits until `done()` is true in the page.
- * Returns what `collect` reads from the page, and the browser's version.
+ * Serves the repository root on 127.0.0.1: MEMWEAVE_BENCH_PORT pins the port (a shared machine
+ * gives each user a range), else any free one. A page's workers must be imported as
+ * `import url from './x.ts?worker&url'`: a build bundles them from that (a bare
+ * `new URL('./x.ts', import.meta.url)` is copied as a file, TypeScript and all).
+ */
+async function serve(options: { readonly page: string; readonly workers: readonly string[]; readonly mode: BenchServe; readonly cacheDir?: string }): Promise<Served> {
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const port = Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0)
+  // vite.config.ts configures Vitest; the bench needs none of it.
+  const common = { root, configFile: false as const, logLevel: 'warn' as const, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) }
+  if (options.mode === 'dev') {
+    const server = await createServer({
+      ...common,
+      // The file watcher off: an edit under src/ cannot reload a page mid-run.
+      server: { host: '127.0.0.1', port, strictPort: false, watch: null },
+      // Crawl the page's and its workers' imports at startup, so a late dependency discovery cannot reload the page mid-run.
+      optimizeDeps: { entries: [options.page, ...options.workers] },
+      worker: { format: 'es' },
+    })
+    await server.listen()
+    const base = server.resolvedUrls?.local[0]
+    if (!base) throw new Error('the Vite dev server did not report a URL')
+    return { base, close: () => server.close() }
+  }
+  const outDir = await mkdtemp(join(tmpdir(), 'memweave-bench-page-'))
+  try {
+    await build({
+      ...common,
+      // Relative URLs: the page sits at its own path under the output directory, as in the repository.
+      base: './',
+      // Module workers that split their chunks (src/memory-loader.ts's import()s).
+      worker: { format: 'es' },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        target: 'es2022',
+        minify: true,
+        sourcemap: false,
+        reportCompressedSize: false,
+        // No report of the slowest plugins: on a loaded machine the worker's bundling always is one.
+        rollupOptions: { input: join(root, options.page), checks: { bundlerTimings: false } },
+      },
+    })
+    const server = await preview({ ...common, build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: false } })
+    const base = server.resolvedUrls?.local[0]
+    if (!base) throw new Error('the Vite preview server did not report a URL')
+    return {
+      base,
+      close: async () => {
+        await server.close()
+        await rm(outDir, { recursive: true, force: true })
+      },
+    }
+  } catch (err) {
+    await rm(outDir, { recursive: true, force: true })
+    throw err
+  }
+}
+
+/**
+ * Serves the repository (`serve`: a Vite dev server, or the page built and served as files), opens
+ * `page` with `query` in headless Chromium chosen by chromiumLaunchOptions(), forwards the console
+ * to `log`, and waits until `done()` is true in the page. Returns what `collect` reads from the
+ * page, and the browser's version.
  */
 export async function runBenchPage<T>(options: {
   readonly page: string
@@ -40,30 +110,24 @@ export async function runBenchPage<T>(options: {
    */
   readonly onDisk?: boolean
   /**
-   * Scripts the page starts as workers (`new Worker(new URL(...))`). Vite's dependency scan does not
-   * follow those URLs: without them here, the worker's dependencies are found while the page runs, and
-   * Vite reloads the page to serve the re-optimized ones ("the bench page loaded 3 times", issue 31).
+   * Scripts the page starts as workers. Vite's dependency scan does not follow them: without them
+   * here, the dev server finds the worker's dependencies while the page runs, and reloads the page
+   * to serve the re-optimized ones ("the bench page loaded 3 times", issue 31).
    */
   readonly workers?: readonly string[]
   /** Vite's dependency cache (default `node_modules/.vite`); an empty one is what a fresh checkout runs with. */
   readonly cacheDir?: string
+  /** Default `'dev'` (BenchServe). */
+  readonly serve?: BenchServe
 }): Promise<{ version: string; value: T }> {
-  const root = fileURLToPath(new URL('..', import.meta.url))
-  const server = await createServer({
-    root,
-    // vite.config.ts configures Vitest; the bench needs none of it.
-    configFile: false,
-    logLevel: 'warn',
+  const server = await serve({
+    page: options.page,
+    workers: options.workers ?? [],
+    mode: options.serve ?? 'dev',
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-    // MEMWEAVE_BENCH_PORT pins the port (a shared machine gives each user a range); else any free one.
-    server: { host: '127.0.0.1', port: Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0), strictPort: false, watch: null },
-    // Crawl the page's and its workers' imports at startup, so a late dependency discovery cannot reload the page mid-run.
-    optimizeDeps: { entries: [options.page, ...(options.workers ?? [])] },
   })
   try {
-    await server.listen()
-    const base = server.resolvedUrls?.local[0]
-    if (!base) throw new Error('the Vite dev server did not report a URL')
+    const base = server.base
     const launch = chromiumLaunchOptions()
     const profile = options.onDisk ? await mkdtemp(join(tmpdir(), 'memweave-bench-')) : undefined
     const context = profile ? await chromium.launchPersistentContext(profile, launch) : undefined

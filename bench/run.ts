@@ -4,7 +4,7 @@ import { runInChromium, runMillionInChromium } from './chromium.js'
 import { formatMillionReport } from './million-bench.js'
 import { runFactsBench } from './facts-bench.js'
 import { formatReport } from './report.js'
-import { formatClientReport, runClientBench } from './client-run.js'
+import { clientServe, formatClientReport, runClientBench } from './client-run.js'
 import { formatWorkingReport, runWorkingBench } from './working-bench.js'
 import { formatPoolOpenReport, runPoolOpenBench } from './pool-open-bench.js'
 import { runSyncBench } from './sync-bench.js'
@@ -45,6 +45,8 @@ import { relaySmoke } from './relay-smoke.js'
  *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench
  *   MEMWEAVE_BENCH_WRITE_BUDGET_S=150              per size: stop memweave's write after this long
  *   MEMWEAVE_BENCH_NAIVE_BUDGET_S=30               per size: stop the naive baseline's queries after this long
+ *   MEMWEAVE_BENCH_CLIENT_SIZES=10000,100000       sizes of the openMemory client bench (bench/client-run.ts)
+ *   MEMWEAVE_BENCH_CLIENT_SERVE=built              its page and worker built and served as files (default), or `dev`: Vite's dev server
  *   MEMWEAVE_BENCH_MILLION=1                       the million-fact run alone (a count above 1: that many facts)
  *   MEMWEAVE_BENCH_MILLION_OPENS=3                 cold opens of the million-fact run (the median is reported)
  *   MEMWEAVE_BENCH_MILLION_TIMEOUT_MIN=180         the million-fact run gives up after this many minutes
@@ -138,8 +140,9 @@ async function main(): Promise<void> {
     console.log(`== Chromium ${run.version}, real IndexedDB (headless, on disk) ==`)
     console.log(formatReport(run.rows))
     // The browser runtime (issue 3): the same operations through openMemory's worker client.
-    const client = await runClientBench({ sizes: sizesFrom('MEMWEAVE_BENCH_CLIENT_SIZES', [10_000, 100_000]), log, timeoutMs: 20 * 60_000 })
-    console.log(`== Chromium ${client.version}, public client through the worker (openMemory) ==`)
+    const serve = clientServe()
+    const client = await runClientBench({ sizes: sizesFrom('MEMWEAVE_BENCH_CLIENT_SIZES', [10_000, 100_000]), log, timeoutMs: 20 * 60_000, serve })
+    console.log(`== Chromium ${client.version}, public client through the worker (openMemory), page ${serve} ==`)
     console.log(formatClientReport(client.rows))
   }
 
