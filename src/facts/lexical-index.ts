@@ -48,10 +48,17 @@ const beats = (score: number, slot: number, otherScore: number, otherSlot: numbe
  * at 100k facts a Map entry per posting was most of the index's heap and of its build time at open.
  */
 class Postings {
-  slots: Int32Array<ArrayBufferLike> = new Int32Array(4)
-  tfs: Int32Array<ArrayBufferLike> = new Int32Array(4)
+  slots: Int32Array<ArrayBufferLike>
+  tfs: Int32Array<ArrayBufferLike>
   /** Live entries: the term's document frequency. */
-  size = 0
+  size: number
+
+  /** Empty, or a restored term's entries (`restore`: no empty arrays made only to be replaced, one pair per term). */
+  constructor(slots: Int32Array<ArrayBufferLike> = new Int32Array(4), tfs: Int32Array<ArrayBufferLike> = new Int32Array(4), size = 0) {
+    this.slots = slots
+    this.tfs = tfs
+    this.size = size
+  }
 
   push(slot: number): void {
     // A document's terms are added together, so a repeat of the term is always the last entry.
@@ -213,11 +220,7 @@ export class LexicalIndex {
     vocab.forEach((term, t) => {
       const n = s.counts[t]!
       // Views into the snapshot's buffers: exactly n long, so the first push copies out (Postings grows).
-      const p = new Postings()
-      p.slots = s.slots.subarray(at, at + n)
-      p.tfs = s.tfs.subarray(at, at + n)
-      p.size = n
-      index.#postings.set(term, p)
+      index.#postings.set(term, new Postings(s.slots.subarray(at, at + n), s.tfs.subarray(at, at + n), n))
       at += n
     })
     return index

@@ -100,7 +100,8 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   readonly #deriver: Deriver = {
     name: 'facts',
-    // Tombstones first on a full load, so a fact deleted later never flickers into the derived state.
+    // Tombstones first within each part of a full load. The state does not depend on the order
+    // records arrive in (FactState), so the load is applied part by part as it is read (`loaded`).
     kinds: ['tombstone', 'fact'],
     reset: () => {
       this.#state.clear()
@@ -113,6 +114,7 @@ export class GmpFactStore implements FactStore, FactLookup {
       this.#restoring.catch(() => undefined)
     },
     receive: (records, delivery) => this.#receive(records, delivery),
+    loaded: (delivery) => this.#loaded(delivery),
     removed: (ids) => {
       for (const id of ids) {
         this.#state.forget(id)
@@ -127,19 +129,29 @@ export class GmpFactStore implements FactStore, FactLookup {
   }
 
   async #receive(records: readonly StoredRecord[], { tx, local, reload }: Delivery): Promise<void> {
-    if (reload) {
-      const restoring = this.#restoring ?? this.#restoreLexical(tx)
-      this.#restoring = null
-      await restoring
-    }
+    // A part of a full load: the snapshot restored first, once (`#loaded` ends the load).
+    if (reload) await (this.#restoring ??= this.#restoreLexical(tx))
     for (const r of records) this.#state.apply(r)
-    if (reload) this.#state.checkLexical()
-    // Vectors of this handle's own writes are already in memory; others' are read with their records.
+    // A load that queued versions for the free-text comparison will await the detector (`settle`):
+    // its code starts loading now, while the later parts are still read.
+    if (reload && this.#freeText?.waiting) this.#freeText.ready().catch(() => undefined)
+    // Vectors of this handle's own writes are already in memory; others' are read with their records (a load's in `#loaded`).
     const embedder = this.#embedder
-    if (!embedder || local) return
-    const vectors = reload
-      ? await tx.all<VectorRow>('vectors')
-      : await tx.getMany<VectorRow>('vectors', records.filter((r) => r.kind === 'fact').map((r) => r.id))
+    if (!embedder || local || reload) return
+    const vectors = await tx.getMany<VectorRow>('vectors', records.filter((r) => r.kind === 'fact').map((r) => r.id))
+    this.#keepVectors(vectors)
+  }
+
+  /** The end of a full load: every part applied. */
+  async #loaded({ tx }: Delivery): Promise<void> {
+    await (this.#restoring ??= this.#restoreLexical(tx))
+    this.#restoring = null
+    this.#state.checkLexical()
+    if (this.#embedder) this.#keepVectors(await tx.all<VectorRow>('vectors'))
+  }
+
+  #keepVectors(vectors: ReadonlyArray<VectorRow | undefined>): void {
+    const embedder = this.#embedder!
     for (const v of vectors) if (v && v.embedder === embedder.id && this.#state.versions.has(v.ref)) this.#vectors.set(v.ref, v.vec)
   }
 

@@ -17,6 +17,8 @@ export class RecordingTx implements WriteTx {
 
   /** Present when the wrapped transaction counts by index (StoragePort's countWhere is optional). */
   readonly countWhere?: (table: string, index: string, value: Key) => Promise<number>
+  /** Present when the wrapped transaction counts outside index values (StoragePort's countOthers is optional). */
+  readonly countOthers?: (table: string, index: string, values: readonly Key[]) => Promise<number>
   /** Present when the wrapped transaction reads key ranges (StoragePort's between is optional). */
   readonly between?: <T>(table: string, from: Key | null, to: Key | null) => Promise<T[]>
 
@@ -25,6 +27,7 @@ export class RecordingTx implements WriteTx {
     this.#ops = ops
     this.#schema = schema
     if (tx.countWhere) this.countWhere = (table, index, value) => tx.countWhere!(table, index, value)
+    if (tx.countOthers) this.countOthers = (table, index, values) => tx.countOthers!(table, index, values)
     if (tx.between) this.between = (table, from, to) => tx.between!(table, from, to)
   }
 

@@ -31,6 +31,15 @@ export interface Deriver {
   preload?(tx: ReadTx): void
   /** Records of its kinds, in commit order. Runs inside a storage transaction: await only `delivery.tx`. */
   receive(records: readonly StoredRecord[], delivery: Delivery): void | Promise<void>
+  /**
+   * With it, a full load hands the deriver its records part by part as storage returns them (the
+   * `records` table's key ranges, fanout.ts), so it applies a part while the later ones are still
+   * being read: `receive` is called once per part that holds any (`reload` true), each part's
+   * records in the deriver's kind order but a later part's tombstone after an earlier part's
+   * fact, then `loaded` once, in the same transaction. Only for a deriver whose state does not
+   * depend on the order its records arrive in. Without it, a full load is one `receive`.
+   */
+  loaded?(delivery: Delivery): void | Promise<void>
   /** Ids hard-deleted by any handle; any kind, so unknown ids are ignored. Runs inside a transaction. */
   removed(ids: readonly string[], local: boolean): void
   /** After a pass that delivered something to it, outside any transaction (live queries). */

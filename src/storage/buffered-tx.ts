@@ -13,11 +13,14 @@ export class BufferedTx implements WriteTx {
 
   /** Present when the wrapped transaction counts by index (StoragePort's countWhere is optional). */
   readonly countWhere?: (table: string, index: string, value: Key) => Promise<number>
+  /** Present when the wrapped transaction counts outside index values (StoragePort's countOthers is optional). */
+  readonly countOthers?: (table: string, index: string, values: readonly Key[]) => Promise<number>
 
   constructor(tx: WriteTx, schema: Schema) {
     this.#tx = tx
     this.#schema = schema
     if (tx.countWhere) this.countWhere = (table, index, value) => tx.countWhere!(table, index, value)
+    if (tx.countOthers) this.countOthers = (table, index, values) => tx.countOthers!(table, index, values)
   }
 
   #keyOf(table: string, row: object): Key | undefined {

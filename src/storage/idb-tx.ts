@@ -49,6 +49,12 @@ function requests<T>(reqs: ReadonlyArray<IDBRequest<T>>): Promise<T[]> {
   return p
 }
 
+/** IndexedDB's order of the keys memweave uses: every number before every string, strings by code unit. */
+function compareIdbKeys(a: Key, b: Key): number {
+  if (typeof a !== typeof b) return typeof a === 'number' ? -1 : 1
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
 /**
  * A transaction body's view of one native IndexedDB transaction (dexie-adapter.ts runs every
  * transaction through it). Why not Dexie's transaction: Dexie wraps each transaction and request
@@ -63,6 +69,8 @@ class IdbTx implements WriteTx {
 
   /** Present when the key range type has `bound` and `upperBound` (the browser's and fake-indexeddb's do). */
   readonly between?: <T>(table: string, from: Key | null, to: Key | null) => Promise<T[]>
+  /** Present under the same condition: it counts the index's ranges between the values. */
+  readonly countOthers?: (table: string, index: string, values: readonly Key[]) => Promise<number>
 
   constructor(trans: IDBTransaction, range: LowerBound) {
     this.#trans = trans
@@ -72,6 +80,17 @@ class IdbTx implements WriteTx {
       this.between = <T>(table: string, from: Key | null, to: Key | null): Promise<T[]> => {
         const keys = from === null ? (to === null ? null : upperBound.call(range, to, true)) : to === null ? range.lowerBound(from) : bound.call(range, from, to, false, true)
         return request(this.#store(table).getAll(keys as IDBKeyRange | null)) as Promise<T[]>
+      }
+      this.countOthers = async (table: string, index: string, values: readonly Key[]): Promise<number> => {
+        const sorted = [...new Set(values)].sort(compareIdbKeys)
+        if (sorted.length === 0) return request(this.#store(table).count())
+        // The index entries below the first value, between each two, and above the last.
+        const ranges: unknown[] = [upperBound.call(range, sorted[0], true)]
+        for (let i = 1; i < sorted.length; i++) ranges.push(bound.call(range, sorted[i - 1], sorted[i], true, true))
+        ranges.push(range.lowerBound(sorted.at(-1), true))
+        const byIndex = this.#store(table).index(index)
+        const counts = await requests(ranges.map((r) => byIndex.count(r as IDBKeyRange)))
+        return counts.reduce((a, b) => a + b, 0)
       }
     }
   }

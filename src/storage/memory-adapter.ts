@@ -366,6 +366,12 @@ class MemoryTx implements WriteTx {
     return this.#indexed(table, index, value).size
   }
 
+  async countOthers(table: string, index: string, values: readonly Key[]): Promise<number> {
+    let wanted = 0
+    for (const value of new Set(values)) wanted += this.#indexed(table, index, value).size
+    return (await this.count(table)) - wanted
+  }
+
   /** The keys of rows whose `index` equals `value`: the committed rows through the index, then this transaction's own changes over them. */
   #indexed(table: string, index: string, value: Key): Set<Key> {
     const spec = this.#store._spec(table)

@@ -45,6 +45,13 @@ export interface ReadTx {
    * reads each kind through the index.
    */
   countWhere?(table: string, index: string, value: Key): Promise<number>
+  /**
+   * How many rows' indexed property is none of `values`, without reading them (IndexedDB counts
+   * the index entries outside those values): what a full load asks first, because the answer is
+   * cheap exactly when the kinds it wants are nearly the whole table, where counting them was the
+   * cost (fanout.ts). Optional, like countWhere: without it, a load counts the table and each kind.
+   */
+  countOthers?(table: string, index: string, values: readonly Key[]): Promise<number>
   count(table: string): Promise<number>
 }
 

@@ -84,6 +84,13 @@ export function storageContract(name: string, make: () => Promise<StoragePort>):
         expect(await tx.countWhere!('records', 'kind', 'fact')).toBe(1)
         expect(await tx.countWhere!('records', 'kind', 'tombstone')).toBe(2)
         expect(await tx.countWhere!('records', 'kind', 'nothing')).toBe(0)
+        // countOthers counts the rows whose index value is none of those given, own changes included.
+        expect(tx.countOthers).toBeDefined()
+        expect(await tx.countOthers!('records', 'kind', ['fact'])).toBe(2)
+        expect(await tx.countOthers!('records', 'kind', ['tombstone', 'fact'])).toBe(0)
+        expect(await tx.countOthers!('records', 'kind', ['fact', 'nothing', 'fact'])).toBe(2)
+        expect(await tx.countOthers!('records', 'kind', ['a', 'zzz'])).toBe(3)
+        expect(await tx.countOthers!('records', 'kind', [])).toBe(3)
       })
       await s.read(['records'], async (tx) => {
         expect(ids(await tx.where('records', 'kind', 'fact'))).toEqual(['r4'])

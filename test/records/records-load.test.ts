@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { describe, expect, test } from 'vitest'
-import { readKinds } from '../../src/records/fanout.js'
+import { Fanout, readKinds } from '../../src/records/fanout.js'
 import { RecordLog } from '../../src/records/log.js'
 import type { Deriver } from '../../src/records/types.js'
 import { indexedDbStorage } from '../../src/storage/dexie-adapter.js'
@@ -54,6 +54,10 @@ describe.each(adapters)('readKinds on %s', (_name, make) => {
       byIndex: { tombstone: await tx.where<StoredRecord>('records', 'kind', 'tombstone'), fact: await tx.where<StoredRecord>('records', 'kind', 'fact') },
     }))
     expect(calls).not.toContain('where')
+    // The 250 rows of another kind are counted, the 12,250 wanted are not, nor the table (issue 31, fifth round).
+    expect(calls.slice(0, 1)).toEqual(['countOthers'])
+    expect(calls).not.toContain('countWhere')
+    expect(calls).not.toContain('count')
     // Every key range at once (issue 31, fourth round), not a chunk after another.
     expect(calls).not.toContain('after')
     expect(calls.filter((c) => c === 'between').length).toBe(16)
@@ -134,4 +138,72 @@ test('a reopened log loads every record of its derivers, each kind in key order,
   expect(kinds.length).toBe(12_250)
   expect(kinds.indexOf('fact')).toBe(kinds.lastIndexOf('tombstone') + 1)
   await log.close()
+})
+
+test('issue 31 (fifth round): a deriver with loaded() takes each key range as it is read, in key order, while later ranges are still pending; then loaded()', async () => {
+  const storage = new MemoryStorage()
+  await storage.open()
+  const all = rows()
+  await storage.write(['records'], (tx) => tx.put('records', all))
+  // The transaction's range reads, each answered only when the test releases it.
+  const releases: Array<() => void> = []
+  let allAsked: () => void = () => undefined
+  const asked = new Promise<void>((resolve) => (allAsked = resolve))
+  const held = (tx: ReadTx): ReadTx =>
+    new Proxy(tx, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown
+        if (typeof value !== 'function') return value
+        if (name !== 'between') return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args)
+        return (...args: unknown[]) => {
+          const read = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)
+          return new Promise((resolve) => {
+            releases.push(() => resolve(read))
+            if (releases.length === 16) allAsked()
+          })
+        }
+      },
+    })
+  const events: string[] = []
+  const received: string[][] = []
+  const deriver: Deriver = {
+    name: 'd',
+    kinds: ['tombstone', 'fact'],
+    reset: () => undefined,
+    receive: (records) => void received.push(records.map((r) => r.id)),
+    loaded: () => void events.push(`loaded after ${received.length}`),
+    removed: () => undefined,
+  }
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 20; i++) await Promise.resolve()
+  }
+  const fanout = new Fanout(() => undefined)
+  await storage.read(['records', 'meta', 'log'], async (tx) => {
+    const loading = fanout.load(held(tx), [deriver])
+    await asked
+    releases[0]!()
+    await settle()
+    // The first range is applied while the fifteen others are still being read.
+    expect(received.length).toBe(1)
+    // Later ranges answered first wait for the one before them: delivered in key order.
+    for (let i = 15; i >= 2; i--) releases[i]!()
+    await settle()
+    expect(received.length).toBe(1)
+    expect(events).toEqual([])
+    releases[1]!()
+    await loading
+  })
+  expect(received.length).toBeGreaterThan(8)
+  expect(events).toEqual([`loaded after ${received.length}`])
+  const ids = received.flat()
+  const wanted = all.filter((r) => r.kind !== 'other').map((r) => r.id)
+  expect(ids.length).toBe(wanted.length)
+  expect(new Set(ids)).toEqual(new Set(wanted))
+  // Within each range tombstones come first, and the ranges follow each other in key order.
+  const kindOf = new Map(all.map((r) => [r.id, r.kind]))
+  for (const part of received) {
+    const kinds = part.map((id) => kindOf.get(id))
+    expect(kinds.indexOf('fact') === -1 || kinds.lastIndexOf('tombstone') < kinds.indexOf('fact')).toBe(true)
+  }
+  for (let i = 1; i < received.length; i++) expect(received[i - 1]!.reduce((a, b) => (a > b ? a : b)) < received[i]!.reduce((a, b) => (a < b ? a : b))).toBe(true)
 })
