@@ -150,6 +150,14 @@ describe('claim frame, tenth round: a rule is of what qualifies it; one word bef
     expect(v.conflict).toBe(true)
   })
 
+  test('an irregular simple past ends a subject: two people named before "drives" and "drove" are two subjects', () => {
+    const v = loose.judge('Jordan from accounting drives a Tesla.', 'Pilar drove the manual rental around Sicily')
+    expect(v.reason).toMatch(/two subjects: "jordan" vs "pilar"/)
+    expect(detector.judge('Jordan from accounting drives a Tesla.', 'Pilar drove the manual rental around Sicily').conflict).toBe(false)
+    // One person: still a contradiction.
+    expect(detector.judge('Kim drove the Honda to work', 'Kim drives a Tesla').conflict).toBe(true)
+  })
+
   test('through mem.facts.write: the rule and the events beside it are not listed, the deploy on a Friday is (twice)', async () => {
     const mem = await createMemory({ storage: memoryStorage() })
     const refs = new Map<string, string>()
