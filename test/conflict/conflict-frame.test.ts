@@ -127,6 +127,9 @@ describe('claim frame, tenth round: a rule is of what qualifies it; one word bef
     // 13. one word before a different thing on each side
     ['GraphQL gateway is on Apollo Server v4', 'bumped Apollo Client to 3.9 in the web app', /two things: "apollo server" \/ "apollo client"/],
     ['the Apple account renewal is $99', 'apple pie for the party costs $12', /two things: "apple account" \/ "apple pie"/],
+    // 14. whose thing, what is acted on (a planted statement against an observation of conv-30 and of conv-26)
+    ['The marketing team isn\'t keen on the new logo.', 'Jon started learning marketing and analytics tools to push his business forward.', /a possessive names whose thing/],
+    ['Caroline is creating a library for when she has kids, as she looks forward to reading to them and opening up their minds.', 'The library closes at 8 pm on weekdays.', /the opposite is said of "their minds"/],
   ])('%s / %s', (a, b, why) => {
     const v = detector.judge(a, b)
     expect(v.conflict).toBe(false)
@@ -145,6 +148,9 @@ describe('claim frame, tenth round: a rule is of what qualifies it; one word bef
     // One word before one thing on both sides, or before nothing.
     ['the Apollo Server is on v4', 'Apollo Server runs 3.9'],
     ['The refund was approved', 'The refund was denied'],
+    // A member that is the value; an opposite verb acting on what both name.
+    ['Acme is on the Business plan', 'Acme moved to the Team plan'],
+    ['the shop opened its doors at 9 today', 'the shop\'s doors are closed all day'],
   ])('still flagged: %s / %s', (a, b) => {
     const v = detector.judge(a, b)
     expect(v.conflict).toBe(true)

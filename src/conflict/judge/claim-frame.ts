@@ -64,6 +64,10 @@ import type { RawVerdict } from './verdict.js'
  * 13. **One word, two things after it** (tenth round). "GraphQL gateway is on Apollo Server v4" /
  *    "bumped Apollo Client to 3.9", "the Apple account renewal" / "apple pie for the party": the
  *    shared word stands before another noun on each side, which the other text never names.
+ * 14. **Whose thing, what is acted on** (tenth round). A class member after a possessive is the
+ *    owner's thing ("push his business forward" names no tier against "the marketing team"); an
+ *    opposite verb with an object is said of that object ("opening up their minds" is not the
+ *    library opening against "The library closes at 8 pm").
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -102,6 +106,10 @@ export const FRAME_FACTORS = {
   ruleQualifier: 0.5,
   /** Every shared word names, on each side, a different thing after it ("Apollo Server" / "Apollo Client"; tenth round). */
   twoHeads: 0.5,
+  /** A class member after a possessive ("his business", "our team") names the owner's thing, not a member (tenth round). */
+  ownersThing: 0.5,
+  /** An opposite verb with an object of its own the other side does not name ("opening up their minds" / "the library closes"; tenth round). */
+  poleOfObject: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -357,7 +365,43 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const heads = anchor.map((k) => twoHeads(a, b, k))
     if (heads.every((h) => h)) out.push({ factor: FRAME_FACTORS.twoHeads, note: `two things: "${heads[0]![0]}" / "${heads[0]![1]}"` })
   }
+  if (raw.check === 'substitution') {
+    const q = /^different (?!name\b)[^:]+: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
+    if (q && (afterPossessive(a, q[1]!) || afterPossessive(b, q[2]!))) out.push({ factor: FRAME_FACTORS.ownersThing, note: 'a possessive names whose thing, not a member of the class' })
+  }
+  if (raw.check === 'antonym') {
+    const q = QUOTED.exec(raw.reason)
+    const object = q && (objectOf(a, q[1]!, b, anchor) ?? objectOf(b, q[2]!, a, anchor))
+    if (object) out.push({ factor: FRAME_FACTORS.poleOfObject, note: `the opposite is said of "${object}"` })
+  }
   return out
+}
+
+const POSSESSIVE = /^(?:my|our|your|his|her|their|its)$/
+
+/** Whether the first word of a phrase stands right after a possessive pronoun ("his business"). */
+function afterPossessive(r: Reading, phrase: string): boolean {
+  const first = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).find(Boolean)
+  const i = r.tokens.findIndex((t) => t.lower === first)
+  const p = r.tokens[i - 1]
+  return i > 0 && !!p && POSSESSIVE.test(p.lower) && /^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))
+}
+
+/**
+ * The object an opposite verb acts on, when the other side does not name it: the pole word (an
+ * -ing or a verb form), a particle perhaps, a determiner or possessive, then a noun ("opening up |
+ * their | minds"). Null when the pole stands alone or acts on what the other side names.
+ */
+function objectOf(r: Reading, phrase: string, other: Reading, anchor: readonly string[]): string | null {
+  const at = poleAt(r, phrase)
+  let i = r.tokens.findIndex((t) => t.start === at)
+  if (i < 0 || !/(?:ing|ed|s)$|^(?:open|close|shut)$/.test(r.tokens[i]!.lower)) return null
+  if (/^(?:up|out|down|off)$/.test(r.tokens[i + 1]?.lower ?? '')) i++
+  const [d, n] = [r.tokens[i + 1], r.tokens[i + 2]]
+  // After a determiner a word in -s is a plural noun ("their minds"), not a verb.
+  if (!d || !n || !(POSSESSIVE.test(d.lower) || DETERMINER.test(d.lower)) || !(headWord(n) || /^[a-z]{3,}s$/.test(n.lower))) return null
+  if (anchor.some((k) => sameStem(k, n.stem)) || hasStem(other.content, n.stem)) return null
+  return `${d.lower} ${n.lower}`
 }
 
 // A rule: a text that opens by ruling out a verb ("never deploy ...", "do not cc ...").
