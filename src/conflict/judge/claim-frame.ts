@@ -379,12 +379,16 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
 
 const POSSESSIVE = /^(?:my|our|your|his|her|their|its)$/
 
-/** Whether the first word of a phrase stands right after a possessive pronoun ("his business"). */
+/**
+ * Whether the first word of a phrase stands right after a possessive pronoun ("his business"),
+ * not as what someone is ("Tom is my brother": a relative is said with a possessive).
+ */
 function afterPossessive(r: Reading, phrase: string): boolean {
   const first = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).find(Boolean)
   const i = r.tokens.findIndex((t) => t.lower === first)
   const p = r.tokens[i - 1]
-  return i > 0 && !!p && POSSESSIVE.test(p.lower) && /^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))
+  if (i <= 0 || !p || !POSSESSIVE.test(p.lower) || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return false
+  return !/^(?:is|are|was|were|s|be|been|become|became)$/.test(r.tokens[i - 2]?.lower ?? '')
 }
 
 /**
