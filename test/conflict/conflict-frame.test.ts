@@ -126,7 +126,6 @@ describe('claim frame, tenth round: a rule is of what qualifies it; one word bef
     ['Colm booked the 6:50 departure again, likes getting in by lunch', 'never book me on Delta again', /the rule is of "delta"/],
     // 13. one word before a different thing on each side
     ['GraphQL gateway is on Apollo Server v4', 'bumped Apollo Client to 3.9 in the web app', /two things: "apollo server" \/ "apollo client"/],
-    ['the Apple account renewal is $99', 'apple pie for the party costs $12', /two things: "apple account" \/ "apple pie"/],
     // 14. whose thing, what is acted on (a planted statement against an observation of conv-30 and of conv-26)
     ['The marketing team isn\'t keen on the new logo.', 'Jon started learning marketing and analytics tools to push his business forward.', /a possessive names whose thing/],
     ['Caroline is creating a library for when she has kids, as she looks forward to reading to them and opening up their minds.', 'The library closes at 8 pm on weekdays.', /the opposite is said of "their minds"/],
@@ -145,8 +144,10 @@ describe('claim frame, tenth round: a rule is of what qualifies it; one word bef
     ['Don\'t book Delta', 'booked Colm on Delta for Tuesday'],
     ['never deploy on fridays', 'ship the hotfix this Friday'],
     ['do not cc legal on vendor contracts', 'cc legal on the vendor contract renewal'],
-    // One word before one thing on both sides, or before nothing.
+    // One word before one thing on both sides, or before nothing; lower-case heads are often two words for one thing.
     ['the Apollo Server is on v4', 'Apollo Server runs 3.9'],
+    ['build server has 64 GB RAM', 'ran free -h on the build box: 31Gi total'],
+    ['the kitchen reno is done', 'kitchen renovation still in progress, tiles next week'],
     ['The refund was approved', 'The refund was denied'],
     // A member that is the value; an opposite verb acting on what both name.
     ['Acme is on the Business plan', 'Acme moved to the Team plan'],

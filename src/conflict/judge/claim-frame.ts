@@ -61,9 +61,9 @@ import type { RawVerdict } from './verdict.js'
  *    deploy on a Friday, not "deploy went out at 14:00"; "never book me on Delta" is not against
  *    "Colm booked the 6:50 departure". A rule qualified by words the other side does not name
  *    says nothing against it. (A weekday the other side names is the weekday rule's.)
- * 13. **One word, two things after it** (tenth round). "GraphQL gateway is on Apollo Server v4" /
- *    "bumped Apollo Client to 3.9", "the Apple account renewal" / "apple pie for the party": the
- *    shared word stands before another noun on each side, which the other text never names.
+ * 13. **One name, two things after it** (tenth round). "GraphQL gateway is on Apollo Server v4" /
+ *    "bumped Apollo Client to 3.9": the shared word stands before another capitalized noun on each
+ *    side, which the other text never names (lower-case heads are as often two words for one thing).
  * 14. **Whose thing, what is acted on** (tenth round). A class member after a possessive is the
  *    owner's thing ("push his business forward" names no tier against "the marketing team"); an
  *    opposite verb with an object is said of that object ("opening up their minds" is not the
@@ -104,7 +104,7 @@ export const FRAME_FACTORS = {
   twoOfAKind: 0.5,
   /** A rule ("never deploy on Fridays") against doing the thing where the other side names nothing the rule is qualified by (tenth round). */
   ruleQualifier: 0.5,
-  /** Every shared word names, on each side, a different thing after it ("Apollo Server" / "Apollo Client"; tenth round). */
+  /** Every shared word stands, on each side, before another capitalized noun ("Apollo Server" / "Apollo Client"; tenth round). */
   twoHeads: 0.5,
   /** A class member after a possessive ("his business", "our team") names the owner's thing, not a member (tenth round). */
   ownersThing: 0.5,
@@ -453,7 +453,12 @@ function twoHeads(a: Reading, b: Reading, k: string): [string, string] | null {
     return h
   }
   const [ha, hb] = [head(a), head(b)]
-  if (!ha || !hb || sameStem(ha.stem, hb.stem) || hasStem(b.content, ha.stem) || hasStem(a.content, hb.stem)) return null
+  // Both heads capitalized: two names of one family ("Apollo Server" / "Apollo Client"). Common
+  // nouns after a shared word are as often two words for one thing ("Kyoto checkout" / "Kyoto
+  // hotel", "build server" / "build box", "Q3 revenue" / "q3 rev"): blind batches 1-2 lost 5
+  // contradictions when lower-case heads counted.
+  if (!ha?.capital || !hb?.capital) return null
+  if (sameStem(ha.stem, hb.stem) || hasStem(b.content, ha.stem) || hasStem(a.content, hb.stem)) return null
   if (b.tokens.some((t) => t.lower === ha.lower) || a.tokens.some((t) => t.lower === hb.lower)) return null
   return [`${surfaceOf(a, k)} ${ha.lower}`, `${surfaceOf(b, k)} ${hb.lower}`]
 }
