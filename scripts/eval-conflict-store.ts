@@ -296,3 +296,90 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   }
   return lines.join('\n') + '\n'
 }
+
+/** Backgrounds of the wide dev line (issue 27, ninth round): three conversations, turns and observations. */
+export const WIDE_BACKGROUNDS = ['conv-26', 'conv-30', 'conv-41'] as const
+/** Seeds of the wide dev line: one draw of positions each. */
+export const WIDE_SEEDS = [1, 2, 3] as const
+
+/** Where a false flag of a planted run stands: between two planted pairs, within one, against the background, or between two background facts. */
+export type FlagPlace = 'cross-pair' | 'in-pair' | 'pair-background' | 'background'
+
+export interface WideLine {
+  readonly set: 'realistic dev' | 'unseen dev'
+  readonly background: string
+  readonly runs: number
+  readonly listed: number
+  readonly tp: number
+  readonly conflicts: number
+  readonly falseBy: Record<FlagPlace, number>
+  /** distinct false flags with the seeds they showed in; for conv-41 (a holdout conversation) only those between planted texts */
+  readonly flags: ReadonlyArray<{ readonly place: FlagPlace; readonly seeds: number[]; readonly flag: StoreRun['flags'][number] }>
+}
+
+/** Where a false flag stands, by which of its texts were planted. */
+export function flagPlace(pairs: readonly LabelledPair[], f: { a: string; b: string }): FlagPlace {
+  const owners = (t: string): LabelledPair[] => pairs.filter((p) => p.a === t || p.b === t)
+  const [oa, ob] = [owners(f.a), owners(f.b)]
+  if (!oa.length && !ob.length) return 'background'
+  if (!oa.length || !ob.length) return 'pair-background'
+  return oa.some((p) => ob.includes(p)) ? 'in-pair' : 'cross-pair'
+}
+
+/**
+ * The dev pairs of both sets planted with each of WIDE_SEEDS in each background's turns and
+ * observations: one compact line per set and background. Nothing of a holdout pair is planted;
+ * conv-41 is a holdout conversation, so its background texts are never kept for listing.
+ */
+export async function evaluateWide(sets: ReadonlyArray<readonly [WideLine['set'], readonly LabelledPair[]]>, options: { minConfidence?: number } = {}): Promise<WideLine[]> {
+  const out: WideLine[] = []
+  for (const name of WIDE_BACKGROUNDS) {
+    for (const [kind, background] of [['turns', locomoTurns(name)], ['observations', locomoObservations(name)]] as const) {
+      for (const [set, pairs] of sets) {
+        if (!pairs.length) continue
+        const falseBy: Record<FlagPlace, number> = { 'cross-pair': 0, 'in-pair': 0, 'pair-background': 0, background: 0 }
+        const distinct = new Map<string, { place: FlagPlace; seeds: number[]; flag: StoreRun['flags'][number] }>()
+        let listed = 0
+        let tp = 0
+        let conflicts = 0
+        for (const seed of WIDE_SEEDS) {
+          const r = await runPlanted(pairs, background, seed, options)
+          listed += r.listed
+          tp += r.tp
+          conflicts += r.conflicts
+          for (const f of r.falseFlags) {
+            const place = flagPlace(pairs, f)
+            falseBy[place]++
+            if (name === 'conv-41' && place !== 'cross-pair' && place !== 'in-pair') continue
+            const key = [f.a, f.b].sort().join('\u0000')
+            const seen = distinct.get(key)
+            if (seen) seen.seeds.push(seed)
+            else distinct.set(key, { place, seeds: [seed], flag: f })
+          }
+        }
+        out.push({ set, background: `${name} ${kind}`, runs: WIDE_SEEDS.length, listed, tp, conflicts, falseBy, flags: [...distinct.values()] })
+      }
+    }
+  }
+  return out
+}
+
+export function formatWide(lines: readonly WideLine[], errors: boolean): string {
+  const out = [`Dev pairs planted wide (seeds ${WIDE_SEEDS.join(', ')} summed; false flags: cross-pair / in-pair / pair-background / background)`, '']
+  out.push('| set           | background             | listed | tp / planted | precision | recall | false (x / in / p-bg / bg) |', '|---|---|---:|---:|---:|---:|---|')
+  for (const l of lines) {
+    // A statement two planted pairs share is written twice: a flag of either copy is right, so
+    // precision counts the false flags, as runPlanted does.
+    const fp = Object.values(l.falseBy).reduce((a, b) => a + b, 0)
+    const p = l.listed ? (l.listed - fp) / l.listed : 1
+    out.push(`| ${l.set.padEnd(13)} | ${l.background.padEnd(22)} | ${String(l.listed).padStart(6)} | ${`${l.tp} / ${l.conflicts}`.padStart(12)} | ${f3(p)} | ${f3(l.conflicts ? l.tp / l.conflicts : 1)} | ${fp} (${l.falseBy['cross-pair']} / ${l.falseBy['in-pair']} / ${l.falseBy['pair-background']} / ${l.falseBy.background}) |`)
+  }
+  if (errors) {
+    for (const l of lines) {
+      if (!l.flags.length) continue
+      out.push('', `False flags, ${l.set} in ${l.background}${l.background.startsWith('conv-41') ? ' (between planted texts only: conv-41 is a holdout conversation)' : ''}:`)
+      for (const { place, seeds, flag: f } of l.flags) out.push(`  ${place} seeds ${seeds.join(',')} [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+    }
+  }
+  return out.join('\n') + '\n'
+}

@@ -18,6 +18,7 @@
  *   npm run eval:conflicts -- --dev-only    # realistic DEV split only: no holdout figure is computed
  *                                           # (also MEMWEAVE_EVAL_DEV_ONLY=1); use while iterating
  *   npm run eval:conflicts -- --probes=FILE # a probe file ({pairs:[{id,type,label,a,b}]}) per type, with its errors
+ *   npm run eval:conflicts -- --wide        # only the dev pairs of both sets planted in conv-26/30/41 turns and observations, 3 seeds (with --errors: their false flags)
  *   npm run eval:conflicts -- --no-store    # skip the store section (scripts/eval-conflict-store.ts)
  *
  * The store section writes LoCoMo conversations, planted realistic pairs and the enumeration set
@@ -35,7 +36,7 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/judge/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
-import { evaluateStore, formatStore } from './eval-conflict-store.js'
+import { evaluateStore, evaluateWide, formatStore, formatWide } from './eval-conflict-store.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -230,6 +231,12 @@ function formatProbes(path: string): string {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
+  if (args.includes('--wide')) {
+    // Dev pairs only, whatever else is asked: the wide line never plants a holdout pair.
+    const sets = [['realistic dev', loadRealistic().filter((p) => p.split === 'dev')], ['unseen dev', loadUnseen().filter((p) => p.split === 'dev')]] as const
+    process.stdout.write(formatWide(await evaluateWide(sets), args.some((a) => a.startsWith('--errors'))))
+    return
+  }
   const probes = args.find((a) => a.startsWith('--probes='))
   if (probes) {
     process.stdout.write(formatProbes(probes.slice('--probes='.length)))

@@ -110,3 +110,72 @@ describe('claim frame: through the public API', () => {
     await mem.close()
   })
 })
+
+/**
+ * Issue 27, tenth round: false flags between statements of two different planted pairs, found by
+ * planting the dev pairs of the realistic and unseen sets and the blind batches 1-2 together in
+ * conv-26's turns and conv-30's observations (`eval:conflicts --wide` and by hand). Each pair was
+ * flagged at 0.8 to 0.9 before.
+ */
+describe('claim frame, tenth round: a rule is of what qualifies it; one word before two things', () => {
+  test.each([
+    // 12. a rule qualified by what the other side does not name
+    ['never deploy on fridays', 'deploy went out at 14:00', /the rule is of "fridays"/],
+    ['never deploy on fridays', 'prod deploys on Tuesdays only', /the rule is of "fridays"/],
+    ['Jazz, our Slack bot, posts the deploy summary', 'never deploy on fridays', /the rule is of "fridays"/],
+    ['Colm booked the 6:50 departure again, likes getting in by lunch', 'never book me on Delta again', /the rule is of "delta"/],
+    // 13. one word before a different thing on each side
+    ['GraphQL gateway is on Apollo Server v4', 'bumped Apollo Client to 3.9 in the web app', /two things: "apollo server" \/ "apollo client"/],
+    // 14. whose thing, what is acted on (a planted statement against an observation of conv-30 and of conv-26)
+    ['The marketing team isn\'t keen on the new logo.', 'Jon started learning marketing and analytics tools to push his business forward.', /a possessive names whose thing/],
+    ['Caroline is creating a library for when she has kids, as she looks forward to reading to them and opening up their minds.', 'The library closes at 8 pm on weekdays.', /the opposite is said of "their minds"/],
+  ])('%s / %s', (a, b, why) => {
+    const v = detector.judge(a, b)
+    expect(v.conflict).toBe(false)
+    expect(v.confidence).toBeLessThan(DEFAULT_CONFLICT_THRESHOLD)
+    const l = loose.judge(a, b)
+    expect(l.conflict).toBe(true)
+    expect(l.reason).toMatch(why)
+  })
+
+  test.each([
+    // The rule's object or qualifier named on the other side: still against it.
+    ['never squash commits', 'squash the fixup commits before review'],
+    ['Don\'t book Delta', 'booked Colm on Delta for Tuesday'],
+    ['never deploy on fridays', 'ship the hotfix this Friday'],
+    ['do not cc legal on vendor contracts', 'cc legal on the vendor contract renewal'],
+    // One word before one thing on both sides, or before nothing; lower-case heads are often two words for one thing.
+    ['the Apollo Server is on v4', 'Apollo Server runs 3.9'],
+    ['build server has 64 GB RAM', 'ran free -h on the build box: 31Gi total'],
+    ['the kitchen reno is done', 'kitchen renovation still in progress, tiles next week'],
+    ['The refund was approved', 'The refund was denied'],
+    // A member that is the value; an opposite verb acting on what both name.
+    ['Acme is on the Business plan', 'Acme moved to the Team plan'],
+    ['the shop opened its doors at 9 today', 'the shop\'s doors are closed all day'],
+  ])('still flagged: %s / %s', (a, b) => {
+    const v = detector.judge(a, b)
+    expect(v.conflict).toBe(true)
+  })
+
+  test('an irregular simple past ends a subject: two people named before "drives" and "drove" are two subjects', () => {
+    const v = loose.judge('Jordan from accounting drives a Tesla.', 'Pilar drove the manual rental around Sicily')
+    expect(v.reason).toMatch(/two subjects: "jordan" vs "pilar"/)
+    expect(detector.judge('Jordan from accounting drives a Tesla.', 'Pilar drove the manual rental around Sicily').conflict).toBe(false)
+    // One person: still a contradiction.
+    expect(detector.judge('Kim drove the Honda to work', 'Kim drives a Tesla').conflict).toBe(true)
+  })
+
+  test('through mem.facts.write: the rule and the events beside it are not listed, the deploy on a Friday is (twice)', async () => {
+    const mem = await createMemory({ storage: memoryStorage() })
+    const refs = new Map<string, string>()
+    const write = async (t: string): Promise<void> => void refs.set(await mem.facts.write(t), t)
+    for (const t of ['never deploy on fridays', 'deploy went out at 14:00', 'prod deploys on Tuesdays only', 'we deploy the hotfix this Friday']) await write(t)
+    const listed = (await mem.facts.conflicts()).filter((c) => c.kind === 'free-text')
+    expect(listed.map((c) => c.refs.map((r) => refs.get(r)!).sort().join(' | '))).toEqual([
+      'never deploy on fridays | we deploy the hotfix this Friday',
+      // "only" Tuesdays: a Friday deploy is against it too.
+      'prod deploys on Tuesdays only | we deploy the hotfix this Friday',
+    ])
+    await mem.close()
+  })
+})

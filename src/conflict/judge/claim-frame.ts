@@ -57,6 +57,17 @@ import type { RawVerdict } from './verdict.js'
  *    meet "official". When every shared word is met only by a longer word of its root (two letters
  *    or more beyond it), the texts name two things.
  * 11. **"A" thing is one of a kind.** Two dates of "a pride parade" date two parades.
+ * 12. **A rule is of what qualifies it** (tenth round). "never deploy on Fridays" rules out a
+ *    deploy on a Friday, not "deploy went out at 14:00"; "never book me on Delta" is not against
+ *    "Colm booked the 6:50 departure". A rule qualified by words the other side does not name
+ *    says nothing against it. (A weekday the other side names is the weekday rule's.)
+ * 13. **One name, two things after it** (tenth round). "GraphQL gateway is on Apollo Server v4" /
+ *    "bumped Apollo Client to 3.9": the shared word stands before another capitalized noun on each
+ *    side, which the other text never names (lower-case heads are as often two words for one thing).
+ * 14. **Whose thing, what is acted on** (tenth round). A class member after a possessive is the
+ *    owner's thing ("push his business forward" names no tier against "the marketing team"); an
+ *    opposite verb with an object is said of that object ("opening up their minds" is not the
+ *    library opening against "The library closes at 8 pm").
  */
 
 /** How much each reading lowers a fired check's confidence (multiplied, with a note). */
@@ -91,6 +102,14 @@ export const FRAME_FACTORS = {
   tally: 0.4,
   /** A time or date clash where each side tells of "a" thing of one kind: two of them (seventh round). */
   twoOfAKind: 0.5,
+  /** A rule ("never deploy on Fridays") against doing the thing where the other side names nothing the rule is qualified by (tenth round). */
+  ruleQualifier: 0.5,
+  /** Every shared word stands, on each side, before another capitalized noun ("Apollo Server" / "Apollo Client"; tenth round). */
+  twoHeads: 0.5,
+  /** A class member after a possessive ("his business", "our team") names the owner's thing, not a member (tenth round). */
+  ownersThing: 0.5,
+  /** An opposite verb with an object of its own the other side does not name ("opening up their minds" / "the library closes"; tenth round). */
+  poleOfObject: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -338,8 +357,113 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.tally, note: 'one number is a score or a vote, not an amount' })
     }
   }
+  if (raw.check === 'negation') {
+    const q = ruleQualifier(a, b) ?? ruleQualifier(b, a)
+    if (q) out.push({ factor: FRAME_FACTORS.ruleQualifier, note: `the rule is of "${q}", which the other side does not name` })
+  }
+  if (anchor.length > 0) {
+    const heads = anchor.map((k) => twoHeads(a, b, k))
+    if (heads.every((h) => h)) out.push({ factor: FRAME_FACTORS.twoHeads, note: `two things: "${heads[0]![0]}" / "${heads[0]![1]}"` })
+  }
+  if (raw.check === 'substitution') {
+    const q = /^different (?!name\b)[^:]+: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
+    if (q && (afterPossessive(a, q[1]!) || afterPossessive(b, q[2]!))) out.push({ factor: FRAME_FACTORS.ownersThing, note: 'a possessive names whose thing, not a member of the class' })
+  }
+  if (raw.check === 'antonym') {
+    const q = QUOTED.exec(raw.reason)
+    const object = q && (objectOf(a, q[1]!, b, anchor) ?? objectOf(b, q[2]!, a, anchor))
+    if (object) out.push({ factor: FRAME_FACTORS.poleOfObject, note: `the opposite is said of "${object}"` })
+  }
   return out
 }
+
+const POSSESSIVE = /^(?:my|our|your|his|her|their|its)$/
+
+/**
+ * Whether the first word of a phrase stands right after a possessive pronoun ("his business"),
+ * not as what someone is ("Tom is my brother": a relative is said with a possessive).
+ */
+function afterPossessive(r: Reading, phrase: string): boolean {
+  const first = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).find(Boolean)
+  const i = r.tokens.findIndex((t) => t.lower === first)
+  const p = r.tokens[i - 1]
+  if (i <= 0 || !p || !POSSESSIVE.test(p.lower) || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return false
+  return !/^(?:is|are|was|were|s|be|been|become|became)$/.test(r.tokens[i - 2]?.lower ?? '')
+}
+
+/**
+ * The object an opposite verb acts on, when the other side does not name it: the pole word (an
+ * -ing or a verb form), a particle perhaps, a determiner or possessive, then a noun ("opening up |
+ * their | minds"). Null when the pole stands alone or acts on what the other side names.
+ */
+function objectOf(r: Reading, phrase: string, other: Reading, anchor: readonly string[]): string | null {
+  const at = poleAt(r, phrase)
+  let i = r.tokens.findIndex((t) => t.start === at)
+  if (i < 0 || !/(?:ing|ed|s)$|^(?:open|close|shut)$/.test(r.tokens[i]!.lower)) return null
+  if (/^(?:up|out|down|off)$/.test(r.tokens[i + 1]?.lower ?? '')) i++
+  const [d, n] = [r.tokens[i + 1], r.tokens[i + 2]]
+  // After a determiner a word in -s is a plural noun ("their minds"), not a verb.
+  if (!d || !n || !(POSSESSIVE.test(d.lower) || DETERMINER.test(d.lower)) || !(headWord(n) || /^[a-z]{3,}s$/.test(n.lower))) return null
+  if (anchor.some((k) => sameStem(k, n.stem)) || hasStem(other.content, n.stem)) return null
+  return `${d.lower} ${n.lower}`
+}
+
+// A rule: a text that opens by ruling out a verb ("never deploy ...", "do not cc ...").
+const RULE = /^\s*(?:please\s+)?(?:never|do\s+not|don't)\s+([a-z]+)\b/i
+
+/**
+ * The words a rule is qualified by, when the other side names none of them: the content words and
+ * weekdays after its verb, in its first clause ("never deploy | on fridays", "never book | me on
+ * Delta"). Null when the text is no rule, its verb is not what the other side says, the rule has no
+ * qualifier, or the other side names one.
+ */
+function ruleQualifier(rule: Reading, other: Reading): string | null {
+  const m = RULE.exec(rule.norm)
+  if (!m) return null
+  const verbAt = m.index + m[0].length - m[1]!.length
+  const verb = rule.tokens.find((t) => t.start === verbAt)
+  if (!verb || !other.tokens.some((t) => sameStem(t.stem, verb.stem))) return null
+  const end = rule.norm.slice(verb.end).search(/[,;.!?(–]/)
+  const stop = end < 0 ? rule.norm.length : verb.end + end
+  const words = rule.tokens.filter((t) => t.start > verb.start && t.start < stop && !FUNCTION_WORDS.test(t.lower) && (rule.content.has(t.stem) || isTimeWord(t.lower)))
+  if (!words.length || words.some((w) => other.tokens.some((t) => sameStem(t.stem, w.stem)))) return null
+  return words.map((w) => w.lower).join(' ')
+}
+
+/** A word that can head a noun phrase after another noun: a content word that reads as no verb (a capital may: "Server"). */
+function headWord(t: Reading['tokens'][number]): boolean {
+  return !FUNCTION_WORDS.test(t.lower) && !t.identifier && !/\d/.test(t.lower) && !STOPWORDS.has(t.lower) && !NOT_NOUN.test(t.lower) && !isTimeWord(t.lower) &&
+    !/ly$/.test(t.lower) && (t.capital || !/^[a-z]{3,}(?:ed|es|ing)$|^[a-z]*[^s]s$/.test(t.lower))
+}
+
+/**
+ * The two nouns a shared word stands before, one on each side, when every use of it on both
+ * sides is right before a head word, the two heads differ and neither text names the other's
+ * head ("Apollo Server" / "Apollo Client", "Apple account" / "apple pie"). Null otherwise.
+ */
+function twoHeads(a: Reading, b: Reading, k: string): [string, string] | null {
+  const head = (r: Reading): Reading['tokens'][number] | null => {
+    const uses = r.tokens.flatMap((t, i) => (sameStem(t.stem, k) ? [i] : []))
+    let h: Reading['tokens'][number] | null = null
+    for (const i of uses) {
+      const n = r.tokens[i + 1]
+      if (!n || !/^\s+$/.test(r.norm.slice(r.tokens[i]!.end, n.start)) || !headWord(n) || (h && !sameStem(h.stem, n.stem))) return null
+      h = n
+    }
+    return h
+  }
+  const [ha, hb] = [head(a), head(b)]
+  // Both heads capitalized: two names of one family ("Apollo Server" / "Apollo Client"). Common
+  // nouns after a shared word are as often two words for one thing ("Kyoto checkout" / "Kyoto
+  // hotel", "build server" / "build box", "Q3 revenue" / "q3 rev"): blind batches 1-2 lost 5
+  // contradictions when lower-case heads counted.
+  if (!ha?.capital || !hb?.capital) return null
+  if (sameStem(ha.stem, hb.stem) || hasStem(b.content, ha.stem) || hasStem(a.content, hb.stem)) return null
+  if (b.tokens.some((t) => t.lower === ha.lower) || a.tokens.some((t) => t.lower === hb.lower)) return null
+  return [`${surfaceOf(a, k)} ${ha.lower}`, `${surfaceOf(b, k)} ${hb.lower}`]
+}
+
+const surfaceOf = (r: Reading, k: string): string => r.tokens.find((t) => sameStem(t.stem, k))?.lower ?? k
 
 // What a time or a date clash reads as ("different time", "different date", "different relative date").
 const EVENT_VALUE = /^different (?:[\w-]+ )?(?:time|date|relative date|day|time window):/

@@ -3,6 +3,7 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { GENERAL_NOUNS } from '../words/classes.js'
 import { stem } from './stem.js'
 import { hasStem, sameStem } from './same-stem.js'
+import { IRREGULAR } from '../../core/irregular.js'
 
 /**
  * Where a text names what it is about: the words before its first verb ("tom | has no food
@@ -43,6 +44,9 @@ const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
 // Prepositions of place: they end a subject ("near" and "behind" are no predicate word) and open a place after its noun.
 const PLACE = /^(?:on|in|at|by|near|behind|over|under|beside|outside|inside)$/
 
+/** The simple pasts of the irregular verbs (core/irregular.ts): not its nouns, not its participles in -n ("broken"). */
+const IRREGULAR_PAST = new RegExp(`^(?:${Object.entries(IRREGULAR).filter(([f, l]) => !/^(?:child|person|man|woman|foot|tooth|mouse|goose|be|have|do)$/.test(l) && !/n$|ne$/.test(f) && f !== l + 's').map(([f]) => f).join('|')})$`)
+
 /** A word that is no noun of a subject: a predicate word, a determiner, a pronoun, a number. */
 const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
 
@@ -76,6 +80,8 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     // A past form ends the subject ("the hit rate increased after ..."), unless an auxiliary
     // follows it ("the item requested is out of stock"); only a plural noun shares an -s verb's ending.
     if (n > 0 && !t.capital && !t.identifier && /^[a-z]{3,}ed$/.test(t.lower) && !AUX.has(tokens[i + 1]?.lower ?? '')) break
+    // So does an irregular simple past ("Pilar drove the rental", "Jordan flew in"; tenth round).
+    if (n > 0 && !t.capital && IRREGULAR_PAST.test(t.lower)) break
     if (n > 0 && !t.capital && !t.identifier && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)) {
       // A plural noun can end the same way ("sales numbers are"): the next word decides.
       // A plural noun can end the same way ("sales numbers are", "retro notes go in", "Q2 earnings
