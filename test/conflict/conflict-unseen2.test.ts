@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'vitest'
+import { TextConflictDetector } from '../../src/index.js'
+import { evaluateRule, loadUnseen, loadUnseen2 } from '../../scripts/eval-conflicts.js'
+import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
+
+/**
+ * Issue 27, ninth round: test/fixtures/conflict-pairs-unseen2.json, a second set written for the
+ * round in the styles the first unseen set generalised worst on (jobs, habits and frequencies,
+ * amounts, a person's state, places, times of travel). Its DEV half pins the figures reached; its
+ * holdout is never read here. The rules below were found from its dev errors and checked against
+ * the first unseen set's dev half; every pair in them is written apart from both sets, and each
+ * compatible one was flagged, each contradiction missed, on the code before the round.
+ */
+const detector = new TextConflictDetector()
+const dev = loadUnseen2().filter((p) => p.split === 'dev')
+
+describe('second unseen set, dev half: the figures reached', () => {
+  test('the split is fixed and half/half', () => {
+    const all = loadUnseen2()
+    expect(all.length).toBeGreaterThanOrEqual(160)
+    expect(dev.length).toBe(84)
+    expect(all.filter((p) => p.label === 'conflict').length).toBe(59)
+  })
+
+  test('text detector (what facts use): at most 1 false flag, recall at least 18 of 28', () => {
+    const r = evaluateRule(dev, (a, b) => detector.judge(a, b)).overall
+    // Before the round: 3 false flags (P 0.842), 16 found (R 0.571).
+    expect(r.fp).toBeLessThanOrEqual(1)
+    expect(r.tp).toBeGreaterThanOrEqual(18)
+  })
+
+  test('the first unseen set\'s dev half keeps no false flag and gains a pair', () => {
+    const r = evaluateRule(loadUnseen().filter((p) => p.split === 'dev'), (a, b) => detector.judge(a, b)).overall
+    // Before the round: 0 false flags, 17 of 26 found.
+    expect(r.fp).toBe(0)
+    expect(r.tp).toBeGreaterThanOrEqual(18)
+  })
+})
+
+describe('ninth-round rules: two facts, not one fact twice', () => {
+  test.each([
+    ['a value said of some days is their exception', 'The zoo is free on Mondays.', 'Entry to the zoo costs $25.'],
+    ['a value said of some days, a time', 'The pool opens at 10 am on Sundays.', 'The pool opens at 6 am.'],
+    ['one day\'s amount against the usual', 'The drive to the coast takes about two hours.', 'The drive to the coast took four hours yesterday because of the traffic.'],
+    ['one day\'s price against the usual', 'A taxi to the station costs about 15 euros.', 'The taxi to the station cost 32 euros this morning.'],
+  ])('%s: %s / %s', (_rule, a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+  })
+
+  test('contradictions the new readings must not take away', () => {
+    for (const [a, b] of [
+      ['The zoo is free on Mondays.', 'Entry to the zoo costs $25 on Mondays.'],
+      ['The pool opens at 10 am on Sundays.', 'The pool opens at 7 am on Sundays.'],
+      ['The drive to the coast takes about two hours.', 'The drive to the coast takes four hours.'],
+      ['The taxi to the station cost 15 euros yesterday.', 'The taxi to the station cost 32 euros yesterday.'],
+    ] as const) expectJudgedBothWays(detector, a, b, true)
+  })
+})
+
+describe('ninth-round rules: frequencies read and compared', () => {
+  test.each([
+    ['"every day" is a frequency', 'Feed the goldfish every day.', 'Feed the goldfish once a week.'],
+    ['"every morning" is once a day', 'She walks the dog every morning.', 'She walks the dog three times a week.'],
+    ['two frequencies of one instruction share "a", no item', 'Use the inhaler twice a day.', 'Use the inhaler once a day.'],
+    ['the same with what differs after it', 'Take one vitamin twice a day with water.', 'Take one vitamin once a day before bed.'],
+  ])('%s: %s / %s', (_rule, a, b) => {
+    expectJudgedBothWays(detector, a, b, true)
+  })
+
+  test.each([
+    ['two things done daily and weekly', 'I check my email every day.', 'I call my grandmother once a week.'],
+    ['one frequency said twice', 'Feed the goldfish every day.', 'Feed the goldfish once a day.'],
+  ])('not flagged, %s: %s / %s', (_rule, a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+  })
+})
