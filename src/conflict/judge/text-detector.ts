@@ -18,7 +18,7 @@ import { negationSignal, prefixSignal } from './checks/negation.js'
 import { placeSignal } from './checks/places.js'
 import { orderSignal, stanceSignal } from './checks/preferences.js'
 import { compareSlots } from './checks/slot-compare.js'
-import { valueSignal } from './checks/values.js'
+import { oneOccasion, valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
 
@@ -129,6 +129,10 @@ export class TextConflictDetector {
     // The way out and the way back of a trip are two legs, for the other reader's values as for ours.
     if (found.kind === 'value' && RETURN_LEG.test(a.norm) !== RETURN_LEG.test(b.norm)) {
       return { conflict: false, kind: 'none', reason: `two legs of a trip: ${found.reason}`, shared, confidence: 0 }
+    }
+    // One day's amount against the usual one (ninth round), for the other reader's values as for ours.
+    if (found.kind === 'value' && oneOccasion(a, b)) {
+      return { conflict: false, kind: 'none', reason: `one occasion against the usual: ${found.reason}`, shared, confidence: 0 }
     }
     return this.#assess({ conflict: true, kind: found.kind, reason: found.reason, shared, check: found.check }, a, b, sa, sb)
   }

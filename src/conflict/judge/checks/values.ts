@@ -28,9 +28,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   // "the crossing takes about 90 minutes" / "took almost two hours today": one day's amount in the
   // past against the usual one in the present (ninth round). Times and dates still clash: they
   // say when that day's event was.
-  const once = (x: Reading, y: Reading): boolean =>
-    ONE_OCCASION.test(x.norm) && PAST_VERB.test(x.norm) && !/\b(?:is|are|am|will)\b/i.test(x.norm) && !y.simplePast && !ONE_OCCASION.test(y.norm)
-  const occasion = once(a, b) || once(b, a)
+  const occasion = oneOccasion(a, b)
   const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
     if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
@@ -64,6 +62,13 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
   const at: [number, number] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
   return { kind: 'value', reason: `different ${valueKindName(c.kind, c.slots[0].kind)}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version, at }
+}
+
+/** One side tells one day's occasion in the past ("took four hours yesterday"), the other what is usual now. */
+export function oneOccasion(a: Reading, b: Reading): boolean {
+  const once = (x: Reading, y: Reading): boolean =>
+    ONE_OCCASION.test(x.norm) && PAST_VERB.test(x.norm) && !/\b(?:is|are|am|will)\b/i.test(x.norm) && !y.simplePast && !ONE_OCCASION.test(y.norm)
+  return once(a, b) || once(b, a)
 }
 
 /** A value kind a person reads: "number" for a bare count, "number of seats", "relative date". */
