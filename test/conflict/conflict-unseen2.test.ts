@@ -22,25 +22,25 @@ describe('second unseen set, dev half: the figures reached', () => {
     expect(all.filter((p) => p.label === 'conflict').length).toBe(59)
   })
 
-  test('text detector (what facts use): at most 1 false flag, recall at least 18 of 28', () => {
+  test('text detector (what facts use): no false flag, recall at least 19 of 28', () => {
     const r = evaluateRule(dev, (a, b) => detector.judge(a, b)).overall
     // Before the round: 3 false flags (P 0.842), 16 found (R 0.571).
-    expect(r.fp).toBeLessThanOrEqual(1)
-    expect(r.tp).toBeGreaterThanOrEqual(18)
+    expect(r.fp).toBe(0)
+    expect(r.tp).toBeGreaterThanOrEqual(19)
   })
 
-  test('working-memory detector: no false flag, recall at least 18 of 28', async () => {
+  test('working-memory detector: no false flag, recall at least 19 of 28', async () => {
     const r = (await evaluate(dev, new ConflictDetector())).overall
     // Before the round: 4 false flags (P 0.800), 16 found.
     expect(r.fp).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(18)
+    expect(r.tp).toBeGreaterThanOrEqual(19)
   })
 
-  test('the first unseen set\'s dev half keeps no false flag and gains a pair', () => {
+  test('the first unseen set\'s dev half keeps no false flag and gains pairs', () => {
     const r = evaluateRule(loadUnseen().filter((p) => p.split === 'dev'), (a, b) => detector.judge(a, b)).overall
     // Before the round: 0 false flags, 17 of 26 found.
     expect(r.fp).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(18)
+    expect(r.tp).toBeGreaterThanOrEqual(20)
   })
 })
 
@@ -92,6 +92,27 @@ describe('ninth-round rules: frequencies read and compared', () => {
   test.each([
     ['two things done daily and weekly', 'I check my email every day.', 'I call my grandmother once a week.'],
     ['one frequency said twice', 'Feed the goldfish every day.', 'Feed the goldfish once a day.'],
+  ])('not flagged, %s: %s / %s', (_rule, a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+  })
+})
+
+describe('ninth-round rules: one job each, and a habit denied', () => {
+  test.each([
+    ['two jobs of one person', 'i am a pilot for a regional airline', 'i work as a pharmacist downtown'],
+    ['two jobs of one relative', 'My uncle is a plumber.', 'My uncle works as an electrician in town.'],
+    ['never against how often', 'I never go swimming.', 'I swim laps at the pool twice a week.'],
+  ])('%s: %s / %s', (_rule, a, b) => {
+    expectJudgedBothWays(detector, a, b, true)
+  })
+
+  test.each([
+    ['two people', 'My uncle is a plumber.', 'My aunt is an electrician.'],
+    ['a second job said with "also"', "I'm a nurse.", 'I also work as a barista on weekends.'],
+    ['a change said with it', 'I used to be a teacher.', "I'm a librarian now."],
+    ['one job said twice', "I'm a nurse.", "I'm a nurse at the city hospital."],
+    ['a role beside a job', "I'm a student.", 'I work as a waiter.'],
+    ['a habit of someone else', 'I never drink soda.', 'My kids drink soda every day.'],
   ])('not flagged, %s: %s / %s', (_rule, a, b) => {
     expectJudgedBothWays(detector, a, b, false)
   })

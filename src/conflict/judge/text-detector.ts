@@ -21,6 +21,7 @@ import { compareSlots } from './checks/slot-compare.js'
 import { oneOccasion, valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
+import { jobRule } from './checks/jobs.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -194,6 +195,8 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
   const held = possessionRule(a, b)
   if (held) return { conflict: true, kind: 'negation', reason: held, shared, check: 'possession' }
+  const jobs = jobRule(a, b)
+  if (jobs) return { conflict: true, kind: 'substitution', reason: jobs, shared, check: 'job' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
