@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { ConflictDetector, TextConflictDetector } from '../../src/index.js'
 import { evaluate, evaluateRule, loadUnseen, loadUnseen2 } from '../../scripts/eval-conflicts.js'
+import { locomoTurns, runPlanted } from '../../scripts/eval-conflict-store.js'
 import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
 
 /**
@@ -35,6 +36,16 @@ describe('second unseen set, dev half: the figures reached', () => {
     expect(r.fp).toBe(0)
     expect(r.tp).toBeGreaterThanOrEqual(19)
   })
+
+  test('planted in conv-30\'s turns: precision and recall floors', async () => {
+    const r = await runPlanted(dev, locomoTurns('conv-30'), 28)
+    // Before the round: 27 listed, 7 false (P 0.741), 16 found (R 0.571); after, 28 listed, 4
+    // false, 19 found. Three of the 4 are contradictions between two of the set's pairs on one
+    // topic ("The bridge is 1.2 km long." / "The bridge spans just 400 metres."), counted false here.
+    expect(r.background).toBe(0)
+    expect(r.tp).toBeGreaterThanOrEqual(19)
+    expect(r.fp).toBeLessThanOrEqual(4)
+  }, 240_000)
 
   test('the first unseen set\'s dev half keeps no false flag and gains pairs', () => {
     const r = evaluateRule(loadUnseen().filter((p) => p.split === 'dev'), (a, b) => detector.judge(a, b)).overall
