@@ -184,6 +184,8 @@ export interface StoreSection {
   readonly devSeeds: SeedSpread | null
   /** The unseen set (issue 27, eighth round) planted in conv-30's turns, per split. */
   readonly plantedUnseen: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
+  /** The second unseen set (issue 27, ninth round) planted in conv-30's turns, per split. */
+  readonly plantedUnseen2: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -211,7 +213,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<['conv-26' | 'conv-30' | 'conv-41', 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout']]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -230,15 +232,18 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   }
   // Another conversation as background for a set nobody shaped the code around.
   const plantedUnseen: Array<StoreSection['plantedUnseen'][number]> = []
-  const background30 = unseen.length ? locomoTurns('conv-30') : []
+  const plantedUnseen2: Array<StoreSection['plantedUnseen2'][number]> = []
+  const background30 = unseen.length || unseen2.length ? locomoTurns('conv-30') : []
   for (const split of ['dev', 'holdout'] as const) {
     if (devOnly && split === 'holdout') continue
     const pairs = unseen.filter((p) => p.split === split)
     if (pairs.length) plantedUnseen.push({ split, result: await runPlanted(pairs, background30, 30, options) })
+    const pairs2 = unseen2.filter((p) => p.split === split)
+    if (pairs2.length) plantedUnseen2.push({ split, result: await runPlanted(pairs2, background30, 28, options) })
   }
   const devPairs = realistic.filter((p) => p.split === 'dev')
   const devSeeds = devPairs.length ? await seedSpread(devPairs, options) : null
-  return { noise, enumerations, planted, plantedUnseen, devSeeds }
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds }
 }
 
 const f3 = (x: number): string => x.toFixed(3)
@@ -266,6 +271,10 @@ export function formatStore(s: StoreSection, errors: boolean): string {
     lines.push('', 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json) planted in conv-30\'s turns (seed 30)', '')
     plantedTable(lines, s.plantedUnseen)
   }
+  if (s.plantedUnseen2.length) {
+    lines.push('', 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json) planted in conv-30\'s turns (seed 28)', '')
+    plantedTable(lines, s.plantedUnseen2)
+  }
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -292,6 +301,11 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       for (const f of unseenDev.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
       lines.push('', `Unseen planted dev: missed ${unseenDev.missed.length}`)
       for (const p of unseenDev.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
+    }
+    const unseen2Dev = s.plantedUnseen2.find((p) => p.split === 'dev')?.result
+    if (unseen2Dev) {
+      lines.push('', `Unseen (second set) planted dev: false flags ${unseen2Dev.falseFlags.length}`)
+      for (const f of unseen2Dev.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
     }
   }
   return lines.join('\n') + '\n'

@@ -8,7 +8,9 @@
  *   use) and the crude baseline rule (scripts/conflict-baseline.ts);
  * - issue 27's hand-written set test/fixtures/conflict-pairs-unseen.json (persona, everyday and news
  *   statements in the styles of public contradiction data) on its own fixed split
- *   test/fixtures/conflict-unseen-split.json, per type, and planted in conv-30's turns;
+ *   test/fixtures/conflict-unseen-split.json, per type, and planted in conv-30's turns; its second set
+ *   test/fixtures/conflict-pairs-unseen2.json (ninth round: jobs, habits, amounts, states, places, travel)
+ *   the same way on test/fixtures/conflict-unseen2-split.json;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -106,6 +108,14 @@ export const UNSEEN_SPLIT = resolve(here, '../test/fixtures/conflict-unseen-spli
 
 export function loadUnseen(): LabelledPair[] {
   return loadRealistic(UNSEEN_PAIRS, UNSEEN_SPLIT)
+}
+
+/** Issue 27's second hand-written set (ninth round): jobs, habits, amounts, states, places, travel; its own split. */
+export const UNSEEN2_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-unseen2.json')
+export const UNSEEN2_SPLIT = resolve(here, '../test/fixtures/conflict-unseen2-split.json')
+
+export function loadUnseen2(): LabelledPair[] {
+  return loadRealistic(UNSEEN2_PAIRS, UNSEEN2_SPLIT)
 }
 
 /** Scores any pairwise rule the same way as the detector. */
@@ -248,9 +258,11 @@ async function main(): Promise<void> {
   const real = realistic.length ? await evaluateRealistic(realistic) : null
   const unseenPairs = loadUnseen().filter((p) => !devOnly || p.split === 'dev')
   const unseen = await evaluateRealistic(unseenPairs)
+  const unseen2Pairs = loadUnseen2().filter((p) => !devOnly || p.split === 'dev')
+  const unseen2 = await evaluateRealistic(unseen2Pairs)
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -260,13 +272,16 @@ async function main(): Promise<void> {
       planted: store.planted.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
       devSeeds: store.devSeeds,
       plantedUnseen: store.plantedUnseen.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
+      plantedUnseen2: store.plantedUnseen2.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
   process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
+  process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
   process.stdout.write(formatEval(result))
@@ -279,6 +294,9 @@ async function main(): Promise<void> {
     const unseenWrong = unseen.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nUnseen DEV pairs misclassified by the text detector: ${unseenWrong.length}\n`)
     for (const w of unseenWrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    const unseen2Wrong = unseen2.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
+    process.stdout.write(`\nUnseen (second set) DEV pairs misclassified by the text detector: ${unseen2Wrong.length}\n`)
+    for (const w of unseen2Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
   }
 }
 

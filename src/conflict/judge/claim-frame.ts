@@ -228,7 +228,12 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   // refund was approved" / "The refund was denied").
   const [za, zb] = [openingSubject(a), openingSubject(b)]
   const subjectOfBoth = shared.some((k) => za && zb && hasStem(za, k) && hasStem(zb, k))
-  if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker) {
+  // "I never eat breakfast" / "I have eggs for breakfast every morning": never against how often
+  // is a habit denied; what differs is the thing both speak of (ninth round).
+  // Both must open with one holder ("I" / "I", not "Tom" / "I").
+  const habit = raw.check === 'negation' && a.tokens[0]?.lower === b.tokens[0]?.lower &&
+    [[a, b], [b, a]].some(([x, y]) => /\bnever\b/i.test(x!.norm) && y!.slots.slots.some((sl) => sl.kind === 'freq'))
+  if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker && !habit) {
     out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
   }
   if (!anchor.some((k) => named(k, a, b))) {

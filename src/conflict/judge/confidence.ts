@@ -21,6 +21,7 @@ const BASE: Readonly<Record<string, number>> = {
   'diet': 0.85,
   'weekday-rule': 0.85,
   'possession': 0.85,
+  'job': 0.85,
   'exclusive': 0.8,
   'substitution': 0.8,
   'prefix': 0.75,

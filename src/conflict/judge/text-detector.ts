@@ -18,9 +18,10 @@ import { negationSignal, prefixSignal } from './checks/negation.js'
 import { placeSignal } from './checks/places.js'
 import { orderSignal, stanceSignal } from './checks/preferences.js'
 import { compareSlots } from './checks/slot-compare.js'
-import { valueSignal } from './checks/values.js'
+import { oneOccasion, valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
+import { jobRule } from './checks/jobs.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -130,6 +131,10 @@ export class TextConflictDetector {
     if (found.kind === 'value' && RETURN_LEG.test(a.norm) !== RETURN_LEG.test(b.norm)) {
       return { conflict: false, kind: 'none', reason: `two legs of a trip: ${found.reason}`, shared, confidence: 0 }
     }
+    // One day's amount against the usual one (ninth round), for the other reader's values as for ours.
+    if (found.kind === 'value' && oneOccasion(a, b)) {
+      return { conflict: false, kind: 'none', reason: `one occasion against the usual: ${found.reason}`, shared, confidence: 0 }
+    }
     return this.#assess({ conflict: true, kind: found.kind, reason: found.reason, shared, check: found.check }, a, b, sa, sb)
   }
 
@@ -190,6 +195,8 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (day) return { conflict: true, kind: 'negation', reason: day, shared, check: 'weekday-rule' }
   const held = possessionRule(a, b)
   if (held) return { conflict: true, kind: 'negation', reason: held, shared, check: 'possession' }
+  const jobs = jobRule(a, b)
+  if (jobs) return { conflict: true, kind: 'substitution', reason: jobs, shared, check: 'job' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const two = subjectGate(a, b, shared)
   if (two) return two

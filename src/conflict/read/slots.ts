@@ -24,7 +24,7 @@ const UNIT_OF: Record<string, readonly [string, number]> = {
   kg: ['mass', 1000], lb: ['mass', 453.59237], km: ['length', 1000], mile: ['length', 1609.344], m: ['length', 1], cm: ['length', 0.01], mm: ['length', 0.001],
   gb: ['size', 1e9], mb: ['size', 1e6], tb: ['size', 1e12],
 }
-const FREQ: Record<string, number> = { once: 1, twice: 2, thrice: 3 }
+const FREQ: Record<string, number> = { once: 1, twice: 2, thrice: 3, two: 2, three: 3, four: 4, five: 5, six: 6 }
 const num = (s: string): number => Number(s.replace(/,(?=\d{3}\b)/g, '').replace(',', '.'))
 
 /** Patterns the general value reader does not know, tried first; each claims its span. */
@@ -71,6 +71,11 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
       ? { kind: 'freq', value: 1, per: 'fortnight', text: m[0] }
       : { kind: 'freq', value: 0.5, per: unit, text: m[0] }
   } },
+  // "every day", "each morning": once a day (ninth round); "every Monday" is a day's, above.
+  { re: /\b(?:every|each)\s+(day|week|month|year|morning|afternoon|evening|night)\b/gi, read: (m) => {
+    const unit = m[1]!.toLowerCase()
+    return { kind: 'freq', value: 1, per: /ing$|ght$/.test(unit) ? 'day' : unit, text: m[0] }
+  } },
   { re: /\b(hourly|nightly|daily|weekly|biweekly|bi-weekly|fortnightly|monthly|quarterly|yearly|annually)\b/gi, read: (m) => {
     const per = ({ hourly: 'hour', nightly: 'day', daily: 'day', weekly: 'week', biweekly: 'fortnight', 'bi-weekly': 'fortnight', fortnightly: 'fortnight', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' } as Record<string, string>)[m[1]!.toLowerCase()]!
     return { kind: 'freq', value: 1, per, text: m[0] }
@@ -107,8 +112,8 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(\d+)\s*h(?:rs?|ours?)?\s*(\d+)\s*m(?:in(?:utes?|s)?)?\b/gi, read: (m) => ({
     kind: 'measure', dim: 'duration', bases: [Number(m[1]) * 3600 + Number(m[2]) * 60], text: m[0],
   }) },
-  { re: /\b(once|twice|thrice|(\d+)\s+times)\s+(?:a|per|every)\s+(day|week|month|quarter|year)\b/gi, read: (m) => ({
-    kind: 'freq', value: m[2] ? Number(m[2]) : FREQ[m[1]!.toLowerCase()]!, per: m[3]!.toLowerCase(), text: m[0],
+  { re: /\b(once|twice|thrice|(\d+|two|three|four|five|six)\s+times)\s+(?:a|per|every)\s+(day|week|month|quarter|year)\b/gi, read: (m) => ({
+    kind: 'freq', value: m[2] ? (FREQ[m[2].toLowerCase()] ?? Number(m[2])) : FREQ[m[1]!.toLowerCase()]!, per: m[3]!.toLowerCase(), text: m[0],
   }) },
   { re: /\b(?:end\s+of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+'(\d{2})\b/gi, read: (m) => ({
     kind: 'date', m: MONTHS.indexOf(m[1]!.toLowerCase()) + 1, y: 2000 + Number(m[2]), text: m[0],

@@ -125,7 +125,8 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
   const alias = (x: string): string => NOUN_ALIASES.get(x) ?? x
   for (const [i, t] of za.tokens.entries()) {
     const j = zb.tokens.findIndex((u) => sameStem(u.stem, t.stem) || sameStem(alias(u.stem), alias(t.stem)))
-    if (i === 0 || j <= 0) continue
+    // Only a noun has modifiers: "twice a day" / "once a day" share "a", no thing (ninth round).
+    if (i === 0 || j <= 0 || DETERMINERS.has(t.lower)) continue
     const [ma, mb] = [za.tokens[i - 1]!, zb.tokens[j - 1]!]
     if (!sameStem(ma.stem, mb.stem) && !hasStem(b.content, ma.stem) && !hasStem(a.content, mb.stem) && !b.tokens.some((x) => x.lower === ma.lower) && !a.tokens.some((x) => x.lower === mb.lower)) {
       return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`

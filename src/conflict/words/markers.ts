@@ -6,6 +6,15 @@ export const PAST_MARKERS: RegExp = /\b(?:used to|grew up|formerly|previously|or
 /** Markers that put a statement in the present. */
 export const PRESENT_MARKERS: RegExp = /\b(?:now|these days|currently|nowadays|today|at the moment|since)\b/i
 
+/**
+ * One day's occasion of what is usually so: "took almost two hours today", "cost $60 yesterday"
+ * (ninth round). Said in the simple past, against the usual amount in the present, it is one
+ * occasion, not another answer.
+ */
+export const ONE_OCCASION: RegExp = /\b(?:today|yesterday|tonight|last night|this (?:morning|afternoon|evening))\b/i
+/** A verb in the simple past, the irregular ones an amount is told with among them ("took", "cost"). */
+export const PAST_VERB: RegExp = /\b(?:was|were|had|did|took|cost|ran|went|came|got|spent|paid|made|\w{3,}ed)\b/i
+
 /** Restriction to one member ("only accepts wire", "the only admin", "X only"). */
 // Not "read-only", "invite-only": a compound names a mode, it restricts nothing else.
 export const EXCLUSIVE: RegExp = /(?<!-)\b(?:only|sole|solely|exclusively)\b/i

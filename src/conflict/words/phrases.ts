@@ -55,6 +55,8 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = ([
   ['took place', 'held'],
   ['take place', 'held'],
   ['as well', 'aswell'],
+  // "next to the post office" says where, not which one of a series (ninth round).
+  ['next to', 'beside'],
   ['up and running', 'up'],
 ] as const).map(([from, to]) => [new RegExp(`\\b${from.replace(/[-\s]/g, '[-\\s]')}\\b`, 'gi'), to] as const)
 

@@ -30,6 +30,9 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // merely naming it ("asked to cap meetings at 30 min").
       if (head && isDislike(head.stem) && !y.poles.get('preference')?.some((p) => p.pole > 0) && !CONSUMES.test(y.norm)) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
+      // "the match was postponed" / "the match will be replayed next Wednesday": a postponement
+      // moves the thing to a later day, which the other side names (ninth round).
+      if (head && head.stem === POSTPONE && LATER.test(y.norm)) continue
       // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
       const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
       // A retraction is of its clause's head ("the 5pm train to Leeds is cancelled" cancels the
@@ -61,6 +64,10 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
   }
   return null
 }
+
+const POSTPONE = stem('postponed')
+/** What says a thing happens later: a future, a next day, a new date. */
+const LATER = /\b(?:will|'ll|going to|next|new date|rescheduled|moved to|now on)\b/i
 
 /** The particle right after a word ("give up", "speak up"), or ''. */
 function particle(r: Reading, t: Reading['tokens'][number]): string {

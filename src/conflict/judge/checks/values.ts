@@ -3,10 +3,13 @@ import type { Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { compareSlots } from './slot-compare.js'
-import { RETURN_LEG } from '../../words/markers.js'
+import { ONE_OCCASION, PAST_VERB, RETURN_LEG } from '../../words/markers.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
+
+/** A weekday or a part of the week named anywhere in a text. */
+const ANY_DAY = /\b(?:(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?)(?:day)?s?|week(?:end|day)s?)\b/i
 
 const EVENTFUL: ReadonlySet<string> = new Set(['time', 'span', 'date', 'reldate'])
 
@@ -22,9 +25,14 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const labelled = (sl: (typeof a.slots.slots)[number]): boolean => EVENTFUL.has(sl.kind) || (sl.kind === 'count' && sl.unit.startsWith('#'))
   // "the train to Paris leaves at 7:40" / "the train back from Paris leaves at 19:10": two legs.
   const legs = RETURN_LEG.test(a.norm) !== RETURN_LEG.test(b.norm)
+  // "the crossing takes about 90 minutes" / "took almost two hours today": one day's amount in the
+  // past against the usual one in the present (ninth round). Times and dates still clash: they
+  // say when that day's event was.
+  const occasion = oneOccasion(a, b)
   const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
     if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
+    if (occasion && !EVENTFUL.has(c.slots[0].kind)) return false
     // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
     // The days may also open the clause: "On Saturdays the library closes at 5 pm" (eighth round).
     const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) ?? leadingDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) ?? leadingDays(b, atB) : null]
@@ -34,7 +42,12 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     // "next cleaning booked for Oct" / "last one was April": two occurrences, not one date twice.
     const [oa, ob] = [occurrence(a, atA), occurrence(b, atB)]
     if (oa && ob && oa !== ob) return false
-    return c.slots[0].kind === 'date' || !(da && db && ![...da].some((d) => db.has(d)))
+    if (c.slots[0].kind === 'date') return true
+    // "free on Sundays" / "admission is $18": a value said of some days only is their exception to
+    // the value said of every day, not another answer (ninth round). Not when the other text names
+    // a day elsewhere ("10am PT Thursday" / "thursday 11am ET").
+    if ((da === null) !== (db === null) && !ANY_DAY.test((da ? b : a).norm)) return false
+    return !(da && db && ![...da].some((d) => db.has(d)))
   })
   // "closed on Sundays" / "hours: Mon–Sat": days said to be off are not the days of the thing;
   // open and closed days are the antonym check's, which compares them as days.
@@ -49,6 +62,13 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
   const at: [number, number] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
   return { kind: 'value', reason: `different ${valueKindName(c.kind, c.slots[0].kind)}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version, at }
+}
+
+/** One side tells one day's occasion in the past ("took four hours yesterday"), the other what is usual now. */
+export function oneOccasion(a: Reading, b: Reading): boolean {
+  const once = (x: Reading, y: Reading): boolean =>
+    ONE_OCCASION.test(x.norm) && PAST_VERB.test(x.norm) && !/\b(?:is|are|am|will)\b/i.test(x.norm) && !y.simplePast && !ONE_OCCASION.test(y.norm)
+  return once(a, b) || once(b, a)
 }
 
 /** A value kind a person reads: "number" for a bare count, "number of seats", "relative date". */
