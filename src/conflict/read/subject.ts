@@ -80,7 +80,7 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
     // A past form ends the subject ("the hit rate increased after ..."), unless an auxiliary
     // follows it ("the item requested is out of stock"); only a plural noun shares an -s verb's ending.
     if (n > 0 && !t.capital && !t.identifier && /^[a-z]{3,}ed$/.test(t.lower) && !AUX.has(tokens[i + 1]?.lower ?? '')) break
-    // So does an irregular simple past ("Pilar drove the rental", "Jordan flew in"; tenth round).
+    // So does an irregular simple past ("Pilar drove the rental", "Jordan flew in"; ninth round).
     if (n > 0 && !t.capital && IRREGULAR_PAST.test(t.lower)) break
     if (n > 0 && !t.capital && !t.identifier && VERB_FORM.test(t.lower) && !/ss$/.test(t.lower)) {
       // A plural noun can end the same way ("sales numbers are"): the next word decides.
