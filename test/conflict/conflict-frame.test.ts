@@ -112,12 +112,12 @@ describe('claim frame: through the public API', () => {
 })
 
 /**
- * Issue 27, tenth round: false flags between statements of two different planted pairs, found by
+ * Issue 27, ninth round: false flags between statements of two different planted pairs, found by
  * planting the dev pairs of the realistic and unseen sets and the blind batches 1-2 together in
  * conv-26's turns and conv-30's observations (`eval:conflicts --wide` and by hand). Each pair was
  * flagged at 0.8 to 0.9 before.
  */
-describe('claim frame, tenth round: a rule is of what qualifies it; one word before two things', () => {
+describe('claim frame, ninth round: a rule is of what qualifies it; one word before two things', () => {
   test.each([
     // 12. a rule qualified by what the other side does not name
     ['never deploy on fridays', 'deploy went out at 14:00', /the rule is of "fridays"/],
