@@ -23,14 +23,21 @@ const meta = process.argv[4] === 'meta'
 const out = process.argv[5]
 
 async function main(): Promise<void> {
-  // A clock one millisecond on per reading: every run writes the same ids (comparable digests).
+  // A clock that moves only between bursts (the stamps' counter orders a burst's writes), and the clock's node id (drawn at random) fixed: every
+  // run writes the same ids (comparable digests). Nothing else this script runs draws random bytes.
+  const random = crypto.getRandomValues.bind(crypto)
+  const fixed = (array: ArrayBufferView): ArrayBufferView => (array instanceof Uint8Array && array.length === 4 ? array.fill(7) : random(array))
+  crypto.getRandomValues = fixed as typeof crypto.getRandomValues
   let tick = Date.UTC(2026, 0, 1)
   const storage = memoryStorage()
-  const mem = await createMemory({ storage, now: () => (tick += 1) })
+  const mem = await createMemory({ storage, now: () => tick })
   const rows = factRows(size + bursts * 1000)
   const write = (r: (typeof rows)[number]): Promise<unknown> =>
     meta ? mem.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom }) : mem.facts.write(r.content)
-  for (let i = 0; i < size; i += 1000) await Promise.all(rows.slice(i, Math.min(size, i + 1000)).map(write))
+  for (let i = 0; i < size; i += 1000) {
+    tick += 1000
+    await Promise.all(rows.slice(i, Math.min(size, i + 1000)).map(write))
+  }
   const alloc = out !== undefined && process.env['MEMWEAVE_PROFILE_ALLOC'] === '1'
   const session = new Session()
   if (alloc) {
@@ -42,6 +49,7 @@ async function main(): Promise<void> {
   const cpus: number[] = []
   for (let b = 0; b < bursts; b++) {
     const burst = rows.slice(size + b * 1000, size + (b + 1) * 1000)
+    tick += 1000
     const start = process.cpuUsage()
     await Promise.all(burst.map(write))
     const cpu = process.cpuUsage(start)
