@@ -508,7 +508,8 @@ export class RecordLog {
     if (this.#forwarder) return this.submit(name, forms.one(item))
     let join = this.#joins.get(name)
     if (!join) {
-      const runAll = async (w: BatchWriter, items: readonly unknown[]): Promise<readonly unknown[]> => (await apply(w, forms.many(items) as never)) as readonly unknown[]
+      // The write as defined when the op runs (a module defined again on this log replaces it, as for `submit`'s next call).
+      const runAll = async (w: BatchWriter, items: readonly unknown[]): Promise<readonly unknown[]> => (await this.#named.get(name)!(w, forms.many(items) as never)) as readonly unknown[]
       this.#joins.set(name, (join = { runAll }))
     }
     const joined = join
