@@ -8,22 +8,30 @@ export const fromUtf8 = (bytes: Uint8Array): string => decoder.decode(bytes)
 
 /** Char codes of the two hex digits of each byte value. */
 const HEX_CODES = Uint16Array.from({ length: 512 }, (_, i) => '0123456789abcdef'.charCodeAt(i & 1 ? (i >> 1) & 0xf : i >> 5))
-const hexScratch = new Uint16Array(2 * 1024)
+/**
+ * The char codes of an id's, a key's or a signature's hex (16, 32, 64 bytes), reused: a plain array
+ * of small integers is what `apply` spreads fastest. A typed array's view went by the generic
+ * array-like path, and a fresh view per call: about half of `toHex` (issue 31, fifth round).
+ */
+const codes16: number[] = new Array<number>(32).fill(0)
+const codes32: number[] = new Array<number>(64).fill(0)
+const codes64: number[] = new Array<number>(128).fill(0)
 
 /**
  * Lowercase hex of `bytes`. Every id and signature is turned into hex (several per record), and the
  * generic radix coder of @scure/base allocated arrays for each: a twentieth of what a 100k join
- * allocated. One flat string from a reused buffer of char codes instead; long inputs go by the
- * generic coder.
+ * allocated. One flat string from reused char codes instead; long inputs go by the generic coder.
  */
 export function toHex(bytes: Uint8Array): string {
-  if (bytes.length > 1024) return hex.encode(bytes)
-  for (let i = 0; i < bytes.length; i++) {
+  const n = bytes.length
+  if (n > 1024) return hex.encode(bytes)
+  const codes = n === 16 ? codes16 : n === 32 ? codes32 : n === 64 ? codes64 : new Array<number>(2 * n).fill(0)
+  for (let i = 0; i < n; i++) {
     const b = bytes[i]! << 1
-    hexScratch[2 * i] = HEX_CODES[b]!
-    hexScratch[2 * i + 1] = HEX_CODES[b + 1]!
+    codes[2 * i] = HEX_CODES[b]!
+    codes[2 * i + 1] = HEX_CODES[b + 1]!
   }
-  return String.fromCharCode.apply(null, hexScratch.subarray(0, 2 * bytes.length) as unknown as number[])
+  return String.fromCharCode.apply(null, codes)
 }
 export const fromHex = (text: string): Uint8Array => hex.decode(text.toLowerCase())
 export const toBase64 = (bytes: Uint8Array): string => base64.encode(bytes)

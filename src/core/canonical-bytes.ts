@@ -51,6 +51,21 @@ function sortedKeys(o: object): string[] {
   return keys
 }
 
+/**
+ * Whether an object's own enumerable keys (what Object.keys lists, in its order) come in UTF-16
+ * code unit order already. Read by for-in, which lists them in that order and then inherited
+ * ones (skipped here): no array is made.
+ */
+function ownKeysInOrder(o: object): boolean {
+  let prev: string | undefined
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue
+    if (prev !== undefined && k < prev) return false
+    prev = k
+  }
+  return true
+}
+
 class Writer {
   buf: Uint8Array
   pos = 0
@@ -79,6 +94,8 @@ class Writer {
     if (value === null) return this.ascii('null')
     if (typeof value === 'boolean') return this.ascii(value ? 'true' : 'false')
     if (typeof value === 'number') {
+      // An integer's digits written straight in (a fact's two times, its importance): no string for it.
+      if (Number.isSafeInteger(value)) return this.integer(value)
       if (!Number.isFinite(value)) throw invalidArgument('value', 'non-finite numbers have no canonical JSON form')
       return this.ascii(JSON.stringify(value))
     }
@@ -93,21 +110,52 @@ class Writer {
     }
     if (typeof value === 'object') {
       const o = value as Record<string, unknown>
-      const keys = sortedKeys(o)
       this.byte(0x7b) // {
       let first = true
-      for (const k of keys) {
+      if (ownKeysInOrder(o)) {
+        // Most objects a record holds were built with their keys in order (a fact's metadata is
+        // copied so, by canonicalCopy): written in own-key order, with no array of keys to sort.
+        for (const k in o) {
+          if (!Object.hasOwn(o, k)) continue
+          const v = o[k]
+          if (v === undefined) continue
+          if (!first) this.byte(0x2c)
+          first = false
+          this.member(k, v)
+        }
+        return this.byte(0x7d) // }
+      }
+      for (const k of sortedKeys(o)) {
         const v = o[k]
         if (v === undefined) continue
         if (!first) this.byte(0x2c)
         first = false
-        this.string(k)
-        this.byte(0x3a) // :
-        this.write(v)
+        this.member(k, v)
       }
       return this.byte(0x7d) // }
     }
     throw invalidArgument('value', `${typeof value} has no canonical JSON form`)
+  }
+
+  member(k: string, v: unknown): void {
+    this.string(k)
+    this.byte(0x3a) // :
+    this.write(v)
+  }
+
+  /** A safe integer's decimal digits, as JSON.stringify writes it (-0 as 0). */
+  integer(value: number): void {
+    if (value < 0) this.byte(0x2d) // -
+    let v = Math.abs(value)
+    let digits = 1
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++
+    this.room(digits)
+    const buf = this.buf
+    for (let i = this.pos + digits - 1; i >= this.pos; i--) {
+      buf[i] = 0x30 + (v % 10)
+      v = Math.floor(v / 10)
+    }
+    this.pos += digits
   }
 
   ascii(text: string): void {

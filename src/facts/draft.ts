@@ -60,6 +60,28 @@ export async function draftsOf(h: FactHost, checked: readonly Checked[]): Promis
   return signed.map((x, i) => stampDraft(h, x, vectors[i] ?? null))
 }
 
+/**
+ * One write's draft, as `draftsOf` makes it; without a promise when nothing needs awaiting (no
+ * signer, no embedder: most writes), so its stamp is taken right where the caller queues it.
+ */
+export function draftOf(h: FactHost, c: Checked): Draft | Promise<Draft> {
+  if (h.embedder || signerOf(h, c) !== null) return draftsOf(h, [c]).then((d) => d[0]!)
+  return stampDraft(h, signed(c, contentFactId(c.text, c.tenant), null, null), null)
+}
+
+/** Who signs a checked write: its own key, else the store's identity where provenance is on; null for none. */
+function signerOf(h: FactHost, c: Checked): Uint8Array | Identity | null {
+  return c.key ?? (h.caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? h.identity : null)
+}
+
+/** A checked write with its id and signature. Spelled out rather than spread: one shape for every write (a join signs 100k). */
+function signed(c: Checked, factIdBytes: Uint8Array, signature: string | null, k: { publicKey: string; did: string } | null): Signed {
+  return {
+    text: c.text, tenant: c.tenant, metadata: c.metadata, validFromInput: c.validFromInput, key: c.key, supersedes: c.supersedes,
+    factIdBytes, signature, publicKey: k ? k.publicKey : null, signerDid: k ? k.did : null,
+  }
+}
+
 export function checkWrite(h: FactHost, content: unknown, options: WriteOptions, supersedes: string | null): Checked {
   const text = assertContent(content)
   const tenant = normalizeTenant(options.tenantId)
@@ -77,31 +99,24 @@ export function checkWrite(h: FactHost, content: unknown, options: WriteOptions,
 
 /** Content ids and signatures of checked writes (signatures all at once: WebCrypto runs them side by side). */
 export async function signWrites(h: FactHost, checked: readonly Checked[]): Promise<Signed[]> {
-  const identity = h.caps.has(Capability.CRYPTOGRAPHIC_PROVENANCE) ? h.identity : null
   // A signer's public key and did, once per batch (the did is a base58 encoding).
   const who = async (signer: Uint8Array | Identity): Promise<{ publicKey: string; did: string }> => {
     const pub = isIdentity(signer) ? signer.publicKey : await publicKeyFromSeed(signer)
     return { publicKey: toHex(pub), did: didFromPublicKey(pub) }
   }
   const ids = checked.map((c) => contentFactId(c.text, c.tenant))
-  const signerOf = (c: Checked): Uint8Array | Identity | null => c.key ?? identity
   const sigs = await Promise.all(checked.map((c, i) => {
-    const signer = signerOf(c)
+    const signer = signerOf(h, c)
     return signer === null ? null : isIdentity(signer) ? signer.sign(ids[i]!) : sign(ids[i]!, signer)
   }))
   const keys = new Map<Uint8Array | Identity, { publicKey: string; did: string }>()
   for (const c of checked) {
-    const signer = signerOf(c)
+    const signer = signerOf(h, c)
     if (signer !== null && !keys.has(signer)) keys.set(signer, await who(signer))
   }
   return checked.map((c, i) => {
     const s = sigs[i]
-    const k = s ? keys.get(signerOf(c)!)! : null
-    // Spelled out rather than spread: one shape for every write of a batch (a join signs 100k).
-    return {
-      text: c.text, tenant: c.tenant, metadata: c.metadata, validFromInput: c.validFromInput, key: c.key, supersedes: c.supersedes,
-      factIdBytes: ids[i]!, signature: s ? toHex(s) : null, publicKey: k ? k.publicKey : null, signerDid: k ? k.did : null,
-    }
+    return signed(c, ids[i]!, s ? toHex(s) : null, s ? keys.get(signerOf(h, c)!)! : null)
   })
 }
 

@@ -3,13 +3,13 @@ import type { Identity } from '../core/identity.js'
 import { parseTime } from '../core/time.js'
 import { LogAttachment } from '../records/attach.js'
 import { MetaRows } from '../records/meta-rows.js'
-import { logFor, type RecordLog } from '../records/log.js'
+import { logFor, type ItemForms, type RecordLog } from '../records/log.js'
 import type { Deriver, Delivery, LogWriter } from '../records/types.js'
 import type { StoragePort } from '../storage/port.js'
 import type { StoredRecord } from '../storage/schema.js'
 import { Capability, resolveCapabilities } from './capabilities.js'
 import { applyMutation } from './commit.js'
-import { checkWrite, draftsOf, type Draft, type FactMutation } from './draft.js'
+import { checkWrite, draftOf, draftsOf, type Draft, type FactMutation } from './draft.js'
 import type { Embedder } from './embedder.js'
 import { assertBudget, assertQuery, assertTopK, normalizeTenant } from './input.js'
 import { verifyProvenance } from './provenance.js'
@@ -28,6 +28,12 @@ import type {
 import { compareVersions, normalizeKey } from './version.js'
 
 export type { Draft, FactMutation } from './draft.js'
+
+/** A fact write as an item of the store's one named write (`RecordLog.submitItem`): alone a put, joined a putMany. */
+const PUT_FORMS: ItemForms = {
+  one: (draft) => ({ type: 'put', draft: draft as Draft }) satisfies FactMutation,
+  many: (drafts) => ({ type: 'putMany', drafts: drafts as Draft[] }) satisfies FactMutation,
+}
 
 /** `conflicts()` lists at most this many pairs by default, and never more than MAX_CONFLICTS (a slot of k objects holds k²/2). */
 const DEFAULT_CONFLICTS = 10_000
@@ -231,19 +237,20 @@ export class GmpFactStore implements FactStore, FactLookup {
 
   // ---- writes --------------------------------------------------------------------------------
 
-  /** One write's draft: checked, signed, embedded and stamped. */
-  async #prepare(content: unknown, options: WriteOptions, supersedes: string | null): Promise<Draft> {
-    return (await draftsOf(this.#host, [checkWrite(this.#host, content, options, supersedes)]))[0]!
+  /**
+   * One write, checked, signed, embedded and stamped, into this tick's batch. Writes one after
+   * another in a tick join one run of the batch (`RecordLog.submitItem`). A draft that needs no
+   * await (unsigned, no embedder) is queued in the same step as its stamp is taken.
+   */
+  async #put(content: unknown, options: WriteOptions, supersedes: string | null): Promise<FactRef> {
+    await this.#register()
+    const prepared = draftOf(this.#host, checkWrite(this.#host, content, options, supersedes))
+    const draft = prepared instanceof Promise ? await prepared : prepared
+    return this.#log.submitItem('facts.mutate', draft, PUT_FORMS) as Promise<FactRef>
   }
 
   write(content: string, options: WriteOptions = {}): Promise<FactRef> {
-    return this.#log.track(
-      async () => {
-        await this.#register()
-        const draft = await this.#prepare(content, options, null)
-        return this.#submit({ type: 'put', draft }) as Promise<FactRef>
-      },
-    )
+    return this.#log.track(() => this.#put(content, options, null))
   }
 
   async assert(fact: AssertInput): Promise<FactRef> {
@@ -271,10 +278,8 @@ export class GmpFactStore implements FactStore, FactLookup {
     return this.#log.track(
       async () => {
         if (!this.#caps.has(Capability.SUPERSESSION_CHAIN)) throw capabilityNotSupported(Capability.SUPERSESSION_CHAIN, 'supersede')
-        await this.#register()
         // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
-        const draft = await this.#prepare(content, options, typeof oldRef === 'string' ? oldRef : null)
-        return this.#submit({ type: 'put', draft }) as Promise<FactRef>
+        return this.#put(content, options, typeof oldRef === 'string' ? oldRef : null)
       },
     )
   }

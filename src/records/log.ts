@@ -3,7 +3,7 @@ import { ErrorCode, MemweaveError } from '../core/errors.js'
 import type { Identity } from '../core/identity.js'
 import { recordId } from '../core/ids.js'
 import { signRecord } from '../core/signed-record.js'
-import { WriteBatcher, type BatchOp } from '../storage/batcher.js'
+import { WriteBatcher, type BatchOp, type Joinable } from '../storage/batcher.js'
 import type { ReadTx, StoragePort, WriteTx } from '../storage/port.js'
 import type { LogRow, StoredRecord } from '../storage/schema.js'
 import type { PoolGate, PoolWriteGrant } from './pool-gate.js'
@@ -49,6 +49,12 @@ const CONFIRMED_MS = 1000
 
 type Named = (w: LogWriter, args: never) => Promise<unknown>
 
+/** A named write's args for one item and for several (`RecordLog.submitItem`). */
+export interface ItemForms {
+  one(item: unknown): unknown
+  many(items: readonly unknown[]): unknown
+}
+
 /**
  * The one engine under a Memory's protocol modules (DESIGN.md "Records", "Runtime"). It owns:
  * - catch-up: other handles on the same storage (tabs, workers, processes) append to the shared
@@ -74,6 +80,10 @@ export class RecordLog {
   readonly #batcher: WriteBatcher<BatchWriter>
   readonly #mutations = new Set<Promise<unknown>>()
   readonly #named = new Map<string, Named>()
+  /** The joinable form of each named write submitted by items (`submitItem`), made once per name. */
+  readonly #joins = new Map<string, Joinable<BatchWriter, unknown>>()
+  /** `#open()` has succeeded: writes queue without awaiting it. */
+  #opened = false
   #gate: PoolGate | null = null
   #forwarder: Forwarder | null = null
   /** Loads the module that defines a named write the leader does not know yet (a lazily loaded module). */
@@ -231,6 +241,7 @@ export class RecordLog {
         this.#calm = 0
         this.#patience = Math.max(this.#patience, PATIENCE_MIN)
       })
+      this.#opened = true
     }).catch((err: unknown) => {
       // Opened again by the next call: a storage error at open is not the handle's end (issue 30).
       this.#opening = undefined
@@ -340,6 +351,9 @@ export class RecordLog {
    * transaction (`w.tx`, `w.append`, `w.remove`). A throw fails the whole batch: check first, return an outcome.
    */
   write<R>(run: (w: LogWriter) => Promise<R> | R): Promise<R> {
+    // Opened already (every write after the first): queued in this call. Writes of one tick then
+    // reach the batch in the order they reached the log, whichever module or path they took.
+    if (this.#opened && !this.#closed) return this.#track(this.#batcher.enqueue(async (w) => run(w)))
     return this.#track(
       (async () => {
         await this.#open()
@@ -480,10 +494,34 @@ export class RecordLog {
     this.#named.set(name, apply as Named)
   }
 
-  /** Runs a named write here, or forwards it when another handle commits for this one. */
-  async submit(name: string, args: unknown): Promise<unknown> {
+  /**
+   * `submit` for a named write that takes many items at once: its args for items are
+   * `forms.many(items)`, and its result one result per item, in order. Items submitted one after
+   * another in a tick, nothing queued between them, run as one call of it in the batch (a burst of
+   * a thousand fact writes is one run and one delivery to the derived state, not a thousand:
+   * issue 31, fifth round), and each resolves with its own result once the batch committed. Where
+   * another handle commits for this one, each item is forwarded alone as `forms.one(item)`.
+   */
+  submitItem(name: string, item: unknown, forms: ItemForms): Promise<unknown> {
     const apply = this.#named.get(name)
-    if (!apply) throw new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`)
+    if (!apply) return Promise.reject(new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`))
+    if (this.#forwarder) return this.submit(name, forms.one(item))
+    let join = this.#joins.get(name)
+    if (!join) {
+      // The write as defined when the op runs (a module defined again on this log replaces it, as for `submit`'s next call).
+      const runAll = async (w: BatchWriter, items: readonly unknown[]): Promise<readonly unknown[]> => (await this.#named.get(name)!(w, forms.many(items) as never)) as readonly unknown[]
+      this.#joins.set(name, (join = { runAll }))
+    }
+    const joined = join
+    // Queued in this call once opened, as `write` queues.
+    if (this.#opened && !this.#closed) return this.#track(this.#batcher.enqueueItem(joined, item))
+    return this.#track(this.#open().then(() => this.#batcher.enqueueItem(joined, item)))
+  }
+
+  /** Runs a named write here (queued in this call, as `write` queues), or forwards it when another handle commits for this one. */
+  submit(name: string, args: unknown): Promise<unknown> {
+    const apply = this.#named.get(name)
+    if (!apply) return Promise.reject(new MemweaveError(ErrorCode.INTERNAL, `no write named "${name}" is defined`))
     const forwarder = this.#forwarder
     if (!forwarder) return this.write((w) => apply(w, args as never))
     return this.#track(

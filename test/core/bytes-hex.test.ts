@@ -17,4 +17,11 @@ test('toHex gives the lowercase hex of the generic coder for any bytes, long one
   // The scratch buffer is reused: a short call after a long one gives only its own digits.
   toHex(new Uint8Array(1024).fill(0xee))
   expect(toHex(Uint8Array.of(0x12))).toBe('12')
+  // The lengths of ids, keys and signatures reuse their char codes: each call still gives its own digits.
+  for (const n of [16, 32, 64]) {
+    const a = Uint8Array.from({ length: n }, (_, i) => i * 7)
+    const b = Uint8Array.from({ length: n }, (_, i) => 255 - i)
+    const [x, y] = [toHex(a), toHex(b)]
+    expect([x, y]).toEqual([hex.encode(a), hex.encode(b)])
+  }
 })

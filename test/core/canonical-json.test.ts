@@ -81,3 +81,23 @@ test('canonicalCopy is JSON.parse(canonicalJson(value)) for any hole-free JSON-l
   cyclic['self'] = cyclic
   expect(() => canonicalCopy(cyclic)).toThrow(RangeError)
 })
+
+// Issue 31 (fifth round): the writer takes an object whose own keys come in order without sorting
+// them (for-in), and writes integers digit by digit; both must give the reference's text.
+test('objects built with their keys in order, inherited keys, and integers up to the safe limit give the reference text', () => {
+  const sortedObject = fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('a', 'b', '10', '2', 'é', 'Z')), fc.oneof(fc.maxSafeInteger(), fc.string(), fc.constant(undefined), fc.double({ noNaN: true, noDefaultInfinity: true })))
+    .map((o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))))
+  fc.assert(
+    fc.property(fc.array(sortedObject, { maxLength: 3 }), fc.maxSafeInteger(), (objects, n) => {
+      const value = { list: objects, n, neg: -n, nested: objects[0] ?? {} }
+      expect(canonicalJson(value)).toBe(reference(value))
+    }),
+    { numRuns: 2000, seed: 20261128 },
+  )
+  // An enumerable key on the prototype is not the object's own: neither Object.keys nor the writer lists it.
+  const inherited = Object.create({ zz: 1, a: 2 }) as Record<string, unknown>
+  inherited['b'] = 1
+  inherited['c'] = 2
+  expect(canonicalJson(inherited)).toBe('{"b":1,"c":2}')
+  expect(canonicalJson([Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1700000000000000, 0, -0, 10, 9.5])).toBe(JSON.stringify([Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1700000000000000, 0, 0, 10, 9.5]))
+})
