@@ -82,3 +82,69 @@ test('a bad input anywhere in a batch stores none of it, with the code write() g
   expect(await store.writeMany([])).toEqual([])
   await store.close()
 })
+
+/**
+ * `prepareMany` is `writeMany` cut in two (issue 31, fifth round: the pools' fact view signs one
+ * chunk while the store commits the one before): checked and signed when prepared, stamped and
+ * stored when committed, so what is stored, and in which order, follows the commits.
+ */
+test('prepareMany then commit stores what writeMany stores, in the order of the commits', async () => {
+  const identity = await createIdentity({ seed: new Uint8Array(32).fill(4) })
+  const viaMany = new GmpFactStore(memoryStorage(), { identity })
+  const viaPrepared = new GmpFactStore(memoryStorage(), { identity })
+  const base = await viaMany.write('base', { metadata: { subject: 's', predicate: 'p', object: 0 } })
+  const basePrepared = await viaPrepared.write('base', { metadata: { subject: 's', predicate: 'p', object: 0 } })
+  const first = (sup: FactRef): FactWrite[] => [
+    { content: 'one', options: { metadata: { subject: 'a', predicate: 'p', object: 1 } } },
+    { content: 'base', options: { metadata: { subject: 's', predicate: 'p', object: 0 } } },
+    { content: 'two', options: { metadata: { subject: 'b', predicate: 'p', object: 2 }, tenantId: 'acme' } },
+    { content: 'base again', supersedes: sup },
+  ]
+  const second: FactWrite[] = [{ content: 'three', options: { validFrom: '2026-01-02T03:04:05Z' } }, { content: 'one' }]
+  const manyRefs = [...(await viaMany.writeMany(first(base))), ...(await viaMany.writeMany(second))]
+  // Both prepared before either commits; the first commits first.
+  const p1 = await viaPrepared.prepareMany(first(basePrepared))
+  const p2 = await viaPrepared.prepareMany(second)
+  expect([p1.size, p2.size]).toEqual([4, 2])
+  // Nothing is stored by preparing.
+  expect(await viaPrepared.audit()).toHaveLength(1)
+  const preparedRefs = [...(await p1.commit()), ...(await p2.commit())]
+  const a = await viaMany.audit()
+  const b = await viaPrepared.audit()
+  expect(shape(b)).toEqual(shape(a))
+  const at = (all: readonly Fact[], refs: readonly FactRef[]) => refs.map((r) => all.findIndex((f) => f.ref === r))
+  expect(at(b, preparedRefs)).toEqual(at(a, manyRefs))
+  for (const f of b) expect(await viaPrepared.verifyProvenance(f, f.factId)).toBe(true)
+
+  // Committed the other way round, the second batch's versions come first: the clock ticks at commit.
+  const store = new GmpFactStore(memoryStorage(), { identity })
+  const early = await store.prepareMany([{ content: 'prepared first' }])
+  const late = await store.prepareMany([{ content: 'prepared second' }])
+  const [lateRef] = await late.commit()
+  const [earlyRef] = await early.commit()
+  const all = await store.audit()
+  const seq = (ref: FactRef | undefined) => all.find((f) => f.ref === ref)!.sequence
+  // Sequences are clock stamps, which sort as strings.
+  expect(seq(lateRef) < seq(earlyRef)).toBe(true)
+  await viaMany.close()
+  await viaPrepared.close()
+  await store.close()
+})
+
+test('prepareMany refuses bad input as writeMany does, and a second commit writes nothing again', async () => {
+  const store = new GmpFactStore(memoryStorage())
+  await store.write('kept')
+  const before = await store.audit()
+  for (const bad of [{ content: 42 }, { content: 'x', options: { metadata: { importance: Number.NaN } } }, { content: 'x', options: { validFrom: 'yesterday' } }] as unknown as FactWrite[]) {
+    const err = await store.prepareMany([{ content: 'fine one' }, bad]).catch((e: unknown) => e)
+    expect(isMemweaveError(err) && err.code).toBe('INVALID_ARGUMENT')
+  }
+  expect(await store.audit()).toEqual(before)
+  const prepared = await store.prepareMany([{ content: 'once' }])
+  await prepared.commit()
+  const err = await prepared.commit().catch((e: unknown) => e)
+  expect(isMemweaveError(err) && err.code).toBe('INVALID_ARGUMENT')
+  expect((await store.audit()).map((f) => f.content).sort()).toEqual(['kept', 'once'])
+  expect(await (await store.prepareMany([])).commit()).toEqual([])
+  await store.close()
+})
