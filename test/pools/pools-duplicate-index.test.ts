@@ -135,3 +135,30 @@ test("a device's first forget after joining a pool reads what the forget changed
   expect((await d.bob.mem.facts.audit()).filter((f) => f.metadata['pool'] === pool && f.supersededBy === null)).toHaveLength(N - 1)
   expect(calls).toBeLessThan(N / 2)
 }, 120_000)
+
+test("a device's subscribers hear a forget it judged before its pass compacts the log (the state still syncing)", async () => {
+  restore = seedCrypto(32)
+  const d = await devices(['alice', 'bob'] as const, { clock: clock() })
+  open.push(d.alice.mem, d.bob.mem)
+  const net = network()
+  const pool = (await d.alice.mem.pools.create({ name: 'household' })).id
+  await d.alice.mem.pools.share(pool, d.bob.id.did, { write: true })
+  const secret = await d.alice.mem.pools.write(pool, fact('spare key', 'is_under', 'the blue flowerpot'))
+  await d.alice.mem.pools.write(pool, fact('Aria', 'lives_in', 'Rome'))
+  for (const x of [d.alice, d.bob]) await x.mem.sync.attach(pool, net.provider(x.name))
+  await settle(net, [d.alice.mem, d.bob.mem])
+  // Bob's status as told, and whether his log rows still held the forgotten text then.
+  const told: Array<{ state: string; records: number; incoming: number; inLog: boolean }> = []
+  const rows = (): string => JSON.stringify(d.bob.storage.dump()['syncUpdates'] ?? [], (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v))
+  const stop = await d.bob.mem.sync.subscribe((s) => {
+    const p = s.pools[0]!
+    told.push({ state: s.state, records: p.records, incoming: p.pending.incoming, inLog: rows().includes('the blue flowerpot') })
+  })
+  await d.alice.mem.pools.forget(secret.id)
+  await settle(net, [d.alice.mem, d.bob.mem])
+  stop()
+  expect(rows()).not.toContain('the blue flowerpot')
+  // Told once the forget was judged (nothing incoming) while the log still held it: the pass had not compacted yet.
+  expect(told.some((t) => t.state === 'syncing' && t.incoming === 0 && t.inLog)).toBe(true)
+  expect(told.at(-1)!.state).toBe('synced')
+}, 120_000)
