@@ -7,6 +7,31 @@ import type { PoolConflict, PoolConflictGroup } from './types.js'
 
 type Buckets = Map<string, Set<string>>
 
+/**
+ * Ids by duplicate key: nearly every key has one memory, held as its id alone (a Set per memory was
+ * most of what building this bucket allocated at 100k memories); a key with more holds them in a Set.
+ */
+type OneOrMore = Map<string, string | Set<string>>
+
+function addOne(map: OneOrMore, key: string, id: string): void {
+  const was = map.get(key)
+  if (was === undefined) map.set(key, id)
+  else if (typeof was === 'string') {
+    if (was !== id) map.set(key, new Set([was, id]))
+  } else was.add(id)
+}
+
+function deleteOne(map: OneOrMore, key: string, id: string): void {
+  const was = map.get(key)
+  if (was === id) map.delete(key)
+  else if (typeof was === 'object' && was.delete(id) && was.size === 0) map.delete(key)
+}
+
+function idsOf(map: OneOrMore, key: string): Iterable<string> {
+  const ids = map.get(key)
+  return ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids
+}
+
 const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.payload.subject)}\u001f${norm(m.payload.predicate)}`
 
 /** The current memories of one slot holding one value (equal texts: similarity 1, never a contradiction). */
@@ -39,7 +64,10 @@ const MAX_COMPARISONS = 1_000_000
  * (deduplication), type + subject + predicate (near-duplicates for autoMerge), slot (contradictions)
  * and direct predecessor (competing updates). Built on first use, then kept as memories enter and
  * leave the current set, so that neither a write's duplicate check nor a conflict listing reads the
- * whole pool.
+ * whole pool. The duplicate keys are built apart from the rest, and may be built ahead
+ * (`buildDuplicates`): the fact view looks memories up by them when a forget takes a fact away, and
+ * a device that only reads a pool built the whole index in its first forget (4 s at 100k memories,
+ * issue 31); the rest (topics, slots, predecessors) is for writes and conflict listings.
  *
  * Conflicts are kept as groups, never as pairs: a slot is its memories by value, a predecessor its
  * current successors, and what a write changes is one entry of each (issue 26: a member's 2,000
@@ -51,8 +79,10 @@ const MAX_COMPARISONS = 1_000_000
 export class CurrentIndex {
   readonly #s: Structure
   #current: ReadonlyMap<string, LiveMemory>
+  /** Whether the duplicate keys are kept (`#byDuplicate`), and the rest (topics, slots, predecessors). */
+  #dupsBuilt = false
   #built = false
-  readonly #byDuplicate: Buckets = new Map()
+  readonly #byDuplicate: OneOrMore = new Map()
   readonly #byTopic: Buckets = new Map()
   readonly #slots = new Map<string, Slot>()
   readonly #byPredecessor: Buckets = new Map()
@@ -75,7 +105,17 @@ export class CurrentIndex {
 
   /** `m` became current (the view's map already holds it). */
   enter(m: LiveMemory): void {
+    if (this.#dupsBuilt) this.#addDuplicate(m)
     if (this.#built) this.#add(m)
+  }
+
+  /**
+   * Builds the duplicate keys now if not yet built (once per index; then kept as memories enter and
+   * leave). The fact view calls it when it reads the whole pool anyway (a join's view, a pool derived
+   * again), so that the first forget it brings in line does not build them (issue 31).
+   */
+  buildDuplicates(): void {
+    this.#ensureDuplicates()
   }
 
   /**
@@ -88,24 +128,22 @@ export class CurrentIndex {
     for (const [id, m] of was) {
       if (next.get(id) === m) continue
       changed(id)
-      if (this.#built) this.leave(m)
+      this.leave(m)
     }
     this.#current = next
     for (const [id, m] of next) {
       if (was.get(id) === m) continue
       changed(id)
-      if (this.#built) this.#add(m)
+      this.enter(m)
     }
   }
 
   /** `m` stopped being current. */
   leave(m: LiveMemory): void {
-    if (!this.#built) return
     const p = m.payload
-    if (!p.ephemeral) {
-      deleteFrom(this.#byDuplicate, duplicateKey(p), m.id)
-      deleteFrom(this.#byTopic, topicKey(m), m.id)
-    }
+    if (this.#dupsBuilt && !p.ephemeral) deleteOne(this.#byDuplicate, duplicateKey(p), m.id)
+    if (!this.#built) return
+    if (!p.ephemeral) deleteFrom(this.#byTopic, topicKey(m), m.id)
     const key = slotKey(p)
     const slot = this.#slots.get(key)!
     const value = text(p.object)
@@ -137,12 +175,12 @@ export class CurrentIndex {
 
   /** The current, non-EPHEMERAL memory with this duplicate key (the earliest record when concurrent writes made two). */
   duplicate(key: string): LiveMemory | undefined {
-    return this.#earliest(this.#ensure().#byDuplicate.get(key))
+    return this.#earliest(idsOf(this.#ensureDuplicates().#byDuplicate, key))
   }
 
   /** Every current, non-EPHEMERAL memory with this duplicate key (usually one; concurrent writes can make more). */
   duplicates(key: string): LiveMemory[] {
-    return [...(this.#ensure().#byDuplicate.get(key) ?? [])].map((id) => this.#current.get(id)!)
+    return [...idsOf(this.#ensureDuplicates().#byDuplicate, key)].map((id) => this.#current.get(id)!)
   }
 
   /** Current, non-EPHEMERAL memories other than `m` that are near-duplicates of it (similarity.ts). */
@@ -341,15 +379,16 @@ export class CurrentIndex {
     this.#pairs = null
   }
 
-  #earliest(ids: Set<string> | undefined): LiveMemory | undefined {
+  #earliest(ids: Iterable<string>): LiveMemory | undefined {
     let best: LiveMemory | undefined
-    for (const id of ids ?? []) {
+    for (const id of ids) {
       const m = this.#current.get(id)!
       if (!best || compareRecords(m.record, best.record) < 0) best = m
     }
     return best
   }
 
+  /** The topics, slots and predecessors, built on first use. */
   #ensure(): this {
     if (!this.#built) {
       this.#built = true
@@ -358,12 +397,22 @@ export class CurrentIndex {
     return this
   }
 
+  /** The duplicate keys, built on first use (or ahead, `buildDuplicates`). */
+  #ensureDuplicates(): this {
+    if (!this.#dupsBuilt) {
+      this.#dupsBuilt = true
+      for (const m of this.#current.values()) this.#addDuplicate(m)
+    }
+    return this
+  }
+
+  #addDuplicate(m: LiveMemory): void {
+    if (!m.payload.ephemeral) addOne(this.#byDuplicate, duplicateKey(m.payload), m.id)
+  }
+
   #add(m: LiveMemory): void {
     const p = m.payload
-    if (!p.ephemeral) {
-      setOf(this.#byDuplicate, duplicateKey(p)).add(m.id)
-      setOf(this.#byTopic, topicKey(m)).add(m.id)
-    }
+    if (!p.ephemeral) setOf(this.#byTopic, topicKey(m)).add(m.id)
     const key = slotKey(p)
     let slot = this.#slots.get(key)
     if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, unchecked: new Set(), forced: false, sorted: null }))

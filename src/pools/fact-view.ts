@@ -281,6 +281,9 @@ export class FactView {
     // (One view, or views built one after another over one structure, share a lineage; null: too many changed, read everything.)
     const scope = seen?.lineage === view.lineage && rebuilt !== null ? touched(view, rebuilt.size === 0 ? dirty : new Set([...dirty, ...rebuilt])) : null
     const fresh = this.#newlyCurrent(view, dirty, scope)
+    // Reading the whole pool (a join's view, a pool derived again): the index step 5 looks up is
+    // built now, with the O(pool) work it costs, rather than in the first forget (issue 31).
+    if (scope === null) view.index.buildDuplicates()
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): readonly FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.

@@ -220,7 +220,14 @@ export class SyncLoop implements PassHost {
     }
     for (const ps of pools) {
       try {
-        if (ps.wantMaterialize) await this.#materializeStep(ps)
+        if (ps.wantMaterialize) {
+          await this.#materializeStep(ps)
+          // What the pass judged is in the API now (stored, in `mem.pools`, and in the fact view
+          // when waited for): subscribers hear it before the log is written and compacted, not
+          // after (a forget's compaction is that pass's last step; issue 31). The state stays
+          // `syncing` until the pass ends.
+          this.feed.notify()
+        }
         await ps.log.flush()
         await this.#compact(ps)
       } catch (err) {
