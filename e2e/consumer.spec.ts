@@ -44,8 +44,9 @@ const BUDGET = {
   // 27's claim frame (src/conflict/claim-frame.ts, +2.4 kB gz: 121.1 kB in test/package/bundle-size.test.ts);
   // then from 125_500 by issue 30's worker surfaces and file splits (125,468 bytes measured); then
   // from 127_000 by issue 31's third round and issue 27's seventh (128,100 bytes in bundle-size.test.ts);
-  // then from 130_000 by issue 31's fourth round and issue 27's eighth (132,400 bytes there).
-  factsWorkerGz: 135_000,
+  // then from 130_000 by issue 31's fourth round and issue 27's eighth (132,400 bytes there); then
+  // from 135_000 by issue 31's fifth round and issue 27's ninth (135,610 bytes there).
+  factsWorkerGz: 138_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
