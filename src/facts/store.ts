@@ -9,7 +9,7 @@ import type { StoragePort } from '../storage/port.js'
 import type { StoredRecord } from '../storage/schema.js'
 import { Capability, resolveCapabilities } from './capabilities.js'
 import { applyMutation } from './commit.js'
-import { checkWrite, draftOf, draftsOf, signWrites, stampDraft, type Draft, type FactMutation } from './draft.js'
+import { checkWrite, draftOf, draftsOf, type Draft, type FactMutation } from './draft.js'
 import type { Embedder } from './embedder.js'
 import { assertBudget, assertQuery, assertTopK, normalizeTenant } from './input.js'
 import { verifyProvenance } from './provenance.js'
@@ -23,7 +23,7 @@ import { FreeTextConflicts } from './free-text-conflicts.js'
 import type { JudgeStage } from '../conflict-judge/stage.js'
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../conflict/threshold.js'
 import type {
-  AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, FactMemory, PreparedWrites, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
+  AssertInput, ConflictsOptions, FactConflict, FactEntry, FactLookup, FactRef, FactWrite, FactStore, FactStoreOptions, FactMemory, RankParams, RetrieveOptions, StorePolicy, WriteOptions,
 } from './types.js'
 import { compareVersions, normalizeKey } from './version.js'
 
@@ -309,34 +309,6 @@ export class GmpFactStore implements FactStore, FactLookup {
       // A non-string ref cannot be one of ours: GMP §3.1 makes that a fresh write.
       const drafts = await draftsOf(this.#host, writes.map((x) => checkWrite(this.#host, x.content, x.options ?? {}, typeof x.supersedes === 'string' ? x.supersedes : null)))
       return this.#submit({ type: 'putMany', drafts }) as Promise<FactRef[]>
-    })
-  }
-
-  /**
-   * @internal See `FactLookup.prepareMany`: `writeMany` cut where it awaits. The checks, content
-   * ids, signatures and vectors are made now; the clock ticks and the mutation is queued only in
-   * `commit`, so sequence order stays commit order whatever was prepared meanwhile.
-   */
-  prepareMany(writes: readonly FactWrite[]): Promise<PreparedWrites> {
-    return this.#log.track(async () => {
-      if (!Array.isArray(writes)) throw invalidArgument('writes', 'must be an array')
-      if (writes.some((x) => x?.supersedes != null) && !this.#caps.has(Capability.SUPERSESSION_CHAIN)) {
-        throw capabilityNotSupported(Capability.SUPERSESSION_CHAIN, 'supersede')
-      }
-      await this.#register()
-      const h = this.#host
-      const signed = await signWrites(h, writes.map((x) => checkWrite(h, x.content, x.options ?? {}, typeof x.supersedes === 'string' ? x.supersedes : null)))
-      const vectors = h.embedder && signed.length ? await h.embedder.embed(signed.map((x) => x.text)) : []
-      let committed = false
-      return {
-        size: signed.length,
-        commit: () => this.#log.track(async () => {
-          if (committed) throw invalidArgument('commit', 'was called already: prepared writes are committed once')
-          committed = true
-          if (signed.length === 0) return []
-          return this.#submit({ type: 'putMany', drafts: signed.map((x, i) => stampDraft(h, x, vectors[i] ?? null)) }) as Promise<FactRef[]>
-        }),
-      }
     })
   }
 

@@ -205,14 +205,6 @@ export interface FactLookup {
    * @throws MemweaveError as `write` and `supersede` do.
    */
   writeMany(writes: readonly FactWrite[]): Promise<FactRef[]>
-  /**
-   * `writeMany` in two steps: the writes are checked, hashed and signed now, and stamped and
-   * committed by `commit`, with the results `writeMany` would give at that moment (the store's
-   * state is read then, not now). A caller writing many chunks prepares the next while one
-   * commits: WebCrypto signs off the main thread meanwhile (the pools' fact view after a join).
-   * @throws MemweaveError as `writeMany` does for bad input, here; for storage, from `commit`.
-   */
-  prepareMany(writes: readonly FactWrite[]): Promise<PreparedWrites>
   /** What `versionsWhere` would say of one version, by ref; null when there is none. */
   entry(ref: string): Promise<FactEntry | null>
   /**
@@ -221,17 +213,6 @@ export interface FactLookup {
    * Writes and this interface's own methods do not wait.
    */
   hold(work: Promise<unknown>): void
-}
-
-/** Writes `FactLookup.prepareMany` checked and signed, waiting to be committed. */
-export interface PreparedWrites {
-  /** How many writes were prepared. */
-  readonly size: number
-  /**
-   * Stamps and commits them as one mutation: the refs in the writes' order, as `writeMany` gives.
-   * @throws MemweaveError INVALID_ARGUMENT when called a second time (nothing is written again).
-   */
-  commit(): Promise<FactRef[]>
 }
 
 /** One write of `FactLookup.writeMany`. */

@@ -1,6 +1,6 @@
 import { ErrorCode, isMemweaveError } from '../core/errors.js'
 import { Capability } from '../facts/capabilities.js'
-import type { FactEntry, FactLookup, FactRef, FactStore, FactWrite, PreparedWrites } from '../facts/types.js'
+import type { FactEntry, FactLookup, FactRef, FactStore, FactWrite } from '../facts/types.js'
 import { duplicateKeyOf } from './similarity.js'
 import type { LiveMemory, Structure } from './structure.js'
 import type { MemoryId } from './types.js'
@@ -150,58 +150,11 @@ export class FactView {
       await this.#writeIsolated(facts, pool, ids.slice(half), writes.slice(half), out)
       return
     }
-    this.#noteWritten(pool, ids, refs, out)
-  }
-
-  #noteWritten(pool: string, ids: readonly string[], refs: readonly FactRef[], out: Map<string, FactRef>): void {
     const refused = this.#refused.get(pool)
     ids.forEach((id, i) => {
       out.set(id, refs[i]!)
       refused?.delete(id)
     })
-  }
-
-  /**
-   * The writes of `chunks` (memory ids; `writesOf` builds a chunk's writes), one bulk write each,
-   * in order, each after a macrotask (other work is not held up for a whole view). Each chunk is
-   * prepared (checked, hashed, signed: `FactLookup.prepareMany`) while the one before it commits:
-   * WebCrypto signs off the main thread, which commits meanwhile instead of waiting for each
-   * chunk's signatures (docs/benchmarks.md, issue 31 fifth round). A chunk the fact store refuses
-   * (INVALID_ARGUMENT) is written again through `#writeIsolated`, which leaves out only the writes
-   * refused alone; any other failure is thrown, and a chunk prepared ahead is then never committed.
-   */
-  async #writeChunks(
-    facts: ViewedFactStore, pool: string, chunks: readonly (readonly string[])[], writesOf: (ids: readonly string[]) => FactWrite[], out: Map<string, FactRef>,
-  ): Promise<void> {
-    const prepare = (ids: readonly string[]): { ids: readonly string[]; writes: readonly FactWrite[]; prepared: Promise<PreparedWrites> } => {
-      const writes = writesOf(ids)
-      const prepared = facts.prepareMany(writes)
-      // Awaited in its turn; meanwhile a rejection is not an unhandled one.
-      prepared.catch(() => undefined)
-      return { ids, writes, prepared }
-    }
-    const refusal = (err: unknown): boolean => isMemweaveError(err) && err.code === ErrorCode.INVALID_ARGUMENT
-    let next = chunks.length > 0 ? prepare(chunks[0]!) : null
-    for (let i = 0; next !== null; i++) {
-      const chunk = next
-      let prepared: PreparedWrites | null = null
-      try {
-        prepared = await chunk.prepared
-      } catch (err) {
-        if (!refusal(err)) throw err
-      }
-      next = i + 1 < chunks.length ? prepare(chunks[i + 1]!) : null
-      if (i > 0) await new Promise<void>((ok) => setTimeout(ok, 0))
-      if (prepared !== null) {
-        try {
-          this.#noteWritten(pool, chunk.ids, await prepared.commit(), out)
-          continue
-        } catch (err) {
-          if (!refusal(err)) throw err
-        }
-      }
-      await this.#writeIsolated(facts, pool, chunk.ids, chunk.writes, out)
-    }
   }
 
   static isFactual(m: LiveMemory, s: Structure): boolean {
@@ -341,9 +294,11 @@ export class FactView {
     // A write the fact store refuses is left out and reported (`refused`), never failing the others.
     const writeViews = async (ids: readonly string[]): Promise<Map<string, FactRef>> => {
       const out = new Map<string, FactRef>()
-      const chunks: string[][] = []
-      for (let i = 0; i < ids.length; i += WRITE_CHUNK) chunks.push(ids.slice(i, i + WRITE_CHUNK))
-      await this.#writeChunks(facts, s.id, chunks, (chunk) => chunk.map((id) => viewOf(view.current.get(id)!)), out)
+      for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
+        if (i > 0) await new Promise<void>((ok) => setTimeout(ok, 0))
+        const chunk = ids.slice(i, i + WRITE_CHUNK)
+        await this.#writeIsolated(facts, s.id, chunk, chunk.map((id) => viewOf(view.current.get(id)!)), out)
+      }
       return out
     }
     const toWrite: string[] = []

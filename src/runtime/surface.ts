@@ -1,7 +1,7 @@
 /**
  * What may cross the page<->worker boundary: only the public API, as the public interfaces
  * declare it. The objects behind those interfaces carry more (`GmpFactStore.hold`, `entry`,
- * `writeMany`, `prepareMany`, `versionsWhere` are `@internal`, for the modules that build on facts), and a page
+ * `writeMany`, `versionsWhere` are `@internal`, for the modules that build on facts), and a page
  * must not reach them by naming them. As in comlink's protocol.ts, the boundary names what it
  * carries instead of refusing a few words: a name that is not listed is refused (remote-call.ts),
  * whatever the object in the worker has. The lists are in surfaces/, one file per module.

@@ -128,7 +128,7 @@ describe('a worker older than callMany', () => {
 })
 
 describe('a batch crosses the same allow-list as a single call', () => {
-  test.each(['hold', 'entry', 'writeMany', 'prepareMany', 'versionsWhere', 'constructor', '__proto__', 'close'])('callMany refuses facts.%s and stores nothing', async (method) => {
+  test.each(['hold', 'entry', 'writeMany', 'versionsWhere', 'constructor', '__proto__', 'close'])('callMany refuses facts.%s and stores nothing', async (method) => {
     const w = await wired()
     const { raw } = w.target<FactStore>(callTarget(w.modules.facts, FACTS_SURFACE))
     const outcomes = await raw.callMany([

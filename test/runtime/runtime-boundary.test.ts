@@ -21,7 +21,7 @@ const target = async (name: MemoryModule): Promise<CallTarget> => {
 afterAll(() => hosted?.close())
 
 describe('the page<->worker boundary lets only the public API cross', () => {
-  test.each(['hold', 'entry', 'writeMany', 'prepareMany', 'versionsWhere'])('facts.%s (@internal) is refused, naming the module and the method', async (method) => {
+  test.each(['hold', 'entry', 'writeMany', 'versionsWhere'])('facts.%s (@internal) is refused, naming the module and the method', async (method) => {
     const facts = await target('facts')
     await expect(facts.call(method, 'ref', 'value')).rejects.toMatchObject(refusal('facts', method))
   })

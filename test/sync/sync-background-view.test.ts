@@ -36,11 +36,10 @@ async function joinWithHeldView(backgroundFrom: number): Promise<{ bob: Device; 
   let release!: () => void
   const gate = new Promise<void>((ok) => (release = ok))
   const facts = bob.mem.facts as unknown as GmpFactStore
-  // The view's bulk writes are prepared (checked and signed) and then committed: held at the prepare.
-  const prepareMany = facts.prepareMany.bind(facts)
-  const spy = vi.spyOn(facts, 'prepareMany').mockImplementation(async (writes) => {
+  const writeMany = facts.writeMany.bind(facts)
+  const spy = vi.spyOn(facts, 'writeMany').mockImplementation(async (writes) => {
     await gate
-    return prepareMany(writes)
+    return writeMany(writes)
   })
   await bob.mem.sync.attach(pool, net.provider('bob'))
   for (let round = 0; round < 40 && (await bob.mem.sync.status()).state !== 'synced'; round++) {
