@@ -1,12 +1,9 @@
 import { PerformanceObserver } from 'node:perf_hooks'
 import { WebSocket } from 'ws'
-import { createIdentity, type Identity } from '../src/core/identity.js'
 import { createMemory, type Memory } from '../src/memory.js'
 import type { PoolId } from '../src/pools/types.js'
-import { createRelay } from '../src/relay/relay.js'
-import { createPoolToken } from '../src/sync/pool-token.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
-import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-fixtures.js'
+import { memoryInputs, poolOnRelay } from './sync-fixtures.js'
 
 /**
  * Per forget in a synced pool of N (the sync bench's sequence: join, fact view, 20 writes, one
@@ -18,7 +15,6 @@ import { memoryInputs, memoryRecords, serverClock, storeRecords } from './sync-f
  */
 const size = Number(process.argv[2] ?? 10_000)
 const count = Number(process.argv[3] ?? 10)
-const HOUR = 3_600_000
 
 const gcs: Array<{ start: number; ms: number; kind: number }> = []
 const gcObserver = new PerformanceObserver((list) => {
@@ -27,20 +23,7 @@ const gcObserver = new PerformanceObserver((list) => {
 gcObserver.observe({ entryTypes: ['gc'] })
 
 async function main(): Promise<void> {
-  const owner = await createIdentity({ seed: new Uint8Array(32).fill(21) })
-  const member = await createIdentity({ seed: new Uint8Array(32).fill(22) })
-  const relay = createRelay({ port: 0 })
-  const { url } = await relay.listen()
-  const storage = memoryStorage()
-  const a = await createMemory({ storage, identity: owner, sync: { WebSocketPolyfill: WebSocket } })
-  const pool = (await a.pools.create({ name: 'timeline' })).id
-  await a.pools.share(pool, member.did, { write: true })
-  const records = await memoryRecords(owner, pool, memoryInputs(size))
-  await storeRecords(storage, records)
-  const token = (sub: Identity): Promise<string> => createPoolToken(owner, { pool, sub: sub.did, write: true, expiresAt: Date.now() + HOUR })
-  await a.sync.connect(pool, { url, token: await token(owner) })
-  await until(a, pool, size)
-  while ((await serverClock(url, pool, { token: await token(owner) })) < size) await new Promise((r) => setTimeout(r, 300))
+  const { member, relay, url, a, pool, records, token } = await poolOnRelay(size, 'timeline', until)
   const b = await createMemory({ storage: memoryStorage(), identity: member, sync: { WebSocketPolyfill: WebSocket } })
   let t = performance.now()
   await b.sync.connect(pool, { url, token: await token(member) })

@@ -6,14 +6,18 @@ import { WebSocket, WebSocketServer } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
 import * as Y from 'yjs'
 import { HybridClock, encodeHlc } from '../src/core/clock.js'
-import type { Identity } from '../src/core/identity.js'
+import { createIdentity, type Identity } from '../src/core/identity.js'
+import { createMemory, type Memory } from '../src/memory.js'
 import { DEFAULT_POLICIES } from '../src/pools/input.js'
 import { buildPayload } from '../src/pools/payload-input.js'
 import { PoolKind, signRecord, type MemoryBody, type PoolRecord } from '../src/pools/records.js'
 import type { Structure } from '../src/pools/structure.js'
 import type { PoolId, WriteMemoryInput } from '../src/pools/types.js'
+import { createRelay, type Relay } from '../src/relay/relay.js'
+import { memoryStorage } from '../src/storage/memory-adapter.js'
 import type { StoragePort } from '../src/storage/port.js'
 import type { RecordValue } from '../src/sync/codec.js'
+import { createPoolToken } from '../src/sync/pool-token.js'
 import { factRows } from './fixtures.js'
 
 /**
@@ -180,4 +184,43 @@ export async function serverClock(url: string, room: string, params: Record<stri
 export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((x, y) => x - y)
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+}
+
+/** A pool of `size` memories written by device A and in step with a relay, and what a second device needs to join it. */
+export interface PoolOnRelay {
+  readonly owner: Identity
+  readonly member: Identity
+  readonly relay: Relay
+  readonly url: string
+  readonly a: Memory
+  readonly pool: PoolId
+  readonly records: readonly PoolRecord[]
+  /** A write token of the pool for `sub`, valid for an hour. */
+  readonly token: (sub: Identity) => Promise<string>
+}
+
+/**
+ * The profiling scripts' setup (bench/sync-profile.ts, bench/forget-timeline.ts): A (seeded
+ * identities, in-memory storage) holds a pool of `size` memories shared with a writing member,
+ * stored directly (as the sync bench's A), connected to a relay on a free port, and the relay has
+ * them all. `until` is the caller's own wait for a Memory to count `n` memories of the pool.
+ */
+export async function poolOnRelay(
+  size: number, name: string, until: (mem: Memory, pool: PoolId, n: number) => Promise<void>,
+): Promise<PoolOnRelay> {
+  const owner = await createIdentity({ seed: new Uint8Array(32).fill(21) })
+  const member = await createIdentity({ seed: new Uint8Array(32).fill(22) })
+  const relay = createRelay({ port: 0 })
+  const { url } = await relay.listen()
+  const storage = memoryStorage()
+  const a = await createMemory({ storage, identity: owner, sync: { WebSocketPolyfill: WebSocket } })
+  const pool = (await a.pools.create({ name })).id
+  await a.pools.share(pool, member.did, { write: true })
+  const records = await memoryRecords(owner, pool, memoryInputs(size))
+  await storeRecords(storage, records)
+  const token = (sub: Identity): Promise<string> => createPoolToken(owner, { pool, sub: sub.did, write: true, expiresAt: Date.now() + 3_600_000 })
+  await a.sync.connect(pool, { url, token: await token(owner) })
+  await until(a, pool, size)
+  while ((await serverClock(url, pool, { token: await token(owner) })) < size) await new Promise((r) => setTimeout(r, 300))
+  return { owner, member, relay, url, a, pool, records, token }
 }
