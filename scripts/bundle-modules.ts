@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, type Plugin } from 'vite'
+import { closure, holdsDetector, workerFromSource } from './worker-chunks.js'
 
 const REPO = join(import.meta.dirname, '..')
-const WORKER_SOURCE = join(REPO, 'worker', 'memory-worker.ts')
 
 interface Chunk {
   readonly file: string
@@ -43,14 +43,6 @@ function collect(into: Chunk[]): Plugin {
   }
 }
 
-/** The page build resolves the shipped worker; build it from its source, as the size test does. */
-const workerFromSource: Plugin = {
-  name: 'memweave:worker-from-source',
-  enforce: 'pre',
-  resolveId(id) {
-    return /[\\/]dist[\\/]worker[\\/]memory-worker\.js(\?.*)?$/.test(id) ? WORKER_SOURCE + (id.match(/\?.*$/)?.[0] ?? '') : null
-  },
-}
 
 /** A path from the repository (`src/...`), or `<package>/<file>` for a dependency. */
 function label(source: string): string {
@@ -96,18 +88,6 @@ function ranges(chunk: Chunk): Map<string, Array<[number, number]>> {
   return byModule
 }
 
-/** A chunk and every chunk it imports statically. */
-function closure(chunks: readonly Chunk[], roots: readonly Chunk[]): Chunk[] {
-  const byFile = new Map(chunks.map((c) => [c.file, c]))
-  const seen = new Map<string, Chunk>()
-  const visit = (c: Chunk): void => {
-    if (seen.has(c.file)) return
-    seen.set(c.file, c)
-    for (const f of c.imports) visit(byFile.get(f)!)
-  }
-  roots.forEach(visit)
-  return [...seen.values()]
-}
 
 /** Node's default level, as test/package/bundle-size.test.ts measures. */
 const gz = (s: string): number => gzipSync(s).length
@@ -130,7 +110,7 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true })
   }
   const entry = worker.filter((c) => c.isEntry)
-  const detector = worker.filter((c) => c.moduleIds.some((id) => /[\\/]src[\\/]conflict[\\/]judge[\\/]text-detector\.ts$/.test(id)))
+  const detector = worker.filter((c) => holdsDetector(c.moduleIds))
   const chunks = all ? worker : closure(worker, [...entry, ...detector])
   const rows = new Map<string, { min: number; gz: number }>()
   let total = 0

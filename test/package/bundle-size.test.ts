@@ -4,6 +4,7 @@ import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { closure, holdsDetector, workerFromSource } from '../../scripts/worker-chunks.js'
 
 /**
  * What a browser app that imports `openMemory` from 'memweave' bundles (issue 14): a Vite
@@ -69,7 +70,6 @@ const NODE_ONLY_FOLDERS = ['relay', 'cli', 'node', 'gmp-http', 'mcp', 'conforman
 
 const REPO = join(import.meta.dirname, '../..')
 const ENTRY = join(REPO, 'dist', 'src', 'index.js')
-const WORKER_SOURCE = join(REPO, 'worker', 'memory-worker.ts')
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`
 
 interface Chunk {
@@ -96,27 +96,7 @@ function recorder(into: Chunk[]): Plugin {
   }
 }
 
-/** The worker build starts from the pre-bundled `dist/worker/memory-worker.js`; build it from its source instead. */
-const workerFromSource: Plugin = {
-  name: 'memweave:worker-from-source',
-  enforce: 'pre',
-  resolveId(id) {
-    return /[\\/]dist[\\/]worker[\\/]memory-worker\.js(\?.*)?$/.test(id) ? WORKER_SOURCE + (id.match(/\?.*$/)?.[0] ?? '') : null
-  },
-}
 
-/** A chunk and every chunk it imports statically: what the browser fetches to run it. */
-function closure(chunks: readonly Chunk[], roots: readonly Chunk[]): Chunk[] {
-  const byFile = new Map(chunks.map((c) => [c.file, c]))
-  const seen = new Map<string, Chunk>()
-  const visit = (c: Chunk): void => {
-    if (seen.has(c.file)) return
-    seen.set(c.file, c)
-    for (const f of c.imports) visit(byFile.get(f)!)
-  }
-  roots.forEach(visit)
-  return [...seen.values()]
-}
 
 const gz = (chunks: readonly Chunk[]): number => chunks.reduce((sum, c) => sum + c.gz, 0)
 
@@ -181,7 +161,7 @@ test('gzipped sizes: the page JS and a facts-only worker stay under budget', () 
   const entry = worker.filter((c) => c.isEntry)
   expect(entry).toHaveLength(1)
   const atOpen = closure(worker, entry)
-  const detector = worker.filter((c) => c.modules.some((id) => /[\\/]src[\\/]conflict[\\/]judge[\\/]text-detector\.ts$/.test(id)))
+  const detector = worker.filter((c) => holdsDetector(c.modules))
   expect(detector).toHaveLength(1)
   const factsOnly = closure(worker, [...entry, ...detector])
   console.log(
