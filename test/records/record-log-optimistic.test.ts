@@ -36,13 +36,30 @@ function twoHandles(hearing = false): { a: ReturnType<typeof recordingStorage>; 
   return { a: recordingStorage(indexedDbStorage({ name, indexedDB, IDBKeyRange }), { hearing, answers: true }), b: indexedDbStorage({ name, indexedDB, IDBKeyRange }) }
 }
 
+/**
+ * A log on each of twoHandles' handles, both holding kind 'k': `mine` on the recorded one (its
+ * holder is `d`), `other` on the plain one, which commits behind mine's back.
+ */
+async function twoLogs(hearing = false): Promise<ReturnType<typeof twoHandles> & { mine: RecordLog; other: RecordLog; d: ReturnType<typeof holder> }> {
+  const { a, b } = twoHandles(hearing)
+  const mine = new RecordLog(a.port)
+  const other = new RecordLog(b)
+  const d = holder('k')
+  await mine.register(d)
+  await other.register(holder('k'))
+  return { a, b, mine, other, d }
+}
+
+/** One write on `log`: a record of kind 'k' with `body`, sealed and appended. */
+const writeOn = (log: RecordLog, body: Record<string, unknown>): Promise<void> => log.append([log.seal('k', body)])
+
 describe('an optimistic write batch', () => {
   test('alone on the database: the puts, the log row at the next position and commit() go out at once', async () => {
     const { a } = twoHandles()
     const log = new RecordLog(a.port)
     const d = holder('k')
     await log.register(d)
-    await log.append([log.seal('k', { n: 0 })])
+    await writeOn(log, { n: 0 })
     a.transactions.length = 0
     const r = log.seal('k', { n: 1 })
     await log.append([r])
@@ -62,14 +79,14 @@ describe('an optimistic write batch', () => {
       const log = new RecordLog(a.port)
       await log.register(holder('k'))
       // The first commit also writes the store's format marker.
-      await log.append([log.seal('k', { first: true })])
+      await writeOn(log, { first: true })
       a.transactions.length = 0
       skew += 600
-      await log.append([log.seal('k', { n: 0 })])
+      await writeOn(log, { n: 0 })
       // Its answer renewed the confirmation: the next batch needs none.
-      await log.append([log.seal('k', { n: 1 })])
+      await writeOn(log, { n: 1 })
       skew += 1100
-      await log.append([log.seal('k', { n: 2 })])
+      await writeOn(log, { n: 2 })
       expect(a.transactions).toEqual([
         ['after log', 'put records', 'add log', 'commit', 'answer 0'],
         ['put records', 'add log', 'commit'],
@@ -83,15 +100,10 @@ describe('an optimistic write batch', () => {
   })
 
   test('another handle committed after its position: aborted, nothing of it stored, and run again on fresh state', async () => {
-    const { a, b } = twoHandles()
-    const mine = new RecordLog(a.port)
-    const other = new RecordLog(b)
-    const d = holder('k')
-    await mine.register(d)
-    await other.register(holder('k'))
-    await mine.append([mine.seal('k', { by: 'mine', n: 0 })])
+    const { a, b, mine, other, d } = await twoLogs()
+    await writeOn(mine, { by: 'mine', n: 0 })
     // The other handle commits; this one has not caught up (it does not follow the log).
-    await other.append([other.seal('k', { by: 'other', n: 0 })])
+    await writeOn(other, { by: 'other', n: 0 })
     const feed: LogChange[] = []
     mine.onAppend((c) => feed.push(c))
     a.transactions.length = 0
@@ -127,29 +139,20 @@ describe('an optimistic write batch', () => {
   })
 
   test('after an abort, the next batches wait for the catch-up answer before their puts', async () => {
-    const { a, b } = twoHandles()
-    const mine = new RecordLog(a.port)
-    const other = new RecordLog(b)
-    await mine.register(holder('k'))
-    await other.register(holder('k'))
-    await mine.append([mine.seal('k', { n: 0 })])
-    await other.append([other.seal('k', { n: 1 })])
-    await mine.append([mine.seal('k', { n: 2 })])
+    const { a, mine, other } = await twoLogs()
+    await writeOn(mine, { n: 0 })
+    await writeOn(other, { n: 1 })
+    await writeOn(mine, { n: 2 })
     a.transactions.length = 0
-    await mine.append([mine.seal('k', { n: 3 })])
+    await writeOn(mine, { n: 3 })
     expect(a.transactions).toEqual([['after log', 'answer 0', 'put records', 'put log', 'commit']])
     await Promise.all([mine.close(), other.close()])
   })
 
   test('a batch that writes no log row waits for the catch-up answer, and runs again when another handle committed', async () => {
-    const { a, b } = twoHandles()
-    const mine = new RecordLog(a.port)
-    const other = new RecordLog(b)
-    const d = holder('k')
-    await mine.register(d)
-    await other.register(holder('k'))
-    await mine.append([mine.seal('k', { n: 0 })])
-    await other.append([other.seal('k', { n: 1 })])
+    const { a, b, mine, other, d } = await twoLogs()
+    await writeOn(mine, { n: 0 })
+    await writeOn(other, { n: 1 })
     a.transactions.length = 0
     const seen = await mine.write(async (w) => {
       await w.tx.put('meta', [{ key: 'held', value: d.held.size }])
@@ -162,13 +165,8 @@ describe('an optimistic write batch', () => {
   })
 
   test('a handle that hears another handle commit reads first: no abort, no rebuild', async () => {
-    const { a, b } = twoHandles(true)
-    const mine = new RecordLog(a.port)
-    const other = new RecordLog(b)
-    const d = holder('k')
-    await mine.register(d)
-    await other.register(holder('k'))
-    await mine.append([mine.seal('k', { n: 0 })])
+    const { a, mine, other, d } = await twoLogs(true)
+    await writeOn(mine, { n: 0 })
     // Heard after the log's own listener, which was registered when it opened.
     const heard = new Promise<void>((resolve) => {
       const off = a.port.watch!(() => {
@@ -176,7 +174,7 @@ describe('an optimistic write batch', () => {
         resolve()
       })
     })
-    await other.append([other.seal('k', { n: 1 })])
+    await writeOn(other, { n: 1 })
     await heard
     const feed: LogChange[] = []
     mine.onAppend((c) => feed.push(c))
