@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { TextConflictDetector, createMemory } from '../../src/index.js'
+import { TextConflictDetector, createMemory, type Memory } from '../../src/index.js'
 import { DEFAULT_CONFLICT_THRESHOLD, KEEP_CONFIDENCE } from '../../src/conflict/threshold.js'
 import { FRAME_FACTORS } from '../../src/conflict/judge/claim-frame.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
@@ -15,34 +15,12 @@ const detector = new TextConflictDetector()
 // Low enough that a pair several readings lowered is still seen, with its reason.
 const loose = new TextConflictDetector({ threshold: 0.01 })
 
-describe('claim frame: pairs that share a word, not a claim, are below the default threshold', () => {
-  test.each([
-    // 1. nothing shared but the word that differs
-    ['Korean BBQ place on 5th has a 2-hour wait on Fridays', 'Melanie: Can\'t wait to see your show - the LGBTQ community needs more platforms like this!', /share only the word that differs/],
-    ['we dropped iOS 15 support, min is 16 now', 'Caroline: The support group has made me feel accepted and given me courage to embrace myself.', /share only the word that differs/],
-    // 2. each names its own thing
-    ['AWS bill last month: $18k', 'Sato Design invoice: $1,250 incl. VAT', /each names its own thing/],
-    ['zero units of A-17 left in the Reno warehouse', 'We have forty B-9 units, all in aisle 12.', /each names its own thing/],
-    ['Brightline kickoff moved to the 10th', 'kickoff w/ Northwind on the 3rd', /each names its own thing/],
-    // 3. the number says which one
-    ['room 311 booked for the interview loop', 'terraform workshop 1–3pm in Room 5', /two items/],
-    // 4. the shared word is a unit on one side
-    ['we dropped iOS 15 support, min is 16 now', 'Mirela ran Sunday\'s 10k in 47 min', /part of a value/],
-    // 5. another kind of one thing
-    ['Ben wants a window seat', 'ben doesn\'t want a middle seat', /another kind on each side/],
-    ['never share the admin password over email', 'share the guest wifi password with visitors', /another kind on each side/],
-    // 6. two times
-    ['Anya moved to Denver in 2021', 'anya lived in Austin before that', /what was, the other what is/],
-    ['the car was serviced in March', 'car\'s next service is due in September', /what was, the other what is/],
-    // 7. a change is no total
-    ['our team has 8 engineers', 'the team hired 2 more engineers in May', /a change, not a total/],
-    // 8. eagerness is no negation
-    ['Jon: Opening the dance studio\'s been a great experience.', 'Jon: Your words keep me motivated. Can\'t wait \'til my studio starts welcoming dancers of all ages!', /can't wait/],
-    // 9. a value is of its clause
-    ['this week\'s lunch & learn: noon in the kitchen', 'Colm booked the 6:50 departure again, likes getting in by lunch', /clause about something else/],
-    // 10. one root, two words
-    ['print 400 copies of the flyer', 'printer on 2 is out of toner', /two words of one root/],
-  ])('%s / %s', (a, b, why) => {
+/** A pair the frame lowers: the rule that lowers it, the two texts, what its reason says. */
+type Lowered = readonly [rule: string, a: string, b: string, why: RegExp]
+
+/** One test a pair, titled by its rule: below the default threshold, and lowered, not vetoed. */
+function testLowered(cases: readonly Lowered[]): void {
+  test.each(cases)('%s: %s / %s', (_rule, a, b, why) => {
     const v = detector.judge(a, b)
     expect(v.conflict).toBe(false)
     expect(v.confidence).toBeLessThan(DEFAULT_CONFLICT_THRESHOLD)
@@ -51,6 +29,34 @@ describe('claim frame: pairs that share a word, not a claim, are below the defau
     expect(l.conflict).toBe(true)
     expect(l.reason).toMatch(why)
   })
+}
+
+/** A new store with `texts` written into it in order, and the way back from a fact's ref to its text. */
+async function storeOf(texts: readonly string[]): Promise<{ mem: Memory; text: (ref: string) => string }> {
+  const mem = await createMemory({ storage: memoryStorage() })
+  const refs = new Map<string, string>()
+  for (const t of texts) refs.set(await mem.facts.write(t), t)
+  return { mem, text: (ref) => refs.get(ref)! }
+}
+
+describe('claim frame: pairs that share a word, not a claim, are below the default threshold', () => {
+  testLowered([
+    ['nothing shared but the word that differs', 'Korean BBQ place on 5th has a 2-hour wait on Fridays', 'Melanie: Can\'t wait to see your show - the LGBTQ community needs more platforms like this!', /share only the word that differs/],
+    ['nothing shared but the word that differs', 'we dropped iOS 15 support, min is 16 now', 'Caroline: The support group has made me feel accepted and given me courage to embrace myself.', /share only the word that differs/],
+    ['each names its own thing', 'AWS bill last month: $18k', 'Sato Design invoice: $1,250 incl. VAT', /each names its own thing/],
+    ['each names its own thing', 'zero units of A-17 left in the Reno warehouse', 'We have forty B-9 units, all in aisle 12.', /each names its own thing/],
+    ['each names its own thing', 'Brightline kickoff moved to the 10th', 'kickoff w/ Northwind on the 3rd', /each names its own thing/],
+    ['the number says which one', 'room 311 booked for the interview loop', 'terraform workshop 1–3pm in Room 5', /two items/],
+    ['the shared word is a unit on one side', 'we dropped iOS 15 support, min is 16 now', 'Mirela ran Sunday\'s 10k in 47 min', /part of a value/],
+    ['another kind of one thing', 'Ben wants a window seat', 'ben doesn\'t want a middle seat', /another kind on each side/],
+    ['another kind of one thing', 'never share the admin password over email', 'share the guest wifi password with visitors', /another kind on each side/],
+    ['two times', 'Anya moved to Denver in 2021', 'anya lived in Austin before that', /what was, the other what is/],
+    ['two times', 'the car was serviced in March', 'car\'s next service is due in September', /what was, the other what is/],
+    ['a change is no total', 'our team has 8 engineers', 'the team hired 2 more engineers in May', /a change, not a total/],
+    ['eagerness is no negation', 'Jon: Opening the dance studio\'s been a great experience.', 'Jon: Your words keep me motivated. Can\'t wait \'til my studio starts welcoming dancers of all ages!', /can't wait/],
+    ['a value is of its clause', 'this week\'s lunch & learn: noon in the kitchen', 'Colm booked the 6:50 departure again, likes getting in by lunch', /clause about something else/],
+    ['one root, two words', 'print 400 copies of the flyer', 'printer on 2 is out of toner', /two words of one root/],
+  ])
 
   test('every factor lowers a check of base 0.9 or less below the default threshold', () => {
     for (const f of Object.values(FRAME_FACTORS)) expect(0.9 * f).toBeLessThan(DEFAULT_CONFLICT_THRESHOLD)
@@ -89,10 +95,7 @@ describe('claim frame: contradictions that share a thing stay flagged', () => {
 
 describe('claim frame: through the public API', () => {
   test('neighbours that share one word are not listed; the contradiction among them is', async () => {
-    const mem = await createMemory({ storage: memoryStorage() })
-    const refs = new Map<string, string>()
-    const write = async (t: string): Promise<void> => void refs.set(await mem.facts.write(t), t)
-    for (const t of [
+    const { mem, text } = await storeOf([
       'Brightline kickoff moved to the 10th',
       'room 311 booked for the interview loop',
       'Korean BBQ place on 5th has a 2-hour wait on Fridays',
@@ -100,9 +103,9 @@ describe('claim frame: through the public API', () => {
       'terraform workshop 1–3pm in Room 5',
       'Melanie: Can\'t wait to see your show!',
       'northwind pushed the kickoff to the 10th',
-    ]) await write(t)
+    ])
     const listed = (await mem.facts.conflicts()).filter((c) => c.kind === 'free-text')
-    expect(listed.map((c) => c.refs.map((r) => refs.get(r)!).sort().join(' | '))).toEqual(['kickoff w/ Northwind on the 3rd | northwind pushed the kickoff to the 10th'])
+    expect(listed.map((c) => c.refs.map(text).sort().join(' | '))).toEqual(['kickoff w/ Northwind on the 3rd | northwind pushed the kickoff to the 10th'])
     // The pairs the frame lowered are kept below the threshold, for a caller that asks.
     const all = (await mem.facts.conflicts({ minConfidence: KEEP_CONFIDENCE })).filter((c) => c.kind === 'free-text')
     expect(all.length).toBeGreaterThan(listed.length)
@@ -118,25 +121,16 @@ describe('claim frame: through the public API', () => {
  * flagged at 0.8 to 0.9 before.
  */
 describe('claim frame, ninth round: a rule is of what qualifies it; one word before two things', () => {
-  test.each([
-    // 12. a rule qualified by what the other side does not name
-    ['never deploy on fridays', 'deploy went out at 14:00', /the rule is of "fridays"/],
-    ['never deploy on fridays', 'prod deploys on Tuesdays only', /the rule is of "fridays"/],
-    ['Jazz, our Slack bot, posts the deploy summary', 'never deploy on fridays', /the rule is of "fridays"/],
-    ['Colm booked the 6:50 departure again, likes getting in by lunch', 'never book me on Delta again', /the rule is of "delta"/],
-    // 13. one word before a different thing on each side
-    ['GraphQL gateway is on Apollo Server v4', 'bumped Apollo Client to 3.9 in the web app', /two things: "apollo server" \/ "apollo client"/],
-    // 14. whose thing, what is acted on (a planted statement against an observation of conv-30 and of conv-26)
-    ['The marketing team isn\'t keen on the new logo.', 'Jon started learning marketing and analytics tools to push his business forward.', /a possessive names whose thing/],
-    ['Caroline is creating a library for when she has kids, as she looks forward to reading to them and opening up their minds.', 'The library closes at 8 pm on weekdays.', /the opposite is said of "their minds"/],
-  ])('%s / %s', (a, b, why) => {
-    const v = detector.judge(a, b)
-    expect(v.conflict).toBe(false)
-    expect(v.confidence).toBeLessThan(DEFAULT_CONFLICT_THRESHOLD)
-    const l = loose.judge(a, b)
-    expect(l.conflict).toBe(true)
-    expect(l.reason).toMatch(why)
-  })
+  testLowered([
+    ['a rule qualified by what the other side does not name', 'never deploy on fridays', 'deploy went out at 14:00', /the rule is of "fridays"/],
+    ['a rule qualified by what the other side does not name', 'never deploy on fridays', 'prod deploys on Tuesdays only', /the rule is of "fridays"/],
+    ['a rule qualified by what the other side does not name', 'Jazz, our Slack bot, posts the deploy summary', 'never deploy on fridays', /the rule is of "fridays"/],
+    ['a rule qualified by what the other side does not name', 'Colm booked the 6:50 departure again, likes getting in by lunch', 'never book me on Delta again', /the rule is of "delta"/],
+    ['one word before a different thing on each side', 'GraphQL gateway is on Apollo Server v4', 'bumped Apollo Client to 3.9 in the web app', /two things: "apollo server" \/ "apollo client"/],
+    // A planted statement against an observation of conv-30 and of conv-26.
+    ['whose thing, what is acted on', 'The marketing team isn\'t keen on the new logo.', 'Jon started learning marketing and analytics tools to push his business forward.', /a possessive names whose thing/],
+    ['whose thing, what is acted on', 'Caroline is creating a library for when she has kids, as she looks forward to reading to them and opening up their minds.', 'The library closes at 8 pm on weekdays.', /the opposite is said of "their minds"/],
+  ])
 
   test.each([
     // The rule's object or qualifier named on the other side: still against it.
@@ -166,12 +160,9 @@ describe('claim frame, ninth round: a rule is of what qualifies it; one word bef
   })
 
   test('through mem.facts.write: the rule and the events beside it are not listed, the deploy on a Friday is (twice)', async () => {
-    const mem = await createMemory({ storage: memoryStorage() })
-    const refs = new Map<string, string>()
-    const write = async (t: string): Promise<void> => void refs.set(await mem.facts.write(t), t)
-    for (const t of ['never deploy on fridays', 'deploy went out at 14:00', 'prod deploys on Tuesdays only', 'we deploy the hotfix this Friday']) await write(t)
+    const { mem, text } = await storeOf(['never deploy on fridays', 'deploy went out at 14:00', 'prod deploys on Tuesdays only', 'we deploy the hotfix this Friday'])
     const listed = (await mem.facts.conflicts()).filter((c) => c.kind === 'free-text')
-    expect(listed.map((c) => c.refs.map((r) => refs.get(r)!).sort().join(' | '))).toEqual([
+    expect(listed.map((c) => c.refs.map(text).sort().join(' | '))).toEqual([
       'never deploy on fridays | we deploy the hotfix this Friday',
       // "only" Tuesdays: a Friday deploy is against it too.
       'prod deploys on Tuesdays only | we deploy the hotfix this Friday',
