@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { ConflictDetector, TextConflictDetector } from '../../src/index.js'
-import { evaluate, evaluateRule, loadUnseen } from '../../scripts/eval-conflicts.js'
-import { locomoTurns, runPlanted } from '../../scripts/eval-conflict-store.js'
+import { loadUnseen } from '../../scripts/eval-conflicts.js'
 import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
+import { testPinnedSet } from '../helpers/pinned-pairs.js'
 
 /**
  * Issue 27, eighth round: test/fixtures/conflict-pairs-unseen.json, a set written for the round in
@@ -13,40 +13,21 @@ import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
  * contradiction missed, on the code before the round.
  */
 const detector = new TextConflictDetector()
-const dev = loadUnseen().filter((p) => p.split === 'dev')
 
 describe('unseen set, dev half: the figures reached', () => {
-  test('the split is fixed and half/half', () => {
-    const all = loadUnseen()
-    expect(all.length).toBeGreaterThanOrEqual(150)
-    expect(dev.length).toBe(79)
-    expect(all.filter((p) => p.label === 'conflict').length).toBe(54)
-  })
-
-  test('text detector (what facts use): no false flag, recall at least 17 of 26', () => {
-    const r = evaluateRule(dev, (a, b) => detector.judge(a, b)).overall
+  testPinnedSet({
+    load: loadUnseen,
+    size: { atLeast: 150, dev: 79, conflicts: 54 },
     // Before the round: 6 false flags (P 0.727), 16 found (R 0.615).
-    expect(r.fp).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(17)
-  })
-
-  test('working-memory detector: no false flag, recall at least 18 of 26', async () => {
-    const r = (await evaluate(dev, new ConflictDetector())).overall
+    text: 17,
     // Before the round: 6 false flags (P 0.739), 17 found.
-    expect(r.fp).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(18)
-  })
-
-  test('planted in conv-30\'s turns: precision and recall floors', async () => {
-    const r = await runPlanted(dev, locomoTurns('conv-30'), 30)
+    working: 18,
     // Before the round: 31 listed, 15 false (P 0.516), 16 found (R 0.615); after, 23 listed, 4
-    // false (P 0.826), 16 found. The 4 false flags left
-    // are between statements of two planted pairs about one person ("I love spicy food" / "i
-    // can't handle spicy food at all"), contradictions a person would flag, counted false here.
-    expect(r.background).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(16)
-    expect(r.fp).toBeLessThanOrEqual(4)
-  }, 120_000)
+    // false (P 0.826), 16 found. The 4 false flags left are between statements of two planted
+    // pairs about one person ("I love spicy food" / "i can't handle spicy food at all"),
+    // contradictions a person would flag, counted false here.
+    planted: { conversation: 'conv-30', seed: 30, tp: 16, fp: 4, timeout: 120_000 },
+  })
 })
 
 describe('eighth-round rules: two facts, not one fact twice', () => {

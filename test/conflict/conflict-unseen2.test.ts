@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { ConflictDetector, TextConflictDetector } from '../../src/index.js'
-import { evaluate, evaluateRule, loadUnseen, loadUnseen2 } from '../../scripts/eval-conflicts.js'
-import { locomoTurns, runPlanted } from '../../scripts/eval-conflict-store.js'
+import { evaluateRule, loadUnseen, loadUnseen2 } from '../../scripts/eval-conflicts.js'
 import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
+import { devHalf, testPinnedSet } from '../helpers/pinned-pairs.js'
 
 /**
  * Issue 27, ninth round: test/fixtures/conflict-pairs-unseen2.json, a second set written for the
@@ -13,42 +13,23 @@ import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
  * compatible one was flagged, each contradiction missed, on the code before the round.
  */
 const detector = new TextConflictDetector()
-const dev = loadUnseen2().filter((p) => p.split === 'dev')
 
 describe('second unseen set, dev half: the figures reached', () => {
-  test('the split is fixed and half/half', () => {
-    const all = loadUnseen2()
-    expect(all.length).toBeGreaterThanOrEqual(160)
-    expect(dev.length).toBe(84)
-    expect(all.filter((p) => p.label === 'conflict').length).toBe(59)
-  })
-
-  test('text detector (what facts use): no false flag, recall at least 19 of 28', () => {
-    const r = evaluateRule(dev, (a, b) => detector.judge(a, b)).overall
+  testPinnedSet({
+    load: loadUnseen2,
+    size: { atLeast: 160, dev: 84, conflicts: 59 },
     // Before the round: 3 false flags (P 0.842), 16 found (R 0.571).
-    expect(r.fp).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(19)
-  })
-
-  test('working-memory detector: no false flag, recall at least 19 of 28', async () => {
-    const r = (await evaluate(dev, new ConflictDetector())).overall
+    text: 19,
     // Before the round: 4 false flags (P 0.800), 16 found.
-    expect(r.fp).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(19)
-  })
-
-  test('planted in conv-30\'s turns: precision and recall floors', async () => {
-    const r = await runPlanted(dev, locomoTurns('conv-30'), 28)
+    working: 19,
     // Before the round: 27 listed, 7 false (P 0.741), 16 found (R 0.571); after, 28 listed, 4
     // false, 19 found. Three of the 4 are contradictions between two of the set's pairs on one
     // topic ("The bridge is 1.2 km long." / "The bridge spans just 400 metres."), counted false here.
-    expect(r.background).toBe(0)
-    expect(r.tp).toBeGreaterThanOrEqual(19)
-    expect(r.fp).toBeLessThanOrEqual(4)
-  }, 240_000)
+    planted: { conversation: 'conv-30', seed: 28, tp: 19, fp: 4, timeout: 240_000 },
+  })
 
   test('the first unseen set\'s dev half keeps no false flag and gains pairs', () => {
-    const r = evaluateRule(loadUnseen().filter((p) => p.split === 'dev'), (a, b) => detector.judge(a, b)).overall
+    const r = evaluateRule(devHalf(loadUnseen()), (a, b) => detector.judge(a, b)).overall
     // Before the round: 0 false flags, 17 of 26 found.
     expect(r.fp).toBe(0)
     expect(r.tp).toBeGreaterThanOrEqual(20)
