@@ -1,12 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { loadavg } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type CDPSession, type Page } from 'playwright-core'
-import { createServer } from 'vite'
-import { chromiumLaunchOptions } from '../scripts/browser.js'
+import type { CDPSession, Page } from 'playwright-core'
 import { heapAfterGc } from './cdp-heap.js'
 import { summarizeSnapshot } from './heap-snapshot.js'
+import { callProbe, loadAverages as load, loadProbe, openProfile, option, serveCheckout } from './probe-page.js'
 
 /**
  * Issue 31: what a Memory of facts holds on Chromium's JS heap, measured from outside the page.
@@ -26,10 +24,7 @@ import { summarizeSnapshot } from './heap-snapshot.js'
  * MEMWEAVE_HEAP_SNAPSHOT_JSON=FILE also keeps the snapshot itself (for DevTools' Memory tab).
  */
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1]! : fallback
-}
+const opt = (name: string, fallback: string): string => option(args, name, fallback)
 const root = resolve(opt('root', fileURLToPath(new URL('..', import.meta.url))))
 const profile = resolve(opt('profile', '/tmp/memweave-heap-probe'))
 const port = Number(opt('port', '7801'))
@@ -43,7 +38,6 @@ const step = args.find((a) => a === 'write' || a === 'measure') ?? 'measure'
 const MiB = 2 ** 20
 const mib = (bytes: number): string => (bytes / MiB).toFixed(1)
 const perFact = (bytes: number): string => (bytes / count).toFixed(0)
-const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ')
 
 async function takeSnapshot(cdp: CDPSession): Promise<string> {
   const parts: string[] = []
@@ -73,27 +67,13 @@ function selfTimes(profile: { nodes: Array<{ id: number; callFrame: { functionNa
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, c]) => `  ${((100 * c) / samples.length).toFixed(1).padStart(5)}% ${k}`).join('\n')
 }
 
-const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> =>
-  page.evaluate(([f, p]) => (window.__probe as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[f as string]!(...(p as unknown[])), [fn, params] as const)
+const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> => callProbe<T>(page, '__probe', fn, ...params)
 
 async function main(): Promise<void> {
-  const server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port, strictPort: true, watch: null },
-    optimizeDeps: { entries: ['bench/heap-probe.html'] },
-  })
-  await server.listen()
-  await mkdir(profile, { recursive: true })
-  const launch = chromiumLaunchOptions()
-  const context = await chromium.launchPersistentContext(profile, { ...launch, args: [...launch.args] })
+  const server = await serveCheckout(root, port, ['bench/heap-probe.html'])
+  const { context, page } = await openProfile(profile)
   try {
-    const page = context.pages()[0] ?? (await context.newPage())
-    page.on('console', (msg) => console.log(`page: ${msg.text()}`))
-    page.on('pageerror', (err) => console.log(`page error: ${err.message}`))
-    await page.goto(`http://127.0.0.1:${port}/bench/heap-probe.html`, { timeout: 600_000 })
-    await page.waitForFunction(() => window.__probe !== undefined, null, { timeout: 600_000 })
+    await loadProbe(page, port, 'bench/heap-probe.html', '__probe')
     const cdp = await context.newCDPSession(page)
     console.log(`root ${root}, ${count} facts, load ${load()}`)
     if (step === 'write') {

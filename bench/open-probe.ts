@@ -1,10 +1,8 @@
-import { mkdir } from 'node:fs/promises'
-import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Page } from 'playwright-core'
-import { createServer, type ViteDevServer } from 'vite'
-import { chromiumLaunchOptions } from '../scripts/browser.js'
+import type { Page } from 'playwright-core'
+import type { ViteDevServer } from 'vite'
+import { callProbe, loadAverages as load, loadProbe, openProfile, option, serveCheckout } from './probe-page.js'
 
 /**
  * Issue 31 (fifth round): the cold open through openMemory on one store, two builds alternately.
@@ -21,10 +19,7 @@ import { chromiumLaunchOptions } from '../scripts/browser.js'
  * of the open's load alone (the counts, the snapshot rows, the sixteen ranges, one getAll).
  */
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1]! : fallback
-}
+const opt = (name: string, fallback: string): string => option(args, name, fallback)
 const here = fileURLToPath(new URL('..', import.meta.url))
 const roots = opt('roots', here).split(',').map((r) => resolve(r))
 const profile = resolve(opt('profile', '/tmp/memweave-open-probe'))
@@ -35,42 +30,24 @@ const worker = opt('worker', 'dev')
 const steps = opt('steps', 'raw,own,remote,page').split(',')
 const name = opt('name', `open-probe-${count}`)
 const step = args.includes('write') ? 'write' : 'measure'
-const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ')
 
-const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> =>
-  page.evaluate(([f, p]) => (window.__openProbe as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[f as string]!(...(p as unknown[])), [fn, params] as const)
+const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> => callProbe<T>(page, '__openProbe', fn, ...params)
 
-async function serve(root: string): Promise<ViteDevServer> {
-  const server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'warn',
-    // A cache per root: two checkouts served in turn do not share one optimizer state.
-    cacheDir: resolve(root, 'node_modules/.vite-open-probe', root.replace(/\W+/g, '_')),
-    server: { host: '127.0.0.1', port, strictPort: true, watch: null },
-    optimizeDeps: { entries: ['bench/open-probe.html', 'bench/bench-worker.ts', 'worker/memory-worker.ts'] },
-  })
-  await server.listen()
-  return server
-}
+// A cache per root: two checkouts served in turn do not share one optimizer state.
+const serve = (root: string): Promise<ViteDevServer> =>
+  serveCheckout(root, port, ['bench/open-probe.html', 'bench/bench-worker.ts', 'worker/memory-worker.ts'], resolve(root, 'node_modules/.vite-open-probe', root.replace(/\W+/g, '_')))
 
 async function main(): Promise<void> {
-  await mkdir(profile, { recursive: true })
-  const launch = chromiumLaunchOptions()
-  const context = await chromium.launchPersistentContext(profile, { ...launch, args: [...launch.args] })
-  const page = context.pages()[0] ?? (await context.newPage())
   let traces: Array<[string, number]> = []
-  page.on('console', (msg) => {
-    const m = /^mwtrace (\S+) ([\d.]+)$/.exec(msg.text())
-    if (m) traces.push([m[1]!, Number(m[2])])
-    else console.log(`page: ${msg.text()}`)
-  })
   // A dedicated worker's console reaches the page's listener too: its marks arrive here.
-  page.on('pageerror', (err) => console.log(`page error: ${err.message}`))
+  const { context, page } = await openProfile(profile, (text) => {
+    const m = /^mwtrace (\S+) ([\d.]+)$/.exec(text)
+    if (m) traces.push([m[1]!, Number(m[2])])
+    else console.log(`page: ${text}`)
+  })
   const goto = async (root: string): Promise<ViteDevServer> => {
     const server = await serve(root)
-    await page.goto(`http://127.0.0.1:${port}/bench/open-probe.html`, { timeout: 600_000 })
-    await page.waitForFunction(() => window.__openProbe !== undefined, null, { timeout: 600_000 })
+    await loadProbe(page, port, 'bench/open-probe.html', '__openProbe')
     return server
   }
   try {
