@@ -36,14 +36,17 @@ export class UsageError extends Error {
   }
 }
 
-/** A command made of subcommands: `memweave <group> <sub> [options]`. */
-export function commandGroup(name: string, summary: string, subcommands: readonly Command[]): Command {
+/**
+ * A command made of subcommands: `memweave <group> <sub> [options]`. Its help opens with
+ * `description` (default: the one-line `summary` of the command list).
+ */
+export function commandGroup(name: string, summary: string, subcommands: readonly Command[], options: { readonly description?: string } = {}): Command {
   const width = Math.max(...subcommands.map((c) => c.name.length))
   const group: Command = {
     name,
     summary,
     usage:
-      `Usage: memweave ${name} <command> [options]\n\n${summary}\n\nCommands:\n` +
+      `Usage: memweave ${name} <command> [options]\n\n${options.description ?? summary}\n\nCommands:\n` +
       subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
       `\n\nRun "memweave ${name} <command> --help" for a command's options.\n`,
     async run(argv, io) {

@@ -4,7 +4,7 @@ import { isMemweaveError } from '../core/errors.js'
 import { AGENTS_MD_MODES, applyHarnessBlock, defaultHarnessContent, findHarnessBlock, type AgentsMdMode } from '../small/agents-md.js'
 import { SMALL_VERSION } from '../small/layout.js'
 import { initWorkspace, regenerateHandoff } from '../node/small-workspace-dir.js'
-import { EXIT, UsageError, type Command } from './command.js'
+import { EXIT, UsageError, commandGroup, type Command } from './command.js'
 import { checkCommand } from './small-check.js'
 import { plan, progress } from './small-edit.js'
 import { COMMON, dirOf, fail, parse } from './small-io.js'
@@ -149,27 +149,10 @@ Options:
   },
 }
 
-
-const SUBCOMMANDS: readonly Command[] = [init, checkCommand('validate'), checkCommand('verify'), handoff, progress, plan, agentsMd]
-const width = Math.max(...SUBCOMMANDS.map((c) => c.name.length))
-
 /** `memweave small ...`: SMALL project state in `.small/`. */
-export const smallCommand: Command = {
-  name: 'small',
-  summary: 'SMALL project state in .small/: init, validate, verify, handoff, progress, plan, agents-md',
-  usage:
-    `Usage: memweave small <command> [options]\n\nSMALL v${SMALL_VERSION} project state (specs/SMALL.md) in a .small/ folder.\n\nCommands:\n` +
-    SUBCOMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
-    `\n\nRun "memweave small <command> --help" for a command's options.\n`,
-  async run(argv, io) {
-    const [first, ...rest] = argv
-    if (first === '-h' || first === '--help') {
-      io.stdout(smallCommand.usage)
-      return EXIT.OK
-    }
-    if (first === undefined) throw new UsageError(smallCommand, '"memweave small" needs a command')
-    const sub = SUBCOMMANDS.find((c) => c.name === first)
-    if (!sub) throw new UsageError(smallCommand, `unknown command "small ${first}"`)
-    return sub.run(rest, io)
-  },
-}
+export const smallCommand: Command = commandGroup(
+  'small',
+  'SMALL project state in .small/: init, validate, verify, handoff, progress, plan, agents-md',
+  [init, checkCommand('validate'), checkCommand('verify'), handoff, progress, plan, agentsMd],
+  { description: `SMALL v${SMALL_VERSION} project state (specs/SMALL.md) in a .small/ folder.` },
+)
