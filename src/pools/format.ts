@@ -1,6 +1,7 @@
 import { invalidArgument } from '../core/errors.js'
 import { MAX_SOURCE_CHARS, assertConfidence, assertContent, assertStrategy, assertText, assertType, parseMemoryId } from './input.js'
-import type { ExportedMemory, MemoryType, MergeStrategy, PoolExport, PoolInfo, PoolMemory, PoolPolicies } from './types.js'
+import type { MemoryPayload } from './records.js'
+import type { ExportedMemory, PoolExport, PoolInfo, PoolMemory, PoolPolicies } from './types.js'
 
 /**
  * A pool in LCS-004 §3's JSON content format. Each memory is the spec's object (`version`,
@@ -74,24 +75,14 @@ export function exportPool(info: PoolInfo, memories: readonly PoolMemory[], expo
   }
 }
 
-export interface ImportedMemory {
+/**
+ * A memory as a file states it: a stored memory's fields but `ephemeral` (an export never holds
+ * one), with `evidence`, `supersedes` and `merged.from` naming the file's ids, which the import
+ * maps to the pool's.
+ */
+export interface ImportedMemory extends Omit<MemoryPayload, 'ephemeral'> {
   /** The id written in the file, normalized (no 0x, lower case). */
   readonly sourceId: string
-  readonly type: MemoryType
-  readonly subject: string
-  readonly predicate: string
-  readonly object: string | number | boolean
-  readonly context: string | null
-  readonly confidence: number
-  readonly source: string
-  readonly evidence: readonly string[]
-  readonly createdAt: number
-  readonly ttl: number | null
-  readonly permanent: boolean
-  readonly visibility: 'PUBLIC' | 'AUTHORIZED'
-  readonly noTraining: boolean
-  readonly supersedes: readonly string[]
-  readonly merged: { readonly strategy: MergeStrategy; readonly from: readonly string[] } | null
 }
 
 export interface ParsedPool {
