@@ -1,4 +1,5 @@
 import { invalidArgument } from '../core/errors.js'
+import type { ObservationBody } from './records.js'
 import { AgentRole, type AddObservationInput, type WorkingMemoryConfig } from './types.js'
 
 /** An observation's content at most. */
@@ -62,14 +63,8 @@ export function resolveConfig(config: unknown): Required<WorkingMemoryConfig> {
   return Object.freeze(c)
 }
 
-export interface CheckedObservation {
-  readonly content: string
-  readonly agent: string
-  readonly attention: number
-  readonly confidence: number
-  readonly candidate: boolean
-  readonly beliefType: string | null
-}
+/** An observation as the API checked it: its record's body but the task, which the call names. */
+export type CheckedObservation = Omit<ObservationBody, 'task'>
 
 export function assertObservation(input: unknown): CheckedObservation {
   if (typeof input !== 'object' || input === null) throw invalidArgument('observation', 'must be an object')
