@@ -1,5 +1,4 @@
 import { invalidArgument } from '../core/errors.js'
-import type { ObservationBody } from './records.js'
 import { AgentRole, type AddObservationInput, type WorkingMemoryConfig } from './types.js'
 
 /** An observation's content at most. */
@@ -63,8 +62,16 @@ export function resolveConfig(config: unknown): Required<WorkingMemoryConfig> {
   return Object.freeze(c)
 }
 
-/** An observation as the API checked it: its record's body but the task, which the call names. */
-export type CheckedObservation = Omit<ObservationBody, 'task'>
+/** An observation as the API checked it: its record's body (ObservationBody) but the task, which the call names. */
+export interface CheckedObservation {
+  readonly content: string
+  readonly agent: string
+  /** Initial attention weight. */
+  readonly attention: number
+  readonly confidence: number
+  readonly candidate: boolean
+  readonly beliefType: string | null
+}
 
 export function assertObservation(input: unknown): CheckedObservation {
   if (typeof input !== 'object' || input === null) throw invalidArgument('observation', 'must be an object')

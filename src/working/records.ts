@@ -1,5 +1,5 @@
 import { invalidArgument } from '../core/errors.js'
-import { MAX_BELIEF_TYPE, MAX_CONTENT, MAX_ID, MAX_NOTE, MAX_REASON, assertName, assertUnit } from './input.js'
+import { MAX_BELIEF_TYPE, MAX_CONTENT, MAX_ID, MAX_NOTE, MAX_REASON, assertName, assertUnit, type CheckedObservation } from './input.js'
 import type { EvictionReason } from './types.js'
 
 /**
@@ -24,15 +24,9 @@ export const WORKING_KINDS: readonly Kind[] = Object.values(Kind)
 const KIND_SET: ReadonlySet<string> = new Set(WORKING_KINDS)
 export const isWorkingKind = (kind: string): kind is Kind => KIND_SET.has(kind)
 
-export interface ObservationBody {
+/** An observation as the API checked it, in its task. */
+export interface ObservationBody extends CheckedObservation {
   readonly task: string
-  readonly content: string
-  readonly agent: string
-  /** Initial attention weight. */
-  readonly attention: number
-  readonly confidence: number
-  readonly candidate: boolean
-  readonly beliefType: string | null
 }
 
 export type AttentionBody =
