@@ -50,6 +50,14 @@ async function twoLogs(hearing = false): Promise<ReturnType<typeof twoHandles> &
   return { a, b, mine, other, d }
 }
 
+/** From here on: what `log` announces, collected in the array returned, and `a`'s transactions recorded afresh. */
+function fromHere(log: RecordLog, a: ReturnType<typeof twoHandles>['a']): LogChange[] {
+  const feed: LogChange[] = []
+  log.onAppend((c) => feed.push(c))
+  a.transactions.length = 0
+  return feed
+}
+
 /** One write on `log`: a record of kind 'k' with `body`, sealed and appended. */
 const writeOn = (log: RecordLog, body: Record<string, unknown>): Promise<void> => log.append([log.seal('k', body)])
 
@@ -104,9 +112,7 @@ describe('an optimistic write batch', () => {
     await writeOn(mine, { by: 'mine', n: 0 })
     // The other handle commits; this one has not caught up (it does not follow the log).
     await writeOn(other, { by: 'other', n: 0 })
-    const feed: LogChange[] = []
-    mine.onAppend((c) => feed.push(c))
-    a.transactions.length = 0
+    const feed = fromHere(mine, a)
 
     // What the write decides depends on derived state: it records how many records it saw.
     let runs = 0
@@ -176,9 +182,7 @@ describe('an optimistic write batch', () => {
     })
     await writeOn(other, { n: 1 })
     await heard
-    const feed: LogChange[] = []
-    mine.onAppend((c) => feed.push(c))
-    a.transactions.length = 0
+    const feed = fromHere(mine, a)
     let runs = 0
     const seen = await mine.write(async (w) => {
       runs++
