@@ -8,7 +8,7 @@ import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
-import { AFTER_NOUN, AHEAD, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
+import { AFTER_NOUN, AHEAD, CHANGE_BY, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 
@@ -315,6 +315,12 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     out.push({ factor: FRAME_FACTORS.personNotThing, note: `the texts share only who speaks, not the ${group === 'progress' ? 'task' : 'thing'}` })
   }
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
+    out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
+  }
+  // "will increase by 6 billion dollars" against "$273 billion a year": a rise is no level, of
+  // money, a count or a measure alike (external dev data, MultiNLI). Said on both sides, two rises
+  // still compare ("rose by 5%" / "rose by 8%").
+  else if (raw.check === 'value' && !EVENT_VALUE.test(raw.reason) && CHANGE_BY.test(a.norm) !== CHANGE_BY.test(b.norm)) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
   // A time or a date is of an event: "Priya started at the clinic in 2021" / "Priya moved to Leeds
