@@ -11,6 +11,7 @@ import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
 import { AFTER_NOUN, AHEAD, CHANGE_BY, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
+import { otherObjects } from './verb-object.js'
 
 /**
  * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
@@ -110,6 +111,8 @@ export const FRAME_FACTORS = {
   ownersThing: 0.5,
   /** An opposite verb with an object of its own the other side does not name ("opening up their minds" / "the library closes"; tenth round). */
   poleOfObject: 0.5,
+  /** A verb negated on one side and stated on the other, each of its own object ("doesn't agree with the means" / "agrees with the aims"; verb-object.ts, issue 27 external data). */
+  verbOfTwoObjects: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -384,6 +387,11 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const q = QUOTED.exec(raw.reason)
     const object = q && (objectOf(a, q[1]!, b, anchor) ?? objectOf(b, q[2]!, a, anchor))
     if (object) out.push({ factor: FRAME_FACTORS.poleOfObject, note: `the opposite is said of "${object}"` })
+  }
+  if (raw.check === 'negation' || raw.check === 'antonym') {
+    const q = QUOTED.exec(raw.reason)
+    const objects = q && otherObjects([q[1]!, q[2]!], a, b)
+    if (objects) out.push({ factor: FRAME_FACTORS.verbOfTwoObjects, note: `said of two things ("${objects[0]}" / "${objects[1]}")` })
   }
   return out
 }
