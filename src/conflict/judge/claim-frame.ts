@@ -3,12 +3,12 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from '../read/stem.js'
 import { labelHeadAt } from '../read/labels.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
-import { subjectStems } from '../read/subject.js'
+import { IRREGULAR_PAST, subjectStems } from '../read/subject.js'
 import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
-import { AFTER_NOUN, AHEAD, CHANGE_BY, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
+import { AFTER_NOUN, AHEAD, CHANGE_BY, DELTA, EAGER, FORBIDS, MODAL, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 import { otherObjects } from './verb-object.js'
@@ -113,6 +113,8 @@ export const FRAME_FACTORS = {
   poleOfObject: 0.5,
   /** A verb negated on one side and stated on the other, each of its own object ("doesn't agree with the means" / "agrees with the aims"; verb-object.ts, issue 27 external data). */
   verbOfTwoObjects: 0.5,
+  /** A rule that forbids ("must not fall below") against the thing done, told in the past ("fell below"): the rule was broken (issue 27 external data). */
+  ruleBroken: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -370,6 +372,14 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     if (q && ta !== tb && !/^\d+$/.test(ta ? q[2]! : q[1]!)) {
       out.push({ factor: FRAME_FACTORS.tally, note: 'one number is a score or a vote, not an amount' })
     }
+  }
+  // "The level must not fall below the marker" / "The level fell below the marker": a rule and an
+  // event that broke it both hold. Only against a plain past report (no modal, no negation of its
+  // own): "children may play near the canal" against the rule is two rules.
+  if (raw.check === 'negation') {
+    const told = (r: Reading): boolean => r.simplePast || r.tokens.some((t) => IRREGULAR_PAST.test(t.lower))
+    const broken = (rule: Reading, event: Reading): boolean => FORBIDS.test(rule.norm) && !MODAL.test(event.norm) && told(event) && event.negated.size === 0
+    if (broken(a, b) || broken(b, a)) out.push({ factor: FRAME_FACTORS.ruleBroken, note: 'a rule against the thing done: the rule was broken, not contradicted' })
   }
   if (raw.check === 'negation') {
     const q = ruleQualifier(a, b) ?? ruleQualifier(b, a)

@@ -18,6 +18,12 @@ export const DELTA: RegExp = /\b(?:\d+|one|two|three|four|five|six|seven|eight|n
  */
 export const CHANGE_BY: RegExp = /\b(?:increas|decreas|ris|rose|grow|grew|fall|fell|drop|declin|climb|jump|rais|reduc|cut|shr[iu]nk|doubl|tripl)[a-z]*\s+by\b|\b(?:go|goes|went|gone|going|is|are|was|were)\s+(?:up|down)\s+by\b/i
 
+/** A rule that forbids: "must not fall below", "shouldn't share", "is not allowed to park". */
+export const FORBIDS: RegExp = /\b(?:must|should|shall|may)\s+not\b|\b(?:mustn't|shouldn't|shan't)\b|\bnot\s+(?:be\s+)?(?:allowed|permitted)\s+to\b/i
+
+/** Any modal or rule word: a text without one tells what is or was, not what must be. */
+export const MODAL: RegExp = /\b(?:must|mustn't|should|shouldn't|shall|may|might|can|can't|cannot|could|couldn't|will|won't|would|wouldn't|allowed|permitted|need to|needs to|have to|has to|never)\b/i
+
 /** Negated verbs that say eagerness or surprise, not that something is not: "can't wait 'til my studio opens", "couldn't believe it". */
 export const EAGER: RegExp = /\b(?:can not|cannot|can't|could not|couldn't)\s+(?:wait|believe|help)\b/i
 
