@@ -64,6 +64,10 @@ describe('the causes of the external dev halves\' false flags', () => {
     expectJudgedBothWays(detector, 'Leo has never ridden a horse.', 'Leo rides the old horse every weekend.', true)
   })
 
+  test('a link or determiner after a definite one ends no scan early or never (the object reader looped on "with that on" before its fix)', () => {
+    expectJudgedBothWays(detector, 'Tom does not agree with that on principle.', 'Tom agrees with that.', true)
+  })
+
   test('"may be" hedges like "might"; "May" the month does not', () => {
     expectJudgedBothWays(detector, 'There may be a leak in the roof of the shed.', 'There is no leak in the roof of the shed.', false)
     expectJudgedBothWays(detector, 'The launch is planned for May.', 'The launch is planned for June.', true)

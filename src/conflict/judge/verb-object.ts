@@ -41,7 +41,9 @@ function objectAfter(r: Reading, word: string): { verb: string; words: string[];
   if (i < 0) return null
   let j = i + 1
   let definite = false
-  while (j < r.tokens.length && (LINK.test(r.tokens[j]!.lower) || DETERMINER.test(r.tokens[j]!.lower))) definite ||= DEFINITE.test(r.tokens[j++]!.lower)
+  for (; j < r.tokens.length && (LINK.test(r.tokens[j]!.lower) || DETERMINER.test(r.tokens[j]!.lower)); j++) {
+    if (DEFINITE.test(r.tokens[j]!.lower)) definite = true
+  }
   const words: string[] = []
   for (; j < r.tokens.length; j++) {
     const t = r.tokens[j]!
