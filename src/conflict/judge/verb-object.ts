@@ -15,7 +15,7 @@ const NEGATOR = /^(?:not|never|no|without|cannot)\s+/
 /** Between a verb and its object: prepositions and particles. */
 const LINK = /^(?:with|to|about|on|for|in|at|from|of|into|onto|over|up|out|down|off|by)$/
 const DETERMINER = /^(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those|some|any|all|every|s)$/
-/** Determiners that name one particular thing; "a", "any" or none ("never cooked a meal", "never answers emails") deny a whole kind, which covers the other side's thing. */
+/** Determiners that name one particular thing (so does a possessive, below); "a", "any" or none ("never cooked a meal", "never answers emails") deny a whole kind, which covers the other side's thing. */
 const DEFINITE = /^(?:the|my|our|your|their|his|her|its|this|that|these|those)$/
 
 /**
@@ -49,7 +49,8 @@ function objectAfter(r: Reading, word: string): { verb: string; words: string[];
     const t = r.tokens[j]!
     // A clause ends at punctuation between two words.
     if (words.length && /[,.;:!?]/.test(r.norm.slice(r.tokens[j - 1]!.end, t.start))) break
-    if (t.lower === 's' || /^['’]s$/.test(t.lower)) continue
+    // A possessive names one particular thing too ("Insulate Britain's aims").
+    if (t.lower === 's' || /^['’]s$/.test(t.lower)) { definite = true; continue }
     if (STOPWORDS.has(t.lower) || LINK.test(t.lower) || isTimeWord(t.lower) || /\d/.test(t.lower) || /ly$/.test(t.lower) || !r.content.has(t.stem)) break
     words.push(t.stem)
   }
