@@ -113,7 +113,7 @@ export const FRAME_FACTORS = {
   poleOfObject: 0.5,
   /** A verb negated on one side and stated on the other, each of its own object ("doesn't agree with the means" / "agrees with the aims"; verb-object.ts, issue 27 external data). */
   verbOfTwoObjects: 0.5,
-  /** A rule that forbids ("must not fall below") against the thing done, told in the past ("fell below"): the rule was broken (issue 27 external data). */
+  /** A rule that forbids ("must not feed the ducks") against the thing done, told in the past ("fed the ducks"): the rule was broken (issue 27 external data). */
   ruleBroken: 0.5,
 } as const
 
@@ -322,7 +322,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
-  // "will increase by 6 billion dollars" against "$273 billion a year": a rise is no level, of
+  // "went up by $5" against "charges $45 a month": a rise is no level, of
   // money, a count or a measure alike (external dev data, MultiNLI). Said on both sides, two rises
   // still compare ("rose by 5%" / "rose by 8%").
   else if (raw.check === 'value' && !EVENT_VALUE.test(raw.reason) && CHANGE_BY.test(a.norm) !== CHANGE_BY.test(b.norm)) {
@@ -373,7 +373,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.tally, note: 'one number is a score or a vote, not an amount' })
     }
   }
-  // "The level must not fall below the marker" / "The level fell below the marker": a rule and an
+  // "Visitors must not feed the ducks" / "A visitor fed the ducks on Sunday": a rule and an
   // event that broke it both hold. Only against a plain past report (no modal, no negation of its
   // own): "children may play near the canal" against the rule is two rules.
   if (raw.check === 'negation') {

@@ -71,7 +71,7 @@ export const FACTORS = {
   hypothetical: 0.45,
   /** Two speakers, one of whom speaks of themselves. */
   otherSpeaker: 0.5,
-  /** Two names one letter apart ("Baroque" / "Barogue", "Hancock" / "Hancook"): one name, spelled two ways. */
+  /** Two names one letter apart ("Patterson" / "Pattersen", "Christopher" / "Christpher"): one name, spelled two ways. */
   spelling: 0.4,
 } as const
 
@@ -268,7 +268,7 @@ function anchored(r: Reading, span: Span, shared: readonly string[], spans: read
 /**
  * Two names one edit apart inside the word (a letter changed, added, dropped, or two swapped),
  * both of six letters or more and with the same first and last letter: the typos of chat and of
- * transcripts ("Barogue", "Hancook"), not two names ("Maria" / "Marie", "Carla" / "Carly" differ
+ * transcripts ("Pattersen", "Christpher"), not two names ("Maria" / "Marie", "Carla" / "Carly" differ
  * at the end; "Dana" / "Dina" are short). External dev data (MultiNLI, ProSeCCo) flagged these as
  * different names.
  */

@@ -3,8 +3,8 @@ import { hasStem, sameStem } from '../read/same-stem.js'
 import { isTimeWord } from '../read/reading.js'
 import { STOPWORDS } from '../words/stopwords.js'
 
-// What a negated verb is said of (issue 27, external data). "Munira Wilson doesn't agree with the
-// means" and "Munira Wilson agrees with Insulate Britain's aims" negate and state one verb of two
+// What a negated verb is said of (issue 27, external data). "The board does not approve the merger
+// terms" and "The board approves the hiring plan" negate and state one verb of two
 // objects: two claims that both hold. The negation check compares the verb; this reads the object
 // after it on each side. Only when the verb itself is what differs: where the object is negated
 // ("doesn't drink coffee" / "drinks espresso"), the checks already compare objects and their kinds;
@@ -49,7 +49,7 @@ function objectAfter(r: Reading, word: string): { verb: string; words: string[];
     const t = r.tokens[j]!
     // A clause ends at punctuation between two words.
     if (words.length && /[,.;:!?]/.test(r.norm.slice(r.tokens[j - 1]!.end, t.start))) break
-    // A possessive names one particular thing too ("Insulate Britain's aims").
+    // A possessive names one particular thing too ("the council's plan").
     if (t.lower === 's' || /^['’]s$/.test(t.lower)) { definite = true; continue }
     if (STOPWORDS.has(t.lower) || LINK.test(t.lower) || isTimeWord(t.lower) || /\d/.test(t.lower) || /ly$/.test(t.lower) || !r.content.has(t.stem)) break
     words.push(t.stem)

@@ -388,7 +388,7 @@ function retracted(clause: readonly Token[], i: number): Token[] {
   if (object.length) return REFUSAL.test(clause[i]!.lower) ? [...clause.slice(0, i).filter((u) => !isStop(u)), ...object] : object
   if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause.slice(i + 1).every(isStop)) return []
   // After a determiner and before "of" the word is a noun of what follows "of": "the cancellation
-  // of the 5pm train" retracts the train; "at the end of the fiscal year" retracts no time, and
+  // of the 5pm train" retracts the train; "at the end of the quarter" retracts no time, and
   // nothing before it ("reported at the end of the year" is no report ended).
   if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause[i + 1]?.lower === 'of') {
     return clause.slice(i + 2).filter((u) => !isStop(u) && !DETERMINER.test(u.lower) && !isTimeWord(u.lower) && !SCOPE_END.has(u.lower))
