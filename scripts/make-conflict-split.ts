@@ -6,6 +6,8 @@
  *     > test/fixtures/conflict-unseen-split.json     # issue 27's hand-written set: salt u27-split, half
  *   npx tsx scripts/make-conflict-split.ts test/fixtures/conflict-pairs-unseen2.json --unseen2 \
  *     > test/fixtures/conflict-unseen2-split.json    # its second set (ninth round): salt u28-split, half
+ *   npx tsx scripts/make-conflict-split.ts test/fixtures/conflict-pairs-styles.json --styles \
+ *     > test/fixtures/conflict-styles-split.json     # the external round's styles set: salt x27-split, half
  *
  * Within each (type, label) stratum, ids are ordered by SHA-256 of `i16-split:<id>` and the first
  * 40% (rounded) go to holdout, the rest to dev. Only ids, types and labels are read: the split was
@@ -19,9 +21,10 @@ interface Pair { readonly id: string; readonly type: string; readonly label: str
 const args = process.argv.slice(2)
 const path = args.find((a) => !a.startsWith('--')) ?? '../shared/data/conflicts/pairs-realistic.json'
 // The unseen set (issue 27) splits half/half under its own salt; the realistic split stays as it was made.
+const styles = args.includes('--styles')
 const unseen2 = args.includes('--unseen2')
-const unseen = unseen2 || args.includes('--unseen')
-const salt = unseen2 ? 'u28-split:' : unseen ? 'u27-split:' : 'i16-split:'
+const unseen = styles || unseen2 || args.includes('--unseen')
+const salt = styles ? 'x27-split:' : unseen2 ? 'u28-split:' : unseen ? 'u27-split:' : 'i16-split:'
 const holdoutShare = unseen ? 0.5 : 0.4
 const pairs = (JSON.parse(readFileSync(path, 'utf8')) as { pairs: Pair[] }).pairs
 const strata = new Map<string, Pair[]>()
@@ -40,7 +43,7 @@ for (const [, ps] of [...strata].sort(([a], [b]) => a.localeCompare(b))) {
 }
 const out = unseen ? {
   description:
-    `Fixed dev/holdout split of ${path} (issue 27, ${unseen2 ? 'ninth' : 'eighth'} round). Made once by scripts/make-conflict-split.ts ${unseen2 ? '--unseen2' : '--unseen'}: ` +
+    `Fixed dev/holdout split of ${path} (issue 27, ${styles ? 'external-data' : unseen2 ? 'ninth' : 'eighth'} round). Made once by scripts/make-conflict-split.ts ${styles ? '--styles' : unseen2 ? '--unseen2' : '--unseen'}: ` +
     `within each (type, label) stratum, ids ordered by sha256("${salt}" + id), first half (rounded) to holdout. ` +
     'Rules are fitted on dev only; holdout examples are never inspected, only its aggregates read.',
   dev: dev.sort(),

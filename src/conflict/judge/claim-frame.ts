@@ -3,14 +3,15 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from '../read/stem.js'
 import { labelHeadAt } from '../read/labels.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
-import { subjectStems } from '../read/subject.js'
+import { IRREGULAR_PAST, subjectStems } from '../read/subject.js'
 import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
-import { AFTER_NOUN, AHEAD, DELTA, EAGER, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
+import { AFTER_NOUN, AHEAD, CHANGE_BY, DELTA, EAGER, FORBIDS, MODAL, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
+import { otherObjects } from './verb-object.js'
 
 /**
  * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
@@ -110,6 +111,10 @@ export const FRAME_FACTORS = {
   ownersThing: 0.5,
   /** An opposite verb with an object of its own the other side does not name ("opening up their minds" / "the library closes"; tenth round). */
   poleOfObject: 0.5,
+  /** A verb negated on one side and stated on the other, each of its own object ("doesn't agree with the means" / "agrees with the aims"; verb-object.ts, issue 27 external data). */
+  verbOfTwoObjects: 0.5,
+  /** A rule that forbids ("must not feed the ducks") against the thing done, told in the past ("fed the ducks"): the rule was broken (issue 27 external data). */
+  ruleBroken: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -317,6 +322,12 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (raw.check === 'value' && /^different (?:[\w-]+ )?number/.test(raw.reason) && (DELTA.test(a.norm) || DELTA.test(b.norm))) {
     out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
   }
+  // "went up by $5" against "charges $45 a month": a rise is no level, of
+  // money, a count or a measure alike (external dev data, MultiNLI). Said on both sides, two rises
+  // still compare ("rose by 5%" / "rose by 8%").
+  else if (raw.check === 'value' && !EVENT_VALUE.test(raw.reason) && CHANGE_BY.test(a.norm) !== CHANGE_BY.test(b.norm)) {
+    out.push({ factor: FRAME_FACTORS.delta, note: 'one amount is a change, not a total' })
+  }
   // A time or a date is of an event: "Priya started at the clinic in 2021" / "Priya moved to Leeds
   // in 2018" share Priya, not a start or a move. When all the texts share beside what differs is
   // the name both open with, the two values date two events of one person.
@@ -362,6 +373,14 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.tally, note: 'one number is a score or a vote, not an amount' })
     }
   }
+  // "Visitors must not feed the ducks" / "A visitor fed the ducks on Sunday": a rule and an
+  // event that broke it both hold. Only against a plain past report (no modal, no negation of its
+  // own): "children may play near the canal" against the rule is two rules.
+  if (raw.check === 'negation') {
+    const told = (r: Reading): boolean => r.simplePast || r.tokens.some((t) => IRREGULAR_PAST.test(t.lower))
+    const broken = (rule: Reading, event: Reading): boolean => FORBIDS.test(rule.norm) && !MODAL.test(event.norm) && told(event) && event.negated.size === 0
+    if (broken(a, b) || broken(b, a)) out.push({ factor: FRAME_FACTORS.ruleBroken, note: 'a rule against the thing done: the rule was broken, not contradicted' })
+  }
   if (raw.check === 'negation') {
     const q = ruleQualifier(a, b) ?? ruleQualifier(b, a)
     if (q) out.push({ factor: FRAME_FACTORS.ruleQualifier, note: `the rule is of "${q}", which the other side does not name` })
@@ -378,6 +397,11 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const q = QUOTED.exec(raw.reason)
     const object = q && (objectOf(a, q[1]!, b, anchor) ?? objectOf(b, q[2]!, a, anchor))
     if (object) out.push({ factor: FRAME_FACTORS.poleOfObject, note: `the opposite is said of "${object}"` })
+  }
+  if (raw.check === 'negation' || raw.check === 'antonym') {
+    const q = QUOTED.exec(raw.reason)
+    const objects = q && otherObjects([q[1]!, q[2]!], a, b)
+    if (objects) out.push({ factor: FRAME_FACTORS.verbOfTwoObjects, note: `said of two things ("${objects[0]}" / "${objects[1]}")` })
   }
   return out
 }

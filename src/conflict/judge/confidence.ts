@@ -71,6 +71,8 @@ export const FACTORS = {
   hypothetical: 0.45,
   /** Two speakers, one of whom speaks of themselves. */
   otherSpeaker: 0.5,
+  /** Two names one letter apart ("Patterson" / "Pattersen", "Christopher" / "Christpher"): one name, spelled two ways. */
+  spelling: 0.4,
 } as const
 
 /**
@@ -89,6 +91,10 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     if (!nameAsValue(a, sig.names[0].start) || !nameAsValue(b, sig.names[1].start)) {
       value *= FACTORS.nameNotValue
       notes.push('the names may be who the texts are about, not the answer they give')
+    }
+    if (spellingVariants(sig.names[0].text, sig.names[1].text)) {
+      value *= FACTORS.spelling
+      notes.push('the names are one letter apart: perhaps one name misspelled')
     }
   }
   const nums = /^different (?:[\w-]+ )?number(?: of [\w-]+)?: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
@@ -257,4 +263,22 @@ function anchored(r: Reading, span: Span, shared: readonly string[], spans: read
   const differing = [...spans[0].stems, ...spans[1].stems]
   const keys = shared.filter((k) => !differing.some((d) => sameStem(d, k)))
   return r.tokens.some((t) => t.start >= span.start && t.start < span.end && keys.some((k) => sameStem(t.stem, k)))
+}
+
+/**
+ * Two names one edit apart inside the word (a letter changed, added, dropped, or two swapped),
+ * both of six letters or more and with the same first and last letter: the typos of chat and of
+ * transcripts ("Pattersen", "Christpher"), not two names ("Maria" / "Marie", "Carla" / "Carly" differ
+ * at the end; "Dana" / "Dina" are short). External dev data (MultiNLI, ProSeCCo) flagged these as
+ * different names.
+ */
+export function spellingVariants(x: string, y: string): boolean {
+  const [a, b] = [x.toLowerCase(), y.toLowerCase()]
+  if (a === b || Math.min(a.length, b.length) < 6 || Math.abs(a.length - b.length) > 1) return false
+  if (a[0] !== b[0] || a.at(-1) !== b.at(-1)) return false
+  let i = 0
+  while (a[i] === b[i]) i++
+  const [ra, rb] = [a.slice(i), b.slice(i)]
+  // One changed, one added or dropped, or two neighbours swapped.
+  return ra.slice(1) === rb.slice(1) || ra.slice(1) === rb || ra === rb.slice(1) || (ra[0] === rb[1] && ra[1] === rb[0] && ra.slice(2) === rb.slice(2))
 }

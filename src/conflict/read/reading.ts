@@ -387,6 +387,12 @@ function retracted(clause: readonly Token[], i: number): Token[] {
   for (; j < clause.length && !isStop(clause[j]!) && !SCOPE_END.has(clause[j]!.lower); j++) object.push(clause[j]!)
   if (object.length) return REFUSAL.test(clause[i]!.lower) ? [...clause.slice(0, i).filter((u) => !isStop(u)), ...object] : object
   if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause.slice(i + 1).every(isStop)) return []
+  // After a determiner and before "of" the word is a noun of what follows "of": "the cancellation
+  // of the 5pm train" retracts the train; "at the end of the quarter" retracts no time, and
+  // nothing before it ("reported at the end of the year" is no report ended).
+  if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause[i + 1]?.lower === 'of') {
+    return clause.slice(i + 2).filter((u) => !isStop(u) && !DETERMINER.test(u.lower) && !isTimeWord(u.lower) && !SCOPE_END.has(u.lower))
+  }
   // The thing before it, not a phrase after a preposition ("flag X was switched off in production
   // after the incident and is still off": the flag is off, not production).
   const prep = clause.findIndex((u, j) => j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))

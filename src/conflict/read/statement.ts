@@ -43,6 +43,9 @@ const REACTION = /^(?:that|this|it|what a|how)(?:'s|\s+is|\s+was|\s+sounds|\s+lo
 
 // "would rather", "'d prefer", "would like" state a preference, not a hypothetical.
 const HYPOTHETICAL = /\b(?:if|might|maybe|perhaps|hope|hoping|hopefully|wish|could|someday|one day|imagine|suppose|supposing|unless)\b|(?:\bwould(?:n't)?|'d)\b(?!\s+(?:rather|prefer|like|love|hate))/i
+// "there may be a problem", "it may well have been": a hedge. Lower case and before "be" or "have
+// been" only: "May" is a month, "guests may use the pool" a permission, "may not" a rule.
+const MAY_HEDGE = /\bmay\s+(?:well\s+|also\s+|still\s+)?(?:be|have\s+been)\b/
 const PLAN = /\b(?:plan(?:s|ning)?\s+to|plan(?:s|ning)?\s+on|going\s+to|gonna|want(?:s|ed)?\s+to|wanna|thinking\s+(?:of|about)|considering|looking\s+forward|intend(?:s|ing)?\s+to|aim(?:s|ing)?\s+to|about\s+to)\b/i
 // A subject's attitude toward, or advice to, someone: the verb right after a short subject.
 const OPINION = /^(?:[\w'’.-]+\s+){1,3}?(?:encourag\w*|believ\w*|suggest\w*|admir\w*|appreciat\w*|recommend\w*|remind\w*|thinks|thought|hopes|hoped|advis\w*|urg\w*|prais\w*|reassur\w*|compliment\w*|cheer\w*\s+on)\b/i
@@ -88,7 +91,7 @@ export function readStatement(text: string): Statement {
       dropped.push('reaction')
       continue
     }
-    kept.push({ text: s, hedge: HYPOTHETICAL.test(s) ? 'hypothetical' : PLAN.test(s) ? 'plan' : OPINION.test(s) ? 'opinion' : null })
+    kept.push({ text: s, hedge: HYPOTHETICAL.test(s) || MAY_HEDGE.test(s) ? 'hypothetical' : PLAN.test(s) ? 'plan' : OPINION.test(s) ? 'opinion' : null })
   }
   // Hedged sentences beside plain claims add nothing a contradiction should rest on.
   const plain = kept.filter((k) => k.hedge === null)

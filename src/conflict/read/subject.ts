@@ -45,7 +45,7 @@ const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
 const PLACE = /^(?:on|in|at|by|near|behind|over|under|beside|outside|inside)$/
 
 /** The simple pasts of the irregular verbs (core/irregular.ts): not its nouns, not its participles in -n ("broken"). */
-const IRREGULAR_PAST = new RegExp(`^(?:${Object.entries(IRREGULAR).filter(([f, l]) => !/^(?:child|person|man|woman|foot|tooth|mouse|goose|be|have|do)$/.test(l) && !/n$|ne$/.test(f) && f !== l + 's').map(([f]) => f).join('|')})$`)
+export const IRREGULAR_PAST = new RegExp(`^(?:${Object.entries(IRREGULAR).filter(([f, l]) => !/^(?:child|person|man|woman|foot|tooth|mouse|goose|be|have|do)$/.test(l) && !/n$|ne$/.test(f) && f !== l + 's').map(([f]) => f).join('|')})$`)
 
 /** A word that is no noun of a subject: a predicate word, a determiner, a pronoun, a number. */
 const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
