@@ -453,8 +453,9 @@ export class LexicalIndex {
    * out, and `complete` says whether any was. See `#matchTop`.
    */
   matchLive<T>(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, use: (matches: LiveMatches) => T, top?: number): T {
-    // The skipping's bounds need a score that grows with tf and falls with length (0 < k1, 0 <= b <= 1).
-    if (top !== undefined && top >= 1 && k1 > 0 && b >= 0 && b <= 1 && this.size > 0) return this.#matchTop(queryTerms, k1, b, Math.ceil(top), use)
+    // The skipping's bounds need a score that grows with tf and falls with length (0 < k1, 0 <= b <= 1);
+    // with `top` at least the documents indexed, nothing could be skipped (and it may be Infinity).
+    if (top !== undefined && top >= 1 && top < this.size && k1 > 0 && b >= 0 && b <= 1) return this.#matchTop(queryTerms, k1, b, Math.ceil(top), use)
     if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
     const acc = this.#acc
     let touched = this.#touched, count = 0
