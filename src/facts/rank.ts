@@ -52,9 +52,11 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * read, so packing a small budget never sorts a large store; read it before the store changes.
  * See docs/retrieval.md.
  *
- * Cost (issues 15, 31): the query terms' postings, one lookup per match to keep the candidates
- * (none from the index's live documents, whose matches stay numbers: one comparison of scores
- * each, and a Version only for those at or above the selection's floor), a bounded selection of
+ * Cost (issues 15, 31): the query terms' postings (from the index's live documents, only those of
+ * the terms that can still lift a match to the selection's floor, and a seek into the others: see
+ * `LexicalIndex.matchLive`), one lookup per match to keep the candidates (none from the index's
+ * live documents, whose matches stay numbers: one comparison of scores each, and a Version only
+ * for those at or above the selection's floor), a bounded selection of
  * the best max(64, contextSources), one binary search in the write order per context source, and
  * O(log s) per memory read from that selection (s: it and the memories that borrowed context);
  * past the selection's last match, O(log m) per memory read among the m relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
