@@ -23,8 +23,10 @@ export interface TermScores {
 
 /** The live documents a query matched (`LexicalIndex.matchLive`). */
 export interface LiveMatches {
-  /** How many live documents matched. */
+  /** How many live documents matched (and are here: see `complete`). */
   readonly count: number
+  /** Whether every live match is here (`matchLive` with `top` may leave out those below the best). */
+  readonly complete: boolean
   /** Slot and score of each live match (`count` of each), in no particular order. */
   readonly slots: Int32Array
   readonly scores: Float64Array
@@ -32,6 +34,38 @@ export interface LiveMatches {
   doc(slot: number): unknown
   /** The query's score of an indexed document, 0 when it matched nothing: only while the callback runs. */
   scoreOf(ref: string): number
+}
+
+/** No slot: past every real one. */
+const NONE = 0x7fffffff
+
+/**
+ * The relative margin on a score bound: a bound is compared with sums of the same terms made in
+ * another order, which may differ from the score by a few units in the last place (about 1e-16
+ * each); a document is left out only when its bound is clearly below the floor.
+ */
+const SLACK = 1 + 1e-9
+
+/**
+ * The first position at or after `i` whose slot is at least `slot` in `p`'s postings (slot
+ * order): a galloping search from `i`, so a walk of seeks moving forward costs O(log gap) each.
+ */
+function seek(p: Postings, i: number, slot: number): number {
+  const slots = p.slots, n = p.size
+  if (i >= n || slots[i]! >= slot) return i
+  // slots[lo] < slot throughout.
+  let lo = i, step = 1
+  while (lo + step < n && slots[lo + step]! < slot) {
+    lo += step
+    step *= 2
+  }
+  let l = lo + 1, r = Math.min(lo + step, n)
+  while (l < r) {
+    const mid = (l + r) >>> 1
+    if (slots[mid]! < slot) l = mid + 1
+    else r = mid
+  }
+  return l
 }
 
 // Below this many matches the scores are copied into a small Map, which is faster to probe than
@@ -44,51 +78,120 @@ const beats = (score: number, slot: number, otherScore: number, otherSlot: numbe
 
 /**
  * One term's postings: the slots of the documents that hold it and how often, in two parallel
- * typed arrays (append on add, swap-remove on removal). Typed arrays rather than a Map per term:
- * at 100k facts a Map entry per posting was most of the index's heap and of its build time at open.
+ * typed arrays, in slot order (issue 31: so a query can walk several terms' postings side by side
+ * and skip what cannot reach its best matches, see `LexicalIndex.matchLive`). Typed arrays rather
+ * than a Map per term: at 100k facts a Map entry per posting was most of the index's heap and of
+ * its build time at open.
+ *
+ * A new document takes a new slot, past every other: its posting is appended. A document in a
+ * freed slot, and a removal, move the term's later postings by one (a memmove: the removal used
+ * to scan them). Snapshots written before issue 31's sixth round hold postings in the order
+ * swap-removal left them: `ready` sorts a term's postings the first time a query or a write uses it.
  */
 class Postings {
   slots: Int32Array<ArrayBufferLike>
   tfs: Int32Array<ArrayBufferLike>
   /** Live entries: the term's document frequency. */
   size: number
+  /**
+   * The largest tf and the shortest document among the postings (or more and less: removals do not
+   * tighten them): the term's most a document can score, for skipping. -1 until known (`ready`).
+   */
+  maxTf = -1
+  minLength = 0
+  /** Whether the entries are known to be in slot order (false for a restored term until `ready`). */
+  ordered: boolean
 
   /** Empty, or a restored term's entries (`restore`: no empty arrays made only to be replaced, one pair per term). */
-  constructor(slots: Int32Array<ArrayBufferLike> = new Int32Array(4), tfs: Int32Array<ArrayBufferLike> = new Int32Array(4), size = 0) {
-    this.slots = slots
-    this.tfs = tfs
+  constructor(slots?: Int32Array<ArrayBufferLike>, tfs?: Int32Array<ArrayBufferLike>, size = 0) {
+    this.slots = slots ?? new Int32Array(4)
+    this.tfs = tfs ?? new Int32Array(4)
     this.size = size
+    this.ordered = slots === undefined
   }
 
-  push(slot: number): void {
-    // A document's terms are added together, so a repeat of the term is always the last entry.
+  /** Sorts restored entries into slot order if they are not, and learns the bounds: O(df) once a term. */
+  ready(lengths: Float64Array): this {
+    if (!this.ordered) {
+      this.ordered = true
+      const n = this.size, slots = this.slots
+      let sorted = true
+      for (let i = 1; i < n && sorted; i++) sorted = slots[i - 1]! < slots[i]!
+      if (!sorted) {
+        const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => slots[a]! - slots[b]!)
+        const s = new Int32Array(n), t = new Int32Array(n)
+        for (let i = 0; i < n; i++) {
+          s[i] = slots[order[i]!]!
+          t[i] = this.tfs[order[i]!]!
+        }
+        this.slots = s
+        this.tfs = t
+      }
+    }
+    if (this.maxTf < 0) {
+      let maxTf = 0, minLength = Infinity
+      for (let i = 0; i < this.size; i++) {
+        if (this.tfs[i]! > maxTf) maxTf = this.tfs[i]!
+        const l = lengths[this.slots[i]!]!
+        if (l < minLength) minLength = l
+      }
+      this.maxTf = maxTf
+      this.minLength = minLength
+    }
+    return this
+  }
+
+  /** Where `slot` is, or where it would go (the first entry past it). Needs `ordered`. */
+  find(slot: number): number {
+    const slots = this.slots
+    let lo = 0, hi = this.size
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (slots[mid]! < slot) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** One more occurrence of the term in the document in `slot`, `length` terms long. */
+  push(slot: number, length: number, lengths: Float64Array): void {
     const n = this.size
-    if (n > 0 && this.slots[n - 1] === slot) {
-      this.tfs[n - 1]!++
+    let at: number
+    if (n === 0 || (this.ordered && this.slots[n - 1]! < slot)) at = n
+    else if (this.slots[n - 1] === slot) at = n - 1
+    else at = this.ready(lengths).find(slot)
+    if (at < n && this.slots[at] === slot) {
+      const tf = ++this.tfs[at]!
+      if (this.maxTf >= 0 && tf > this.maxTf) this.maxTf = tf
       return
     }
     if (n === this.slots.length) {
       const slots = new Int32Array(n * 2), tfs = new Int32Array(n * 2)
-      slots.set(this.slots)
-      tfs.set(this.tfs)
+      slots.set(this.slots.subarray(0, n))
+      tfs.set(this.tfs.subarray(0, n))
       this.slots = slots
       this.tfs = tfs
     }
-    this.slots[n] = slot
-    this.tfs[n] = 1
+    if (at < n) {
+      this.slots.copyWithin(at + 1, at, n)
+      this.tfs.copyWithin(at + 1, at, n)
+    }
+    this.slots[at] = slot
+    this.tfs[at] = 1
     this.size = n + 1
+    if (this.maxTf >= 0) {
+      if (this.maxTf < 1) this.maxTf = 1
+      if (length < this.minLength) this.minLength = length
+    }
   }
 
-  delete(slot: number): void {
+  delete(slot: number, lengths: Float64Array): void {
     const n = this.size
-    const slots = this.slots
-    for (let i = 0; i < n; i++) {
-      if (slots[i] !== slot) continue
-      slots[i] = slots[n - 1]!
-      this.tfs[i] = this.tfs[n - 1]!
-      this.size = n - 1
-      return
-    }
+    const at = this.ready(lengths).find(slot)
+    if (at === n || this.slots[at] !== slot) return
+    this.slots.copyWithin(at, at + 1, n)
+    this.tfs.copyWithin(at, at + 1, n)
+    this.size = n - 1
   }
 }
 
@@ -129,6 +232,10 @@ export class LexicalIndex {
    */
   #acc = new Float64Array(0)
   #touched = new Int32Array(64)
+  /** `#matchTop`'s buffers, reused: its heap of the best scores, and the matches it hands over. */
+  #heap = new Float64Array(0)
+  #outSlots = new Int32Array(256)
+  #outScores = new Float64Array(256)
 
   get size(): number {
     return this.#slotOf.size + (this.#pending?.size ?? 0)
@@ -172,7 +279,8 @@ export class LexicalIndex {
   snapshot(): LexicalSnapshot {
     const vocab: string[] = []
     let total = 0
-    for (const p of this.#postings.values()) total += p.size
+    // In slot order (a term restored from an older snapshot and not used since is sorted here).
+    for (const p of this.#postings.values()) total += p.ready(this.#lengths).size
     const counts = new Int32Array(this.#postings.size)
     const slots = new Int32Array(total), tfs = new Int32Array(total)
     let t = 0, at = 0
@@ -262,13 +370,13 @@ export class LexicalIndex {
     this.#docs[slot] = doc
     this.#live[slot] = 0
     this.#slotOf.set(ref, slot)
+    this.#lengths[slot] = terms.length
+    this.#totalLength += terms.length
     for (const t of terms) {
       let p = this.#postings.get(t)
       if (!p) this.#postings.set(t, (p = new Postings()))
-      p.push(slot)
+      p.push(slot, terms.length, this.#lengths)
     }
-    this.#lengths[slot] = terms.length
-    this.#totalLength += terms.length
   }
 
   remove(ref: string, terms: readonly string[]): void {
@@ -278,7 +386,7 @@ export class LexicalIndex {
     for (const t of new Set(terms)) {
       const p = this.#postings.get(t)
       if (!p) continue
-      p.delete(slot)
+      p.delete(slot, this.#lengths)
       if (p.size === 0) this.#postings.delete(t)
     }
     this.#slotOf.delete(ref)
@@ -335,12 +443,19 @@ export class LexicalIndex {
   /**
    * The live documents a query matches, as numbers: their slots and BM25 scores in two typed
    * arrays (in no particular order), handed to `use` together with a lookup of any document's
-   * score by ref that holds while `use` runs (which must not query this index: the scores sit in
-   * the buffer every query shares). retrieve() starts here (src/facts/rank.ts): it picks
-   * the best matches on the numbers and makes Versions of those alone, and looks up the scores of
-   * the few context neighbours by ref, without a Map of every match.
+   * score by ref; all of these hold while `use` runs only (which must not query this index: with
+   * `top` the arrays are buffers every query shares). retrieve() starts here (src/facts/rank.ts):
+   * it picks the best matches on the numbers and makes Versions of those alone, and looks up the
+   * scores of the few context neighbours by ref, without a Map of every match.
+   *
+   * With `top`, the matches are only sure to hold every live document that scores at least the
+   * `top`-th best live score (so the best `top`, ties at the last included); others may be left
+   * out, and `complete` says whether any was. See `#matchTop`.
    */
-  matchLive<T>(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, use: (matches: LiveMatches) => T): T {
+  matchLive<T>(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, use: (matches: LiveMatches) => T, top?: number): T {
+    // The skipping's bounds need a score that grows with tf and falls with length (0 < k1, 0 <= b <= 1);
+    // with `top` at least the documents indexed, nothing could be skipped (and it may be Infinity).
+    if (top !== undefined && top >= 1 && top < this.size && k1 > 0 && b >= 0 && b <= 1) return this.#matchTop(queryTerms, k1, b, Math.ceil(top), use)
     if (this.#acc.length < this.#refs.length) this.#acc = new Float64Array(this.#lengths.length)
     const acc = this.#acc
     let touched = this.#touched, count = 0
@@ -367,6 +482,7 @@ export class LexicalIndex {
     }
     const matches: LiveMatches = {
       count: n,
+      complete: true,
       slots,
       scores,
       doc: (slot) => docs[slot],
@@ -381,6 +497,145 @@ export class LexicalIndex {
       // Cleared for the next query: only the touched slots were set.
       for (let i = 0; i < count; i++) acc[touched[i]!] = 0
     }
+  }
+
+  /**
+   * `matchLive` with `top` (issue 31): MaxScore (Turtle & Flood 1995) over the query terms'
+   * postings walked side by side in slot order. Each term has a bound, the most one document can
+   * score on it (its largest tf over its shortest document). The best `top` live scores so far
+   * are kept in a small heap; its lowest is the floor. The terms whose bounds sum below the floor
+   * cannot make a document reach it on their own: only the other terms' postings propose
+   * documents, and a proposed one is looked up in the weak terms' postings (a galloping search)
+   * for as long as its score so far plus their bounds can still reach the floor. A query whose
+   * common words match a third of the store walks the postings of its rare words and seeks into
+   * the common ones, rather than scoring every match.
+   *
+   * Every score is summed in the query's term order, as `#accumulate` sums it: the same numbers
+   * to the last bit. A document is left out only when its bound is below the floor, never equal
+   * (ties at the floor stay in); the bounds carry a relative margin (`SLACK`) far above the sums'
+   * rounding. Nothing is allocated per match: the matches go to buffers every query reuses.
+   */
+  #matchTop<T>(queryTerms: ReadonlyMap<string, number>, k1: number, b: number, k: number, use: (matches: LiveMatches) => T): T {
+    const n = this.size
+    const avgdl = this.#totalLength / n || 1
+    const k1b = (k1 * b) / avgdl, k1nb = k1 * (1 - b)
+    const lengths = this.#lengths, live = this.#live, docs = this.#docs
+    // The query's terms in its own order (the order scores are summed in), with their weights.
+    const lists: Postings[] = [], ws: number[] = []
+    for (const [term, weight] of queryTerms) {
+      if (!(weight > 0)) continue
+      const p = this.#postings.get(term)
+      if (!p) continue
+      lists.push(p.ready(lengths))
+      ws.push(weight * Math.log(1 + (n - p.size + 0.5) / (p.size + 0.5)) * (k1 + 1))
+    }
+    const m = lists.length
+    const bound = new Float64Array(m)
+    for (let t = 0; t < m; t++) {
+      const p = lists[t]!
+      bound[t] = ((ws[t]! * p.maxTf) / (p.maxTf + k1nb + k1b * p.minLength)) * SLACK
+    }
+    // Terms by bound, weakest first; below[e]: the bounds of the first e of them, summed. The
+    // first `weak` terms are those whose bounds sum below the floor.
+    const ord = Array.from({ length: m }, (_, t) => t).sort((x, y) => bound[x]! - bound[y]!)
+    const below = new Float64Array(m + 1)
+    for (let e = 0; e < m; e++) below[e + 1] = below[e]! + bound[ord[e]!]!
+    const at = new Int32Array(m), part = new Float64Array(m)
+    if (this.#heap.length < k) this.#heap = new Float64Array(k)
+    const heap = this.#heap
+    let kept = 0, floor = 0, weak = 0, count = 0
+    let outSlots = this.#outSlots, outScores = this.#outScores
+    for (;;) {
+      let d = NONE
+      for (let e = weak; e < m; e++) {
+        const t = ord[e]!, p = lists[t]!, i = at[t]!
+        if (i < p.size && p.slots[i]! < d) d = p.slots[i]!
+      }
+      if (d === NONE) break
+      const isLive = live[d] === 1
+      let sum = 0
+      for (let e = weak; e < m; e++) {
+        const t = ord[e]!, p = lists[t]!, i = at[t]!
+        if (i < p.size && p.slots[i] === d) {
+          at[t] = i + 1
+          if (!isLive) continue
+          const tf = p.tfs[i]!
+          sum += part[t] = (ws[t]! * tf) / (tf + k1nb + k1b * lengths[d]!)
+        } else part[t] = 0
+      }
+      if (!isLive) continue
+      // The weak terms, strongest first, while the document can still reach the floor.
+      let e = weak
+      for (; e > 0; e--) {
+        if ((sum + below[e]!) * SLACK < floor) break
+        const t = ord[e - 1]!, p = lists[t]!
+        const i = (at[t] = seek(p, at[t]!, d))
+        if (i < p.size && p.slots[i] === d) {
+          const tf = p.tfs[i]!
+          sum += part[t] = (ws[t]! * tf) / (tf + k1nb + k1b * lengths[d]!)
+        } else part[t] = 0
+      }
+      if (e > 0) continue
+      let score = 0
+      for (let t = 0; t < m; t++) score += part[t]!
+      if (score < floor) continue
+      if (count === outSlots.length) {
+        const slots = new Int32Array(count * 2), scores = new Float64Array(count * 2)
+        slots.set(outSlots)
+        scores.set(outScores)
+        this.#outSlots = outSlots = slots
+        this.#outScores = outScores = scores
+      }
+      outSlots[count] = d
+      outScores[count++] = score
+      // The heap of the best k scores, lowest on top.
+      if (kept < k) {
+        let j = kept++
+        while (j > 0) {
+          const parent = (j - 1) >> 1
+          if (heap[parent]! <= score) break
+          heap[j] = heap[parent]!
+          j = parent
+        }
+        heap[j] = score
+        if (kept < k) continue
+      } else {
+        if (!(score > heap[0]!)) continue
+        let j = 0
+        for (;;) {
+          let c = 2 * j + 1
+          if (c >= k) break
+          if (c + 1 < k && heap[c + 1]! < heap[c]!) c++
+          if (heap[c]! >= score) break
+          heap[j] = heap[c]!
+          j = c
+        }
+        heap[j] = score
+      }
+      floor = heap[0]!
+      while (weak < m && below[weak + 1]! < floor) weak++
+    }
+    const matches: LiveMatches = {
+      count,
+      // Nothing is left out until the heap is full: the floor is 0 until then.
+      complete: kept < k,
+      slots: outSlots.subarray(0, count),
+      scores: outScores.subarray(0, count),
+      doc: (slot) => docs[slot],
+      scoreOf: (ref) => {
+        const slot = this.#slot(ref)
+        if (slot === undefined) return 0
+        let score = 0
+        for (let t = 0; t < m; t++) {
+          const p = lists[t]!, i = p.find(slot)
+          if (i === p.size || p.slots[i] !== slot) continue
+          const tf = p.tfs[i]!
+          score += (ws[t]! * tf) / (tf + k1nb + k1b * lengths[slot]!)
+        }
+        return score
+      },
+    }
+    return use(matches)
   }
 
   /** Adds the query's BM25 scores into `acc` (zero where untouched); `touch` hears each slot the first time it scores. */

@@ -52,9 +52,11 @@ function before(aScore: number, bScore: number, a: Version, b: Version): number 
  * read, so packing a small budget never sorts a large store; read it before the store changes.
  * See docs/retrieval.md.
  *
- * Cost (issues 15, 31): the query terms' postings, one lookup per match to keep the candidates
- * (none from the index's live documents, whose matches stay numbers: one comparison of scores
- * each, and a Version only for those at or above the selection's floor), a bounded selection of
+ * Cost (issues 15, 31): the query terms' postings (from the index's live documents, only those of
+ * the terms that can still lift a match to the selection's floor, and a seek into the others: see
+ * `LexicalIndex.matchLive`), one lookup per match to keep the candidates (none from the index's
+ * live documents, whose matches stay numbers: one comparison of scores each, and a Version only
+ * for those at or above the selection's floor), a bounded selection of
  * the best max(64, contextSources), one binary search in the write order per context source, and
  * O(log s) per memory read from that selection (s: it and the memories that borrowed context);
  * past the selection's last match, O(log m) per memory read among the m relevant ones. The zero-score tail (every other candidate, by importance, recency and ref) is
@@ -127,25 +129,33 @@ export function rank(query: string, candidates: readonly Version[] | Candidates,
     // The current facts are the index's live documents, scored as numbers: only the matches at or
     // above the size-th best score (the floor) can be in the selection, so only they become
     // Versions now; the scores of context neighbours below it are read from the index.
-    gathered = ctx.lexical.matchLive(qterms, p.k1, p.b, (m) => {
-      matched = m.count
+    // The index hands over only the matches that may be in the selection (with `size`: all those
+    // at or above the floor), unless it is sure there are no others; `rest` asks it for every match.
+    const lexical = ctx.lexical
+    gathered = lexical.matchLive(qterms, p.k1, p.b, (m) => {
+      // Left out matches are more than the selection holds: `matched` need only say so.
+      matched = m.complete ? m.count : m.count + 1
       const { slots, scores } = m
       const taken = selection(m, size)
-      for (const j of taken) keep(scores[j]!, m.doc(slots[j]!) as Version)
+      const takenSlots = new Set<number>()
+      for (const j of taken) {
+        takenSlots.add(slots[j]!)
+        keep(scores[j]!, m.doc(slots[j]!) as Version)
+      }
       rest = () => {
         rest = () => undefined
-        const inItems = new Uint8Array(slots.length)
-        for (const j of taken) inItems[j] = 1
-        for (let j = 0; j < slots.length; j++) {
-          if (inItems[j] === 1) continue
-          const v = m.doc(slots[j]!) as Version | undefined
-          if (v === undefined || lentBelow.has(v)) continue
-          items.push(v)
-          score.push(scores[j]!)
-        }
+        lexical.matchLive(qterms, p.k1, p.b, (all) => {
+          for (let j = 0; j < all.count; j++) {
+            if (takenSlots.has(all.slots[j]!)) continue
+            const v = all.doc(all.slots[j]!) as Version | undefined
+            if (v === undefined || lentBelow.has(v)) continue
+            items.push(v)
+            score.push(all.scores[j]!)
+          }
+        })
       }
       return relevance((v) => m.scoreOf(v.ref))
-    })
+    }, size)
   } else {
     if (ctx.lexical && qterms.size > 0) ctx.lexical.score(qterms, p.k1, p.b).forEach((s, ref) => keep(s, c.get(ref)))
     matched = items.length
