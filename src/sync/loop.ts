@@ -16,6 +16,13 @@ import type { SyncStatus } from './types.js'
 import { withoutTooDeep } from './update-depth.js'
 import { AHEAD_CHUNKS } from './update-log.js'
 
+/**
+ * Chunks a pass's compaction writes at a time when more are due (about 0.5 MB encoded, a few ms
+ * quiet): a macrotask before each such step, and a pass with changes waiting goes before the next
+ * one (docs/sync.md, "The loop").
+ */
+export const COMPACT_STEP_CHUNKS = 2
+
 /** The loop's settings (SyncStoreOptions resolved, store.ts). */
 export interface LoopSettings {
   readonly onApplied: PassHost['onApplied']
@@ -246,9 +253,25 @@ export class SyncLoop implements PassHost {
     this.#yield = true
   }
 
-  /** After a key was removed (`wantCompact`) or every `compactEvery` rows: one row per pool, the garbage-collected state. */
+  /**
+   * After a key was removed (`wantCompact`) or every `compactEvery` rows: one row per pool, the
+   * garbage-collected state. When more than COMPACT_STEP_CHUNKS chunks are due (the first forget
+   * after a join or an open, while the chunks are still written ahead), they are written in steps
+   * of that many first, each after a macrotask: what the pass told its subscribers is read before
+   * (the status notification came after the whole compaction's encoding: 100 ms at 20k records,
+   * 1.7 s at 100k under load, issue 31), and a change that arrived meanwhile (the next forget) is
+   * judged in a pass of its own before the next step. Each call writes one step at least, so a
+   * stream of changes cannot hold the compaction back; the loop stays busy (`syncing`) until the
+   * last step has dropped the appended rows, as before.
+   */
   async #compact(ps: PoolSync): Promise<void> {
     if (!ps.wantCompact && ps.log.rows < this.compactEvery) return
+    for (let step = 0; ps.log.due > COMPACT_STEP_CHUNKS; step++) {
+      await new Promise<void>((ok) => setTimeout(ok, 0))
+      // A change arrived (kick): its pass first; this compaction is still due then (`wantCompact` or the rows).
+      if (step > 0 && this.#again) return
+      await ps.log.compact(ps.doc, { chunks: COMPACT_STEP_CHUNKS })
+    }
     ps.wantCompact = false
     await ps.log.compact(ps.doc)
   }

@@ -234,6 +234,18 @@ export class UpdateLog {
     return this.#due(this.#rest, dirty) > AHEAD_CHUNKS
   }
 
+  /**
+   * How many chunks a step ahead (`compact` with `chunks`) could write now: those to rewrite whole
+   * and those touched since the last compaction; Infinity before the first compaction has listed
+   * them (all of them are due); 0 for a log whose rewrite cannot be split (0.2.0's parts, a `ds`
+   * row: one compaction rewrites it all).
+   */
+  get due(): number {
+    const dirty = this.#dirty
+    if (dirty === null) return 0
+    return this.#rest === 'all' ? Infinity : this.#due(this.#rest, dirty)
+  }
+
   /** How many chunks a compaction would write now: those to rewrite whole, and those touched. */
   #due(rest: ReadonlySet<string> | null, dirty: ReadonlyMap<string, number[]>): number {
     let n = rest?.size ?? 0
