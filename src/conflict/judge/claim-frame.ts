@@ -110,6 +110,8 @@ export const FRAME_FACTORS = {
   ownersThing: 0.5,
   /** An opposite verb with an object of its own the other side does not name ("opening up their minds" / "the library closes"; tenth round). */
   poleOfObject: 0.5,
+  /** Each name is given to a noun of its own ("a collie named Pepper" / "his wife is named Maureen"; eleventh round). */
+  namesOfTwo: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -374,6 +376,11 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const q = /^different (?!name\b)[^:]+: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
     if (q && (afterPossessive(a, q[1]!) || afterPossessive(b, q[2]!))) out.push({ factor: FRAME_FACTORS.ownersThing, note: 'a possessive names whose thing, not a member of the class' })
   }
+  if (raw.check === 'substitution' && raw.signal?.names) {
+    const [x, y] = raw.signal.names
+    const nouns = namesOfTwo(a, x.start, b, y.start)
+    if (nouns) out.push({ factor: FRAME_FACTORS.namesOfTwo, note: `the names of two: a ${nouns[0]} and a ${nouns[1]}` })
+  }
   if (raw.check === 'antonym') {
     const q = QUOTED.exec(raw.reason)
     const object = q && (objectOf(a, q[1]!, b, anchor) ?? objectOf(b, q[2]!, a, anchor))
@@ -383,6 +390,22 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
 }
 
 const POSSESSIVE = /^(?:my|our|your|his|her|their|its)$/
+
+// A name given to the noun before it: "a collie named Pepper", "his wife is called Maureen".
+const NAMED_AFTER = /(\p{L}+)\s+(?:(?:is|was|are|were)\s+)?(?:named|called)\s+$/iu
+
+/**
+ * The two nouns when each name is given to a noun of its own ("had a collie named Pepper" / "his
+ * wife was named Maureen", "a husky named Buran" / "a pharmacist named Farah") and neither text
+ * names the other's noun: the names of two things, not two names of one. Null otherwise.
+ */
+function namesOfTwo(a: Reading, atA: number, b: Reading, atB: number): [string, string] | null {
+  const [ma, mb] = [NAMED_AFTER.exec(a.norm.slice(0, atA)), NAMED_AFTER.exec(b.norm.slice(0, atB))]
+  if (!ma || !mb) return null
+  const [na, nb] = [ma[1]!.toLowerCase(), mb[1]!.toLowerCase()]
+  const names = (r: Reading, noun: string): boolean => r.tokens.some((t) => sameStem(t.stem, stem(noun)))
+  return !sameStem(stem(na), stem(nb)) && !names(a, nb) && !names(b, na) ? [na, nb] : null
+}
 
 /**
  * Whether the first word of a phrase stands right after a possessive pronoun ("his business"),

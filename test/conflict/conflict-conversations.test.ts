@@ -1,0 +1,23 @@
+import { describe, test } from 'vitest'
+import { TextConflictDetector } from '../../src/index.js'
+import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
+
+/**
+ * Issue 27, tenth round: test/fixtures/conversations-synthetic.json, four conversations written by
+ * hand in LoCoMo's shape (test/fixtures/README.md), as dev backgrounds for flags per 100 facts.
+ * Each rule below is a cause that recurred in their flags; every pair here is written apart from
+ * the conversations, and each compatible one was flagged on the code before the rule.
+ */
+const detector = new TextConflictDetector()
+
+describe('a name given to a noun is that noun\'s name', () => {
+  test.each([
+    ['Lena had a beagle named Max when she was a kid.', 'Lena\'s husband is named Jonah.'],
+    ['Omar hired an assistant called Bea.', 'Omar\'s sister is called Nadia.'],
+  ])('two nouns, two names: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Her dog is named Max.', 'Her dog is named Rex.'],
+    ['The cat is called Mochi.', 'Our cat is named Tofu.'],
+  ])('one noun, two names, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
