@@ -21,3 +21,17 @@ describe('a name given to a noun is that noun\'s name', () => {
     ['The cat is called Mochi.', 'Our cat is named Tofu.'],
   ])('one noun, two names, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('an amount is of what it measures, not of the person both name', () => {
+  test.each([
+    ['Priya has saved 8,000 dollars for a car.', 'Priya took out a student loan of 25,000 dollars.'],
+    ['Leo swam the lake in 40 minutes.', 'Leo finished the marathon in four hours.'],
+    ['Nadia still keeps three spare keys by the door.', 'Nadia turned sixty-one in March.'],
+  ])('two things measured: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Tom is 34.', 'Tom turned 36 in May.'],
+    ['Maya earns 85,000 dollars a year.', 'Maya makes 95,000 dollars a year.'],
+    ['Priya\'s rent is 1,200 dollars.', 'Priya pays 1,500 dollars in rent.'],
+  ])('one thing measured, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
