@@ -35,3 +35,18 @@ describe('an amount is of what it measures, not of the person both name', () => 
     ['Priya\'s rent is 1,200 dollars.', 'Priya pays 1,500 dollars in rent.'],
   ])('one thing measured, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a refusal is against taking part, and answers an offer', () => {
+  test.each([
+    ['Okoye declined our offer', 'Okoye is from Lagos'],
+    ['Ravi declined the promotion.', 'Ravi felt tired after the long meeting.'],
+    ['The firm offered Lucia a partnership.', 'Lucia turned down the partnership.'],
+    ['Jonah applied for the fellowship in Oslo.', 'Jonah refused the fellowship in Oslo.'],
+  ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
+    ['Lucia turned down the partnership.', 'Lucia accepted the partnership.'],
+    ['Ravi declined the promotion.', 'Ravi took the promotion.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
