@@ -50,3 +50,16 @@ describe('a refusal is against taking part, and answers an offer', () => {
     ['Ravi declined the promotion.', 'Ravi took the promotion.'],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a named person and "I" are two people unless the text says otherwise', () => {
+  test.each([
+    ['Tom never drinks coffee', 'I drink coffee'],
+    ['Ana hates flying.', 'I love flying.'],
+  ])('two people: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Tom never drinks coffee', 'Tom: I drink coffee'],
+    ['We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
+    ['Tom never drinks coffee', 'Tom drinks coffee every morning'],
+  ])('one person, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})

@@ -114,6 +114,8 @@ export const FRAME_FACTORS = {
   poleOfObject: 0.5,
   /** An amount clash where the texts share only who (a name, "I", a relative) and each says something of its own: two things measured (eleventh round). */
   personNotMeasure: 0.5,
+  /** One side is about a named person, the other about "I", who never names them (eleventh round). */
+  nameAgainstI: 0.5,
   /** Each name is given to a noun of its own ("a collie named Pepper" / "his wife is named Maureen"; eleventh round). */
   namesOfTwo: 0.5,
 } as const
@@ -401,6 +403,17 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   if (raw.check === 'substitution') {
     const q = /^different (?!name\b)[^:]+: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
     if (q && (afterPossessive(a, q[1]!) || afterPossessive(b, q[2]!))) out.push({ factor: FRAME_FACTORS.ownersThing, note: 'a possessive names whose thing, not a member of the class' })
+  }
+  // "Tom never drinks coffee" / "I drink coffee": a named person and the writer are two people
+  // unless the text says otherwise: the speaker is that person ("Tom: I drink coffee"), or the
+  // first-person side names them ("We hired the backend candidate (Okoye)" / "Okoye declined").
+  for (const [x, y, sy] of [[a, b, sb], [b, a, sa]] as const) {
+    const name = x.leadingName[0]
+    const opensWithI = /^(?:i|we)$/.test(y.tokens[0]?.lower ?? '')
+    if (name && opensWithI && !y.tokens.some((t) => sameStem(t.stem, name)) && !(sy?.speaker && sameStem(stem(sy.speaker.split(/\s+/)[0]!.toLowerCase()), name))) {
+      out.push({ factor: FRAME_FACTORS.nameAgainstI, note: `"${name}" on one side, "I" on the other: two people` })
+      break
+    }
   }
   if (raw.check === 'substitution' && raw.signal?.names) {
     const [x, y] = raw.signal.names
