@@ -1,5 +1,6 @@
-import { describe, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { TextConflictDetector } from '../../src/index.js'
+import { labelledChanges, locomoObservations, locomoTurns, runStore, syntheticNames } from '../../scripts/eval-conflict-store.js'
 import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
 
 /**
@@ -62,4 +63,36 @@ describe('a named person and "I" are two people unless the text says otherwise',
     ['We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
     ['Tom never drinks coffee', 'Tom drinks coffee every morning'],
   ])('one person, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('the hand-written conversations in a store: flags per 100 facts', () => {
+  // At or under what the round reached (docs/conflicts.md has the table, before and after). A flag
+  // between the two sides of a labelled change (a plan or a value that changed) is a real change.
+  const reached: Record<string, { observations: number; turns: number; text: number }> = {
+    // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
+    'synthetic-1': { observations: 6, turns: 1, text: 2 },
+    'synthetic-2': { observations: 14, turns: 5, text: 5 },
+    'synthetic-3': { observations: 9, turns: 2, text: 0 },
+    'synthetic-4': { observations: 13, turns: 1, text: 2 },
+  }
+
+  test('four conversations of about 200 turns and 110-130 observations each', () => {
+    expect(syntheticNames()).toEqual(Object.keys(reached))
+    for (const name of syntheticNames()) {
+      expect(locomoTurns(name).length).toBeGreaterThanOrEqual(199)
+      expect(locomoObservations(name).length).toBeGreaterThanOrEqual(110)
+    }
+  })
+
+  test.each(Object.keys(reached))('%s: observations, turns and turns as text at or under the reached counts', async (name) => {
+    const r = reached[name]!
+    const changes = labelledChanges(name)
+    expect(changes.length).toBeGreaterThan(0)
+    for (const [facts, most] of [[locomoObservations(name), r.observations], [locomoTurns(name), r.turns], [locomoTurns(name, false), r.text]] as const) {
+      const run = await runStore(facts)
+      expect(run.flags.length, run.flags.map((f) => `${f.reason}: ${f.a} / ${f.b}`).join('\n')).toBeLessThanOrEqual(most)
+      // Every labelled change is two texts of the conversation.
+      for (const [x, y] of changes) expect(x.size > 0 && y.size > 0).toBe(true)
+    }
+  }, 60_000)
 })
