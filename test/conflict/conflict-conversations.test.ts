@@ -65,6 +65,17 @@ describe('a named person and "I" are two people unless the text says otherwise',
   ])('one person, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
+describe('a retraction word before a noun says what kind of thing it is', () => {
+  test.each([
+    ['Ali found a retired police dog named Rex.', 'Ali walks Rex every morning.'],
+    ['Mina bought a discontinued camera model from Lars.', 'Mina met Lars at the market.'],
+  ])('the retracted thing is not named on the other side: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Nina booked the cancelled flight to Oslo.', 'Nina\'s flight to Oslo boarded on time.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
 describe('the hand-written conversations in a store: flags per 100 facts', () => {
   // At or under what the round reached (docs/conflicts.md has the table, before and after). A flag
   // between the two sides of a labelled change (a plan or a value that changed) is a real change.
@@ -72,7 +83,7 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
     'synthetic-1': { observations: 6, turns: 1, text: 2 },
     'synthetic-2': { observations: 14, turns: 5, text: 5 },
-    'synthetic-3': { observations: 9, turns: 2, text: 0 },
+    'synthetic-3': { observations: 7, turns: 2, text: 0 },
     'synthetic-4': { observations: 13, turns: 1, text: 2 },
   }
 
