@@ -22,6 +22,8 @@ import { mulberry32 } from '../src/core/seeded-random.js'
 
 const here = resolve(fileURLToPath(import.meta.url), '..')
 export const ENUMERATIONS = resolve(here, '../test/fixtures/conflict-enumerations.json')
+/** Hand-written conversations in LoCoMo's shape (test/fixtures/README.md): dev backgrounds, named `synthetic-N`. */
+export const SYNTHETIC = resolve(here, '../test/fixtures/conversations-synthetic.json')
 
 export interface StoreFact {
   readonly content: string
@@ -39,7 +41,22 @@ interface RawConversation {
   observation: Record<string, Record<string, Array<[string, string]>>>
 }
 
+let synthetic: Map<string, RawConversation> | null = null
+
+/** The names of the hand-written conversations, in file order. */
+export function syntheticNames(path = SYNTHETIC): string[] {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { conversations: Array<RawConversation & { sample_id: string }> }
+  synthetic ??= new Map(raw.conversations.map((c) => [c.sample_id, c]))
+  return raw.conversations.map((c) => c.sample_id)
+}
+
 function loadConversation(name: string): RawConversation {
+  if (name.startsWith('synthetic-')) {
+    if (!synthetic) syntheticNames()
+    const c = synthetic!.get(name)
+    if (!c) throw new Error(`no conversation ${name} in ${SYNTHETIC}`)
+    return c
+  }
   return JSON.parse(readFileSync(resolve(sharedDir(), 'data', 'locomo', `${name}.json`), 'utf8')) as RawConversation
 }
 
@@ -69,6 +86,31 @@ export function locomoObservations(name: string): StoreFact[] {
     const bySpeaker = raw.observation[`session_${s}_observation`] ?? {}
     return Object.values(bySpeaker).flatMap((list) => list.map(([text]) => ({ content: text, validFrom })))
   })
+}
+
+/**
+ * The texts of a hand-written conversation's labelled changes (a plan that changed): each pair of
+ * turns, as "Speaker: text" and as the text alone, and the observations drawn from them. A flag
+ * between two of one change's texts is a real change over time, not noise. Empty for LoCoMo.
+ */
+export function labelledChanges(name: string): Array<[ReadonlySet<string>, ReadonlySet<string>]> {
+  if (!name.startsWith('synthetic-')) return []
+  const raw = loadConversation(name) as RawConversation & { changes?: Array<{ a: string; b: string }> }
+  const conv = raw.conversation
+  const texts = (id: string): Set<string> => {
+    const out = new Set<string>()
+    for (const s of sessions(conv)) {
+      for (const t of conv[`session_${s}`] as Array<{ speaker: string; text: string; dia_id: string }>) if (t.dia_id === id) out.add(t.text).add(`${t.speaker}: ${t.text}`)
+      for (const list of Object.values(raw.observation[`session_${s}_observation`] ?? {})) for (const [text, ref] of list) if (ref === id) out.add(text)
+    }
+    return out
+  }
+  return (raw.changes ?? []).map((c) => [texts(c.a), texts(c.b)])
+}
+
+/** Whether a flag stands between the two sides of one labelled change. */
+export function isLabelledChange(changes: ReturnType<typeof labelledChanges>, f: { a: string; b: string }): boolean {
+  return changes.some(([x, y]) => (x.has(f.a) && y.has(f.b)) || (x.has(f.b) && y.has(f.a)))
 }
 
 /** The enumeration set: texts that name distinct items by number, label or id. */
@@ -214,7 +256,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
 export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = []): Promise<StoreSection> {
-  const convs: Array<['conv-26' | 'conv-30' | 'conv-41', 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout']]
+  const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
     if (devOnly && split === 'holdout') continue
@@ -284,7 +326,8 @@ export function formatStore(s: StoreSection, errors: boolean): string {
     for (const n of s.noise.filter((x) => x.split === 'dev')) {
       if (!n.run.flags.length) continue
       lines.push('', `Flags in ${n.name}:`)
-      for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+      const changes = labelledChanges(n.name.split(' ')[0]!)
+      for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
     }
     if (s.enumerations.flags.length) lines.push('', 'Flags in enumerations:')
     for (const f of s.enumerations.flags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
@@ -311,8 +354,8 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   return lines.join('\n') + '\n'
 }
 
-/** Backgrounds of the wide dev line (issue 27, ninth round): three conversations, turns and observations. */
-export const WIDE_BACKGROUNDS = ['conv-26', 'conv-30', 'conv-41'] as const
+/** Backgrounds of the wide dev line (issue 27, ninth round): three LoCoMo conversations and the hand-written ones, turns and observations. */
+export const WIDE_BACKGROUNDS: readonly string[] = ['conv-26', 'conv-30', 'conv-41', ...syntheticNames()]
 /** Seeds of the wide dev line: one draw of positions each. */
 export const WIDE_SEEDS = [1, 2, 3] as const
 
@@ -380,13 +423,13 @@ export async function evaluateWide(sets: ReadonlyArray<readonly [WideLine['set']
 
 export function formatWide(lines: readonly WideLine[], errors: boolean): string {
   const out = [`Dev pairs planted wide (seeds ${WIDE_SEEDS.join(', ')} summed; false flags: cross-pair / in-pair / pair-background / background)`, '']
-  out.push('| set           | background             | listed | tp / planted | precision | recall | false (x / in / p-bg / bg) |', '|---|---|---:|---:|---:|---:|---|')
+  out.push('| set           | background               | listed | tp / planted | precision | recall | false (x / in / p-bg / bg) |', '|---|---|---:|---:|---:|---:|---|')
   for (const l of lines) {
     // A statement two planted pairs share is written twice: a flag of either copy is right, so
     // precision counts the false flags, as runPlanted does.
     const fp = Object.values(l.falseBy).reduce((a, b) => a + b, 0)
     const p = l.listed ? (l.listed - fp) / l.listed : 1
-    out.push(`| ${l.set.padEnd(13)} | ${l.background.padEnd(22)} | ${String(l.listed).padStart(6)} | ${`${l.tp} / ${l.conflicts}`.padStart(12)} | ${f3(p)} | ${f3(l.conflicts ? l.tp / l.conflicts : 1)} | ${fp} (${l.falseBy['cross-pair']} / ${l.falseBy['in-pair']} / ${l.falseBy['pair-background']} / ${l.falseBy.background}) |`)
+    out.push(`| ${l.set.padEnd(13)} | ${l.background.padEnd(24)} | ${String(l.listed).padStart(6)} | ${`${l.tp} / ${l.conflicts}`.padStart(12)} | ${f3(p)} | ${f3(l.conflicts ? l.tp / l.conflicts : 1)} | ${fp} (${l.falseBy['cross-pair']} / ${l.falseBy['in-pair']} / ${l.falseBy['pair-background']} / ${l.falseBy.background}) |`)
   }
   if (errors) {
     for (const l of lines) {

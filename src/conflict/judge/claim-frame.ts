@@ -13,6 +13,9 @@ import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 import { otherObjects } from './verb-object.js'
 
+import { CLASS_OF } from '../words/classes.js'
+import { SYNONYMS } from '../words/synonyms.js'
+
 /**
  * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
  * differ in what they say of it, or only share a word (issue 27, third round).
@@ -115,6 +118,13 @@ export const FRAME_FACTORS = {
   verbOfTwoObjects: 0.5,
   /** A rule that forbids ("must not feed the ducks") against the thing done, told in the past ("fed the ducks"): the rule was broken (issue 27 external data). */
   ruleBroken: 0.5,
+
+  /** An amount clash where the texts share only who (a name, "I", a relative) and each says something of its own: two things measured (eleventh round). */
+  personNotMeasure: 0.5,
+  /** One side is about a named person, the other about "I", who never names them (eleventh round). */
+  nameAgainstI: 0.5,
+  /** Each name is given to a noun of its own ("a collie named Pepper" / "his wife is named Maureen"; eleventh round). */
+  namesOfTwo: 0.5,
 } as const
 
 /** One reading of the frame that applied. */
@@ -345,6 +355,28 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
       out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${anchor[0]}"), not the event` })
     }
   }
+  // An amount is of what it measures: "Kenji has saved 22,000 dollars" / "Kenji is getting a loan
+  // for 30,000 dollars", "Marisol ran the 10K in 58 minutes" / "Marisol finished the half marathon
+  // in one hour fifty-four". When all the texts share beside what differs is who (a name both
+  // write capitalized, "I", a relative) and each side says something the other does not, the
+  // amounts measure two things of one person (eleventh round). "Tom is 34" / "Tom turned 36" says
+  // nothing of its own on one side; "earns" / "makes" are one thing (words/synonyms.ts).
+  // Amounts of what people do (money, time, counts, how often); a weight or a size is a thing's.
+  if (raw.check === 'value' && PERSON_AMOUNT.test(raw.reason) && anchor.length > 0) {
+    // A capital at a text's start proves a name where the subject reader reads one there, or
+    // where no determiner follows ("Water the fern" is a verb; "Gwen is", "Marisol ran" are names).
+    const capitalAt = (r: Reading, t: Reading['tokens'][number], i: number): boolean =>
+      /^\p{Lu}/u.test(r.norm.slice(t.start, t.end)) && (i > 0 || !DETERMINER.test(r.tokens[1]?.lower ?? 'the'))
+    const capitalBoth = (k: string): boolean => [a, b].every((r) => r.leadingName.some((n) => sameStem(n, k)) || r.tokens.some((t, i) => sameStem(t.stem, k) && !STOPWORDS.has(t.lower) && capitalAt(r, t, i)))
+    // A name before a noun names a thing's place or maker ("the Reno warehouse"), not who.
+    const beforeNoun = (k: string): boolean => [a, b].some((r) => r.entities.some((e) => e.modifies && e.stem.split(' ').some((x) => sameStem(x, k))))
+    const who = (k: string): boolean => FIRST_PERSON_KEY.test(k) || CLASS_OF.get(k) === 'family' || (capitalBoth(k) && !beforeNoun(k))
+    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)))) {
+      const [oa, ob] = [ownWords(a, b, clash), ownWords(b, a, clash)]
+      const synonyms = oa.some((x) => ob.some((y) => SYNONYMS.get(x) !== undefined && SYNONYMS.get(x) === SYNONYMS.get(y)))
+      if (oa.length && ob.length && !synonyms) out.push({ factor: FRAME_FACTORS.personNotMeasure, note: `two things measured of "${anchor[0]}" ("${oa[0]}" / "${ob[0]}")` })
+    }
+  }
   // "Caroline went to a pride parade in June" / "... a pride parade in August": "a" brings in one
   // of a kind, so two dates of "a" parade date two parades (seventh round). Every shared noun must
   // head a phrase "a", "an", "another", "any" or "some" opens, or modify the noun after it, on
@@ -393,6 +425,22 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const q = /^different (?!name\b)[^:]+: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
     if (q && (afterPossessive(a, q[1]!) || afterPossessive(b, q[2]!))) out.push({ factor: FRAME_FACTORS.ownersThing, note: 'a possessive names whose thing, not a member of the class' })
   }
+  // "Tom never drinks coffee" / "I drink coffee": a named person and the writer are two people
+  // unless the text says otherwise: the speaker is that person ("Tom: I drink coffee"), or the
+  // first-person side names them ("We hired the backend candidate (Okoye)" / "Okoye declined").
+  for (const [x, y, sy] of [[a, b, sb], [b, a, sa]] as const) {
+    const name = x.leadingName[0]
+    const opensWithI = /^(?:i|we)$/.test(y.tokens[0]?.lower ?? '')
+    if (name && opensWithI && !y.tokens.some((t) => sameStem(t.stem, name)) && !(sy?.speaker && sameStem(stem(sy.speaker.split(/\s+/)[0]!.toLowerCase()), name))) {
+      out.push({ factor: FRAME_FACTORS.nameAgainstI, note: `"${name}" on one side, "I" on the other: two people` })
+      break
+    }
+  }
+  if (raw.check === 'substitution' && raw.signal?.names) {
+    const [x, y] = raw.signal.names
+    const nouns = namesOfTwo(a, x.start, b, y.start)
+    if (nouns) out.push({ factor: FRAME_FACTORS.namesOfTwo, note: `the names of two: a ${nouns[0]} and a ${nouns[1]}` })
+  }
   if (raw.check === 'antonym') {
     const q = QUOTED.exec(raw.reason)
     const object = q && (objectOf(a, q[1]!, b, anchor) ?? objectOf(b, q[2]!, a, anchor))
@@ -407,6 +455,31 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
 }
 
 const POSSESSIVE = /^(?:my|our|your|his|her|their|its)$/
+
+/** The stems of a text's content words outside its values that the other text does not have, and not of what differs. */
+function ownWords(r: Reading, other: Reading, clash: readonly string[]): string[] {
+  const values = valueSpans(r)
+  return r.tokens
+    .filter((t) => hasStem(r.content, t.stem) && !inside(values, t.start) && !isTimeWord(t.lower) && !STOPWORDS.has(t.lower) && !/\d/.test(t.lower))
+    .filter((t) => !hasStem(other.content, t.stem) && !clash.some((c) => sameStem(c, t.stem)))
+    .map((t) => t.stem)
+}
+
+// A name given to the noun before it: "a collie named Pepper", "his wife is called Maureen".
+const NAMED_AFTER = /(\p{L}+)\s+(?:(?:is|was|are|were)\s+)?(?:named|called)\s+$/iu
+
+/**
+ * The two nouns when each name is given to a noun of its own ("had a collie named Pepper" / "his
+ * wife was named Maureen", "a husky named Buran" / "a pharmacist named Farah") and neither text
+ * names the other's noun: the names of two things, not two names of one. Null otherwise.
+ */
+function namesOfTwo(a: Reading, atA: number, b: Reading, atB: number): [string, string] | null {
+  const [ma, mb] = [NAMED_AFTER.exec(a.norm.slice(0, atA)), NAMED_AFTER.exec(b.norm.slice(0, atB))]
+  if (!ma || !mb) return null
+  const [na, nb] = [ma[1]!.toLowerCase(), mb[1]!.toLowerCase()]
+  const names = (r: Reading, noun: string): boolean => r.tokens.some((t) => sameStem(t.stem, stem(noun)))
+  return !sameStem(stem(na), stem(nb)) && !names(a, nb) && !names(b, na) ? [na, nb] : null
+}
 
 /**
  * Whether the first word of a phrase stands right after a possessive pronoun ("his business"),
@@ -495,6 +568,7 @@ function twoHeads(a: Reading, b: Reading, k: string): [string, string] | null {
 const surfaceOf = (r: Reading, k: string): string => r.tokens.find((t) => sameStem(t.stem, k))?.lower ?? k
 
 // What a time or a date clash reads as ("different time", "different date", "different relative date").
+const PERSON_AMOUNT = /^different (?:money|duration|number|frequency|percent(?:age)?)\b/
 const EVENT_VALUE = /^different (?:[\w-]+ )?(?:time|date|relative date|day|time window):/
 
 // Two counts joined by a dash, the larger first: "7–2", "3-1" (a range runs the other way).

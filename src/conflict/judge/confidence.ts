@@ -151,8 +151,9 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     value *= FACTORS.embedded
     notes.push('the negation is in what someone urges or intends, not in what is')
   }
-  const frame = frameFactors(raw, a, b, sa, sb)
   const subjects = twoSubjects(a, b, raw.shared, [sa?.speaker ?? null, sb?.speaker ?? null])
+  // "Two things of one owner" already says what "two things measured of one person" says.
+  const frame = frameFactors(raw, a, b, sa, sb).filter((f) => !(subjects?.startsWith(OWNER_READING) && f.note.startsWith('two things measured')))
   // One cue counts once: the frame's "two dates of one person" already says the owner is all two
   // things of one owner share.
   if (subjects && !(subjects.startsWith(OWNER_READING) && frame.some((f) => f.note.startsWith('the texts share only who')))) {

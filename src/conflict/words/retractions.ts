@@ -12,6 +12,16 @@ const RETRACT_WORDS =
   'revoke revoked waive waived rescind rescinded sunset sunsetted resign resigned'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
+/**
+ * Taking part: what a refusal ("declined", "refused", "rejected", "turned down") is against when it
+ * retracts the one who refuses. "Okoye declined our offer" contradicts "we hired Okoye", not
+ * "Okoye is from Lagos" or "the hospital offered Okoye the job".
+ */
+export const TAKES_PART = /\b(?:hire[sd]?|hiring|join(?:s|ed|ing)?|accept(?:s|ed|ing)?|sign(?:s|ed|ing)?\s+(?:on|up)|start(?:s|ed|ing)?|took|take[sn]?|taking|agree[sd]?|attend(?:s|ed|ing)?|enroll(?:s|ed|ing)?|onboard(?:s|ed|ing)?|said\s+yes|works?\s+(?:at|for|with)|working\s+(?:at|for|with)|came|comes?|coming|went|goes|going|is\s+on|are\s+on|was\s+on)\b/i
+
+/** What a refusal answers: an offer, an invitation, a proposal, an application ("offered Marisol the job" / "Marisol turned down the job"). */
+export const ASKED = /\b(?:offer(?:s|ed|ing)?|invit(?:e|es|ed|ing|ation)|propos(?:e|es|ed|ing|al)|appl(?:y|ies|ied|ying|ication)|interview(?:s|ed|ing)?|ask(?:s|ed|ing)?)\b/i
+
 /** Multi-word retractions, rewritten to one marker word before tokenizing. */
 export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:called|call|calling|calls)\s+off\b/gi, 'cancelled'],

@@ -23,6 +23,7 @@ held
 run runs ran execute executes executed
 write written wrote
 big large
+child children kid kids
 `
 
 export const SYNONYMS: ReadonlyMap<string, string> = buildSynonyms(SYNONYMS_TEXT)

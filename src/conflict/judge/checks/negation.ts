@@ -1,4 +1,5 @@
 import { NEGATORS } from '../../words/negation.js'
+import { ASKED, TAKES_PART } from '../../words/retractions.js'
 import { ANTONYMS } from '../../words/poles.js'
 import { isTimeWord, type Reading } from '../../read/reading.js'
 import { hasStem, sameStem } from '../../read/same-stem.js'
@@ -54,6 +55,20 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
         if (next && next !== head && /^\s+$/.test(x.norm.slice(tx.end, next.start)) && x.content.has(next.stem) && !hasStem(y.content, next.stem) &&
           !/^(?:after|before|until|till|since|during|past|around|about)$/.test(next.lower)) continue
       }
+      // The one who refuses is retracted from taking part (read/reading.ts): against a text that
+      // does not say they took part ("Okoye is from Lagos", "offered Marisol the job"), a refusal
+      // retracts nothing it says (issue 27, synthetic conversations).
+      // A refusal answers an offer: "offered Marisol the job" / "Marisol turned down the job" both hold.
+      if (head && REFUSAL.test(head.stem) && !TAKES_PART.test(y.norm) && (ASKED.test(y.norm) || (tx && tx.start < head.start))) continue
+      // A retraction word between a determiner and a noun says what kind of thing it is ("a retired
+      // racing greyhound", "the cancelled flight"): it retracts that thing, so the other side must
+      // name it (issue 27, synthetic conversations).
+      if (head && !NEGATORS.has(head.lower) && tx && tx.start > head.start) {
+        const i = x.tokens.indexOf(head)
+        const next = x.tokens.slice(i + 1, i + 3).filter((t) => x.content.has(t.stem))
+        if (/^(?:a|an|the|my|our|your|his|her|their|this|that)$/.test(x.tokens[i - 1]?.lower ?? '') && x.content.has(x.tokens[i + 1]?.stem ?? '') &&
+          !next.includes(tx) && !next.some((t) => hasStem(y.content, t.stem))) continue
+      }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
       // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
       if (tx && ty && particle(x, tx) !== particle(y, ty)) continue
@@ -66,6 +81,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
 }
 
 const POSTPONE = stem('postponed')
+/** Refusing proper: declining, refusing, rejecting ("turned down" is read as "rejected"). */
+const REFUSAL = /^(?:declin|refus|reject)/
 /** What says a thing happens later: a future, a next day, a new date. */
 const LATER = /\b(?:will|'ll|going to|next|new date|rescheduled|moved to|now on)\b/i
 

@@ -1,0 +1,109 @@
+import { describe, expect, test } from 'vitest'
+import { TextConflictDetector } from '../../src/index.js'
+import { labelledChanges, locomoObservations, locomoTurns, runStore, syntheticNames } from '../../scripts/eval-conflict-store.js'
+import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
+
+/**
+ * Issue 27, tenth round: test/fixtures/conversations-synthetic.json, four conversations written by
+ * hand in LoCoMo's shape (test/fixtures/README.md), as dev backgrounds for flags per 100 facts.
+ * Each rule below is a cause that recurred in their flags; every pair here is written apart from
+ * the conversations, and each compatible one was flagged on the code before the rule.
+ */
+const detector = new TextConflictDetector()
+
+describe('a name given to a noun is that noun\'s name', () => {
+  test.each([
+    ['Lena had a beagle named Max when she was a kid.', 'Lena\'s husband is named Jonah.'],
+    ['Omar hired an assistant called Bea.', 'Omar\'s sister is called Nadia.'],
+  ])('two nouns, two names: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Her dog is named Max.', 'Her dog is named Rex.'],
+    ['The cat is called Mochi.', 'Our cat is named Tofu.'],
+  ])('one noun, two names, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('an amount is of what it measures, not of the person both name', () => {
+  test.each([
+    ['Priya has saved 8,000 dollars for a car.', 'Priya took out a student loan of 25,000 dollars.'],
+    ['Leo swam the lake in 40 minutes.', 'Leo finished the marathon in four hours.'],
+    ['Nadia still keeps three spare keys by the door.', 'Nadia turned sixty-one in March.'],
+  ])('two things measured: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Tom is 34.', 'Tom turned 36 in May.'],
+    ['Maya earns 85,000 dollars a year.', 'Maya makes 95,000 dollars a year.'],
+    ['Priya\'s rent is 1,200 dollars.', 'Priya pays 1,500 dollars in rent.'],
+  ])('one thing measured, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('a refusal is against taking part, and answers an offer', () => {
+  test.each([
+    ['Okoye declined our offer', 'Okoye is from Lagos'],
+    ['Ravi declined the promotion.', 'Ravi felt tired after the long meeting.'],
+    ['The firm offered Lucia a partnership.', 'Lucia turned down the partnership.'],
+    ['Jonah applied for the fellowship in Oslo.', 'Jonah refused the fellowship in Oslo.'],
+  ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
+    ['Lucia turned down the partnership.', 'Lucia accepted the partnership.'],
+    ['Ravi declined the promotion.', 'Ravi took the promotion.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('a named person and "I" are two people unless the text says otherwise', () => {
+  test.each([
+    ['Tom never drinks coffee', 'I drink coffee'],
+    ['Ana hates flying.', 'I love flying.'],
+  ])('two people: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Tom never drinks coffee', 'Tom: I drink coffee'],
+    ['We hired the backend candidate (Okoye)', 'Okoye declined our offer'],
+    ['Tom never drinks coffee', 'Tom drinks coffee every morning'],
+  ])('one person, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('a retraction word before a noun says what kind of thing it is', () => {
+  test.each([
+    ['Ali found a retired police dog named Rex.', 'Ali walks Rex every morning.'],
+    ['Mina bought a discontinued camera model from Lars.', 'Mina met Lars at the market.'],
+  ])('the retracted thing is not named on the other side: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Nina booked the cancelled flight to Oslo.', 'Nina\'s flight to Oslo boarded on time.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('the hand-written conversations in a store: flags per 100 facts', () => {
+  // At or under what the round reached (docs/conflicts.md has the table, before and after). A flag
+  // between the two sides of a labelled change (a plan or a value that changed) is a real change.
+  const reached: Record<string, { observations: number; turns: number; text: number }> = {
+    // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
+    'synthetic-1': { observations: 6, turns: 1, text: 2 },
+    'synthetic-2': { observations: 14, turns: 5, text: 5 },
+    'synthetic-3': { observations: 7, turns: 2, text: 0 },
+    'synthetic-4': { observations: 13, turns: 1, text: 2 },
+  }
+
+  test('four conversations of about 200 turns and 110-130 observations each', () => {
+    expect(syntheticNames()).toEqual(Object.keys(reached))
+    for (const name of syntheticNames()) {
+      expect(locomoTurns(name).length).toBeGreaterThanOrEqual(199)
+      expect(locomoObservations(name).length).toBeGreaterThanOrEqual(110)
+    }
+  })
+
+  test.each(Object.keys(reached))('%s: observations, turns and turns as text at or under the reached counts', async (name) => {
+    const r = reached[name]!
+    const changes = labelledChanges(name)
+    expect(changes.length).toBeGreaterThan(0)
+    for (const [facts, most] of [[locomoObservations(name), r.observations], [locomoTurns(name), r.turns], [locomoTurns(name, false), r.text]] as const) {
+      const run = await runStore(facts)
+      expect(run.flags.length, run.flags.map((f) => `${f.reason}: ${f.a} / ${f.b}`).join('\n')).toBeLessThanOrEqual(most)
+      // Every labelled change is two texts of the conversation.
+      for (const [x, y] of changes) expect(x.size > 0 && y.size > 0).toBe(true)
+    }
+  }, 60_000)
+})
