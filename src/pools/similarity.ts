@@ -6,7 +6,20 @@ import type { MemoryPayload } from './records.js'
  * lower-casing, and treating `_`, `-` and runs of spaces alike, so `bullet_points` equals
  * `Bullet points`; similarity is the Jaccard index of the word sets.
  */
-export const norm = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, ' ').trim()
+export function norm(s: string): string {
+  let n = normCache.get(s)
+  if (n !== undefined) return n
+  n = s.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, ' ').trim()
+  if (normCache.size >= NORM_CACHE_MAX) normCache.clear()
+  normCache.set(s, n)
+  return n
+}
+
+// Subjects, predicates and objects recur across memories: each distinct text is normalized once
+// (bounded as facts/version.ts's cache). A join's fact view keys every memory for duplicates, four
+// texts each: NFKC and a regex per text were most of that key (issue 31, sixth round).
+const NORM_CACHE_MAX = 50_000
+const normCache = new Map<string, string>()
 
 /** A value as similarity compares it: equal texts are identical (similarity 1). */
 export const text = (v: string | number | boolean | null): string => (v === null ? '' : norm(String(v)))
