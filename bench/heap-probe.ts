@@ -20,7 +20,8 @@ import { callProbe, loadAverages as load, loadProbe, openProfile, option, serveC
  * held minus before. `--root` serves another checkout (the same port and profile see the same
  * IndexedDB: an origin is its host and port), so two builds are measured on one store. With
  * `--snapshot`, a heap snapshot is taken with the Memory held and summarized by constructor; with
- * `--cpu N`, the open is CPU-profiled (CDP Profiler) and its N functions of most self time listed.
+ * `--cpu N`, the open (with `write`: the write) is CPU-profiled (CDP Profiler) and its N functions of
+ * most self time listed; `--cpuprofile FILE` keeps that profile (DevTools opens it).
  * MEMWEAVE_HEAP_SNAPSHOT_JSON=FILE also keeps the snapshot itself (for DevTools' Memory tab).
  */
 const args = process.argv.slice(2)
@@ -32,6 +33,7 @@ const count = Number(opt('count', '100000'))
 const rounds = Number(opt('rounds', '1'))
 const snapshotFile = opt('snapshot', '')
 const cpuTop = Number(opt('cpu', '0'))
+const cpuFile = opt('cpuprofile', '')
 const name = opt('name', `heap-probe-${count}`)
 const step = args.find((a) => a === 'write' || a === 'measure') ?? 'measure'
 
@@ -67,6 +69,19 @@ function selfTimes(profile: { nodes: Array<{ id: number; callFrame: { functionNa
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, c]) => `  ${((100 * c) / samples.length).toFixed(1).padStart(5)}% ${k}`).join('\n')
 }
 
+async function startProfile(cdp: CDPSession): Promise<void> {
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.start')
+}
+
+/** Stops the CPU profile: its top functions by self time, and the profile itself in `--cpuprofile`'s file. */
+async function stopProfile(cdp: CDPSession, top: number): Promise<string> {
+  const { profile } = await cdp.send('Profiler.stop')
+  if (cpuFile) await writeFile(cpuFile, JSON.stringify(profile))
+  return selfTimes(profile, top)
+}
+
 const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> => callProbe<T>(page, '__probe', fn, ...params)
 
 async function main(): Promise<void> {
@@ -77,8 +92,13 @@ async function main(): Promise<void> {
     const cdp = await context.newCDPSession(page)
     console.log(`root ${root}, ${count} facts, load ${load()}`)
     if (step === 'write') {
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' })
+      if (cpuTop > 0) await startProfile(cdp)
+      const cpu0 = await threadTime(cdp)
       const ms = await call<number>(page, 'write', name, count)
-      console.log(`wrote ${count} in ${(ms / 1000).toFixed(1)} s, load ${load()}`)
+      const cpu = (await threadTime(cdp)) - cpu0
+      if (cpuTop > 0) console.log(await stopProfile(cdp, cpuTop))
+      console.log(`wrote ${count} in ${(ms / 1000).toFixed(1)} s (main thread CPU ${cpu.toFixed(2)} s), load ${load()}`)
       return
     }
     // A small store opened and read first: the code the open runs is compiled before the figures.
@@ -92,15 +112,11 @@ async function main(): Promise<void> {
       const raw = await call<{ ms: number; rows: number }>(page, 'rawRead', name)
       const rawCpu = (await threadTime(cdp)) - cpu0
       const before = await heapAfterGc(cdp)
-      if (cpuTop > 0) {
-        await cdp.send('Profiler.enable')
-        await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
-        await cdp.send('Profiler.start')
-      }
+      if (cpuTop > 0) await startProfile(cdp)
       cpu0 = await threadTime(cdp)
       const open = await call<{ openMs: number; firstMs: number; hits: number }>(page, 'open', name)
       const openCpu = (await threadTime(cdp)) - cpu0
-      if (cpuTop > 0) console.log(selfTimes((await cdp.send('Profiler.stop')).profile, cpuTop))
+      if (cpuTop > 0) console.log(await stopProfile(cdp, cpuTop))
       const heldBytes = await heapAfterGc(cdp)
       const q = await call<{ times: number[]; checksum: string }>(page, 'retrieve', 50)
       const afterQueries = await heapAfterGc(cdp)

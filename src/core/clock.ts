@@ -146,7 +146,8 @@ export function isStamp(text: unknown): text is string {
  * @throws MemweaveError INVALID_ARGUMENT (`details.field`) when `text` is not a stamp of the representable range.
  */
 export function assertStamp(text: unknown, field: string): string {
-  if (parseHlc(text) === null) {
+  // isStamp, not parseHlc: the same answer without the match and the stamp object (a record sealed with its draft's stamp asks it on every write).
+  if (!isStamp(text)) {
     throw invalidArgument(field, `is not a clock stamp: 12 hex digits of ms up to ${MAX_WALL_MS.toString(16)}, '.', 6 hex digits of counter, optionally '.' and a node`)
   }
   return text as string

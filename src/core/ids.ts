@@ -39,10 +39,25 @@ function idInput(head: string, tail: string): Uint8Array {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   const room = 3 * (head.length + tail.length) + 1
   if (room > idScratch.length) idScratch = new Uint8Array(Math.max(room, 2 * idScratch.length))
-  let n = encoder.encodeInto(head, idScratch).written
+  let n = utf8Into(head, 0)
   idScratch[n++] = SEP
-  n += encoder.encodeInto(tail, idScratch.subarray(n)).written
+  n = utf8Into(tail, n)
   return idScratch.subarray(0, n)
+}
+
+/**
+ * Writes `text`'s UTF-8 into `idScratch` at `at`; returns the end. ASCII (nearly every content,
+ * name and time) is its own UTF-8, copied by code unit: `encodeInto` has a fixed cost per call
+ * that was most of an id's input for a sentence (issue 31, sixth round). Anything else goes to the encoder.
+ */
+function utf8Into(text: string, at: number): number {
+  const buf = idScratch
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 0x7f) return at + encoder.encodeInto(text, buf.subarray(at)).written
+    buf[at + i] = c
+  }
+  return at + text.length
 }
 
 /** A value that hashes as a Python float even when it is integral (`1.0`, not `1`). */

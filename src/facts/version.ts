@@ -57,8 +57,12 @@ const NOT_SEARCHED = new Set(['importance', 'session_id', 'agent_id', 'pool', 'm
  */
 function searchableTerms(body: FactBody): string[] {
   const out = terms(body.content)
-  for (const [key, value] of Object.entries(body.metadata)) {
-    if (NOT_SEARCHED.has(key) || typeof value !== 'string') continue
+  const metadata = body.metadata
+  // Own keys in Object.entries' order, without its array of pairs per fact (issue 31, sixth round).
+  for (const key in metadata) {
+    if (!Object.hasOwn(metadata, key) || NOT_SEARCHED.has(key)) continue
+    const value = metadata[key]
+    if (typeof value !== 'string') continue
     for (const t of valueTerms(value)) out.push(t)
   }
   return out

@@ -13,6 +13,7 @@ export class LogAttachment {
   readonly #deriver: Deriver
   readonly #onRegistered: (() => void) | undefined
   #registered: Promise<void> | undefined
+  #done = false
 
   /** `onRegistered` runs once, after the registration that succeeded (facts saves its lexical snapshot then). */
   constructor(log: RecordLog, deriver: Deriver, options: { readonly onRegistered?: () => void } = {}) {
@@ -26,10 +27,18 @@ export class LogAttachment {
     return this.#registered !== undefined
   }
 
+  /** Whether a registration succeeded: a caller may then go on in the same step, without awaiting `register()`. */
+  get registered(): boolean {
+    return this.#done
+  }
+
   /** Registers once; later calls cost a resolved promise; a failed registration is tried again by the next call. */
   register(): Promise<void> {
     this.#registered ??= this.#log.register(this.#deriver).then(
-      () => this.#onRegistered?.(),
+      () => {
+        this.#done = true
+        this.#onRegistered?.()
+      },
       (err: unknown) => {
         this.#registered = undefined
         throw err

@@ -109,6 +109,16 @@ describe('ids from a reused buffer and from µs', () => {
     }))
   })
 
+  test('contentFactId of ASCII text, and of text that turns non-ASCII part-way (copied by code unit, then encoded), in content and tenant', () => {
+    const part = fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 20 }))
+    const text = fc.array(part, { maxLength: 4 }).map((xs) => xs.join(''))
+    fc.assert(fc.property(text, fc.option(text.filter((t) => !t.includes('\u001f') && t.isWellFormed())), (content, tenant) => {
+      if (!content.isWellFormed()) return
+      expect(toHex(contentFactId(content, tenant))).toBe(toHex(blake2b128(concatBytes(utf8(content), Uint8Array.of(0x1f), utf8(tenant ?? '')))))
+    }), { numRuns: 3000 })
+    expect(toHex(contentFactId('Ada lives in Z\u00fcrich', 'caf\u00e9'))).toBe(toHex(blake2b128(concatBytes(utf8('Ada lives in Z\u00fcrich'), Uint8Array.of(0x1f), utf8('caf\u00e9')))))
+  })
+
   test('structuredFactIdAt(µs) equals structuredFactId of the formatted time, through the years and at the edges', () => {
     const times = fc.oneof(
       fc.integer({ min: 0, max: 4e15 }),
