@@ -65,6 +65,23 @@ const DAY_MS = 86_400_000
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'))
 
 /**
+ * The civil date (year, month 1-12, day 1-31) of a day number counted from 1970-01-01, proleptic
+ * Gregorian (H. Hinnant, "chrono-compatible low-level date algorithms", civil_from_days). Shared by
+ * `formatTime` and the SMALL timestamp checks (src/small/timestamp.ts).
+ */
+export function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day]
+}
+
+/**
  * `formatTime` of an integer time in years 0 to 9999, by arithmetic: the civil date of a day
  * number (H. Hinnant, "chrono-compatible low-level date algorithms", days_from_civil's inverse)
  * instead of a `Date` and its ISO text cut and joined again. Every fact write with a subject,
@@ -75,15 +92,7 @@ function civilTime(micros: number): string {
   const ms = Math.floor(micros / 1000)
   const days = Math.floor(ms / DAY_MS)
   let rest = ms - days * DAY_MS
-  const z = days + 719_468
-  const era = Math.floor(z / 146_097)
-  const doe = z - era * 146_097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+  const [year, month, day] = civilFromDays(days)
   const hour = Math.floor(rest / 3_600_000)
   rest -= hour * 3_600_000
   const minute = Math.floor(rest / 60_000)

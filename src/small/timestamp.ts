@@ -1,3 +1,5 @@
+import { civilFromDays } from '../core/time.js'
+
 /**
  * RFC 3339 timestamps at full precision, without `Date`. Progress entries must be strictly
  * increasing (SMALL.md invariant 2/3 and the reference validator), and two entries one nanosecond
@@ -93,16 +95,4 @@ function daysFromCivil(y: number, m: number, d: number): number {
   const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
   return era * 146097 + doe - 719468
-}
-
-function civilFromDays(z: number): [number, number, number] {
-  z += 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const m = mp + (mp < 10 ? 3 : -9)
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d]
 }
