@@ -9,7 +9,7 @@ import { LexicalIndex } from '../../src/facts/lexical-index.js'
  * the middle (the later ones moved by one), and a removal moved the later postings back: both
  * grew with df.
  */
-const TypedArray = Object.getPrototypeOf(Int32Array.prototype) as { copyWithin: (...a: number[]) => unknown; set: (...a: unknown[]) => void }
+const TypedArray = Object.getPrototypeOf(Int32Array.prototype) as { copyWithin: (this: Int32Array, target: number, start: number, end?: number) => unknown; set: (this: Int32Array, source: ArrayLike<number>, offset?: number) => void }
 const original = { copyWithin: TypedArray.copyWithin, set: TypedArray.set }
 let copied = 0
 
