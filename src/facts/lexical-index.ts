@@ -194,7 +194,9 @@ class Postings {
 
   /** Marks the posting of `slot` dead; compacts the entries once more than half are dead. */
   delete(slot: number, lengths: Float64Array): void {
-    const at = this.ready(lengths).find(slot)
+    // Only the order is needed: the bounds (an O(df) pass) wait for a query.
+    if (!this.ordered) this.ready(lengths)
+    const at = this.find(slot)
     if (at === this.end || this.slots[at] !== slot || this.tfs[at] === 0) return
     this.tfs[at] = 0
     this.size--
