@@ -51,7 +51,7 @@ const SLACK = 1 + 1e-9
  * order): a galloping search from `i`, so a walk of seeks moving forward costs O(log gap) each.
  */
 function seek(p: Postings, i: number, slot: number): number {
-  const slots = p.slots, n = p.size
+  const slots = p.slots, n = p.end
   if (i >= n || slots[i]! >= slot) return i
   // slots[lo] < slot throughout.
   let lo = i, step = 1
@@ -83,14 +83,20 @@ const beats = (score: number, slot: number, otherScore: number, otherSlot: numbe
  * than a Map per term: at 100k facts a Map entry per posting was most of the index's heap and of
  * its build time at open.
  *
- * A new document takes a new slot, past every other: its posting is appended. A document in a
- * freed slot, and a removal, move the term's later postings by one (a memmove: the removal used
- * to scan them). Snapshots written before issue 31's sixth round hold postings in the order
- * swap-removal left them: `ready` sorts a term's postings the first time a query or a write uses it.
+ * A write costs O(its terms), never O(a term's postings) (issue 31, seventh round). A new
+ * document always takes a new slot, past every other (freed slots are not reused before the next
+ * restore): its posting is appended. A removal marks its posting dead (tf 0) where it is, and a
+ * term's entries are compacted once more than half of them are dead: O(1) amortized per removal.
+ * Every walk skips dead entries (`tf === 0`); their slots stay in order, so seeks are unchanged.
+ * Snapshots written before issue 31's sixth round hold postings in the order swap-removal left
+ * them: `ready` sorts a term's postings the first time a query or a write uses it.
  */
 class Postings {
   slots: Int32Array<ArrayBufferLike>
+  /** Per entry: how often the term occurs in the document; 0 for a dead entry (a removed document). */
   tfs: Int32Array<ArrayBufferLike>
+  /** Entries in use, live and dead: walks stop here. */
+  end: number
   /** Live entries: the term's document frequency. */
   size: number
   /**
@@ -107,14 +113,16 @@ class Postings {
     this.slots = slots ?? new Int32Array(4)
     this.tfs = tfs ?? new Int32Array(4)
     this.size = size
+    this.end = size
     this.ordered = slots === undefined
   }
 
   /** Sorts restored entries into slot order if they are not, and learns the bounds: O(df) once a term. */
   ready(lengths: Float64Array): this {
     if (!this.ordered) {
+      // A restored term has no dead entries until its first removal, which comes after this.
       this.ordered = true
-      const n = this.size, slots = this.slots
+      const n = this.end, slots = this.slots
       let sorted = true
       for (let i = 1; i < n && sorted; i++) sorted = slots[i - 1]! < slots[i]!
       if (!sorted) {
@@ -130,7 +138,8 @@ class Postings {
     }
     if (this.maxTf < 0) {
       let maxTf = 0, minLength = Infinity
-      for (let i = 0; i < this.size; i++) {
+      for (let i = 0; i < this.end; i++) {
+        if (this.tfs[i] === 0) continue
         if (this.tfs[i]! > maxTf) maxTf = this.tfs[i]!
         const l = lengths[this.slots[i]!]!
         if (l < minLength) minLength = l
@@ -141,10 +150,10 @@ class Postings {
     return this
   }
 
-  /** Where `slot` is, or where it would go (the first entry past it). Needs `ordered`. */
+  /** Where `slot` is, or where it would go (the first entry past it), dead or live. Needs `ordered`. */
   find(slot: number): number {
     const slots = this.slots
-    let lo = 0, hi = this.size
+    let lo = 0, hi = this.end
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       if (slots[mid]! < slot) lo = mid + 1
@@ -153,45 +162,63 @@ class Postings {
     return lo
   }
 
-  /** One more occurrence of the term in the document in `slot`, `length` terms long. */
+  /**
+   * One more occurrence of the term in the document in `slot`, `length` terms long. `slot` is the
+   * newest document's (`LexicalIndex.add`): past every entry, or the last one's (a repeated term).
+   */
   push(slot: number, length: number, lengths: Float64Array): void {
-    const n = this.size
-    let at: number
-    if (n === 0 || (this.ordered && this.slots[n - 1]! < slot)) at = n
-    else if (this.slots[n - 1] === slot) at = n - 1
-    else at = this.ready(lengths).find(slot)
-    if (at < n && this.slots[at] === slot) {
-      const tf = ++this.tfs[at]!
+    if (!this.ordered) this.ready(lengths)
+    const n = this.end
+    if (n > 0 && this.slots[n - 1] === slot) {
+      const tf = ++this.tfs[n - 1]!
       if (this.maxTf >= 0 && tf > this.maxTf) this.maxTf = tf
       return
     }
     if (n === this.slots.length) {
+      // Doubling: O(1) amortized per append.
       const slots = new Int32Array(n * 2), tfs = new Int32Array(n * 2)
       slots.set(this.slots.subarray(0, n))
       tfs.set(this.tfs.subarray(0, n))
       this.slots = slots
       this.tfs = tfs
     }
-    if (at < n) {
-      this.slots.copyWithin(at + 1, at, n)
-      this.tfs.copyWithin(at + 1, at, n)
-    }
-    this.slots[at] = slot
-    this.tfs[at] = 1
-    this.size = n + 1
+    this.slots[n] = slot
+    this.tfs[n] = 1
+    this.end = n + 1
+    this.size++
     if (this.maxTf >= 0) {
       if (this.maxTf < 1) this.maxTf = 1
       if (length < this.minLength) this.minLength = length
     }
   }
 
+  /** Marks the posting of `slot` dead; compacts the entries once more than half are dead. */
   delete(slot: number, lengths: Float64Array): void {
-    const n = this.size
-    const at = this.ready(lengths).find(slot)
-    if (at === n || this.slots[at] !== slot) return
-    this.slots.copyWithin(at, at + 1, n)
-    this.tfs.copyWithin(at, at + 1, n)
-    this.size = n - 1
+    // Only the order is needed: the bounds (an O(df) pass) wait for a query.
+    if (!this.ordered) this.ready(lengths)
+    const at = this.find(slot)
+    if (at === this.end || this.slots[at] !== slot || this.tfs[at] === 0) return
+    this.tfs[at] = 0
+    this.size--
+    if (this.size * 2 < this.end) this.compact()
+  }
+
+  /** Drops the dead entries, in place: O(entries), after at least as many removals as live entries. */
+  compact(): void {
+    const slots = this.slots, tfs = this.tfs, n = this.end
+    let j = 0
+    for (let i = 0; i < n; i++) {
+      if (tfs[i] === 0) continue
+      slots[j] = slots[i]!
+      tfs[j++] = tfs[i]!
+    }
+    this.end = j
+  }
+
+  /** The live entries, packed (for a snapshot). */
+  live(): { readonly slots: Int32Array<ArrayBufferLike>; readonly tfs: Int32Array<ArrayBufferLike> } {
+    if (this.end !== this.size) this.compact()
+    return { slots: this.slots.subarray(0, this.size), tfs: this.tfs.subarray(0, this.size) }
   }
 }
 
@@ -200,14 +227,14 @@ class Postings {
  * frequencies (and therefore scores) never depend on another tenant's data: isolation holds
  * for the ranking's side channel too, not only for the answer set.
  *
- * Documents live in integer slots (reused after removal), so postings are small-integer arrays and
- * scoring accumulates into a typed array: no per-posting string hashing.
+ * Documents live in integer slots (a freed one is not reused: it is dropped at the next restore),
+ * so postings are small-integer arrays and scoring accumulates into a typed array: no per-posting
+ * string hashing.
  */
 export class LexicalIndex {
   readonly #postings = new Map<string, Postings>()
   readonly #slotOf = new Map<string, number>()
   readonly #refs: Array<string | undefined> = []
-  readonly #free: number[] = []
   #lengths = new Float64Array(64)
   #totalLength = 0
   /**
@@ -287,14 +314,18 @@ export class LexicalIndex {
     for (const [term, p] of this.#postings) {
       vocab.push(term)
       counts[t++] = p.size
-      slots.set(p.slots.subarray(0, p.size), at)
-      tfs.set(p.tfs.subarray(0, p.size), at)
+      const live = p.live()
+      slots.set(live.slots, at)
+      tfs.set(live.tfs, at)
       at += p.size
     }
+    // The freed slots ('' in `refs`) are listed in `free` as before: a build that reuses them reads this alike.
+    const free: number[] = []
+    for (let slot = 0; slot < this.#refs.length; slot++) if (this.#refs[slot] === undefined) free.push(slot)
     return {
       refs: this.#refs.map((r) => r ?? '').join('\n'),
       lengths: this.#lengths.slice(0, this.#refs.length),
-      free: Int32Array.from(this.#free),
+      free: Int32Array.from(free),
       totalLength: this.#totalLength,
       vocab: vocab.join('\n'),
       counts,
@@ -303,32 +334,73 @@ export class LexicalIndex {
     }
   }
 
-  /** The index a `snapshot()` was taken of: same slots, same postings, so the same scores. */
+  /**
+   * The index a `snapshot()` was taken of: the same documents and postings, so the same scores.
+   * The freed slots ('' in `refs`) are dropped and the others renumbered in their order (issue 31,
+   * seventh round: a session never reuses a freed slot, so its holes end here), in the O(index)
+   * a restore costs anyway; the postings keep their order (a renumbering in order).
+   */
   static restore(s: LexicalSnapshot): LexicalIndex {
     const index = new LexicalIndex()
-    // One free slot and nothing else joins to '' as well: restored as no slot, which add() handles alike.
+    // One free slot and nothing else joins to '' as well: restored as no slot.
     const refs = s.refs === '' ? [] : s.refs.split('\n')
     const pending = new Map<string, number>()
-    refs.forEach((ref, slot) => {
-      if (ref === '') index.#refs.push(undefined)
-      else {
-        // Replaced by the version's own string on attach (see #pending).
-        index.#refs.push(ref)
-        pending.set(ref, slot)
+    // Old slot -> new, -1 for a freed one; null when there is no freed slot (the postings are taken as they are).
+    let renumber: Int32Array | null = null
+    let slots = 0
+    for (let slot = 0; slot < refs.length; slot++) {
+      const ref = refs[slot]!
+      if (ref === '') {
+        if (!renumber) {
+          renumber = new Int32Array(refs.length)
+          for (let i = 0; i < slot; i++) renumber[i] = i
+        }
+        renumber[slot] = -1
+        continue
       }
-    })
+      if (renumber) renumber[slot] = slots
+      // Replaced by the version's own string on attach (see #pending).
+      index.#refs.push(ref)
+      pending.set(ref, slots++)
+    }
     index.#pending = pending
-    index.#free.push(...s.free)
-    index.#lengths = new Float64Array(Math.max(64, s.lengths.length))
-    index.#lengths.set(s.lengths)
+    index.#lengths = new Float64Array(Math.max(64, slots))
+    if (!renumber) index.#lengths.set(s.lengths.subarray(0, slots))
+    else for (let slot = 0; slot < refs.length; slot++) if (renumber[slot]! >= 0) index.#lengths[renumber[slot]!] = s.lengths[slot]!
     index.#live = new Uint8Array(index.#lengths.length)
     index.#totalLength = s.totalLength
     const vocab = s.vocab === '' ? [] : s.vocab.split('\n')
+    let from = s.slots, tfs = s.tfs
+    if (renumber) {
+      // One copy of every posting, renumbered (a snapshot is never changed: it may be restored again).
+      from = new Int32Array(s.slots.length)
+      for (let i = 0; i < s.slots.length; i++) {
+        const old = s.slots[i]!
+        from[i] = old >= 0 && old < renumber.length ? renumber[old]! : -1
+      }
+    }
     let at = 0
     vocab.forEach((term, t) => {
       const n = s.counts[t]!
+      const start = at, end = at + n
+      if (renumber) {
+        // A posting of a freed slot (none in a snapshot this or an older build wrote) is dropped.
+        let kept = 0
+        for (let i = at; i < at + n; i++) if (from[i]! >= 0) kept++
+        if (kept < n) {
+          const keptSlots = new Int32Array(kept), keptTfs = new Int32Array(kept)
+          for (let i = at, j = 0; i < at + n; i++) {
+            if (from[i]! < 0) continue
+            keptSlots[j] = from[i]!
+            keptTfs[j++] = tfs[i]!
+          }
+          at += n
+          if (kept > 0) index.#postings.set(term, new Postings(keptSlots, keptTfs, kept))
+          return
+        }
+      }
       // Views into the snapshot's buffers: exactly n long, so the first push copies out (Postings grows).
-      index.#postings.set(term, new Postings(s.slots.subarray(at, at + n), s.tfs.subarray(at, at + n), n))
+      index.#postings.set(term, new Postings(from.subarray(start, end), tfs.subarray(start, end), n))
       at += n
     })
     return index
@@ -356,9 +428,9 @@ export class LexicalIndex {
 
   add(ref: string, terms: readonly string[], doc?: unknown): void {
     if (this.has(ref)) return
-    const slot = this.#free.pop() ?? this.#refs.length
-    if (slot === this.#refs.length) this.#refs.push(ref)
-    else this.#refs[slot] = ref
+    // Past every slot, freed ones included: the postings take it by an append (see Postings).
+    const slot = this.#refs.length
+    this.#refs.push(ref)
     if (slot >= this.#lengths.length) {
       const grown = new Float64Array(this.#lengths.length * 2)
       grown.set(this.#lengths)
@@ -391,7 +463,6 @@ export class LexicalIndex {
     }
     this.#slotOf.delete(ref)
     this.#refs[slot] = undefined
-    this.#free.push(slot)
     this.#totalLength -= this.#lengths[slot]!
     this.#lengths[slot] = 0
     this.#docs[slot] = undefined
@@ -549,14 +620,14 @@ export class LexicalIndex {
       let d = NONE
       for (let e = weak; e < m; e++) {
         const t = ord[e]!, p = lists[t]!, i = at[t]!
-        if (i < p.size && p.slots[i]! < d) d = p.slots[i]!
+        if (i < p.end && p.slots[i]! < d) d = p.slots[i]!
       }
       if (d === NONE) break
       const isLive = live[d] === 1
       let sum = 0
       for (let e = weak; e < m; e++) {
         const t = ord[e]!, p = lists[t]!, i = at[t]!
-        if (i < p.size && p.slots[i] === d) {
+        if (i < p.end && p.slots[i] === d) {
           at[t] = i + 1
           if (!isLive) continue
           const tf = p.tfs[i]!
@@ -570,7 +641,7 @@ export class LexicalIndex {
         if ((sum + below[e]!) * SLACK < floor) break
         const t = ord[e - 1]!, p = lists[t]!
         const i = (at[t] = seek(p, at[t]!, d))
-        if (i < p.size && p.slots[i] === d) {
+        if (i < p.end && p.slots[i] === d) {
           const tf = p.tfs[i]!
           sum += part[t] = (ws[t]! * tf) / (tf + k1nb + k1b * lengths[d]!)
         } else part[t] = 0
@@ -628,7 +699,7 @@ export class LexicalIndex {
         let score = 0
         for (let t = 0; t < m; t++) {
           const p = lists[t]!, i = p.find(slot)
-          if (i === p.size || p.slots[i] !== slot) continue
+          if (i === p.end || p.slots[i] !== slot) continue
           const tf = p.tfs[i]!
           score += (ws[t]! * tf) / (tf + k1nb + k1b * lengths[slot]!)
         }
@@ -650,9 +721,10 @@ export class LexicalIndex {
       if (!p) continue
       const df = p.size
       const w = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (k1 + 1)
-      const slots = p.slots, tfs = p.tfs
-      for (let i = 0; i < df; i++) {
+      const slots = p.slots, tfs = p.tfs, end = p.end
+      for (let i = 0; i < end; i++) {
         const slot = slots[i]!, tf = tfs[i]!
+        if (tf === 0) continue
         if (acc[slot] === 0) touch(slot)
         acc[slot]! += (w * tf) / (tf + k1nb + k1b * lengths[slot]!)
       }
@@ -683,7 +755,8 @@ export class LexicalIndex {
     for (const [t, df] of rare) {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
       const p = this.#postings.get(t)!
-      for (let i = 0; i < p.size; i++) {
+      for (let i = 0; i < p.end; i++) {
+        if (p.tfs[i] === 0) continue
         const slot = p.slots[i]!
         if (acc[slot] === 0) {
           if (count === touched.length) {

@@ -29,12 +29,20 @@ type Op =
   | { readonly type: 'write'; readonly words: string[]; readonly importance: number; readonly t: number }
   | { readonly type: 'supersede'; readonly pick: number; readonly words: string[]; readonly t: number }
   | { readonly type: 'delete'; readonly pick: number }
+  /** The index restored from its own snapshot (freed slots dropped, the rest renumbered), versions attached again. */
+  | { readonly type: 'reopen' }
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ type: fc.constant('write' as const), words, importance: fc.constantFrom(0, 0, 0.5, 1), t: fc.integer({ min: 0, max: 30 }) }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('supersede' as const), pick: fc.nat(), words, t: fc.integer({ min: 0, max: 30 }) }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('delete' as const), pick: fc.nat() }) },
 )
+const writeOp = fc.record({ type: fc.constant('write' as const), words, importance: fc.constantFrom(0, 0, 0.5, 1), t: fc.integer({ min: 0, max: 30 }) })
+const deleteOp = fc.record({ type: fc.constant('delete' as const), pick: fc.nat() })
+/** Bursts of writes and of deletes (most of a term's postings dead, then compacted), with reopens between. */
+const phased: fc.Arbitrary<Op[]> = fc
+  .array(fc.oneof(fc.array(writeOp, { minLength: 1, maxLength: 80 }), fc.array(deleteOp, { minLength: 1, maxLength: 80 }), fc.constant([{ type: 'reopen' as const }])), { minLength: 1, maxLength: 10 })
+  .map((phases) => phases.flat())
 const query = fc.array(fc.constantFrom(...COMMON, ...RARE, 'zzz-unseen'), { minLength: 1, maxLength: 4 })
 const params = fc.constantFrom<Partial<RankParams> | undefined>(undefined, { contextSources: 2 }, { contextSources: 0 }, { context: 0 }, { contextSources: 20 }, { k1: 2, b: 0.3 }, { b: 1 }, { contextSources: Infinity })
 
@@ -50,12 +58,19 @@ interface Store {
 /** Plays the ops on both indexes: a supersession leaves the old version indexed but not live; a delete removes it. */
 function play(ops: readonly Op[]): Store {
   const rows: Array<RankRow & { readonly superseded: boolean }> = []
-  for (const o of ops) if (o.type !== 'delete') rows.push({ words: o.words, importance: o.type === 'write' ? o.importance : 0, t: o.t, validHours: 0, superseded: false })
+  for (const o of ops) if (o.type === 'write' || o.type === 'supersede') rows.push({ words: o.words, importance: o.type === 'write' ? o.importance : 0, t: o.t, validHours: 0, superseded: false })
   const versions = rankStore(rows, (r, i) => `${r.words.join(' ')} n${i % 5}`, 100_003, 6)
-  const lexical = new LexicalIndex(), reference = new ReferenceLexicalIndex()
+  let lexical = new LexicalIndex()
+  const reference = new ReferenceLexicalIndex()
   const current: Version[] = [], indexed = new Set<Version>()
   let next = 0
   for (const o of ops) {
+    if (o.type === 'reopen') {
+      lexical = LexicalIndex.restore(lexical.snapshot())
+      for (const v of indexed) lexical.attach(v.ref, v)
+      for (const v of current) lexical.mark(v.ref, true)
+      continue
+    }
     if (o.type === 'delete') {
       if (current.length === 0) continue
       const v = current.splice(o.pick % current.length, 1)[0]!
@@ -129,6 +144,34 @@ describe('retrieve skips what cannot reach its best matches, exactly (issue 31, 
         expect([...ranked].map((v) => v.ref)).toEqual(want.map((v) => v.ref))
       }),
       { numRuns: 150 },
+    )
+  }, 120_000)
+
+  test('seventh round: bursts of deletes (dead postings, compactions) and writes after them, across reopens: matchLive(top) and rank() as the exhaustive walk and the full ranking', () => {
+    fc.assert(
+      fc.property(phased, query, fc.constantFrom(1, 3, 10, 64), params, (ops, q, top, p) => {
+        const { lexical, reference, candidates, indexed } = play(ops)
+        expect(lexical.size).toBe(indexed.length)
+        const qt = termsOf(q)
+        const all = exhaustive(lexical, qt, 1.2, 0.75)
+        // The exhaustive walk scores what the reference index scores, live documents only.
+        const ref = reference.score(qt)
+        expect(all.size).toBe(candidates.filter((v) => ref.get(v.ref) !== undefined).length)
+        const floor = all.size > top ? [...all.values()].sort((x, y) => y - x)[top - 1]! : 0
+        const allScores = new Map(indexed.map((v) => [v.ref, lexical.matchLive(qt, 1.2, 0.75, (m) => m.scoreOf(v.ref))]))
+        lexical.matchLive(qt, 1.2, 0.75, (m: LiveMatches) => {
+          const got = new Map<number, number>()
+          for (let j = 0; j < m.count; j++) got.set(m.slots[j]!, m.scores[j]!)
+          expect(got.size).toBe(m.count)
+          for (const [slot, s] of got) expect(Object.is(all.get(slot), s)).toBe(true)
+          for (const [slot, s] of all) if (s >= floor) expect(got.has(slot)).toBe(true)
+          for (const v of indexed) expect(Object.is(m.scoreOf(v.ref), allScores.get(v.ref))).toBe(true)
+        }, top)
+        const text = q.join(' ')
+        const want = [...referenceRank(text, candidates, { lexical: reference, params: p })]
+        expect([...rank(text, candidates, { lexical, liveInIndex: true, params: p })].map((v) => v.ref)).toEqual(want.map((v) => v.ref))
+      }),
+      { numRuns: 200 },
     )
   }, 120_000)
 })
