@@ -36,3 +36,16 @@ describe('two events told in the past, each amount after its own verb', () => {
     ['The wedding was on 5 May.', 'The wedding was moved to 12 May.'],
   ])('one occurrence or one answer, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('the period of a rate is what it is per, not a length of time', () => {
+  test.each([
+    ['Lucia averages about 40 customers a day.', 'Lucia\'s stall served 300 customers at the fair over three days.'],
+    ['Lucia sells about 40 pies a day.', 'Lucia sold 25 pies in two hours at the market.'],
+  ])('a rate and an event\'s length, failed before: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Lucia sells about 40 pies a day.', 'Lucia sells about 90 pies a day.'],
+    ['Rent for the studio is 900 euros a month.', 'Rent for the studio is 1,200 euros a month.'],
+    ['The course lasts a day.', 'The course lasts two days.'],
+  ])('two rates, or two lengths, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
