@@ -90,10 +90,15 @@ function eventVerb(r: Reading, at: number): Reading['tokens'][number] | null {
     if (/[.;!?,:–]/.test(r.norm.slice(t.end, at))) return null
     if (/^(?:is|are|am|will|would|has|have|can|does|do)$/.test(t.lower) || UPDATE_VERB.test(t.lower)) return null
     if (STOPWORDS.has(t.lower) || t.capital) continue
-    if (/^\p{Ll}{3,}ed$/u.test(t.lower) || IRREGULAR_PAST.test(t.lower) || PAST_EVENT_EXTRA.has(t.lower)) return t
+    if (isPast(t.lower)) return t
+    // A phrasal verb is read as one word ("sold out" -> "soldout"): its verb is the past.
+    const phrasal = /^(\p{Ll}{3,}?)(?:out|up|off|down|over|back)$/u.exec(t.lower)
+    if (phrasal && isPast(phrasal[1]!)) return t
   }
   return null
 }
+
+const isPast = (w: string): boolean => /^\p{Ll}{3,}ed$/u.test(w) || IRREGULAR_PAST.test(w) || PAST_EVENT_EXTRA.has(w)
 
 /** Verbs that give a new level or answer, not an occurrence: "moved to 10:30", "fell to 4 percent". */
 const UPDATE_VERB = /^(?:re(?:assign|schedul|locat|book|nam|rout|allocat|plac)ed|moved|pushed|bumped|postponed|shifted|switched|changed|cut|raised|lowered|reduced|increased|decreased|dropped|rose|grew|sank|shrank|climbed|jumped|declined|reached)$/
