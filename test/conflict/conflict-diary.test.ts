@@ -51,3 +51,16 @@ describe('the period of a rate is what it is per, not a length of time', () => {
     ['The course lasts a day.', 'The course lasts two days.'],
   ])('two rates, or two lengths, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('the date of a start belongs to what starts', () => {
+  test.each([
+    ['The community garden is starting a compost club in March.', 'The community garden will open on weekday evenings starting in May.'],
+    ['Omar\'s MBA starts in July.', 'A clinic offered Omar a locum job at 90,000 dollars a year starting in March.'],
+  ])('two starts, failed before: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The course starts on 5 May.', 'The course starts on 12 May.'],
+    ['Ana starts her new job in May.', 'Ana\'s new job starts in June.'],
+    ['The sprint starts on Monday.', 'The sprint begins on Wednesday.'],
+  ])('one start, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})

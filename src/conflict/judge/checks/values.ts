@@ -1,5 +1,5 @@
 import { canon, differentAttributes, leadingDays, qualifiedDays } from '../attachment.js'
-import type { Reading } from '../../read/reading.js'
+import { isTimeWord, type Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { compareSlots } from './slot-compare.js'
@@ -47,7 +47,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     // "next cleaning booked for Oct" / "last one was April": two occurrences, not one date twice.
     const [oa, ob] = [occurrence(a, atA), occurrence(b, atB)]
     if (oa && ob && oa !== ob) return false
-    if (c.slots[0].kind === 'date') return true
+    if (c.slots[0].kind === 'date') return !twoStarts(a, placeOf(a, c.slots[0], atA), b, placeOf(b, c.slots[1], atB))
     // "free on Sundays" / "admission is $18": a value said of some days only is their exception to
     // the value said of every day, not another answer (ninth round). Not when the other text names
     // a day elsewhere ("10am PT Thursday" / "thursday 11am ET").
@@ -125,6 +125,49 @@ function twoEvents(a: Reading, atA: number, b: Reading, atB: number): boolean {
   if (canon(va.stem) === canon(vb.stem)) return false
   const words = (r: Reading): string[] => r.tokens.map((t) => t.stem)
   return !hasStem(words(b), va.stem) && !hasStem(words(a), vb.stem)
+}
+
+const START = /^(?:start|starts|starting|started|begin|begins|beginning|began|launch|launches|launching|launched)$/
+
+/** The words of what a start verb before a value starts: its object, else the noun before it. */
+function started(r: Reading, at: number): string[] | null {
+  if (at < 0) return null
+  // The clause before the value; a comma inside a number ("58,000") ends none.
+  const before = r.tokens.filter((t) => t.end <= at && !/[.;!?,:–]/.test(r.norm.slice(t.end, at).replace(/(?<=\d)[.,](?=\d)/g, '')))
+  const v = before.findLastIndex((t) => START.test(t.lower))
+  if (v < 0) return null
+  const plain = (t: Reading['tokens'][number]): boolean => !STOPWORDS.has(t.lower) && !t.capital && !isTimeWord(t.lower) && !/^\d/.test(t.lower) && r.content.has(t.stem)
+  // "starting a seed library in April": the object, up to a preposition or the value.
+  const object: string[] = []
+  for (const t of before.slice(v + 1)) {
+    if (/^(?:in|on|at|from|by|for|with|next|this|last)$/.test(t.lower)) break
+    if (plain(t)) object.push(t.stem)
+  }
+  if (object.length > 0) return object
+  // "Gwen's PhD starts in September", "a job at 58,000 dollars a year starting in May".
+  // A capitalised noun counts ("PhD"), a possessor does not ("Gwen's").
+  for (let i = v - 1; i >= 0; i--) {
+    const t = before[i]!
+    if (/^['’]s\b/.test(r.norm.slice(t.end))) continue
+    if ((plain(t) || (t.capital && i > 0)) && !UNIT_WORD.test(t.lower)) return [t.stem]
+  }
+  return null
+}
+
+const UNIT_WORD = /^(?:dollars?|euros?|pounds?|percent|hours?|minutes?|days?|weeks?|months?|years?)$/
+
+/**
+ * Two things that start on two dates: "Gwen's PhD starts in September" / "a research job starting
+ * in May", "is starting a seed library in April" / "will open on Sundays starting in July"
+ * (eleventh round). The date of a start belongs to what starts; when each text's thing has a word
+ * the other text lacks, they are two starts. "The course starts on 5 May" / "the course starts on 12 May" and
+ * "starts her new job in May" / "her new job starts in June" still clash.
+ */
+function twoStarts(a: Reading, atA: number, b: Reading, atB: number): boolean {
+  const [x, y] = [started(a, atA), started(b, atB)]
+  if (!x || !y) return false
+  const words = (r: Reading): string[] => r.tokens.map((t) => t.stem)
+  return x.some((w) => !hasStem(words(b), w)) && y.some((w) => !hasStem(words(a), w))
 }
 
 /** A value kind a person reads: "number" for a bare count, "number of seats", "relative date". */
