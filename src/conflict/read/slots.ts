@@ -336,16 +336,29 @@ function perTime(text: string, found: Found[]): void {
           extra = m[0]
         }
       }
-      if (seconds && unit !== '') (f as { slot: Slot }).slot = { ...sl, value: sl.value / seconds, unit: `${unit}/s`, text: sl.text + extra }
+      if (seconds && unit !== '') {
+        (f as { slot: Slot }).slot = { ...sl, value: sl.value / seconds, unit: `${unit}/s`, text: sl.text + extra }
+        // "90 bowls a day": the period is what the count is per, not a length of time of its own.
+        if (extra) dropWithin(found, f.end, f.end + extra.length)
+      }
     } else if (sl.kind === 'money' && !sl.per) {
       const before = /\b(hourly|daily|nightly|weekly|monthly|quarterly|yearly|annual|annually)\b[^.,;!?]*$/i.exec(text.slice(0, f.start))
       const after = new RegExp('^' + PERIOD_RE, 'i').exec(text.slice(f.end))
       const per = after?.[1] ?? ({ hourly: 'hour', daily: 'day', nightly: 'night', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annual: 'year', annually: 'year' } as Record<string, string>)[before?.[1]?.toLowerCase() ?? '']
       if (per) {
         (f as { slot: Slot }).slot = { ...sl, per }
+        if (after) dropWithin(found, f.end, f.end + after[0].length)
         // The frequency word said what the amount is per; it is not a schedule of its own.
         if (before) found.splice(found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index), 1)
       }
     }
+  }
+}
+
+/** Removes the durations read inside a rate's period ("a day" of "90 bowls a day"). */
+function dropWithin(found: Found[], start: number, end: number): void {
+  for (let i = found.length - 1; i >= 0; i--) {
+    const g = found[i]!
+    if (g.start >= start && g.end <= end && g.slot.kind === 'measure' && g.slot.dim === 'duration') found.splice(i, 1)
   }
 }

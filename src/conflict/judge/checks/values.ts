@@ -1,9 +1,13 @@
-import { differentAttributes, leadingDays, qualifiedDays } from '../attachment.js'
-import type { Reading } from '../../read/reading.js'
+import { canon, differentAttributes, leadingDays, qualifiedDays } from '../attachment.js'
+import { isTimeWord, type Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { compareSlots } from './slot-compare.js'
 import { ONE_OCCASION, PAST_VERB, RETURN_LEG } from '../../words/markers.js'
+import { MEASURE_VERBS, PAST_EVENT_EXTRA } from '../../words/event-verbs.js'
+import { IRREGULAR_PAST } from '../../read/subject.js'
+import { STOPWORDS } from '../../words/stopwords.js'
+import { hasStem } from '../../read/same-stem.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
@@ -33,6 +37,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
     if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
     if (occasion && !EVENTFUL.has(c.slots[0].kind)) return false
+    if ((!EVENTFUL.has(c.slots[0].kind) || c.slots[0].kind === 'date') && twoEvents(a, placeOf(a, c.slots[0], atA), b, placeOf(b, c.slots[1], atB))) return false
     // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
     // The days may also open the clause: "On Saturdays the library closes at 5 pm" (eighth round).
     const [da, db] = [atA >= 0 ? qualifiedDays(a, atA) ?? leadingDays(a, atA) : null, atB >= 0 ? qualifiedDays(b, atB) ?? leadingDays(b, atB) : null]
@@ -42,7 +47,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     // "next cleaning booked for Oct" / "last one was April": two occurrences, not one date twice.
     const [oa, ob] = [occurrence(a, atA), occurrence(b, atB)]
     if (oa && ob && oa !== ob) return false
-    if (c.slots[0].kind === 'date') return true
+    if (c.slots[0].kind === 'date') return !twoStarts(a, placeOf(a, c.slots[0], atA), b, placeOf(b, c.slots[1], atB))
     // "free on Sundays" / "admission is $18": a value said of some days only is their exception to
     // the value said of every day, not another answer (ninth round). Not when the other text names
     // a day elsewhere ("10am PT Thursday" / "thursday 11am ET").
@@ -69,6 +74,100 @@ export function oneOccasion(a: Reading, b: Reading): boolean {
   const once = (x: Reading, y: Reading): boolean =>
     ONE_OCCASION.test(x.norm) && PAST_VERB.test(x.norm) && !/\b(?:is|are|am|will)\b/i.test(x.norm) && !y.simplePast && !ONE_OCCASION.test(y.norm)
   return once(a, b) || once(b, a)
+}
+
+/**
+ * The past verb that tells the event a value belongs to: the nearest one before it in its clause
+ * ("hurt her knee at mile ten" -> hurt). Null when the clause tells no event in the past, or when
+ * an update verb stands between ("moved to 10:30" gives an answer, not an event).
+ */
+function eventVerb(r: Reading, at: number): Reading['tokens'][number] | null {
+  // "fell to 4 percent", "went up to 12": a level reached, an answer to how much now.
+  if (at < 0 || /\bto\s*$/i.test(r.norm.slice(0, at))) return null
+  for (let i = r.tokens.length - 1; i >= 0; i--) {
+    const t = r.tokens[i]!
+    if (t.end > at) continue
+    if (/[.;!?,:–]/.test(r.norm.slice(t.end, at))) return null
+    if (/^(?:is|are|am|will|would|has|have|can|does|do)$/.test(t.lower) || UPDATE_VERB.test(t.lower)) return null
+    if (STOPWORDS.has(t.lower) || t.capital) continue
+    if (isPast(t.lower)) return t
+    // A phrasal verb is read as one word ("sold out" -> "soldout"): its verb is the past.
+    const phrasal = /^(\p{Ll}{3,}?)(?:out|up|off|down|over|back)$/u.exec(t.lower)
+    if (phrasal && isPast(phrasal[1]!)) return t
+  }
+  return null
+}
+
+const isPast = (w: string): boolean => /^\p{Ll}{3,}ed$/u.test(w) || IRREGULAR_PAST.test(w) || PAST_EVENT_EXTRA.has(w)
+
+/** Verbs that give a new level or answer, not an occurrence: "moved to 10:30", "fell to 4 percent". */
+const UPDATE_VERB = /^(?:re(?:assign|schedul|locat|book|nam|rout|allocat|plac)ed|moved|pushed|bumped|postponed|shifted|switched|changed|cut|raised|lowered|reduced|increased|decreased|dropped|rose|grew|sank|shrank|climbed|jumped|declined|reached)$/
+
+/** Where a value stands; a count re-read against the other side (quantities.ts `adapt`) is a copy, found by its text. */
+function placeOf(r: Reading, slot: { readonly text: string }, at: number): number {
+  if (at >= 0) return at
+  for (const [s, p] of r.slots.at) if (s.text === slot.text) return p
+  return -1
+}
+
+/**
+ * Two events told in the past, each amount after its own verb: "hurt her knee at mile ten" /
+ * "felt exhausted at mile twelve", "sold the store for 455,000" / "offered him 100,000" (eleventh
+ * round). A diary tells many occurrences; an amount told of one is not another answer to the
+ * amount of another, nor its date another date of the same event ("wrote 3 chapters in March" /
+ * "deleted 2 chapters in April"). Not when a verb measures ("paid $40" / "it cost $45": one price), nor when
+ * either verb is in the other text ("ran the 10K in 58 minutes" / "ran the 10K in 65 minutes").
+ */
+function twoEvents(a: Reading, atA: number, b: Reading, atB: number): boolean {
+  const [va, vb] = [eventVerb(a, atA), eventVerb(b, atB)]
+  if (!va || !vb || MEASURE_VERBS.has(va.lower) || MEASURE_VERBS.has(vb.lower)) return false
+  // "joined the clinic in 2019" / "started at the clinic in 2021": synonyms tell one event.
+  if (canon(va.stem) === canon(vb.stem)) return false
+  const words = (r: Reading): string[] => r.tokens.map((t) => t.stem)
+  return !hasStem(words(b), va.stem) && !hasStem(words(a), vb.stem)
+}
+
+const START = /^(?:start|starts|starting|started|begin|begins|beginning|began|launch|launches|launching|launched)$/
+
+/** The words of what a start verb before a value starts: its object, else the noun before it. */
+function started(r: Reading, at: number): string[] | null {
+  if (at < 0) return null
+  // The clause before the value; a comma inside a number ("58,000") ends none.
+  const before = r.tokens.filter((t) => t.end <= at && !/[.;!?,:–]/.test(r.norm.slice(t.end, at).replace(/(?<=\d)[.,](?=\d)/g, '')))
+  const v = before.findLastIndex((t) => START.test(t.lower))
+  if (v < 0) return null
+  const plain = (t: Reading['tokens'][number]): boolean => !STOPWORDS.has(t.lower) && !t.capital && !isTimeWord(t.lower) && !/^\d/.test(t.lower) && r.content.has(t.stem)
+  // "starting a seed library in April": the object, up to a preposition or the value.
+  const object: string[] = []
+  for (const t of before.slice(v + 1)) {
+    if (/^(?:in|on|at|from|by|for|with|next|this|last)$/.test(t.lower)) break
+    if (plain(t)) object.push(t.stem)
+  }
+  if (object.length > 0) return object
+  // "Gwen's PhD starts in September", "a job at 58,000 dollars a year starting in May".
+  // A capitalised noun counts ("PhD"), a possessor does not ("Gwen's").
+  for (let i = v - 1; i >= 0; i--) {
+    const t = before[i]!
+    if (/^['’]s\b/.test(r.norm.slice(t.end))) continue
+    if ((plain(t) || (t.capital && i > 0)) && !UNIT_WORD.test(t.lower)) return [t.stem]
+  }
+  return null
+}
+
+const UNIT_WORD = /^(?:dollars?|euros?|pounds?|percent|hours?|minutes?|days?|weeks?|months?|years?)$/
+
+/**
+ * Two things that start on two dates: "Gwen's PhD starts in September" / "a research job starting
+ * in May", "is starting a seed library in April" / "will open on Sundays starting in July"
+ * (eleventh round). The date of a start belongs to what starts; when each text's thing has a word
+ * the other text lacks, they are two starts. "The course starts on 5 May" / "the course starts on 12 May" and
+ * "starts her new job in May" / "her new job starts in June" still clash.
+ */
+function twoStarts(a: Reading, atA: number, b: Reading, atB: number): boolean {
+  const [x, y] = [started(a, atA), started(b, atB)]
+  if (!x || !y) return false
+  const words = (r: Reading): string[] => r.tokens.map((t) => t.stem)
+  return x.some((w) => !hasStem(words(b), w)) && y.some((w) => !hasStem(words(a), w))
 }
 
 /** A value kind a person reads: "number" for a bare count, "number of seats", "relative date". */
