@@ -20,3 +20,15 @@ describe('taking a boat, a dog or a person out is an outing, not a removal', () 
     ['The app has a dark mode.', 'We took dark mode out of the app.'],
   ])('a removal, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a short form in capitals is an abbreviation, not a weekday', () => {
+  test.each([
+    ['Nora coaches swimmers on Tuesday evenings.', 'Nora coaches one swimmer in SAT prep.'],
+    ['Omar teaches piano on Monday nights.', 'Omar teaches one pupil for the SAT exam.'],
+  ])('an abbreviation: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The standup is on Monday.', 'The standup is on FRI.'],
+    ['Yoga class is on Tuesday.', 'Yoga class: SAT 10:00.'],
+  ])('a day in capitals, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
