@@ -84,7 +84,7 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     'synthetic-1': { observations: 4, turns: 1, text: 2 },
     'synthetic-2': { observations: 14, turns: 5, text: 5 },
     'synthetic-3': { observations: 7, turns: 2, text: 0 },
-    'synthetic-4': { observations: 13, turns: 1, text: 2 },
+    'synthetic-4': { observations: 10, turns: 1, text: 2 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {

@@ -32,3 +32,17 @@ describe('a short form in capitals is an abbreviation, not a weekday', () => {
     ['Yoga class is on Tuesday.', 'Yoga class: SAT 10:00.'],
   ])('a day in capitals, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('an "only" before what is kept restricts that, not the holder before it', () => {
+  test.each([
+    ['Leo\'s studio has only a futon.', 'Priya is painting at Leo\'s studio desk in Lisbon.'],
+    ['Nadia\'s van has only one seat.', 'Nadia parks the van outside Omar\'s bakery in Leeds.'],
+  ])('another thing beside the holder: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The cafe takes only cash.', 'The cafe takes cash and credit cards.'],
+    ['Sam speaks only English.', 'Sam speaks English and French.'],
+    ['Tidewater Supply only accepts wire transfers', 'tidewater said paying by credit card is fine'],
+    ['Alice is the only admin in our Okta tenant', 'Okta admins: Alice and Bob'],
+  ])('another thing kept, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
