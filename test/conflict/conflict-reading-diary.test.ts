@@ -46,3 +46,15 @@ describe('an "only" before what is kept restricts that, not the holder before it
     ['Alice is the only admin in our Okta tenant', 'Okta admins: Alice and Bob'],
   ])('another thing kept, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a retraction word after a determiner with no noun behind it is a noun', () => {
+  test.each([
+    ['Lena promised to text her mum every night.', 'Lena texts her mum at each stop of the tour.'],
+    ['Omar sends his sister a photo every day.', 'Omar sent his sister a photo from the last stop.'],
+  ])('"stop" as a place: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The meeting was cancelled.', 'The meeting is at 3pm.'],
+    ['We stopped the nightly backup.', 'The nightly backup runs at 2am.'],
+  ])('a retraction as a verb, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
