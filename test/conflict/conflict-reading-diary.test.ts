@@ -58,3 +58,15 @@ describe('a retraction word after a determiner with no noun behind it is a noun'
     ['We stopped the nightly backup.', 'The nightly backup runs at 2am.'],
   ])('a retraction as a verb, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a level that drops from or to an amount moved, nothing was retracted', () => {
+  test.each([
+    ['Ravi cycles to work every day.', 'Ravi\'s resting heart rate dropped to 52.'],
+    ['Mia runs three times a week.', 'Mia\'s weight dropped by 6 kilos.'],
+  ])('a level moved: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['We offer a student discount.', 'We dropped the student discount.'],
+    ['Jon takes the 8am class.', 'Jon dropped the 8am class.'],
+  ])('a thing dropped, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
