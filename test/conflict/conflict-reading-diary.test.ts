@@ -70,3 +70,16 @@ describe('a level that drops from or to an amount moved, nothing was retracted',
     ['Jon takes the 8am class.', 'Jon dropped the 8am class.'],
   ])('a thing dropped, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a wish, goal or plan states no pole', () => {
+  test.each([
+    ['Jun wants the shop to stay open late.', 'Jun\'s shop is closed on Sundays.'],
+    ['Bea would like the pool to open earlier.', 'The pool is closed until noon.'],
+    ['Kai ran the 5K in 31 minutes without stopping.', 'Kai\'s goal is to finish the marathon without walking.'],
+  ])('a wish: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The pool is open on Sundays.', 'The pool is closed on Sundays.'],
+    ['The migration is finished.', 'The migration is still running.'],
+  ])('two states, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
