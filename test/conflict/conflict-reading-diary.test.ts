@@ -49,13 +49,14 @@ describe('an "only" before what is kept restricts that, not the holder before it
 
 describe('a retraction word after a determiner with no noun behind it is a noun', () => {
   test.each([
-    ['Lena promised to text her mum every night.', 'Lena texts her mum at each stop of the tour.'],
+    ['Lena promised to text her mum every night.', 'Lena texts her mum at each stop on the tour.'],
     ['Omar sends his sister a photo every day.', 'Omar sent his sister a photo from the last stop.'],
   ])('"stop" as a place: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
 
   test.each([
     ['The meeting was cancelled.', 'The meeting is at 3pm.'],
     ['We stopped the nightly backup.', 'The nightly backup runs at 2am.'],
+    ['The 7:15 bus to Bath runs on weekdays.', 'They announced the cancellation of the 7:15 bus to Bath.'],
   ])('a retraction as a verb, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
