@@ -82,8 +82,8 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
   const reached: Record<string, { observations: number; turns: number; text: number }> = {
     // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
     'synthetic-1': { observations: 3, turns: 1, text: 2 },
-    'synthetic-2': { observations: 12, turns: 5, text: 5 },
-    'synthetic-3': { observations: 6, turns: 2, text: 0 },
+    'synthetic-2': { observations: 12, turns: 4, text: 4 },
+    'synthetic-3': { observations: 5, turns: 2, text: 0 },
     'synthetic-4': { observations: 10, turns: 1, text: 2 },
   }
 

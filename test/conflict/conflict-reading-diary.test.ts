@@ -84,3 +84,16 @@ describe('a wish, goal or plan states no pole', () => {
     ['The migration is finished.', 'The migration is still running.'],
   ])('two states, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a name after a preposition of place and a name after none have two roles', () => {
+  test.each([
+    ['Rhea is looking at bus tickets to Dundee.', 'Rhea made Omar a cake shaped like a bus.'],
+    ['Lars is looking at flights to Oslo.', 'Lars sent Ingrid a postcard of a flight.'],
+  ])('a place and a person: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Ana moved to Lisbon.', 'Ana moved to Porto.'],
+    ['The meeting is with Omar.', 'The meeting is with Kevin.'],
+    ['The keynote speaker is Patterson.', 'The keynote speaker is Okafor.'],
+  ])('one role, two names, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
