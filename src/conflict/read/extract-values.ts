@@ -166,6 +166,9 @@ const EXTRACTORS: readonly Extractor[] = [
     re: /\b(?:on\s+)?(mon|tues|tue|wednes|wed|thurs|thu|fri|satur|sat|sun)(?:day)?s?\b/gi,
     read: (m) => {
       if (!/day/i.test(m[0]) && m[1]!.length <= 3 && m[1]![0] !== m[1]![0]!.toUpperCase()) return null
+      // "SAT math", "the SAT": a short form in capitals is an abbreviation unless it reads as a
+      // day ("on SAT", "SAT 14 Jul", "SAT 10-2").
+      if (!/day/i.test(m[0]) && m[1] === m[1]!.toUpperCase() && !/^on\s/i.test(m[0]) && !/^\s*,?\s*\d/.test(m.input!.slice(m.index! + m[0].length))) return null
       return { value: { type: 'date', wd: (WEEKDAYS as readonly string[]).indexOf(m[1]!.slice(0, 3).toLowerCase()) } }
     },
   },

@@ -32,7 +32,8 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:pulled|pulls|pull|pulling|dropped|drops|drop|dropping|backed|backs|back|backing|bowed|bows|bow|opted|opts|opt)\s+out\b(?:\s+of\b)?/gi, 'withdrew'],
   [/\bno\s+longer\b/gi, 'not'],
   [/\b(?:rolled|rolling|roll|rolls)\s+back\b/gi, 'reverted'],
-  [/\b(?:ripped|ripping|rip|took|taken|take|pulled|pull)\s+(\w+(?:\s+\w+)?)\s+out\b/gi, 'removed $1'],
+  // "took the sailboat out on Lake Dillon", "took the dog out for a walk": an outing, not a removal.
+  [/\b(?:ripped|ripping|rip|took|taken|take|pulled|pull)\s+(\w+(?:\s+\w+)?)\s+out\b(?!\s+(?:across|around|along|for\s+(?:an?\s+)?(?:walk|ride|spin|sail|drive|run|dinner|lunch|breakfast|drinks|coffee)|(?:to|on)\s+(?:the\s+)?(?:lake|river|sea|ocean|bay|harbou?r|water|island|beach|trail|road|town|dinner|lunch|breakfast))\b)/gi, 'removed $1'],
   [/\b(?:turned|switched|turn|switch)\s+off\b/gi, 'disabled'],
   [/\bout\s+of\s+(?:service|order)\b/gi, 'broken'],
   [/\b(?:still\s+)?waiting\s+(?:on|for)\b/gi, 'unsigned'],

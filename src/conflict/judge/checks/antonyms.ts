@@ -25,6 +25,8 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       const ea = (aPure ? pa[0] : pa.find((p) => p.pole === -pole))!
       const eb = (bPure ? pb[0] : pb.find((p) => p.pole === -pole))!
       if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
+      // "wants her library to open on Sundays", "her goal is to finish": a wish states no pole.
+      if (group !== 'preference' && (wished(a, ea) || wished(b, eb))) continue
       // "accepts credit cards" / "does not accept checks": opposite verbs about two objects.
       if (differentObjects(a, ea.end, b, eb.end, group === 'skill') || differentQualifiers(a, ea.end, b, eb.end) || differentPlaces(a, b)) continue
       const [wa, wb] = [ea.word, eb.word]
@@ -32,4 +34,10 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
     }
   }
   return null
+}
+
+/** A wish, goal or plan reaching to the word's infinitive: "wants her library to open", "goal is to finish". */
+const WISH = /\b(?:wants?|wanted|wish(?:es|ed)?|hopes?|hoped|plans?|planned|aims?|aimed|goal\s+is|dreams?\s+is|would\s+like|'d\s+like)\b(?:\s+[\p{L}'’-]+){0,3}?\s+to\s+(?:stay\s+|be\s+|remain\s+|get\s+)?$/iu
+function wished(r: Reading, p: { readonly word: string; readonly end: number }): boolean {
+  return WISH.test(r.norm.slice(Math.max(0, p.end - p.word.length - 60), p.end - p.word.length))
 }

@@ -3,6 +3,9 @@ import { hasStem } from '../../read/same-stem.js'
 import type { Signal } from '../signal.js'
 import { unmatched } from './names.js'
 
+/** "only" neither after a determiner ("the only admin") nor last ("Tuesdays only"). */
+const RESTRICTS_WHAT_FOLLOWS = /(?<!\b(?:the|an|a|my|our|his|her|their|its|your)\s+)\bonly\s+(?=\p{L})/iu
+
 /** "the only admin is Alice" / "admins: Alice and Bob"; "Tuesdays only" / "any day"; "9–5" / "24/7". */
 export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
   // Hours against around the clock: "support hours are 9–5 ET" / "support is staffed 24/7".
@@ -17,7 +20,10 @@ export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
       // What "only" keeps is of one kind ("only wire transfers", "the only admin, Alice"); another
       // thing of that kind is an addition, a thing of another kind ("virtual only" / "learning
       // the piano") or the one a clause is about ("Colm booked ...") is not.
-      const kinds = new Set(x.entities.filter((e) => e.stem.split(' ').every((s) => clause.has(s))).map((e) => e.cls))
+      // An "only" before a verb or its object ("Ines's kitchen has only a hot plate", "Tidewater
+      // only accepts wire transfers") keeps what follows it: the holder before it is not one kind.
+      const from = RESTRICTS_WHAT_FOLLOWS.exec(x.norm)?.index ?? -1
+      const kinds = new Set(x.entities.filter((e) => e.start > from && e.stem.split(' ').every((s) => clause.has(s))).map((e) => e.cls))
       const extra = unmatched(y, x).filter((e) => kinds.has(e.cls) && (e.cls !== null || !/^\s*$|[.;!?:,]\s*$/.test(y.norm.slice(0, e.start))))
       if (y.universal) return { kind: 'exclusive', reason: 'one side restricts ("only") what the other allows always' }
       if (extra.length) return { kind: 'exclusive', reason: `one side says "only", the other adds "${extra[0]!.text}"` }

@@ -49,7 +49,7 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies) || (!x.guessed && !y.guessed && beforeNoun(a, x) !== beforeNoun(b, y)))
   // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
   const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
-  if (na.length === 1 && nb.length === 1 && !mismatched && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+  if (na.length === 1 && nb.length === 1 && !mismatched && !placeAndPerson(a, x!, b, y!) && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
@@ -66,6 +66,19 @@ function twoHeads(a: Reading, e: Reading['entities'][number], b: Reading, f: Rea
 /** A relative named after "is"/"was" (at most two words between): "Tom is my older brother". */
 function relation(r: Reading, at: number): boolean {
   return /\b(?:is|are|was|were|am|'s)\s+(?:\S+\s+){0,2}$/i.test(r.norm.slice(Math.max(0, at - 40), at))
+}
+
+/**
+ * A name after a preposition of place ("tickets to Halifax", "flying in from Accra") against one
+ * with no preposition before it, a verb's object or a number's kind ("made Sam a cake", "ate two
+ * Abena bowls"): two roles, not two answers (issue 27, eleventh round).
+ */
+function placeAndPerson(a: Reading, x: Reading['entities'][number], b: Reading, y: Reading['entities'][number]): boolean {
+  const before = (r: Reading, e: Reading['entities'][number]): string => /(\S+)\s+$/.exec(r.norm.slice(Math.max(0, e.start - 30), e.start))?.[1] ?? ''
+  const place = (w: string): boolean => /^(?:to|from|in|at|near|into)$/i.test(w)
+  const verb = (w: string): boolean => /^\p{Ll}+$/u.test(w) && !/^(?:to|from|in|at|near|into|on|onto|with|for|by|of|about|and|or|the|a|an|is|are|was|were|be|my|his|her|their|our|your|its|than|like|as)$/.test(w)
+  const [wa, wb] = [before(a, x), before(b, y)]
+  return (place(wa) && verb(wb)) || (place(wb) && verb(wa))
 }
 
 /** Whether a name stands before a noun it modifies, not before a word that says when or how ("Omar since the reorg"). */

@@ -69,6 +69,19 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
         if (/^(?:a|an|the|my|our|your|his|her|their|this|that)$/.test(x.tokens[i - 1]?.lower ?? '') && x.content.has(x.tokens[i + 1]?.stem ?? '') &&
           !next.includes(tx) && !next.some((t) => hasStem(y.content, t.stem))) continue
       }
+      // "blood sugar dropped from about 160 to about 120": a level that moves between amounts.
+      if (head && !NEGATORS.has(head.lower) && head.stem !== POSTPONE && LEVEL_MOVE.test(x.norm.slice(head.end))) continue
+      // After a determiner with no noun behind it, a retraction word is itself the noun ("postcards
+      // from every stop", "the last stop", "a drop in the ocean"): it retracts nothing. ("The
+      // cancellation of the bus" still names what it retracts.)
+      if (head && !NEGATORS.has(head.lower)) {
+        const i = x.tokens.indexOf(head)
+        const after = x.tokens[i + 1]
+        const det = /^(?:a|an|the|every|each|any|my|our|your|his|her|their|this|that|its)$/
+        const before = x.tokens[i - 1]?.lower ?? ''
+        if ((det.test(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && det.test(x.tokens[i - 2]?.lower ?? ''))) &&
+          (!after || (after.lower !== 'of' && (!x.content.has(after.stem) || !/^\s+$/.test(x.norm.slice(head.end, after.start)))))) continue
+      }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
       // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
       if (tx && ty && particle(x, tx) !== particle(y, ty)) continue
@@ -81,6 +94,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
 }
 
 const POSTPONE = stem('postponed')
+/** What follows a word that moves a level: "from about 160", "to 5%", "by 20 dollars". */
+const LEVEL_MOVE = /^\s+(?:from|to|by)\s+(?:about\s+|around\s+|almost\s+|nearly\s+|roughly\s+|over\s+|under\s+)?[$€£]?\d/i
 /** Refusing proper: declining, refusing, rejecting ("turned down" is read as "rejected"). */
 const REFUSAL = /^(?:declin|refus|reject)/
 /** What says a thing happens later: a future, a next day, a new date. */
