@@ -81,10 +81,10 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
   // between the two sides of a labelled change (a plan or a value that changed) is a real change.
   const reached: Record<string, { observations: number; turns: number; text: number }> = {
     // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
-    'synthetic-1': { observations: 3, turns: 1, text: 2 },
-    'synthetic-2': { observations: 12, turns: 4, text: 4 },
-    'synthetic-3': { observations: 5, turns: 2, text: 0 },
-    'synthetic-4': { observations: 10, turns: 1, text: 2 },
+    'synthetic-1': { observations: 2, turns: 1, text: 2 },
+    'synthetic-2': { observations: 8, turns: 4, text: 4 },
+    'synthetic-3': { observations: 4, turns: 2, text: 0 },
+    'synthetic-4': { observations: 9, turns: 1, text: 2 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {
