@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer'
 import { IRREGULAR } from '../core/irregular.js'
+import { memoByString } from '../core/string-memo.js'
 
 // A short English stop list: function words, their apostrophe-less contractions, and chat fillers
 // that carry no topic. Kept small on purpose (see docs/retrieval.md): "may" stays (the month).
@@ -36,21 +37,13 @@ export function words(text: string): string[] {
   return out
 }
 
-// Words recur far more often than they are new (a store's vocabulary is small next to its text), and
-// stemming was the largest part of opening 100k facts: each distinct word is stemmed once. Bounded,
-// so a stream of unique tokens (ids, hashes) cannot grow it without limit.
-const TERM_CACHE_MAX = 50_000
-const termCache = new Map<string, string | null>()
-
-/** The index term of one lower-cased word, or null for a stop word. */
-export function termOf(word: string): string | null {
-  const cached = termCache.get(word)
-  if (cached !== undefined) return cached
-  const t = computeTerm(word)
-  if (termCache.size >= TERM_CACHE_MAX) termCache.clear()
-  termCache.set(word, t)
-  return t
-}
+/**
+ * The index term of one lower-cased word, or null for a stop word. Words recur far more often than
+ * they are new (a store's vocabulary is small next to its text), and stemming was the largest part
+ * of opening 100k facts: each distinct word is stemmed once, in a bounded memo (core/string-memo.ts),
+ * so a stream of unique tokens (ids, hashes) cannot grow it without limit.
+ */
+export const termOf: (word: string) => string | null = memoByString(computeTerm)
 
 function computeTerm(word: string): string | null {
   if (STOP.has(word)) return null

@@ -1,4 +1,5 @@
 import { canonicalObject, type FactObject } from '../core/ids.js'
+import { memoByString } from '../core/string-memo.js'
 import type { StoredRecord } from '../storage/schema.js'
 import type { FactBody } from './fact-body.js'
 import type { FactRef } from './types.js'
@@ -28,18 +29,8 @@ export interface Version {
 }
 
 // Subjects, predicates and objects recur across facts: each distinct string is normalized once
-// (bounded, as the stemming cache in text.ts). NFKC was a tenth of the work of opening 100k facts.
-const NORM_CACHE_MAX = 50_000
-const normCache = new Map<string, string>()
-
-function norm(s: string): string {
-  let n = normCache.get(s)
-  if (n !== undefined) return n
-  n = s.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ')
-  if (normCache.size >= NORM_CACHE_MAX) normCache.clear()
-  normCache.set(s, n)
-  return n
-}
+// (as the stemming in text.ts). NFKC was a tenth of the work of opening 100k facts.
+const norm = memoByString((s) => s.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' '))
 
 /**
  * Metadata that names rather than says: who wrote (session, agent), and the pool memory a fact is
@@ -68,28 +59,16 @@ function searchableTerms(body: FactBody): string[] {
   return out
 }
 
-// Bounded as the caches above. A long value is a sentence (a memory's context), seldom said twice:
-// kept, each would be a miss and an entry; it is tokenized each time. Names and types are short.
-const VALUE_TERMS_MAX = 50_000
-const VALUE_TERMS_LONGEST = 40
-const valueTermsCache = new Map<string, readonly string[]>()
-
-function valueTerms(value: string): readonly string[] {
-  if (value.length > VALUE_TERMS_LONGEST) return terms(value)
-  let t = valueTermsCache.get(value)
-  if (t === undefined) {
-    t = terms(value)
-    if (valueTermsCache.size >= VALUE_TERMS_MAX) valueTermsCache.clear()
-    valueTermsCache.set(value, t)
-  }
-  return t
-}
+// A long value is a sentence (a memory's context), seldom said twice: tokenized each time. Names
+// and types are short and recur.
+const valueTerms = memoByString((value): readonly string[] => terms(value), { longest: 40 })
 
 /**
- * Slot keys by tenant, normalized subject and normalized predicate (bounded like the caches above):
+ * Slot keys by tenant, normalized subject and normalized predicate (bounded, SLOT_KEYS_MAX):
  * the facts of one slot share one key string instead of each joining its own, 40 bytes a fact
  * (issue 31). norm() hands out its cached strings, so the lookups hash strings already hashed.
  */
+const SLOT_KEYS_MAX = 50_000
 const slotCache = new Map<string, Map<string, Map<string, string>>>()
 let slotCached = 0
 
@@ -102,7 +81,7 @@ function slotKey(tenant: string | null, subject: string, predicate: string): str
   let key = byPredicate.get(predicate)
   if (key === undefined) {
     key = [t, subject, predicate].join('\u001f')
-    if (slotCached >= NORM_CACHE_MAX) {
+    if (slotCached >= SLOT_KEYS_MAX) {
       slotCache.clear()
       slotCached = 0
       return key
@@ -120,7 +99,8 @@ export function importanceOf(metadata: Record<string, unknown>): number {
 
 /** Metadata whose values recur across facts (who and what a fact is about, who wrote it): kept once each. */
 const RECURRING = ['subject', 'predicate', 'object', 'session_id', 'agent_id', 'pool'] as const
-const internCache = new Map<string, string>()
+/** A recurring string as the one copy kept of it. */
+const intern = memoByString((s) => s)
 const NO_SOURCE: FactBody['source'] = Object.freeze({ writtenBy: null, signature: null, publicKey: null })
 
 /**
@@ -154,12 +134,7 @@ function compactBody(body: FactBody): void {
 }
 
 function shared<T>(value: T): T {
-  if (typeof value !== 'string') return value
-  const kept = internCache.get(value)
-  if (kept !== undefined) return kept as T
-  if (internCache.size >= NORM_CACHE_MAX) internCache.clear()
-  internCache.set(value, value)
-  return value
+  return typeof value === 'string' ? (intern(value) as T) : value
 }
 
 export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet<string>): Version {

@@ -1,3 +1,4 @@
+import { memoByString } from '../core/string-memo.js'
 import type { MemoryPayload } from './records.js'
 
 /**
@@ -5,27 +6,12 @@ import type { MemoryPayload } from './records.js'
  * autoMerge folds together) or contradicting things (conflicts). Text is compared after NFKC,
  * lower-casing, and treating `_`, `-` and runs of spaces alike, so `bullet_points` equals
  * `Bullet points`; similarity is the Jaccard index of the word sets.
+ *
+ * Subjects, predicates and objects recur across memories: each distinct text is normalized once. A
+ * join's fact view keys every memory for duplicates, four texts each: NFKC and a regex per text were
+ * most of that key (issue 31, sixth round). A context (a sentence, over 40 characters) is normalized each time.
  */
-export function norm(s: string): string {
-  if (s.length > NORM_CACHED_LONGEST) return normalized(s)
-  let n = normCache.get(s)
-  if (n !== undefined) return n
-  n = normalized(s)
-  if (normCache.size >= NORM_CACHE_MAX) normCache.clear()
-  normCache.set(s, n)
-  return n
-}
-
-const normalized = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, ' ').trim()
-
-// Subjects, predicates and objects recur across memories: each distinct text is normalized once
-// (bounded as facts/version.ts's cache). A join's fact view keys every memory for duplicates, four
-// texts each: NFKC and a regex per text were most of that key (issue 31, sixth round). A long text
-// is a sentence (a memory's context), seldom said twice: kept, each would be a miss and an entry
-// the collector carries, so it is normalized each time.
-const NORM_CACHE_MAX = 50_000
-const NORM_CACHED_LONGEST = 40
-const normCache = new Map<string, string>()
+export const norm: (s: string) => string = memoByString((s) => s.normalize('NFKC').toLowerCase().replace(/[\s_-]+/g, ' ').trim(), { longest: 40 })
 
 /** A value as similarity compares it: equal texts are identical (similarity 1). */
 export const text = (v: string | number | boolean | null): string => (v === null ? '' : norm(String(v)))
