@@ -83,7 +83,7 @@ const beats = (score: number, slot: number, otherScore: number, otherSlot: numbe
  * than a Map per term: at 100k facts a Map entry per posting was most of the index's heap and of
  * its build time at open.
  *
- * A write costs O(its terms), never O(a term's postings) (issue 31, seventh round). A new
+ * A write costs O(its terms), never O(a term's postings) (issue 31, sixth round). A new
  * document always takes a new slot, past every other (freed slots are not reused before the next
  * restore): its posting is appended. A removal marks its posting dead (tf 0) where it is, and a
  * term's entries are compacted once more than half of them are dead: O(1) amortized per removal.
@@ -337,7 +337,7 @@ export class LexicalIndex {
   /**
    * The index a `snapshot()` was taken of: the same documents and postings, so the same scores.
    * The freed slots ('' in `refs`) are dropped and the others renumbered in their order (issue 31,
-   * seventh round: a session never reuses a freed slot, so its holes end here), in the O(index)
+   * sixth round: a session never reuses a freed slot, so its holes end here), in the O(index)
    * a restore costs anyway; the postings keep their order (a renumbering in order).
    */
   static restore(s: LexicalSnapshot): LexicalIndex {

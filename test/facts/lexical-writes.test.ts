@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { LexicalIndex } from '../../src/facts/lexical-index.js'
 
 /**
- * Issue 31 (seventh round): a write into the lexical index costs O(its terms), never O(a term's
+ * Issue 31 (sixth round): a write into the lexical index costs O(its terms), never O(a term's
  * postings). Counted, not timed: the Int32Array elements moved or copied (`copyWithin`, `set`)
  * while documents are removed and added into an index whose common term is held by `df`
  * documents. Before this round a document took a freed slot and its postings were inserted in
@@ -52,7 +52,7 @@ function churn(df: number, removals: number): { removed: number; added: number }
   return { removed, added }
 }
 
-describe('a write into the lexical index moves no postings (issue 31, seventh round)', () => {
+describe('a write into the lexical index moves no postings (issue 31, sixth round)', () => {
   test('removals, and adds after them, copy no posting at a df of 1,000 or of 60,000 (main: 19,960 and 1.2M elements)', () => {
     // df just under a power of two (the arrays' capacity): the adds fit without growing them.
     const small = churn(1_000, 20), large = churn(60_000, 20)

@@ -147,7 +147,7 @@ describe('retrieve skips what cannot reach its best matches, exactly (issue 31, 
     )
   }, 120_000)
 
-  test('seventh round: bursts of deletes (dead postings, compactions) and writes after them, across reopens: matchLive(top) and rank() as the exhaustive walk and the full ranking', () => {
+  test('sixth round: bursts of deletes (dead postings, compactions) and writes after them, across reopens: matchLive(top) and rank() as the exhaustive walk and the full ranking', () => {
     fc.assert(
       fc.property(phased, query, fc.constantFrom(1, 3, 10, 64), params, (ops, q, top, p) => {
         const { lexical, reference, candidates, indexed } = play(ops)
