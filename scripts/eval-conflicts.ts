@@ -125,7 +125,8 @@ export function loadUnseen2(): LabelledPair[] {
 export const BLIND_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-blind.json')
 
 export function loadBlindPairs(path = BLIND_PAIRS): LabelledPair[] {
-  return loadProbes(path).map((p) => ({ ...p, split: 'holdout' }))
+  const raw = (JSON.parse(readFileSync(path, 'utf8')) as { pairs: Array<{ id: string; type: string; label: LabelledPair['label']; a: string; b: string; why: string }> }).pairs
+  return raw.map((p) => ({ id: p.id, category: p.type, label: p.label, split: 'holdout', why: p.why, a: p.a, b: p.b }))
 }
 
 /** Scores any pairwise rule the same way as the detector. */
