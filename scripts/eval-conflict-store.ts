@@ -10,6 +10,9 @@
  *   conflicts() lists (background flags count against it), recall of the planted contradictions.
  * - Enumerations (test/fixtures/conflict-enumerations.json): numbered notes, tickets, steps,
  *   chapters, versions, list items; every flag there is wrong.
+ * - The blind holdout (issue 27, twelfth round; test/fixtures/README.md): four hand-written
+ *   conversations (`blind-N`) as backgrounds and its 120 pairs planted in each; written before
+ *   anything ran on them and reported as totals only, never a flagged text, even with --errors.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -41,20 +44,43 @@ interface RawConversation {
   observation: Record<string, Record<string, Array<[string, string]>>>
 }
 
-let synthetic: Map<string, RawConversation> | null = null
+/**
+ * The blind holdout's conversations (issue 27, twelfth round; test/fixtures/README.md), named
+ * `blind-N`: written before anything ran on them; their flags are counted, never printed.
+ */
+export const BLIND = resolve(here, '../test/fixtures/conversations-blind.json')
+
+/** What a hand-written conversation's `changes` entry says changed: a state over time, or two statements that cannot both hold. */
+export type LabelledKind = 'change' | 'contradiction'
+
+/** A hand-written file's conversations by name, read once per path. */
+const handWritten = new Map<string, Map<string, RawConversation>>()
+
+function handWrittenFile(path: string): Map<string, RawConversation> {
+  let file = handWritten.get(path)
+  if (!file) {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as { conversations: Array<RawConversation & { sample_id: string }> }
+    file = new Map(raw.conversations.map((c) => [c.sample_id, c]))
+    handWritten.set(path, file)
+  }
+  return file
+}
 
 /** The names of the hand-written conversations, in file order. */
 export function syntheticNames(path = SYNTHETIC): string[] {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { conversations: Array<RawConversation & { sample_id: string }> }
-  synthetic ??= new Map(raw.conversations.map((c) => [c.sample_id, c]))
-  return raw.conversations.map((c) => c.sample_id)
+  return [...handWrittenFile(path).keys()]
+}
+
+/** The names of the blind holdout's conversations, in file order. */
+export function blindNames(path = BLIND): string[] {
+  return [...handWrittenFile(path).keys()]
 }
 
 function loadConversation(name: string): RawConversation {
-  if (name.startsWith('synthetic-')) {
-    if (!synthetic) syntheticNames()
-    const c = synthetic!.get(name)
-    if (!c) throw new Error(`no conversation ${name} in ${SYNTHETIC}`)
+  const path = name.startsWith('synthetic-') ? SYNTHETIC : name.startsWith('blind-') ? BLIND : null
+  if (path) {
+    const c = handWrittenFile(path).get(name)
+    if (!c) throw new Error(`no conversation ${name} in ${path}`)
     return c
   }
   return JSON.parse(readFileSync(resolve(sharedDir(), 'data', 'locomo', `${name}.json`), 'utf8')) as RawConversation
@@ -94,7 +120,7 @@ export function locomoObservations(name: string): StoreFact[] {
  * between two of one change's texts is a real change over time, not noise. Empty for LoCoMo.
  */
 export function labelledChanges(name: string): Array<[ReadonlySet<string>, ReadonlySet<string>]> {
-  if (!name.startsWith('synthetic-')) return []
+  if (!name.startsWith('synthetic-') && !name.startsWith('blind-')) return []
   const raw = loadConversation(name) as RawConversation & { changes?: Array<{ a: string; b: string }> }
   const conv = raw.conversation
   const texts = (id: string): Set<string> => {
@@ -106,6 +132,37 @@ export function labelledChanges(name: string): Array<[ReadonlySet<string>, Reado
     return out
   }
   return (raw.changes ?? []).map((c) => [texts(c.a), texts(c.b)])
+}
+
+/** The kind of each labelled change, in the order labelledChanges gives them (`change` where the file does not say). */
+export function labelledKinds(name: string): LabelledKind[] {
+  if (!name.startsWith('synthetic-') && !name.startsWith('blind-')) return []
+  const raw = loadConversation(name) as RawConversation & { changes?: Array<{ kind?: LabelledKind }> }
+  return (raw.changes ?? []).map((c) => c.kind ?? 'change')
+}
+
+/** How many flags stand on a labelled change, and how many labelled changes (and contradictions) have a flag: counts only. */
+export interface LabelledTally {
+  readonly onLabelled: number
+  readonly found: number
+  readonly labelled: number
+  readonly contradictionsFound: number
+  readonly contradictions: number
+}
+
+export function tallyLabelled(name: string, flags: StoreRun['flags']): LabelledTally {
+  const changes = labelledChanges(name)
+  const kinds = labelledKinds(name)
+  const between = (c: (typeof changes)[number], f: { a: string; b: string }): boolean => isLabelledChange([c], f)
+  const hit = changes.map((c) => flags.some((f) => between(c, f)))
+  const isContradiction = (i: number): boolean => kinds[i] === 'contradiction'
+  return {
+    onLabelled: flags.filter((f) => isLabelledChange(changes, f)).length,
+    found: hit.filter(Boolean).length,
+    labelled: changes.length,
+    contradictionsFound: hit.filter((h, i) => h && isContradiction(i)).length,
+    contradictions: kinds.filter((k) => k === 'contradiction').length,
+  }
 }
 
 /** Whether a flag stands between the two sides of one labelled change. */
@@ -228,6 +285,10 @@ export interface StoreSection {
   readonly plantedUnseen: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
   /** The second unseen set (issue 27, ninth round) planted in conv-30's turns, per split. */
   readonly plantedUnseen2: ReadonlyArray<{ readonly split: 'dev' | 'holdout'; readonly result: PlantedResult }>
+  /** The blind holdout's conversations as backgrounds (empty with devOnly): counts only are ever printed. */
+  readonly blind: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The blind holdout's pairs planted in each blind conversation's turns (seed 12), and their sum. */
+  readonly plantedBlind: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -255,7 +316,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -285,7 +346,57 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   }
   const devPairs = realistic.filter((p) => p.split === 'dev')
   const devSeeds = devPairs.length ? await seedSpread(devPairs, options) : null
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds }
+  const { blind, plantedBlind } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(blindPairs, options)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind }
+}
+
+/** Seed of the blind pairs' positions in each blind background. */
+export const BLIND_SEED = 12
+
+/**
+ * The blind holdout in a store: each blind conversation's observations, turns and turns as text
+ * alone, with how many flags stand on its labelled changes; and the blind pairs planted in each
+ * conversation's turns, then summed ("all four") as one precision of all listed and one recall.
+ */
+export async function evaluateBlind(pairs: readonly LabelledPair[], options: { minConfidence?: number } = {}, names: readonly string[] = blindNames()): Promise<Pick<StoreSection, 'blind' | 'plantedBlind'>> {
+  const blind: Array<StoreSection['blind'][number]> = []
+  const plantedBlind: Array<StoreSection['plantedBlind'][number]> = []
+  for (const name of names) {
+    for (const [kind, facts] of [['observations', locomoObservations(name)], ['turns', locomoTurns(name)], ['turns, text only', locomoTurns(name, false)]] as const) {
+      const run = await runStore(facts, options)
+      blind.push({ name: `${name} ${kind}`, run, labelled: tallyLabelled(name, run.flags) })
+    }
+    if (pairs.length) plantedBlind.push({ into: `${name} turns`, result: await runPlanted(pairs, locomoTurns(name), BLIND_SEED, options) })
+  }
+  if (plantedBlind.length > 1) plantedBlind.push({ into: `all ${plantedBlind.length}`, result: sumPlanted(plantedBlind.map((p) => p.result)) })
+  return { blind, plantedBlind }
+}
+
+/** Several planted runs as one: counts added, precision of all listed, recall of all planted. */
+export function sumPlanted(runs: readonly PlantedResult[]): PlantedResult {
+  const add = (f: (r: PlantedResult) => number): number => runs.reduce((n, r) => n + f(r), 0)
+  const byType: Record<string, { conflicts: number; found: number; fp: number }> = {}
+  for (const r of runs) {
+    for (const [type, t] of Object.entries(r.byType)) {
+      const sum = (byType[type] ??= { conflicts: 0, found: 0, fp: 0 })
+      sum.conflicts += t.conflicts
+      sum.found += t.found
+      sum.fp += t.fp
+    }
+  }
+  const [listed, tp, fp, conflicts] = [add((r) => r.listed), add((r) => r.tp), add((r) => r.fp), add((r) => r.conflicts)]
+  return {
+    listed,
+    tp,
+    fp,
+    background: add((r) => r.background),
+    conflicts,
+    precision: listed === 0 ? 1 : (listed - fp) / listed,
+    recall: conflicts === 0 ? 1 : tp / conflicts,
+    byType,
+    falseFlags: runs.flatMap((r) => r.falseFlags),
+    missed: runs.flatMap((r) => r.missed),
+  }
 }
 
 const f3 = (x: number): string => x.toFixed(3)
@@ -316,6 +427,34 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   if (s.plantedUnseen2.length) {
     lines.push('', 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json) planted in conv-30\'s turns (seed 28)', '')
     plantedTable(lines, s.plantedUnseen2)
+  }
+  if (s.blind.length) {
+    // Counts only: the blind holdout's flagged texts are never printed, not even with --errors.
+    lines.push('', 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', '')
+    lines.push('| facts written                     | facts | flags | per 100 | on a labelled change | labelled flagged | contradictions flagged |', '|---|---:|---:|---:|---:|---:|---:|')
+    for (const b of s.blind) {
+      const l = b.labelled
+      lines.push(`| ${b.name.padEnd(33)} | ${String(b.run.facts).padStart(5)} | ${String(b.run.flags.length).padStart(5)} | ${per100(b.run).padStart(7)} | ${l.onLabelled} | ${l.found} / ${l.labelled} | ${l.contradictionsFound} / ${l.contradictions} |`)
+    }
+    for (const kind of ['observations', 'turns', 'turns, text only']) {
+      const rows = s.blind.filter((b) => b.name.endsWith(` ${kind}`))
+      const facts = rows.reduce((n, b) => n + b.run.facts, 0)
+      const flags = rows.reduce((n, b) => n + b.run.flags.length, 0)
+      const on = rows.reduce((n, b) => n + b.labelled.onLabelled, 0)
+      lines.push(`| ${`all ${rows.length}, ${kind}`.padEnd(33)} | ${String(facts).padStart(5)} | ${String(flags).padStart(5)} | ${((100 * flags) / Math.max(1, facts)).toFixed(2).padStart(7)} | ${on} | - | - |`)
+    }
+  }
+  if (s.plantedBlind.length) {
+    lines.push('', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`, '')
+    lines.push('| background / type   | conflicts | listed | tp | fp (background) | precision | recall |', '|---|---:|---:|---:|---:|---:|---:|')
+    const total = s.plantedBlind[s.plantedBlind.length - 1]!
+    for (const { into, result: r } of s.plantedBlind) {
+      lines.push(`| ${into.padEnd(19)} | ${r.conflicts} | ${r.listed} | ${r.tp} | ${r.fp} (${r.background}) | ${f3(r.precision)} | ${f3(r.recall)} |`)
+    }
+    for (const [type, t] of Object.entries(total.result.byType).sort()) {
+      const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
+      lines.push(`|   ${`${total.into} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
+    }
   }
   if (s.devSeeds) {
     const d = s.devSeeds

@@ -11,6 +11,9 @@
  *   test/fixtures/conflict-unseen-split.json, per type, and planted in conv-30's turns; its second set
  *   test/fixtures/conflict-pairs-unseen2.json (ninth round: jobs, habits, amounts, states, places, travel)
  *   the same way on test/fixtures/conflict-unseen2-split.json;
+ * - the blind holdout test/fixtures/conflict-pairs-blind.json (twelfth round: 120 pairs written before
+ *   anything ran on them), per type, and in the store section planted in the four blind conversations
+ *   (test/fixtures/conversations-blind.json); totals only, skipped by --dev-only, never in --errors;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -116,6 +119,14 @@ export const UNSEEN2_SPLIT = resolve(here, '../test/fixtures/conflict-unseen2-sp
 
 export function loadUnseen2(): LabelledPair[] {
   return loadRealistic(UNSEEN2_PAIRS, UNSEEN2_SPLIT)
+}
+
+/** Issue 27's blind holdout pairs (twelfth round; test/fixtures/README.md): all holdout, scored and never listed. */
+export const BLIND_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-blind.json')
+
+export function loadBlindPairs(path = BLIND_PAIRS): LabelledPair[] {
+  const raw = (JSON.parse(readFileSync(path, 'utf8')) as { pairs: Array<{ id: string; type: string; label: LabelledPair['label']; a: string; b: string; why: string }> }).pairs
+  return raw.map((p) => ({ id: p.id, category: p.type, label: p.label, split: 'holdout', why: p.why, a: p.a, b: p.b }))
 }
 
 /** Scores any pairwise rule the same way as the detector. */
@@ -260,9 +271,12 @@ async function main(): Promise<void> {
   const unseen = await evaluateRealistic(unseenPairs)
   const unseen2Pairs = loadUnseen2().filter((p) => !devOnly || p.split === 'dev')
   const unseen2 = await evaluateRealistic(unseen2Pairs)
+  // The blind holdout is a holdout throughout: not computed while iterating (--dev-only).
+  const blindPairs = devOnly ? [] : loadBlindPairs()
+  const blind = blindPairs.length ? await evaluateRealistic(blindPairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -273,15 +287,20 @@ async function main(): Promise<void> {
       devSeeds: store.devSeeds,
       plantedUnseen: store.plantedUnseen.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
       plantedUnseen2: store.plantedUnseen2.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
+      blind: store.blind.map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedBlind: store.plantedBlind.map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    // Scores only: a pair's result carries its texts and reason, so the blind set's results are stripped too.
+    const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
   process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
   process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
+  if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
   process.stdout.write(formatEval(result))
