@@ -38,8 +38,11 @@ interface Served {
 async function serve(options: { readonly page: string; readonly workers: readonly string[]; readonly mode: BenchServe; readonly cacheDir?: string }): Promise<Served> {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const port = Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0)
+  // A worktree whose node_modules is a link to another's shares its node_modules/.vite: another
+  // user's dev server re-optimizing there can reload this run's page mid-run. MEMWEAVE_BENCH_VITE_CACHE gives the run its own.
+  const cacheDir = options.cacheDir ?? process.env['MEMWEAVE_BENCH_VITE_CACHE']
   // vite.config.ts configures Vitest; the bench needs none of it.
-  const common = { root, configFile: false as const, logLevel: 'warn' as const, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) }
+  const common = { root, configFile: false as const, logLevel: 'warn' as const, ...(cacheDir ? { cacheDir } : {}) }
   if (options.mode === 'dev') {
     const server = await createServer({
       ...common,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { CDPSession, Page } from 'playwright-core'
 import { heapAfterGc } from './cdp-heap.js'
 import { summarizeSnapshot } from './heap-snapshot.js'
+import { summarizeProfile } from './profile-summary.js'
 import { callProbe, loadAverages as load, loadProbe, openProfile, option, serveCheckout } from './probe-page.js'
 
 /**
@@ -21,7 +22,10 @@ import { callProbe, loadAverages as load, loadProbe, openProfile, option, serveC
  * IndexedDB: an origin is its host and port), so two builds are measured on one store. With
  * `--snapshot`, a heap snapshot is taken with the Memory held and summarized by constructor; with
  * `--cpu N`, the open (with `write`: the write) is CPU-profiled (CDP Profiler) and its N functions of
- * most self time listed; `--cpuprofile FILE` keeps that profile (DevTools opens it).
+ * most self time listed; `--cpu-of first` profiles the first retrieve after the open instead, and
+ * `--cpu-of retrieve` the 50 measured queries, each listing where the time goes
+ * (bench/profile-summary.ts); `--cpuprofile FILE` keeps that
+ * profile (DevTools opens it).
  * MEMWEAVE_HEAP_SNAPSHOT_JSON=FILE also keeps the snapshot itself (for DevTools' Memory tab).
  */
 const args = process.argv.slice(2)
@@ -34,6 +38,8 @@ const rounds = Number(opt('rounds', '1'))
 const snapshotFile = opt('snapshot', '')
 const cpuTop = Number(opt('cpu', '0'))
 const cpuFile = opt('cpuprofile', '')
+const cpuOf = opt('cpu-of', 'open')
+if (cpuOf !== 'open' && cpuOf !== 'first' && cpuOf !== 'retrieve') throw new Error(`--cpu-of is open, first or retrieve, got ${cpuOf}`)
 const name = opt('name', `heap-probe-${count}`)
 const step = args.find((a) => a === 'write' || a === 'measure') ?? 'measure'
 
@@ -76,10 +82,10 @@ async function startProfile(cdp: CDPSession): Promise<void> {
 }
 
 /** Stops the CPU profile: its top functions by self time, and the profile itself in `--cpuprofile`'s file. */
-async function stopProfile(cdp: CDPSession, top: number): Promise<string> {
+async function stopProfile(cdp: CDPSession, top: number, steps = false): Promise<string> {
   const { profile } = await cdp.send('Profiler.stop')
   if (cpuFile) await writeFile(cpuFile, JSON.stringify(profile))
-  return selfTimes(profile, top)
+  return steps ? summarizeProfile(profile, top) : selfTimes(profile, top)
 }
 
 const call = <T>(page: Page, fn: string, ...params: unknown[]): Promise<T> => callProbe<T>(page, '__probe', fn, ...params)
@@ -112,13 +118,25 @@ async function main(): Promise<void> {
       const raw = await call<{ ms: number; rows: number }>(page, 'rawRead', name)
       const rawCpu = (await threadTime(cdp)) - cpu0
       const before = await heapAfterGc(cdp)
-      if (cpuTop > 0) await startProfile(cdp)
+      const profileOpen = cpuTop > 0 && cpuOf === 'open'
+      if (profileOpen) await startProfile(cdp)
       cpu0 = await threadTime(cdp)
-      const open = await call<{ openMs: number; firstMs: number; hits: number }>(page, 'open', name)
+      let open = await call<{ openMs: number; firstMs: number; hits: number }>(page, 'open', name, cpuOf !== 'first')
+      if (cpuOf === 'first') {
+        if (cpuTop > 0) await startProfile(cdp)
+        open = { ...open, ...(await call<{ firstMs: number; hits: number }>(page, 'first')) }
+        if (cpuTop > 0) console.log(await stopProfile(cdp, cpuTop, true))
+      }
       const openCpu = (await threadTime(cdp)) - cpu0
-      if (cpuTop > 0) console.log(await stopProfile(cdp, cpuTop))
+      if (profileOpen) console.log(await stopProfile(cdp, cpuTop))
       const heldBytes = await heapAfterGc(cdp)
+      // The bench's three unmeasured queries first, as bench/million-bench.ts asks them.
+      if (cpuOf === 'retrieve') await call(page, 'retrieve', 3)
+      if (cpuTop > 0 && cpuOf === 'retrieve') await startProfile(cdp)
+      cpu0 = await threadTime(cdp)
       const q = await call<{ times: number[]; checksum: string }>(page, 'retrieve', 50)
+      const queryCpu = (await threadTime(cdp)) - cpu0
+      if (cpuTop > 0 && cpuOf === 'retrieve') console.log(await stopProfile(cdp, cpuTop, true))
       const afterQueries = await heapAfterGc(cdp)
       if (snapshotFile && r === rounds - 1) {
         const json = await takeSnapshot(cdp)
@@ -142,7 +160,7 @@ async function main(): Promise<void> {
           `round ${r + 1}: raw read ${(raw.ms / 1000).toFixed(2)} s (${raw.rows} rows); open ${(open.openMs / 1000).toFixed(2)} s + first retrieve ${open.firstMs.toFixed(0)} ms (${(open.openMs / raw.ms).toFixed(2)}x raw); main thread CPU: raw ${rawCpu.toFixed(2)} s, open + first retrieve ${openCpu.toFixed(2)} s (${(openCpu / rawCpu).toFixed(2)}x)`,
           `  JS heap (MiB) before ${mib(before.used)}, held ${mib(heldBytes.used)}, after 50 queries ${mib(afterQueries.used)}, closed ${mib(closed.used)}, 2 s later ${mib(later.used)}; array buffers before ${mib(before.backing)}, held ${mib(heldBytes.backing)}`,
           `  per fact: held - before ${perFact(heldBytes.used - before.used)} B (+ array buffers ${perFact(heldBytes.backing - before.backing)} B), after queries - before ${perFact(afterQueries.used - before.used)} B, held - closed ${perFact(heldBytes.used - closed.used)} B`,
-          `  retrieve p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, checksum ${q.checksum}; load ${load()}`,
+          `  retrieve p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, p95 ${times[Math.ceil(times.length * 0.95) - 1]!.toFixed(1)} ms, slowest ${times.slice(-3).map((t) => t.toFixed(0)).join(' / ')} ms, main thread CPU of the 50 ${(queryCpu * 1000).toFixed(0)} ms, checksum ${q.checksum}; load ${load()}`,
         ].join('\n'),
       )
     }

@@ -23,9 +23,10 @@ export const loadAverages = (): string => loadavg().map((x) => x.toFixed(1)).joi
 /**
  * A Vite dev server on `root` at 127.0.0.1:`port` (strict: the probe's origin, and so its
  * IndexedDB, is that port). No config file (vite.config.ts configures Vitest) and no file
- * watcher; `entries` are crawled at start.
+ * watcher; `entries` are crawled at start. `cacheDir`: Vite's dependency cache (default
+ * MEMWEAVE_BENCH_VITE_CACHE, else node_modules/.vite).
  */
-export async function serveCheckout(root: string, port: number, entries: readonly string[], cacheDir?: string): Promise<ViteDevServer> {
+export async function serveCheckout(root: string, port: number, entries: readonly string[], cacheDir = process.env['MEMWEAVE_BENCH_VITE_CACHE']): Promise<ViteDevServer> {
   const server = await createServer({
     root,
     configFile: false,

@@ -50,6 +50,7 @@ import { relaySmoke } from './relay-smoke.js'
  *   MEMWEAVE_BENCH_MILLION=1                       the million-fact run alone (a count above 1: that many facts)
  *   MEMWEAVE_BENCH_MILLION_OPENS=3                 cold opens of the million-fact run (the median is reported)
  *   MEMWEAVE_BENCH_MILLION_TIMEOUT_MIN=180         the million-fact run gives up after this many minutes
+ *   MEMWEAVE_BENCH_VITE_CACHE=/tmp/vite-mine       the Chromium runs' Vite dependency cache (default node_modules/.vite)
  *   MEMWEAVE_CHROMIUM=/path/to/chrome              which browser (scripts/browser.ts)
  */
 
