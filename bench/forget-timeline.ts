@@ -5,7 +5,7 @@ import type { PoolId } from '../src/pools/types.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { MaterializeStep } from '../src/sync/materialize-step.js'
 import { PoolSync } from '../src/sync/pool-sync.js'
-import { UpdateLog } from '../src/sync/update-log.js'
+import { AHEAD_CHUNKS, UpdateLog } from '../src/sync/update-log.js'
 import { memoryInputs, poolOnRelay } from './sync-fixtures.js'
 
 /**
@@ -49,7 +49,7 @@ if (withSteps) {
   timed(UpdateLog.prototype, 'compact', (self, [, options]) => {
     const log = self as UpdateLog
     const chunks = (options as { chunks?: number } | undefined)?.chunks
-    return `${device.get(log) ?? '?'} ${chunks === 8 ? 'ahead' : 'compact'}(${chunks ?? 'last'}, due ${log.due})`
+    return `${device.get(log) ?? '?'} ${chunks === AHEAD_CHUNKS ? 'ahead' : 'compact'}(${chunks ?? 'last'}, due ${log.due})`
   })
 }
 
