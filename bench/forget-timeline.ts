@@ -3,6 +3,9 @@ import { WebSocket } from 'ws'
 import { createMemory, type Memory } from '../src/memory.js'
 import type { PoolId } from '../src/pools/types.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
+import { MaterializeStep } from '../src/sync/materialize-step.js'
+import { PoolSync } from '../src/sync/pool-sync.js'
+import { AHEAD_CHUNKS, UpdateLog } from '../src/sync/update-log.js'
 import { memoryInputs, poolOnRelay } from './sync-fixtures.js'
 
 /**
@@ -15,6 +18,40 @@ import { memoryInputs, poolOnRelay } from './sync-fixtures.js'
  */
 const size = Number(process.argv[2] ?? 10_000)
 const count = Number(process.argv[3] ?? 10)
+const withSteps = process.argv[4] === 'steps'
+
+/** The loop's steps per device, timed: the sync loop's own methods wrapped (a bench tool, not an API). */
+const steps: Array<{ what: string; start: number; ms: number }> = []
+const device = new WeakMap<object, string>()
+if (withSteps) {
+  // A's pool starts listening first (poolOnRelay), B's when it joins.
+  let listening = 0
+  const listen = PoolSync.prototype.listen
+  PoolSync.prototype.listen = function (this: PoolSync): void {
+    const name = 'AB'[listening++] ?? '?'
+    device.set(this, name)
+    device.set(this.log, name)
+    listen.call(this)
+  }
+  const timed = <T extends object>(proto: T, name: string, label: (self: object, args: unknown[]) => string): void => {
+    const original = (proto as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!
+    ;(proto as Record<string, unknown>)[name] = async function (this: object, ...args: unknown[]): Promise<unknown> {
+      const what = label(this, args)
+      const start = performance.now()
+      try {
+        return await original.apply(this, args)
+      } finally {
+        steps.push({ what, start, ms: performance.now() - start })
+      }
+    }
+  }
+  timed(MaterializeStep.prototype, 'run', (_self, [ps]) => `${device.get(ps as object) ?? '?'} judge`)
+  timed(UpdateLog.prototype, 'compact', (self, [, options]) => {
+    const log = self as UpdateLog
+    const chunks = (options as { chunks?: number } | undefined)?.chunks
+    return `${device.get(log) ?? '?'} ${chunks === AHEAD_CHUNKS ? 'ahead' : 'compact'}(${chunks ?? 'last'}, due ${log.due})`
+  })
+}
 
 const gcs: Array<{ start: number; ms: number; kind: number }> = []
 const gcObserver = new PerformanceObserver((list) => {
@@ -65,6 +102,8 @@ async function main(): Promise<void> {
     await Promise.all([until(a, pool, target, true), until(b, pool, target, true)])
     const end = performance.now()
     const inside = gcs.filter((g) => g.start >= t0 && g.start < end)
+    const inSteps = steps.filter((x) => x.start >= t0 && x.start < end).map((x) => `${x.what} ${x.ms.toFixed(0)}@${Math.round(x.start - t0)}`)
+    if (withSteps) console.log(`    steps: ${inSteps.join(', ')}`)
     console.log(`  forget: notified ${Math.round(stopped - t0)} ms, polled ${Math.round(polled - t0)} ms, settled ${Math.round(end - t0)} ms; GC ${inside.map((g) => `${g.kind}:${g.ms.toFixed(0)}@${Math.round(g.start - t0)}`).join(' ')}`)
     return stopped - t0
   }
