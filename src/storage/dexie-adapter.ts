@@ -1,5 +1,6 @@
 import { Dexie } from 'dexie'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
+import { CommitNotices } from './commit-notices.js'
 import { translateStorageError } from './errors.js'
 import { runIdbTransaction, type LowerBound } from './idb-tx.js'
 import type { ReadTx, StoragePort, WriteTx } from './port.js'
@@ -42,8 +43,8 @@ export class DexieStorage implements StoragePort {
   readonly #db: Dexie
   /** IDBKeyRange of the factory in use (the global one, or the one passed with an injected factory). */
   readonly #keyRange: LowerBound
-  #channel: BroadcastChannel | undefined
-  readonly #watchers = new Set<() => void>()
+  /** What this handle tells the origin's other handles on the database, and hears from them. */
+  readonly #notices: CommitNotices
 
   constructor(options: DexieStorageOptions) {
     this.name = options.name
@@ -51,6 +52,7 @@ export class DexieStorage implements StoragePort {
     this.#db = new Dexie(options.name, { ...deps, autoOpen: false })
     this.#keyRange = (options.IDBKeyRange ?? globalThis.IDBKeyRange) as LowerBound
     for (const { version, stores } of DEXIE_VERSIONS) this.#db.version(version).stores(stores)
+    this.#notices = new CommitNotices(options.name)
   }
 
   async open(): Promise<void> {
@@ -62,31 +64,18 @@ export class DexieStorage implements StoragePort {
   }
 
   async close(): Promise<void> {
-    this.#channel?.close()
-    this.#channel = undefined
-    this.#watchers.clear()
+    this.#notices.close()
     this.#db.close()
   }
 
   /**
    * Hears commits of other connections to this database through a BroadcastChannel named after
    * it, which reaches every tab and worker of the origin (and other adapters in this context).
+   * The commits of a handle that knows no other one there are announced at most once a second
+   * (commit-notices.ts); a handle that watches says so, and is told of every commit at once.
    */
   watch(listener: () => void): () => void {
-    this.#watchers.add(listener)
-    this.#ensureChannel()
-    return () => void this.#watchers.delete(listener)
-  }
-
-  #ensureChannel(): BroadcastChannel | undefined {
-    if (this.#channel || typeof BroadcastChannel === 'undefined') return this.#channel
-    this.#channel = new BroadcastChannel(`memweave-db:${this.name}`)
-    // Node keeps a process alive while a channel is open; a store must not.
-    ;(this.#channel as { unref?: () => void }).unref?.()
-    this.#channel.onmessage = () => {
-      for (const listener of [...this.#watchers]) listener()
-    }
-    return this.#channel
+    return this.#notices.watch(listener)
   }
 
   /** The open database's native handle; Dexie opened it (and upgraded its schema). */
@@ -106,7 +95,7 @@ export class DexieStorage implements StoragePort {
   async write<T>(tables: readonly string[], body: (tx: WriteTx) => Promise<T>): Promise<T> {
     try {
       const result = await runIdbTransaction(this.#backend(), tables, 'readwrite', this.#keyRange, body)
-      this.#ensureChannel()?.postMessage({ type: 'committed', v: 1 })
+      this.#notices.committed()
       return result
     } catch (err) {
       throw translateStorageError(err, 'write')
