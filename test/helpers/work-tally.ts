@@ -1,0 +1,82 @@
+import type { Key, ReadTx, StoragePort, WriteTx } from '../../src/storage/port.js'
+
+/**
+ * Counting, not timing: the cost tests (test/sync/sync-write-cost.test.ts, a synced write;
+ * test/pools/pools-join-view-cost.test.ts, a join's fact view) compare what an operation does at
+ * two pool sizes, which a loaded machine cannot blur.
+ */
+
+/** Counts by what was done: `put records`, `put records: rows`, `verify`, ... */
+export type Tally = Map<string, number>
+
+export const add = (t: Tally, what: string, n = 1): void => {
+  t.set(what, (t.get(what) ?? 0) + n)
+}
+
+/**
+ * A storage port that adds to `tally`, per table, the requests made (`get records`, `put
+ * syncUpdates`, ...) and the rows they read, wrote or deleted. Left out: the `meta` table (the
+ * pools module saves its signature verdicts there, one row per 4,096 verified records, so where a
+ * save falls depends on how many were verified before) and the record log's catch-up polls (`after
+ * log`: how many a write sees depends on timing; the rows they return are counted).
+ */
+export function tallied(inner: StoragePort, tally: () => Tally): StoragePort {
+  const rows = (x: unknown): number => (Array.isArray(x) ? x.filter((r) => r !== undefined).length : x === undefined ? 0 : 1)
+  const wrap = <T extends ReadTx>(tx: T): T =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown
+        if (typeof value !== 'function') return value
+        const fn = value as (...args: unknown[]) => unknown
+        return (...args: unknown[]) => {
+          const result = fn.apply(target, args)
+          const table = String(args[0])
+          if (table === 'meta' || prop === 'commit') return result
+          const what = `${String(prop)} ${table}`
+          if (prop !== 'after') add(tally(), what)
+          if (prop === 'put' || prop === 'delete' || prop === 'add') add(tally(), `${what}: rows`, (args[1] as readonly Key[]).length)
+          else if (result instanceof Promise) {
+            return result.then((got: unknown) => {
+              if (typeof got !== 'number') add(tally(), `${what}: rows`, rows(got))
+              return got
+            })
+          }
+          return result
+        }
+      },
+    })
+  return {
+    kind: inner.kind,
+    durable: inner.durable,
+    open: () => inner.open(),
+    close: () => inner.close(),
+    read: (tables, body) => inner.read(tables, (tx) => body(wrap(tx))),
+    write: (tables, body) => inner.write(tables, (tx) => body(wrap(tx as WriteTx))),
+  }
+}
+
+/**
+ * Counts calls of a real method while the test runs (`items` of each: the records a batch call
+ * names, the rows a read returns when `ofResult` is given); returns what undoes it.
+ */
+export function counting<T extends object>(
+  proto: T, name: keyof T & string, tally: () => Tally,
+  items: (args: unknown[]) => number = () => 1,
+  ofResult?: (result: unknown) => number,
+): () => void {
+  const original = proto[name] as unknown as (...args: unknown[]) => unknown
+  ;(proto as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]): unknown {
+    add(tally(), name, items(args))
+    const result = original.apply(this, args)
+    if (ofResult && result instanceof Promise) {
+      return result.then((got: unknown) => {
+        add(tally(), `${name}: rows`, ofResult(got))
+        return got
+      })
+    }
+    return result
+  }
+  return () => {
+    ;(proto as Record<string, unknown>)[name] = original
+  }
+}
