@@ -83,10 +83,12 @@ test('a joined memory costs its fact view no more work in a pool of 2,000 than i
   const perMemory = (t: Tally, n: number): Record<string, number> => Object.fromEntries([...t].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v / n]))
   const a = perMemory(small, 200)
   const b = perMemory(big, 2_000)
-  // The same kinds of work at both sizes, and none of them more per memory in the bigger pool
-  // (fixed costs, a transaction or a look-up per join, are spread thinner there).
-  expect(Object.keys(b)).toEqual(Object.keys(a))
-  for (const k of Object.keys(a)) expect({ [k]: b[k]! }).toEqual({ [k]: Math.min(b[k]!, a[k]! + 1e-9) })
+  // No kind of work more per memory in the bigger pool (fixed costs, a transaction or a look-up
+  // per join, are spread thinner there); a kind only the bigger join does fails too.
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const big = b[k] ?? 0
+    expect({ [k]: big }).toEqual({ [k]: Math.min(big, (a[k] ?? 0) + 1e-9) })
+  }
   // What the view is made of, once a memory: a signed fact, sealed, applied, and written.
   for (const k of ['subtle.sign', 'seal', 'apply', 'writeMany']) expect({ [k]: b[k]! }).toEqual({ [k]: 1 })
   // It counted the join's work too: every record checked, and the facts stored.
