@@ -2,8 +2,12 @@ import type { Key, ReadTx, StoragePort, WriteTx } from '../../src/storage/port.j
 
 /**
  * Counted work, for the tests that hold an operation's cost to O(change) by counting, not timing
- * (test/sync/sync-write-cost, sync-forget-cost): what was done, how many times or items.
+ * (test/sync/sync-write-cost, sync-forget-cost: a synced write, a forget; test/pools/pools-join-view-cost:
+ * a join's fact view): what was done, how many times or items, at two pool sizes, which a loaded
+ * machine cannot blur.
  */
+
+/** Counts by what was done: `put records`, `put records: rows`, `verify`, ... */
 export type Tally = Map<string, number>
 
 export const add = (t: Tally, what: string, n = 1): void => {
@@ -56,12 +60,28 @@ export function tallied(inner: StoragePort, tally: () => Tally, prefix = ''): St
   }
 }
 
-/** Counts calls (and their items) of a real method while the test runs; returns what undoes it. */
-export function counting<T extends object>(proto: T, name: keyof T & string, tally: () => Tally, items: (args: unknown[]) => number = () => 1, label: string = name): () => void {
+/**
+ * Counts calls of a real method while the test runs (`items` of each: the records a batch call
+ * names; with `ofResult`, the rows a read returns under `<label>: rows`), under `label`; returns what
+ * undoes it.
+ */
+export function counting<T extends object>(
+  proto: T, name: keyof T & string, tally: () => Tally,
+  items: (args: unknown[]) => number = () => 1,
+  label: string = name,
+  ofResult?: (result: unknown) => number,
+): () => void {
   const original = proto[name] as unknown as (...args: unknown[]) => unknown
   ;(proto as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]): unknown {
     add(tally(), label, items(args))
-    return original.apply(this, args)
+    const result = original.apply(this, args)
+    if (ofResult && result instanceof Promise) {
+      return result.then((got: unknown) => {
+        add(tally(), `${label}: rows`, ofResult(got))
+        return got
+      })
+    }
+    return result
   }
   return () => {
     ;(proto as Record<string, unknown>)[name] = original
