@@ -44,7 +44,7 @@ export interface ConflictJudgeOptions {
   readonly retries?: number
   /**
    * Free-text pairs the model-free detector scores at this confidence or above are put to
-   * the judge (0.2 to 1). Default: the listing threshold (`minConfidence` of `conflicts()`, 0.6), so
+   * the judge (0.2 to 1). Default: the listing threshold (`minConfidence` of `conflicts()`, 0.8), so
    * the judge only clears false alarms. Lower it and a pair below the listing threshold is listed
    * when, and only when, the judge calls it a contradiction: the model raises recall as well as
    * precision, at more calls (still at most `maxPairsPerWrite` per write, the surest pairs first).

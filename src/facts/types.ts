@@ -128,7 +128,7 @@ export interface ConflictsOptions {
   /** At most this many pairs (1..100,000, default 10,000): a slot filled with thousands of objects holds millions. */
   readonly limit?: number
   /**
-   * List free-text conflicts at this confidence or above. Default 0.6 (`DEFAULT_CONFLICT_THRESHOLD`),
+   * List free-text conflicts at this confidence or above. Default 0.8 (`DEFAULT_CONFLICT_THRESHOLD`),
    * where a listed pair is nearly always a real contradiction; lower it (down to 0.2) to see
    * weaker candidates, e.g. to hand them to a model for a second opinion.
    */

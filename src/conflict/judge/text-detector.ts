@@ -59,7 +59,7 @@ export class TextConflictDetector {
 
   /**
    * @param options.threshold - the confidence at which a pair is a conflict (default
-   *   DEFAULT_CONFLICT_THRESHOLD, 0.6); lower finds more and is wrong more often.
+   *   DEFAULT_CONFLICT_THRESHOLD, 0.8); lower finds more and is wrong more often.
    */
   constructor(options: { threshold?: number } = {}) {
     this.#threshold = options.threshold ?? DEFAULT_CONFLICT_THRESHOLD
