@@ -84,7 +84,7 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     'synthetic-1': { observations: 2, turns: 1, text: 2 },
     'synthetic-2': { observations: 8, turns: 4, text: 4 },
     'synthetic-3': { observations: 4, turns: 2, text: 0 },
-    'synthetic-4': { observations: 9, turns: 1, text: 2 },
+    'synthetic-4': { observations: 6, turns: 1, text: 2 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {
