@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { runStore, type StoreFact } from '../../scripts/eval-conflict-store.js'
+import { TextConflictDetector } from '../../src/conflict/index.js'
 
 // Issue 27, twelfth round: a store's diary rule (src/conflict/store/diary.ts). Two facts told as
 // moments (a past event, an activity, a plan, a feeling) whose valid times are days apart are two
@@ -40,5 +41,23 @@ describe('what still contradicts across dates', () => {
   ]
   test.each(kept)('%s: listed a month apart', async (_, a, b) => {
     expect(await flags(a, b, '03-01', '04-02')).toBe(1)
+  })
+})
+
+describe('a past cost of doing something against what a thing costs now (a pair rule)', () => {
+  const detector = new TextConflictDetector()
+  test.each([
+    ['A second-hand camper van costs about 38,000 euros.', 'The camper van cost 900 euros to fix after the hailstorm in May.'],
+    ['A new e-bike costs around 3,000 dollars.', 'Her e-bike cost 180 dollars to service last spring.'],
+  ])('compatible: %s / %s', (a, b) => {
+    expect(detector.judge(a, b).conflict).toBe(false)
+  })
+  test.each([
+    ['The boiler repair cost 2,000 dollars.', 'The boiler cost 2,600 dollars to repair.'],
+    ['Tom turned 36 in May.', 'Tom is 34.'],
+    ['The bike costs 1,200 dollars.', 'The bike costs 900 dollars.'],
+    ['The flat costs 1,450 euros a month.', 'The flat cost 1,600 euros a month last year.'],
+  ])('still flagged: %s / %s', (a, b) => {
+    expect(detector.judge(a, b).conflict).toBe(true)
   })
 })
