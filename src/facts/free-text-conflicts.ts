@@ -4,6 +4,9 @@ import { listedPair, sameClaim, type BeliefGraph, type EdgeEnd } from '../confli
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 
+/** One day in microseconds, the unit of a fact's valid time (as src/conflict/store/diary.ts's DAY_US; not imported, so the detector stays out of this chunk). */
+const DAY_US = 86_400_000_000
+
 /** How many lexical neighbours a new free-text fact is compared with. */
 export const DEFAULT_NEIGHBOURS = 4
 
@@ -87,7 +90,9 @@ export class FreeTextConflicts {
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
       const other = eligible(ref)
       if (!other || !textDecides(v, other)) continue
-      const verdict = detector.judge(other.body.content, v.body.content)
+      // The facts' valid times weigh too: moments of a diary written days apart (src/conflict/store/diary.ts).
+      const days = Math.abs(v.body.validFrom - other.body.validFrom) / DAY_US
+      const verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
       const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }
       this.#link(v.ref, other.ref, judged)

@@ -22,6 +22,7 @@ import { oneOccasion, valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
+import { diaryWeight } from '../store/diary.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -136,6 +137,21 @@ export class TextConflictDetector {
       return { conflict: false, kind: 'none', reason: `one occasion against the usual: ${found.reason}`, shared, confidence: 0 }
     }
     return this.#assess({ conflict: true, kind: found.kind, reason: found.reason, shared, check: found.check }, a, b, sa, sb)
+  }
+
+  /**
+   * A verdict of `judge` weighed by the dates of the two facts it was given (a store's rule,
+   * src/conflict/store/diary.ts): two statements told as moments (a past event, an activity, a plan,
+   * a feeling) written days apart are a diary, not one state said two ways, so the flag is less sure;
+   * a change or "still" / "never" keeps it.
+   * @param days - the gap between the two texts' valid times, in days (0: one moment)
+   */
+  atDates(verdict: TextConflictVerdict, textA: string, textB: string, days: number): TextConflictVerdict {
+    if (verdict.confidence === 0) return verdict
+    const w = diaryWeight(this.read(this.statement(textA).text), this.read(this.statement(textB).text), verdict, days)
+    if (!w) return verdict
+    const confidence = verdict.confidence * w.factor
+    return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }
   }
 
   /**

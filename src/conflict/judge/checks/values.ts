@@ -37,6 +37,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
     if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
     if (occasion && !EVENTFUL.has(c.slots[0].kind)) return false
+    if (c.slots[0].kind === 'money' && actionAgainstPrice(a, placeOf(a, c.slots[0], atA), c.slots[0].text, b, placeOf(b, c.slots[1], atB), c.slots[1].text)) return false
     if ((!EVENTFUL.has(c.slots[0].kind) || c.slots[0].kind === 'date') && twoEvents(a, placeOf(a, c.slots[0], atA), b, placeOf(b, c.slots[1], atB))) return false
     // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
     // The days may also open the clause: "On Saturdays the library closes at 5 pm" (eighth round).
@@ -125,6 +126,23 @@ function twoEvents(a: Reading, atA: number, b: Reading, atB: number): boolean {
   if (canon(va.stem) === canon(vb.stem)) return false
   const words = (r: Reading): string[] => r.tokens.map((t) => t.stem)
   return !hasStem(words(b), va.stem) && !hasStem(words(a), vb.stem)
+}
+
+/**
+ * One side tells what doing something cost once, in the past ("the generator broke down in October
+ * and cost 2,300 dollars to repair": a past verb that measures, the amount, "to" and a verb), the
+ * other what a thing costs now ("a used truck costs around 60,000 dollars"): the price of one
+ * action, not another price of the thing (twelfth round). Two past costs still clash ("the repair
+ * cost 2,000" / "cost 2,300 to repair"), as does a change of age or level ("turned 36" / "is 34").
+ */
+function actionAgainstPrice(a: Reading, atA: number, textA: string, b: Reading, atB: number, textB: string): boolean {
+  const action = (r: Reading, at: number, text: string): boolean => {
+    if (at < 0) return false
+    const before = r.norm.slice(Math.max(0, at - 40), at)
+    return /\b(?:cost|paid|spent|took)\s+(?:about\s+|around\s+|over\s+|nearly\s+|almost\s+)?\S*$/i.test(before) && /^\s*(?:dollars?|euros?|pounds?)?\s*to\s+\p{Ll}+/iu.test(r.norm.slice(at + text.length))
+  }
+  const price = (r: Reading, at: number): boolean => at >= 0 && /\b(?:costs|is|are|sells\s+for|goes\s+for)\b[^.;!?,]*$/i.test(r.norm.slice(Math.max(0, at - 40), at))
+  return (action(a, atA, textA) && price(b, atB)) || (action(b, atB, textB) && price(a, atA))
 }
 
 const START = /^(?:start|starts|starting|started|begin|begins|beginning|began|launch|launches|launching|launched)$/
