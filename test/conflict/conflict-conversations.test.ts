@@ -107,6 +107,17 @@ describe('what an offer asks is not taking part', () => {
   ])('taking part and refusing, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
+describe('a number word starts a word', () => {
+  test.each([
+    ['We have a real kitchen now, four burners and an oven.', 'The contractor found the floor is rotten under the old bakery ovens.'],
+  ])('"rotten" holds no "ten": %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The kitchen has four burners.', 'The kitchen has ten burners.'],
+    ['Priya often bakes three loaves on Sundays.', 'Priya bakes ten loaves on Sundays.'],
+  ])('two counts still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
 describe('the hand-written conversations in a store: flags per 100 facts', () => {
   // At or under what the round reached (docs/conflicts.md has the table, before and after). A flag
   // between the two sides of a labelled change (a plan or a value that changed) is a real change.
@@ -114,11 +125,12 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
     // twelfth round: calibration (threshold 0.8) observations 2 / 8 / 4 / 9 -> 1 / 6 / 4 / 5, synthetic-2's turns 4 -> 1;
     // with a store's dates (diary rule) observations -> 1 / 5 / 4 / 4
-    // second round: an offer's request, a change planned from a date -> 0 / 4 / 4 / 4
+    // second round: an offer's request, a change planned from a date -> 0 / 4 / 4 / 4;
+    // a number word starts a word ("rotten" holds no "ten"): synthetic-4's text 2 -> 1
     'synthetic-1': { observations: 0, turns: 1, text: 2 },
     'synthetic-2': { observations: 4, turns: 1, text: 1 },
     'synthetic-3': { observations: 4, turns: 2, text: 0 },
-    'synthetic-4': { observations: 4, turns: 1, text: 2 },
+    'synthetic-4': { observations: 4, turns: 1, text: 1 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {
