@@ -118,6 +118,17 @@ describe('a number word starts a word', () => {
   ])('two counts still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
+describe('what one amount pays for and where another comes from are two amounts', () => {
+  test.each([
+    ['They offered 420,000 for the business and the building. He wants 480,000.', 'A bank loan for most of it. My father offered 100,000 from the store sale.'],
+  ])('two things: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Dmitri\'s buyer offered 420,000 for the pharmacy.', 'Dmitri\'s buyer offered 380,000 for the pharmacy.'],
+    ['Lena paid $400 for the bike.', 'Lena paid $600 for the bike from the shop.'],
+  ])('one thing, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
 describe('the hand-written conversations in a store: flags per 100 facts', () => {
   // At or under what the round reached (docs/conflicts.md has the table, before and after). A flag
   // between the two sides of a labelled change (a plan or a value that changed) is a real change.
@@ -126,11 +137,12 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // twelfth round: calibration (threshold 0.8) observations 2 / 8 / 4 / 9 -> 1 / 6 / 4 / 5, synthetic-2's turns 4 -> 1;
     // with a store's dates (diary rule) observations -> 1 / 5 / 4 / 4
     // second round: an offer's request, a change planned from a date -> 0 / 4 / 4 / 4;
-    // a number word starts a word ("rotten" holds no "ten"): synthetic-4's text 2 -> 1
+    // a number word starts a word ("rotten" holds no "ten"): synthetic-4's text 2 -> 1; an amount
+    // for one thing against one from another: synthetic-4's turns 1 -> 0, text 1 -> 0
     'synthetic-1': { observations: 0, turns: 1, text: 2 },
     'synthetic-2': { observations: 4, turns: 1, text: 1 },
     'synthetic-3': { observations: 4, turns: 2, text: 0 },
-    'synthetic-4': { observations: 4, turns: 1, text: 1 },
+    'synthetic-4': { observations: 4, turns: 0, text: 0 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {
