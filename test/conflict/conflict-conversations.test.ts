@@ -118,6 +118,17 @@ describe('a number word starts a word', () => {
   ])('two counts still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
+describe('a bare number a thousand times a count is another quantity', () => {
+  test.each([
+    ['I made an extra payment with my tax refund, so I\'m down to about 6,800.', 'And the loans? Two payments left.'],
+  ])('a balance against a count: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The company has about 40 employees.', 'The company has 2,000.'],
+    ['Nadia has three cats.', 'Nadia has 3,000 cats.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
 describe('what one amount pays for and where another comes from are two amounts', () => {
   test.each([
     ['They offered 420,000 for the business and the building. He wants 480,000.', 'A bank loan for most of it. My father offered 100,000 from the store sale.'],
@@ -138,8 +149,9 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // with a store's dates (diary rule) observations -> 1 / 5 / 4 / 4
     // second round: an offer's request, a change planned from a date -> 0 / 4 / 4 / 4;
     // a number word starts a word ("rotten" holds no "ten"): synthetic-4's text 2 -> 1; an amount
-    // for one thing against one from another: synthetic-4's turns 1 -> 0, text 1 -> 0
-    'synthetic-1': { observations: 0, turns: 1, text: 2 },
+    // for one thing against one from another: synthetic-4's turns 1 -> 0, text 1 -> 0; a bare
+    // number a thousand times a count: synthetic-1's text 2 -> 1
+    'synthetic-1': { observations: 0, turns: 1, text: 1 },
     'synthetic-2': { observations: 4, turns: 1, text: 1 },
     'synthetic-3': { observations: 4, turns: 2, text: 0 },
     'synthetic-4': { observations: 4, turns: 0, text: 0 },
