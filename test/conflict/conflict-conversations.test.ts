@@ -76,6 +76,70 @@ describe('a retraction word before a noun says what kind of thing it is', () => 
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
+// Second round of issue 27: a planned change, a campaign, an offer's request. Each compatible pair
+// was flagged on the code before its rule (checked by running it there).
+describe('a change planned from a date follows the present state', () => {
+  test.each([
+    ['Abena\'s library is currently closed on Sundays.', 'Abena\'s library will open on Sundays from 1 to 5 starting in July for a six-month trial.'],
+    ['The pool is closed for repairs.', 'The pool will reopen next month.'],
+    ['The cafe is open on Mondays.', 'The cafe will close on Mondays beginning in March.'],
+    // A state asked for as a noun is not stated.
+    ['Abena\'s library is currently closed on Sundays.', 'Abena collected 400 signatures for Sunday opening.'],
+  ])('a sequence: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Abena\'s library is currently closed on Sundays.', 'Abena\'s library now opens on Sundays.'],
+    ['The cafe is open on Mondays.', 'The cafe will be closed on Mondays.'],
+    ['The cafe will stay closed on Mondays through the summer.', 'The cafe will open on Mondays starting in June.'],
+  ])('told as done, with no date, or two futures, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('what an offer asks is not taking part', () => {
+  test.each([
+    ['The Portland hospital offered Marisol the job and wanted her to start in three weeks.', 'Marisol turned down the job at the Portland hospital.'],
+    ['The club invited Tariq to join and asked him to attend Friday\'s practice.', 'Tariq declined the club\'s invitation.'],
+    ['The studio offered Ines the role and wanted her to start rehearsals in May.', 'Ines turned down the role at the studio.'],
+  ])('an offer and its refusal: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Marisol took the job at the Portland hospital.', 'Marisol turned down the job at the Portland hospital.'],
+    ['Ines started rehearsals at the studio in May.', 'Ines turned down the role at the studio.'],
+  ])('taking part and refusing, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('a number word starts a word', () => {
+  test.each([
+    ['We have a real kitchen now, four burners and an oven.', 'The contractor found the floor is rotten under the old bakery ovens.'],
+  ])('"rotten" holds no "ten": %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The kitchen has four burners.', 'The kitchen has ten burners.'],
+    ['Priya often bakes three loaves on Sundays.', 'Priya bakes ten loaves on Sundays.'],
+  ])('two counts still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('a bare number a thousand times a count is another quantity', () => {
+  test.each([
+    ['I made an extra payment with my tax refund, so I\'m down to about 6,800.', 'And the loans? Two payments left.'],
+  ])('a balance against a count: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The company has about 40 employees.', 'The company has 2,000.'],
+    ['Nadia has three cats.', 'Nadia has 3,000 cats.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
+describe('what one amount pays for and where another comes from are two amounts', () => {
+  test.each([
+    ['They offered 420,000 for the business and the building. He wants 480,000.', 'A bank loan for most of it. My father offered 100,000 from the store sale.'],
+  ])('two things: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Dmitri\'s buyer offered 420,000 for the pharmacy.', 'Dmitri\'s buyer offered 380,000 for the pharmacy.'],
+    ['Lena paid $400 for the bike.', 'Lena paid $600 for the bike from the shop.'],
+  ])('one thing, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
 describe('the hand-written conversations in a store: flags per 100 facts', () => {
   // At or under what the round reached (docs/conflicts.md has the table, before and after). A flag
   // between the two sides of a labelled change (a plan or a value that changed) is a real change.
@@ -83,10 +147,14 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
     // twelfth round: calibration (threshold 0.8) observations 2 / 8 / 4 / 9 -> 1 / 6 / 4 / 5, synthetic-2's turns 4 -> 1;
     // with a store's dates (diary rule) observations -> 1 / 5 / 4 / 4
-    'synthetic-1': { observations: 1, turns: 1, text: 2 },
-    'synthetic-2': { observations: 5, turns: 1, text: 1 },
+    // second round: an offer's request, a change planned from a date -> 0 / 4 / 4 / 4;
+    // a number word starts a word ("rotten" holds no "ten"): synthetic-4's text 2 -> 1; an amount
+    // for one thing against one from another: synthetic-4's turns 1 -> 0, text 1 -> 0; a bare
+    // number a thousand times a count: synthetic-1's text 2 -> 1
+    'synthetic-1': { observations: 0, turns: 1, text: 1 },
+    'synthetic-2': { observations: 4, turns: 1, text: 1 },
     'synthetic-3': { observations: 4, turns: 2, text: 0 },
-    'synthetic-4': { observations: 4, turns: 1, text: 2 },
+    'synthetic-4': { observations: 4, turns: 0, text: 0 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {

@@ -25,10 +25,11 @@ const WORD = Object.keys(UNITS).concat(Object.keys(TENS)).join('|')
 /**
  * A number in digits ("1,200", "0.5", "50k", "1.5 million") or words ("twenty-five", "a dozen",
  * "one thousand"). The source is a pattern fragment without groups of its own beyond non-capturing ones.
+ * A number word starts a word: "rotten", "often" and "someone" hold no number (issue 27, second round).
  */
 export const NUMBER_SRC =
   `(?:(?<![\\w.])\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|(?<![\\w.])\\d+(?:\\.\\d+)?|\\.\\d+|` +
-  `(?:a\\s+)?(?:${WORD})(?:[-\\s](?:${WORD}))*)` +
+  `(?<![A-Za-z])(?:a\\s+)?(?:${WORD})(?:[-\\s](?:${WORD}))*)` +
   `(?:\\s*(?:k|m|bn|mn)\\b|\\s+(?:hundred|thousand|million|billion)(?:\\s+(?:and\\s+)?(?:${WORD})(?:[-\\s](?:${WORD}))*)?)?`
 
 /** Parses what NUMBER_SRC matched; NaN when it is not a number after all. */

@@ -17,7 +17,10 @@ export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').
  * retracts the one who refuses. "Okoye declined our offer" contradicts "we hired Okoye", not
  * "Okoye is from Lagos" or "the hospital offered Okoye the job".
  */
-export const TAKES_PART = /\b(?:hire[sd]?|hiring|join(?:s|ed|ing)?|accept(?:s|ed|ing)?|sign(?:s|ed|ing)?\s+(?:on|up)|start(?:s|ed|ing)?|took|take[sn]?|taking|agree[sd]?|attend(?:s|ed|ing)?|enroll(?:s|ed|ing)?|onboard(?:s|ed|ing)?|said\s+yes|works?\s+(?:at|for|with)|working\s+(?:at|for|with)|came|comes?|coming|went|goes|going|is\s+on|are\s+on|was\s+on)\b/i
+// A verb of taking part inside the request an offer or invitation makes ("offered Marisol the job
+// and wanted her to start in three weeks", "asked him to join", "invited us to come") is what was
+// asked, not that it was done: an offer and its refusal are a sequence (issue 27, second round).
+export const TAKES_PART = /(?<!\b(?:wants?|wanted|wanting|ask(?:s|ed|ing)?|invit(?:es|ed|ing)|urg(?:es|ed|ing)|expect(?:s|ed|ing)?|hop(?:es|ed|ing)|needs?|needed|would\s+like|'d\s+like|offer(?:s|ed|ing)?)\s+(?:[\p{L}'’-]+\s+){0,2}to\s+)\b(?:hire[sd]?|hiring|join(?:s|ed|ing)?|accept(?:s|ed|ing)?|sign(?:s|ed|ing)?\s+(?:on|up)|start(?:s|ed|ing)?|took|take[sn]?|taking|agree[sd]?|attend(?:s|ed|ing)?|enroll(?:s|ed|ing)?|onboard(?:s|ed|ing)?|said\s+yes|works?\s+(?:at|for|with)|working\s+(?:at|for|with)|came|comes?|coming|went|goes|going|is\s+on|are\s+on|was\s+on)\b/iu
 
 /** What a refusal answers: an offer, an invitation, a proposal, an application ("offered Marisol the job" / "Marisol turned down the job"). */
 export const ASKED = /\b(?:offer(?:s|ed|ing)?|invit(?:e|es|ed|ing|ation)|propos(?:e|es|ed|ing|al)|appl(?:y|ies|ied|ying|ication)|interview(?:s|ed|ing)?|ask(?:s|ed|ing)?)\b/i

@@ -91,7 +91,10 @@ export function adapt(mine: readonly Slot[], other: readonly Slot[]): Slot[] {
     const decimal = (x: Slot): boolean => x.kind === 'count' && !Number.isInteger(x.value)
     // Bare numbers of three digits and more are codes ("returns 429") more often than amounts.
     const code = (x: Slot): boolean => x.kind === 'count' && x.unit === '' && x.value >= 100 && !/[k,]/i.test(x.text)
-    if (single && single.kind === 'count' && (s.unit === '' || single.unit === '') && !decimal(s) && !decimal(single) && !code(s) && !code(single)) return { ...s, unit: single.unit || s.unit }
+    // "down to about 6,800" / "two payments left": a bare number a thousand times the other's count
+    // is another quantity (a balance, an amount), not a number of the same things (issue 27, second round).
+    const apart = single && single.kind === 'count' && Math.max(s.value, single.value) >= 1000 * Math.max(1, Math.min(s.value, single.value))
+    if (single && single.kind === 'count' && (s.unit === '' || single.unit === '') && !decimal(s) && !decimal(single) && !code(s) && !code(single) && !apart) return { ...s, unit: single.unit || s.unit }
     return s
   })
 }

@@ -8,6 +8,8 @@ import { MEASURE_VERBS, PAST_EVENT_EXTRA } from '../../words/event-verbs.js'
 import { IRREGULAR_PAST } from '../../read/subject.js'
 import { STOPWORDS } from '../../words/stopwords.js'
 import { hasStem } from '../../read/same-stem.js'
+import { stem } from '../../read/stem.js'
+import { AMOUNT_ROLE, ROLE_OF } from '../../words/amount-roles.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
@@ -38,6 +40,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
     if (occasion && !EVENTFUL.has(c.slots[0].kind)) return false
     if (c.slots[0].kind === 'money' && actionAgainstPrice(a, placeOf(a, c.slots[0], atA), c.slots[0].text, b, placeOf(b, c.slots[1], atB), c.slots[1].text)) return false
+    if ((c.slots[0].kind === 'money' || c.slots[0].kind === 'count') && twoRoles(a, placeOf(a, c.slots[0], atA), c.slots[0].text, b, placeOf(b, c.slots[1], atB), c.slots[1].text)) return false
     if ((!EVENTFUL.has(c.slots[0].kind) || c.slots[0].kind === 'date') && twoEvents(a, placeOf(a, c.slots[0], atA), b, placeOf(b, c.slots[1], atB))) return false
     // "opens at 7 on weekdays" / "opens at 9 on weekends": values for days that do not meet.
     // The days may also open the clause: "On Saturdays the library closes at 5 pm" (eighth round).
@@ -201,4 +204,19 @@ function occurrence(r: Reading, at: number): 'last' | 'next' | null {
   if (at < 0) return null
   const m = /\b(last|previous|prior|next|upcoming|following)\b(?![^.;!?]*\b(?:last|previous|prior|next|upcoming|following)\b)[^.;!?]*$/i.exec(r.norm.slice(0, at))
   return m ? (/^(?:last|previous|prior)$/i.test(m[1]!) ? 'last' : 'next') : null
+}
+
+/**
+ * Two amounts of two things: one says what it pays for, the other where it comes from ("offered
+ * 420,000 for the business" / "offered 100,000 from the store sale"), and neither names the other's
+ * thing. One role on both sides ("$400 for the bike" / "$600 for the bike") is one price.
+ */
+function twoRoles(a: Reading, atA: number, textA: string, b: Reading, atB: number, textB: string): boolean {
+  if (atA < 0 || atB < 0) return false
+  const ra = AMOUNT_ROLE.exec(a.norm.slice(atA + textA.length))
+  const rb = AMOUNT_ROLE.exec(b.norm.slice(atB + textB.length))
+  if (!ra || !rb || ROLE_OF[ra[1]!.toLowerCase()] === ROLE_OF[rb[1]!.toLowerCase()]) return false
+  const unnamed = (phrase: string, other: Reading): boolean =>
+    phrase.split(/\s+/).filter((w) => !STOPWORDS.has(w.toLowerCase())).every((w) => !hasStem(other.content, stem(w.toLowerCase())))
+  return unnamed(ra[2]!, b) && unnamed(rb[2]!, a)
 }
