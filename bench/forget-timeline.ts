@@ -14,11 +14,16 @@ import { memoryInputs, poolOnRelay } from './sync-fixtures.js'
  * `mem.pools` without the memory (the sync bench's clock), until a poll every 2 ms does (when the
  * API had it), and until both devices are synced again; and the GC pauses in between (kind:major
  * ms@start). For finding what a slow forget waited on (not a bench; issue 31's fifth round found
- * the notification late by the pass's compaction). `npx tsx bench/forget-timeline.ts [N] [forgets]`.
+ * the notification late by the pass's compaction). `npx tsx bench/forget-timeline.ts [N] [forgets]
+ * [steps] [rest ms]`; `rest` waits that long idle after the join (its write-ahead done) before the
+ * writes. Each forget's start is printed in ms since the process began, as `node --trace-gc` prints
+ * a collection's: `node --trace-gc --import tsx bench/forget-timeline.ts 100000 10 steps` lines
+ * them up (issue 31's eighth round found the slow forgets inside one major GC's marking).
  */
 const size = Number(process.argv[2] ?? 10_000)
 const count = Number(process.argv[3] ?? 10)
 const withSteps = process.argv[4] === 'steps'
+const rest = Number(process.argv[5] ?? 0)
 
 /** The loop's steps per device, timed: the sync loop's own methods wrapped (a bench tool, not an API). */
 const steps: Array<{ what: string; start: number; ms: number }> = []
@@ -67,6 +72,7 @@ async function main(): Promise<void> {
   await until(b, pool, size)
   await b.facts.retrieve('where', { topK: 1 })
   console.log(`join + fact view ${size}: ${Math.round(performance.now() - t)} ms`)
+  if (rest > 0) await new Promise((r) => setTimeout(r, rest))
   const inputs = memoryInputs(21, 0xb16, 'later write')
   for (let i = 0; i < inputs.length; i++) {
     await a.pools.write(pool, inputs[i]!)
@@ -104,7 +110,7 @@ async function main(): Promise<void> {
     const inside = gcs.filter((g) => g.start >= t0 && g.start < end)
     const inSteps = steps.filter((x) => x.start >= t0 && x.start < end).map((x) => `${x.what} ${x.ms.toFixed(0)}@${Math.round(x.start - t0)}`)
     if (withSteps) console.log(`    steps: ${inSteps.join(', ')}`)
-    console.log(`  forget: notified ${Math.round(stopped - t0)} ms, polled ${Math.round(polled - t0)} ms, settled ${Math.round(end - t0)} ms; GC ${inside.map((g) => `${g.kind}:${g.ms.toFixed(0)}@${Math.round(g.start - t0)}`).join(' ')}`)
+    console.log(`  forget@${Math.round(t0)}: notified ${Math.round(stopped - t0)} ms, polled ${Math.round(polled - t0)} ms, settled ${Math.round(end - t0)} ms; GC ${inside.map((g) => `${g.kind}:${g.ms.toFixed(0)}@${Math.round(g.start - t0)}`).join(' ')}`)
     return stopped - t0
   }
   t = performance.now()
