@@ -4,6 +4,8 @@ import { ANTONYMS } from '../../words/poles.js'
 import { isTimeWord, type Reading } from '../../read/reading.js'
 import { hasStem, sameStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
+import { wordClass } from '../../read/part-of-speech.js'
+import { PARTICLES } from '../../words/negation-scope.js'
 import type { Signal } from '../signal.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
@@ -81,6 +83,16 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
         const before = x.tokens[i - 1]?.lower ?? ''
         if ((det.test(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && det.test(x.tokens[i - 2]?.lower ?? ''))) &&
           (!after || (after.lower !== 'of' && (!x.content.has(after.stem) || !/^\s+$/.test(x.norm.slice(head.end, after.start)))))) continue
+      }
+      // "has never programmed" / "the PhD program": one stem, a verb on one side and a noun on the other.
+      if (tx && ty) {
+        const [cx, cy] = [wordClass(x.tokens, x.tokens.indexOf(tx)), wordClass(y.tokens, y.tokens.indexOf(ty))]
+        if (cx && cy && cx !== cy) continue
+      }
+      // "cannot get out of a low chair" / "two cups of tea out of habit": a particle is its verb's.
+      if (tx && ty && PARTICLES.has(tx.lower)) {
+        const [vx, vy] = [x.tokens[x.tokens.indexOf(tx) - 1], y.tokens[y.tokens.indexOf(ty) - 1]]
+        if (!vx || !vy || !sameStem(vx.stem, vy.stem)) continue
       }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
       // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
