@@ -83,10 +83,11 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // before the round: observations 10 / 15 / 13 / 17, turns 1 / 5 / 2 / 1, text only 2 / 5 / 0 / 2
     // twelfth round: calibration (threshold 0.8) observations 2 / 8 / 4 / 9 -> 1 / 6 / 4 / 5, synthetic-2's turns 4 -> 1;
     // with a store's dates (diary rule) observations -> 1 / 5 / 4 / 4
+    // negation scope: observations -> 1 / 4 / 1 / 3, synthetic-3's turns 2 -> 0
     'synthetic-1': { observations: 1, turns: 1, text: 2 },
-    'synthetic-2': { observations: 5, turns: 1, text: 1 },
-    'synthetic-3': { observations: 4, turns: 2, text: 0 },
-    'synthetic-4': { observations: 4, turns: 1, text: 2 },
+    'synthetic-2': { observations: 4, turns: 1, text: 1 },
+    'synthetic-3': { observations: 1, turns: 0, text: 0 },
+    'synthetic-4': { observations: 3, turns: 1, text: 2 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {
