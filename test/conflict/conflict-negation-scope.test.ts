@@ -51,6 +51,8 @@ describe('a shared stem in another part of speech is no shared predicate', () =>
 
   test.each([
     ['Gwen has never programmed.', 'Gwen programmed a web scraper.'],
+    // A verb after a noun phrase is still a verb: "brother drives" is not a compound noun.
+    ['My brother has never driven a car.', 'My brother drives me to work most mornings.'],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 

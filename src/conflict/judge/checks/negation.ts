@@ -86,7 +86,7 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       }
       // "has never programmed" / "the PhD program": one stem, a verb on one side and a noun on the other.
       if (tx && ty) {
-        const [cx, cy] = [wordClass(x.tokens, x.tokens.indexOf(tx)), wordClass(y.tokens, y.tokens.indexOf(ty))]
+        const [cx, cy] = [wordClass(x.tokens, x.tokens.indexOf(tx), x.norm), wordClass(y.tokens, y.tokens.indexOf(ty), y.norm)]
         if (cx && cy && cx !== cy) continue
       }
       // "cannot get out of a low chair" / "two cups of tea out of habit": a particle is its verb's.
