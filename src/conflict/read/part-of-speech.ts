@@ -20,6 +20,6 @@ export function wordClass(tokens: readonly Token[], i: number, norm: string): 'n
   return undefined
 }
 
-/** Words after which the next word is a verb: auxiliaries, modals, negators, "to", subject pronouns. */
-const VERB_BEFORE = /^(?:not|never|to|do|does|did|will|would|can|could|should|must|might|may|shall|has|have|had|i|you|we|they|he|she)$/
+/** Words after which the next word is a verb: auxiliaries, modals, negators, subject pronouns (not "to": "allergic to dogs"). */
+const VERB_BEFORE = /^(?:not|never|do|does|did|will|would|can|could|should|must|might|may|shall|has|have|had|i|you|we|they|he|she)$/
 const DETERMINER = /^(?:a|an|the|my|your|our|their|his|her|its|this|these|those|every|each)$/
