@@ -1,4 +1,4 @@
-import { describe, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { TextConflictDetector } from '../../src/index.js'
 import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
 
@@ -48,6 +48,12 @@ describe('a shared stem in another part of speech is no shared predicate', () =>
   test.each([
     ['Gwen was accepted into the PhD program.', 'Gwen is behind in a statistics class that uses R, and she has never programmed.'],
   ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test('weighed, not vetoed: a low threshold still reaches it, and the reason says why it is low', () => {
+    const v = new TextConflictDetector({ threshold: 0.01 }).judge('Gwen was accepted into the PhD program.', 'She has never programmed, says Gwen.')
+    expect(v.conflict).toBe(true)
+    expect(v.reason).toMatch(/a noun on one side and a verb on the other/)
+  })
 
   test.each([
     ['Gwen has never programmed.', 'Gwen programmed a web scraper.'],
