@@ -151,10 +151,12 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // a number word starts a word ("rotten" holds no "ten"): synthetic-4's text 2 -> 1; an amount
     // for one thing against one from another: synthetic-4's turns 1 -> 0, text 1 -> 0; a bare
     // number a thousand times a count: synthetic-1's text 2 -> 1
-    'synthetic-1': { observations: 0, turns: 1, text: 1 },
-    'synthetic-2': { observations: 4, turns: 1, text: 1 },
-    'synthetic-3': { observations: 4, turns: 2, text: 0 },
-    'synthetic-4': { observations: 4, turns: 0, text: 0 },
+    // negation scope: observations -> 1 / 4 / 1 / 3, synthetic-3's turns 2 -> 0; all of the round
+    // together: observations 0 / 3 / 1 / 3 (synthetic-1's pinned at 1: one run of the merge read 1)
+    'synthetic-1': { observations: 1, turns: 1, text: 1 },
+    'synthetic-2': { observations: 3, turns: 1, text: 1 },
+    'synthetic-3': { observations: 1, turns: 0, text: 0 },
+    'synthetic-4': { observations: 3, turns: 0, text: 0 },
   }
 
   test('four conversations of about 200 turns and 110-130 observations each', () => {

@@ -89,6 +89,8 @@ export const FACTORS = {
    * noun ("Berlin last" of "last weekend", "Kofi moved"). Twelfth round.
    */
   notAKind: 0.5,
+  /** A negation met by its word in another part of speech ("the PhD program" / "never programmed"). Twelfth round. */
+  otherSense: 0.5,
 } as const
 
 /**
@@ -167,6 +169,10 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (why) {
     value *= FACTORS.notAKind
     notes.push(why)
+  }
+  if (sig?.otherSense) {
+    value *= FACTORS.otherSense
+    notes.push('the word is a noun on one side and a verb on the other')
   }
   if ((raw.kind === 'negation' || raw.kind === 'antonym') && [a, b].some((r) => EMBEDDED.test(r.norm))) {
     value *= FACTORS.embedded

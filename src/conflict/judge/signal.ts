@@ -14,6 +14,8 @@ export interface Signal {
   /** For values: where each clashing value stands in its reading's `norm` (-1: not known). */
   readonly at?: readonly [number, number]
   /** For a name against a name: where each stands in its reading's `norm` (the confidence asks whether it is a value there). */
+  /** For negations: the shared word is a noun on one side and a verb on the other ("the PhD program" / "never programmed"). */
+  readonly otherSense?: boolean
   readonly names?: readonly [{ readonly text: string; readonly start: number }, { readonly text: string; readonly start: number }]
 }
 

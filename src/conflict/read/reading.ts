@@ -3,6 +3,7 @@ import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
 import { ACTIVITY_BEFORE, EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
+import { ATTITUDE_VERBS, CHANGE_VERBS, TELLING_APART } from '../words/negation-scope.js'
 import { RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
@@ -342,6 +343,12 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
           return
         }
+        // "does not regret opening his pharmacy", "have not changed their booking", "can't tell a
+        // godwit from a sandpiper": the verb takes the negation, and what follows it still holds.
+        if (!dislike && first && takesNegation(first, inClause.slice(inClause.indexOf(first) + 1))) {
+          if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
+          return
+        }
         let taken = 0
         for (const [k, u] of inClause.slice(i + 1).entries()) {
           if (taken >= 4) break
@@ -364,6 +371,15 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
     })
   }
   return out
+}
+
+/** A verb that keeps a negation for itself (words/negation-scope.ts): a change; an attitude or aspect before a verb; telling apart. */
+function takesNegation(verb: Token, rest: readonly Token[]): boolean {
+  if (CHANGE_VERBS.has(verb.stem)) return true
+  if (TELLING_APART.has(verb.stem)) return rest.some((u) => u.lower === 'from' || u.lower === 'apart')
+  if (!ATTITUDE_VERBS.has(verb.stem)) return false
+  const next = rest[0]
+  return next !== undefined && (/ing$/.test(next.lower) || (next.lower === 'to' && rest[1] !== undefined && !DETERMINER.test(rest[1].lower)))
 }
 
 const CESSATION = /^(?:stop|stops|stopped|stopping|quit|quits|quitting|halt|halts|halted|cease|ceased)$/

@@ -4,6 +4,8 @@ import { ANTONYMS } from '../../words/poles.js'
 import { isTimeWord, type Reading } from '../../read/reading.js'
 import { hasStem, sameStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
+import { wordClass } from '../../read/part-of-speech.js'
+import { PARTICLES } from '../../words/negation-scope.js'
 import type { Signal } from '../signal.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
@@ -20,6 +22,7 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
     const times = y.slots.slots.filter((t): t is Extract<typeof t, { kind: 'time' }> => t.kind === 'time')
     if (bound && times.length && times.every((t) => t.minutes.every((m) => (bound.side === 'after' ? m < bound.at : m > bound.at)))) return null
   }
+  let otherSense: Signal | undefined
   for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
     for (const [s, cue] of x.negated) {
       // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
@@ -82,15 +85,32 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
         if ((det.test(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && det.test(x.tokens[i - 2]?.lower ?? ''))) &&
           (!after || (after.lower !== 'of' && (!x.content.has(after.stem) || !/^\s+$/.test(x.norm.slice(head.end, after.start)))))) continue
       }
+      // "has never programmed" / "the PhD program": one stem, a verb on one side and a noun on the
+      // other, is no shared predicate. Weighed, not vetoed (confidence.ts): a surer match may follow.
+      if (tx && ty) {
+        const [cx, cy] = [wordClass(x.tokens, x.tokens.indexOf(tx), x.norm), wordClass(y.tokens, y.tokens.indexOf(ty), y.norm)]
+        if (cx && cy && cx !== cy) {
+          otherSense ??= found(flip, ty.lower, cue, true)
+          continue
+        }
+      }
+      // "cannot get out of a low chair" / "two cups of tea out of habit": a particle is its verb's.
+      if (tx && ty && PARTICLES.has(tx.lower)) {
+        const [vx, vy] = [x.tokens[x.tokens.indexOf(tx) - 1], y.tokens[y.tokens.indexOf(ty) - 1]]
+        if (!vx || !vy || !sameStem(vx.stem, vy.stem)) continue
+      }
       if (tx && ty && x.pastAt(tx.start) !== y.pastAt(ty.start)) continue
       // "won't give up" / "give it my best", "doesn't speak" / "speak up": a particle makes another verb.
       if (tx && ty && particle(x, tx) !== particle(y, ty)) continue
-      const word = ty?.lower ?? s
-      const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
-      return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}` }
+      return found(flip, ty?.lower ?? s, cue, false)
     }
   }
-  return null
+  return otherSense ?? null
+}
+
+function found(flip: boolean, word: string, cue: string, otherSense: boolean): Signal {
+  const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
+  return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}`, ...(otherSense ? { otherSense } : {}) }
 }
 
 const POSTPONE = stem('postponed')

@@ -1,0 +1,30 @@
+import { stem } from '../read/stem.js'
+
+/**
+ * What a negation is said of (issue 27, negation scope). A negator governs the verb right after it
+ * and that verb's object; these lists name the verbs that take the negation for themselves, so the
+ * words after them are not denied. Matched on stems.
+ */
+// Bare forms: a stem covers the inflections ("regretted", "forgot", "told"; "tried" has its own).
+const stems = (words: string): ReadonlySet<string> => new Set(words.split(' ').map(stem))
+
+/**
+ * Verbs of attitude or aspect. Before another verb they take the negation: "does not regret
+ * opening his pharmacy" says he opened it; "didn't mind waiting", "never forgot to call", "hasn't
+ * started packing", "didn't try to fix it". Only before a verb ("-ing", or "to" and a verb): "never
+ * tried sushi" still denies the sushi.
+ */
+export const ATTITUDE_VERBS: ReadonlySet<string> = stems('regret mind forget start begin try tried attempt bother')
+
+/** Telling apart: "can't tell a godwit from a sandpiper" denies telling them apart, not the godwit. Only with "from" or "apart" after. */
+export const TELLING_APART: ReadonlySet<string> = stems('tell distinguish')
+
+/**
+ * Change verbs. A negated change asserts that nothing changed ("have not changed their Lisbon
+ * booking": the booking stands), so only the change is denied. Not "move" or "switch": "hasn't
+ * moved to Berlin" denies the place.
+ */
+export const CHANGE_VERBS: ReadonlySet<string> = stems('change alter modify amend adjust update edit revise reschedule')
+
+/** Particles of a phrasal verb: "get out of a chair" is not the "out" of "out of habit" unless the verb is the same. */
+export const PARTICLES: ReadonlySet<string> = new Set(['out', 'up', 'off', 'down', 'away', 'back', 'over'])
