@@ -30,8 +30,12 @@ const BUDGET = {
    * MaxScore walk and the index's O(terms) writes, the compaction's steps, and 21 detector rules with
    * their word lists (each shipped twice: dist/src and the worker's chunks), 1,355,902 bytes measured
    * after issue 31's fourth and fifth rounds and issue 27's eighth and ninth moved out of docs/.
+   * Raised from 1_375_000 by issue 27's twelfth round and issue 31's seventh: the calibrated
+   * confidences, the store's diary rule, negation scope, sequences and amount roles with their word
+   * lists (shipped twice), the first retrieve's radix sort, the commit notices; 1,381,888 bytes
+   * measured after issue 31's sixth round and issue 27's tenth and eleventh moved out of docs/.
    */
-  tarballBytes: 1_375_000,
+  tarballBytes: 1_395_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
@@ -50,8 +54,9 @@ const BUDGET = {
   // from 127_000 by issue 31's third round and issue 27's seventh (128,100 bytes in bundle-size.test.ts);
   // then from 130_000 by issue 31's fourth round and issue 27's eighth (132,400 bytes there); then
   // from 135_000 by issue 31's fifth round and issue 27's ninth (135,610 bytes there); then from
-  // 138_000 by issue 31's sixth round and issue 27's tenth and eleventh (140,785 bytes there).
-  factsWorkerGz: 143_000,
+  // 138_000 by issue 31's sixth round and issue 27's tenth and eleventh (140,785 bytes there); then
+  // from 143_000 by issue 27's twelfth round and issue 31's seventh (144,149 bytes there).
+  factsWorkerGz: 147_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
@@ -68,9 +73,11 @@ const BUDGET = {
    * batch, the open's key ranges, the tail's prior order, compaction ahead, the join's single shape
    * check, one-belief and the eighth round's readings). Raised from 318,000 by issue 31's sixth round
    * and issue 27's tenth and eleventh (318,398 bytes measured: retrieve's MaxScore walk and the index's
-   * O(terms) writes, the compaction's steps, 21 detector rules and their word lists).
+   * O(terms) writes, the compaction's steps, 21 detector rules and their word lists). Raised from
+   * 322,000 by issue 27's twelfth round and issue 31's seventh (321,741 bytes measured here, 259
+   * under the old budget: the twelfth round's rules and word lists, the commit notices).
    */
-  allModulesWorkerGz: 322_000,
+  allModulesWorkerGz: 326_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`
