@@ -36,7 +36,8 @@ const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.pay
 
 /** The current memories of one slot holding one value (equal texts: similarity 1, never a contradiction). */
 interface Value {
-  readonly ids: Set<string>
+  /** Its memories: nearly always one, held as its id alone (a Set only for two or more). */
+  ids: string | Set<string>
   /** The value's text (the slot's key for it). */
   readonly text: string
   /**
@@ -62,6 +63,8 @@ interface Slot {
   /** Its memories by id, made when a memory's conflicts are asked and dropped when the slot changes. */
   sorted: string[] | null
 }
+
+const idsIn = (v: Value): Iterable<string> => (typeof v.ids === 'string' ? [v.ids] : v.ids)
 
 /** Pair listings stop past this many value comparisons, whatever their limit (crafted near-duplicates could ask k²). */
 const MAX_COMPARISONS = 1_000_000
@@ -155,10 +158,10 @@ export class CurrentIndex {
     const slot = this.#slots.get(key)!
     const value = text(p.object)
     const v = slot.values.get(value)!
-    v.ids.delete(m.id)
+    const left = typeof v.ids === 'string' ? v.ids === m.id : v.ids.delete(m.id) && v.ids.size === 0
     slot.sorted = null
     if (this.#openSlots.has(key)) this.#changed()
-    if (v.ids.size === 0) {
+    if (left) {
       slot.values.delete(value)
       slot.unchecked?.delete(value)
       if (slot.witness && slot.witness.includes(value)) slot.witness = undefined
@@ -216,7 +219,7 @@ export class CurrentIndex {
       // slot of 20,000 costs about `limit` comparisons each, not the slot each.
       const mine = slot.values.get(text(p.object))!
       const contradicts = new Map<Value, boolean>()
-      slot.sorted ??= [...slot.values.values()].flatMap((v) => [...v.ids]).sort()
+      slot.sorted ??= [...slot.values.values()].flatMap((v) => [...idsIn(v)]).sort()
       for (const id of slot.sorted) {
         if (out.size >= limit) break
         const v = slot.values.get(text(this.#current.get(id)!.payload.object))!
@@ -243,7 +246,7 @@ export class CurrentIndex {
       const slot = this.#slots.get(key)!
       if (!this.#witness(slot)) continue
       const ids: string[] = []
-      for (const v of slot.values.values()) for (const id of v.ids) ids.push(id)
+      for (const v of slot.values.values()) for (const id of idsIn(v)) ids.push(id)
       out.push(groupOf('contradiction', this.#members(ids), this.#s))
     }
     for (const pred of this.#openPredecessors) {
@@ -296,7 +299,7 @@ export class CurrentIndex {
           for (let j = i + 1; j < values.length; j++) {
             if (--budget < 0) break pairs
             if (!this.#contradict(values[i]!, values[j]!)) continue
-            for (const a of values[i]!.ids) for (const b of values[j]!.ids) {
+            for (const a of idsIn(values[i]!)) for (const b of idsIn(values[j]!)) {
               if (out.size >= limit) break pairs
               put('contradiction', a, b)
             }
@@ -426,13 +429,13 @@ export class CurrentIndex {
     const value = text(p.object)
     let v = slot.values.get(value)
     if (!v) {
-      slot.values.set(value, (v = { ids: new Set(), text: value, words: null }))
+      slot.values.set(value, (v = { ids: m.id, text: value, words: null }))
       // A new value may contradict where none did (compared when asked); a known contradiction stays.
       // A slot's only value is not noted: the next value, noted, is compared with it (as `leave` leaves a slot of one).
       if (slot.witness === null && slot.values.size > 1) (slot.unchecked ??= new Set()).add(value)
       if (slot.values.size > 1 && !slot.multi) this.#openSlots.add(key)
-    }
-    v.ids.add(m.id)
+    } else if (typeof v.ids === 'object') v.ids.add(m.id)
+    else if (v.ids !== m.id) v.ids = new Set([v.ids, m.id])
     slot.sorted = null
     if (this.#openSlots.has(key)) this.#changed()
     for (const pred of p.supersedes) {
