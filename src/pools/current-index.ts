@@ -36,8 +36,15 @@ const topicKey = (m: LiveMemory): string => `${m.payload.type}\u001f${norm(m.pay
 
 /** The current memories of one slot holding one value (equal texts: similarity 1, never a contradiction). */
 interface Value {
-  readonly ids: Set<string>
-  readonly words: ReadonlySet<string>
+  /** Its memories: nearly always one, held as its id alone (a Set only for two or more). */
+  ids: string | Set<string>
+  /** The value's text (the slot's key for it). */
+  readonly text: string
+  /**
+   * Its words, made when the value is first compared: most slots hold one value and are never
+   * compared, and a word set per memory was most of what building this index allocated (issue 31).
+   */
+  words: ReadonlySet<string> | null
 }
 
 /**
@@ -50,11 +57,14 @@ interface Slot {
   readonly values: Map<string, Value>
   readonly multi: boolean
   witness: readonly [string, string] | null | undefined
-  readonly unchecked: Set<string>
+  /** Made when a second value enters (null while none wait: most slots never hold two). */
+  unchecked: Set<string> | null
   forced: boolean
   /** Its memories by id, made when a memory's conflicts are asked and dropped when the slot changes. */
   sorted: string[] | null
 }
+
+const idsIn = (v: Value): Iterable<string> => (typeof v.ids === 'string' ? [v.ids] : v.ids)
 
 /** Pair listings stop past this many value comparisons, whatever their limit (crafted near-duplicates could ask k²). */
 const MAX_COMPARISONS = 1_000_000
@@ -83,7 +93,7 @@ export class CurrentIndex {
   #dupsBuilt = false
   #built = false
   readonly #byDuplicate: OneOrMore = new Map()
-  readonly #byTopic: Buckets = new Map()
+  readonly #byTopic: OneOrMore = new Map()
   readonly #slots = new Map<string, Slot>()
   readonly #byPredecessor: Buckets = new Map()
   /** Slots with two values or more under a single-valued predicate: where contradictions can be. */
@@ -143,24 +153,24 @@ export class CurrentIndex {
     const p = m.payload
     if (this.#dupsBuilt && !p.ephemeral) deleteOne(this.#byDuplicate, duplicateKey(p), m.id)
     if (!this.#built) return
-    if (!p.ephemeral) deleteFrom(this.#byTopic, topicKey(m), m.id)
+    if (!p.ephemeral) deleteOne(this.#byTopic, topicKey(m), m.id)
     const key = slotKey(p)
     const slot = this.#slots.get(key)!
     const value = text(p.object)
     const v = slot.values.get(value)!
-    v.ids.delete(m.id)
+    const left = typeof v.ids === 'string' ? v.ids === m.id : v.ids.delete(m.id) && v.ids.size === 0
     slot.sorted = null
     if (this.#openSlots.has(key)) this.#changed()
-    if (v.ids.size === 0) {
+    if (left) {
       slot.values.delete(value)
-      slot.unchecked.delete(value)
+      slot.unchecked?.delete(value)
       if (slot.witness && slot.witness.includes(value)) slot.witness = undefined
       if (slot.values.size < 2) {
         // One value contradicts nothing: known, not to be looked for again.
         this.#openSlots.delete(key)
         slot.witness = null
         slot.forced = false
-        slot.unchecked.clear()
+        slot.unchecked = null
       }
       if (slot.values.size === 0) this.#slots.delete(key)
     }
@@ -186,7 +196,7 @@ export class CurrentIndex {
   /** Current, non-EPHEMERAL memories other than `m` that are near-duplicates of it (similarity.ts). */
   nearDuplicates(m: LiveMemory, threshold: number): LiveMemory[] {
     const out: LiveMemory[] = []
-    for (const id of this.#ensure().#byTopic.get(topicKey(m)) ?? []) {
+    for (const id of idsOf(this.#ensure().#byTopic, topicKey(m))) {
       const c = this.#current.get(id)!
       if (id !== m.id && nearDuplicate(c.payload, m.payload, threshold)) out.push(c)
     }
@@ -209,7 +219,7 @@ export class CurrentIndex {
       // slot of 20,000 costs about `limit` comparisons each, not the slot each.
       const mine = slot.values.get(text(p.object))!
       const contradicts = new Map<Value, boolean>()
-      slot.sorted ??= [...slot.values.values()].flatMap((v) => [...v.ids]).sort()
+      slot.sorted ??= [...slot.values.values()].flatMap((v) => [...idsIn(v)]).sort()
       for (const id of slot.sorted) {
         if (out.size >= limit) break
         const v = slot.values.get(text(this.#current.get(id)!.payload.object))!
@@ -236,7 +246,7 @@ export class CurrentIndex {
       const slot = this.#slots.get(key)!
       if (!this.#witness(slot)) continue
       const ids: string[] = []
-      for (const v of slot.values.values()) for (const id of v.ids) ids.push(id)
+      for (const v of slot.values.values()) for (const id of idsIn(v)) ids.push(id)
       out.push(groupOf('contradiction', this.#members(ids), this.#s))
     }
     for (const pred of this.#openPredecessors) {
@@ -289,7 +299,7 @@ export class CurrentIndex {
           for (let j = i + 1; j < values.length; j++) {
             if (--budget < 0) break pairs
             if (!this.#contradict(values[i]!, values[j]!)) continue
-            for (const a of values[i]!.ids) for (const b of values[j]!.ids) {
+            for (const a of idsIn(values[i]!)) for (const b of idsIn(values[j]!)) {
               if (out.size >= limit) break pairs
               put('contradiction', a, b)
             }
@@ -323,7 +333,7 @@ export class CurrentIndex {
 
   /** Two different values of one slot contradict unless near-duplicates (similarity.ts `contradicts`). */
   #contradict(a: Value, b: Value): boolean {
-    return jaccard(a.words, b.words) < this.#s.policies.similarity
+    return jaccard((a.words ??= words(a.text)), (b.words ??= words(b.text))) < this.#s.policies.similarity
   }
 
   /**
@@ -334,7 +344,7 @@ export class CurrentIndex {
    * left): a conflict shown too readily is a person's click, one hidden is not seen.
    */
   #witness(slot: Slot): boolean {
-    if (slot.witness === null && slot.unchecked.size > 0) {
+    if (slot.witness === null && slot.unchecked && slot.unchecked.size > 0) {
       let found: readonly [string, string] | null = null
       find: for (const key of slot.unchecked) {
         const v = slot.values.get(key)!
@@ -345,13 +355,13 @@ export class CurrentIndex {
           }
         }
       }
-      slot.unchecked.clear()
+      slot.unchecked = null
       slot.witness = found
     }
     if (slot.witness !== undefined) return slot.witness !== null || slot.forced
     slot.witness = null
     slot.forced = false
-    slot.unchecked.clear()
+    slot.unchecked = null
     let budget = MAX_COMPARISONS
     const values = [...slot.values]
     find: for (let i = 0; i < values.length; i++) {
@@ -412,19 +422,20 @@ export class CurrentIndex {
 
   #add(m: LiveMemory): void {
     const p = m.payload
-    if (!p.ephemeral) setOf(this.#byTopic, topicKey(m)).add(m.id)
+    if (!p.ephemeral) addOne(this.#byTopic, topicKey(m), m.id)
     const key = slotKey(p)
     let slot = this.#slots.get(key)
-    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, unchecked: new Set(), forced: false, sorted: null }))
+    if (!slot) this.#slots.set(key, (slot = { values: new Map(), multi: this.#multi.has(norm(p.predicate)), witness: null, unchecked: null, forced: false, sorted: null }))
     const value = text(p.object)
     let v = slot.values.get(value)
     if (!v) {
-      slot.values.set(value, (v = { ids: new Set(), words: words(value) }))
+      slot.values.set(value, (v = { ids: m.id, text: value, words: null }))
       // A new value may contradict where none did (compared when asked); a known contradiction stays.
-      if (slot.witness === null) slot.unchecked.add(value)
+      // A slot's only value is not noted: the next value, noted, is compared with it (as `leave` leaves a slot of one).
+      if (slot.witness === null && slot.values.size > 1) (slot.unchecked ??= new Set()).add(value)
       if (slot.values.size > 1 && !slot.multi) this.#openSlots.add(key)
-    }
-    v.ids.add(m.id)
+    } else if (typeof v.ids === 'object') v.ids.add(m.id)
+    else if (v.ids !== m.id) v.ids = new Set([v.ids, m.id])
     slot.sorted = null
     if (this.#openSlots.has(key)) this.#changed()
     for (const pred of p.supersedes) {
