@@ -61,7 +61,8 @@ export function formatTime(micros: Micros): string {
 /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z in ms: the years `toISOString` writes with four digits. */
 const FIRST_YEAR_0_MS = -62_167_219_200_000
 const LAST_YEAR_9999_MS = 253_402_300_799_999
-const DAY_MS = 86_400_000
+/** One day in ms (a fact's valid time counts microseconds: `DAY_MS * 1000`). */
+export const DAY_MS = 86_400_000
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'))
 
 /**

@@ -3,9 +3,10 @@ import type { TextConflictDetector } from '../conflict/judge/text-detector.js'
 import { listedPair, sameClaim, type BeliefGraph, type EdgeEnd } from '../conflict/store/one-belief.js'
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
+import { DAY_MS } from '../core/time.js'
 
-/** One day in microseconds, the unit of a fact's valid time (as src/conflict/store/diary.ts's DAY_US; not imported, so the detector stays out of this chunk). */
-const DAY_US = 86_400_000_000
+/** One day in microseconds, the unit of a fact's valid time. */
+const DAY_US = DAY_MS * 1000
 
 /** How many lexical neighbours a new free-text fact is compared with. */
 export const DEFAULT_NEIGHBOURS = 4

@@ -1,3 +1,5 @@
+import { WEEKDAY_NAMES } from './weekdays.js'
+
 // Tense and time of a statement that make two of them a sequence rather than two answers (issue 27,
 // second round): a change planned from a date ("will open on Sundays starting in July") follows
 // the state before it ("is currently closed on Sundays"); told as done ("now opens") it replaces it.
@@ -13,7 +15,7 @@ const PERIOD = `${MONTH}|spring|summer|autumn|fall|winter|\\d{4}`
  * A bare weekday ("will open on Sunday") names when, not from when.
  */
 export const START_DATE: RegExp = new RegExp(
-  `\\b(?:(?:start(?:s|ing)?|beginning|as\\s+of|effective|from)\\s+(?:(?:in|on|early|mid|late|next|the\\s+end\\s+of)\\s+)?(?:${PERIOD}|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\\d)` +
+  `\\b(?:(?:start(?:s|ing)?|beginning|as\\s+of|effective|from)\\s+(?:(?:in|on|early|mid|late|next|the\\s+end\\s+of)\\s+)?(?:${PERIOD}|next|${WEEKDAY_NAMES.join('|')}|\\d)` +
     `|(?:in|after|by)\\s+(?:early\\s+|mid-?\\s*|late\\s+)?(?:${PERIOD})|next\\s+(?:week|month|year|season|term|semester|${PERIOD}))\\b`,
   'i',
 )
