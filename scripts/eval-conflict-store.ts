@@ -13,6 +13,10 @@
  * - The blind holdout (issue 27, twelfth round; test/fixtures/README.md): four hand-written
  *   conversations (`blind-N`) as backgrounds and its 120 pairs planted in each; written before
  *   anything ran on them and reported as totals only, never a flagged text, even with --errors.
+ * - The dev2 set (issue 27, session 10; test/fixtures/README.md): four hand-written conversations
+ *   (`dev2-N`) as backgrounds with their labelled changes, and the dev2 pairs planted in each. Written
+ *   without reading the detector and first measured as a holdout at one merge; dev data after, so
+ *   --errors lists their flags.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -50,6 +54,19 @@ interface RawConversation {
  */
 export const BLIND = resolve(here, '../test/fixtures/conversations-blind.json')
 
+/**
+ * The dev2 conversations (issue 27, session 10; test/fixtures/README.md), named `dev2-N`: written
+ * without reading the detector, a fresh holdout for one merge, dev data after.
+ */
+export const DEV2 = resolve(here, '../test/fixtures/conversations-dev2.json')
+
+/** The hand-written files by the prefix of their conversations' names. */
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2]]
+
+function handWrittenPath(name: string): string | null {
+  return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
+}
+
 /** What a hand-written conversation's `changes` entry says changed: a state over time, or two statements that cannot both hold. */
 export type LabelledKind = 'change' | 'contradiction'
 
@@ -76,8 +93,13 @@ export function blindNames(path = BLIND): string[] {
   return [...handWrittenFile(path).keys()]
 }
 
+/** The names of the dev2 conversations, in file order. */
+export function dev2Names(path = DEV2): string[] {
+  return [...handWrittenFile(path).keys()]
+}
+
 function loadConversation(name: string): RawConversation {
-  const path = name.startsWith('synthetic-') ? SYNTHETIC : name.startsWith('blind-') ? BLIND : null
+  const path = handWrittenPath(name)
   if (path) {
     const c = handWrittenFile(path).get(name)
     if (!c) throw new Error(`no conversation ${name} in ${path}`)
@@ -120,7 +142,7 @@ export function locomoObservations(name: string): StoreFact[] {
  * between two of one change's texts is a real change over time, not noise. Empty for LoCoMo.
  */
 export function labelledChanges(name: string): Array<[ReadonlySet<string>, ReadonlySet<string>]> {
-  if (!name.startsWith('synthetic-') && !name.startsWith('blind-')) return []
+  if (!handWrittenPath(name)) return []
   const raw = loadConversation(name) as RawConversation & { changes?: Array<{ a: string; b: string }> }
   const conv = raw.conversation
   const texts = (id: string): Set<string> => {
@@ -136,7 +158,7 @@ export function labelledChanges(name: string): Array<[ReadonlySet<string>, Reado
 
 /** The kind of each labelled change, in the order labelledChanges gives them (`change` where the file does not say). */
 export function labelledKinds(name: string): LabelledKind[] {
-  if (!name.startsWith('synthetic-') && !name.startsWith('blind-')) return []
+  if (!handWrittenPath(name)) return []
   const raw = loadConversation(name) as RawConversation & { changes?: Array<{ kind?: LabelledKind }> }
   return (raw.changes ?? []).map((c) => c.kind ?? 'change')
 }
@@ -289,6 +311,10 @@ export interface StoreSection {
   readonly blind: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The blind holdout's pairs planted in each blind conversation's turns (seed 12), and their sum. */
   readonly plantedBlind: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** The dev2 conversations as backgrounds, with their labelled changes (dev data: --errors lists their flags). */
+  readonly dev2?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The dev2 pairs planted in each dev2 conversation's turns (seed DEV2_SEED), and their sum. */
+  readonly plantedDev2?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -316,7 +342,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -347,18 +373,22 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const devPairs = realistic.filter((p) => p.split === 'dev')
   const devSeeds = devPairs.length ? await seedSpread(devPairs, options) : null
   const { blind, plantedBlind } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(blindPairs, options)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind }
+  // The same measure as the blind set's, on dev data: computed with --dev-only too.
+  const { blind: dev2, plantedBlind: plantedDev2 } = await evaluateBlind(dev2Pairs, options, dev2Names(), DEV2_SEED)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2 }
 }
 
 /** Seed of the blind pairs' positions in each blind background. */
 export const BLIND_SEED = 12
+/** Seed of the dev2 pairs' positions in each dev2 background. */
+export const DEV2_SEED = 10
 
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
  * alone, with how many flags stand on its labelled changes; and the blind pairs planted in each
  * conversation's turns, then summed ("all four") as one precision of all listed and one recall.
  */
-export async function evaluateBlind(pairs: readonly LabelledPair[], options: { minConfidence?: number } = {}, names: readonly string[] = blindNames()): Promise<Pick<StoreSection, 'blind' | 'plantedBlind'>> {
+export async function evaluateBlind(pairs: readonly LabelledPair[], options: { minConfidence?: number } = {}, names: readonly string[] = blindNames(), seed = BLIND_SEED): Promise<Pick<StoreSection, 'blind' | 'plantedBlind'>> {
   const blind: Array<StoreSection['blind'][number]> = []
   const plantedBlind: Array<StoreSection['plantedBlind'][number]> = []
   for (const name of names) {
@@ -366,7 +396,7 @@ export async function evaluateBlind(pairs: readonly LabelledPair[], options: { m
       const run = await runStore(facts, options)
       blind.push({ name: `${name} ${kind}`, run, labelled: tallyLabelled(name, run.flags) })
     }
-    if (pairs.length) plantedBlind.push({ into: `${name} turns`, result: await runPlanted(pairs, locomoTurns(name), BLIND_SEED, options) })
+    if (pairs.length) plantedBlind.push({ into: `${name} turns`, result: await runPlanted(pairs, locomoTurns(name), seed, options) })
   }
   if (plantedBlind.length > 1) plantedBlind.push({ into: `all ${plantedBlind.length}`, result: sumPlanted(plantedBlind.map((p) => p.result)) })
   return { blind, plantedBlind }
@@ -413,6 +443,37 @@ function plantedTable(lines: string[], planted: StoreSection['planted']): void {
   }
 }
 
+/** A hand-written set's tables: each conversation's flags per 100 facts with its labelled changes, then its pairs planted per conversation and summed. Counts only. */
+function handWrittenTables(lines: string[], rows: NonNullable<StoreSection['dev2']>, planted: NonNullable<StoreSection['plantedDev2']>, title: string, plantedTitle: string): void {
+  if (rows.length) {
+    lines.push('', title, '')
+    lines.push('| facts written                     | facts | flags | per 100 | on a labelled change | labelled flagged | contradictions flagged |', '|---|---:|---:|---:|---:|---:|---:|')
+    for (const b of rows) {
+      const l = b.labelled
+      lines.push(`| ${b.name.padEnd(33)} | ${String(b.run.facts).padStart(5)} | ${String(b.run.flags.length).padStart(5)} | ${per100(b.run).padStart(7)} | ${l.onLabelled} | ${l.found} / ${l.labelled} | ${l.contradictionsFound} / ${l.contradictions} |`)
+    }
+    for (const kind of ['observations', 'turns', 'turns, text only']) {
+      const ofKind = rows.filter((b) => b.name.endsWith(` ${kind}`))
+      const facts = ofKind.reduce((n, b) => n + b.run.facts, 0)
+      const flags = ofKind.reduce((n, b) => n + b.run.flags.length, 0)
+      const on = ofKind.reduce((n, b) => n + b.labelled.onLabelled, 0)
+      lines.push(`| ${`all ${ofKind.length}, ${kind}`.padEnd(33)} | ${String(facts).padStart(5)} | ${String(flags).padStart(5)} | ${((100 * flags) / Math.max(1, facts)).toFixed(2).padStart(7)} | ${on} | - | - |`)
+    }
+  }
+  if (planted.length) {
+    lines.push('', plantedTitle, '')
+    lines.push('| background / type   | conflicts | listed | tp | fp (background) | precision | recall |', '|---|---:|---:|---:|---:|---:|---:|')
+    const total = planted[planted.length - 1]!
+    for (const { into, result: r } of planted) {
+      lines.push(`| ${into.padEnd(19)} | ${r.conflicts} | ${r.listed} | ${r.tp} | ${r.fp} (${r.background}) | ${f3(r.precision)} | ${f3(r.recall)} |`)
+    }
+    for (const [type, t] of Object.entries(total.result.byType).sort()) {
+      const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
+      lines.push(`|   ${`${total.into} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
+    }
+  }
+}
+
 export function formatStore(s: StoreSection, errors: boolean): string {
   const lines = ['Store (createMemory + mem.facts.write, then mem.facts.conflicts(), default settings)', '']
   lines.push('| facts written                     | split   | facts | flags | per 100 |', '|---|---|---:|---:|---:|')
@@ -428,34 +489,9 @@ export function formatStore(s: StoreSection, errors: boolean): string {
     lines.push('', 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json) planted in conv-30\'s turns (seed 28)', '')
     plantedTable(lines, s.plantedUnseen2)
   }
-  if (s.blind.length) {
-    // Counts only: the blind holdout's flagged texts are never printed, not even with --errors.
-    lines.push('', 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', '')
-    lines.push('| facts written                     | facts | flags | per 100 | on a labelled change | labelled flagged | contradictions flagged |', '|---|---:|---:|---:|---:|---:|---:|')
-    for (const b of s.blind) {
-      const l = b.labelled
-      lines.push(`| ${b.name.padEnd(33)} | ${String(b.run.facts).padStart(5)} | ${String(b.run.flags.length).padStart(5)} | ${per100(b.run).padStart(7)} | ${l.onLabelled} | ${l.found} / ${l.labelled} | ${l.contradictionsFound} / ${l.contradictions} |`)
-    }
-    for (const kind of ['observations', 'turns', 'turns, text only']) {
-      const rows = s.blind.filter((b) => b.name.endsWith(` ${kind}`))
-      const facts = rows.reduce((n, b) => n + b.run.facts, 0)
-      const flags = rows.reduce((n, b) => n + b.run.flags.length, 0)
-      const on = rows.reduce((n, b) => n + b.labelled.onLabelled, 0)
-      lines.push(`| ${`all ${rows.length}, ${kind}`.padEnd(33)} | ${String(facts).padStart(5)} | ${String(flags).padStart(5)} | ${((100 * flags) / Math.max(1, facts)).toFixed(2).padStart(7)} | ${on} | - | - |`)
-    }
-  }
-  if (s.plantedBlind.length) {
-    lines.push('', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`, '')
-    lines.push('| background / type   | conflicts | listed | tp | fp (background) | precision | recall |', '|---|---:|---:|---:|---:|---:|---:|')
-    const total = s.plantedBlind[s.plantedBlind.length - 1]!
-    for (const { into, result: r } of s.plantedBlind) {
-      lines.push(`| ${into.padEnd(19)} | ${r.conflicts} | ${r.listed} | ${r.tp} | ${r.fp} (${r.background}) | ${f3(r.precision)} | ${f3(r.recall)} |`)
-    }
-    for (const [type, t] of Object.entries(total.result.byType).sort()) {
-      const p = t.found + t.fp === 0 ? 1 : t.found / (t.found + t.fp)
-      lines.push(`|   ${`${total.into} ${type}`.padEnd(17)} | ${t.conflicts} | ${t.found + t.fp} | ${t.found} | ${t.fp} | ${f3(p)} | ${f3(t.conflicts ? t.found / t.conflicts : 1)} |`)
-    }
-  }
+  // Counts only: the blind holdout's flagged texts are never printed, not even with --errors.
+  handWrittenTables(lines, s.blind, s.plantedBlind, 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`)
+  handWrittenTables(lines, s.dev2 ?? [], s.plantedDev2 ?? [], 'Dev2 conversations (test/fixtures/conversations-dev2.json, session 10; dev data, flags listed with --errors)', `Dev2 pairs (test/fixtures/conflict-pairs-dev2.json) planted in each dev2 conversation's turns (seed ${DEV2_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -467,6 +503,19 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       lines.push('', `Flags in ${n.name}:`)
       const changes = labelledChanges(n.name.split(' ')[0]!)
       for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+    }
+    for (const n of s.dev2 ?? []) {
+      if (!n.run.flags.length) continue
+      lines.push('', `Flags in ${n.name}:`)
+      const changes = labelledChanges(n.name.split(' ')[0]!)
+      for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+    }
+    const dev2Planted = s.plantedDev2?.at(-1)?.result
+    if (dev2Planted) {
+      lines.push('', `Dev2 planted (all dev2 conversations): false flags ${dev2Planted.falseFlags.length}`)
+      for (const f of dev2Planted.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+      lines.push('', `Dev2 planted: missed ${dev2Planted.missed.length}`)
+      for (const p of dev2Planted.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
     }
     if (s.enumerations.flags.length) lines.push('', 'Flags in enumerations:')
     for (const f of s.enumerations.flags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)

@@ -14,6 +14,10 @@
  * - the blind holdout test/fixtures/conflict-pairs-blind.json (twelfth round: 120 pairs written before
  *   anything ran on them), per type, and in the store section planted in the four blind conversations
  *   (test/fixtures/conversations-blind.json); totals only, skipped by --dev-only, never in --errors;
+ * - the dev2 set test/fixtures/conflict-pairs-dev2.json (session 10: 80 pairs written without reading the
+ *   detector, a fresh holdout for one merge, then dev; split test/fixtures/conflict-dev2-split.json, all
+ *   dev), per type, and in the store section planted in the four dev2 conversations
+ *   (test/fixtures/conversations-dev2.json); --errors lists its misses like the unseen sets' dev pairs;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -119,6 +123,14 @@ export const UNSEEN2_SPLIT = resolve(here, '../test/fixtures/conflict-unseen2-sp
 
 export function loadUnseen2(): LabelledPair[] {
   return loadRealistic(UNSEEN2_PAIRS, UNSEEN2_SPLIT)
+}
+
+/** Issue 27's dev2 set (session 10; test/fixtures/README.md): written without reading the detector, every pair dev. */
+export const DEV2_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev2.json')
+export const DEV2_SPLIT = resolve(here, '../test/fixtures/conflict-dev2-split.json')
+
+export function loadDev2(): LabelledPair[] {
+  return loadRealistic(DEV2_PAIRS, DEV2_SPLIT)
 }
 
 /** Issue 27's blind holdout pairs (twelfth round; test/fixtures/README.md): all holdout, scored and never listed. */
@@ -271,12 +283,14 @@ async function main(): Promise<void> {
   const unseen = await evaluateRealistic(unseenPairs)
   const unseen2Pairs = loadUnseen2().filter((p) => !devOnly || p.split === 'dev')
   const unseen2 = await evaluateRealistic(unseen2Pairs)
+  const dev2Pairs = loadDev2().filter((p) => !devOnly || p.split === 'dev')
+  const dev2 = await evaluateRealistic(dev2Pairs)
   // The blind holdout is a holdout throughout: not computed while iterating (--dev-only).
   const blindPairs = devOnly ? [] : loadBlindPairs()
   const blind = blindPairs.length ? await evaluateRealistic(blindPairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -289,17 +303,21 @@ async function main(): Promise<void> {
       plantedUnseen2: store.plantedUnseen2.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
       blind: store.blind.map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedBlind: store.plantedBlind.map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      dev2: (store.dev2 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedDev2: (store.plantedDev2 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
+    const dev2Json = Object.fromEntries(Object.entries(dev2).map(([k, v]) => [k, strip(v)]))
     // Scores only: a pair's result carries its texts and reason, so the blind set's results are stripped too.
     const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
   process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
   process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
+  process.stdout.write(formatRealistic(dev2, 'Dev2 pairs (test/fixtures/conflict-pairs-dev2.json, issue 27 session 10: written without reading the detector), fixed split test/fixtures/conflict-dev2-split.json (all dev)') + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -316,6 +334,9 @@ async function main(): Promise<void> {
     const unseen2Wrong = unseen2.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nUnseen (second set) DEV pairs misclassified by the text detector: ${unseen2Wrong.length}\n`)
     for (const w of unseen2Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    const dev2Wrong = dev2.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
+    process.stdout.write(`\nDev2 pairs misclassified by the text detector: ${dev2Wrong.length}\n`)
+    for (const w of dev2Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
   }
 }
 
