@@ -2,6 +2,8 @@ import type { Reading } from '../read/reading.js'
 import type { TextConflictVerdict } from '../judge/verdict.js'
 import { differentAttributes, differentObjects } from '../judge/attachment.js'
 import { FACTORS } from '../judge/confidence.js'
+import { CLASS_OF } from '../words/classes.js'
+import { KINDS } from '../words/kinds.js'
 
 // A store-level rule of the free-text conflict listing (issue 27, session 10). In a stream of
 // observations nearly every fact is about the same one or two people ("Abena ...", "Kenji ..."),
@@ -41,8 +43,23 @@ function oneAttribute(a: Reading, b: Reading, verdict: Pick<TextConflictVerdict,
   const [sa, sb] = [span(a, q[1]!), span(b, q[2]!)]
   if (!sa || !sb) return true
   if (verdict.kind === 'value' || verdict.kind === 'substitution') return !differentAttributes(a, sa.start, b, sb.start)
-  // A negated or opposed verb: one object, or none said, is one claim.
-  return !differentObjects(a, sa.end, b, sb.end)
+  // A negated or opposed verb: one object, or none said, is one claim; so is a kind and the class
+  // it belongs to ("plays the guitar" / "has never played a musical instrument").
+  return !differentObjects(a, sa.end, b, sb.end) || classOfOther(objectPhrase(a, sa.end), objectPhrase(b, sb.end))
+}
+
+/** The words after a verb up to the end of its clause, at most four: where its object stands. */
+function objectPhrase(r: Reading, end: number): string[] {
+  const clause = r.norm.slice(end).split(/[.;!?,:()–]/)[0] ?? ''
+  return clause.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter(Boolean).slice(0, 4)
+}
+
+/** Whether a word of one phrase names the class (or kind, words/kinds.ts) of a word of the other. */
+function classOfOther(x: readonly string[], y: readonly string[]): boolean {
+  const singular = (w: string): string => w.replace(/(?<=\w{3})s$/, '')
+  const covers = (general: string, member: string): boolean =>
+    CLASS_OF.get(singular(member)) === singular(general) || (KINDS[singular(general)] ?? '').split(' ').includes(singular(member))
+  return x.some((w) => y.some((v) => covers(w, v) || covers(v, w)))
 }
 
 /** Where a quoted side of the reason stands: the last occurrence of its last word, back to its first. */
