@@ -7,11 +7,16 @@ import type { Version } from './version.js'
  * O(1) per change: never recounted over the store.
  */
 export class SubjectTally {
-  /** ref -> the tenant it counts in and the name it counts for (null: it counts only in the total). */
+  /** ref -> the tenant it counts in and the name it counts for (null: none; kept so a repeated add stays a no-op). */
   readonly #of = new Map<string, { readonly tenant: string; readonly name: string | null }>()
   /** tenant -> name -> count. */
   readonly #counts = new Map<string, Map<string, number>>()
-  /** tenant -> current free-text facts counted. */
+  /**
+   * tenant -> current free-text facts that open with a name. The share is of these, not of all
+   * facts: notes that name no one ("rent is due on the 1st") say nothing about who the store is
+   * about, and counting them made a two-person diary's hubs vanish when such notes were mixed in
+   * (the eval's wide line, planted pairs in observations).
+   */
   readonly #totals = new Map<string, number>()
 
   /** Counts a version (once, however often it is told). */
@@ -20,8 +25,8 @@ export class SubjectTally {
     const tenant = v.tenant ?? ''
     const name = subjectName(v.body.content)
     this.#of.set(v.ref, { tenant, name })
-    this.#totals.set(tenant, (this.#totals.get(tenant) ?? 0) + 1)
     if (name === null) return
+    this.#totals.set(tenant, (this.#totals.get(tenant) ?? 0) + 1)
     let names = this.#counts.get(tenant)
     if (!names) this.#counts.set(tenant, (names = new Map()))
     names.set(name, (names.get(name) ?? 0) + 1)
@@ -32,6 +37,7 @@ export class SubjectTally {
     const known = this.#of.get(ref)
     if (!known) return
     this.#of.delete(ref)
+    if (known.name === null) return
     const total = (this.#totals.get(known.tenant) ?? 1) - 1
     if (total > 0) this.#totals.set(known.tenant, total)
     else this.#totals.delete(known.tenant)

@@ -32,7 +32,7 @@ export interface HubWeight {
  */
 export function hubWeight(a: Reading, b: Reading, verdict: Pick<TextConflictVerdict, 'kind' | 'reason'>, name: string, share: number): HubWeight | null {
   if (oneAttribute(a, b, verdict)) return null
-  return { factor: FACTORS.hubSubject, note: `"${name}" opens ${Math.round(share * 100)}% of the store's facts, and the texts say different things of ${name}` }
+  return { factor: FACTORS.hubSubject, note: `"${name}" opens ${Math.round(share * 100)}% of the store's facts that open with a name, and the two say different things of ${name}` }
 }
 
 /** Whether what differs is one attribute said twice (see above). */

@@ -6,7 +6,7 @@ import { OPENERS } from '../words/openers.js'
 // speaker when the turn speaks of itself ("Abena: My A1C came back 6.4"). Anything else (a
 // pronoun, "The library ...") names no one this reader can tell, and counts for no subject.
 
-/** At least this share of a store's free-text facts open with a name for it to be a hub (store/hub-subject.ts) ... */
+/** At least this share of a store's free-text facts that open with a name must open with one name for it to be a hub (store/hub-subject.ts) ... */
 export const HUB_SHARE = 0.2
 /** ... and at least this many, so a small store (or a pair set) has no hub. */
 export const HUB_MIN_FACTS = 10
