@@ -4,6 +4,7 @@ import { listedPair, sameClaim, type BeliefGraph, type EdgeEnd } from '../confli
 import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 import { DAY_MS } from '../core/time.js'
+import { SubjectTally } from './subject-tally.js'
 
 /** One day in microseconds, the unit of a fact's valid time. */
 const DAY_US = DAY_MS * 1000
@@ -57,6 +58,8 @@ export class FreeTextConflicts {
   readonly #pending = new Set<string>()
   /** ref -> ref -> whether the two make one claim (`#sameClaim`). Symmetric, dropped with either side. */
   readonly #same = new Map<string, Map<string, boolean>>()
+  /** Who the current free-text facts open with, per tenant (store/hub-subject.ts), kept as facts come and go. */
+  readonly #subjects = new SubjectTally()
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -93,12 +96,25 @@ export class FreeTextConflicts {
       if (!other || !textDecides(v, other)) continue
       // The facts' valid times weigh too: moments of a diary written days apart (src/conflict/store/diary.ts).
       const days = Math.abs(v.body.validFrom - other.body.validFrom) / DAY_US
-      const verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days)
+      let verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days)
+      // And who the store is about: a name most facts open with is weak evidence of one subject.
+      const hub = verdict.confidence > 0 ? this.#subjects.sharedHub(v, other) : null
+      if (hub) verdict = detector.atHub(verdict, other.body.content, v.body.content, hub.name, hub.share)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
       const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }
       this.#link(v.ref, other.ref, judged)
       this.#link(other.ref, v.ref, judged)
     }
+  }
+
+  /**
+   * Counts (or uncounts) a version as current for the subject tally: called when a free-text
+   * version becomes current or stops being current (superseded, deleted). O(1), no detector needed.
+   */
+  current(v: Version, isCurrent: boolean): void {
+    if (!isFreeText(v)) return
+    if (isCurrent) this.#subjects.add(v)
+    else this.#subjects.delete(v.ref)
   }
 
   /** Whether versions wait for a comparison (so a read must load the detector first). */
@@ -133,6 +149,7 @@ export class FreeTextConflicts {
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
     this.#pending.delete(ref)
+    this.#subjects.delete(ref)
     for (const other of this.#same.get(ref)?.keys() ?? []) this.#same.get(other)?.delete(ref)
     this.#same.delete(ref)
     const partners = this.#pairs.get(ref)
@@ -178,6 +195,7 @@ export class FreeTextConflicts {
     this.#pairs.clear()
     this.#pending.clear()
     this.#same.clear()
+    this.#subjects.clear()
   }
 
   #graph(current: (ref: string) => Version | null): BeliefGraph {

@@ -186,6 +186,7 @@ export class FactState {
   #setHead(v: Version, head: boolean): void {
     const tk = tenantKey(v.tenant)
     this.#lexical.get(tk)?.mark(v.ref, head)
+    this.#freeText?.current(v, head)
     if (head) {
       let heads = this.#heads.get(tk)
       if (!heads) this.#heads.set(tk, (heads = new WriteOrder(new HeadMembers(this.versions))))

@@ -91,6 +91,11 @@ export const FACTORS = {
   notAKind: 0.5,
   /** A negation met by its word in another part of speech ("the PhD program" / "never programmed"). Twelfth round. */
   otherSense: 0.5,
+  /**
+   * Store-level (store/hub-subject.ts, session 10): both texts open with a name that opens a large
+   * share of the store's facts, and what differs is not one attribute of it said twice.
+   */
+  hubSubject: 0.5,
 } as const
 
 /**

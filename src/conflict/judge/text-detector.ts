@@ -23,6 +23,7 @@ import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
 import { diaryWeight } from '../store/diary.js'
+import { hubWeight } from '../store/hub-subject.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -151,6 +152,22 @@ export class TextConflictDetector {
     const w = diaryWeight(this.read(this.statement(textA).text), this.read(this.statement(textB).text), verdict, days)
     if (!w) return verdict
     const confidence = verdict.confidence * w.factor
+    return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }
+  }
+
+  /**
+   * A verdict of `judge` weighed by who the store is about (a store's rule,
+   * src/conflict/store/hub-subject.ts): when both texts open with a name that opens a large share
+   * of the store's facts, sharing it says little, so the flag is less sure unless the texts say one
+   * attribute of that subject twice.
+   * @param name - the subject both texts open with, lower case
+   * @param share - the share of the store's free-text facts that open with it, in [0, 1]
+   */
+  atHub(verdict: TextConflictVerdict, textA: string, textB: string, name: string, share: number): TextConflictVerdict {
+    if (verdict.confidence === 0) return verdict
+    const w = hubWeight(this.read(this.statement(textA).text), this.read(this.statement(textB).text), verdict, name, share)
+    if (!w) return verdict
+    const confidence = Math.round(verdict.confidence * w.factor * 1000) / 1000
     return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }
   }
 
