@@ -10,6 +10,8 @@ describe('claim kind', () => {
     ['The package was delivered on Thursday.', 'event'],
     ["Abena's A1C was 7.2.", 'state'],
     ['Sam lived in Leeds.', 'state'],
+    ['Sam had lunch at Nandos.', 'event'],
+    ['Sam had a Volvo.', 'state'],
     ['The shipment goes via FedEx.', 'state'],
     ['Gina lives in Paris.', 'state'],
     ['Kim moved to Berlin.', 'change'],

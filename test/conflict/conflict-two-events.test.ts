@@ -21,6 +21,8 @@ const compatible: Array<[string, string, string]> = [
   ['two trips in one month', 'Jon flew to Tokyo in May.', 'Jon flew to Osaka in May.'],
   ['two games', 'Nate played a board game with friends.', 'Nate played a video game with friends.'],
   ['two bands', 'Melanie went to a Taylor Swift concert.', 'Melanie went to a Coldplay concert.'],
+  ['two lunches ("had" with a meal is an event)', 'Sam had lunch at Nandos.', 'Sam had lunch at Wagamama.'],
+  ['two coffees with two friends', 'Jon had coffee with Mia.', 'Jon had coffee with Zoe.'],
 ]
 
 describe('two events that differ in an argument of the action are not flagged', () => {
@@ -50,6 +52,7 @@ describe('events of one occasion, an opposed outcome, a change, a state, a passi
     ['an opposed outcome', 'Priya passed her driving test.', 'Priya failed her driving test.'],
     ['a change whose new state lasts', 'Kim moved to Berlin.', 'Kim moved to Leeds.'],
     ['a state told in the past', 'Kim worked at Google.', 'Kim worked at Meta.'],
+    ['a possession told in the past', 'Sam had a Volvo.', 'Sam had a Honda.'],
     ['a state', 'Gina lives in Paris.', 'Gina lives in Rome.'],
     ['what was done to one thing', 'The bridge was designed by Calatrava.', 'The bridge was designed by Foster.'],
     ['where one thing was made', 'The cabin was built in Maine.', 'The cabin was built in Vermont.'],

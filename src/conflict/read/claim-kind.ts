@@ -1,6 +1,6 @@
 import type { Reading } from './reading.js'
 import { IRREGULAR_PAST } from './subject.js'
-import { PAST_EVENT_EXTRA, RECURRING, STATE_VERBS } from '../words/event-verbs.js'
+import { LIGHT_VERB_EVENT, PAST_EVENT_EXTRA, RECURRING, STATE_VERBS } from '../words/event-verbs.js'
 import { ACTIVITY, CHANGE, PRESENT_VERB } from '../words/diary.js'
 
 // What kind of claim a text makes (issue 27, event27), read from its shape, not its words: tense
@@ -31,7 +31,8 @@ export function claimKind(r: Reading): ClaimKind {
   if (RECURRING.test(r.norm)) return 'habit'
   if (PRESENT_VERB.test(r.norm) || ACTIVITY.test(r.norm) || r.past) return 'state'
   const verbs = r.tokens.filter((t) => !t.capital && isPastVerb(t.lower))
-  return verbs.some((t) => !STATE_VERBS.has(t.lower)) ? 'event' : 'state'
+  // "had lunch", "had a party": a state verb made an event by a noun of something that happens.
+  return verbs.some((t) => !STATE_VERBS.has(t.lower)) || (verbs.length > 0 && LIGHT_VERB_EVENT.test(r.norm)) ? 'event' : 'state'
 }
 
 // "was introduced by", "were built in", "was written by": a past participle after "was" / "were".

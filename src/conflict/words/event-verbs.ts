@@ -51,3 +51,11 @@ export const ONE_OF_A_KIND: RegExp =
 /** Words that say an event recurs: a habit, not one occurrence ("every Sunday", "twice a week", "usually"). */
 export const RECURRING: RegExp =
   /\b(?:every|each|usually|often|always|sometimes|regularly|weekly|daily|monthly|nightly|(?:once|twice|\w+\s+times)\s+(?:a|an|per)\s+\w+|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|evenings|weekends)\b/i
+
+/**
+ * "had" with a noun of something that happens is an event, not a possession: "had lunch at
+ * Nando's", "had a party", "had coffee with Ana" (a light verb), against "had a cat". Meals,
+ * gatherings and sessions: a class of nouns, not any text's words.
+ */
+export const LIGHT_VERB_EVENT: RegExp =
+  /\b(?:had|took|gave|threw|hosted)\s+(?:a\s+|an\s+|the\s+|his\s+|her\s+|their\s+|my\s+|our\s+)?(?:\w+\s+)?(?:breakfast|brunch|lunch|dinner|supper|coffee|drinks?|picnic|barbecue|bbq|party|meeting|chat|call|session|lesson|class|walk|swim|nap|bath|shower|trip|ride|tour|break)\b/i
