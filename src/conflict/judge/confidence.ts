@@ -7,6 +7,7 @@ import type { RawVerdict } from './verdict.js'
 import { frameFactors } from './claim-frame.js'
 import { NUMBER_SRC, ORDINAL_WORDS } from '../read/numbers.js'
 import { AFTER_NOUN } from '../words/frame-cues.js'
+import { twoEvents } from './two-events.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -96,6 +97,8 @@ export const FACTORS = {
    * share of the store's facts, and what differs is not one attribute of it said twice.
    */
   hubSubject: 0.5,
+  /** Two events that differ in the object, place or companion of the action, with no one occasion named (two-events.ts, session 10). */
+  twoEvents: 0.6,
 } as const
 
 /**
@@ -174,6 +177,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (why) {
     value *= FACTORS.notAKind
     notes.push(why)
+  }
+  const events = twoEvents(raw, a, b)
+  if (events) {
+    value *= FACTORS.twoEvents
+    notes.push(events)
   }
   if (sig?.otherSense) {
     value *= FACTORS.otherSense

@@ -1,7 +1,6 @@
 import type { Reading } from '../read/reading.js'
 import type { TextConflictVerdict } from '../judge/verdict.js'
-import { IRREGULAR_PAST } from '../read/subject.js'
-import { PAST_EVENT_EXTRA } from '../words/event-verbs.js'
+import { isPastVerb } from '../read/claim-kind.js'
 import { ACROSS_TIME, ACTIVITY, CHANGE, OCCASION_NAME, PRESENT_VERB } from '../words/diary.js'
 
 // A store-level rule of the free-text conflict listing (issue 27, twelfth round). A pair of texts
@@ -37,8 +36,6 @@ export function toldAsMoment(r: Reading): boolean {
   if (ACTIVITY.test(r.norm)) return true
   return !PRESENT_VERB.test(r.norm) && r.tokens.some((t) => isPastVerb(t.lower))
 }
-
-const isPastVerb = (w: string): boolean => /^(?:was|were|had|did)$/.test(w) || /^\p{Ll}{3,}ed$/u.test(w) || IRREGULAR_PAST.test(w) || PAST_EVENT_EXTRA.has(w)
 
 /** The occasions a text names, lower case with single spaces. */
 function occasionsNamed(r: Reading): Set<string> {
