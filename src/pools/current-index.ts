@@ -72,9 +72,10 @@ const MAX_COMPARISONS = 1_000_000
 /**
  * The current memories of one view by the keys the pool's rules compare them on: duplicate key
  * (deduplication), type + subject + predicate (near-duplicates for autoMerge), slot (contradictions)
- * and direct predecessor (competing updates). Built on first use, then kept as memories enter and
- * leave the current set, so that neither a write's duplicate check nor a conflict listing reads the
- * whole pool. The duplicate keys are built apart from the rest, and may be built ahead
+ * and direct predecessor (competing updates). Built with the pools' view (`fill`, from
+ * PoolState.view; a bare index builds on first use), then kept as memories enter and leave the
+ * current set, so that neither a write's duplicate check nor a conflict listing reads the whole
+ * pool. The duplicate keys are built apart from the rest, and may be built ahead
  * (`buildDuplicates`): the fact view looks memories up by them when a forget takes a fact away, and
  * a device that only reads a pool built the whole index in its first forget (4 s at 100k memories,
  * issue 31); the rest (topics, slots, predecessors) is for writes and conflict listings.
