@@ -434,13 +434,18 @@ export class FactState {
    * what they return.
    */
   withMetadata(key: string, value: string): Version[] {
+    return [...(this.indexByMetadata(key).get(value) ?? [])].map((r) => this.versions.get(r)!)
+  }
+
+  /** The index of `metadata[key]`, built now over every version if not yet (once per key; then kept). */
+  indexByMetadata(key: string): ReadonlyMap<string, ReadonlySet<string>> {
     let index = this.#byMetadata.get(key)
     if (!index) {
       index = new Map()
       for (const v of this.versions.values()) indexMetadata(index, key, v, true)
       this.#byMetadata.set(key, index)
     }
-    return [...(index.get(value) ?? [])].map((r) => this.versions.get(r)!)
+    return index
   }
 
   /** All live versions in sequence order (optionally one tenant). */

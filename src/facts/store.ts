@@ -445,6 +445,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     if (!this.#caps.has(Capability.AUDIT)) throw capabilityNotSupported(Capability.AUDIT, 'versionsWhere')
     await this.#ready()
     const values = typeof value === 'string' ? [value] : [...new Set(value)]
+    if (values.length === 0) this.#state.indexByMetadata(key)
     return values.flatMap((v) => this.#state.withMetadata(key, v)).sort(compareVersions).map((v) => entryOf(this.#host, v))
   }
 

@@ -193,7 +193,9 @@ export interface FactEntry {
 export interface FactLookup {
   /**
    * Every version, current and superseded, whose `metadata[key]` is the string `value` (or one of
-   * the strings `value` lists: one lookup for a batch), all tenants, in sequence order.
+   * the strings `value` lists: one lookup for a batch), all tenants, in sequence order. A key's
+   * first lookup indexes every version (O(n)), even of an empty list, which returns none: a reader
+   * that reads a whole pool anyway asks so, and its next writes' lookups cost what they return.
    * @throws MemweaveError CAPABILITY_NOT_SUPPORTED without AUDIT (it is a narrow audit).
    */
   versionsWhere(key: string, value: string | readonly string[]): Promise<FactEntry[]>

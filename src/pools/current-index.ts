@@ -72,9 +72,10 @@ const MAX_COMPARISONS = 1_000_000
 /**
  * The current memories of one view by the keys the pool's rules compare them on: duplicate key
  * (deduplication), type + subject + predicate (near-duplicates for autoMerge), slot (contradictions)
- * and direct predecessor (competing updates). Built on first use, then kept as memories enter and
- * leave the current set, so that neither a write's duplicate check nor a conflict listing reads the
- * whole pool. The duplicate keys are built apart from the rest, and may be built ahead
+ * and direct predecessor (competing updates). Built with the pools' view (`fill`, from
+ * PoolState.view; a bare index builds on first use), then kept as memories enter and leave the
+ * current set, so that neither a write's duplicate check nor a conflict listing reads the whole
+ * pool. The duplicate keys are built apart from the rest, and may be built ahead
  * (`buildDuplicates`): the fact view looks memories up by them when a forget takes a fact away, and
  * a device that only reads a pool built the whole index in its first forget (4 s at 100k memories,
  * issue 31); the rest (topics, slots, predecessors) is for writes and conflict listings.
@@ -126,6 +127,18 @@ export class CurrentIndex {
    */
   buildDuplicates(): void {
     this.#ensureDuplicates()
+  }
+
+  /**
+   * Builds the whole index now if not yet built (once per index; then kept as memories enter and
+   * leave). The pools' state calls it where it builds a view from scratch, in the pass that reads
+   * the whole pool anyway (an open's first read, a join's view, a pool derived again), so that the
+   * first write after it does O(its slot) work, not the whole pool's index (issue 31: 1,064 ms
+   * and ~56 MB at once in the first write after a 100k join).
+   */
+  fill(): void {
+    this.#ensureDuplicates()
+    this.#ensure()
   }
 
   /**

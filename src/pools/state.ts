@@ -239,6 +239,9 @@ export class PoolState {
     if (!d.view || d.viewStale || now < d.view.now || now >= d.view.stableUntil) {
       d.view = ViewState.build(d.s, now, d.view)
       d.viewStale = false
+      // Its index is kept from here, patched with the view (a no-op for one handed over): built
+      // with the view, not in the first write after an open or a join (issue 31).
+      d.view.index.fill()
     }
     return d.view.at(now)
   }
