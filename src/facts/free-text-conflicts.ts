@@ -91,8 +91,9 @@ export class FreeTextConflicts {
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
       const other = eligible(ref)
       if (!other || !textDecides(v, other)) continue
-      // The facts' valid times weigh too: moments of a diary written days apart (src/conflict/store/diary.ts).
-      const days = Math.abs(v.body.validFrom - other.body.validFrom) / DAY_US
+      // The facts' valid times weigh too, in their order: moments of a diary written days apart, a
+      // later state that tells a change (src/conflict/store/diary.ts, states.ts).
+      const days = (v.body.validFrom - other.body.validFrom) / DAY_US
       const verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
       const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }

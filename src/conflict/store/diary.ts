@@ -40,8 +40,8 @@ export function toldAsMoment(r: Reading): boolean {
 
 const isPastVerb = (w: string): boolean => /^(?:was|were|had|did)$/.test(w) || /^\p{Ll}{3,}ed$/u.test(w) || IRREGULAR_PAST.test(w) || PAST_EVENT_EXTRA.has(w)
 
-/** The occasions a text names, lower case with single spaces. */
-function occasionsNamed(r: Reading): Set<string> {
+/** The occasions a text names, lower case with single spaces (store/states.ts asks too). */
+export function occasionsNamed(r: Reading): Set<string> {
   return new Set([...r.norm.matchAll(OCCASION_NAME)].map((m) => m[0].toLowerCase().replace(/\s+/g, ' ')))
 }
 
