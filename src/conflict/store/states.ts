@@ -2,7 +2,7 @@ import type { Reading } from '../read/reading.js'
 import type { Slot } from '../read/slot.js'
 import type { TextConflictVerdict } from '../judge/verdict.js'
 import { NUMBER_SRC, parseNumber } from '../read/numbers.js'
-import { CHANGE } from '../words/diary.js'
+import { CHANGE, LEVEL_MOVE_SRC } from '../words/diary.js'
 import { LASTING, NEWS_OF_CHANGE, NOT_A_CHANGE, RECURRING_PRICE, agePatterns } from '../words/states.js'
 import { occasionsNamed, type DiaryWeight } from './diary.js'
 
@@ -51,7 +51,7 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   // an age two years younger than the gap allows.
   const ages = agesOf(earlier, later)
   if (ages) return days >= DRIFT_MIN_DAYS && ageGrew(ages, days) ? { factor: CHANGE_FACTOR, note: `an age that grew by the gap (${ages[0]} to ${ages[1]}), ${apart} apart` } : null
-  const news = newSigns([earlier.text, earlier.norm], [later.text, later.norm])
+  const news = levelMovedTwice(earlier, later) ? [] : newSigns([earlier.text, earlier.norm], [later.text, later.norm])
   if (news.length) return { factor: CHANGE_FACTOR, note: `the later statement, ${apart} after, tells a change ("${news[0]}")` }
   if (days < DRIFT_MIN_DAYS) return null
   // One job each, months apart: people change jobs (the job check already lets a said change pass).
@@ -61,6 +61,15 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   for (const o of occasionsNamed(later)) if (named.has(o)) return null
   const drift = driftOf(earlier, later, days)
   return drift ? { factor: CHANGE_FACTOR, note: `${drift}, ${apart} apart` } : null
+}
+
+/**
+ * Both texts move one level ("fell to 4 percent" / "rose to 9 percent"): two reports of where a
+ * level went, whose values are what is compared, not a state and the news of its change.
+ */
+function levelMovedTwice(earlier: Reading, later: Reading): boolean {
+  const moved = (r: Reading): boolean => new RegExp(LEVEL_MOVE_SRC, 'i').test(r.norm)
+  return moved(earlier) && moved(later)
 }
 
 /** Signs of a change in the later text that the earlier does not carry, in the later text's words. */
