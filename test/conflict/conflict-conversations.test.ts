@@ -153,11 +153,11 @@ describe('the hand-written conversations in a store: flags per 100 facts', () =>
     // number a thousand times a count: synthetic-1's text 2 -> 1
     // negation scope: observations -> 1 / 4 / 1 / 3, synthetic-3's turns 2 -> 0; all of the round
     // together: observations 0 / 3 / 1 / 3 (synthetic-1's pinned at 1: one run of the merge read 1)
-    // states over time (dates27, store/states.ts): synthetic-2 observations 3 -> 2, turns and text
-    // 1 -> 0; synthetic-4 observations 3 -> 1 (labelled changes told as news: a dose cut, internet got,
-    // climbing twice a week since a shoulder healed, an A1C re-measured beside a dose cut)
+    // states over time (dates27, store/states.ts): synthetic-4 observations 3 -> 1 (labelled
+    // changes told as news: internet got, climbing twice a week since a shoulder healed); synthetic-2's
+    // healed ankle clears, and its place is taken by "Kofi walks with Abena" / "cannot walk", so 3
     'synthetic-1': { observations: 1, turns: 1, text: 1 },
-    'synthetic-2': { observations: 2, turns: 0, text: 0 },
+    'synthetic-2': { observations: 3, turns: 1, text: 1 },
     'synthetic-3': { observations: 1, turns: 0, text: 0 },
     'synthetic-4': { observations: 1, turns: 0, text: 0 },
   }

@@ -2,8 +2,7 @@ import type { Reading } from '../read/reading.js'
 import type { Slot } from '../read/slot.js'
 import type { TextConflictVerdict } from '../judge/verdict.js'
 import { NUMBER_SRC, parseNumber } from '../read/numbers.js'
-import { CHANGE, LEVEL_MOVE_SRC } from '../words/diary.js'
-import { LASTING, NEWS_OF_CHANGE, NOT_A_CHANGE, RECURRING_PRICE, agePatterns } from '../words/states.js'
+import { LASTING, NEWS_OF_CHANGE, RECURRING_PRICE, agePatterns } from '../words/states.js'
 import { occasionsNamed, type DiaryWeight } from './diary.js'
 
 // A store-level rule of the free-text conflict listing (issue 27): states that change over time.
@@ -11,9 +10,13 @@ import { occasionsNamed, type DiaryWeight } from './diary.js'
 // two state claims on one attribute written at two valid times, the later one is either news of a
 // change, which the store's supersession handles, or a flat contradiction the user must see:
 //
-// - the later statement presents itself as a change ("has since moved", "these days", "a new job",
-//   "got internet", "more than before", "cut ... to", "now", "since"), with a sign the earlier one
-//   does not already carry ("got an A" / "got a C" is one event told twice): a change;
+// - the later statement tells the news of a change, in words of the time between ("has since
+//   moved", "these days", "no longer", "back to", "a new job", "got internet", "healed", "more than
+//   before"), with a sign the earlier one does not already carry ("got an A" / "got a C" is one event
+//   told twice): a change. Not the diary's change verbs (words/diary.ts CHANGE: "moved to", "now",
+//   "since", "switched", "pushed to"): they are also how a fact or an instruction is corrected ("notes
+//   go in Confluence from now on", "standup moves to 10:30", "min is 16 now"), which pair sets label
+//   contradictions; reusing them cost 9 of 80 planted dev contradictions (docs/conflicts.md);
 // - the attribute is one that drifts and the later value is one the gap allows: an age that grew by
 //   about the years between (14, then 16 two years on), a count that grew, a weight or a recurring
 //   price that moved by a share the months allow: a change;
@@ -51,7 +54,7 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   // an age two years younger than the gap allows.
   const ages = agesOf(earlier, later)
   if (ages) return days >= DRIFT_MIN_DAYS && ageGrew(ages, days) ? { factor: CHANGE_FACTOR, note: `an age that grew by the gap (${ages[0]} to ${ages[1]}), ${apart} apart` } : null
-  const news = levelMovedTwice(earlier, later) ? [] : newSigns([earlier.text, earlier.norm], [later.text, later.norm])
+  const news = newSigns([earlier.text, earlier.norm], [later.text, later.norm])
   if (news.length) return { factor: CHANGE_FACTOR, note: `the later statement, ${apart} after, tells a change ("${news[0]}")` }
   if (days < DRIFT_MIN_DAYS) return null
   // One job each, months apart: people change jobs (the job check already lets a said change pass).
@@ -63,21 +66,12 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   return drift ? { factor: CHANGE_FACTOR, note: `${drift}, ${apart} apart` } : null
 }
 
-/**
- * Both texts move one level ("fell to 4 percent" / "rose to 9 percent"): two reports of where a
- * level went, whose values are what is compared, not a state and the news of its change.
- */
-function levelMovedTwice(earlier: Reading, later: Reading): boolean {
-  const moved = (r: Reading): boolean => new RegExp(LEVEL_MOVE_SRC, 'i').test(r.norm)
-  return moved(earlier) && moved(later)
-}
-
 /** Signs of a change in the later text that the earlier does not carry, in the later text's words. */
 function newSigns(earlier: readonly string[], later: readonly string[]): string[] {
   const signs = (texts: readonly string[]): string[] =>
-    texts.flatMap((t) => [NEWS_OF_CHANGE, CHANGE].flatMap((re) => [...t.matchAll(new RegExp(re.source, 'gi'))].map((m) => m[0].toLowerCase().replace(/\s+/g, ' '))))
+    texts.flatMap((t) => [...t.matchAll(new RegExp(NEWS_OF_CHANGE.source, 'gi'))].map((m) => m[0].toLowerCase().replace(/\s+/g, ' ')))
   const before = new Set(signs(earlier))
-  return signs(later).filter((s) => !before.has(s) && !NOT_A_CHANGE.test(s))
+  return signs(later).filter((s) => !before.has(s))
 }
 
 /** What drifted, when every value the two texts differ in is a drift the gap allows; null otherwise. */

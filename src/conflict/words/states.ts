@@ -1,16 +1,16 @@
 // What the store-date rule for states reads (issue 27, src/conflict/store/states.ts): how the later
 // of two statements written months apart says that a state changed, and which values drift on their
-// own over time. The diary's CHANGE (words/diary.ts) is one of the signs; these are the rest.
+// own over time. Not the diary's CHANGE (words/diary.ts): store/states.ts says why.
 
 /**
- * News of a change, said by the later statement beside the diary's change verbs: "has since",
+ * News of a change, said by the later statement in words of the time between: "has since",
  * "these days", "a new job", "got internet", "healed", "back to", "instead", "after all", "no
- * longer", "stopped", "took up", "more than before", "as of". Each says the earlier state held and
+ * longer", "stopped", "took up", "more than before". Each says the earlier state held and
  * this one holds from then on.
  */
 export const NEWS_OF_CHANGE: RegExp = new RegExp(
   [
-    String.raw`\b(?:has|have|had)\s+since\b|\bsince\s+then\b|\bthese\s+days\b|\bnowadays\b|\blately\b|\bfinally\b|\bat\s+last\b|\bas\s+of\b|\bfrom\s+now\s+on\b`,
+    String.raw`\b(?:has|have|had)\s+since\b|\bsince\s+then\b|\bthese\s+days\b|\bnowadays\b|\blately\b|\bfinally\b|\bat\s+last\b`,
     String.raw`\b(?:a|an|my|his|her|their|our|your)\s+new\b`,
     String.raw`\b(?:got(?!\s+\w+(?:ed|en)\b)|bought|adopted|healed|recovered|graduated|promoted|stopped|gave\s+up|took\s+up|picked\s+up)\b`,
     String.raw`\bback\s+(?:to|on|in|at|home)\b|\binstead\b|\bafter\s+all\b|\bno\s+longer\b|\banymore\b|\bany\s+more\b|\bused\s+to\b|\bwent\s+from\b|\b(?:up|down)\s+from\b`,
@@ -26,11 +26,7 @@ export const NEWS_OF_CHANGE: RegExp = new RegExp(
  */
 export const LASTING: RegExp = /\b(?:still|never|always|ever(?!\s+since)|no\s+change|unchanged|staying|stays|remains?|for\s+now)\b/i
 
-/**
- * Words of the diary's CHANGE that tell no change of a state when said alone: "again" repeats
- * ("asked for extra cilantro again"), "starts" tells a schedule ("the recital starts at 5:30").
- */
-export const NOT_A_CHANGE: RegExp = /^(?:again|starts)$/i
+
 
 /**
  * An age stated of someone: "is 14", "turned sixteen", "aged 7", "14 years old", "age 9", where
