@@ -78,13 +78,8 @@ function newSigns(earlier: readonly string[], later: readonly string[]): string[
 function driftOf(earlier: Reading, later: Reading, days: number): string | null {
   const clashes = clashing(earlier.slots.slots, later.slots.slots)
   if (!clashes.length) return null
-  const notes: string[] = []
-  for (const [x, y] of clashes) {
-    const note = drifts(x, y, days, later)
-    if (!note) return null
-    notes.push(note)
-  }
-  return notes[0]!
+  const notes = clashes.map(([x, y]) => drifts(x, y, days, later))
+  return notes.every((n) => n !== null) ? notes[0]! : null
 }
 
 /** The ages two texts state, the earlier's first, when each states one. */
