@@ -94,8 +94,9 @@ export class FreeTextConflicts {
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
       const other = eligible(ref)
       if (!other || !textDecides(v, other)) continue
-      // The facts' valid times weigh too: moments of a diary written days apart (src/conflict/store/diary.ts).
-      const days = Math.abs(v.body.validFrom - other.body.validFrom) / DAY_US
+      // The facts' valid times weigh too, in their order: moments of a diary written days apart, a
+      // later state that tells a change (src/conflict/store/diary.ts, states.ts).
+      const days = (v.body.validFrom - other.body.validFrom) / DAY_US
       let verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days)
       // And who the store is about: a name most facts open with is weak evidence of one subject.
       const hub = verdict.confidence > 0 ? this.#subjects.sharedHub(v, other) : null

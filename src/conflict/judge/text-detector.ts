@@ -24,6 +24,7 @@ import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
 import { diaryWeight } from '../store/diary.js'
 import { hubWeight } from '../store/hub-subject.js'
+import { stateWeight } from '../store/states.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -141,15 +142,17 @@ export class TextConflictDetector {
   }
 
   /**
-   * A verdict of `judge` weighed by the dates of the two facts it was given (a store's rule,
-   * src/conflict/store/diary.ts): two statements told as moments (a past event, an activity, a plan,
-   * a feeling) written days apart are a diary, not one state said two ways, so the flag is less sure;
-   * a change or "still" / "never" keeps it.
-   * @param days - the gap between the two texts' valid times, in days (0: one moment)
+   * A verdict of `judge` weighed by the dates of the two facts it was given (store rules): two
+   * statements told as moments (a past event, an activity, a plan, a feeling) written days apart are
+   * a diary, not one state said two ways (src/conflict/store/diary.ts); a later state that tells a
+   * change, or a drifting value the gap allows, is a change, not a contradiction
+   * (src/conflict/store/states.ts). Either makes the flag less sure; "still" / "never" keeps it.
+   * @param days - textB's valid time less textA's, in days (0: one moment; negative: textB is the earlier)
    */
   atDates(verdict: TextConflictVerdict, textA: string, textB: string, days: number): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
-    const w = diaryWeight(this.read(this.statement(textA).text), this.read(this.statement(textB).text), verdict, days)
+    const [a, b] = [this.read(this.statement(textA).text), this.read(this.statement(textB).text)]
+    const w = diaryWeight(a, b, verdict, Math.abs(days)) ?? (days >= 0 ? stateWeight(a, b, verdict, days) : stateWeight(b, a, verdict, -days))
     if (!w) return verdict
     const confidence = verdict.confidence * w.factor
     return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }

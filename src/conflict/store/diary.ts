@@ -37,8 +37,8 @@ export function toldAsMoment(r: Reading): boolean {
   return !PRESENT_VERB.test(r.norm) && r.tokens.some((t) => isPastVerb(t.lower))
 }
 
-/** The occasions a text names, lower case with single spaces. */
-function occasionsNamed(r: Reading): Set<string> {
+/** The occasions a text names, lower case with single spaces (store/states.ts asks too). */
+export function occasionsNamed(r: Reading): Set<string> {
   return new Set([...r.norm.matchAll(OCCASION_NAME)].map((m) => m[0].toLowerCase().replace(/\s+/g, ' ')))
 }
 
