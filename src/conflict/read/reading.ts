@@ -7,6 +7,7 @@ import { ATTITUDE_VERBS, CHANGE_VERBS, TELLING_APART } from '../words/negation-s
 import { RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
+import { alternatives, DETERMINER_WORDS } from '../words/determiners.js'
 import { regularStem, stem } from './stem.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
@@ -386,7 +387,7 @@ const CESSATION = /^(?:stop|stops|stopped|stopping|quit|quits|quitting|halt|halt
 // Refusing ("Okoye declined our offer"): the one who refuses does not take part, so the subject is retracted with the object.
 const REFUSAL = /^(?:declin|refus|withdr|resign|reject)/
 const STATE_RETRACTORS = /^(?:unpaid|outstanding|unsigned)$/
-const DETERMINER = /^(?:the|a|an|my|your|our|their|his|her|its|this|that)$/
+const DETERMINER = new RegExp(`^(?:${alternatives(DETERMINER_WORDS)})$`)
 /**
  * What a retraction verb at `i` retracts: its direct object, the words right after it up to a
  * stop word ("dropped iOS 15 support", "declined our offer"), or, with none, what stands before it
