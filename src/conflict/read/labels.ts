@@ -8,6 +8,7 @@
  * Only the subject's label counts: the label at the start of a sentence, before its verb. A label
  * after the verb is a value ("the standup moved to room 4C" / "the standup is in room 4B" clash).
  */
+import { alternatives, DETERMINER_WORDS } from '../words/determiners.js'
 
 /** One label: the kind of item (stem of its noun, or an identifier's shape) and the label itself. */
 export interface ItemLabel {
@@ -32,12 +33,12 @@ const ROMAN_HEADS = /^(?:part|chapter|volume|vol|book|act|phase|stage|level|seas
 
 const LABEL = '(?:[A-Z]?\\d+(?:[.-]\\d+)*[A-Za-z]?|[A-Z]|[IVX]{1,5})'
 // "<noun> [number|no.|#] <label>" at a sentence's start, after an optional determiner.
-const NOUN_LABEL = new RegExp(`^(?:(?:the|our|my|a|an|this|that)\\s+)?(?:[A-Za-z][\\w-]*\\s+)?([A-Za-z][\\w-]*)\\s+(?:number\\s+|no\\.?\\s*|nr\\.?\\s*|#\\s*)?#?(${LABEL})(?=[\\s:,.)!-]|$)`)
+const NOUN_LABEL = new RegExp(`^(?:(?:${alternatives(DETERMINER_WORDS)})\\s+)?(?:[A-Za-z][\\w-]*\\s+)?([A-Za-z][\\w-]*)\\s+(?:number\\s+|no\\.?\\s*|nr\\.?\\s*|#\\s*)?#?(${LABEL})(?=[\\s:,.)!-]|$)`)
 // An identifier that opens a sentence: letters and digits in one token ("INV-0042", "db-01",
 // "JIRA-311", "v2", "Q1", "web-7", "12A").
 const IDENT = /^(?:(?:the|our|my|a|an|this|that)\s+)?(?:[A-Za-z][\w-]*\s+)?#?([A-Za-z]+[-_]?\d[\w.-]*|\d+[A-Za-z]+)(?=[\s:,.)!]|$)/
 // "the second slide", "3rd floor", "first: coffee".
-const ORDINAL_HEAD = new RegExp(`^(?:(?:the|our|my|a)\\s+)?(${ORDINAL})\\s+([a-z][\\w-]*)`, 'i')
+const ORDINAL_HEAD = new RegExp(`^(?:(?:${alternatives(DETERMINER_WORDS)})\\s+)?(${ORDINAL})\\s+([a-z][\\w-]*)`, 'i')
 const ORDINAL_ITEM = new RegExp(`(?:^|,\\s*)(${ORDINAL})\\s*:`, 'i')
 
 const shape = (id: string): string => id.toLowerCase().replace(/\d+/g, '9').replace(/[a-z]+/g, 'a')

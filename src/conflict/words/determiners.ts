@@ -26,16 +26,10 @@ export const DEFINITE: ReadonlySet<string> = new Set(['the', ...POSSESSIVE_WORDS
 
 /**
  * Determiners and quantifiers a noun phrase may open with, of one thing or many: what a rule skips
- * to reach a phrase's noun ("all the notes", "some users", "every sprint").
+ * to reach a phrase's noun or a subject's ("all the notes", "each room", "both teams"), and what
+ * tells a verb from a noun before it ("request a room", "squash the commits").
  */
-export const QUANTIFIED_DETERMINERS: ReadonlySet<string> = new Set([...DETERMINER_WORDS, ...PLURAL_DEMONSTRATIVES, 'some', 'any', 'all', 'every'])
-
-/**
- * What a subject may open with before its noun (read/subject.ts): the quantified determiners with
- * "each" and "both" ("each room", "both teams"), which open a subject; not "any", which in an
- * opening is a question's or a condition's ("any update on ...?"), not a subject's.
- */
-export const SUBJECT_DETERMINERS: ReadonlySet<string> = new Set([...DETERMINER_WORDS, ...PLURAL_DEMONSTRATIVES, 'some', 'every', 'each', 'all', 'both'])
+export const QUANTIFIED_DETERMINERS: ReadonlySet<string> = new Set([...DETERMINER_WORDS, ...PLURAL_DEMONSTRATIVES, 'some', 'any', 'all', 'every', 'each', 'both'])
 
 /**
  * Words after which the next word is a noun (read/part-of-speech.ts): not "that", which also

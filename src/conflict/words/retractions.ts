@@ -1,4 +1,5 @@
 import { stem } from '../read/stem.js'
+import { alternatives, DETERMINER_WORDS } from './determiners.js'
 
 /**
  * Retraction, cancellation and refusal: the event or state named beside them did not happen or no
@@ -44,7 +45,7 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bstop\s+(\w+ing)\b/gi, 'stop $1'],
   [/\bon\s+(?:time|schedule)\b/gi, 'ontime'],
   // "still on", "as planned", "going ahead": happening when planned; "pushed a week": delayed.
-  [/\b(?:as\s+planned|still\s+on\b(?!\s+(?:the|a|an|my|our|his|her|their|it)\b)|going\s+ahead|went\s+ahead|goes\s+ahead)/gi, 'ontime'],
+  [new RegExp(String.raw`\b(?:as\s+planned|still\s+on\b(?!\s+(?:${alternatives([...DETERMINER_WORDS, 'it'])})\b)|going\s+ahead|went\s+ahead|goes\s+ahead)`, 'gi'), 'ontime'],
   [/\b(?:pushed|bumped|slipped|pushed\s+back|pushed\s+out)\s+(?:by\s+)?(?:a|one|two|three|\d+)\s+(?:day|week|month)s?\b/gi, 'delayed'],
   [/\b(is|are|was|were|be|been)\s+(up)\b(?!\s+(?:to|for|by|from))/gi, '$1 online'],
   [/\b(is|are|was|were|be|been)\s+(down)\b(?!\s+(?:to|for|by|from))/gi, '$1 offline'],

@@ -6,6 +6,7 @@ import { hasStem, sameStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import { wordClass } from '../../read/part-of-speech.js'
 import { PARTICLES } from '../../words/negation-scope.js'
+import { DETERMINERS, QUANTIFIED_DETERMINERS } from '../../words/determiners.js'
 import type { Signal } from '../signal.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
@@ -69,7 +70,7 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (head && !NEGATORS.has(head.lower) && tx && tx.start > head.start) {
         const i = x.tokens.indexOf(head)
         const next = x.tokens.slice(i + 1, i + 3).filter((t) => x.content.has(t.stem))
-        if (/^(?:a|an|the|my|our|your|his|her|their|this|that)$/.test(x.tokens[i - 1]?.lower ?? '') && x.content.has(x.tokens[i + 1]?.stem ?? '') &&
+        if (DETERMINERS.has(x.tokens[i - 1]?.lower ?? '') && x.content.has(x.tokens[i + 1]?.stem ?? '') &&
           !next.includes(tx) && !next.some((t) => hasStem(y.content, t.stem))) continue
       }
       // "blood sugar dropped from about 160 to about 120": a level that moves between amounts.
@@ -80,9 +81,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (head && !NEGATORS.has(head.lower)) {
         const i = x.tokens.indexOf(head)
         const after = x.tokens[i + 1]
-        const det = /^(?:a|an|the|every|each|any|my|our|your|his|her|their|this|that|its)$/
         const before = x.tokens[i - 1]?.lower ?? ''
-        if ((det.test(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && det.test(x.tokens[i - 2]?.lower ?? ''))) &&
+        if ((QUANTIFIED_DETERMINERS.has(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && QUANTIFIED_DETERMINERS.has(x.tokens[i - 2]?.lower ?? ''))) &&
           (!after || (after.lower !== 'of' && (!x.content.has(after.stem) || !/^\s+$/.test(x.norm.slice(head.end, after.start)))))) continue
       }
       // "has never programmed" / "the PhD program": one stem, a verb on one side and a noun on the
