@@ -13,6 +13,17 @@ const RETRACT_WORDS =
   'revoke revoked waive waived rescind rescinded sunset sunsetted resign resigned'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
 
+// Refusing, by a word's start (stems and forms alike). Two named lists, one apart from the other
+// deliberately: refusing proper answers an offer ("offered Marisol the job" / "Marisol turned down
+// the job" both hold: judge/checks/negation.ts); not taking part also withdraws or resigns from
+// what one was in, and retracts the one who does it with what they leave ("Okoye declined our
+// offer", "Ana resigned from the board": read/reading.ts).
+const REFUSING_STARTS = ['declin', 'refus', 'reject']
+/** Refusing proper: declining, refusing, rejecting ("turned down" is read as "rejected"). */
+export const REFUSING: RegExp = new RegExp(`^(?:${REFUSING_STARTS.join('|')})`)
+/** Not taking part: refusing, withdrawing, resigning. */
+export const NOT_TAKING_PART: RegExp = new RegExp(`^(?:${[...REFUSING_STARTS, 'withdr', 'resign'].join('|')})`)
+
 /**
  * Taking part: what a refusal ("declined", "refused", "rejected", "turned down") is against when it
  * retracts the one who refuses. "Okoye declined our offer" contradicts "we hired Okoye", not

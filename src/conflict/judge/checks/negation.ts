@@ -1,5 +1,5 @@
 import { NEGATORS } from '../../words/negation.js'
-import { ASKED, TAKES_PART } from '../../words/retractions.js'
+import { ASKED, REFUSING, TAKES_PART } from '../../words/retractions.js'
 import { ANTONYMS } from '../../words/poles.js'
 import { isTimeWord, type Reading } from '../../read/reading.js'
 import { hasStem, sameStem } from '../../read/same-stem.js'
@@ -63,7 +63,7 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // does not say they took part ("Okoye is from Lagos", "offered Marisol the job"), a refusal
       // retracts nothing it says (issue 27, synthetic conversations).
       // A refusal answers an offer: "offered Marisol the job" / "Marisol turned down the job" both hold.
-      if (head && REFUSAL.test(head.stem) && !TAKES_PART.test(y.norm) && (ASKED.test(y.norm) || (tx && tx.start < head.start))) continue
+      if (head && REFUSING.test(head.stem) && !TAKES_PART.test(y.norm) && (ASKED.test(y.norm) || (tx && tx.start < head.start))) continue
       // A retraction word between a determiner and a noun says what kind of thing it is ("a retired
       // racing greyhound", "the cancelled flight"): it retracts that thing, so the other side must
       // name it (issue 27, synthetic conversations).
@@ -116,8 +116,6 @@ function found(flip: boolean, word: string, cue: string, otherSense: boolean): S
 const POSTPONE = stem('postponed')
 /** What follows a word that moves a level: "from about 160", "to 5%", "by 20 dollars". */
 const LEVEL_MOVE = /^\s+(?:from|to|by)\s+(?:about\s+|around\s+|almost\s+|nearly\s+|roughly\s+|over\s+|under\s+)?[$€£]?\d/i
-/** Refusing proper: declining, refusing, rejecting ("turned down" is read as "rejected"). */
-const REFUSAL = /^(?:declin|refus|reject)/
 /** What says a thing happens later: a future, a next day, a new date. */
 const LATER = /\b(?:will|'ll|going to|next|new date|rescheduled|moved to|now on)\b/i
 
