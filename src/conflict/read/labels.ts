@@ -9,6 +9,8 @@
  * after the verb is a value ("the standup moved to room 4C" / "the standup is in room 4B" clash).
  */
 import { alternatives, DETERMINER_WORDS } from '../words/determiners.js'
+import { MONTH_PATTERN } from '../words/months.js'
+import { WEEKDAY_NAMES } from '../words/weekdays.js'
 
 /** One label: the kind of item (stem of its noun, or an identifier's shape) and the label itself. */
 export interface ItemLabel {
@@ -26,8 +28,9 @@ const NOT_A_NOUN = /^(?:is|are|was|were|be|been|am|at|on|in|by|for|to|of|from|wi
 // they are durations or dates, which the value readers own.
 const PERIODS = /^(?:day|week|month|year|page)$/i
 
-// "May 5", "Friday 3" are dates, which the value readers own.
-const CALENDAR = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?$/i
+// "May 5", "Friday 3" are dates, which the value readers own. Whole names only: "Decision 3",
+// "Juniper 2" are labels.
+const CALENDAR = new RegExp(String.raw`^(?:${MONTH_PATTERN})$|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|${WEEKDAY_NAMES.join('|')})s?$`, 'i')
 // "I" after a name is the pronoun ("Sarah I think ..."); after these it is a numeral ("Part I").
 const ROMAN_HEADS = /^(?:part|chapter|volume|vol|book|act|phase|stage|level|season|type|class|grade|tier|section|appendix|world war)$/i
 
