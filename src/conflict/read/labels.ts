@@ -8,7 +8,7 @@
  * Only the subject's label counts: the label at the start of a sentence, before its verb. A label
  * after the verb is a value ("the standup moved to room 4C" / "the standup is in room 4B" clash).
  */
-import { alternatives, DETERMINER_WORDS } from '../words/determiners.js'
+import { alternatives, DETERMINER_WORDS, QUANTIFIED_DETERMINERS } from '../words/determiners.js'
 import { MONTH_PATTERN } from '../words/months.js'
 import { WEEKDAY_NAMES } from '../words/weekdays.js'
 
@@ -23,7 +23,7 @@ const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seven
 const ORDINAL = `(?:${ORDINALS.join('|')}|\\d+(?:st|nd|rd|th))`
 // A word that cannot be the noun a label follows: verbs, prepositions and determiners ("is 5",
 // "at 3", "for 2"), units and amounts ("5 km", "$5"), which the value readers own.
-const NOT_A_NOUN = /^(?:is|are|was|were|be|been|am|at|on|in|by|for|to|of|from|with|about|after|before|until|till|since|than|and|or|the|a|an|my|our|your|his|her|their|its|this|that|these|those|every|each|per|x|times|up|down|over|under|around|approx|approximately|about|only|just|now|then|costs?|takes?|has|have|had|got|gets|needs?|uses?|runs?|weighs?|lasts?|holds?|seats?|fits?|sleeps|serves|ends?|starts?|opens?|closes?|due|leaves?|departs?|arrives?|lands?|top|page|pages|minute|minutes|hour|hours|day|days|week|weeks|month|months|year|years|am|pm)$/i
+const NOT_A_NOUN = new RegExp(String.raw`^(?:is|are|was|were|be|been|am|at|on|in|by|for|to|of|from|with|about|after|before|until|till|since|than|and|or|${alternatives(QUANTIFIED_DETERMINERS)}|per|x|times|up|down|over|under|around|approx|approximately|about|only|just|now|then|costs?|takes?|has|have|had|got|gets|needs?|uses?|runs?|weighs?|lasts?|holds?|seats?|fits?|sleeps|serves|ends?|starts?|opens?|closes?|due|leaves?|departs?|arrives?|lands?|top|page|pages|minute|minutes|hour|hours|day|days|week|weeks|month|months|year|years|am|pm)$`, 'i')
 // Periods are labels too when they open a text ("Day 2: rest", "Week 3 covers ..."); after a verb
 // they are durations or dates, which the value readers own.
 const PERIODS = /^(?:day|week|month|year|page)$/i
