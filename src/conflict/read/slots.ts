@@ -349,7 +349,9 @@ function perTime(text: string, found: Found[]): void {
         (f as { slot: Slot }).slot = { ...sl, per }
         if (after) dropWithin(found, f.end, f.end + after[0].length)
         // The frequency word said what the amount is per; it is not a schedule of its own.
-        if (before) found.splice(found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index), 1)
+        // ("annual" has no schedule read for it: nothing to drop, and splice(-1) would drop the last slot.)
+        const schedule = before ? found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index) : -1
+        if (schedule >= 0) found.splice(schedule, 1)
       }
     }
   }
