@@ -10,6 +10,7 @@ import { hasStem, sameStem } from '../read/same-stem.js'
 import { compare, family } from './checks/slot-compare.js'
 import type { Slot } from '../read/slot.js'
 import { WEEKDAYS } from '../words/weekdays.js'
+import { DETERMINERS } from '../words/determiners.js'
 
 /** A few nouns for one thing that the general synonym list does not fold. */
 const EXTRA: Record<string, string> = {
@@ -155,8 +156,6 @@ interface ModifierPair {
    */
   readonly complement: boolean
 }
-
-const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that'])
 
 /** Frequency words that modify a noun as a value does ("weekly report" / "monthly report"). */
 const FREQUENCY_WORDS = /^(?:hourly|nightly|daily|weekly|biweekly|fortnightly|monthly|bimonthly|quarterly|yearly|annual|annually|semiannual)$/

@@ -15,6 +15,7 @@ import { otherObjects } from './verb-object.js'
 
 import { CLASS_OF } from '../words/classes.js'
 import { SYNONYMS } from '../words/synonyms.js'
+import { alternatives, DETERMINER_WORDS, POSSESSIVES, QUANTIFIED_DETERMINERS } from '../words/determiners.js'
 
 /**
  * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
@@ -156,7 +157,7 @@ function named(k: string, a: Reading, b: Reading): boolean {
 }
 
 // A short noun phrase before an auxiliary that opens the text: "The heating is turned on".
-const OPENING = /^\s*(?:(?:the|a|an|our|my|your|their|his|her|its|this|that)\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}'’_-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}_-]*)(?:['’]s)?\s+(?:is|are|was|were|has|have|had|got|gets|will|won't|can|can't|isn't|wasn't|aren't)\b/iu
+const OPENING = new RegExp(String.raw`^\s*(?:(?:${alternatives(DETERMINER_WORDS)})\s+)?((?:[\p{L}\p{N}][\p{L}\p{N}'’_-]*\s+){0,2}[\p{L}\p{N}][\p{L}\p{N}_-]*)(?:['’]s)?\s+(?:is|are|was|were|has|have|had|got|gets|will|won't|can|can't|isn't|wasn't|aren't)\b`, 'iu')
 
 /**
  * Whether a shared stem is met in the two texts only by stems of which one extends the other by
@@ -177,13 +178,11 @@ const CLAUSE_END = /[,;()!?]|\.(?:\s|$)|\s[-–—]\s/g
 // (No i flag: with it \p{Lu} would match a lower-case letter too.)
 const OWN_SUBJECT = /^\s*(?:(?:[Ii]|[Ww]e|[Yy]ou|[Hh]e|[Ss]he|[Tt]hey|[Ii]t|[Tt]here|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Tt]he|[Aa]n?|[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Ii]ts)\b|\p{Lu})/u
 
-const DETERMINER = /^(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those|some|any|every|all)$/
-
 /** The stems of what a text opens its claim with: the subject reader's, or a short noun phrase before an auxiliary. */
 function openingSubject(r: Reading): ReadonlySet<string> | null {
   // A lower-case first word before a determiner is a verb: "request a room", "squash the commits".
   const [t0, t1] = r.tokens
-  if (t0 && t1 && !/^\p{Lu}/u.test(r.norm.slice(t0.start, t0.end)) && DETERMINER.test(t1.lower)) return null
+  if (t0 && t1 && !/^\p{Lu}/u.test(r.norm.slice(t0.start, t0.end)) && QUANTIFIED_DETERMINERS.has(t1.lower)) return null
   const own = subjectStems(r)
   if (own) return own
   const m = OPENING.exec(r.norm)
@@ -366,7 +365,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     // A capital at a text's start proves a name where the subject reader reads one there, or
     // where no determiner follows ("Water the fern" is a verb; "Gwen is", "Marisol ran" are names).
     const capitalAt = (r: Reading, t: Reading['tokens'][number], i: number): boolean =>
-      /^\p{Lu}/u.test(r.norm.slice(t.start, t.end)) && (i > 0 || !DETERMINER.test(r.tokens[1]?.lower ?? 'the'))
+      /^\p{Lu}/u.test(r.norm.slice(t.start, t.end)) && (i > 0 || !QUANTIFIED_DETERMINERS.has(r.tokens[1]?.lower ?? 'the'))
     const capitalBoth = (k: string): boolean => [a, b].every((r) => r.leadingName.some((n) => sameStem(n, k)) || r.tokens.some((t, i) => sameStem(t.stem, k) && !STOPWORDS.has(t.lower) && capitalAt(r, t, i)))
     // A name before a noun names a thing's place or maker ("the Reno warehouse"), not who.
     const beforeNoun = (k: string): boolean => [a, b].some((r) => r.entities.some((e) => e.modifies && e.stem.split(' ').some((x) => sameStem(x, k))))
@@ -454,8 +453,6 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   return out
 }
 
-const POSSESSIVE = /^(?:my|our|your|his|her|their|its)$/
-
 /** The stems of a text's content words outside its values that the other text does not have, and not of what differs. */
 function ownWords(r: Reading, other: Reading, clash: readonly string[]): string[] {
   const values = valueSpans(r)
@@ -489,7 +486,7 @@ function afterPossessive(r: Reading, phrase: string): boolean {
   const first = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).find(Boolean)
   const i = r.tokens.findIndex((t) => t.lower === first)
   const p = r.tokens[i - 1]
-  if (i <= 0 || !p || !POSSESSIVE.test(p.lower) || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return false
+  if (i <= 0 || !p || !POSSESSIVES.has(p.lower) || !/^\s+$/.test(r.norm.slice(p.end, r.tokens[i]!.start))) return false
   return !/^(?:is|are|was|were|s|be|been|become|became)$/.test(r.tokens[i - 2]?.lower ?? '')
 }
 
@@ -505,7 +502,7 @@ function objectOf(r: Reading, phrase: string, other: Reading, anchor: readonly s
   if (/^(?:up|out|down|off)$/.test(r.tokens[i + 1]?.lower ?? '')) i++
   const [d, n] = [r.tokens[i + 1], r.tokens[i + 2]]
   // After a determiner a word in -s is a plural noun ("their minds"), not a verb.
-  if (!d || !n || !(POSSESSIVE.test(d.lower) || DETERMINER.test(d.lower)) || !(headWord(n) || /^[a-z]{3,}s$/.test(n.lower))) return null
+  if (!d || !n || !(POSSESSIVES.has(d.lower) || QUANTIFIED_DETERMINERS.has(d.lower)) || !(headWord(n) || /^[a-z]{3,}s$/.test(n.lower))) return null
   if (anchor.some((k) => sameStem(k, n.stem)) || hasStem(other.content, n.stem)) return null
   return `${d.lower} ${n.lower}`
 }

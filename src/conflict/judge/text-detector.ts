@@ -25,6 +25,7 @@ import { jobRule } from './checks/jobs.js'
 import { diaryWeight } from '../store/diary.js'
 import { hubWeight } from '../store/hub-subject.js'
 import { stateWeight } from '../store/states.js'
+import { BoundedCache } from './bounded-cache.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -55,8 +56,8 @@ const CHECKS = [
  * new TextConflictDetector().judge('Room 4B has a projector', '4B has no projector, just a wall TV').conflict // true
  */
 export class TextConflictDetector {
-  readonly #cache = new Map<string, Reading>()
-  readonly #statements = new Map<string, Statement>()
+  readonly #cache = new BoundedCache<string, Reading>(4096)
+  readonly #statements = new BoundedCache<string, Statement>(4096)
 
   readonly #threshold: number
 
@@ -86,24 +87,12 @@ export class TextConflictDetector {
 
   /** What of a text makes a claim (cached, bounded with the readings). */
   statement(text: string): Statement {
-    let s = this.#statements.get(text)
-    if (!s) {
-      s = readStatement(text)
-      if (this.#statements.size >= 4096) this.#statements.delete(this.#statements.keys().next().value!)
-      this.#statements.set(text, s)
-    }
-    return s
+    return this.#statements.get(text, readStatement)
   }
 
   /** Reads a text (cached, bounded). */
   read(text: string): Reading {
-    let r = this.#cache.get(text)
-    if (!r) {
-      r = readText(text)
-      if (this.#cache.size >= 4096) this.#cache.delete(this.#cache.keys().next().value!)
-      this.#cache.set(text, r)
-    }
-    return r
+    return this.#cache.get(text, readText)
   }
 
   /**

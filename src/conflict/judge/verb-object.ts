@@ -2,6 +2,7 @@ import type { Reading } from '../read/reading.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
 import { isTimeWord } from '../read/reading.js'
 import { STOPWORDS } from '../words/stopwords.js'
+import { DEFINITE, QUANTIFIED_DETERMINERS } from '../words/determiners.js'
 
 // What a negated verb is said of (issue 27, external data). "The board does not approve the merger
 // terms" and "The board approves the hiring plan" negate and state one verb of two
@@ -14,9 +15,10 @@ import { STOPWORDS } from '../words/stopwords.js'
 const NEGATOR = /^(?:not|never|no|without|cannot)\s+/
 /** Between a verb and its object: prepositions and particles. */
 const LINK = /^(?:with|to|about|on|for|in|at|from|of|into|onto|over|up|out|down|off|by)$/
-const DETERMINER = /^(?:a|an|the|my|our|your|their|his|her|its|this|that|these|those|some|any|all|every|s)$/
-/** Determiners that name one particular thing (so does a possessive, below); "a", "any" or none ("never cooked a meal", "never answers emails") deny a whole kind, which covers the other side's thing. */
-const DEFINITE = /^(?:the|my|our|your|their|his|her|its|this|that|these|those)$/
+// A determiner, or the clitic "s" of a possessive ("the council's plan"). Only a definite one names
+// one particular thing; "a", "any" or none ("never cooked a meal", "never answers emails") deny a
+// whole kind, which covers the other side's thing.
+const isDeterminer = (w: string): boolean => w === 's' || QUANTIFIED_DETERMINERS.has(w)
 
 /**
  * The two objects of a verb negated on one side and stated on the other, when they differ and
@@ -41,8 +43,8 @@ function objectAfter(r: Reading, word: string): { verb: string; words: string[];
   if (i < 0) return null
   let j = i + 1
   let definite = false
-  for (; j < r.tokens.length && (LINK.test(r.tokens[j]!.lower) || DETERMINER.test(r.tokens[j]!.lower)); j++) {
-    if (DEFINITE.test(r.tokens[j]!.lower)) definite = true
+  for (; j < r.tokens.length && (LINK.test(r.tokens[j]!.lower) || isDeterminer(r.tokens[j]!.lower)); j++) {
+    if (DEFINITE.has(r.tokens[j]!.lower)) definite = true
   }
   const words: string[] = []
   for (; j < r.tokens.length; j++) {

@@ -1,6 +1,7 @@
 import { NUMBER_SRC, parseNumber } from './numbers.js'
 import type { FoundValue, Value } from './values.js'
 import { WEEKDAYS } from '../words/weekdays.js'
+import { CAPITALIZED_MONTH_PATTERN, monthNumber } from '../words/months.js'
 
 /**
  * Finds typed values in a text. Extractors run from the most specific pattern to the least
@@ -44,12 +45,11 @@ interface Extractor {
 }
 
 const N = NUMBER_SRC
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 // Month names must be capitalized: "may" is a verb, "March" is a month.
-const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?)'
+const MONTH = CAPITALIZED_MONTH_PATTERN
 // Beside a day number a month needs no capital: chat writes "june 3", "12 sept".
 const MONTH_BY_DAY = MONTH.replace(/\b([A-Z])/g, (_m, c: string) => `[${c}${c.toLowerCase()}]`)
-const month = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
+const month = monthNumber
 const ORD = '(?:st|nd|rd|th)'
 const PART_OF_DAY = '(?:\\s+in\\s+the\\s+(morning|afternoon|evening)|\\s+at\\s+night)?'
 const TZ = '(?:\\s*(?:UTC|GMT|CET|CEST|BST|IST|JST|[ECMP][SD]T)\\b)?'

@@ -8,6 +8,9 @@
  * Only the subject's label counts: the label at the start of a sentence, before its verb. A label
  * after the verb is a value ("the standup moved to room 4C" / "the standup is in room 4B" clash).
  */
+import { alternatives, DETERMINER_WORDS, QUANTIFIED_DETERMINERS } from '../words/determiners.js'
+import { MONTH_PATTERN } from '../words/months.js'
+import { WEEKDAY_NAMES } from '../words/weekdays.js'
 
 /** One label: the kind of item (stem of its noun, or an identifier's shape) and the label itself. */
 export interface ItemLabel {
@@ -20,24 +23,25 @@ const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seven
 const ORDINAL = `(?:${ORDINALS.join('|')}|\\d+(?:st|nd|rd|th))`
 // A word that cannot be the noun a label follows: verbs, prepositions and determiners ("is 5",
 // "at 3", "for 2"), units and amounts ("5 km", "$5"), which the value readers own.
-const NOT_A_NOUN = /^(?:is|are|was|were|be|been|am|at|on|in|by|for|to|of|from|with|about|after|before|until|till|since|than|and|or|the|a|an|my|our|your|his|her|their|its|this|that|these|those|every|each|per|x|times|up|down|over|under|around|approx|approximately|about|only|just|now|then|costs?|takes?|has|have|had|got|gets|needs?|uses?|runs?|weighs?|lasts?|holds?|seats?|fits?|sleeps|serves|ends?|starts?|opens?|closes?|due|leaves?|departs?|arrives?|lands?|top|page|pages|minute|minutes|hour|hours|day|days|week|weeks|month|months|year|years|am|pm)$/i
+const NOT_A_NOUN = new RegExp(String.raw`^(?:is|are|was|were|be|been|am|at|on|in|by|for|to|of|from|with|about|after|before|until|till|since|than|and|or|${alternatives(QUANTIFIED_DETERMINERS)}|per|x|times|up|down|over|under|around|approx|approximately|about|only|just|now|then|costs?|takes?|has|have|had|got|gets|needs?|uses?|runs?|weighs?|lasts?|holds?|seats?|fits?|sleeps|serves|ends?|starts?|opens?|closes?|due|leaves?|departs?|arrives?|lands?|top|page|pages|minute|minutes|hour|hours|day|days|week|weeks|month|months|year|years|am|pm)$`, 'i')
 // Periods are labels too when they open a text ("Day 2: rest", "Week 3 covers ..."); after a verb
 // they are durations or dates, which the value readers own.
 const PERIODS = /^(?:day|week|month|year|page)$/i
 
-// "May 5", "Friday 3" are dates, which the value readers own.
-const CALENDAR = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?$/i
+// "May 5", "Friday 3" are dates, which the value readers own. Whole names only: "Decision 3",
+// "Juniper 2" are labels.
+const CALENDAR = new RegExp(String.raw`^(?:${MONTH_PATTERN})$|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|${WEEKDAY_NAMES.join('|')})s?$`, 'i')
 // "I" after a name is the pronoun ("Sarah I think ..."); after these it is a numeral ("Part I").
 const ROMAN_HEADS = /^(?:part|chapter|volume|vol|book|act|phase|stage|level|season|type|class|grade|tier|section|appendix|world war)$/i
 
 const LABEL = '(?:[A-Z]?\\d+(?:[.-]\\d+)*[A-Za-z]?|[A-Z]|[IVX]{1,5})'
 // "<noun> [number|no.|#] <label>" at a sentence's start, after an optional determiner.
-const NOUN_LABEL = new RegExp(`^(?:(?:the|our|my|a|an|this|that)\\s+)?(?:[A-Za-z][\\w-]*\\s+)?([A-Za-z][\\w-]*)\\s+(?:number\\s+|no\\.?\\s*|nr\\.?\\s*|#\\s*)?#?(${LABEL})(?=[\\s:,.)!-]|$)`)
+const NOUN_LABEL = new RegExp(`^(?:(?:${alternatives(DETERMINER_WORDS)})\\s+)?(?:[A-Za-z][\\w-]*\\s+)?([A-Za-z][\\w-]*)\\s+(?:number\\s+|no\\.?\\s*|nr\\.?\\s*|#\\s*)?#?(${LABEL})(?=[\\s:,.)!-]|$)`)
 // An identifier that opens a sentence: letters and digits in one token ("INV-0042", "db-01",
 // "JIRA-311", "v2", "Q1", "web-7", "12A").
 const IDENT = /^(?:(?:the|our|my|a|an|this|that)\s+)?(?:[A-Za-z][\w-]*\s+)?#?([A-Za-z]+[-_]?\d[\w.-]*|\d+[A-Za-z]+)(?=[\s:,.)!]|$)/
 // "the second slide", "3rd floor", "first: coffee".
-const ORDINAL_HEAD = new RegExp(`^(?:(?:the|our|my|a)\\s+)?(${ORDINAL})\\s+([a-z][\\w-]*)`, 'i')
+const ORDINAL_HEAD = new RegExp(`^(?:(?:${alternatives(DETERMINER_WORDS)})\\s+)?(${ORDINAL})\\s+([a-z][\\w-]*)`, 'i')
 const ORDINAL_ITEM = new RegExp(`(?:^|,\\s*)(${ORDINAL})\\s*:`, 'i')
 
 const shape = (id: string): string => id.toLowerCase().replace(/\d+/g, '9').replace(/[a-z]+/g, 'a')

@@ -1,4 +1,5 @@
 import type { Token } from './text-tokens.js'
+import { NOUN_MARKERS } from '../words/determiners.js'
 
 /**
  * Whether a word is used as a noun or a verb, where the words before it say so, else undefined.
@@ -11,15 +12,14 @@ export function wordClass(tokens: readonly Token[], i: number, norm: string): 'n
   const prev = tokens[i - 1]?.lower ?? ''
   const inflected = /(?:ed|ing)$/.test(t.lower)
   if (VERB_BEFORE.test(prev)) return 'verb'
-  if (DETERMINER.test(prev)) return inflected ? undefined : 'noun'
+  if (NOUN_MARKERS.has(prev)) return inflected ? undefined : 'noun'
   // "the PhD program.", "a statistics class that": a modifier between a determiner and the word, and
   // the phrase ends there. Not "my brother drives me", where the word takes an object.
   const next = tokens[i + 1]
   const ends = !next || !/^\s+$/.test(norm.slice(t.end, next.start)) || /^(?:that|which|who|in|at|on|of|for|with|is|was|are|were)$/.test(next.lower)
-  if (!inflected && !/s$/.test(t.lower) && ends && DETERMINER.test(tokens[i - 2]?.lower ?? '') && !/(?:ed|ing|ly)$/.test(prev)) return 'noun'
+  if (!inflected && !/s$/.test(t.lower) && ends && NOUN_MARKERS.has(tokens[i - 2]?.lower ?? '') && !/(?:ed|ing|ly)$/.test(prev)) return 'noun'
   return undefined
 }
 
 /** Words after which the next word is a verb: auxiliaries, modals, negators, subject pronouns (not "to": "allergic to dogs"). */
 const VERB_BEFORE = /^(?:not|never|do|does|did|will|would|can|could|should|must|might|may|shall|has|have|had|i|you|we|they|he|she)$/
-const DETERMINER = /^(?:a|an|the|my|your|our|their|his|her|its|this|these|those|every|each)$/

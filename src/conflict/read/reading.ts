@@ -4,9 +4,11 @@ import { PHRASAL_VERBS } from '../words/phrases.js'
 import { ACTIVITY_BEFORE, EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
 import { ATTITUDE_VERBS, CHANGE_VERBS, TELLING_APART } from '../words/negation-scope.js'
-import { RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
+import { NOT_TAKING_PART, RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
+import { alternatives, DETERMINER_WORDS } from '../words/determiners.js'
+import { MONTH_PATTERN } from '../words/months.js'
 import { regularStem, stem } from './stem.js'
 import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
@@ -105,7 +107,7 @@ const GENERIC = new Set(
     'up out off down over one two fyi them its his her their our your my').split(' '),
 )
 // Month names exactly: a prefix match would swallow names ("Marta", "Marcus", "Janet", "Augusta").
-const TIME_WORDS = /^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day|days|s)?$|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$/
+const TIME_WORDS = new RegExp(String.raw`^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day|days|s)?$|^(?:${MONTH_PATTERN})$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$`)
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
 export function isTimeWord(lower: string): boolean {
@@ -383,10 +385,8 @@ function takesNegation(verb: Token, rest: readonly Token[]): boolean {
 }
 
 const CESSATION = /^(?:stop|stops|stopped|stopping|quit|quits|quitting|halt|halts|halted|cease|ceased)$/
-// Refusing ("Okoye declined our offer"): the one who refuses does not take part, so the subject is retracted with the object.
-const REFUSAL = /^(?:declin|refus|withdr|resign|reject)/
 const STATE_RETRACTORS = /^(?:unpaid|outstanding|unsigned)$/
-const DETERMINER = /^(?:the|a|an|my|your|our|their|his|her|its|this|that)$/
+const DETERMINER = new RegExp(`^(?:${alternatives(DETERMINER_WORDS)})$`)
 /**
  * What a retraction verb at `i` retracts: its direct object, the words right after it up to a
  * stop word ("dropped iOS 15 support", "declined our offer"), or, with none, what stands before it
@@ -401,7 +401,7 @@ function retracted(clause: readonly Token[], i: number): Token[] {
   let j = i + 1
   while (j < clause.length && DETERMINER.test(clause[j]!.lower)) j++
   for (; j < clause.length && !isStop(clause[j]!) && !SCOPE_END.has(clause[j]!.lower); j++) object.push(clause[j]!)
-  if (object.length) return REFUSAL.test(clause[i]!.lower) ? [...clause.slice(0, i).filter((u) => !isStop(u)), ...object] : object
+  if (object.length) return NOT_TAKING_PART.test(clause[i]!.lower) ? [...clause.slice(0, i).filter((u) => !isStop(u)), ...object] : object
   if (i > 0 && DETERMINER.test(clause[i - 1]!.lower) && clause.slice(i + 1).every(isStop)) return []
   // After a determiner and before "of" the word is a noun of what follows "of": "the cancellation
   // of the 5pm train" retracts the train; "at the end of the quarter" retracts no time, and

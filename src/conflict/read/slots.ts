@@ -7,11 +7,12 @@ import { stayEnd, stayNights, termEnd, tripDays } from './stay-nights.js'
 import { zoneOf } from './time-zones.js'
 import type { Bound, Slot, Slots } from './slot.js'
 import { WEEKDAYS } from '../words/weekdays.js'
+import { MONTH_PATTERN, monthNumber } from '../words/months.js'
 
 interface Found { readonly slot: Slot; readonly start: number; readonly end: number }
 
 const NUM = String.raw`(\d+(?:[.,]\d+)?)`
-const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
+const MONTH_RE = `(${MONTH_PATTERN})`
 const SIZE: Record<string, readonly number[]> = {
   kb: [1e3, 1024], mb: [1e6, 1048576], gb: [1e9, 1073741824], tb: [1e12, 1099511627776],
   ki: [1024], kib: [1024], mi: [1048576], mib: [1048576], gi: [1073741824], gib: [1073741824], ti: [1099511627776], tib: [1099511627776],
@@ -115,8 +116,8 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
   { re: /\b(once|twice|thrice|(\d+|two|three|four|five|six)\s+times)\s+(?:a|per|every)\s+(day|week|month|quarter|year)\b/gi, read: (m) => ({
     kind: 'freq', value: m[2] ? (FREQ[m[2].toLowerCase()] ?? Number(m[2])) : FREQ[m[1]!.toLowerCase()]!, per: m[3]!.toLowerCase(), text: m[0],
   }) },
-  { re: /\b(?:end\s+of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+'(\d{2})\b/gi, read: (m) => ({
-    kind: 'date', m: MONTHS.indexOf(m[1]!.toLowerCase()) + 1, y: 2000 + Number(m[2]), text: m[0],
+  { re: new RegExp(String.raw`\b(?:end\s+of\s+)?${MONTH_RE}\.?\s+'(\d{2})\b`, 'gi'), read: (m) => ({
+    kind: 'date', m: monthOf(m[1]!), y: 2000 + Number(m[2]), text: m[0],
   }) },
   { re: /(?<![\d/])(\d{1,2})\/(\d{1,2})(?![\d/])/g, read: (m) => {
     const [mo, d] = [Number(m[1]), Number(m[2])]
@@ -140,8 +141,7 @@ const SPECIAL: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => Slot | 
     kind: 'count', value: (WORD_NUM[m[1]!.toLowerCase()] ?? Number(m[1])) * (m[2]!.toLowerCase() === 'million' ? 1e6 : 1e9), unit: unitWord(m[3]!), text: m[0],
   }) },
 ]
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
-const monthOf = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
+const monthOf = monthNumber
 
 function dateRange(m1: number, d1: number, m2: number, d2: number, text: string): Slot | null {
   if (d1 < 1 || d1 > 31 || d2 < 1 || d2 > 31 || m2 < m1 || (m1 === m2 && d2 <= d1)) return null
@@ -349,7 +349,9 @@ function perTime(text: string, found: Found[]): void {
         (f as { slot: Slot }).slot = { ...sl, per }
         if (after) dropWithin(found, f.end, f.end + after[0].length)
         // The frequency word said what the amount is per; it is not a schedule of its own.
-        if (before) found.splice(found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index), 1)
+        // ("annual" has no schedule read for it: nothing to drop, and splice(-1) would drop the last slot.)
+        const schedule = before ? found.findIndex((g) => g.slot.kind === 'freq' && g.start === before.index) : -1
+        if (schedule >= 0) found.splice(schedule, 1)
       }
     }
   }

@@ -1,5 +1,6 @@
 import { NOUN_ALIASES, type Reading } from './reading.js'
 import { STOPWORDS } from '../words/stopwords.js'
+import { QUANTIFIED_DETERMINERS } from '../words/determiners.js'
 import { GENERAL_NOUNS } from '../words/classes.js'
 import { stem } from './stem.js'
 import { hasStem, sameStem } from './same-stem.js'
@@ -36,7 +37,6 @@ const PREDICATE = new Set([
 const AUX = new Set(['is', 'are', 'was', 'were', 'have', 'has', 'had', 'can', 'cannot', 'will', 'would', 'should', 'must', 'may', 'might', 'do', 'does', 'did', 'not', 'never'])
 // Openers that are no subject of their own: pronouns, first and second person, "there", a determiner alone.
 const NO_SUBJECT = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it', 'this', 'that', 'these', 'those', 'there', 'here', 'me', 'us', 'one', 'someone', 'everyone', 'anyone', 'nobody', 'everybody'])
-const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'all', 'both'])
 const FIRST_PERSON = new Set(['i', 'we', 'my', 'our', 'me', 'us'])
 // Verb forms by their ending, after the first word: "Caroline attended", "standup starts".
 const VERB_FORM = /^(?:[a-z]{3,}(?:ed|es)|[a-z]*[^s]s)$/
@@ -48,7 +48,7 @@ const PLACE = /^(?:on|in|at|by|near|behind|over|under|beside|outside|inside)$/
 export const IRREGULAR_PAST = new RegExp(`^(?:${Object.entries(IRREGULAR).filter(([f, l]) => !/^(?:child|person|man|woman|foot|tooth|mouse|goose|be|have|do)$/.test(l) && !/n$|ne$/.test(f) && f !== l + 's').map(([f]) => f).join('|')})$`)
 
 /** A word that is no noun of a subject: a predicate word, a determiner, a pronoun, a number. */
-const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
+const isFunction = (t: { lower: string }): boolean => PREDICATE.has(t.lower) || STOPWORDS.has(t.lower) || QUANTIFIED_DETERMINERS.has(t.lower) || NO_SUBJECT.has(t.lower) || /^\d/.test(t.lower)
 
 /** Stems of the words before the text's first predicate; null when it opens with no subject of its own. */
 export function subjectStems(r: Reading, speaker?: string | null): ReadonlySet<string> | null {
@@ -61,7 +61,7 @@ function subjectTokens(r: Reading, speaker?: string | null): { tokens: Reading['
   const zone: Array<Reading['tokens'][number]> = []
   const tokens = r.tokens
   let i = 0
-  while (i < tokens.length && DETERMINERS.has(tokens[i]!.lower)) i++
+  while (i < tokens.length && QUANTIFIED_DETERMINERS.has(tokens[i]!.lower)) i++
   const first = tokens[i]
   // A chat turn's "I" is its speaker ("Melanie: I'm off to go swimming").
   if (first && speaker && FIRST_PERSON.has(first.lower)) return { tokens: [], stems: new Set(speaker.toLowerCase().split(/\s+/).map(stem)) }
@@ -107,7 +107,7 @@ function placeAfter(r: Reading, i: number): string[] | undefined {
     const w = t[k]!.lower
     if (/[,;:.!?(–—-]/.test(r.norm.slice(t[k - 1]!.end, t[k]!.start))) return
     if (out.length && (AUX.has(w) || (PREDICATE.has(w) && !STOPWORDS.has(w)) || (!t[k]!.capital && VERB_FORM.test(w) && !/ss$/.test(w)))) return out
-    if (out.length || !DETERMINERS.has(w)) out.push(w)
+    if (out.length || !QUANTIFIED_DETERMINERS.has(w)) out.push(w)
   }
 }
 
@@ -126,7 +126,7 @@ export function twoSubjects(a: Reading, b: Reading, shared: readonly string[], s
   for (const [i, t] of za.tokens.entries()) {
     const j = zb.tokens.findIndex((u) => sameStem(u.stem, t.stem) || sameStem(alias(u.stem), alias(t.stem)))
     // Only a noun has modifiers: "twice a day" / "once a day" share "a", no thing (ninth round).
-    if (i === 0 || j <= 0 || DETERMINERS.has(t.lower)) continue
+    if (i === 0 || j <= 0 || QUANTIFIED_DETERMINERS.has(t.lower)) continue
     const [ma, mb] = [za.tokens[i - 1]!, zb.tokens[j - 1]!]
     if (!sameStem(ma.stem, mb.stem) && !hasStem(b.content, ma.stem) && !hasStem(a.content, mb.stem) && !b.tokens.some((x) => x.lower === ma.lower) && !a.tokens.some((x) => x.lower === mb.lower)) {
       return `two subjects: "${ma.lower} ${t.lower}" vs "${mb.lower} ${zb.tokens[j]!.lower}"`

@@ -1,3 +1,5 @@
+import { MONTH_PATTERN } from './months.js'
+
 // What a diary rule reads (issue 27, twelfth round, src/conflict/store/diary.ts): how a statement is
 // told in time. A store of observations is a diary of one person's events, plans and feelings at
 // many dates; these words say which statements are moments, and which still speak across time.
@@ -42,4 +44,4 @@ export const ACTIVITY: RegExp = new RegExp(
  * speak of one occasion, whatever dates they were written at.
  */
 export const OCCASION_NAME: RegExp =
-  /\b(?:today|tonight|tomorrow|yesterday|(?:last|this|next|that)\s+(?:week(?:end)?|month|year|night|morning|afternoon|evening|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|q[1-4]|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b/gi
+  new RegExp(String.raw`\b(?:today|tonight|tomorrow|yesterday|(?:last|this|next|that)\s+(?:week(?:end)?|month|year|night|morning|afternoon|evening|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:${MONTH_PATTERN})|q[1-4]|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b`, 'gi')

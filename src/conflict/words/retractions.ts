@@ -1,4 +1,5 @@
 import { stem } from '../read/stem.js'
+import { alternatives, DETERMINER_WORDS } from './determiners.js'
 
 /**
  * Retraction, cancellation and refusal: the event or state named beside them did not happen or no
@@ -11,6 +12,17 @@ const RETRACT_WORDS =
   'ban banned forbid forbidden fail failed unpaid outstanding unsigned postpone postponed avoid avoids avoided ended ' +
   'revoke revoked waive waived rescind rescinded sunset sunsetted resign resigned'
 export const RETRACTORS: ReadonlySet<string> = new Set(RETRACT_WORDS.split(' ').map(stem))
+
+// Refusing, by a word's start (stems and forms alike). Two named lists, one apart from the other
+// deliberately: refusing proper answers an offer ("offered Marisol the job" / "Marisol turned down
+// the job" both hold: judge/checks/negation.ts); not taking part also withdraws or resigns from
+// what one was in, and retracts the one who does it with what they leave ("Okoye declined our
+// offer", "Ana resigned from the board": read/reading.ts).
+const REFUSING_STARTS = ['declin', 'refus', 'reject']
+/** Refusing proper: declining, refusing, rejecting ("turned down" is read as "rejected"). */
+export const REFUSING: RegExp = new RegExp(`^(?:${REFUSING_STARTS.join('|')})`)
+/** Not taking part: refusing, withdrawing, resigning. */
+export const NOT_TAKING_PART: RegExp = new RegExp(`^(?:${[...REFUSING_STARTS, 'withdr', 'resign'].join('|')})`)
 
 /**
  * Taking part: what a refusal ("declined", "refused", "rejected", "turned down") is against when it
@@ -44,7 +56,7 @@ export const RETRACT_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bstop\s+(\w+ing)\b/gi, 'stop $1'],
   [/\bon\s+(?:time|schedule)\b/gi, 'ontime'],
   // "still on", "as planned", "going ahead": happening when planned; "pushed a week": delayed.
-  [/\b(?:as\s+planned|still\s+on\b(?!\s+(?:the|a|an|my|our|his|her|their|it)\b)|going\s+ahead|went\s+ahead|goes\s+ahead)/gi, 'ontime'],
+  [new RegExp(String.raw`\b(?:as\s+planned|still\s+on\b(?!\s+(?:${alternatives([...DETERMINER_WORDS, 'it'])})\b)|going\s+ahead|went\s+ahead|goes\s+ahead)`, 'gi'), 'ontime'],
   [/\b(?:pushed|bumped|slipped|pushed\s+back|pushed\s+out)\s+(?:by\s+)?(?:a|one|two|three|\d+)\s+(?:day|week|month)s?\b/gi, 'delayed'],
   [/\b(is|are|was|were|be|been)\s+(up)\b(?!\s+(?:to|for|by|from))/gi, '$1 online'],
   [/\b(is|are|was|were|be|been)\s+(down)\b(?!\s+(?:to|for|by|from))/gi, '$1 offline'],

@@ -1,4 +1,5 @@
 import { WEEKDAY_NAMES } from './weekdays.js'
+import { MONTH_PATTERN } from './months.js'
 
 // Tense and time of a statement that make two of them a sequence rather than two answers (issue 27,
 // second round): a change planned from a date ("will open on Sundays starting in July") follows
@@ -7,8 +8,7 @@ import { WEEKDAY_NAMES } from './weekdays.js'
 /** A future governing the word after it in its clause: "will open", "is going to close", "is set to reopen". */
 export const FUTURE_BEFORE: RegExp = /\b(?:will|shall|'ll|(?:is|are|am)\s+(?:going|set|scheduled|due|planning)\s+to)(?:\s+[\p{L}'’-]+){0,2}?\s+$/iu
 
-const MONTH = 'jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?'
-const PERIOD = `${MONTH}|spring|summer|autumn|fall|winter|\\d{4}`
+const PERIOD = `${MONTH_PATTERN}|spring|summer|autumn|fall|winter|\\d{4}`
 /**
  * The date a planned change starts from: "starting in July", "beginning Monday", "as of March 1",
  * "effective next month", "from next week"; or "in July", "next spring", "after the holidays".

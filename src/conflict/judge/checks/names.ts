@@ -4,6 +4,7 @@ import type { Reading } from '../../read/reading.js'
 import { sameStem } from '../../read/same-stem.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
+import { DETERMINERS } from '../../words/determiners.js'
 
 // Another name in the place of one: a member of a closed class (words/classes.ts) or a lone name.
 
@@ -76,7 +77,7 @@ function relation(r: Reading, at: number): boolean {
 function placeAndPerson(a: Reading, x: Reading['entities'][number], b: Reading, y: Reading['entities'][number]): boolean {
   const before = (r: Reading, e: Reading['entities'][number]): string => /(\S+)\s+$/.exec(r.norm.slice(Math.max(0, e.start - 30), e.start))?.[1] ?? ''
   const place = (w: string): boolean => /^(?:to|from|in|at|near|into)$/i.test(w)
-  const verb = (w: string): boolean => /^\p{Ll}+$/u.test(w) && !/^(?:to|from|in|at|near|into|on|onto|with|for|by|of|about|and|or|the|a|an|is|are|was|were|be|my|his|her|their|our|your|its|than|like|as)$/.test(w)
+  const verb = (w: string): boolean => /^\p{Ll}+$/u.test(w) && !DETERMINERS.has(w) && !/^(?:to|from|in|at|near|into|on|onto|with|for|by|of|about|and|or|is|are|was|were|be|than|like|as)$/.test(w)
   const [wa, wb] = [before(a, x), before(b, y)]
   return (place(wa) && verb(wb)) || (place(wb) && verb(wa))
 }

@@ -1,11 +1,12 @@
 import { NEGATORS } from '../../words/negation.js'
-import { ASKED, TAKES_PART } from '../../words/retractions.js'
+import { ASKED, REFUSING, TAKES_PART } from '../../words/retractions.js'
 import { ANTONYMS } from '../../words/poles.js'
 import { isTimeWord, type Reading } from '../../read/reading.js'
 import { hasStem, sameStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import { wordClass } from '../../read/part-of-speech.js'
 import { PARTICLES } from '../../words/negation-scope.js'
+import { DETERMINERS, QUANTIFIED_DETERMINERS } from '../../words/determiners.js'
 import type { Signal } from '../signal.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
@@ -62,14 +63,14 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // does not say they took part ("Okoye is from Lagos", "offered Marisol the job"), a refusal
       // retracts nothing it says (issue 27, synthetic conversations).
       // A refusal answers an offer: "offered Marisol the job" / "Marisol turned down the job" both hold.
-      if (head && REFUSAL.test(head.stem) && !TAKES_PART.test(y.norm) && (ASKED.test(y.norm) || (tx && tx.start < head.start))) continue
+      if (head && REFUSING.test(head.stem) && !TAKES_PART.test(y.norm) && (ASKED.test(y.norm) || (tx && tx.start < head.start))) continue
       // A retraction word between a determiner and a noun says what kind of thing it is ("a retired
       // racing greyhound", "the cancelled flight"): it retracts that thing, so the other side must
       // name it (issue 27, synthetic conversations).
       if (head && !NEGATORS.has(head.lower) && tx && tx.start > head.start) {
         const i = x.tokens.indexOf(head)
         const next = x.tokens.slice(i + 1, i + 3).filter((t) => x.content.has(t.stem))
-        if (/^(?:a|an|the|my|our|your|his|her|their|this|that)$/.test(x.tokens[i - 1]?.lower ?? '') && x.content.has(x.tokens[i + 1]?.stem ?? '') &&
+        if (DETERMINERS.has(x.tokens[i - 1]?.lower ?? '') && x.content.has(x.tokens[i + 1]?.stem ?? '') &&
           !next.includes(tx) && !next.some((t) => hasStem(y.content, t.stem))) continue
       }
       // "blood sugar dropped from about 160 to about 120": a level that moves between amounts.
@@ -80,9 +81,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (head && !NEGATORS.has(head.lower)) {
         const i = x.tokens.indexOf(head)
         const after = x.tokens[i + 1]
-        const det = /^(?:a|an|the|every|each|any|my|our|your|his|her|their|this|that|its)$/
         const before = x.tokens[i - 1]?.lower ?? ''
-        if ((det.test(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && det.test(x.tokens[i - 2]?.lower ?? ''))) &&
+        if ((QUANTIFIED_DETERMINERS.has(before) || (/^(?:last|first|next|final|other|second|third)$/.test(before) && QUANTIFIED_DETERMINERS.has(x.tokens[i - 2]?.lower ?? ''))) &&
           (!after || (after.lower !== 'of' && (!x.content.has(after.stem) || !/^\s+$/.test(x.norm.slice(head.end, after.start)))))) continue
       }
       // "has never programmed" / "the PhD program": one stem, a verb on one side and a noun on the
@@ -116,8 +116,6 @@ function found(flip: boolean, word: string, cue: string, otherSense: boolean): S
 const POSTPONE = stem('postponed')
 /** What follows a word that moves a level: "from about 160", "to 5%", "by 20 dollars". */
 const LEVEL_MOVE = /^\s+(?:from|to|by)\s+(?:about\s+|around\s+|almost\s+|nearly\s+|roughly\s+|over\s+|under\s+)?[$€£]?\d/i
-/** Refusing proper: declining, refusing, rejecting ("turned down" is read as "rejected"). */
-const REFUSAL = /^(?:declin|refus|reject)/
 /** What says a thing happens later: a future, a next day, a new date. */
 const LATER = /\b(?:will|'ll|going to|next|new date|rescheduled|moved to|now on)\b/i
 

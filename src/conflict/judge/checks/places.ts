@@ -4,11 +4,14 @@ import { hasStem, sameStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
+import { alternatives, DETERMINER_WORDS, DETERMINERS } from '../../words/determiners.js'
+
+const IN_PLACE = new RegExp(String.raw`\b(?:in|at|inside|outside)\s+(?:(?:${alternatives(DETERMINER_WORDS)})\s+)?([a-z][a-z-]+)`, 'gi')
 
 /** "the wifi in the office is slow" / "the wifi at home is fast": said of two places, two facts. */
 export function differentPlaces(a: Reading, b: Reading): boolean {
   const place = (r: Reading): string | null => {
-    for (const m of r.norm.matchAll(/\b(?:in|at|inside|outside)\s+(?:the\s+|my\s+|our\s+|your\s+|their\s+|his\s+|her\s+)?([a-z][a-z-]+)/gi)) {
+    for (const m of r.norm.matchAll(IN_PLACE)) {
       const w = m[1]!.toLowerCase()
       if (!STOPWORDS.has(w) && !isTimeWord(w) && !/^(?:least|most|all|once|first|last|times?|full|night)$/.test(w)) return stem(w)
     }
@@ -31,7 +34,7 @@ export function placeSignal(a: Reading, b: Reading): Signal | null {
   const frames = (r: Reading): Array<{ verb: string; prep: string; obj: Reading['tokens'][number] }> => {
     const out: Array<{ verb: string; prep: string; obj: Reading['tokens'][number] }> = []
     r.tokens.forEach((t, i) => {
-      const [p, o] = [r.tokens[i + 1], r.tokens[i + 2] && DET.test(r.tokens[i + 2]!.lower) ? r.tokens[i + 3] : r.tokens[i + 2]]
+      const [p, o] = [r.tokens[i + 1], r.tokens[i + 2] && DETERMINERS.has(r.tokens[i + 2]!.lower) ? r.tokens[i + 3] : r.tokens[i + 2]]
       if (!p || !o || !/^(?:at|in|to|from|via|on|into)$/.test(p.lower) || !r.keys.has(t.stem) || r.negated.has(o.stem)) return
       if (/^\d/.test(o.lower) || isTimeWord(o.lower) || STOPWORDS.has(o.lower)) return
       out.push({ verb: t.stem, prep: p.lower, obj: o })
@@ -49,4 +52,3 @@ export function placeSignal(a: Reading, b: Reading): Signal | null {
   return null
 }
 
-const DET = /^(?:the|a|an|our|my|their|his|her)$/
