@@ -52,5 +52,7 @@ describe('"with no" / "without" after an object noun says the lack is that noun\
   test.each([
     ['Ines rents a room with no window.', "Ines's room has a window over the yard."],
     ['Ines is a widow with no family.', 'Ines has a big family in Braga.'],
+    // After a copula the "with" phrase may be the subject's: the cabin has no signal (synthetic-4's labelled change, paraphrased).
+    ["Noor's cabin is up past Tofino by a small cove with no phone signal.", "Noor's family got phone signal at the cabin."],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })

@@ -20,8 +20,10 @@ export function negationHolder(x: Reading, head: Token): Token | undefined {
   if (!x.content.has(holder.stem) || /^\d/.test(holder.lower)) return undefined
   // Between the holder and the negation nothing but a space: "a neighbour with no children".
   if (!/^\s+$/.test(x.norm.slice(holder.end, x.tokens[at]!.start))) return undefined
-  const before = x.tokens.slice(Math.max(0, at - 4), at - 1)
-  if (before.some((t) => COPULA.test(t.lower))) return undefined
+  // After a copula anywhere before it in its sentence the "with" phrase may be the subject's own
+  // ("the cottage is near Bancroft on a small lake with no internet": the cottage has none).
+  const sentenceStart = Math.max(...[...x.norm.slice(0, holder.start).matchAll(/[.;!?]/g)].map((m) => m.index + 1), 0)
+  if (x.tokens.some((t) => t.start >= sentenceStart && t.start < holder.start && COPULA.test(t.lower))) return undefined
   // The clause's first word is its subject: "Colm, with no car, cycles" keeps the lack on Colm.
   const first = x.tokens.find((t) => x.content.has(t.stem))
   return first === holder ? undefined : holder
