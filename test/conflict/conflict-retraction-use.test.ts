@@ -56,3 +56,15 @@ describe('"with no" / "without" after an object noun says the lack is that noun\
     ["Noor's cabin is up past Tofino by a small cove with no phone signal.", "Noor's family got phone signal at the cabin."],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+// Chat drops the apostrophe of "that's", "what's" (src/conflict/read/text-tokens.ts): the word is a
+// pronoun and a verb, not a thing a negation can take away.
+describe('a contraction written without its apostrophe reads as the contraction', () => {
+  test.each([
+    ['Femi: thats exactly what my coach told me', 'Femi: thats not giving up thats resting'],
+  ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['Femi: the bike is sold', 'Femi: thats wrong, the bike is not sold'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
