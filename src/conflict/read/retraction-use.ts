@@ -55,6 +55,11 @@ export function countedOccurrences(clause: readonly Token[], retracted: readonly
   const first = retracted[0]
   if (first === undefined) return false
   const at = clause.indexOf(first)
-  if (COUNT.test(first.lower)) return true
-  return at > 0 && COUNT.test(clause[at - 1]!.lower)
+  const count = COUNT.test(first.lower) ? at : at > 0 && COUNT.test(clause[at - 1]!.lower) ? at - 1 : -1
+  if (count < 0) return false
+  // A count of things is a number before a plural ("two crossings", "3 flights"); a number before
+  // a singular is a label or a time ("the 7:15 bus", "flight 22").
+  const after = clause.slice(count + 1, count + 4)
+  if (after[0] === undefined || /^\d/.test(after[0].lower)) return false
+  return after.some((u) => /[^sui']s$/.test(u.lower) && !/^\d/.test(u.lower))
 }
