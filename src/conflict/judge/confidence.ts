@@ -5,6 +5,7 @@ import { labelHeadAt } from '../read/labels.js'
 import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './verdict.js'
 import { frameFactors } from './claim-frame.js'
+import { countedApart } from './counted-head.js'
 import { NUMBER_SRC, ORDINAL_WORDS } from '../read/numbers.js'
 import { AFTER_NOUN } from '../words/frame-cues.js'
 import { twoEvents } from './two-events.js'
@@ -90,6 +91,8 @@ export const FACTORS = {
    * noun ("Berlin last" of "last weekend", "Kofi moved"). Twelfth round.
    */
   notAKind: 0.5,
+  /** Two clashing counts of two things: a compound measure before two nouns, a part against its group (counted-head.ts). */
+  countedApart: 0.4,
   /** A negation met by its word in another part of speech ("the PhD program" / "never programmed"). Twelfth round. */
   otherSense: 0.5,
   /**
@@ -172,6 +175,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if ([sa, sb].some((st) => st && sentences(st.text).length > 2)) {
     value *= FACTORS.manySentences
     notes.push('said among many other things')
+  }
+  const apart = countedApart(raw, a, b)
+  if (apart) {
+    value *= FACTORS.countedApart
+    notes.push(apart)
   }
   const why = raw.check === 'complement' ? noKind(raw.reason, a, b) : null
   if (why) {

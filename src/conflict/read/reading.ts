@@ -14,6 +14,7 @@ import type { Slots } from './slot.js'
 import { readSlots } from './slots.js'
 import { rewriter } from './rewrite.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
+import { countedOccurrences, noRetraction } from './retraction-use.js'
 
 /**
  * One observation read for the free-text detector: its words (with which ones are negated), its
@@ -364,11 +365,14 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower)) && !(i > 0 && NOUN_AFTER.has(inClause[i - 1]!.lower))) {
+      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower)) && !(i > 0 && NOUN_AFTER.has(inClause[i - 1]!.lower)) && !noRetraction(inClause, i, isStop)) {
         // ("inspired by sunsets": after a preposition it is a noun.)
         // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
-        // "did not fail" retracts nothing.
-        for (const u of retracted(inClause, i)) if (!out.has(u.stem)) out.set(u.stem, t.lower)
+        // "did not fail" retracts nothing; "a retiring neighbour", "drops every summer" neither (retraction-use.ts).
+        const gone = retracted(inClause, i)
+        // "two crossings were cancelled": some occurrences, the thing itself still holds.
+        if (countedOccurrences(inClause, gone)) return
+        for (const u of gone) if (!out.has(u.stem)) out.set(u.stem, t.lower)
       }
     })
   }

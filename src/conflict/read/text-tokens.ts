@@ -45,6 +45,8 @@ export const SHORTHAND: ReadonlyArray<readonly [RegExp, string]> = ([
   [/\b(is|are|was|were|do|does|did|has|have|had|would|should|could|must)n['’]?t\b/gi, '$1 not'],
   [/\bain['’]t\b/gi, 'is not'],
   [/\b(it|that|there|he|she|what|who)['’]s\b/gi, '$1 is'],
+  // Chat drops the apostrophe ("thats not failing", "whats up"): only where no word is spelled so ("its", "hes" stay).
+  [/\b(that|what|there|she)s\b/gi, '$1 is'],
   [/\b(i)['’]m\b/gi, '$1 am'],
   [/\b(we|they|you)['’]re\b/gi, '$1 are'],
   [/\b(we|they|you|i)['’]ve\b/gi, '$1 have'],

@@ -8,6 +8,7 @@ import { wordClass } from '../../read/part-of-speech.js'
 import { PARTICLES } from '../../words/negation-scope.js'
 import { DETERMINERS, QUANTIFIED_DETERMINERS } from '../../words/determiners.js'
 import type { Signal } from '../signal.js'
+import { heldByAnother } from '../negation-holder.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
 export function negationSignal(a: Reading, b: Reading): Signal | null {
@@ -35,6 +36,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // merely naming it ("asked to cap meetings at 30 min").
       if (head && isDislike(head.stem) && !y.poles.get('preference')?.some((p) => p.pole > 0) && !CONSUMES.test(y.norm)) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
+      // "a neighbour with no children" / "Bram has two children": the lack is the neighbour's (negation-holder.ts).
+      if (head && NEGATORS.has(head.lower) && heldByAnother(x, head, y)) continue
       // "the match was postponed" / "the match will be replayed next Wednesday": a postponement
       // moves the thing to a later day, which the other side names (ninth round).
       if (head && head.stem === POSTPONE && LATER.test(y.norm)) continue
