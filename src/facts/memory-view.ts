@@ -21,10 +21,12 @@ export function toMemory(h: FactHost, v: Version): FactMemory {
   const bi = caps.has(Capability.BI_TEMPORAL)
   const until = bi ? h.state.validUntil(v.ref) : null
   const src = v.body.source
+  // Formatted once: the answer and its provenance name the same time (two calls were two formats per answer).
+  const writtenAt = formatStoredTime(v.body.writtenAt)
   return {
     ref: v.ref,
     content: v.body.content,
-    writtenAt: formatStoredTime(v.body.writtenAt),
+    writtenAt,
     metadata: structuredClone(v.body.metadata),
     validFrom: bi ? formatStoredTime(v.body.validFrom) : null,
     validUntil: until === null ? null : formatStoredTime(until),
@@ -33,7 +35,7 @@ export function toMemory(h: FactHost, v: Version): FactMemory {
     source: caps.has(Capability.PROVENANCE)
       ? {
           writeId: v.ref,
-          writtenAt: formatStoredTime(v.body.writtenAt),
+          writtenAt,
           writtenBy: src.writtenBy,
           signature: src.signature ? hexBytes(src.signature) : null,
           publicKey: src.publicKey ? hexBytes(src.publicKey) : null,

@@ -155,6 +155,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     await (this.#restoring ??= this.#restoreLexical(tx))
     this.#restoring = null
     this.#state.checkLexical()
+    this.#state.prepareOrders()
     if (this.#embedder) this.#keepVectors(await tx.all<VectorRow>('vectors'))
   }
 
