@@ -10,7 +10,7 @@ import type { Zone } from './time-zones.js'
 export type Bound = 'max' | 'min'
 
 export type Slot =
-  | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string }
+  | { readonly kind: 'time'; readonly minutes: readonly number[]; readonly zone: Zone | null; readonly text: string; readonly edge?: 'start' | 'end' }
   | { readonly kind: 'span'; readonly start: readonly number[]; readonly end: readonly number[]; readonly zone: Zone | null; readonly text: string }
   /** A calendar date, or with `end` a range of days ("May 12–14": m 5, d 12, end 5/14). */
   | { readonly kind: 'date'; readonly y?: number; readonly m?: number; readonly d?: number; readonly wd?: number; readonly q?: number; readonly end?: { readonly m: number; readonly d: number }; readonly wds?: readonly number[]; readonly text: string }

@@ -158,6 +158,16 @@ function clock(h: number, min: number, mer: string | undefined): number[] | null
   return [(h % 12) * 60 + min, ((h % 12) + 12) * 60 + min]
 }
 
+/** A verb before a clock time that makes it a window's start or end. */
+const START_EDGE = /\b(?:starts|begins|opens|kicks\s+off)\s+(?:at\s+)?$/i
+const END_EDGE = /\b(?:ends|finishes|closes|wraps\s+up)\s+(?:at\s+)?$/i
+
+/** Words before a count that make it a capacity: "seats 12", "room for 36", "licensed for 12". */
+const CAPACITY_BEFORE = /\b(?:holds?|seats|fits|accommodates?|sleeps|capacity(?:\s+of)?|(?:room|space|seating)\s+for|(?:licensed|rated|certified|approved)\s+for)\s*:?\s*(?:up\s+to\s+)?$/i
+/** A verb that carries a load, a capacity only when people follow: "takes 9 passengers", not "takes 3 tries". */
+const CARRIES = /\b(?:takes|carries)\s*$/i
+const PEOPLE_AFTER = /^\s*(?:passengers|people|persons|guests|riders|adults|pax)\b/i
+
 /** Units that name the same thing ("ppl", "people", "guests"; "pcs", "units"). */
 const UNIT_ALIASES: Record<string, string> = {
   people: 'person', ppl: 'person', guest: 'person', attende: 'person', pc: 'unit', pcs: 'unit', piec: 'unit', item: 'unit',
@@ -201,8 +211,10 @@ export function readSlots(text: string): Slots {
     const limit = new RegExp(LIMIT.source + String.raw`[^,.;]{0,24}$`, 'i').test(text.slice(Math.max(0, f.start - 40), f.start)) ||
       new RegExp(String.raw`^[^,.;]{0,16}` + LIMIT.source, 'i').test(text.slice(f.end, f.end + 30))
     // "holds 200 people", "seats 12", "sleeps 6": a capacity of people or things is a most (a
-    // container's "holds 40 gallons" is its size, a value).
-    const capacity = f.slot.kind === 'count' && /\b(?:holds?|seats|fits|accommodates?|sleeps|capacity(?:\s+of)?)\s*:?\s*(?:up\s+to\s+)?$/i.test(before)
+    // container's "holds 40 gallons" is its size, a value). So is room made or allowed for a
+    // number ("room for 36", "licensed for 12") and a vehicle's load of people ("takes 9
+    // passengers"), so two capacities of one thing compare as values (session 10, recall27).
+    const capacity = f.slot.kind === 'count' && (CAPACITY_BEFORE.test(before) || (CARRIES.test(before) && PEOPLE_AFTER.test(after)))
     const bound = limit || capacity || /\b(?:under|below|less than|fewer than|up to|at most|max(?:imum)?|within|no more than)\s*$/i.test(before) ? 'max'
       : /\b(?:over|above|more than|at least|min(?:imum)?|no less than)\s*$/i.test(before) || /^\s*(?:\+|or more\b|and up\b)/i.test(after) ? 'min' : null
     if (bound) (f as { slot: Slot }).slot = { ...f.slot, bound } as Slot
@@ -217,6 +229,14 @@ export function readSlots(text: string): Slots {
     const ahead = /\bin\s+$/i.test(text.slice(Math.max(0, f.start - 4), f.start)) || /^\s+(?:from\s+(?:now|today)|later|out)\b/i.test(text.slice(f.end))
     const back = /^\s+(?:ago|before|earlier)\b/i.test(text.slice(f.end))
     if (ahead || back) (f as { slot: Slot }).slot = { kind: 'reldate', unit: 'day', offset: back ? -days : days, text: sl.text }
+  }
+  // "starts at 7", "closes at 18:00": the time of one edge of a window, compared with that edge of
+  // a window the other text gives ("runs 6-8pm"), not with any time inside it (recall27).
+  for (const f of kept) {
+    if (f.slot.kind !== 'time') continue
+    const before = text.slice(Math.max(0, f.start - 20), f.start)
+    const edge = START_EDGE.test(before) ? 'start' : END_EDGE.test(before) ? 'end' : null
+    if (edge) (f as { slot: Slot }).slot = { ...f.slot, edge }
   }
   perTime(text, kept)
   const zone = zoneOf(text)
@@ -286,7 +306,7 @@ function fromValue(v: Value, text: string, after: string, before: string): Slot 
       }
       // "3 nodes", "2-space indents".
       const next = /^(?:\s*|-)([A-Za-z][A-Za-z]+)/.exec(after)?.[1]
-      const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left)$/i.test(next) ? unitWord(next) : '')
+      const unit = v.unit || (next && !STOPWORDS.has(next.toLowerCase()) && !/^(?:and|or|of|at|on|in|to|for|the|a|is|are|was|with|by|from|now|fyi|per|this|that|next|left|plus|minus|including|excluding)$/i.test(next) ? unitWord(next) : '')
       return { kind: 'count', value: v.value, unit: v.per ? `${unit}/${v.per}` : unit, text }
     }
   }

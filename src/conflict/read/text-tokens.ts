@@ -97,7 +97,8 @@ export function tokenize(text: string): Token[] {
     const identifier = /\d/.test(raw) && /\p{L}/u.test(raw) || /[-_@]/.test(raw) || /[a-z][A-Z]/.test(raw) || m[0].startsWith('#')
     out.push({
       lower,
-      stem: identifier ? lower.replace(/[-_]/g, '') : stem(lower),
+      // "PRs", "VMs": an acronym's plural is the acronym, which the stemmer leaves on short words (recall27).
+      stem: identifier ? lower.replace(/[-_]/g, '') : /^\p{Lu}{2,}s$/u.test(raw) ? stem(lower.slice(0, -1)) : stem(lower),
       // At a sentence's start a capital says nothing, unless the word is a possessive ("Alice's flight").
       // A capitalized value after a label ("location: Austin", "owner: Dana.") is a name too.
       capital: /^\p{Lu}/u.test(raw) && (!sentenceStart || /^\p{Lu}{2,}/u.test(raw) || /^'s\b/.test(joined.slice(start + m[0].length)) ||

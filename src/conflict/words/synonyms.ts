@@ -7,7 +7,7 @@ import { stem } from '../read/stem.js'
  */
 const SYNONYMS_TEXT = `
 depart leave leaves left departs departed departure
-arrive arrives arrived arrival land lands landed
+arrive arrives arrived arrival land lands landed dock docks docked
 cost costs price priced prices charge charges charged fee fees buy bought purchase purchased
 release released releases launch launched launches ship shipped publish published
 fit fits hold holds seat seats accommodate accommodates capacity

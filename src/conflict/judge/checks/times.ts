@@ -10,6 +10,8 @@ export function compareTimes(a: Slot, b: Slot): Verdict {
   if (a.kind === 'span' || b.kind === 'span') {
     const [span, t] = (a.kind === 'span' ? [a, b] : [b, a]) as [Extract<Slot, { kind: 'span' }>, Slot]
     if (t.kind !== 'time') return 'incomparable'
+    // "starts at 7" against "runs 6-8pm": the window's start, not a time inside it.
+    if (t.edge) return overlapTimes(t.edge === 'start' ? span.start : span.end, t.minutes, span, t) ? 'equal' : 'differ'
     // A time inside a window agrees with it ("between 8 and 12" / "ETA 10:30").
     for (const season of [0, 1] as const) {
       if (!seasonFits(season, span.zone, t.zone)) continue

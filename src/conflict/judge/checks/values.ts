@@ -1,4 +1,5 @@
 import { canon, differentAttributes, leadingDays, qualifiedDays } from '../attachment.js'
+import type { Slot } from '../../read/slot.js'
 import { isTimeWord, type Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
@@ -37,7 +38,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const occasion = oneOccasion(a, b)
   const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
-    if (labelled(c.slots[0]) && (legs || differentAttributes(a, atA, b, atB))) return false
+    if (labelled(c.slots[0]) && (legs || (windowEdge(c.slots) ? otherThanWindow(a, b) : differentAttributes(a, atA, b, atB)))) return false
     if (occasion && !EVENTFUL.has(c.slots[0].kind)) return false
     if (c.slots[0].kind === 'money' && actionAgainstPrice(a, placeOf(a, c.slots[0], atA), c.slots[0].text, b, placeOf(b, c.slots[1], atB), c.slots[1].text)) return false
     if ((c.slots[0].kind === 'money' || c.slots[0].kind === 'count') && twoRoles(a, placeOf(a, c.slots[0], atA), c.slots[0].text, b, placeOf(b, c.slots[1], atB), c.slots[1].text)) return false
@@ -71,6 +72,24 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
   const at: [number, number] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
   return { kind: 'value', reason: `different ${valueKindName(c.kind, c.slots[0].kind)}: "${c.a}" vs "${c.b}"`, kinds: clashes.length, period, modifier: version, at }
+}
+
+/** A window against a time said to be one of its edges ("runs 6-8pm" / "starts at 7"). */
+function windowEdge(slots: readonly [Slot, Slot]): boolean {
+  return (slots[0].kind === 'span') !== (slots[1].kind === 'span') && slots.some((s) => s.kind === 'time' && s.edge !== undefined)
+}
+
+/** Stems of the verbs that say a window or its edges: one attribute, the window's. */
+const WINDOW_WORDS = new Set(['run', 'open', 'start', 'begin', 'end', 'finish', 'close', 'held', 'hour', 'kick', 'wrap'].map(stem))
+
+/**
+ * A window and an edge are one attribute only when neither text says a word the other lacks but
+ * those verbs: "the gym is open 6am-10pm" / "the gym's pool opens at 8" keep two things (recall27).
+ */
+function otherThanWindow(a: Reading, b: Reading): boolean {
+  const own = (x: Reading, y: Reading): boolean =>
+    [...x.content].some((w) => !WINDOW_WORDS.has(w) && !isTimeWord(w) && !/^\d/.test(w) && !hasStem(y.tokens.map((t) => t.stem), w))
+  return own(a, b) || own(b, a)
 }
 
 /** One side tells one day's occasion in the past ("took four hours yesterday"), the other what is usual now. */
