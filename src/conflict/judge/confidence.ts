@@ -10,6 +10,8 @@ import { NUMBER_SRC, ORDINAL_WORDS } from '../read/numbers.js'
 import { AFTER_NOUN } from '../words/frame-cues.js'
 import { twoEvents } from './two-events.js'
 import { otherQuestion, twoOccurrences } from './modifier-roles.js'
+import { usualAndOne } from './usual-and-one.js'
+import { partAndWhole } from './part-and-whole.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -105,7 +107,11 @@ export const FACTORS = {
   twoEvents: 0.6,
   /** Two modifiers of one noun that answer two questions: a colour beside a purpose, a body part beside a condition (modifier-roles.ts, events27). */
   otherQuestion: 0.5,
-  /** What differs is said of two occurrences named apart: "left" / "right", "morning" / "evening" (modifier-roles.ts, events27). */
+  /**
+   * What differs is said of two things: two occurrences named apart ("left" / "right", "morning" /
+   * "evening": modifier-roles.ts), the usual one and one time it was done ("the drive is 35 min" /
+   * "drove 9 hours": usual-and-one.ts), a part and its whole (part-and-whole.ts). events27.
+   */
   twoOccurrences: 0.5,
 } as const
 
@@ -192,7 +198,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     notes.push(why)
   }
   const question = raw.check === 'complement' ? otherQuestion(raw.reason) : null
-  const occurrences = question ? null : twoOccurrences(a, b, raw.reason)
+  const occurrences = question ? null : twoOccurrences(a, b, raw.reason) ?? usualAndOne(raw, a, b) ?? partAndWhole(raw, a, b)
   for (const [note, factor] of [[question, FACTORS.otherQuestion], [occurrences, FACTORS.twoOccurrences]] as const) {
     if (!note) continue
     value *= factor
