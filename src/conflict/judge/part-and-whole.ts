@@ -28,13 +28,15 @@ export function partAndWhole(raw: RawVerdict, a: Reading, b: Reading): string | 
   const q = /"([^"]+)" vs "([^"]+)"/.exec(raw.reason)
   if (!q) return null
   const [ha, hb] = [holderAt(a, q[1]!.toLowerCase().split(/\s+/).at(-1)!), holderAt(b, q[2]!.toLowerCase().split(/\s+/).at(-1)!)]
-  if (ha < 1 || hb < 0) return hb >= 1 && ha >= 0 ? ofPart(b, hb, a, ha) : null
-  return ofPart(a, ha, b, hb) ?? (hb >= 1 ? ofPart(b, hb, a, ha) : null)
+  if (ha < 1 || hb < 0) return hb >= 1 && ha >= 0 ? ofPart(b, hb, a, ha, raw.shared) : null
+  return ofPart(a, ha, b, hb, raw.shared) ?? (hb >= 1 ? ofPart(b, hb, a, ha, raw.shared) : null)
 }
 
 /** The part's side: its holder follows, with only a space between, the noun the other side holds the state of. */
-function ofPart(part: Reading, i: number, whole: Reading, j: number): string | null {
+function ofPart(part: Reading, i: number, whole: Reading, j: number, shared: readonly string[]): string | null {
   const [p, before, w] = [part.tokens[i]!, part.tokens[i - 1]!, whole.tokens[j]!]
+  // Both holders are nouns the texts are about: the whole a shared key, the part a content word of its own.
+  if (!shared.some((k) => sameStem(k, w.stem)) || !part.content.has(p.stem) || whole.content.has(p.stem)) return null
   if (sameStem(p.stem, w.stem) || !sameStem(before.stem, w.stem) || !/^\s+$/.test(part.norm.slice(before.end, p.start))) return null
   return `said of the "${before.lower} ${p.lower}" on one side and of the "${w.lower}" on the other: a part and its whole`
 }
