@@ -353,8 +353,10 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     // The speaker's own "I" is a person too ("I painted that lake sunrise last year" / "Next month
     // I'm having an art show").
     const who = (k: string): boolean => (opens(a, k) && opens(b, k)) || FIRST_PERSON_KEY.test(k)
-    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)) || DATE_QUALIFIER.test(w))) {
-      out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${anchor[0]}"), not the event` })
+    // "in early March" / "in early June": where in its month a date falls is part of the value.
+    const whom = anchor.filter((k) => !DATE_QUALIFIER.test(k))
+    if (whom.length > 0 && whom.every(who) && sharedWords.every((w) => whom.some((k) => sameStem(k, w)) || DATE_QUALIFIER.test(w))) {
+      out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${whom[0]}"), not the event` })
     }
   }
   // An amount is of what it measures: "Kenji has saved 22,000 dollars" / "Kenji is getting a loan
