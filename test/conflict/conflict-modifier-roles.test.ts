@@ -35,6 +35,8 @@ const conflicts: Array<[string, string, string]> = [
   ['one left hip, two dates', "Amara's left hip replacement is on 3 April.", "Amara's left hip replacement is on 9 April."],
   ['one usual commute, two lengths', 'The commute is 40 minutes.', 'The commute is 90 minutes.'],
   ['one migration, two states', 'The migration is done.', 'The migration is still running.'],
+  // A noun after a preposition is not what the state is said of: "the vote on the bridge" passed.
+  ['one vote, two outcomes', 'The council vote on the bridge passed 5–2.', 'The bridge motion failed.'],
   ["one shed's building, two dates", "Work on Ines's shed starts in May.", "Work on Ines's shed starts in June."],
 ]
 

@@ -37,6 +37,20 @@ function ofPart(part: Reading, i: number, whole: Reading, j: number, shared: rea
   const [p, before, w] = [part.tokens[i]!, part.tokens[i - 1]!, whole.tokens[j]!]
   // Both holders are nouns the texts are about: the whole a shared key, the part a content word of its own.
   if (!shared.some((k) => sameStem(k, w.stem)) || !part.content.has(p.stem) || whole.content.has(p.stem)) return null
+  // "The vote on the hedge passed": a noun after a preposition is not what the state is said of.
+  if (afterPreposition(whole, j) || afterPreposition(part, i - 1)) return null
   if (sameStem(p.stem, w.stem) || !sameStem(before.stem, w.stem) || !/^\s+$/.test(part.norm.slice(before.end, p.start))) return null
   return `said of the "${before.lower} ${p.lower}" on one side and of the "${w.lower}" on the other: a part and its whole`
+}
+
+const PREPOSITION = /^(?:of|on|in|at|to|for|with|about|from|by|over|under|into|onto|after|before)$/
+
+/** Whether a preposition stands between the start of a token's clause and the token. */
+function afterPreposition(r: Reading, i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const t = r.tokens[k]!
+    if (/[.;:!?,]/.test(r.norm.slice(t.end, r.tokens[k + 1]!.start))) return false
+    if (PREPOSITION.test(t.lower)) return true
+  }
+  return false
 }
