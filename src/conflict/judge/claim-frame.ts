@@ -8,7 +8,7 @@ import { normalizeText, tokenize } from '../read/text-tokens.js'
 import { isTimeWord } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
-import { AFTER_NOUN, AHEAD, CHANGE_BY, DELTA, EAGER, FORBIDS, MODAL, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
+import { AFTER_NOUN, AHEAD, CHANGE_BY, DATE_QUALIFIER, DELTA, EAGER, FORBIDS, MODAL, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
 import { SAID_OF_PEOPLE } from '../words/antonyms.js'
 import type { RawVerdict } from './verdict.js'
 import { otherObjects } from './verb-object.js'
@@ -345,13 +345,18 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const opens = (r: Reading, k: string): boolean => {
       const t0 = r.tokens[0]
       const owner = !!t0 && sameStem(t0.stem, k) && /^\p{Lu}\p{Ll}+$/u.test(r.norm.slice(t0.start, t0.end)) && /^['’]s\b/.test(r.norm.slice(t0.end))
-      return owner || r.leadingName.some((n) => sameStem(n, k))
+      // Or the owner of what the text opens with (events27): "Construction of Bram's new
+      // greenhouse starts in June" dates Bram's greenhouse, as "Bram's greenhouse" would.
+      const owns = r.tokens.some((t) => t.capital && sameStem(t.stem, k) && /^['’]s\b/.test(r.norm.slice(t.end)))
+      return owner || owns || r.leadingName.some((n) => sameStem(n, k))
     }
     // The speaker's own "I" is a person too ("I painted that lake sunrise last year" / "Next month
     // I'm having an art show").
     const who = (k: string): boolean => (opens(a, k) && opens(b, k)) || FIRST_PERSON_KEY.test(k)
-    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)))) {
-      out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${anchor[0]}"), not the event` })
+    // "in early March" / "in early June": where in its month a date falls is part of the value.
+    const whom = anchor.filter((k) => !DATE_QUALIFIER.test(k))
+    if (whom.length > 0 && whom.every(who) && sharedWords.every((w) => whom.some((k) => sameStem(k, w)) || DATE_QUALIFIER.test(w))) {
+      out.push({ factor: FRAME_FACTORS.personNotEvent, note: `the texts share only who ("${whom[0]}"), not the event` })
     }
   }
   // An amount is of what it measures: "Kenji has saved 22,000 dollars" / "Kenji is getting a loan
@@ -370,7 +375,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     // A name before a noun names a thing's place or maker ("the Reno warehouse"), not who.
     const beforeNoun = (k: string): boolean => [a, b].some((r) => r.entities.some((e) => e.modifies && e.stem.split(' ').some((x) => sameStem(x, k))))
     const who = (k: string): boolean => FIRST_PERSON_KEY.test(k) || CLASS_OF.get(k) === 'family' || (capitalBoth(k) && !beforeNoun(k))
-    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)))) {
+    if (anchor.every(who) && sharedWords.every((w) => anchor.some((k) => sameStem(k, w)) || DATE_QUALIFIER.test(w))) {
       const [oa, ob] = [ownWords(a, b, clash), ownWords(b, a, clash)]
       const synonyms = oa.some((x) => ob.some((y) => SYNONYMS.get(x) !== undefined && SYNONYMS.get(x) === SYNONYMS.get(y)))
       if (oa.length && ob.length && !synonyms) out.push({ factor: FRAME_FACTORS.personNotMeasure, note: `two things measured of "${anchor[0]}" ("${oa[0]}" / "${ob[0]}")` })

@@ -9,6 +9,9 @@ import { countedApart } from './counted-head.js'
 import { NUMBER_SRC, ORDINAL_WORDS } from '../read/numbers.js'
 import { AFTER_NOUN } from '../words/frame-cues.js'
 import { twoEvents } from './two-events.js'
+import { otherQuestion, twoOccurrences } from './modifier-roles.js'
+import { usualAndOne } from './usual-and-one.js'
+import { partAndWhole } from './part-and-whole.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -102,6 +105,14 @@ export const FACTORS = {
   hubSubject: 0.5,
   /** Two events that differ in the object, place or companion of the action, with no one occasion named (two-events.ts, session 10). */
   twoEvents: 0.6,
+  /** Two modifiers of one noun that answer two questions: a colour beside a purpose, a body part beside a condition (modifier-roles.ts, events27). */
+  otherQuestion: 0.5,
+  /**
+   * What differs is said of two things: two occurrences named apart ("left" / "right", "morning" /
+   * "evening": modifier-roles.ts), the usual one and one time it was done ("the drive is 35 min" /
+   * "drove 9 hours": usual-and-one.ts), a part and its whole (part-and-whole.ts). events27.
+   */
+  twoOccurrences: 0.5,
 } as const
 
 /**
@@ -185,6 +196,13 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (why) {
     value *= FACTORS.notAKind
     notes.push(why)
+  }
+  const question = raw.check === 'complement' ? otherQuestion(raw.reason) : null
+  const occurrences = question ? null : twoOccurrences(a, b, raw.reason) ?? usualAndOne(raw, a, b) ?? partAndWhole(raw, a, b)
+  for (const [note, factor] of [[question, FACTORS.otherQuestion], [occurrences, FACTORS.twoOccurrences]] as const) {
+    if (!note) continue
+    value *= factor
+    notes.push(note)
   }
   const events = twoEvents(raw, a, b)
   if (events) {

@@ -32,3 +32,6 @@ export const INDEFINITE: RegExp = /^(?:a|an|another|any|some)$/i
 
 /** Words that follow a noun without being a noun it modifies ("a local comp last year", "a comp near me"), beside the function words. */
 export const AFTER_NOUN: RegExp = /^(?:last|next|near|ago)$/
+
+/** Words that place a date inside its month or season, part of the value ("in early March", "by late July"): stems. */
+export const DATE_QUALIFIER: RegExp = /^(?:earli|early|late|mid|middl)$/
