@@ -18,6 +18,16 @@ export const add = (t: Tally, what: string, n = 1): void => {
 export const sorted = (t: Tally): Array<[string, number]> => [...t].sort(([a], [b]) => a.localeCompare(b))
 
 /**
+ * What `big` did more of than `small`, beyond `slack` of each: empty when the bigger store costs no
+ * more. The slack is for what timing decides on a loaded machine (whether a background catch-up read or
+ * a second log row falls inside the counted window: seen in CI-like runs at load 17); work that grows
+ * with the store grows by thousands, not by two.
+ */
+export function beyond(big: Tally, small: Tally, slack: number): Array<[string, number, number]> {
+  return sorted(big).filter(([k, n]) => n > (small.get(k) ?? 0) + slack).map(([k, n]): [string, number, number] => [k, n, small.get(k) ?? 0])
+}
+
+/**
  * A storage port that adds to `tally`, per table, the requests made (`get records`, `put
  * syncUpdates`, ...) and the rows they read, wrote or deleted, each name after `prefix`. Left out:
  * the `meta` table (the pools module saves its signature verdicts there, one row per 4,096
