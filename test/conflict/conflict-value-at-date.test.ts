@@ -20,11 +20,11 @@ type Dated = readonly [string, string, string, string, string]
 
 const changes: Dated[] = [
   ['a rate from a month ahead', 'Marek bills 80 euro an hour for legal translation.', '2025-01-10', 'Marek will bill 120 euro an hour for legal translation from April.', '2025-03-02'],
-  ['a rota from next month', 'Halvard works three nights on and four nights off.', '2025-01-10', 'The hospital is moving Halvard to two nights on, five nights off starting next month.', '2025-04-20'],
+  ['shifts from a month ahead', 'Halvard works 12-hour day shifts.', '2025-01-10', 'Halvard will work 8-hour night shifts from October.', '2025-08-20'],
   ['a state, then a result dated at its own time', 'Yara cannot lift her arm above her shoulder.', '2025-02-01', 'Yara was cleared to lift her arm above her shoulder again in July.', '2025-07-10'],
-  ['two moments, each at its own month', 'Pavel sowed his first seedlings in early April.', '2025-04-03', "Work on Pavel's new barn starts in mid August.", '2025-08-02'],
-  ['a price at its own month each', "Sofia's lemons sold for 2 euro a kilo at the market in February.", '2025-02-05', "Sofia's lemons went for 1.20 euro a kilo in June.", '2025-06-08'],
-  ['a dose cut to a level', 'Greta takes 20 milligrams of prednisone a day.', '2025-01-10', "Greta's doctor lowered her prednisone to 5 milligrams a day.", '2025-05-12'],
+  ['two moments, each at its own month', 'Pavel harvested his first strawberries in early May.', '2025-05-04', "Construction of Pavel's new barn begins in early September.", '2025-08-25'],
+  ['a price at its own month each', "Sofia's lemons sold for 2 euro a kilo in February.", '2025-02-05', 'Sofia gets 1.20 euro a kilo for her lemons in June.', '2025-06-08'],
+  ['a dose cut to a level', 'Greta takes 20 mg of prednisone daily.', '2025-01-10', "Greta's prednisone was cut to 5 mg daily.", '2025-05-12'],
   ['a frequency brought down to', 'Bilal takes his inhaler three times a day.', '2025-01-10', 'Bilal is down to once a day with his inhaler.', '2025-06-15'],
   ['a lab value read twice', "Lena's HbA1c was 8.1.", '2025-01-10', "Lena's HbA1c was 6.9.", '2025-07-02'],
 ]
