@@ -90,6 +90,9 @@ const DAY_MS = 86_400_000
  * (change27, see above); a note saying which, or null.
  */
 function valueAtDate(earlier: Reading, later: Reading, verdict: Pick<TextConflictVerdict, 'kind' | 'reason'>, times?: readonly [number, number]): string | null {
+  // Two texts that name one occasion ("passed ... last month" / "failed ... last month, retake in June") speak of it, whatever else they date.
+  const named = occasionsNamed(earlier)
+  for (const o of occasionsNamed(later)) if (named.has(o)) return null
   if (times && toldAtOwnDates(earlier, later, times)) return 'each statement dated at its own time'
   if (verdict.kind !== 'value' || /^different (?:relative )?(?:date|time|day|weekday|duration)/.test(verdict.reason)) return null
   const values = [...verdict.reason.matchAll(/"([^"]+)" vs "([^"]+)"/g)].flatMap((m) => [m[1]!, m[2]!])
