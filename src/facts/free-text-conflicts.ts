@@ -97,7 +97,8 @@ export class FreeTextConflicts {
       // The facts' valid times weigh too, in their order: moments of a diary written days apart, a
       // later state that tells a change (src/conflict/store/diary.ts, states.ts).
       const days = (v.body.validFrom - other.body.validFrom) / DAY_US
-      let verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days)
+      const times = [other.body.validFrom / 1000, v.body.validFrom / 1000] as const
+      let verdict = detector.atDates(detector.judge(other.body.content, v.body.content), other.body.content, v.body.content, days, times)
       // And who the store is about: a name most facts open with is weak evidence of one subject.
       const hub = verdict.confidence > 0 ? this.#subjects.sharedHub(v, other) : null
       if (hub) verdict = detector.atHub(verdict, other.body.content, v.body.content, hub.name, hub.share)

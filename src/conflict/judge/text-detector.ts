@@ -137,11 +137,12 @@ export class TextConflictDetector {
    * change, or a drifting value the gap allows, is a change, not a contradiction
    * (src/conflict/store/states.ts). Either makes the flag less sure; "still" / "never" keeps it.
    * @param days - textB's valid time less textA's, in days (0: one moment; negative: textB is the earlier)
+   * @param times - textA's and textB's valid times (ms since the epoch): a date a text states is read against its own
    */
-  atDates(verdict: TextConflictVerdict, textA: string, textB: string, days: number): TextConflictVerdict {
+  atDates(verdict: TextConflictVerdict, textA: string, textB: string, days: number, times?: readonly [number, number]): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
     const [a, b] = [this.read(this.statement(textA).text), this.read(this.statement(textB).text)]
-    const w = diaryWeight(a, b, verdict, Math.abs(days)) ?? (days >= 0 ? stateWeight(a, b, verdict, days) : stateWeight(b, a, verdict, -days))
+    const w = diaryWeight(a, b, verdict, Math.abs(days)) ?? (days >= 0 ? stateWeight(a, b, verdict, days, times) : stateWeight(b, a, verdict, -days, times && [times[1], times[0]]))
     if (!w) return verdict
     const confidence = verdict.confidence * w.factor
     return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }

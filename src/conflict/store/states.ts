@@ -2,7 +2,8 @@ import type { Reading } from '../read/reading.js'
 import type { Slot } from '../read/slot.js'
 import type { TextConflictVerdict } from '../judge/verdict.js'
 import { NUMBER_SRC, parseNumber } from '../read/numbers.js'
-import { LASTING, NEWS_OF_CHANGE, RECURRING_PRICE, agePatterns } from '../words/states.js'
+import { LASTING, LEVEL_RESULT, NEWS_OF_CHANGE, READING_TAKEN, RECURRING_PRICE, REPEATED_READING, agePatterns, fromDate } from '../words/states.js'
+import { MONTH_PATTERN } from '../words/months.js'
 import { occasionsNamed, type DiaryWeight } from './diary.js'
 
 // A store-level rule of the free-text conflict listing (issue 27): states that change over time.
@@ -20,6 +21,12 @@ import { occasionsNamed, type DiaryWeight } from './diary.js'
 // - the attribute is one that drifts and the later value is one the gap allows: an age that grew by
 //   about the years between (14, then 16 two years on), a count that grew, a weight or a recurring
 //   price that moved by a share the months allow: a change;
+// - the shape of the later reading says it is a value at a date (change27): told as holding from a
+//   date ahead ("will charge 110 from May"), dated at its own time as the earlier is at its own
+//   ("sold for 1.10 in March" ... "fell to 0.85 in May", "cannot drive" ... "was cleared to drive
+//   again in September"), a level told as the result of its change ("cut her metformin to once a
+//   day"), or a reading of what is measured again and again, both told as taken ("A1C was 7.2" ...
+//   "A1C was 6.1"): a change;
 // - anything else ("is vegetarian" ... months later "eats steak every day"; an age that shrank; a
 //   later "still" / "never" / "always") keeps its flag.
 //
@@ -44,8 +51,9 @@ const DAYS_PER_MONTH = DAYS_PER_YEAR / 12
  * @param earlier - the reading of the statement with the earlier valid time
  * @param later - the reading of the statement with the later valid time
  * @param days - how far apart the two valid times are, in days (>= 0)
+ * @param times - the two valid times (ms since the epoch), the earlier's first, when the caller has them
  */
-export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<TextConflictVerdict, 'kind' | 'reason'>, days: number): DiaryWeight | null {
+export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<TextConflictVerdict, 'kind' | 'reason'>, days: number, times?: readonly [number, number]): DiaryWeight | null {
   if (!(days >= 1) || verdict.kind === 'none' || verdict.kind === 'unrelated') return null
   // The reader rewrites "no longer" to "not": signs are read in the text as written too.
   if (LASTING.test(later.text)) return null
@@ -56,7 +64,11 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   if (ages) return days >= DRIFT_MIN_DAYS && ageGrew(ages, days) ? { factor: CHANGE_FACTOR, note: `an age that grew by the gap (${ages[0]} to ${ages[1]}), ${apart} apart` } : null
   const news = newSigns([earlier.text, earlier.norm], [later.text, later.norm])
   if (news.length) return { factor: CHANGE_FACTOR, note: `the later statement, ${apart} after, tells a change ("${news[0]}")` }
+  const ahead = FROM_DATE.exec(later.text)
+  if (ahead && !FROM_DATE.test(earlier.text)) return { factor: CHANGE_FACTOR, note: `the later statement, ${apart} after, tells a value from a date ahead ("${ahead[0].toLowerCase()}")` }
   if (days < DRIFT_MIN_DAYS) return null
+  const shape = valueAtDate(earlier, later, verdict, times)
+  if (shape) return { factor: CHANGE_FACTOR, note: `${shape}, ${apart} apart` }
   // One job each, months apart: people change jobs (the job check already lets a said change pass).
   if (verdict.kind === 'substitution' && verdict.reason.startsWith('one job each')) return { factor: CHANGE_FACTOR, note: `a job title, ${apart} apart` }
   if (verdict.kind !== 'value') return null
@@ -64,6 +76,68 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   for (const o of occasionsNamed(later)) if (named.has(o)) return null
   const drift = driftOf(earlier, later, days)
   return drift ? { factor: CHANGE_FACTOR, note: `${drift}, ${apart} apart` } : null
+}
+
+const FROM_DATE = fromDate(MONTH_PATTERN)
+const DEADLINE = /\b(?:until|till|til|through|thru|expir\w*|due|deadline|valid|good\s+for|runs?\s+out|ends?|ending|closes?|closing|opens?|opening)\b/i
+
+/** A stated date this far from its text's own valid time is that text's own moment ("in May", written in May). */
+const OWN_DATE_DAYS = 45
+const DAY_MS = 86_400_000
+
+/**
+ * The shapes of a later reading that make it a value at its own date rather than another answer
+ * (change27, see above); a note saying which, or null.
+ */
+function valueAtDate(earlier: Reading, later: Reading, verdict: Pick<TextConflictVerdict, 'kind' | 'reason'>, times?: readonly [number, number]): string | null {
+  // Two texts that name one occasion ("passed ... last month" / "failed ... last month, retake in June") speak of it, whatever else they date.
+  const named = occasionsNamed(earlier)
+  for (const o of occasionsNamed(later)) if (named.has(o)) return null
+  if (times && toldAtOwnDates(earlier, later, times)) return 'each statement dated at its own time'
+  if (verdict.kind !== 'value' || /^different (?:relative )?(?:date|time|day|weekday|duration)/.test(verdict.reason)) return null
+  const values = [...verdict.reason.matchAll(/"([^"]+)" vs "([^"]+)"/g)].flatMap((m) => [m[1]!, m[2]!])
+  // Told so on both sides ("fell to 4 percent" / "rose to 9 percent") it is one change told two ways, as news is.
+  const told = (r: Reading): boolean => values.some((v) => levelResultBefore(r.text, v) || levelResultBefore(r.norm, v))
+  const result = told(earlier) ? undefined : values.find((v) => levelResultBefore(later.text, v) || levelResultBefore(later.norm, v))
+  if (result) return `a level told as the result of its change (to "${result}")`
+  const taken = (r: Reading): boolean => REPEATED_READING.test(r.norm) && READING_TAKEN.test(r.norm)
+  if (taken(earlier) && taken(later)) return `two readings of what is measured again and again`
+  return null
+}
+
+/** Whether a level verb and "to" stand right before the value in the text ("cut her metformin to" once a day). */
+function levelResultBefore(text: string, value: string): boolean {
+  const at = text.toLowerCase().indexOf(value.toLowerCase())
+  return at > 0 && LEVEL_RESULT.test(text.slice(0, at))
+}
+
+/**
+ * Whether the later statement names one date near its own valid time (a moment it reports or
+ * plans), and the earlier names none or one near its own: two statements each of its own time.
+ * A date far from its text's time ("scheduled for 14 May", written in March) is the date of
+ * something else, which another date may contradict.
+ */
+function toldAtOwnDates(earlier: Reading, later: Reading, [ta, tb]: readonly [number, number]): boolean {
+  const b = ownDate(later, tb)
+  if (b === null || b === 'far' || b === 'none') return false
+  const a = ownDate(earlier, ta)
+  if (a === 'far' || a === null) return false
+  return b - (a === 'none' ? ta : a) >= DRIFT_MIN_DAYS * DAY_MS * 0.7
+}
+
+/** The one calendar date a text states, resolved to the year nearest its valid time: 'none', 'far' (not near its time), or null (two). */
+function ownDate(r: Reading, at: number): number | 'none' | 'far' | null {
+  // A deadline or an end ("expires June 30", "good until Sept 30") is a value of the thing, not the statement's moment.
+  if (DEADLINE.test(r.norm)) return null
+  const dates = r.slots.slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && s.m !== undefined)
+  if (dates.length === 0) return 'none'
+  const keys = new Set(dates.map((s) => `${s.y ?? ''}-${s.m}-${s.d ?? ''}`))
+  if (keys.size > 1) return null
+  const s = dates[0]!
+  const year = new Date(at).getUTCFullYear()
+  const candidates = s.y !== undefined ? [s.y] : [year - 1, year, year + 1]
+  const best = candidates.map((y) => Date.UTC(y, s.m! - 1, s.d ?? 15)).reduce((p, q) => (Math.abs(q - at) < Math.abs(p - at) ? q : p))
+  return Math.abs(best - at) <= OWN_DATE_DAYS * DAY_MS ? best : 'far'
 }
 
 /** Signs of a change in the later text that the earlier does not carry, in the later text's words. */

@@ -42,3 +42,31 @@ export function agePatterns(number: string): RegExp[] {
 
 /** A recurring price: present tense or a rate ("costs", "charges", "a month", "per night", "rent", "fee"). */
 export const RECURRING_PRICE: RegExp = /\b(?:costs?|charges?|is\s+priced|sells?\s+for|rent|fee|subscription|salary|pays?|earns?|makes?)\b|\b(?:a|per|an|each|every)\s+(?:month|year|week|night|day|hour)\b|\/(?:mo|month|yr|year|wk|night|hr)\b/i
+
+/**
+ * A level told as the result of its change: "cut her dose to", "fell to", "went up to", "is down
+ * to", "raised to". The value after "to" is where the level now stands, so an earlier value is where
+ * it stood (change27). Not "moved to" or "pushed to": those move a date or a place, and a correction
+ * told so is what pair sets label a contradiction (store/states.ts).
+ */
+export const LEVEL_RESULT: RegExp =
+  /\b(?:cut|reduced|lowered|raised|increased|decreased|dropped|fell|rose|(?:went|came|is|are|was|were|has\s+gone|have\s+gone)\s+(?:up|down)|bumped(?:\s+(?:up|down))?|doubled|halved|tapered)\b[^.;]*?\bto\s*$/i
+
+/**
+ * A value told as holding from a date ahead: "from June", "starting 1 July", "as of next month".
+ * The earlier value holds until then, so the two are a change announced, not two answers.
+ * Not "from now on" or "starting Monday": how an instruction is corrected (store/states.ts).
+ */
+export function fromDate(monthPattern: string): RegExp {
+  return new RegExp(String.raw`\b(?:from|starting|as\s+of|beginning|effective)\s+(?:(?:early|mid|late|the\s+(?:start|end|middle)\s+of)[-\s]+)?(?:(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:${monthPattern})\b|next\s+(?:month|year|season|spring|summer|autumn|fall|winter)\b)`, 'i')
+}
+
+/**
+ * What is measured again and again, each reading true at its date: a lab value, a weight, a
+ * dose, a score, a balance. Two readings months apart are two readings, not two answers.
+ */
+export const REPEATED_READING: RegExp =
+  /\b(?:a1c|hba1c|blood\s+(?:pressure|sugar|test)|cholesterol|glucose|bmi|weight|weighs?|weighed|heart\s+rate|pulse|psa|iron|vitamin\s+d|score|dose|dosage|balance|credit\s+score|reading|level)\b/i
+
+/** Told as a reading taken at its moment: "was", "came back", "measured", "weighed", "tested at". */
+export const READING_TAKEN: RegExp = /\b(?:was|were|came\s+back|measured|weighed|tested|read|scored|clocked)\b/i
