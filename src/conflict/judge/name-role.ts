@@ -21,7 +21,8 @@ const ORGANIZATION = /\b(?:(?:works?|worked|working|job)\s+(?:for|at)|(?:employe
 const PLACE = /\b(?:in|from|near|into|around|(?:moved?|moving|flying|fly|flew|flies|go|goes|going|went|come|coming|came|trip|travel\w*|driving|drove|heading|head|relocat\w*|back)\s+to|visit\w*)\s+(?:the\s+)?$/i
 const TRIP_BEFORE = /\b(?:(?:will|'ll|going\s+to|gonna)\s+be\s+(?:in|at)|visit\w*(?:\s+\w+){0,2}\s+(?:in|at)|visit\w*|trip\s+to|(?:flying|fly|flies|flew)\s+(?:in)?to|travel\w*\s+to|head(?:ing)?\s+to|com(?:e|ing)\s+to|(?:holiday|vacation\w*)\s+in)\s+(?:the\s+)?$/i
 const TRIP_AFTER = /^\s+(?:for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|\d+)\s+(?:days?|weeks?|nights?|weekend)|(?:this|next)\s+(?:week|weekend|month))\b/i
-const HOME = /(?:\b(?:lives?|living|lived|based|grew\s+up|works?|working|worked|teach\w*|stud(?:y|ies|ying|ied)|born|resides?|settled|home)\b[^.;!?,]*\b(?:in|at|near)|\b(?:is|are|am|was|were|comes?|came|originally)\s+from)\s+(?:the\s+)?$/i
+// A job said with its town is where one lives or works: "is a chef in Marseille".
+const HOME = /(?:\b(?:lives?|living|lived|based|grew\s+up|works?|working|worked|teach\w*|stud(?:y|ies|ying|ied)|born|resides?|settled|home)\b[^.;!?,]*\b(?:in|at|near)|\b(?:is|are|am|was|were)\s+an?\s+\w+(?:\s+\w+)?\s+(?:in|at)|\b(?:is|are|am|was|were|comes?|came|originally)\s+from)\s+(?:the\s+)?$/i
 
 /** The words of a name's clause before it, up to 60 characters. */
 function before(r: Reading, e: Entity): string {
@@ -64,6 +65,8 @@ export function nameSlot(r: Reading, e: Entity): NameSlot | null {
 export function twoRoles(a: Reading, x: Entity, b: Reading, y: Entity): boolean {
   const [sa, sb] = [nameSlot(a, x), nameSlot(b, y)]
   if (sa && sb && sa !== sb) return true
-  const [ka, kb] = [nameKind(a, x, b), nameKind(b, y, a)]
+  // Kinds are read from the shape around a written name; a lower-case class member ("ferry") has none.
+  const kind = (r: Reading, e: Entity, o: Reading): NameKind | null => (/^\p{Lu}/u.test(e.text) ? nameKind(r, e, o) : null)
+  const [ka, kb] = [kind(a, x, b), kind(b, y, a)]
   return !!ka && !!kb && ka !== kb
 }
