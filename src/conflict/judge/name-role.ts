@@ -63,6 +63,10 @@ export function nameSlot(r: Reading, e: Entity): NameSlot | null {
 
 /** Two names said in two roles, each known from its shape: two answers to two questions. */
 export function twoRoles(a: Reading, x: Entity, b: Reading, y: Entity): boolean {
+  // "a ferry named Fjordfalk" is one ship, not the way someone travels: a member given its own name
+  // is an individual, no answer against another member of its class ("her electric car").
+  const individual = (r: Reading, e: Entity): boolean => !/^\p{Lu}/u.test(e.text) && /^\s+(?:named|called)\s+(?:the\s+)?\p{Lu}/u.test(r.norm.slice(e.start + e.text.length))
+  if (individual(a, x) || individual(b, y)) return true
   const [sa, sb] = [nameSlot(a, x), nameSlot(b, y)]
   if (sa && sb && sa !== sb) return true
   // Kinds are read from the shape around a written name; a lower-case class member ("ferry") has none.
