@@ -61,7 +61,10 @@ export function nameSlot(r: Reading, e: Entity): NameSlot | null {
   return HOME.test(pre) ? 'home' : null
 }
 
-/** Two names said in two roles, each known from its shape: two answers to two questions. */
+/**
+ * Two names said in two roles, each known from its shape: two answers to two questions. Also a
+ * class member that is given its own name on either side (an individual, not a choice of its class).
+ */
 export function twoRoles(a: Reading, x: Entity, b: Reading, y: Entity): boolean {
   // "a ferry named Fjordfalk" is one ship, not the way someone travels: a member given its own name
   // is an individual, no answer against another member of its class ("her electric car").
