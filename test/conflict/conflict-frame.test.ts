@@ -152,8 +152,11 @@ describe('claim frame, ninth round: a rule is of what qualifies it; one word bef
   })
 
   test('an irregular simple past ends a subject: two people named before "drives" and "drove" are two subjects', () => {
-    const v = loose.judge('Jordan from accounting drives a Tesla.', 'Pilar drove the manual rental around Sicily')
+    // Two cars, so the names are one kind and the subjects are what is left to tell them apart;
+    // "a Tesla" / "around Sicily" (a car, an island) is no name pair since names27 (judge/name-role.ts).
+    const v = loose.judge('Jordan from accounting drives a Tesla.', 'Pilar drove a rented Fiat around the island')
     expect(v.reason).toMatch(/two subjects: "jordan" vs "pilar"/)
+    expect(detector.judge('Jordan from accounting drives a Tesla.', 'Pilar drove a rented Fiat around the island').conflict).toBe(false)
     expect(detector.judge('Jordan from accounting drives a Tesla.', 'Pilar drove the manual rental around Sicily').conflict).toBe(false)
     // One person: still a contradiction.
     expect(detector.judge('Kim drove the Honda to work', 'Kim drives a Tesla').conflict).toBe(true)

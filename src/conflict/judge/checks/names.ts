@@ -5,6 +5,7 @@ import { sameStem } from '../../read/same-stem.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { DETERMINERS } from '../../words/determiners.js'
+import { twoRoles } from '../name-role.js'
 
 // Another name in the place of one: a member of a closed class (words/classes.ts) or a lone name.
 
@@ -27,7 +28,7 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     // "lives with my two brothers" / "has a younger sister": one has many relatives at once; a
     // relative is one answer only where it says who someone is ("Tom is my brother") (eighth round).
     if (f && e.cls === 'family' && !(relation(a, e.start) && relation(b, f.start))) continue
-    if (f && !differentAttributes(a, e.start, b, f.start)) {
+    if (f && !differentAttributes(a, e.start, b, f.start) && !twoRoles(a, e, b, f)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       // "shipped the mobile app" / "shipped the web dashboard": a member before two different
       // nouns says which item, not which value (ninth round); after "is" it is the value ("is on
@@ -50,7 +51,7 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies) || (!x.guessed && !y.guessed && beforeNoun(a, x) !== beforeNoun(b, y)))
   // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
   const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
-  if (na.length === 1 && nb.length === 1 && !mismatched && !placeAndPerson(a, x!, b, y!) && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+  if (na.length === 1 && nb.length === 1 && !mismatched && !placeAndPerson(a, x!, b, y!) && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start) && !twoRoles(a, x!, b, y!)) {
     return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
   }
   return null
