@@ -34,8 +34,11 @@ const BUDGET = {
    * confidences, the store's diary rule, negation scope, sequences and amount roles with their word
    * lists (shipped twice), the first retrieve's radix sort, the commit notices; 1,381,888 bytes
    * measured after issue 31's sixth round and issue 27's tenth and eleventh moved out of docs/.
+   * Raised from 1_395_000 by issue 27's session 10: store-level evidence, claim kinds, modifier and
+   * name roles, capacities, values at their dates and one list of each kind (shipped twice), the
+   * dev2 round's doc; 1,433,759 bytes measured after the twelfth round's text moved out of docs/.
    */
-  tarballBytes: 1_395_000,
+  tarballBytes: 1_445_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
@@ -55,8 +58,9 @@ const BUDGET = {
   // then from 130_000 by issue 31's fourth round and issue 27's eighth (132,400 bytes there); then
   // from 135_000 by issue 31's fifth round and issue 27's ninth (135,610 bytes there); then from
   // 138_000 by issue 31's sixth round and issue 27's tenth and eleventh (140,785 bytes there); then
-  // from 143_000 by issue 27's twelfth round and issue 31's seventh (144,149 bytes there).
-  factsWorkerGz: 147_000,
+  // from 143_000 by issue 27's twelfth round and issue 31's seventh (144,149 bytes there); then from
+  // 147_000 by issue 27's session 10 (152,460 bytes there, 150,810 in this build).
+  factsWorkerGz: 155_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
@@ -75,9 +79,11 @@ const BUDGET = {
    * and issue 27's tenth and eleventh (318,398 bytes measured: retrieve's MaxScore walk and the index's
    * O(terms) writes, the compaction's steps, 21 detector rules and their word lists). Raised from
    * 322,000 by issue 27's twelfth round and issue 31's seventh (321,741 bytes measured here, 259
-   * under the old budget: the twelfth round's rules and word lists, the commit notices).
+   * under the old budget: the twelfth round's rules and word lists, the commit notices). Raised from
+   * 326,000 by issue 27's session 10 (330,138 bytes measured here: store-level evidence, claim kinds,
+   * modifier and name roles, capacities, values at their dates, one list of each kind).
    */
-  allModulesWorkerGz: 326_000,
+  allModulesWorkerGz: 334_000,
 }
 
 const kB = (n: number): string => `${(n / 1024).toFixed(1)} kB`
