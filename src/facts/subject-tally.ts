@@ -41,7 +41,6 @@ export class SubjectTally {
     const total = (this.#totals.get(known.tenant) ?? 1) - 1
     if (total > 0) this.#totals.set(known.tenant, total)
     else this.#totals.delete(known.tenant)
-    if (known.name === null) return
     const names = this.#counts.get(known.tenant)
     const n = (names?.get(known.name) ?? 1) - 1
     if (n > 0) names!.set(known.name, n)

@@ -236,10 +236,12 @@ export class FactView {
     const fresh = this.#newlyCurrent(view, dirty, scope)
     // Reading the whole pool (a join's view, a pool derived again): the index step 5 looks up is
     // built now, with the O(pool) work it costs, rather than in the first forget (issue 31).
-    if (scope === null) view.index.buildDuplicates()
     // So is the fact store's index by memory id, which the next write's reconcile looks its facts
     // up by: built here, not in the first write after a join (2,000 Sets in a pool of 2,000).
-    if (scope === null) await this.#facts!.versionsWhere('memoryId', [])
+    if (scope === null) {
+      view.index.buildDuplicates()
+      await this.#facts!.versionsWhere('memoryId', [])
+    }
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): readonly FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.

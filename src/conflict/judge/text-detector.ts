@@ -141,11 +141,9 @@ export class TextConflictDetector {
    */
   atDates(verdict: TextConflictVerdict, textA: string, textB: string, days: number, times?: readonly [number, number]): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
-    const [a, b] = [this.read(this.statement(textA).text), this.read(this.statement(textB).text)]
+    const [a, b] = this.#claims(textA, textB)
     const w = diaryWeight(a, b, verdict, Math.abs(days)) ?? (days >= 0 ? stateWeight(a, b, verdict, days, times) : stateWeight(b, a, verdict, -days, times && [times[1], times[0]]))
-    if (!w) return verdict
-    const confidence = verdict.confidence * w.factor
-    return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }
+    return w ? this.#lowered(verdict, verdict.confidence * w.factor, w.note) : verdict
   }
 
   /**
@@ -158,10 +156,18 @@ export class TextConflictDetector {
    */
   atHub(verdict: TextConflictVerdict, textA: string, textB: string, name: string, share: number): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
-    const w = hubWeight(this.read(this.statement(textA).text), this.read(this.statement(textB).text), verdict, name, share)
-    if (!w) return verdict
-    const confidence = Math.round(verdict.confidence * w.factor * 1000) / 1000
-    return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${w.note}` }
+    const w = hubWeight(...this.#claims(textA, textB), verdict, name, share)
+    return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
+  }
+
+  /** The readings of what two texts claim, as the store rules weigh them (cached). */
+  #claims(textA: string, textB: string): [Reading, Reading] {
+    return [this.read(this.statement(textA).text), this.read(this.statement(textB).text)]
+  }
+
+  /** A verdict a store rule lowered to `confidence`, its note added to the reason. */
+  #lowered(verdict: TextConflictVerdict, confidence: number, note: string): TextConflictVerdict {
+    return { ...verdict, confidence, conflict: verdict.conflict && confidence >= this.#threshold, reason: `${verdict.reason}; ${note}` }
   }
 
   /**

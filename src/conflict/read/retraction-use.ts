@@ -1,4 +1,5 @@
 import type { Token } from './text-tokens.js'
+import { DETERMINER_WORDS } from '../words/determiners.js'
 
 /**
  * When a retraction word ("cancel", "drop", "end", "retire") says no retraction, by the shape of
@@ -8,7 +9,10 @@ import type { Token } from './text-tokens.js'
  */
 
 const BE = /^(?:is|are|am|was|were|be|been|being)$/
-const DETERMINER = /^(?:the|a|an|my|your|our|their|his|her|its|this|that|these|those|some|every|each)$/
+// The determiners of words/determiners.ts that open a phrase with a modifier before its noun ("a
+// retiring neighbour", "those failing pumps", "every closing shift"); not "any", "all", "both", which
+// also stand alone before a verb ("they all retired").
+const DETERMINER: ReadonlySet<string> = new Set([...DETERMINER_WORDS, 'these', 'those', 'some', 'every', 'each'])
 // How often: a habit or a pattern ("drops every summer", "usually ends late"), not one act.
 const FREQUENCY = /^(?:every|each|always|usually|often|sometimes|typically|normally|generally|regularly|rarely|seldom|annually|yearly|weekly|monthly|daily|nightly)$/
 // Counts before a noun: "two crossings were cancelled" retracts two occurrences, not the service.
@@ -25,7 +29,7 @@ function attributive(clause: readonly Token[], i: number, isStop: (t: Token) => 
   if (!/ing$/.test(t.lower) || STATE_ING.test(t.lower)) return false
   const before = clause[i - 1]
   const after = clause[i + 1]
-  return before !== undefined && DETERMINER.test(before.lower) && after !== undefined && !isStop(after)
+  return before !== undefined && DETERMINER.has(before.lower) && after !== undefined && !isStop(after)
 }
 
 /**

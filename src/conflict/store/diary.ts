@@ -37,9 +37,16 @@ export function toldAsMoment(r: Reading): boolean {
   return !PRESENT_VERB.test(r.norm) && r.tokens.some((t) => isPastVerb(t.lower))
 }
 
-/** The occasions a text names, lower case with single spaces (store/states.ts asks too). */
-export function occasionsNamed(r: Reading): Set<string> {
+/** The occasions a text names, lower case with single spaces. */
+function occasionsNamed(r: Reading): Set<string> {
   return new Set([...r.norm.matchAll(OCCASION_NAME)].map((m) => m[0].toLowerCase().replace(/\s+/g, ' ')))
+}
+
+/** Whether two texts name one occasion ("passed ... last month" / "failed ... last month"): then they speak of it, whatever else they date (store/states.ts asks too). */
+export function shareAnOccasion(a: Reading, b: Reading): boolean {
+  const named = occasionsNamed(a)
+  for (const o of occasionsNamed(b)) if (named.has(o)) return true
+  return false
 }
 
 /**
@@ -57,8 +64,7 @@ export function diaryWeight(a: Reading, b: Reading, verdict: Pick<TextConflictVe
   for (const r of [a, b]) if (ACROSS_TIME.test(r.norm) || CHANGE.test(r.norm)) return null
   // "the vote passed 7–2" / "the motion failed, only 4 in favor": an outcome opposed beside the values.
   if ([...a.poles].some(([g, pa]) => g !== 'preference' && b.poles.get(g)?.some((q) => pa.some((p) => p.pole === -q.pole)))) return null
-  const named = occasionsNamed(a)
-  for (const o of occasionsNamed(b)) if (named.has(o)) return null
+  if (shareAnOccasion(a, b)) return null
   const apart = Math.round(days)
   return { factor: days >= 7 ? 0.5 : 0.7, note: `two moments of a diary, told ${apart} day${apart === 1 ? '' : 's'} apart` }
 }

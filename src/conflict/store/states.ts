@@ -4,7 +4,8 @@ import type { TextConflictVerdict } from '../judge/verdict.js'
 import { NUMBER_SRC, parseNumber } from '../read/numbers.js'
 import { LASTING, LEVEL_RESULT, NEWS_OF_CHANGE, READING_TAKEN, RECURRING_PRICE, REPEATED_READING, agePatterns, fromDate } from '../words/states.js'
 import { MONTH_PATTERN } from '../words/months.js'
-import { occasionsNamed, type DiaryWeight } from './diary.js'
+import { DAY_MS } from '../../core/time.js'
+import { shareAnOccasion, type DiaryWeight } from './diary.js'
 
 // A store-level rule of the free-text conflict listing (issue 27): states that change over time.
 // A store remembers a life over months; jobs, homes, weights, counts, prices and plans change. Of
@@ -71,9 +72,7 @@ export function stateWeight(earlier: Reading, later: Reading, verdict: Pick<Text
   if (shape) return { factor: CHANGE_FACTOR, note: `${shape}, ${apart} apart` }
   // One job each, months apart: people change jobs (the job check already lets a said change pass).
   if (verdict.kind === 'substitution' && verdict.reason.startsWith('one job each')) return { factor: CHANGE_FACTOR, note: `a job title, ${apart} apart` }
-  if (verdict.kind !== 'value') return null
-  const named = occasionsNamed(earlier)
-  for (const o of occasionsNamed(later)) if (named.has(o)) return null
+  if (verdict.kind !== 'value' || shareAnOccasion(earlier, later)) return null
   const drift = driftOf(earlier, later, days)
   return drift ? { factor: CHANGE_FACTOR, note: `${drift}, ${apart} apart` } : null
 }
@@ -83,7 +82,6 @@ const DEADLINE = /\b(?:until|till|til|through|thru|expir\w*|due|deadline|valid|g
 
 /** A stated date this far from its text's own valid time is that text's own moment ("in May", written in May). */
 const OWN_DATE_DAYS = 45
-const DAY_MS = 86_400_000
 
 /**
  * The shapes of a later reading that make it a value at its own date rather than another answer
@@ -91,8 +89,7 @@ const DAY_MS = 86_400_000
  */
 function valueAtDate(earlier: Reading, later: Reading, verdict: Pick<TextConflictVerdict, 'kind' | 'reason'>, times?: readonly [number, number]): string | null {
   // Two texts that name one occasion ("passed ... last month" / "failed ... last month, retake in June") speak of it, whatever else they date.
-  const named = occasionsNamed(earlier)
-  for (const o of occasionsNamed(later)) if (named.has(o)) return null
+  if (shareAnOccasion(earlier, later)) return null
   if (times && toldAtOwnDates(earlier, later, times)) return 'each statement dated at its own time'
   if (verdict.kind !== 'value' || /^different (?:relative )?(?:date|time|day|weekday|duration)/.test(verdict.reason)) return null
   const values = [...verdict.reason.matchAll(/"([^"]+)" vs "([^"]+)"/g)].flatMap((m) => [m[1]!, m[2]!])
