@@ -106,7 +106,12 @@ async function perForget(size: number, forgets: number): Promise<Tally[]> {
   return out
 }
 
-test(`a forget costs the same work on both devices in a pool of ${BIG.toLocaleString('en-US')} memories as in one of ${SMALL}`, async () => {
+// Retried (each attempt builds both pools again): in one fresh-clone CI run of three, a compaction of
+// the small pool's forget fell outside that forget's window (Yjs items encoded 116 against 628), which
+// is when the sync loop's stepped compaction yields to a kicked pass, not work that grows with the
+// pool. A real O(pool) forget fails every attempt (4,208 items against 624 when compaction rewrote
+// every chunk).
+test(`a forget costs the same work on both devices in a pool of ${BIG.toLocaleString('en-US')} memories as in one of ${SMALL}`, { retry: 2, timeout: 300_000 }, async () => {
   const small = await perForget(SMALL, 3)
   for (const m of open.splice(0)) await m.close()
   restore()
@@ -125,4 +130,4 @@ test(`a forget costs the same work on both devices in a pool of ${BIG.toLocaleSt
   }
   expect(first.get('Yjs items encoded')).toBeGreaterThan(CHUNK_CLOCKS)
   expect(first.get('pools view built')).toBeUndefined()
-}, 300_000)
+})
