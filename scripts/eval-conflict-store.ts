@@ -17,6 +17,9 @@
  *   (`dev2-N`) as backgrounds with their labelled changes, and the dev2 pairs planted in each. Written
  *   without reading the detector and first measured as a holdout at one merge; dev data after, so
  *   --errors lists their flags.
+ * - The dev3 set (issue 27, session 11; test/fixtures/README.md): the same measures on four more
+ *   hand-written conversations (`dev3-N`) and the dev3 pairs, written without reading the detector;
+ *   a fresh holdout for one merge, so counts only, never listed and skipped by --dev-only.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -60,8 +63,14 @@ export const BLIND = resolve(here, '../test/fixtures/conversations-blind.json')
  */
 export const DEV2 = resolve(here, '../test/fixtures/conversations-dev2.json')
 
+/**
+ * The dev3 conversations (issue 27, session 11; test/fixtures/README.md), named `dev3-N`: written
+ * without reading the detector; a holdout until the merge that first measures them.
+ */
+export const DEV3 = resolve(here, '../test/fixtures/conversations-dev3.json')
+
 /** The hand-written files by the prefix of their conversations' names. */
-const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2]]
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3]]
 
 function handWrittenPath(name: string): string | null {
   return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
@@ -95,6 +104,11 @@ export function blindNames(path = BLIND): string[] {
 
 /** The names of the dev2 conversations, in file order. */
 export function dev2Names(path = DEV2): string[] {
+  return [...handWrittenFile(path).keys()]
+}
+
+/** The names of the dev3 conversations, in file order. */
+export function dev3Names(path = DEV3): string[] {
   return [...handWrittenFile(path).keys()]
 }
 
@@ -315,6 +329,10 @@ export interface StoreSection {
   readonly dev2?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev2 pairs planted in each dev2 conversation's turns (seed DEV2_SEED), and their sum. */
   readonly plantedDev2?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** The dev3 conversations as backgrounds (empty with devOnly): a fresh holdout, counts only. */
+  readonly dev3?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The dev3 pairs planted in each dev3 conversation's turns (seed DEV3_SEED), and their sum. */
+  readonly plantedDev3?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -342,7 +360,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -375,13 +393,17 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const { blind, plantedBlind } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(blindPairs, options)
   // The same measure as the blind set's, on dev data: computed with --dev-only too.
   const { blind: dev2, plantedBlind: plantedDev2 } = await evaluateBlind(dev2Pairs, options, dev2Names(), DEV2_SEED)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2 }
+  // A holdout until its first measurement: like the blind set, not computed while iterating.
+  const { blind: dev3, plantedBlind: plantedDev3 } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(dev3Pairs, options, dev3Names(), DEV3_SEED)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3 }
 }
 
 /** Seed of the blind pairs' positions in each blind background. */
 export const BLIND_SEED = 12
 /** Seed of the dev2 pairs' positions in each dev2 background. */
 export const DEV2_SEED = 10
+/** Seed of the dev3 pairs' positions in each dev3 background. */
+export const DEV3_SEED = 11
 
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
@@ -492,6 +514,8 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   // Counts only: the blind holdout's flagged texts are never printed, not even with --errors.
   handWrittenTables(lines, s.blind, s.plantedBlind, 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`)
   handWrittenTables(lines, s.dev2 ?? [], s.plantedDev2 ?? [], 'Dev2 conversations (test/fixtures/conversations-dev2.json, session 10; dev data, flags listed with --errors)', `Dev2 pairs (test/fixtures/conflict-pairs-dev2.json) planted in each dev2 conversation's turns (seed ${DEV2_SEED})`)
+  // Counts only, like the blind set's: dev3 is a fresh holdout until the merge that first measures it.
+  handWrittenTables(lines, s.dev3 ?? [], s.plantedDev3 ?? [], 'Dev3 holdout conversations (test/fixtures/conversations-dev3.json, session 11; flags counted, never listed)', `Dev3 holdout pairs (test/fixtures/conflict-pairs-dev3.json) planted in each dev3 conversation's turns (seed ${DEV3_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)

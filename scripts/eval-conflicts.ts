@@ -18,6 +18,10 @@
  *   detector, a fresh holdout for one merge, then dev; split test/fixtures/conflict-dev2-split.json, all
  *   dev), per type, and in the store section planted in the four dev2 conversations
  *   (test/fixtures/conversations-dev2.json); --errors lists its misses like the unseen sets' dev pairs;
+ * - the dev3 set test/fixtures/conflict-pairs-dev3.json (session 11: 80 pairs written the same way; split
+ *   test/fixtures/conflict-dev3-split.json, all dev), per type, and in the store section planted in the four
+ *   dev3 conversations (test/fixtures/conversations-dev3.json); a fresh holdout for one merge: totals only,
+ *   skipped by --dev-only, never in --errors;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -131,6 +135,14 @@ export const DEV2_SPLIT = resolve(here, '../test/fixtures/conflict-dev2-split.js
 
 export function loadDev2(): LabelledPair[] {
   return loadRealistic(DEV2_PAIRS, DEV2_SPLIT)
+}
+
+/** Issue 27's dev3 set (session 11; test/fixtures/README.md): written without reading the detector; a holdout for its first merge. */
+export const DEV3_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev3.json')
+export const DEV3_SPLIT = resolve(here, '../test/fixtures/conflict-dev3-split.json')
+
+export function loadDev3(): LabelledPair[] {
+  return loadRealistic(DEV3_PAIRS, DEV3_SPLIT)
 }
 
 /** Issue 27's blind holdout pairs (twelfth round; test/fixtures/README.md): all holdout, scored and never listed. */
@@ -288,9 +300,12 @@ async function main(): Promise<void> {
   // The blind holdout is a holdout throughout: not computed while iterating (--dev-only).
   const blindPairs = devOnly ? [] : loadBlindPairs()
   const blind = blindPairs.length ? await evaluateRealistic(blindPairs) : null
+  // Its split says dev (it becomes dev data), but until its first measurement it is kept like the blind set.
+  const dev3Pairs = devOnly ? [] : loadDev3()
+  const dev3 = dev3Pairs.length ? await evaluateRealistic(dev3Pairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -305,19 +320,23 @@ async function main(): Promise<void> {
       plantedBlind: store.plantedBlind.map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
       dev2: (store.dev2 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedDev2: (store.plantedDev2 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      dev3: (store.dev3 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedDev3: (store.plantedDev3 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
     const dev2Json = Object.fromEntries(Object.entries(dev2).map(([k, v]) => [k, strip(v)]))
     // Scores only: a pair's result carries its texts and reason, so the blind set's results are stripped too.
     const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const dev3Json = dev3 && Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
   process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
   process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
   process.stdout.write(formatRealistic(dev2, 'Dev2 pairs (test/fixtures/conflict-pairs-dev2.json, issue 27 session 10: written without reading the detector), fixed split test/fixtures/conflict-dev2-split.json (all dev)') + '\n')
+  if (dev3) process.stdout.write(formatRealistic(dev3, 'Dev3 pairs (test/fixtures/conflict-pairs-dev3.json, issue 27 session 11: written without reading the detector; a fresh holdout for one merge, totals only)') + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
