@@ -1,16 +1,26 @@
 import { HUB_MIN_FACTS, HUB_SHARE, subjectName } from '../conflict/store/subject-name.js'
 import type { Version } from './version.js'
 
+/** One name of one tenant and how many current facts open with it (null: facts that open with none, not counted). */
+interface Subject {
+  readonly tenant: string
+  readonly name: string | null
+  count: number
+}
+
 /**
  * How many current free-text facts of each tenant open with each name (src/conflict/store/
  * hub-subject.ts weighs a flag by it). Kept as facts become current and stop being current, in
  * O(1) per change: never recounted over the store.
  */
 export class SubjectTally {
-  /** ref -> the tenant it counts in and the name it counts for (null: none; kept so a repeated add stays a no-op). */
-  readonly #of = new Map<string, { readonly tenant: string; readonly name: string | null }>()
-  /** tenant -> name -> count. */
-  readonly #counts = new Map<string, Map<string, number>>()
+  /**
+   * ref -> its subject. Facts share one record per tenant and name (names28: a record and a name
+   * string of its own per fact were about 60 B of heap a fact; now a fact costs its Map entry).
+   */
+  readonly #of = new Map<string, Subject>()
+  /** tenant -> name -> the shared record; a counted name leaves when its count reaches 0. */
+  readonly #subjects = new Map<string, Map<string | null, Subject>>()
   /**
    * tenant -> current free-text facts that open with a name. The share is of these, not of all
    * facts: notes that name no one ("rent is due on the 1st") say nothing about who the store is
@@ -24,42 +34,44 @@ export class SubjectTally {
     if (this.#of.has(v.ref)) return
     const tenant = v.tenant ?? ''
     const name = subjectName(v.body.content)
-    this.#of.set(v.ref, { tenant, name })
+    let names = this.#subjects.get(tenant)
+    if (!names) this.#subjects.set(tenant, (names = new Map()))
+    let s = names.get(name)
+    if (!s) names.set(name, (s = { tenant, name, count: 0 }))
+    this.#of.set(v.ref, s)
     if (name === null) return
+    s.count++
     this.#totals.set(tenant, (this.#totals.get(tenant) ?? 0) + 1)
-    let names = this.#counts.get(tenant)
-    if (!names) this.#counts.set(tenant, (names = new Map()))
-    names.set(name, (names.get(name) ?? 0) + 1)
   }
 
   /** Uncounts a version; a no-op when it is not counted. */
   delete(ref: string): void {
-    const known = this.#of.get(ref)
-    if (!known) return
+    const s = this.#of.get(ref)
+    if (!s) return
     this.#of.delete(ref)
-    if (known.name === null) return
-    const total = (this.#totals.get(known.tenant) ?? 1) - 1
-    if (total > 0) this.#totals.set(known.tenant, total)
-    else this.#totals.delete(known.tenant)
-    const names = this.#counts.get(known.tenant)
-    const n = (names?.get(known.name) ?? 1) - 1
-    if (n > 0) names!.set(known.name, n)
-    else names?.delete(known.name)
-    if (names?.size === 0) this.#counts.delete(known.tenant)
+    if (s.name === null) return
+    const total = (this.#totals.get(s.tenant) ?? 1) - 1
+    if (total > 0) this.#totals.set(s.tenant, total)
+    else this.#totals.delete(s.tenant)
+    if (--s.count > 0) return
+    // No fact holds the record now: a later fact of the name makes a new one.
+    const names = this.#subjects.get(s.tenant)!
+    names.delete(s.name)
+    if (names.size === 0) this.#subjects.delete(s.tenant)
   }
 
   /** The hub both versions open with (a name at HUB_SHARE of their tenant's facts, HUB_MIN_FACTS at least), or null. */
   sharedHub(a: Version, b: Version): { readonly name: string; readonly share: number } | null {
-    const [x, y] = [this.#of.get(a.ref), this.#of.get(b.ref)]
-    if (!x?.name || !y || x.name !== y.name || x.tenant !== y.tenant) return null
-    const n = this.#counts.get(x.tenant)?.get(x.name) ?? 0
-    const share = n / (this.#totals.get(x.tenant) ?? 1)
-    return n >= HUB_MIN_FACTS && share >= HUB_SHARE ? { name: x.name, share } : null
+    const x = this.#of.get(a.ref)
+    // One record per tenant and name: the same record is the same name in the same tenant.
+    if (!x?.name || x !== this.#of.get(b.ref)) return null
+    const share = x.count / (this.#totals.get(x.tenant) ?? 1)
+    return x.count >= HUB_MIN_FACTS && share >= HUB_SHARE ? { name: x.name, share } : null
   }
 
   clear(): void {
     this.#of.clear()
-    this.#counts.clear()
+    this.#subjects.clear()
     this.#totals.clear()
   }
 }

@@ -2,6 +2,7 @@ import type { Reading } from '../read/reading.js'
 import { sameStem } from '../read/same-stem.js'
 import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from '../read/stem.js'
+import { alternatives, DEFINITE } from '../words/determiners.js'
 import type { RawVerdict } from './verdict.js'
 
 /**
@@ -37,9 +38,12 @@ function compoundHead(r: Reading, at: number): string | null {
   return words.at(-1) ?? null
 }
 
+// "of" and a definite determiner or someone's: "three of the", "two of Bram's".
+const PART_OF = new RegExp(String.raw`^[\p{L}\p{N}.,-]+\s+of\s+(?:${alternatives(DEFINITE)}|\p{Lu}[\p{L}'-]*['’]s)\s`, 'u')
+
 /** "three of Bram's workers", "two of the five rooms": a count of some of a group. */
 function partOfGroup(r: Reading, at: number): boolean {
-  return /^[\p{L}\p{N}.,-]+\s+of\s+(?:the|my|our|your|his|her|their|its|these|those|\p{Lu}[\p{L}'-]*['’]s)\s/u.test(r.norm.slice(at))
+  return PART_OF.test(r.norm.slice(at))
 }
 
 /** Why the two clashing values count two things, or null. */

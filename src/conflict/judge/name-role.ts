@@ -1,4 +1,5 @@
 import type { Reading } from '../read/reading.js'
+import { alternatives, POSSESSIVE_WORDS } from '../words/determiners.js'
 
 // Which question a name answers, read from the words around it (issue 27, session 10, names27).
 // Two names contradict only when they fill one slot of one thing, as the same kind of thing:
@@ -16,7 +17,7 @@ export type NameSlot = 'trip' | 'home'
 const TITLED = /\b(?:called|named|titled|dubbed)\s+(?:the\s+)?$/i
 // A relative, a companion or the one spoken to is a person: "grandson Tyrell", "lives with Dariusz".
 const PERSON = /\b(?:with|married\s+to|engaged\s+to|(?:read|reads|reading|talk|talks|talked|talking|speak|speaks|spoke|wrote|write|writes|sent|send|sends|gave|give|gives|told|tell|tells|said|say|says|reports|reported|report|sang|sing|sings|introduced)\s+to|meet|met|wife|husband|son|daughter|grandson|granddaughter|grandma|grandpa|brother|sister|mother|father|mom|mum|dad|aunt|uncle|cousin|niece|nephew|friend|boyfriend|girlfriend|partner|fianc[eé]e?|boss|manager|colleague|coworker|baby)\s+$/i
-const PRODUCT = /\b(?:a|an|(?:drives?|drove|driving|owns?|owned|bought|buys?|buying)(?:\s+(?:his|her|my|their|our|the))?)\s+$/i
+const PRODUCT = new RegExp(String.raw`\b(?:a|an|(?:drives?|drove|driving|owns?|owned|bought|buys?|buying)(?:\s+(?:${alternatives(['the', ...POSSESSIVE_WORDS])}))?)\s+$`, 'i')
 const ORGANIZATION = /\b(?:(?:works?|worked|working|job)\s+(?:for|at)|(?:employed|hired|acquired)\s+by|joined)\s+$/i
 const PLACE = /\b(?:in|from|near|into|around|(?:moved?|moving|flying|fly|flew|flies|go|goes|going|went|come|coming|came|trip|travel\w*|driving|drove|heading|head|relocat\w*|back)\s+to|visit\w*)\s+(?:the\s+)?$/i
 const TRIP_BEFORE = /\b(?:(?:will|'ll|going\s+to|gonna)\s+be\s+(?:in|at)|visit\w*(?:\s+\w+){0,2}\s+(?:in|at)|visit\w*|trip\s+to|(?:flying|fly|flies|flew)\s+(?:in)?to|travel\w*\s+to|head(?:ing)?\s+to|com(?:e|ing)\s+to|(?:holiday|vacation\w*)\s+in)\s+(?:the\s+)?$/i

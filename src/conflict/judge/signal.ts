@@ -17,6 +17,12 @@ export interface Signal {
   /** For negations: the shared word is a noun on one side and a verb on the other ("the PhD program" / "never programmed"). */
   readonly otherSense?: boolean
   readonly names?: readonly [{ readonly text: string; readonly start: number }, { readonly text: string; readonly start: number }]
+  /**
+   * For substitutions: two names in two roles (judge/name-role.ts), a home and a trip, a person and
+   * a place. Never a flag itself, but still a difference: beside another one it tells two subjects
+   * or two events apart, and no other check may flag these two names.
+   */
+  readonly roles?: boolean
 }
 
 /** Whether one text speaks of the past and the other of the present, so their values are both true. */

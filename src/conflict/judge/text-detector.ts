@@ -249,7 +249,7 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   // opposite word are two differences, even where the antonym check left the pair to the names.
   const opposed = [...a.poles].some(([g, pa]) => g !== 'preference' && b.poles.get(g)?.some((q) => pa.some((p) => p.pole === -q.pole)))
   if (modifier && (modifier.twice || opposed || signals.some((s) => s !== modifier && s.kind !== 'substitution' && s.kind !== 'exclusive'))) {
-    return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^different [^:]+: /, '')}` + about, shared }
+    return { conflict: false, kind: 'none', reason: `two subjects: ${modifier.reason.replace(/^(?:different [^:]+|two roles): /, '')}` + about, shared }
   }
   // "I prefer tea in the morning" / "I like a coffee after lunch": a habit of two occasions, unless
   // the occasion is itself what differs ("the call is in the morning" / "... in the evening").
@@ -264,9 +264,19 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (value && value.kinds! > 1 && value.period) {
     return { conflict: false, kind: 'none', reason: 'two periods: ' + value.reason + about, shared }
   }
-  const s = signals[0]
+  // Two names in two roles never flag, nor does another check that found the same two names
+  // ("another place after ...": names27's veto is final for those names).
+  const roles = signals.find((x) => x.roles)
+  const s = signals.find((x) => !x.roles && !(roles && x.names && sameNames(x.names, roles.names!)))
   if (s) return { conflict: true, kind: s.kind, reason: s.reason + about, shared, check: s.check, signal: s }
+  if (roles) return { conflict: false, kind: 'none', reason: roles.reason + about, shared }
   return { conflict: false, kind: 'none', reason: 'same subject, nothing incompatible' + about, shared }
+}
+
+/** Two pairs of names that are one pair, each name written inside the other's ("Lake Como" / "como"). */
+function sameNames(x: NonNullable<Signal['names']>, y: NonNullable<Signal['names']>): boolean {
+  const within = (p: string, q: string): boolean => p.toLowerCase().includes(q.toLowerCase()) || q.toLowerCase().includes(p.toLowerCase())
+  return within(x[0].text, y[0].text) && within(x[1].text, y[1].text)
 }
 
 /** The key entities two readings share (a compound on one side counts: "payroll export" / "export"). */

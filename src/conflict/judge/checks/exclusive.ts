@@ -23,10 +23,16 @@ export function exclusiveSignal(a: Reading, b: Reading): Signal | null {
       // An "only" before a verb or its object ("Ines's kitchen has only a hot plate", "Tidewater
       // only accepts wire transfers") keeps what follows it: the holder before it is not one kind.
       const from = RESTRICTS_WHAT_FOLLOWS.exec(x.norm)?.index ?? -1
-      const kinds = new Set(x.entities.filter((e) => e.start > from && e.stem.split(' ').every((s) => clause.has(s))).map((e) => e.cls))
+      const kept = x.entities.filter((e) => e.start > from && e.stem.split(' ').every((s) => clause.has(s)))
+      const kinds = new Set(kept.map((e) => e.cls))
       const extra = unmatched(y, x).filter((e) => kinds.has(e.cls) && (e.cls !== null || !/^\s*$|[.;!?:,]\s*$/.test(y.norm.slice(0, e.start))))
       if (y.universal) return { kind: 'exclusive', reason: 'one side restricts ("only") what the other allows always' }
-      if (extra.length) return { kind: 'exclusive', reason: `one side says "only", the other adds "${extra[0]!.text}"` }
+      if (extra.length) {
+        // The name kept and the name added, a's first: the detector drops this flag where name-role.ts read them as two roles.
+        const [k, e] = [kept.find((n) => n.cls === extra[0]!.cls)!, extra[0]!]
+        const names = [{ text: k.text, start: k.start }, { text: e.text, start: e.start }] as const
+        return { kind: 'exclusive', reason: `one side says "only", the other adds "${e.text}"`, names: x === a ? names : [names[1], names[0]] }
+      }
     }
   }
   return null

@@ -22,20 +22,26 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const [ua, ub] = [unmatched(a, b), unmatched(b, a)]
   // "does not accept checks" chooses nothing: a negated member answers no question.
   const asserted = (r: Reading) => (e: Reading['entities'][number]): boolean => !e.cls || !r.negated.has(e.stem)
+  // Two names in two roles are no answer, but they are what tells two subjects or two events apart
+  // ("dinner with Greta on Friday" / "dinner in Bergen on Saturday"): kept, marked, for the
+  // detector's blockers, unless a pair of names in one role is found (session 11, names28).
+  let roles: Signal | null = null
   for (const e of ua.filter(asserted(a))) {
     if (!e.cls) continue
     const f = ub.filter(asserted(b)).find((x) => x.cls === e.cls)
     // "lives with my two brothers" / "has a younger sister": one has many relatives at once; a
     // relative is one answer only where it says who someone is ("Tom is my brother") (eighth round).
     if (f && e.cls === 'family' && !(relation(a, e.start) && relation(b, f.start))) continue
-    if (f && !differentAttributes(a, e.start, b, f.start) && !twoRoles(a, e, b, f)) {
+    if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       // "shipped the mobile app" / "shipped the web dashboard": a member before two different
       // nouns says which item, not which value (ninth round); after "is" it is the value ("is on
       // the Enterprise plan" / "is Pro tier").
       const heads = !!e.modifies && !!f.modifies && !relation(a, e.start) && !relation(b, f.start) && twoHeads(a, e, b, f)
       const names = ua.filter((n) => !n.cls).length === 1 && ub.filter((n) => !n.cls).length === 1
-      return { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: heads || MODIFIER_CLASSES.has(e.cls), twice: heads || (names && MODIFIER_CLASSES.has(e.cls)) }
+      const s: Signal = { kind: 'substitution', reason: `different ${e.cls}: "${e.text}" vs "${f.text}"`, modifier: heads || MODIFIER_CLASSES.has(e.cls), twice: heads || (names && MODIFIER_CLASSES.has(e.cls)) }
+      if (!twoRoles(a, e, b, f)) return s
+      roles ??= inRoles(s, e, f)
     }
   }
   // Names that are antonyms ("Celsius" / "Fahrenheit") are the antonym check's, not two subjects.
@@ -51,10 +57,16 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
   const mismatched = x && y && ((x.guessed && y.modifies) || (y.guessed && x.modifies) || (!x.guessed && !y.guessed && beforeNoun(a, x) !== beforeNoun(b, y)))
   // "Model 3", "Bistro 9": a name with a number is a label of a series, not one more name.
   const numbered = (r: Reading, e: Reading['entities'][number] | undefined): boolean => !!e && /^\s*\d/.test(r.norm.slice(e.start + e.text.length))
-  if (na.length === 1 && nb.length === 1 && !mismatched && !placeAndPerson(a, x!, b, y!) && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start) && !twoRoles(a, x!, b, y!)) {
-    return { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
+  if (na.length === 1 && nb.length === 1 && !mismatched && !placeAndPerson(a, x!, b, y!) && !numbered(a, x) && !numbered(b, y) && !abbreviates(x!.text, y!.text) && !differentAttributes(a, x!.start, b, y!.start)) {
+    const s: Signal = { kind: 'substitution', reason: `different name in the same place: "${x!.text}" vs "${y!.text}"`, modifier: true, names: [{ text: x!.text, start: x!.start }, { text: y!.text, start: y!.start }] }
+    return twoRoles(a, x!, b, y!) ? inRoles(s, x!, y!) : s
   }
-  return null
+  return roles
+}
+
+/** A name signal name-role.ts vetoed: the same difference, said as two roles, that never flags. */
+function inRoles(s: Signal, x: Reading['entities'][number], y: Reading['entities'][number]): Signal {
+  return { ...s, reason: `two roles: "${x.text}" vs "${y.text}"`, roles: true, names: [{ text: x.text, start: x.start }, { text: y.text, start: y.start }] }
 }
 
 /** The nouns right after two members differ, and neither text names the other's ("keys" names "key"). */
