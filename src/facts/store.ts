@@ -69,6 +69,8 @@ export class GmpFactStore implements FactStore, FactLookup {
   readonly #lexicalRows = new MetaRows<LexicalRow>('facts.lexical\u001f')
   /** Work the public reads wait for (`hold`): the pools' fact view catching up after a join. */
   readonly #holds = new Set<Promise<void>>()
+  /** What `holdWhenDue` registered: asked by each public read. */
+  readonly #dues: Array<() => Promise<unknown> | undefined> = []
   /** What the store's parts (draft.ts, commit.ts, memory-view.ts, judged-conflicts.ts) share with it. */
   readonly #host: FactHost
   #unfollow: (() => void) | undefined
@@ -190,6 +192,10 @@ export class GmpFactStore implements FactStore, FactLookup {
    * The holder's own lookups and writes go by `#ready` alone, or they would wait for themselves.
    */
   async #readable(): Promise<void> {
+    for (const due of this.#dues) {
+      const work = due()
+      if (work) this.hold(work)
+    }
     while (this.#holds.size > 0) await Promise.all([...this.#holds])
     await this.#ready()
   }
@@ -201,6 +207,11 @@ export class GmpFactStore implements FactStore, FactLookup {
   hold(work: Promise<unknown>): void {
     const settled: Promise<void> = work.then(() => undefined, () => undefined).finally(() => this.#holds.delete(settled))
     this.#holds.add(settled)
+  }
+
+  /** @internal See `FactLookup.holdWhenDue`. */
+  holdWhenDue(due: () => Promise<unknown> | undefined): void {
+    this.#dues.push(due)
   }
 
   /** @internal See `FactLookup.entry`. */

@@ -215,6 +215,12 @@ export interface FactLookup {
    * Writes and this interface's own methods do not wait.
    */
   hold(work: Promise<unknown>): void
+  /**
+   * Each public read first calls `due`, and holds (as `hold`) the work it returns, if any: for what
+   * time makes due with no write to start it (a pool memory past its TTL, whose fact must go before
+   * a read answers with it). `due` is called on every read: it must be cheap when nothing is due.
+   */
+  holdWhenDue(due: () => Promise<unknown> | undefined): void
 }
 
 /** One write of `FactLookup.writeMany`. */

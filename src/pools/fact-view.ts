@@ -91,7 +91,7 @@ export class FactView {
   readonly #facts: ViewedFactStore | null
   #caps: Promise<ReadonlySet<string>> | undefined
   /** Per pool, the view (its live map and lineage) the last reconcile brought the facts in line with. */
-  readonly #seen = new Map<string, { readonly live: ReadonlyMap<string, LiveMemory>; readonly lineage: ViewLineage }>()
+  readonly #seen = new Map<string, { readonly live: ReadonlyMap<string, LiveMemory>; readonly lineage: ViewLineage; readonly until: number }>()
   /** Per pool, the memories that were current when its facts were last brought in line. */
   readonly #wasCurrent = new Map<string, Set<string>>()
   /** Per pool, memories whose fact the fact store refused (memory id -> its reason), until one is written. */
@@ -112,6 +112,22 @@ export class FactView {
   /** `mem.facts` reads wait for `work`, the fact view being brought in line in the background (see FactLookup.hold). */
   hold(work: Promise<unknown>): void {
     this.#facts?.hold(work)
+  }
+
+  /** `mem.facts` reads first ask `due` for work to wait for (see FactLookup.holdWhenDue). */
+  holdWhenDue(due: () => Promise<unknown> | undefined): void {
+    this.#facts?.holdWhenDue(due)
+  }
+
+  /**
+   * Whether the pool's facts may show a memory that `view` holds expired: the pool has a fact view,
+   * a memory in it expired, and the facts were not brought in line since it did (not in this
+   * session, or with a view it has outlived: `now` at or past that view's first expiry).
+   */
+  outlived(view: View): boolean {
+    if (view.expired.length === 0 || view.s.create.body.encrypted) return false
+    const seen = this.#seen.get(view.s.id)
+    return seen === undefined || view.now >= seen.until
   }
 
   /**
@@ -227,7 +243,7 @@ export class FactView {
     const facts = this.#facts!
     const s = view.s
     const seen = this.#seen.get(s.id)
-    this.#seen.set(s.id, { live: view.live, lineage: view.lineage })
+    this.#seen.set(s.id, { live: view.live, lineage: view.lineage, until: view.stableUntil })
     const rebuilt = view.lineage.take()
     // What became current in a patch is in the patch's scope, and so is its ancestry: one scope serves both.
     // A view patched in place by a forget (view.ts `forget`) keeps its maps and notes what it changed in its lineage too.

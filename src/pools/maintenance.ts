@@ -29,6 +29,21 @@ export class Maintenance {
     this.#r = r
     this.#factView = factView
     this.#show = show
+    factView.holdWhenDue(() => this.#expiries())
+  }
+
+  /**
+   * Before a read of `mem.facts`: maintenance for each pool whose fact view shows a memory that has
+   * expired since, as after a commit (a writer's `expired` tombstone, then the facts), which the read
+   * waits for. Else the fact stayed until the next commit, and an operation that commits nothing (a
+   * write answered with an existing memory, a merge of nothing) or none at all left `mem.facts`
+   * answering with a memory `mem.pools` no longer lists (i-resolve's repro).
+   */
+  #expiries(): Promise<unknown> | undefined {
+    if (this.#stopped) return undefined
+    const due: Array<Promise<unknown>> = []
+    for (const view of this.#r.state.derivedViews(this.#r.now())) if (this.#factView.outlived(view)) due.push(this.afterCommit(view.s.id, []))
+    return due.length ? Promise.all(due) : undefined
   }
 
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -68,7 +83,11 @@ export class Maintenance {
     const replaced = new Map<string, string>()
     await r.ready()
     let ctx = r.context(pool)
-    if (!ctx.rights.write) return replaced
+    // A reader forgets nothing, but its facts follow what its view shows (an expired memory hidden).
+    if (!ctx.rights.write) {
+      await this.#reconcile(ctx, dirty)
+      return replaced
+    }
     const expired = this.forgettable(ctx, ctx.view.expired, 'expired')
     if (expired.length) {
       for (const id of predecessors(ctx.s, expired)) dirty.add(id)

@@ -246,6 +246,11 @@ export class PoolState {
     return d.view.at(now)
   }
 
+  /** The views at `now` of the pools derived so far: none is derived for the asking (O(pool) each). */
+  *derivedViews(now: number): Iterable<View> {
+    for (const [id, p] of this.#pools) if (p.derived) yield this.view(id, now)!
+  }
+
   #derived(poolId: string): Derived | null {
     const p = this.#pools.get(poolId)
     if (!p) return null

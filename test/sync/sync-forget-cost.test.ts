@@ -1,4 +1,4 @@
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import * as Y from 'yjs'
 import { createMemory, type Memory, type PoolId } from '../../src/index.js'
 import { SignatureCache } from '../../src/core/signature-cache.js'
@@ -6,6 +6,7 @@ import { FactView } from '../../src/pools/fact-view.js'
 import { ViewState } from '../../src/pools/view.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 import { PoolSync } from '../../src/sync/pool-sync.js'
+import { SliceSize } from '../../src/sync/slice.js'
 import { CHUNK_CLOCKS } from '../../src/sync/update-log.js'
 import { fact } from '../helpers/pools-helpers.js'
 import { beyond, counting, tallied, type Tally } from '../helpers/work-tally.js'
@@ -35,6 +36,8 @@ afterEach(async () => {
 
 const SMALL = 300
 const BIG = SMALL + 7 * CHUNK_CLOCKS
+/** Memories written one at a time, in a known order: every one forgotten (20, 60, ..., 220) among them. */
+const ORDERED = 240
 
 /**
  * Alice holds a pool of `size` memories, Bob joins it; after three writes and three forgets (not
@@ -43,7 +46,16 @@ const BIG = SMALL + 7 * CHUNK_CLOCKS
  * collected struct of its own).
  */
 async function perForget(size: number, forgets: number): Promise<Tally[]> {
-  restore = seedCrypto(67)
+  const unseed = seedCrypto(67)
+  // How many changed keys a pass takes is timed (slice.ts: the budget over the measured cost per
+  // key): under load Bob's slice fell to one key, so a forget's two (the tombstone, the memory's
+  // removal) took two passes, and the one that met the removal first read the record to heal it
+  // (bob getMany records 1 against 0 in a run at load 21). Fixed here, as the clock is.
+  const slices = vi.spyOn(SliceSize.prototype, 'next', 'get').mockReturnValue(1_000)
+  restore = () => {
+    slices.mockRestore()
+    unseed()
+  }
   const c = clock()
   let tally: Tally = new Map()
   const now = (): Tally => tally
@@ -64,7 +76,12 @@ async function perForget(size: number, forgets: number): Promise<Tally[]> {
   // clock i (a reconcile would put the stored records in in id order).
   await alice.sync.attach(pool, net.provider('alice'))
   const ids: string[] = []
-  for (let i = 0; i < size; i += 100) {
+  // One at a time up to the last memory forgotten: writes made together enter the document in the
+  // order their signatures complete (WebCrypto's Ed25519 runs on Node's thread pool), not the order
+  // they were called, so memory 220 of a batch of 100 could take a clock past the first chunk and
+  // its forget rewrite one chunk, not two (Yjs items 116 against 628: the CI flake this test had).
+  for (let i = 0; i < ORDERED; i++) ids.push((await alice.pools.write(pool, fact(`guest ${i}`, 'drinks', `tea number ${i}`))).id)
+  for (let i = ORDERED; i < size; i += 100) {
     const batch = Array.from({ length: Math.min(100, size - i) }, (_, k) => alice.pools.write(pool, fact(`guest ${i + k}`, 'drinks', `tea number ${i + k}`)))
     for (const m of await Promise.all(batch)) ids.push(m.id)
   }
@@ -106,19 +123,12 @@ async function perForget(size: number, forgets: number): Promise<Tally[]> {
   return out
 }
 
-// Retried (each attempt builds both pools again): in one fresh-clone CI run of three, a compaction of
-// the small pool's forget fell outside that forget's window (Yjs items encoded 116 against 628), which
-// is when the sync loop's stepped compaction yields to a kicked pass, not work that grows with the
-// pool. A real O(pool) forget fails every attempt (4,208 items against 624 when compaction rewrote
-// every chunk).
-test(`a forget costs the same work on both devices in a pool of ${BIG.toLocaleString('en-US')} memories as in one of ${SMALL}`, { retry: 2, timeout: 300_000 }, async () => {
+test(`a forget costs the same work on both devices in a pool of ${BIG.toLocaleString('en-US')} memories as in one of ${SMALL}`, { timeout: 300_000 }, async () => {
   const small = await perForget(SMALL, 3)
   for (const m of open.splice(0)) await m.close()
   restore()
   const big = await perForget(BIG, 3)
-  // Equal but for two of anything: under load, whether one of Bob's catch-up reads or log rows falls
-  // inside a forget's window is timing (it failed once in ten full runs at load 17, one read either way).
-  for (let i = 0; i < small.length; i++) expect(beyond(big[i]!, small[i]!, 2)).toEqual([])
+  for (let i = 0; i < small.length; i++) expect(beyond(big[i]!, small[i]!)).toEqual([])
   // It counted something on both devices: a tombstone verified, stored, the memory deleted, both logs compacted.
   const first = small[0]!
   expect(first.get('verify')).toBeGreaterThan(0)

@@ -1,7 +1,7 @@
 import type { FactStore } from '../../facts/types.js'
 import { surfaceOf } from '../surface.js'
 
-/** `mem.facts`: what `FactStore` declares; its `@internal` `FactLookup` methods (hold, entry, writeMany, versionsWhere) stay in the worker. */
+/** `mem.facts`: what `FactStore` declares; its `@internal` `FactLookup` methods (hold, holdWhenDue, entry, writeMany, versionsWhere) stay in the worker. */
 export const FACTS_SURFACE = surfaceOf<FactStore>('facts', {
   capabilities: 'call',
   policy: 'call',
