@@ -63,3 +63,19 @@ describe('a preposition that bounds a value names no topic', () => {
     ['the bakery opens at 7', 'the bakery opens at 9'],
   ])('one thing, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a negated verb is not negated of its object said as a verb on the other side', () => {
+  // "he never reads texts" negates reading; "landlord texted" says he sent one. Weighed, not
+  // vetoed (the noun/verb factor of confidence.ts): a lower threshold still reaches the pair.
+  test.each([
+    ['coach emailed. practice moves to 6 from next week', 'coach says phone him, he never opens emails'],
+    ['grandpa phoned last night', 'grandpa never answers phones after dark'],
+  ])('another action: %s / %s', (a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+    expect(detector.judge(a, b).reason).toMatch(/a noun on one side and a verb on the other/)
+  })
+
+  test.each([
+    ['the plumber messaged this morning', 'the plumber never messaged'],
+  ])('one action negated, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
