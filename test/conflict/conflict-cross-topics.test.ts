@@ -79,3 +79,20 @@ describe('a negated verb is not negated of its object said as a verb on the othe
     ['the plumber messaged this morning', 'the plumber never messaged'],
   ])('one action negated, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('one action done to two things is two instructions, not two answers', () => {
+  test.each([
+    ['Feed the goldfish twice a day', 'Feed the tortoise once a week'],
+    ['We clean the kitchen every day', 'We clean the garage once a year'],
+    ['Check the mailbox every morning', 'Check the smoke alarm once a month'],
+  ])('two objects: %s / %s', (a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+    expect(detector.judge(a, b).reason).toMatch(/one action done to two things/)
+  })
+
+  test.each([
+    ['Feed the goldfish twice a day', 'Feed the goldfish once a week'],
+    ['We clean the kitchen every day', 'We clean the kitchen once a week'],
+    ['Check the smoke alarm every week', 'Check the smoke alarm once a month'],
+  ])('one object, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
