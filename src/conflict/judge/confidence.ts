@@ -12,6 +12,7 @@ import { twoEvents } from './two-events.js'
 import { otherQuestion, twoOccurrences } from './modifier-roles.js'
 import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
+import { twoObjects } from './two-objects.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -113,6 +114,8 @@ export const FACTORS = {
    * "drove 9 hours": usual-and-one.ts), a part and its whole (part-and-whole.ts). events27.
    */
   twoOccurrences: 0.5,
+  /** One action done to two things, each text naming its own object ("water the fern" / "water the cactus"): two-objects.ts, cross28. */
+  twoObjects: 0.6,
 } as const
 
 /**
@@ -208,6 +211,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (events) {
     value *= FACTORS.twoEvents
     notes.push(events)
+  }
+  const objects = events ? null : twoObjects(raw, a, b)
+  if (objects) {
+    value *= FACTORS.twoObjects
+    notes.push(objects)
   }
   if (sig?.otherSense) {
     value *= FACTORS.otherSense

@@ -26,6 +26,7 @@ import { diaryWeight } from '../store/diary.js'
 import { hubWeight } from '../store/hub-subject.js'
 import { stateWeight } from '../store/states.js'
 import { BoundedCache } from './bounded-cache.js'
+import { sharedOnlyInValues } from './value-words.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -230,6 +231,7 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   const jobs = jobRule(a, b)
   if (jobs) return { conflict: true, kind: 'substitution', reason: jobs, shared, check: 'job' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
+  if (sharedOnlyInValues(a, b, shared)) return { conflict: false, kind: 'unrelated', reason: `they share only the units of their values ("${shared.join('", "')}")`, shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`

@@ -94,12 +94,13 @@ const AREA: Readonly<Record<string, number>> = {
 const UNIT_TABLES = [['duration', DURATION], ['size', SIZE], ['length', LENGTH], ['mass', MASS], ['volume', VOLUME], ['pressure', PRESSURE], ['power', POWER], ['energy', ENERGY], ['area', AREA]] as const
 const UNIT_WORDS = UNIT_TABLES.map(([, t]) => t).flatMap((t) => Object.keys(t))
   .sort((a, b) => b.length - a.length)
-  .map((u) => (u.length > 2 && !u.endsWith('s') && u !== 'feet' ? `${u}s?` : u))
+  .map((u) => ((u.length > 2 || /^(?:hr|yr|wk|mo)$/.test(u)) && !u.endsWith('s') && u !== 'feet' ? `${u}s?` : u))
   .join('|')
 
 function unitOf(word: string): { dim: (typeof UNIT_TABLES)[number][0]; factor: number } | null {
   const w = word.toLowerCase()
-  const singular = w.length > 3 && w.endsWith('s') && w !== 'lbs' && w !== 'inches' ? w.slice(0, -1) : w
+  // "hrs", "yrs", "wks", "mos": abbreviations' plurals are three letters.
+  const singular = (w.length > 3 || /^(?:hrs|yrs|wks|mos)$/.test(w)) && w.endsWith('s') && w !== 'lbs' && w !== 'inches' ? w.slice(0, -1) : w
   for (const [dim, table] of UNIT_TABLES) {
     const f = (table as Record<string, number>)[w] ?? (table as Record<string, number>)[singular]
     if (f !== undefined) return { dim, factor: f }

@@ -13,6 +13,12 @@ export function wordClass(tokens: readonly Token[], i: number, norm: string): 'n
   const inflected = /(?:ed|ing)$/.test(t.lower)
   if (VERB_BEFORE.test(prev)) return 'verb'
   if (NOUN_MARKERS.has(prev)) return inflected ? undefined : 'noun'
+  // "he never reads texts": after a verb that a negator or an auxiliary governs, the word is its
+  // object; "landlord texted": a past form right after the noun that opens a clause is its verb.
+  // So a negated reading is no negated texting (cross28, issue 27).
+  const opens = (k: number): boolean => k === 0 || (k > 0 && /[.;!?:,]\s*$/.test(norm.slice(tokens[k - 1]!.end, tokens[k]!.start)))
+  if (!inflected && i >= 2 && VERB_BEFORE.test(tokens[i - 2]!.lower) && !NOUN_MARKERS.has(prev) && !VERB_BEFORE.test(prev)) return 'noun'
+  if (/[a-z]ed$/.test(t.lower) && (opens(i - 1) || (i >= 2 && NOUN_MARKERS.has(tokens[i - 2]!.lower) && opens(i - 2)))) return 'verb'
   // "the PhD program.", "a statistics class that": a modifier between a determiner and the word, and
   // the phrase ends there. Not "my brother drives me", where the word takes an object.
   const next = tokens[i + 1]

@@ -105,7 +105,9 @@ const GENERIC = new Set(
     'new old good great fine sure quick quickly right back still again also first last next going come comes keep keeps ' +
     'put send sent take takes took give gave start starts starting run runs running work works way lot bit part place ' +
     'live lives lived living work works worked working meet meets take takes make makes have has use uses ' +
-    'up out off down over one two fyi them its his her their our your my').split(' '),
+    'up out off down over one two fyi them its his her their our your my ' +
+    // Prepositions, which bound a value ("before 10", "under 4 hrs"), never say what a text is about.
+    'before after until till since past within between below above under around').split(' '),
 )
 // Month names exactly: a prefix match would swallow names ("Marta", "Marcus", "Janet", "Augusta").
 const TIME_WORDS = new RegExp(String.raw`^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day|days|s)?$|^(?:${MONTH_PATTERN})$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$`)

@@ -11,6 +11,7 @@ import { STOPWORDS } from '../../words/stopwords.js'
 import { hasStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import { AMOUNT_ROLE, ROLE_OF } from '../../words/amount-roles.js'
+import { labelsTheSubject } from '../subject-label.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
@@ -38,6 +39,8 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   const occasion = oneOccasion(a, b)
   const clashes = compareSlots(a.slots, b.slots).clashes.filter((c) => {
     const [atA, atB] = [a.slots.at.get(c.slots[0]) ?? -1, b.slots.at.get(c.slots[1]) ?? -1]
+    // "room 204 has no wifi" / "the review is in the big room on 5": the subject's label says which room.
+    if (c.slots[0].kind === 'count' && (labelsTheSubject(a, placeOf(a, c.slots[0], atA), c.slots[0].text) || labelsTheSubject(b, placeOf(b, c.slots[1], atB), c.slots[1].text))) return false
     if (labelled(c.slots[0]) && (legs || (windowEdge(c.slots) ? otherThanWindow(a, b) : differentAttributes(a, atA, b, atB)))) return false
     if (occasion && !EVENTFUL.has(c.slots[0].kind)) return false
     if (c.slots[0].kind === 'money' && actionAgainstPrice(a, placeOf(a, c.slots[0], atA), c.slots[0].text, b, placeOf(b, c.slots[1], atB), c.slots[1].text)) return false
