@@ -5,6 +5,7 @@ import type { LexicalIndex } from './lexical-index.js'
 import type { Version } from './version.js'
 import { DAY_MS } from '../core/time.js'
 import { SubjectTally } from './subject-tally.js'
+import { SlotTally } from './slot-tally.js'
 
 /** One day in microseconds, the unit of a fact's valid time. */
 const DAY_US = DAY_MS * 1000
@@ -60,6 +61,8 @@ export class FreeTextConflicts {
   readonly #same = new Map<string, Map<string, boolean>>()
   /** Who the current free-text facts open with, per tenant (store/hub-subject.ts), kept as facts come and go. */
   readonly #subjects = new SubjectTally()
+  /** On how many days each name was told with each word, per tenant (store/recurring-slot.ts), kept the same way. */
+  readonly #slots = new SlotTally()
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -102,6 +105,9 @@ export class FreeTextConflicts {
       // And who the store is about: a name most facts open with is weak evidence of one subject.
       const hub = verdict.confidence > 0 ? this.#subjects.sharedHub(v, other) : null
       if (hub) verdict = detector.atHub(verdict, other.body.content, v.body.content, hub.name, hub.share)
+      // And what the store tells over time: a thing told with one name on many days changes.
+      const told = verdict.confidence > 0 && days !== 0 ? this.#slots.recurring(v, other, verdict.shared) : null
+      if (told) verdict = detector.atRecurring(verdict, other.body.content, v.body.content, days, told.name, told.word, told.days)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
       const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }
       this.#link(v.ref, other.ref, judged)
@@ -115,8 +121,13 @@ export class FreeTextConflicts {
    */
   current(v: Version, isCurrent: boolean): void {
     if (!isFreeText(v)) return
-    if (isCurrent) this.#subjects.add(v)
-    else this.#subjects.delete(v.ref)
+    if (isCurrent) {
+      this.#subjects.add(v)
+      this.#slots.add(v, this.#subjects.nameOf(v.ref))
+    } else {
+      this.#subjects.delete(v.ref)
+      this.#slots.delete(v.ref)
+    }
   }
 
   /** Whether versions wait for a comparison (so a read must load the detector first). */
@@ -152,6 +163,7 @@ export class FreeTextConflicts {
   remove(ref: string): void {
     this.#pending.delete(ref)
     this.#subjects.delete(ref)
+    this.#slots.delete(ref)
     for (const other of this.#same.get(ref)?.keys() ?? []) this.#same.get(other)?.delete(ref)
     this.#same.delete(ref)
     const partners = this.#pairs.get(ref)
@@ -198,6 +210,7 @@ export class FreeTextConflicts {
     this.#pending.clear()
     this.#same.clear()
     this.#subjects.clear()
+    this.#slots.clear()
   }
 
   #graph(current: (ref: string) => Version | null): BeliefGraph {

@@ -60,6 +60,11 @@ export class SubjectTally {
     if (names.size === 0) this.#subjects.delete(s.tenant)
   }
 
+  /** The name a counted version opens with: null for none, undefined when it is not counted. */
+  nameOf(ref: string): string | null | undefined {
+    return this.#of.get(ref)?.name
+  }
+
   /** The hub both versions open with (a name at HUB_SHARE of their tenant's facts, HUB_MIN_FACTS at least), or null. */
   sharedHub(a: Version, b: Version): { readonly name: string; readonly share: number } | null {
     const x = this.#of.get(a.ref)

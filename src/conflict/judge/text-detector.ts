@@ -24,6 +24,7 @@ import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
 import { diaryWeight } from '../store/diary.js'
 import { hubWeight } from '../store/hub-subject.js'
+import { recurringWeight } from '../store/recurring-slot.js'
 import { stateWeight } from '../store/states.js'
 import { BoundedCache } from './bounded-cache.js'
 import { sharedOnlyInValues } from './value-words.js'
@@ -158,6 +159,23 @@ export class TextConflictDetector {
   atHub(verdict: TextConflictVerdict, textA: string, textB: string, name: string, share: number): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
     const w = hubWeight(...this.#claims(textA, textB), verdict, name, share)
+    return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
+  }
+
+  /**
+   * A verdict of `judge` weighed by how often the store told what the pair shares (a store's rule,
+   * src/conflict/store/recurring-slot.ts): a thing told with one name on many days is followed as it
+   * changes, so two statements of it at two dates are less sure to contradict.
+   * @param days - textB's valid time less textA's, in days (signed)
+   * @param name - the name the store told `word` with, lower case
+   * @param word - the shared key told with it (a stem)
+   * @param told - on how many days the store told them together
+   */
+  atRecurring(verdict: TextConflictVerdict, textA: string, textB: string, days: number, name: string, word: string, told: number): TextConflictVerdict {
+    if (verdict.confidence === 0) return verdict
+    const [a, b] = this.#claims(textA, textB)
+    const shown = a.tokens.find((t) => t.stem === word)?.lower ?? surface(b, word)
+    const w = days >= 0 ? recurringWeight(a, b, verdict, days, name, shown, told) : recurringWeight(b, a, verdict, -days, name, shown, told)
     return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
   }
 
