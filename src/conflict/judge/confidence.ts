@@ -12,6 +12,7 @@ import { twoEvents } from './two-events.js'
 import { otherQuestion, twoOccurrences } from './modifier-roles.js'
 import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
+import { twoThingsMeasured } from './measured-thing.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -113,6 +114,8 @@ export const FACTORS = {
    * "drove 9 hours": usual-and-one.ts), a part and its whole (part-and-whole.ts). events27.
    */
   twoOccurrences: 0.5,
+  /** A value clash where the texts share no name and nothing either is about: two things measured (measured-thing.ts, session 11). */
+  twoThingsMeasured: 0.6,
 } as const
 
 /**
@@ -203,6 +206,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     if (!note) continue
     value *= factor
     notes.push(note)
+  }
+  const measured = twoThingsMeasured(raw, a, b)
+  if (measured) {
+    value *= FACTORS.twoThingsMeasured
+    notes.push(measured)
   }
   const events = twoEvents(raw, a, b)
   if (events) {
