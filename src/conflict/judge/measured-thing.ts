@@ -53,7 +53,10 @@ export function twoThingsMeasured(raw: RawVerdict, a: Reading, b: Reading): stri
   if (heOrShe(a, raw.signal?.at?.[0], q?.[1]) || heOrShe(b, raw.signal?.at?.[1], q?.[2])) return null
   const clash = clashWords(raw.reason)
   const differs = (k: string): boolean => clash.some((c) => sameStem(c, k) || c.startsWith(k))
-  if (raw.shared.some((k) => !differs(k) && named(k, a, b))) return null
+  // A key neither text writes is one the reader knew by its kind ("stay" of "2 nights" and of
+  // "checking in on the 4th"): it names the one thing both measure.
+  const written = (k: string): boolean => [a, b].some((r) => r.tokens.some((t) => sameStem(t.stem, k)))
+  if (raw.shared.some((k) => !differs(k) && (named(k, a, b) || !written(k)))) return null
   for (const [x, y] of [[a, b], [b, a]] as const) {
     if ([...about(x)].some((s) => !differs(s) && (hasStem(y.content, s) || hasStem(y.keys, s)))) return null
   }
