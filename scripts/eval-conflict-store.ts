@@ -19,7 +19,7 @@
  *   --errors lists their flags.
  * - The dev3 set (issue 27, session 11; test/fixtures/README.md): the same measures on four more
  *   hand-written conversations (`dev3-N`) and the dev3 pairs, written without reading the detector;
- *   a fresh holdout for one merge, so counts only, never listed and skipped by --dev-only.
+ *   measured once as a holdout at the merge of 89c5679, dev data since, so --errors lists its flags.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -329,7 +329,7 @@ export interface StoreSection {
   readonly dev2?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev2 pairs planted in each dev2 conversation's turns (seed DEV2_SEED), and their sum. */
   readonly plantedDev2?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev3 conversations as backgrounds (empty with devOnly): a fresh holdout, counts only. */
+  /** The dev3 conversations as backgrounds (dev data since its first measurement), flags listed with --errors. */
   readonly dev3?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev3 pairs planted in each dev3 conversation's turns (seed DEV3_SEED), and their sum. */
   readonly plantedDev3?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
@@ -393,8 +393,7 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const { blind, plantedBlind } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(blindPairs, options)
   // The same measure as the blind set's, on dev data: computed with --dev-only too.
   const { blind: dev2, plantedBlind: plantedDev2 } = await evaluateBlind(dev2Pairs, options, dev2Names(), DEV2_SEED)
-  // A holdout until its first measurement: like the blind set, not computed while iterating.
-  const { blind: dev3, plantedBlind: plantedDev3 } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(dev3Pairs, options, dev3Names(), DEV3_SEED)
+  const { blind: dev3, plantedBlind: plantedDev3 } = await evaluateBlind(dev3Pairs, options, dev3Names(), DEV3_SEED)
   return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3 }
 }
 
@@ -514,8 +513,7 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   // Counts only: the blind holdout's flagged texts are never printed, not even with --errors.
   handWrittenTables(lines, s.blind, s.plantedBlind, 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`)
   handWrittenTables(lines, s.dev2 ?? [], s.plantedDev2 ?? [], 'Dev2 conversations (test/fixtures/conversations-dev2.json, session 10; dev data, flags listed with --errors)', `Dev2 pairs (test/fixtures/conflict-pairs-dev2.json) planted in each dev2 conversation's turns (seed ${DEV2_SEED})`)
-  // Counts only, like the blind set's: dev3 is a fresh holdout until the merge that first measures it.
-  handWrittenTables(lines, s.dev3 ?? [], s.plantedDev3 ?? [], 'Dev3 holdout conversations (test/fixtures/conversations-dev3.json, session 11; flags counted, never listed)', `Dev3 holdout pairs (test/fixtures/conflict-pairs-dev3.json) planted in each dev3 conversation's turns (seed ${DEV3_SEED})`)
+  handWrittenTables(lines, s.dev3 ?? [], s.plantedDev3 ?? [], 'Dev3 conversations (test/fixtures/conversations-dev3.json, session 11; dev data, flags listed with --errors)', `Dev3 pairs (test/fixtures/conflict-pairs-dev3.json) planted in each dev3 conversation's turns (seed ${DEV3_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -534,12 +532,22 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       const changes = labelledChanges(n.name.split(' ')[0]!)
       for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
     }
-    const dev2Planted = s.plantedDev2?.at(-1)?.result
-    if (dev2Planted) {
-      lines.push('', `Dev2 planted (all dev2 conversations): false flags ${dev2Planted.falseFlags.length}`)
-      for (const f of dev2Planted.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
-      lines.push('', `Dev2 planted: missed ${dev2Planted.missed.length}`)
-      for (const p of dev2Planted.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
+    for (const [set, rows, planted] of [['Dev2', s.dev2, s.plantedDev2], ['Dev3', s.dev3, s.plantedDev3]] as const) {
+      // Dev2's background flags are listed above with the other hand-written ones; dev3's here.
+      if (set === 'Dev3') {
+        for (const n of rows ?? []) {
+          if (!n.run.flags.length) continue
+          lines.push('', `Flags in ${n.name}:`)
+          const changes = labelledChanges(n.name.split(' ')[0]!)
+          for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+        }
+      }
+      const all = planted?.at(-1)?.result
+      if (!all) continue
+      lines.push('', `${set} planted (all ${set.toLowerCase()} conversations): false flags ${all.falseFlags.length}`)
+      for (const f of all.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
+      lines.push('', `${set} planted: missed ${all.missed.length}`)
+      for (const p of all.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
     }
     if (s.enumerations.flags.length) lines.push('', 'Flags in enumerations:')
     for (const f of s.enumerations.flags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)

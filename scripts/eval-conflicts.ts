@@ -20,8 +20,8 @@
  *   (test/fixtures/conversations-dev2.json); --errors lists its misses like the unseen sets' dev pairs;
  * - the dev3 set test/fixtures/conflict-pairs-dev3.json (session 11: 80 pairs written the same way; split
  *   test/fixtures/conflict-dev3-split.json, all dev), per type, and in the store section planted in the four
- *   dev3 conversations (test/fixtures/conversations-dev3.json); a fresh holdout for one merge: totals only,
- *   skipped by --dev-only, never in --errors;
+ *   dev3 conversations (test/fixtures/conversations-dev3.json); a holdout at one merge (89c5679), dev data
+ *   since: computed with --dev-only, listed by --errors;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -300,9 +300,9 @@ async function main(): Promise<void> {
   // The blind holdout is a holdout throughout: not computed while iterating (--dev-only).
   const blindPairs = devOnly ? [] : loadBlindPairs()
   const blind = blindPairs.length ? await evaluateRealistic(blindPairs) : null
-  // Its split says dev (it becomes dev data), but until its first measurement it is kept like the blind set.
-  const dev3Pairs = devOnly ? [] : loadDev3()
-  const dev3 = dev3Pairs.length ? await evaluateRealistic(dev3Pairs) : null
+  // Measured once as a holdout (89c5679); dev data since, like dev2.
+  const dev3Pairs = loadDev3().filter((p) => !devOnly || p.split === 'dev')
+  const dev3 = await evaluateRealistic(dev3Pairs)
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
   const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs)
@@ -328,7 +328,7 @@ async function main(): Promise<void> {
     const dev2Json = Object.fromEntries(Object.entries(dev2).map(([k, v]) => [k, strip(v)]))
     // Scores only: a pair's result carries its texts and reason, so the blind set's results are stripped too.
     const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
-    const dev3Json = dev3 && Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
+    const dev3Json = Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
     process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
   process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
   process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
   process.stdout.write(formatRealistic(dev2, 'Dev2 pairs (test/fixtures/conflict-pairs-dev2.json, issue 27 session 10: written without reading the detector), fixed split test/fixtures/conflict-dev2-split.json (all dev)') + '\n')
-  if (dev3) process.stdout.write(formatRealistic(dev3, 'Dev3 pairs (test/fixtures/conflict-pairs-dev3.json, issue 27 session 11: written without reading the detector; a fresh holdout for one merge, totals only)') + '\n')
+  process.stdout.write(formatRealistic(dev3, 'Dev3 pairs (test/fixtures/conflict-pairs-dev3.json, issue 27 session 11: written without reading the detector), fixed split test/fixtures/conflict-dev3-split.json (all dev)') + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -356,6 +356,9 @@ async function main(): Promise<void> {
     const dev2Wrong = dev2.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nDev2 pairs misclassified by the text detector: ${dev2Wrong.length}\n`)
     for (const w of dev2Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    const dev3Wrong = dev3.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
+    process.stdout.write(`\nDev3 pairs misclassified by the text detector: ${dev3Wrong.length}\n`)
+    for (const w of dev3Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
   }
 }
 
