@@ -57,3 +57,20 @@ describe("the speaker's lasting status said twice (judge/checks/speaker-status.t
     expectJudgedBothWays(detector, a, b, false)
   })
 })
+
+describe('an instruction against a rule of anything (judge/claim-frame.ts, EVERY_OBJECT)', () => {
+  test.each([
+    ['print against print nothing', 'print the agenda for the board', 'do not print anything, we are paperless now'],
+    ['shred against shred nothing', 'shred the old contracts in the cabinet', "don't shred anything, legal wants it all kept"],
+  ])('%s: %s / %s', (_class, a, b) => {
+    expectJudgedBothWays(detector, a, b, true)
+  })
+
+  test.each([
+    ['the rule names its own object', 'archive emails once you have replied', "don't archive anything from legal"],
+    ['a rule broken, told as done', 'Mo deleted the old photos last week', 'never delete anything'],
+    ['the rule holds at a place the other does not name', 'I print boarding passes at home', "don't print anything at work"],
+  ])('compatible, %s: %s / %s', (_class, a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+  })
+})
