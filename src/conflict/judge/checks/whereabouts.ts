@@ -3,6 +3,7 @@ import { hasStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
+import { CALL_TOOLS, NOT_PLACES } from '../../words/whereabouts.js'
 
 // Where one subject is, said twice (issue 27, session 11): "the concert is at the Apollo" / "the
 // concert is at the town hall", "he is back home" / "is still in the hospital", "got back from
@@ -20,11 +21,10 @@ const ON_SITE = new RegExp(String.raw`\b(?:is|are|am|was|were|be)\s+(?:still\s+|
 // "noon in the kitchen": a place after a time, as a note gives an event's where and when.
 const NOTED = new RegExp(String.raw`\b(?:noon|midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\s+(at|in)\s+the\s+` + PLACE, 'i')
 const HOME = /\b(?:back|at|is)\s+home\b(?!\s+to\b)/i
-const ONLINE = /\b(?:virtual|online)(?:\s+only)?\b|\b(?:on|to|via|over)\s+(?:zoom|teams|skype|webex)\b/i
+const ONLINE = new RegExp(String.raw`\b(?:virtual|online)(?:\s+only)?\b|\b(?:on|to|via|over)\s+(?:${CALL_TOOLS.replace(/ /g, '|')})\b`, 'i')
 const AWAY = /\b(?:back|returned|home)\s+from\s+(?:the\s+)?([a-z][a-z-]*)/i
 const STILL_IN = /\bstill\s+(?:in|at)\s+(?:the\s+)?([a-z][a-z-]*)/i
-// "in the middle of", "at the moment": words after "in the" / "at the" that name no place.
-const NOT_A_PLACE = /^(?:middle|moment|end|start|beginning|process|mood|way|same|past|future|meantime|lead|loop|works|red|black|top|bottom|back|front|least|latest|earliest|most|time|weekend|morning|afternoon|evening|night)\b/
+const NOT_A_PLACE = new RegExp(`^(?:${NOT_PLACES.replace(/ /g, '|')})\\b`)
 
 // "at the pub on Fridays" / "at the school hall on Mondays": two days, a place each.
 const DAY = /\b(?:(?:mon|tues?|wednes|thurs?|fri|satur|sun)days?|mon|tue|wed|thu|fri)\b|\bweekends?\b/gi
