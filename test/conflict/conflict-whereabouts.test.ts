@@ -74,3 +74,24 @@ describe('an instruction against a rule of anything (judge/claim-frame.ts, EVERY
     expectJudgedBothWays(detector, a, b, false)
   })
 })
+
+describe('one favourite, one order of preference (judge/checks/favourite.ts, read/reading.ts ORDER_PATTERNS)', () => {
+  test.each([
+    ['two favourites of an everyday kind', 'My favourite season is spring.', 'Winter is my favourite season.'],
+    ['a named holder', "Omar's favourite food is ramen.", "Omar's favourite food is lasagne."],
+    ['an order said with a verb and a place', "I'd rather eat at home than dine at a restaurant.", "I'd much rather dine at a restaurant than eat at home."],
+  ])('%s: %s / %s', (_class, a, b) => {
+    expectJudgedBothWays(detector, a, b, true)
+  })
+
+  test.each([
+    ['one of several favourites', 'One of my favourite foods is ramen.', 'My favourite food is lasagne.'],
+    ['someone of the speaker\'s', 'My favourite season is spring.', "My brother's favourite season is winter."],
+    ['a change of taste', 'My favourite season is spring.', 'Winter is now my favourite season.'],
+    ['a kind, not the one thing', 'My favourite film is a thriller.', 'My favourite film is Heat.'],
+    ['one name for two', 'My favourite season is autumn.', 'Fall is my favourite season.'],
+    ['two kinds of favourite', 'My favourite season is spring.', 'My favourite month is June.'],
+  ])('compatible, %s: %s / %s', (_class, a, b) => {
+    expectJudgedBothWays(detector, a, b, false)
+  })
+})

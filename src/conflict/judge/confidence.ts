@@ -37,6 +37,7 @@ const BASE: Readonly<Record<string, number>> = {
   'possession': 0.85,
   'job': 0.85,
   'speaker-status': 0.85,
+  'favourite': 0.85,
   'exclusive': 0.85,
   'substitution': 0.85,
   'prefix': 0.85,

@@ -24,6 +24,7 @@ import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
 import { speakerStatusRule } from './checks/speaker-status.js'
+import { favouriteRule } from './checks/favourite.js'
 import { diaryWeight } from '../store/diary.js'
 import { hubWeight } from '../store/hub-subject.js'
 import { stateWeight } from '../store/states.js'
@@ -233,6 +234,8 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (jobs) return { conflict: true, kind: 'substitution', reason: jobs, shared, check: 'job' }
   const status = speakerStatusRule(a, b)
   if (status) return { conflict: true, kind: 'antonym', reason: status, shared, check: 'speaker-status' }
+  const favourite = favouriteRule(a, b)
+  if (favourite) return { conflict: true, kind: 'preference', reason: favourite, shared, check: 'favourite' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
