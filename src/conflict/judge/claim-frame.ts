@@ -247,10 +247,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
   // Both must open with one holder ("I" / "I", not "Tom" / "I").
   const habit = raw.check === 'negation' && a.tokens[0]?.lower === b.tokens[0]?.lower &&
     [[a, b], [b, a]].some(([x, y]) => /\bnever\b/i.test(x!.norm) && y!.slots.slots.some((sl) => sl.kind === 'freq'))
-  // "don't archive anything" / "archive emails once you've replied": a rule of anything covers
-  // what another instruction names; not a thing told as done ("Mo deleted the photos", a rule broken).
-  const covered = raw.check === 'negation' && [[a, b], [b, a]].some(([r, o]) => EVERY_OBJECT.test(r!.norm) && INSTRUCTION.test(o!.norm))
-  if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker && !habit && !covered) {
+  if (anchor.length === 0 && sharedWords.length === 0 && shared.length > 0 && !anyNamed && !subjectOfBoth && !sameSpeaker && !habit) {
     out.push({ factor: FRAME_FACTORS.noAnchor, note: `the texts share only the word that differs ("${shared[0]}")` })
   }
   if (!anchor.some((k) => named(k, a, b))) {
@@ -518,12 +515,6 @@ function objectOf(r: Reading, phrase: string, other: Reading, anchor: readonly s
 // A rule: a text that opens by ruling out a verb ("never deploy ...", "do not cc ...").
 const RULE = /^\s*(?:please\s+)?(?:never|do\s+not|don't)\s+([a-z]+)\b/i
 
-/** An object that restricts nothing ("anything", "all of it"): a rule of it covers any object the other side names. */
-const EVERY_WORD = /^(?:anything|everything|any|all|ever)$/
-// An instruction: a text that opens with a verb, not with a name, a pronoun or a determiner.
-const INSTRUCTION = /^\s*(?:please\s+|always\s+)?(?!(?:i|we|you|he|she|they|it|the|a|an|my|our|this|that|there)\b)[a-z]+\s/
-const EVERY_OBJECT = /^\s*(?:please\s+)?(?:never|do\s+not|don't)\s+[a-z]+\s+(?:anything|everything|any\s+of\s+(?:it|them)|it\s+all|them\s+all)\b/i
-
 /**
  * The words a rule is qualified by, when the other side names none of them: the content words and
  * weekdays after its verb, in its first clause ("never deploy | on fridays", "never book | me on
@@ -538,7 +529,7 @@ function ruleQualifier(rule: Reading, other: Reading): string | null {
   if (!verb || !other.tokens.some((t) => sameStem(t.stem, verb.stem))) return null
   const end = rule.norm.slice(verb.end).search(/[,;.!?(–]/)
   const stop = end < 0 ? rule.norm.length : verb.end + end
-  const words = rule.tokens.filter((t) => t.start > verb.start && t.start < stop && !FUNCTION_WORDS.test(t.lower) && !EVERY_WORD.test(t.lower) && (rule.content.has(t.stem) || isTimeWord(t.lower)))
+  const words = rule.tokens.filter((t) => t.start > verb.start && t.start < stop && !FUNCTION_WORDS.test(t.lower) && (rule.content.has(t.stem) || isTimeWord(t.lower)))
   if (!words.length || words.some((w) => other.tokens.some((t) => sameStem(t.stem, w.stem)))) return null
   return words.map((w) => w.lower).join(' ')
 }

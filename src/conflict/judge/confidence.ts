@@ -38,14 +38,11 @@ const BASE: Readonly<Record<string, number>> = {
   'weekday-rule': 0.85,
   'possession': 0.85,
   'job': 0.85,
-  'speaker-status': 0.85,
-  'favourite': 0.85,
   'exclusive': 0.85,
   'substitution': 0.85,
   'prefix': 0.85,
   'identifier': 0.85,
   'place': 0.85,
-  'whereabouts': 0.85,
   // Another modifier of a shared noun ("beach trips" / "camping trip", "support group" / "pride
   // parade"): one noun often has many members, so this alone is a weak sign.
   'complement': 0.45,

@@ -16,15 +16,12 @@ import { identifierSignal } from './checks/identifiers.js'
 import { substitutionSignal } from './checks/names.js'
 import { negationSignal, prefixSignal } from './checks/negation.js'
 import { placeSignal } from './checks/places.js'
-import { whereaboutsSignal } from './checks/whereabouts.js'
 import { orderSignal, stanceSignal } from './checks/preferences.js'
 import { compareSlots } from './checks/slot-compare.js'
 import { oneOccasion, valueSignal } from './checks/values.js'
 import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
-import { speakerStatusRule } from './checks/speaker-status.js'
-import { favouriteRule } from './checks/favourite.js'
 import { diaryWeight } from '../store/diary.js'
 import { hubWeight } from '../store/hub-subject.js'
 import { recurringWeight } from '../store/recurring-slot.js'
@@ -38,7 +35,7 @@ export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 const CHECKS = [
   ['value', valueSignal], ['negation', negationSignal], ['antonym', antonymSignal], ['substitution', substitutionSignal],
   ['exclusive', exclusiveSignal], ['diet', dietSignal], ['complement', complementSignal], ['identifier', identifierSignal],
-  ['order', orderSignal], ['prefix', prefixSignal], ['stance', stanceSignal], ['place', placeSignal], ['whereabouts', whereaboutsSignal],
+  ['order', orderSignal], ['prefix', prefixSignal], ['stance', stanceSignal], ['place', placeSignal],
 ] as const satisfies ReadonlyArray<readonly [CheckName, (a: Reading, b: Reading) => Signal | null]>
 
 
@@ -251,10 +248,6 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (held) return { conflict: true, kind: 'negation', reason: held, shared, check: 'possession' }
   const jobs = jobRule(a, b)
   if (jobs) return { conflict: true, kind: 'substitution', reason: jobs, shared, check: 'job' }
-  const status = speakerStatusRule(a, b)
-  if (status) return { conflict: true, kind: 'antonym', reason: status, shared, check: 'speaker-status' }
-  const favourite = favouriteRule(a, b)
-  if (favourite) return { conflict: true, kind: 'preference', reason: favourite, shared, check: 'favourite' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   if (sharedOnlyInValues(a, b, shared)) return { conflict: false, kind: 'unrelated', reason: `they share only the units of their values ("${shared.join('", "')}")`, shared }
   const two = subjectGate(a, b, shared)

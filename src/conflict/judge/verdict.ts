@@ -17,7 +17,7 @@ export interface TextConflictVerdict {
 }
 
 /** Which check found a contradiction (text-detector.ts asks them in this order); `weekday-rule` is the rule against a weekday (dayRule). */
-export type CheckName = 'value' | 'negation' | 'antonym' | 'substitution' | 'exclusive' | 'diet' | 'complement' | 'identifier' | 'order' | 'prefix' | 'stance' | 'place' | 'whereabouts' | 'weekday-rule' | 'possession' | 'job' | 'speaker-status' | 'favourite'
+export type CheckName = 'value' | 'negation' | 'antonym' | 'substitution' | 'exclusive' | 'diet' | 'complement' | 'identifier' | 'order' | 'prefix' | 'stance' | 'place' | 'weekday-rule' | 'possession' | 'job'
 
 /** What the checks say before the confidence is weighed: whether a contradiction signal fired, and which check. */
 export type RawVerdict = Omit<TextConflictVerdict, 'confidence'> & { readonly check?: CheckName; readonly signal?: Signal }

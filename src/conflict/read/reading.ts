@@ -255,8 +255,6 @@ function exclusiveClauses(tokens: readonly Token[], spans: readonly Span[]): Arr
 const ORDER_PATTERNS: readonly RegExp[] = [
   /\bprefer(?:s|red|ring)?\s+(?:the\s+|a\s+|an\s+|to\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:to|over|rather\s+than|instead\s+of)\s+(?:the\s+|a\s+|an\s+)?([\p{L}-]+)/giu,
   /\b(?:would|'d|had)\s+(?:much\s+)?rather\s+(?:have\s+|take\s+|do\s+|use\s+)?(?:the\s+|a\s+|an\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+than\s+(?:take\s+|have\s+|do\s+|use\s+)?(?:the\s+|a\s+|an\s+)?([\p{L}-]+)/giu,
-  // A verb and where ("stay in a hotel than camp" / "camp than stay in a hotel"): ranked by the place (session 11).
-  /\b(?:would|'d|had)\s+(?:much\s+)?rather\s+(?:[\p{L}-]+\s+(?:in|at|on|by)\s+(?:the\s+|a\s+|an\s+)?)?([\p{L}-]+)\s+than\s+(?:[\p{L}-]+\s+(?:in|at|on|by)\s+(?:the\s+|a\s+|an\s+)?)?([\p{L}-]+)/giu,
 ]
 
 /** "prefers X to Y", "would rather X than Y": X above Y, by the stems of their last and first words. */

@@ -42,7 +42,7 @@ const ABOUT_LISTENER = /^(?:you|your|you're|you've|you'll|you'd|ur|u)\b/i
 const REACTION = /^(?:that|this|it|what a|how)(?:'s|\s+is|\s+was|\s+sounds|\s+looks|\s+seems|\s+must\s+(?:be|have\s+been))?\s+(?:(?:so|really|super|very|such|totally|pretty|truly|absolutely)\s+)*(?:a\s+|an\s+)?(?:(?:great|awesome|amazing|cool|nice|wonderful|fantastic|lovely|beautiful|incredible|inspiring|impressive|exciting|fun|sweet|sad|tough|hard|rough|scary|crazy|wild|huge|brave|special|interesting|touching|heartwarming|neat|good|bad|terrible|awful|unbelievable|stunning|gorgeous|perfect)\b)/i
 
 // "would rather", "'d prefer", "would like" state a preference, not a hypothetical.
-const HYPOTHETICAL = /\b(?:if|might|maybe|perhaps|hope|hoping|hopefully|wish|could|someday|one day|imagine|suppose|supposing|unless)\b|(?:\bwould(?:n't)?|'d)\b(?!\s+(?:(?:much\s+)?rather|prefer|like|love|hate))/i
+const HYPOTHETICAL = /\b(?:if|might|maybe|perhaps|hope|hoping|hopefully|wish|could|someday|one day|imagine|suppose|supposing|unless)\b|(?:\bwould(?:n't)?|'d)\b(?!\s+(?:rather|prefer|like|love|hate))/i
 // "there may be a problem", "it may well have been": a hedge. Lower case and before "be" or "have
 // been" only: "May" is a month, "guests may use the pool" a permission, "may not" a rule.
 const MAY_HEDGE = /\bmay\s+(?:well\s+|also\s+|still\s+)?(?:be|have\s+been)\b/
