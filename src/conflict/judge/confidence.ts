@@ -13,7 +13,6 @@ import { otherQuestion, twoOccurrences } from './modifier-roles.js'
 import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
-import { twoThingsMeasured } from './measured-thing.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -117,8 +116,6 @@ export const FACTORS = {
   twoOccurrences: 0.5,
   /** One action done to two things, each text naming its own object ("water the fern" / "water the cactus"): two-objects.ts, cross28. */
   twoObjects: 0.6,
-  /** A value clash where the texts share no name and nothing either is about: two things measured (measured-thing.ts, session 11). */
-  twoThingsMeasured: 0.6,
 } as const
 
 /**
@@ -209,11 +206,6 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     if (!note) continue
     value *= factor
     notes.push(note)
-  }
-  const measured = twoThingsMeasured(raw, a, b)
-  if (measured) {
-    value *= FACTORS.twoThingsMeasured
-    notes.push(measured)
   }
   const events = twoEvents(raw, a, b)
   if (events) {
