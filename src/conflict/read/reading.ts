@@ -3,7 +3,7 @@ import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
 import { ACTIVITY_BEFORE, EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
-import { ATTITUDE_VERBS, CHANGE_VERBS, TELLING_APART } from '../words/negation-scope.js'
+import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, TELLING_APART } from '../words/negation-scope.js'
 import { NOT_TAKING_PART, RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
@@ -348,6 +348,11 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
           return
         }
+        // "didn't know you were doing a PhD": the speaker's knowing is denied, nothing in the world.
+        if (!dislike && first && (REALISING_VERBS.has(first.stem) || KNOWING_VERBS.has(first.stem))) {
+          const next = inClause[inClause.indexOf(first) + 1]
+          if (REALISING_VERBS.has(first.stem) || !next || KNOWN_CLAUSE.test(next.lower)) return
+        }
         // "does not regret opening his pharmacy", "have not changed their booking", "can't tell a
         // godwit from a sandpiper": the verb takes the negation, and what follows it still holds.
         if (!dislike && first && takesNegation(first, inClause.slice(inClause.indexOf(first) + 1))) {
@@ -417,9 +422,15 @@ function retracted(clause: readonly Token[], i: number): Token[] {
   }
   // The thing before it, not a phrase after a preposition ("flag X was switched off in production
   // after the incident and is still off": the flag is off, not production).
-  const prep = clause.findIndex((u, j) => j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))
-  return clause.slice(0, prep >= 0 ? prep : i).filter((u) => !isStop(u))
+  // "works late shifts because two nurses are off": after a subordinator the retraction is of its own
+  // clause's subject, not of the main clause's (store29, issue 27).
+  const from = clause.findLastIndex((u, j) => j < i && SUBORDINATOR.test(u.lower)) + 1
+  const prep = clause.findIndex((u, j) => j >= from && j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))
+  return clause.slice(from, prep >= 0 ? prep : i).filter((u) => !isStop(u))
 }
+
+/** Words that open a clause inside a clause, with a subject of its own. */
+const SUBORDINATOR = /^(?:because|while|whereas|although|though|who|which|where)$/
 
 /** "keeps dropping", "is failing over": an ongoing behaviour, not a retraction of the clause. */
 function ongoing(t: Token, clause: readonly Token[], i: number): boolean {
