@@ -1,7 +1,7 @@
 import { ANTONYMS, WORDNET_POLES } from '../words/poles.js'
 import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
-import { ACTIVITY_BEFORE, EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
+import { ACTIVITY_BEFORE, EXCLUSIVE, ONLY_OPENS_ANSWER, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
 import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, TELLING_APART } from '../words/negation-scope.js'
 import { NOT_TAKING_PART, RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
@@ -249,7 +249,7 @@ function isSimplePast(norm: string): boolean {
 
 /** Clauses that restrict ("only") and the stems in them. */
 function exclusiveClauses(tokens: readonly Token[], spans: readonly Span[]): Array<Set<string>> {
-  return spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem)))
+  return spans.filter((c) => EXCLUSIVE.test(c.text) && !ONLY_OPENS_ANSWER.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem)))
 }
 
 const ORDER_PATTERNS: readonly RegExp[] = [
