@@ -302,10 +302,11 @@ const EXTRACTORS: readonly Extractor[] = [
     read: (m) => ({ value: { type: 'measure', dim: 'duration', base: /and a half/i.test(m[0]) ? 5400 : /half/i.test(m[0]) ? 1800 : 900, per: null } }),
   },
   {
-    re: new RegExp(`(${N})[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})(?![A-Za-z0-9])`, 'gi'),
+    // "four and a half hours' drive": the half belongs to the amount, so the unit still follows it (store29).
+    re: new RegExp(`(${N})(\\s+and\\s+a\\s+half)?[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})(?![A-Za-z0-9])`, 'gi'),
     read: (m, rest) => {
-      const n = parseNumber(m[1]!)
-      const unit = unitOf(m[2]!)
+      const n = parseNumber(m[1]!) + (m[2] ? 0.5 : 0)
+      const unit = unitOf(m[3]!)
       if (Number.isNaN(n) || !unit) return null
       const r = rate(rest)
       return { value: { type: 'measure', dim: unit.dim, base: n * unit.factor, per: r.per }, extra: r.extra }
