@@ -456,7 +456,9 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
       // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
       // retraction verb in the clause is a pole of its own.
-      const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '')
+      // "not liking spicy food": the negated liking already carries the "not"; flipping "spicy" as
+      // well would make the dislike of spicy food a liking of mild food (store29, issue 27).
+      const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '') && !(p.group !== 'preference' && negatedLiking(tokens.slice(Math.max(0, i - 3), i), negs))
       const pole = (flipped ? -p.pole : p.pole) as 1 | -1
       const list = out.get(p.group) ?? []
       list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower, end: t.end })
@@ -464,6 +466,11 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     }
   })
   return out
+}
+
+/** Whether a liking negated by a negator stands among `before` ("not liking", "doesn't enjoy"). */
+function negatedLiking(before: readonly Token[], negs: ReadonlyMap<string, string>): boolean {
+  return before.some((u) => NEGATORS.has(negs.get(u.stem)?.split(' ')[0] ?? '') && ANTONYMS.get(u.stem)?.some((p) => p.group === 'preference' && p.pole > 0) === true)
 }
 
 /**
