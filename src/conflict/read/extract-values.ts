@@ -55,6 +55,9 @@ const PART_OF_DAY = '(?:\\s+in\\s+the\\s+(morning|afternoon|evening)|\\s+at\\s+n
 const TZ = '(?:\\s*(?:UTC|GMT|CET|CEST|BST|IST|JST|[ECMP][SD]T)\\b)?'
 const RATE = /^\s*(?:\/\s*|per\s+|an?\s+|every\s+)(hour|hr|day|night|week|month|mo|year|yr|annum|request|call|user|seat|gallon|litre|liter|kg|unit|person|head|item|piece|minute|min|second|sec)s?\b/i
 
+/** A word of paying right before an amount: "costs 12 pounds", "paid about 40 pounds", "rent of 950 pounds". */
+const PAYING_BEFORE = /\b(?:costs?|costing|paid|pays?|paying|charged?|charges|earns?|earned|earning|spent|spends?|owes?|owed|worth|priced|price|fee|rent|wage|salary|for)\s+(?:of\s+)?(?:about\s+|around\s+|only\s+|just\s+|over\s+|under\s+)?$/i
+
 const CURRENCY: Readonly<Record<string, string>> = {
   $: 'USD', usd: 'USD', dollar: 'USD', dollars: 'USD', bucks: 'USD', '€': 'EUR', eur: 'EUR', euro: 'EUR', euros: 'EUR',
   '£': 'GBP', gbp: 'GBP', '¥': 'JPY', yen: 'JPY', jpy: 'JPY', cent: 'USD', cents: 'USD',
@@ -252,6 +255,18 @@ const EXTRACTORS: readonly Extractor[] = [
     },
   },
   {
+    // "costs 4.50 pounds a loaf", "1.50 pounds more an hour": pounds are money when priced to the
+    // penny or after a word of paying; otherwise the mass rule below reads a weight (store29).
+    re: new RegExp(`(${N})\\s*(pounds?|quid)\\b`, 'gi'),
+    read: (m, rest) => {
+      const amount = parseNumber(m[1]!)
+      const before = m.input!.slice(Math.max(0, m.index! - 24), m.index!)
+      if (Number.isNaN(amount) || !(/^\d+\.\d\d$/.test(m[1]!) || /quid/i.test(m[2]!) || PAYING_BEFORE.test(before))) return null
+      const r = rate(rest)
+      return { value: { type: 'money', amount, currency: 'GBP', per: r.per }, extra: r.extra }
+    },
+  },
+  {
     // "is free", "for free", "free of charge": a price of zero (not "free parking").
     re: /\b(?:(?:is|are|be|was|were|for)\s+free\b(?=\s*$|\s*[.,;!?]|\s+(?:for|of|to|on|in|with|if|when|until)\b)|free\s+of\s+charge\b)/gi,
     read: () => ({ value: { type: 'money', amount: 0, currency: null, per: null } }),
@@ -287,10 +302,11 @@ const EXTRACTORS: readonly Extractor[] = [
     read: (m) => ({ value: { type: 'measure', dim: 'duration', base: /and a half/i.test(m[0]) ? 5400 : /half/i.test(m[0]) ? 1800 : 900, per: null } }),
   },
   {
-    re: new RegExp(`(${N})[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})(?![A-Za-z0-9])`, 'gi'),
+    // "four and a half hours' drive": the half belongs to the amount, so the unit still follows it (store29).
+    re: new RegExp(`(${N})(\\s+and\\s+a\\s+half)?[-\\s]?(?:business\\s+|working\\s+|calendar\\s+)?(${UNIT_WORDS})(?![A-Za-z0-9])`, 'gi'),
     read: (m, rest) => {
-      const n = parseNumber(m[1]!)
-      const unit = unitOf(m[2]!)
+      const n = parseNumber(m[1]!) + (m[2] ? 0.5 : 0)
+      const unit = unitOf(m[3]!)
       if (Number.isNaN(n) || !unit) return null
       const r = rate(rest)
       return { value: { type: 'measure', dim: unit.dim, base: n * unit.factor, per: r.per }, extra: r.extra }

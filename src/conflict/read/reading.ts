@@ -1,9 +1,9 @@
 import { ANTONYMS, WORDNET_POLES } from '../words/poles.js'
 import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
-import { ACTIVITY_BEFORE, EXCLUSIVE, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
+import { ACTIVITY_BEFORE, EXCLUSIVE, ONLY_OPENS_ANSWER, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
-import { ATTITUDE_VERBS, CHANGE_VERBS, TELLING_APART } from '../words/negation-scope.js'
+import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, TELLING_APART } from '../words/negation-scope.js'
 import { NOT_TAKING_PART, RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
@@ -249,7 +249,7 @@ function isSimplePast(norm: string): boolean {
 
 /** Clauses that restrict ("only") and the stems in them. */
 function exclusiveClauses(tokens: readonly Token[], spans: readonly Span[]): Array<Set<string>> {
-  return spans.filter((c) => EXCLUSIVE.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem)))
+  return spans.filter((c) => EXCLUSIVE.test(c.text) && !ONLY_OPENS_ANSWER.test(c.text)).map((c) => new Set(tokens.filter((t) => t.start >= c.start && t.end <= c.end).map((t) => t.stem)))
 }
 
 const ORDER_PATTERNS: readonly RegExp[] = [
@@ -348,6 +348,11 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
           return
         }
+        // "didn't know you were doing a PhD": the speaker's knowing is denied, nothing in the world.
+        if (!dislike && first && (REALISING_VERBS.has(first.stem) || KNOWING_VERBS.has(first.stem))) {
+          const next = inClause[inClause.indexOf(first) + 1]
+          if (REALISING_VERBS.has(first.stem) || !next || KNOWN_CLAUSE.test(next.lower)) return
+        }
         // "does not regret opening his pharmacy", "have not changed their booking", "can't tell a
         // godwit from a sandpiper": the verb takes the negation, and what follows it still holds.
         if (!dislike && first && takesNegation(first, inClause.slice(inClause.indexOf(first) + 1))) {
@@ -417,9 +422,15 @@ function retracted(clause: readonly Token[], i: number): Token[] {
   }
   // The thing before it, not a phrase after a preposition ("flag X was switched off in production
   // after the incident and is still off": the flag is off, not production).
-  const prep = clause.findIndex((u, j) => j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))
-  return clause.slice(0, prep >= 0 ? prep : i).filter((u) => !isStop(u))
+  // "works late shifts because two nurses are off": after a subordinator the retraction is of its own
+  // clause's subject, not of the main clause's (store29, issue 27).
+  const from = clause.findLastIndex((u, j) => j < i && SUBORDINATOR.test(u.lower)) + 1
+  const prep = clause.findIndex((u, j) => j >= from && j < i && u.lower !== 'and' && SCOPE_END.has(u.lower))
+  return clause.slice(from, prep >= 0 ? prep : i).filter((u) => !isStop(u))
 }
+
+/** Words that open a clause inside a clause, with a subject of its own. */
+const SUBORDINATOR = /^(?:because|while|whereas|although|though|who|which|where)$/
 
 /** "keeps dropping", "is failing over": an ongoing behaviour, not a retraction of the clause. */
 function ongoing(t: Token, clause: readonly Token[], i: number): boolean {
@@ -445,7 +456,9 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.
       // Only a negator flips a pole ("not approved", "did not fail", "without merging"); a
       // retraction verb in the clause is a pole of its own.
-      const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '')
+      // "not liking spicy food": the negated liking already carries the "not"; flipping "spicy" as
+      // well would make the dislike of spicy food a liking of mild food (store29, issue 27).
+      const flipped = NEGATORS.has(negs.get(t.stem)?.split(' ')[0] ?? '') && !(p.group !== 'preference' && negatedLiking(tokens.slice(Math.max(0, i - 3), i), negs))
       const pole = (flipped ? -p.pole : p.pole) as 1 | -1
       const list = out.get(p.group) ?? []
       list.push({ pole, word: flipped ? `${negs.get(t.stem)}` : t.lower, end: t.end })
@@ -453,6 +466,11 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     }
   })
   return out
+}
+
+/** Whether a liking negated by a negator stands among `before` ("not liking", "doesn't enjoy"). */
+function negatedLiking(before: readonly Token[], negs: ReadonlyMap<string, string>): boolean {
+  return before.some((u) => NEGATORS.has(negs.get(u.stem)?.split(' ')[0] ?? '') && ANTONYMS.get(u.stem)?.some((p) => p.group === 'preference' && p.pole > 0) === true)
 }
 
 /**

@@ -49,6 +49,9 @@ const MAY_HEDGE = /\bmay\s+(?:well\s+|also\s+|still\s+)?(?:be|have\s+been)\b/
 const PLAN = /\b(?:plan(?:s|ning)?\s+to|plan(?:s|ning)?\s+on|going\s+to|gonna|want(?:s|ed)?\s+to|wanna|thinking\s+(?:of|about)|considering|looking\s+forward|intend(?:s|ing)?\s+to|aim(?:s|ing)?\s+to|about\s+to)\b/i
 // A subject's attitude toward, or advice to, someone: the verb right after a short subject.
 const OPINION = /^(?:[\w'’.-]+\s+){1,3}?(?:encourag\w*|believ\w*|suggest\w*|admir\w*|appreciat\w*|recommend\w*|remind\w*|thinks|thought|hopes|hoped|advis\w*|urg\w*|prais\w*|reassur\w*|compliment\w*|cheer\w*\s+on)\b/i
+// "how do u even do that w no car": chat drops the question mark; a wh-word, an auxiliary and a
+// subject pronoun still ask (store29, issue 27). Not "what I did was ...", which states.
+const UNMARKED_QUESTION = /^(?:how|what|why|where|when|who|which)\s+(?:do|does|did|are|is|was|were|can|could|would|will|should|have|has)\s+(?:u|you|ya|i|we|they|he|she|it)\b/i
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b/i
 
 const HEADING = /^(?:note|notes|update|fyi|reminder|todo|to-do|status|re|ps|edit|summary|action|decision|agenda|heads up|important|warning|tip|info|item|step|q|a|question|answer|day|part|chapter|phase|option|plan|rule|policy|fact|reason|result|outcome|owner|eta|deadline|when|where|who|what|why|how)\b/i
@@ -82,7 +85,7 @@ export function readStatement(text: string): Statement {
       dropped.push('greeting')
       continue
     }
-    if (/\?\s*["')\]]*\s*$/.test(s)) {
+    if (/\?\s*["')\]]*\s*$/.test(s) || UNMARKED_QUESTION.test(s)) {
       dropped.push('question')
       continue
     }

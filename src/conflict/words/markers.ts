@@ -18,6 +18,12 @@ export const PAST_VERB: RegExp = /\b(?:was|were|had|did|took|cost|ran|went|came|
 /** Restriction to one member ("only accepts wire", "the only admin", "X only"). */
 // Not "read-only", "invite-only": a compound names a mode, it restricts nothing else.
 export const EXCLUSIVE: RegExp = /(?<!-)\b(?:only|sole|solely|exclusively)\b/i
+/**
+ * "Only that Zainab has been teaching ...", "Only because the bus was late": a clause opened so
+ * answers "anything new?" or "why?" with one piece of news or one reason; it keeps no one member
+ * of a kind (store29, issue 27).
+ */
+export const ONLY_OPENS_ANSWER: RegExp = /^\s*only\s+(?:that|because)\b/i
 /** Universal choice, the opposite of a restriction ("any day", "whenever"). */
 export const UNIVERSAL: RegExp = /\b(?:any\s+(?:day|time|one|of|language)|whenever|whatever|whichever|anytime|every\s+day|either)\b/i
 /** Words that add to what was said rather than replace it. */

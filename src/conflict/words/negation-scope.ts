@@ -28,3 +28,16 @@ export const CHANGE_VERBS: ReadonlySet<string> = stems('change alter modify amen
 
 /** Particles of a phrasal verb: "get out of a chair" is not the "out" of "out of habit" unless the verb is the same. */
 export const PARTICLES: ReadonlySet<string> = new Set(['out', 'up', 'off', 'down', 'away', 'back', 'over'])
+
+/**
+ * Verbs of coming to know. Denied, they deny what someone knew, not what is: "I didn't know you were
+ * doing a PhD" says the PhD is so; "Norman didn't know about it" says what Norman knew (store29,
+ * issue 27). "Know" does so before a clause or "about" only: before an object or "how to"
+ * ("doesn't know Spanish", "doesn't know how to drive") it still denies a skill. Realising and
+ * noticing take no skill, so they always do.
+ */
+export const KNOWING_VERBS: ReadonlySet<string> = stems('know knew')
+export const REALISING_VERBS: ReadonlySet<string> = stems('realise realize notice')
+
+/** What opens the clause or topic after "know": a subject pronoun, "that", "about", a wh-word. */
+export const KNOWN_CLAUSE = /^(?:i|you|he|she|it|we|they|that|about|what|who|where|when|why|whether|if)$/
