@@ -15,6 +15,7 @@ import { readSlots } from './slots.js'
 import { rewriter } from './rewrite.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
 import { countedOccurrences, noRetraction } from './retraction-use.js'
+import { stanceWordAsModifier } from './stance-modifier.js'
 
 /**
  * One observation read for the free-text detector: its words (with which ones are negated), its
@@ -451,6 +452,7 @@ function polesOf(tokens: readonly Token[], norm: string, negs: ReadonlyMap<strin
     for (const p of ANTONYMS.get(t.stem) ?? ANTONYMS.get(t.lower) ?? (predicative(tokens, i, norm) ? WORDNET_POLES.get(t.stem) : undefined) ?? []) {
       if (measured && p.group === 'units') continue
       if (p.group === 'progress' && noProgressState(tokens, i, norm)) continue
+      if (p.group === 'preference' && stanceWordAsModifier(tokens, i, norm)) continue
       // A listed word's own forms only: "done" is finished, "did" and "doing" are not (words/poles.ts).
       if (p.forms && !p.forms.has(regularStem(t.lower)) && !p.forms.has(t.lower)) continue
       // "not approved" is on the negative pole; a negator never flips a retraction verb it stands beside.

@@ -7,3 +7,9 @@ export const DISLIKE = 'hate hates hated dislike dislikes detest detests loathe 
 
 /** Phrases that say the same as a dislike ("can't stand", "won't eat", "can't handle"). */
 export const DISLIKE_PHRASES: RegExp = /\b(?:can not|will not|does not|do not)\s+(?:stand|handle|do|eat|drink|tolerate|bear)\b|\bnot\s+a\s+fan\b|\bstrains?\b/gi
+
+/**
+ * The liking and disliking words that are verbs (not "favorite", "allergic", "fan"): a verb needs
+ * someone before it who likes, so after a determiner it names a kind of thing ("a love letter").
+ */
+export const STANCE_VERBS = 'like love prefer want enjoy adore hate dislike detest loathe avoid refuse'
