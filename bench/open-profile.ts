@@ -9,7 +9,8 @@ import { startCpuProfile } from './cpu-profile.js'
  * (plain text, as openMemory's bench writes them) written into one in-memory storage, then the
  * worker's open of it (`openMemoryModules`, then a retrieve with no budget, as the client bench's
  * cold open), `rounds` times. The memory adapter clones rows like IndexedDB, so the read's cost is
- * there in kind, not in size. With an output path, a CPU profile of the last open.
+ * there in kind, not in size. Prints wall and process CPU per open (read the CPU under load). With
+ * an output path, a CPU profile of the last open.
  *
  *   npx tsx bench/open-profile.ts [N=100000] [rounds=3] [profile.cpuprofile]
  */
@@ -27,17 +28,22 @@ async function main(): Promise<void> {
   }
   // One handle stays open, as a page's would: the storage outlives the opens below.
   const times: number[] = []
+  const cpus: number[] = []
   for (let r = 0; r < rounds; r++) {
     const stop = await startCpuProfile(r === rounds - 1 ? out : undefined)
     const t = performance.now()
+    const c = process.cpuUsage()
     const cold = await openMemoryModules({ storage, now })
     await cold.facts.retrieve('x', { budgetTokens: 0 })
+    const { user, system } = process.cpuUsage(c)
     times.push(performance.now() - t)
+    cpus.push((user + system) / 1000)
     await stop()
     await cold.close()
   }
   await mem.close()
-  console.log(`${size} facts: open + first retrieve ${times.map((x) => x.toFixed(0)).join(' / ')} ms`)
+  const ms = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(' / ')
+  console.log(`${size} facts: open + first retrieve ${ms(times)} ms wall, ${ms(cpus)} ms CPU (process, user + system)`)
 }
 
 main().then(() => process.exit(0), (err: unknown) => {
