@@ -62,7 +62,7 @@ export class FreeTextConflicts {
   /** Who the current free-text facts open with, per tenant (store/hub-subject.ts), kept as facts come and go. */
   readonly #subjects = new SubjectTally()
   /** On how many days each name was told with each word, per tenant (store/recurring-slot.ts), kept the same way. */
-  readonly #slots = new SlotTally()
+  readonly #slots = new SlotTally((ref) => this.#subjects.subjectOf(ref))
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -106,7 +106,7 @@ export class FreeTextConflicts {
       const hub = verdict.confidence > 0 ? this.#subjects.sharedHub(v, other) : null
       if (hub) verdict = detector.atHub(verdict, other.body.content, v.body.content, hub.name, hub.share)
       // And what the store tells over time: a thing told with one name on many days changes.
-      const told = verdict.confidence > 0 && days !== 0 ? this.#slots.recurring(v, other, verdict.shared) : null
+      const told = verdict.confidence > 0 && days !== 0 ? this.#slots.recurring(v, other, verdict.shared, eligible) : null
       if (told) verdict = detector.atRecurring(verdict, other.body.content, v.body.content, days, told.name, told.word, told.days)
       if (verdict.confidence < KEEP_CONFIDENCE) continue
       const judged = { reason: verdict.reason, confidence: verdict.confidence, kind: verdict.kind, shared: verdict.shared.length, words: sharedWords(detector, other.body.content, v.body.content) }
@@ -122,11 +122,11 @@ export class FreeTextConflicts {
   current(v: Version, isCurrent: boolean): void {
     if (!isFreeText(v)) return
     if (isCurrent) {
-      this.#subjects.add(v)
-      this.#slots.add(v, this.#subjects.nameOf(v.ref))
+      this.#slots.add(v, this.#subjects.add(v))
     } else {
-      this.#subjects.delete(v.ref)
+      // The slot tally first: it finds a waiting fact's name through the subject tally.
       this.#slots.delete(v.ref)
+      this.#subjects.delete(v.ref)
     }
   }
 
@@ -162,8 +162,8 @@ export class FreeTextConflicts {
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
     this.#pending.delete(ref)
-    this.#subjects.delete(ref)
     this.#slots.delete(ref)
+    this.#subjects.delete(ref)
     for (const other of this.#same.get(ref)?.keys() ?? []) this.#same.get(other)?.delete(ref)
     this.#same.delete(ref)
     const partners = this.#pairs.get(ref)

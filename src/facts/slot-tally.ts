@@ -1,6 +1,7 @@
 import { HUB_MIN_FACTS } from '../conflict/store/subject-name.js'
 import { DAY_MS } from '../core/time.js'
 import { terms } from './text.js'
+import type { Subject } from './subject-tally.js'
 import type { Version } from './version.js'
 
 /** A name and a word told together, differently, on at least this many days is a thing told over time (store/recurring-slot.ts). */
@@ -8,14 +9,19 @@ export const RECURRING_DAYS = 3
 
 const DAY_US = DAY_MS * 1000
 
-/** One version the tally knows: who it opens with, its day and text, and its words once counted. */
+/** A counted version: its words, day and text, what its delete takes back from the counts. */
 interface Entry {
   /** tenant and name, the key prefix of its counts */
   readonly prefix: string
   readonly day: number
   readonly text: string
-  /** null until the name's facts are counted (see `#countName`) */
-  words: readonly string[] | null
+  readonly words: readonly string[]
+}
+
+/** A name's current facts not counted yet, by ref, in the order told; `stale` of them stopped being current since. */
+interface Waiting {
+  refs: string[]
+  stale: number
 }
 
 /** What the store told of one name and word: day -> facts, text -> facts. */
@@ -32,70 +38,78 @@ interface Told {
  * state said twice.
  *
  * Kept as facts become current and stop being so (the same `current` calls that feed the subject
- * tally, so a reopen's load rebuilds it): O(1) per change when told, the name read by the subject
- * tally. A fact's words are counted the first time a flag asks about its name, all of that name's
- * waiting facts at once, each once: an open or a bulk write tokenizes nothing (a lexical snapshot
- * spares an open the tokenizing, issue 31), and the words a write adds cost O(its words), paid once.
+ * tally, so a reopen's load rebuilds it), keyed by the subject tally's record of the name. A fact's
+ * words are counted the first time a flag asks about its name, all of that name's waiting facts at
+ * once, each once. Until then a fact is one slot of its name's list: no entry by ref, no key text
+ * (open31: three Map entries, a record and a key string per fact were a fifth of an open's
+ * JavaScript at 100k free-text facts). A fact that stops being current while it waits is left in
+ * the list and dropped when the name is counted, or when such facts are half the list.
  */
 export class SlotTally {
-  /** ref -> its entry. */
-  readonly #of = new Map<string, Entry>()
-  /** tenant and name -> current facts that open with it. */
-  readonly #opening = new Map<string, number>()
-  /** tenant and name -> its facts not counted yet. */
-  readonly #waiting = new Map<string, Map<string, Version>>()
+  /** The subject tally's record of the name a version opens with, undefined when it is not current. */
+  readonly #subjectOf: (ref: string) => Subject | undefined
+  /** name's record -> its facts not counted yet. */
+  readonly #waiting = new Map<Subject, Waiting>()
+  /** ref -> its counts, for the versions counted. */
+  readonly #counted = new Map<string, Entry>()
   /** tenant, name and word -> what was told. */
   readonly #told = new Map<string, Told>()
 
-  /**
-   * Knows a version (once, however often it is told).
-   * @param name - the name it opens with, as the subject tally read it (store/subject-name.ts); null for none
-   */
-  add(v: Version, name: string | null | undefined): void {
-    if (!name || this.#of.has(v.ref)) return
-    const prefix = `${v.tenant ?? ''}\u0000${name}\u0000`
-    this.#of.set(v.ref, { prefix, day: Math.floor(v.body.validFrom / DAY_US), text: v.body.content, words: null })
-    bump(this.#opening, prefix, 1)
-    let waiting = this.#waiting.get(prefix)
-    if (!waiting) this.#waiting.set(prefix, (waiting = new Map()))
-    waiting.set(v.ref, v)
+  constructor(subjectOf: (ref: string) => Subject | undefined) {
+    this.#subjectOf = subjectOf
   }
 
-  /** Forgets a version; a no-op when it is not known. */
+  /**
+   * Knows a version as current (once, however often it is told).
+   * @param subject - the subject tally's record of the name it opens with; none (or a record of no name) for none
+   */
+  add(v: Version, subject: Subject | undefined): void {
+    if (!subject?.name || this.#counted.has(v.ref)) return
+    let waiting = this.#waiting.get(subject)
+    if (!waiting) this.#waiting.set(subject, (waiting = { refs: [], stale: 0 }))
+    waiting.refs.push(v.ref)
+  }
+
+  /** Forgets a version: called before the subject tally forgets it; a no-op when it is not known. */
   delete(ref: string): void {
-    const e = this.#of.get(ref)
-    if (!e) return
-    this.#of.delete(ref)
-    bump(this.#opening, e.prefix, -1)
-    const waiting = this.#waiting.get(e.prefix)
-    if (waiting?.delete(ref)) {
-      if (waiting.size === 0) this.#waiting.delete(e.prefix)
+    const e = this.#counted.get(ref)
+    if (e) {
+      this.#counted.delete(ref)
+      for (const w of e.words) {
+        const told = this.#told.get(e.prefix + w)
+        if (!told) continue
+        bump(told.days, e.day, -1)
+        bump(told.texts, e.text, -1)
+        if (told.days.size === 0) this.#told.delete(e.prefix + w)
+      }
       return
     }
-    for (const w of e.words ?? []) {
-      const told = this.#told.get(e.prefix + w)
-      if (!told) continue
-      bump(told.days, e.day, -1)
-      bump(told.texts, e.text, -1)
-      if (told.days.size === 0) this.#told.delete(e.prefix + w)
-    }
+    const subject = this.#subjectOf(ref)
+    const waiting = subject && this.#waiting.get(subject)
+    if (!waiting || ++waiting.stale * 2 <= waiting.refs.length) return
+    // Half the list stopped being current: kept to the rest, so a name's list stays O(its current facts).
+    waiting.refs = waiting.refs.filter((r) => r !== ref && this.#subjectOf(r) === subject)
+    waiting.stale = 0
+    if (waiting.refs.length === 0) this.#waiting.delete(subject!)
   }
 
   /**
    * The word of `keys` (the detector's shared keys of a flagged pair, stems) told with the name
    * either version opens with, differently, on the most days, when that is RECURRING_DAYS or more
    * and the name opens HUB_MIN_FACTS facts or more; else null. The names the two open with are
-   * their subject, not a thing said of it, and are not looked up.
+   * their subject, not a thing said of it, and are not looked up. `current` gives a current
+   * version by ref (the words of a name's waiting facts are counted here, the first time).
    */
-  recurring(a: Version, b: Version, keys: readonly string[]): { readonly name: string; readonly word: string; readonly days: number } | null {
-    const [ea, eb] = [this.#of.get(a.ref), this.#of.get(b.ref)]
+  recurring(a: Version, b: Version, keys: readonly string[], current: (ref: string) => Version | null): { readonly name: string; readonly word: string; readonly days: number } | null {
+    const named = [this.#subjectOf(a.ref), this.#subjectOf(b.ref)].filter((s): s is Subject & { name: string } => !!s?.name)
     const subjects = new Set<string>()
-    for (const e of [ea, eb]) if (e) for (const s of subjectTerms(e.prefix)) subjects.add(s)
+    for (const s of named) for (const t of [s.name, ...terms(s.name)]) subjects.add(t)
     let best: { name: string; word: string; days: number } | null = null
-    for (const prefix of new Set([ea?.prefix, eb?.prefix])) {
+    for (const s of new Set(named)) {
       // A name that opens a handful of facts has no history of its own to tell.
-      if (prefix === undefined || (this.#opening.get(prefix) ?? 0) < HUB_MIN_FACTS) continue
-      this.#countName(prefix)
+      if (s.count < HUB_MIN_FACTS) continue
+      const prefix = prefixOf(s)
+      this.#countName(s, prefix, current)
       // The detector's keys are stems as the index's terms are (irregular lemma, then Porter), so a
       // key is looked up as it is: stemming a stem again can change it ("greenhous" -> "greenh").
       for (const k of keys) {
@@ -103,27 +117,28 @@ export class SlotTally {
         const told = this.#told.get(prefix + k)
         // Said differently on as many days: one statement restated is a state that holds, not one that moves.
         const days = told ? Math.min(told.days.size, told.texts.size) : 0
-        if (days >= RECURRING_DAYS && days > (best?.days ?? 0)) best = { name: prefix.split('\u0000')[1]!, word: k, days }
+        if (days >= RECURRING_DAYS && days > (best?.days ?? 0)) best = { name: s.name, word: k, days }
       }
     }
     return best
   }
 
   clear(): void {
-    this.#of.clear()
-    this.#opening.clear()
     this.#waiting.clear()
+    this.#counted.clear()
     this.#told.clear()
   }
 
-  /** Counts the words of a name's waiting facts (numbers are values, not things: left out). */
-  #countName(prefix: string): void {
-    const waiting = this.#waiting.get(prefix)
+  /** Counts the words of a name's waiting facts still current with it, each once (numbers are values, not things: left out). */
+  #countName(subject: Subject, prefix: string, current: (ref: string) => Version | null): void {
+    const waiting = this.#waiting.get(subject)
     if (!waiting) return
-    this.#waiting.delete(prefix)
-    for (const v of waiting.values()) {
-      const e = this.#of.get(v.ref)!
-      e.words = [...new Set(terms(e.text))].filter((w) => !/\d/.test(w))
+    this.#waiting.delete(subject)
+    for (const ref of waiting.refs) {
+      const v = this.#counted.has(ref) || this.#subjectOf(ref) !== subject ? null : current(ref)
+      if (!v) continue
+      const e: Entry = { prefix, day: Math.floor(v.body.validFrom / DAY_US), text: v.body.content, words: [...new Set(terms(v.body.content))].filter((w) => !/\d/.test(w)) }
+      this.#counted.set(v.ref, e)
       for (const w of e.words) {
         let told = this.#told.get(prefix + w)
         if (!told) this.#told.set(prefix + w, (told = { days: new Map(), texts: new Map() }))
@@ -134,11 +149,8 @@ export class SlotTally {
   }
 }
 
-/** The name of a prefix as it is written and as an index term ("tomás", "tomas"). */
-function subjectTerms(prefix: string): string[] {
-  const name = prefix.split('\u0000')[1]!
-  return [name, ...terms(name)]
-}
+/** The key prefix of a name's counts: its tenant and name. */
+const prefixOf = (s: Subject): string => `${s.tenant}\u0000${s.name}\u0000`
 
 /** Adds `by` to a count, dropping it at zero. */
 function bump<K>(counts: Map<K, number>, key: K, by: number): void {

@@ -2,7 +2,7 @@ import { HUB_MIN_FACTS, HUB_SHARE, subjectName } from '../conflict/store/subject
 import type { Version } from './version.js'
 
 /** One name of one tenant and how many current facts open with it (null: facts that open with none, not counted). */
-interface Subject {
+export interface Subject {
   readonly tenant: string
   readonly name: string | null
   count: number
@@ -29,9 +29,9 @@ export class SubjectTally {
    */
   readonly #totals = new Map<string, number>()
 
-  /** Counts a version (once, however often it is told). */
-  add(v: Version): void {
-    if (this.#of.has(v.ref)) return
+  /** Counts a version (once, however often it is told); returns its name's record when this call counted it, else undefined. */
+  add(v: Version): Subject | undefined {
+    if (this.#of.has(v.ref)) return undefined
     const tenant = v.tenant ?? ''
     const name = subjectName(v.body.content)
     let names = this.#subjects.get(tenant)
@@ -39,9 +39,10 @@ export class SubjectTally {
     let s = names.get(name)
     if (!s) names.set(name, (s = { tenant, name, count: 0 }))
     this.#of.set(v.ref, s)
-    if (name === null) return
+    if (name === null) return s
     s.count++
     this.#totals.set(tenant, (this.#totals.get(tenant) ?? 0) + 1)
+    return s
   }
 
   /** Uncounts a version; a no-op when it is not counted. */
@@ -63,6 +64,11 @@ export class SubjectTally {
   /** The name a counted version opens with: null for none, undefined when it is not counted. */
   nameOf(ref: string): string | null | undefined {
     return this.#of.get(ref)?.name
+  }
+
+  /** The record of the name a counted version opens with (shared by its tenant's facts of that name), undefined when it is not counted. */
+  subjectOf(ref: string): Subject | undefined {
+    return this.#of.get(ref)
   }
 
   /** The hub both versions open with (a name at HUB_SHARE of their tenant's facts, HUB_MIN_FACTS at least), or null. */

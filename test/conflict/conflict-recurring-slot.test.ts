@@ -3,6 +3,7 @@ import { createMemory } from '../../src/index.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 import { runStore, type StoreFact } from '../../scripts/eval-conflict-store.js'
 import { SlotTally } from '../../src/facts/slot-tally.js'
+import { SubjectTally } from '../../src/facts/subject-tally.js'
 import type { Version } from '../../src/facts/version.js'
 
 // Issue 27, session 11 (store28): a thing told over time (src/conflict/store/recurring-slot.ts,
@@ -85,6 +86,25 @@ describe('a thing the store tells over time', () => {
   })
 })
 
+/** The two tallies fed as the store feeds them (facts/free-text-conflicts.ts `current`), with its current versions by ref. */
+function tallies(): { add(v: Version): void; delete(ref: string): void; recurring(a: Version, b: Version, keys: readonly string[]): ReturnType<SlotTally['recurring']> } {
+  const subjects = new SubjectTally()
+  const slots = new SlotTally((ref) => subjects.subjectOf(ref))
+  const current = new Map<string, Version>()
+  return {
+    add: (v) => {
+      current.set(v.ref, v)
+      slots.add(v, subjects.add(v))
+    },
+    delete: (ref) => {
+      slots.delete(ref)
+      subjects.delete(ref)
+      current.delete(ref)
+    },
+    recurring: (a, b, keys) => slots.recurring(a, b, keys, (ref) => current.get(ref) ?? null),
+  }
+}
+
 describe('the slot tally follows the store, one change at a time', () => {
   const day = (d: number): number => Date.UTC(2025, 0, d) * 1000
   const version = (ref: string, content: string, d: number, tenant: string | null = null): Version =>
@@ -94,36 +114,52 @@ describe('the slot tally follows the store, one change at a time', () => {
   const swims = [version('s1', 'Noor swims on Mondays.', 2), version('s2', 'Noor swims at dawn now.', 9), version('s3', 'Noor cannot swim this month.', 20)]
 
   test('three days, three texts: a thing told over time; deletes uncount', () => {
-    const t = new SlotTally()
-    for (const v of [...filler, ...swims]) t.add(v, 'noor')
+    const t = tallies()
+    for (const v of [...filler, ...swims]) t.add(v)
     expect(t.recurring(swims[0]!, swims[2]!, ['noor', 'swim'])).toEqual({ name: 'noor', word: 'swim', days: 3 })
     t.delete('s2')
     expect(t.recurring(swims[0]!, swims[2]!, ['swim'])).toBeNull()
-    t.add(swims[1]!, 'noor')
+    t.add(swims[1]!)
     expect(t.recurring(swims[0]!, swims[2]!, ['swim'])?.days).toBe(3)
   })
 
+  test('a fact that stops being current before its name is counted is never counted; told again, it counts once', () => {
+    const t = tallies()
+    for (const v of [...filler, ...swims]) t.add(v)
+    t.delete('s2')
+    expect(t.recurring(swims[0]!, swims[2]!, ['swim'])).toBeNull()
+    const u = tallies()
+    for (const v of [...filler, ...swims]) u.add(v)
+    // Out and back in while waiting (a successor forgotten): one fact, one day.
+    u.delete('s2')
+    u.add(swims[1]!)
+    u.delete('s3')
+    expect(u.recurring(swims[0]!, swims[1]!, ['swim'])).toBeNull()
+    u.add(swims[2]!)
+    expect(u.recurring(swims[0]!, swims[1]!, ['swim'])?.days).toBe(3)
+  })
+
   test('the same text on three days is one way of saying it', () => {
-    const t = new SlotTally()
-    for (const v of filler) t.add(v, 'noor')
-    for (const d of [2, 9, 20]) t.add(version(`r${d}`, 'Noor swims on Mondays.', d), 'noor')
+    const t = tallies()
+    for (const v of filler) t.add(v)
+    for (const d of [2, 9, 20]) t.add(version(`r${d}`, 'Noor swims on Mondays.', d))
     expect(t.recurring(version('r2', '', 2), version('r20', '', 20), ['swim'])).toBeNull()
   })
 
   test('a name that opens fewer than ten facts tells no history; the names are not the thing', () => {
-    const t = new SlotTally()
-    for (const v of swims) t.add(v, 'noor')
+    const t = tallies()
+    for (const v of swims) t.add(v)
     expect(t.recurring(swims[0]!, swims[2]!, ['swim'])).toBeNull()
-    for (const v of filler) t.add(v, 'noor')
+    for (const v of filler) t.add(v)
     expect(t.recurring(swims[0]!, swims[2]!, ['noor'])).toBeNull()
   })
 
   test('another tenant is another store; a version told twice counts once', () => {
-    const t = new SlotTally()
-    for (const v of [...filler, ...swims.slice(0, 2)]) t.add(v, 'noor')
-    t.add(swims[0]!, 'noor')
+    const t = tallies()
+    for (const v of [...filler, ...swims.slice(0, 2)]) t.add(v)
+    t.add(swims[0]!)
     const elsewhere = version('x', 'Noor cannot swim this month.', 20, 'team')
-    t.add(elsewhere, 'noor')
+    t.add(elsewhere)
     expect(t.recurring(swims[0]!, elsewhere, ['swim'])).toBeNull()
   })
 })

@@ -1,0 +1,55 @@
+import { expect, test } from 'vitest'
+import { GmpFactStore } from '../../src/facts/store.js'
+import { memoryStorage } from '../../src/storage/memory-adapter.js'
+
+/**
+ * Issue 31 (open31): a cold open of free-text facts fed each one to the slot tally
+ * (src/facts/slot-tally.ts) as three Map entries, a record and a key string, though its words are
+ * counted only when a flag asks about its name: about a fifth of the open's JavaScript at 100k
+ * (Node CPU profile, bench/open-profile.ts). The open now puts a fact in its name's list and
+ * nothing by ref. Counted, not timed: Map entries the slot tally puts while an open of 300 and of
+ * 3,000 facts loads (main: 900 and 9,000, three a fact).
+ */
+
+const NAMES = ['Noor', 'Tomas', 'Abena', 'Lucia', 'Kenji']
+
+/** Calls of Map.prototype.set made by the slot tally's own code while `body` runs. */
+async function slotTallyMapSets(body: () => Promise<unknown>): Promise<number> {
+  let n = 0
+  const original = Map.prototype.set
+  Map.prototype.set = function <K, V>(this: Map<K, V>, key: K, value: V): Map<K, V> {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 3
+    const caller = new Error().stack?.split('\n')[2] ?? ''
+    Error.stackTraceLimit = limit
+    if (caller.includes('slot-tally.ts')) n++
+    return original.call(this, key, value) as Map<K, V>
+  }
+  try {
+    await body()
+  } finally {
+    Map.prototype.set = original
+  }
+  return n
+}
+
+async function openOf(size: number): Promise<number> {
+  const storage = memoryStorage()
+  await storage.open()
+  let tick = Date.UTC(2025, 0, 1)
+  const writer = new GmpFactStore(storage, { now: () => (tick += 1000) })
+  await writer.writeMany(Array.from({ length: size }, (_, i) => ({ content: `${NAMES[i % NAMES.length]} kept note ${i} about the garden.` })))
+  await writer.close()
+  const reader = new GmpFactStore(storage, { now: () => (tick += 1000) })
+  const sets = await slotTallyMapSets(() => reader.get('nothing'))
+  await reader.close()
+  return sets
+}
+
+test('an open puts no slot-tally entry per fact: the same Map entries at 300 and 3,000 facts', async () => {
+  const small = await openOf(300)
+  const large = await openOf(3_000)
+  // One list a name.
+  expect(small).toBe(NAMES.length)
+  expect(large).toBe(small)
+})
