@@ -65,19 +65,29 @@ describe('a thing the store tells over time', () => {
     expect(flags[0]!.reason).not.toMatch(/told over time/)
   })
 
-  test('the counts survive a reopen: the reopened store lists the same', async () => {
+  test('the counts survive a reopen: the reopened store judges the pair the same', async () => {
     const storage = memoryStorage()
     const [x, y] = [contradictions[0]![1], contradictions[0]![2]]
     const first = await createMemory({ storage })
-    for (const f of [...DIARY, cyclesDaily, x, cannotCycle, y]) await first.facts.write(f.content, { validFrom: f.validFrom! })
-    const refsOf = (list: ReadonlyArray<{ refs: readonly string[] }>): string[][] => list.map((c) => [...c.refs].sort())
-    const before = refsOf(await first.facts.conflicts())
-    expect(before).toHaveLength(1)
+    const refs = new Map<string, string>()
+    for (const f of [...DIARY, cyclesDaily, x, cannotCycle, y]) refs.set(f.content, await first.facts.write(f.content, { validFrom: f.validFrom! }))
+    const key = (a: StoreFact, b: StoreFact): string => [refs.get(a.content)!, refs.get(b.content)!].sort().join(' ')
+    const judged = async (mem: typeof first): Promise<Map<string, number | undefined>> =>
+      new Map((await mem.facts.conflicts({ minConfidence: 0.2 })).map((c) => [[...c.refs].sort().join(' '), c.confidence]))
+    const before = await judged(first)
     await first.close()
     const again = await createMemory({ storage })
     try {
-      // Compared afresh on the reopened store's first read, with counts its load rebuilt.
-      expect(refsOf(await again.facts.conflicts())).toEqual(before)
+      // Compared afresh on the reopened store's first read, with counts its load rebuilt: the change
+      // is lowered by as much, the contradiction beside it listed as before. (Which other pairs a
+      // fact meets can differ: its four nearest neighbours tie on the name alone, and a tie goes to
+      // the lower index slot, which follows load order after a reopen; docs/conflicts.md, rule 23.)
+      const after = await judged(again)
+      for (const pair of [key(cyclesDaily, cannotCycle), key(x, y)]) {
+        expect(before.get(pair)).toBeDefined()
+        expect(after.get(pair)).toBeCloseTo(before.get(pair)!, 6)
+      }
+      expect(after.get(key(cyclesDaily, cannotCycle))).toBeLessThan(0.8)
       const low = await again.facts.conflicts({ minConfidence: 0.2 })
       expect(low.some((c) => /the store tells "cycles?" of marta/.test(c.reason))).toBe(true)
     } finally {
