@@ -61,11 +61,6 @@ export class SubjectTally {
     if (names.size === 0) this.#subjects.delete(s.tenant)
   }
 
-  /** The name a counted version opens with: null for none, undefined when it is not counted. */
-  nameOf(ref: string): string | null | undefined {
-    return this.#of.get(ref)?.name
-  }
-
   /** The record of the name a counted version opens with (shared by its tenant's facts of that name), undefined when it is not counted. */
   subjectOf(ref: string): Subject | undefined {
     return this.#of.get(ref)

@@ -5,7 +5,7 @@ import { labelHeadAt } from '../read/labels.js'
 import { hasStem, sameStem } from '../read/same-stem.js'
 import { IRREGULAR_PAST, subjectStems } from '../read/subject.js'
 import { normalizeText, tokenize } from '../read/text-tokens.js'
-import { isTimeWord } from '../read/reading.js'
+import { isTimeWord, valueSpans } from '../read/reading.js'
 import type { Statement } from '../read/statement.js'
 import { PAST_MARKERS, PRESENT_MARKERS } from '../words/markers.js'
 import { AFTER_NOUN, AHEAD, CHANGE_BY, DATE_QUALIFIER, DELTA, EAGER, FORBIDS, MODAL, INDEFINITE, OVER_BEFORE } from '../words/frame-cues.js'
@@ -187,16 +187,6 @@ function openingSubject(r: Reading): ReadonlySet<string> | null {
   if (own) return own
   const m = OPENING.exec(r.norm)
   return m ? new Set(m[1]!.toLowerCase().split(/\s+/).map(stem)) : null
-}
-
-/** Where a reading's value slots stand, as [start, end) spans of `norm`. */
-function valueSpans(r: Reading): Array<[number, number]> {
-  const out: Array<[number, number]> = []
-  for (const s of r.slots.slots) {
-    const at = r.slots.at.get(s) ?? -1
-    if (at >= 0) out.push([at, at + s.text.length])
-  }
-  return out
 }
 
 const inside = (spans: ReadonlyArray<[number, number]>, start: number): boolean => spans.some(([s, e]) => start >= s && start < e)

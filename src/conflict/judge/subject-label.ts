@@ -1,8 +1,9 @@
 import type { Reading } from '../read/reading.js'
 import { itemLabels } from '../read/labels.js'
+import { SENTENCE_BREAK } from '../read/statement.js'
 
-// Where a sentence of a normalized text starts (as read/statement.ts `sentences` splits).
-const SENTENCE_START = /(?:\n+|;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Z])\.)\s+)(?=\S)/g
+// Where a sentence of a normalized text starts: where read/statement.ts `sentences` splits.
+const SENTENCE_START = new RegExp(SENTENCE_BREAK.source, 'g')
 
 /**
  * Whether the number written at `at` is the label of its sentence's subject ("room 204 has no

@@ -1,5 +1,5 @@
 import type { Reading } from '../read/reading.js'
-import { isTimeWord } from '../read/reading.js'
+import { isTimeWord, valueSpans } from '../read/reading.js'
 import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './verdict.js'
 import { QUANTIFIED_DETERMINERS } from '../words/determiners.js'
@@ -9,7 +9,6 @@ import { QUANTIFIED_DETERMINERS } from '../words/determiners.js'
 // "I feed the hens at 6". A value, a negation or a pole said after them belongs to each object,
 // so they do not contradict. cross28, issue 27 (two instructions of two planted pairs on one
 // topic).
-
 
 /** The first clause's tokens, up to a clause break. */
 function firstClause(r: Reading): Reading['tokens'] {
@@ -25,11 +24,7 @@ function firstClause(r: Reading): Reading['tokens'] {
 /** The head of the noun phrase starting at `i`: the last of its run of content words. */
 function headAt(r: Reading, tokens: Reading['tokens'], i: number): Reading['tokens'][number] | null {
   // A value's words ("once a month", "twice a day") end the phrase: they say how, not what.
-  const values: Array<[number, number]> = []
-  for (const s of r.slots.slots) {
-    const at = r.slots.at.get(s) ?? -1
-    if (at >= 0) values.push([at, at + s.text.length])
-  }
+  const values = valueSpans(r)
   let head: Reading['tokens'][number] | null = null
   while (i < tokens.length && QUANTIFIED_DETERMINERS.has(tokens[i]!.lower)) i++
   for (let j = i; j < tokens.length; j++) {

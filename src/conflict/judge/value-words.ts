@@ -1,4 +1,4 @@
-import type { Reading } from '../read/reading.js'
+import { valueSpans, type Reading } from '../read/reading.js'
 import { sameStem } from '../read/same-stem.js'
 
 /**
@@ -13,11 +13,7 @@ export function sharedOnlyInValues(a: Reading, b: Reading, shared: readonly stri
 }
 
 function onlyInValues(r: Reading, key: string): boolean {
-  const spans: Array<[number, number]> = []
-  for (const s of r.slots.slots) {
-    const at = r.slots.at.get(s) ?? -1
-    if (at >= 0) spans.push([at, at + s.text.length])
-  }
+  const spans = valueSpans(r)
   const hits = r.tokens.filter((t) => sameStem(t.stem, key))
   // The value itself ("10k", "v2.3", "acct 88213") names the thing: only a word after the number is a unit.
   return hits.length > 0 && !/\d/.test(key) && hits.every((t) => spans.some(([s, e]) => t.start > s && t.end <= e))

@@ -114,6 +114,16 @@ const GENERIC = new Set(
 const TIME_WORDS = new RegExp(String.raw`^(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day|days|s)?$|^(?:${MONTH_PATTERN})$|^(?:second|minute|hour|day|week|month|year)s?$|^(?:today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening|night|am|pm|noon|et|pt|ct|mt|utc|gmt|bst|cet|est|edt|pst|pdt|uk)$`)
 const ZONE_WORDS = /^(?:et|pt|ct|mt|utc|gmt|bst|cet|cest|est|edt|pst|pdt|cst|cdt|uk|eastern|pacific|central|mountain|london|york|new)$/
 
+/** Where a reading's value slots stand, as [start, end) spans of `norm`. */
+export function valueSpans(r: Reading): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (const s of r.slots.slots) {
+    const at = r.slots.at.get(s) ?? -1
+    if (at >= 0) out.push([at, at + s.text.length])
+  }
+  return out
+}
+
 export function isTimeWord(lower: string): boolean {
   // Asked of every word of every text read, by four patterns: words repeat, so the answer is kept
   // (bounded as stem()'s cache is).

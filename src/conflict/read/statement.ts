@@ -56,10 +56,13 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|
 
 const HEADING = /^(?:note|notes|update|fyi|reminder|todo|to-do|status|re|ps|edit|summary|action|decision|agenda|heads up|important|warning|tip|info|item|step|q|a|question|answer|day|part|chapter|phase|option|plan|rule|policy|fact|reason|result|outcome|owner|eta|deadline|when|where|who|what|why|how)\b/i
 
+/** Where one sentence of a text ends and the next starts: line breaks, semicolons, ends of sentences; abbreviations kept whole. */
+export const SENTENCE_BREAK = /\n+|;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|e\.g|i\.e|[A-Z])\.)\s+(?=\S)/
+
 /** Sentences of a text: ends of sentences, semicolons and line breaks; abbreviations kept whole. */
 export function sentences(text: string): string[] {
   return text
-    .split(/\n+|;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|e\.g|i\.e|[A-Z])\.)\s+(?=\S)/)
+    .split(SENTENCE_BREAK)
     .map((s) => s.trim())
     .filter((s) => s.length > 0)
 }
