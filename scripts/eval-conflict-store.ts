@@ -20,6 +20,10 @@
  * - The dev3 set (issue 27, session 11; test/fixtures/README.md): the same measures on four more
  *   hand-written conversations (`dev3-N`) and the dev3 pairs, written without reading the detector;
  *   measured once as a holdout at the merge of 89c5679, dev data since, so --errors lists its flags.
+ * - The dev4 set (issue 27, session 12; test/fixtures/README.md): the same measures on three more
+ *   hand-written conversations (`dev4-N`, one of them a user talking to an assistant) and the dev4
+ *   pairs; DEV4_ROLE says whether it is still the fresh holdout (counts only, skipped by --dev-only)
+ *   or dev data (listed by --errors).
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -69,8 +73,19 @@ export const DEV2 = resolve(here, '../test/fixtures/conversations-dev2.json')
  */
 export const DEV3 = resolve(here, '../test/fixtures/conversations-dev3.json')
 
+/** How the eval treats a hand-written set: a fresh holdout prints counts only and is not computed with --dev-only; dev data is both, and --errors lists it. */
+export type HandWrittenRole = 'holdout' | 'dev'
+
+/**
+ * The dev4 conversations (issue 27, session 12; test/fixtures/README.md), named `dev4-N`: written
+ * without reading the detector. A holdout until the merge that first measures them; then flip
+ * DEV4_ROLE to 'dev' (pairs and conversations both follow it).
+ */
+export const DEV4 = resolve(here, '../test/fixtures/conversations-dev4.json')
+export const DEV4_ROLE = 'holdout' as HandWrittenRole
+
 /** The hand-written files by the prefix of their conversations' names. */
-const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3]]
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4]]
 
 function handWrittenPath(name: string): string | null {
   return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
@@ -109,6 +124,11 @@ export function dev2Names(path = DEV2): string[] {
 
 /** The names of the dev3 conversations, in file order. */
 export function dev3Names(path = DEV3): string[] {
+  return [...handWrittenFile(path).keys()]
+}
+
+/** The names of the dev4 conversations, in file order. */
+export function dev4Names(path = DEV4): string[] {
   return [...handWrittenFile(path).keys()]
 }
 
@@ -333,6 +353,10 @@ export interface StoreSection {
   readonly dev3?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev3 pairs planted in each dev3 conversation's turns (seed DEV3_SEED), and their sum. */
   readonly plantedDev3?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** The dev4 conversations as backgrounds (as DEV4_ROLE says: counts only while a holdout, empty with devOnly then). */
+  readonly dev4?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The dev4 pairs planted in each dev4 conversation's turns (seed DEV4_SEED), and their sum. */
+  readonly plantedDev4?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -360,7 +384,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -394,7 +418,9 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   // The same measure as the blind set's, on dev data: computed with --dev-only too.
   const { blind: dev2, plantedBlind: plantedDev2 } = await evaluateBlind(dev2Pairs, options, dev2Names(), DEV2_SEED)
   const { blind: dev3, plantedBlind: plantedDev3 } = await evaluateBlind(dev3Pairs, options, dev3Names(), DEV3_SEED)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3 }
+  // A fresh set is looked at once, at a merge: not computed while iterating.
+  const { blind: dev4, plantedBlind: plantedDev4 } = devOnly && DEV4_ROLE === 'holdout' ? { blind: [], plantedBlind: [] } : await evaluateBlind(dev4Pairs, options, dev4Names(), DEV4_SEED)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4 }
 }
 
 /** Seed of the blind pairs' positions in each blind background. */
@@ -403,6 +429,8 @@ export const BLIND_SEED = 12
 export const DEV2_SEED = 10
 /** Seed of the dev3 pairs' positions in each dev3 background. */
 export const DEV3_SEED = 11
+/** Seed of the dev4 pairs' positions in each dev4 background. */
+export const DEV4_SEED = 12
 
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
@@ -514,6 +542,8 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   handWrittenTables(lines, s.blind, s.plantedBlind, 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`)
   handWrittenTables(lines, s.dev2 ?? [], s.plantedDev2 ?? [], 'Dev2 conversations (test/fixtures/conversations-dev2.json, session 10; dev data, flags listed with --errors)', `Dev2 pairs (test/fixtures/conflict-pairs-dev2.json) planted in each dev2 conversation's turns (seed ${DEV2_SEED})`)
   handWrittenTables(lines, s.dev3 ?? [], s.plantedDev3 ?? [], 'Dev3 conversations (test/fixtures/conversations-dev3.json, session 11; dev data, flags listed with --errors)', `Dev3 pairs (test/fixtures/conflict-pairs-dev3.json) planted in each dev3 conversation's turns (seed ${DEV3_SEED})`)
+  const dev4Says = DEV4_ROLE === 'holdout' ? 'a fresh holdout: flags counted, never listed' : 'dev data, flags listed with --errors'
+  handWrittenTables(lines, s.dev4 ?? [], s.plantedDev4 ?? [], `Dev4 conversations (test/fixtures/conversations-dev4.json, session 12; ${dev4Says})`, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json) planted in each dev4 conversation's turns (seed ${DEV4_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -532,9 +562,12 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       const changes = labelledChanges(n.name.split(' ')[0]!)
       for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
     }
-    for (const [set, rows, planted] of [['Dev2', s.dev2, s.plantedDev2], ['Dev3', s.dev3, s.plantedDev3]] as const) {
-      // Dev2's background flags are listed above with the other hand-written ones; dev3's here.
-      if (set === 'Dev3') {
+    const listedSets: Array<readonly [string, StoreSection['dev2'], StoreSection['plantedDev2']]> = [['Dev2', s.dev2, s.plantedDev2], ['Dev3', s.dev3, s.plantedDev3]]
+    // A holdout's flagged texts are never printed: dev4 is listed only once it is dev data.
+    if (DEV4_ROLE === 'dev') listedSets.push(['Dev4', s.dev4, s.plantedDev4])
+    for (const [set, rows, planted] of listedSets) {
+      // Dev2's background flags are listed above with the other hand-written ones; later sets' here.
+      if (set !== 'Dev2') {
         for (const n of rows ?? []) {
           if (!n.run.flags.length) continue
           lines.push('', `Flags in ${n.name}:`)

@@ -22,6 +22,10 @@
  *   test/fixtures/conflict-dev3-split.json, all dev), per type, and in the store section planted in the four
  *   dev3 conversations (test/fixtures/conversations-dev3.json); a holdout at one merge (89c5679), dev data
  *   since: computed with --dev-only, listed by --errors;
+ * - the dev4 set test/fixtures/conflict-pairs-dev4.json (session 12: 60 pairs written the same way; split
+ *   test/fixtures/conflict-dev4-split.json, all dev), per type, and in the store section planted in the three
+ *   dev4 conversations (test/fixtures/conversations-dev4.json); while DEV4_ROLE is 'holdout' (until its
+ *   first merge) counts only, skipped by --dev-only, never in --errors; then dev data like dev3;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -49,7 +53,7 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/judge/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
-import { evaluateStore, evaluateWide, formatStore, formatWide } from './eval-conflict-store.js'
+import { DEV4_ROLE, evaluateStore, evaluateWide, formatStore, formatWide } from './eval-conflict-store.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -143,6 +147,14 @@ export const DEV3_SPLIT = resolve(here, '../test/fixtures/conflict-dev3-split.js
 
 export function loadDev3(): LabelledPair[] {
   return loadRealistic(DEV3_PAIRS, DEV3_SPLIT)
+}
+
+/** Issue 27's dev4 set (session 12; test/fixtures/README.md): written without reading the detector; a holdout while DEV4_ROLE says so. */
+export const DEV4_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev4.json')
+export const DEV4_SPLIT = resolve(here, '../test/fixtures/conflict-dev4-split.json')
+
+export function loadDev4(): LabelledPair[] {
+  return loadRealistic(DEV4_PAIRS, DEV4_SPLIT)
 }
 
 /** Issue 27's blind holdout pairs (twelfth round; test/fixtures/README.md): all holdout, scored and never listed. */
@@ -303,9 +315,12 @@ async function main(): Promise<void> {
   // Measured once as a holdout (89c5679); dev data since, like dev2.
   const dev3Pairs = loadDev3().filter((p) => !devOnly || p.split === 'dev')
   const dev3 = await evaluateRealistic(dev3Pairs)
+  // A fresh set (DEV4_ROLE 'holdout') is scored at a merge, never while iterating.
+  const dev4Pairs = devOnly && DEV4_ROLE === 'holdout' ? [] : loadDev4()
+  const dev4 = dev4Pairs.length ? await evaluateRealistic(dev4Pairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -322,6 +337,8 @@ async function main(): Promise<void> {
       plantedDev2: (store.plantedDev2 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
       dev3: (store.dev3 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedDev3: (store.plantedDev3 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      dev4: (store.dev4 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedDev4: (store.plantedDev4 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
@@ -329,7 +346,8 @@ async function main(): Promise<void> {
     // Scores only: a pair's result carries its texts and reason, so the blind set's results are stripped too.
     const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
     const dev3Json = Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const dev4Json = dev4 && Object.fromEntries(Object.entries(dev4).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
@@ -337,6 +355,8 @@ async function main(): Promise<void> {
   process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
   process.stdout.write(formatRealistic(dev2, 'Dev2 pairs (test/fixtures/conflict-pairs-dev2.json, issue 27 session 10: written without reading the detector), fixed split test/fixtures/conflict-dev2-split.json (all dev)') + '\n')
   process.stdout.write(formatRealistic(dev3, 'Dev3 pairs (test/fixtures/conflict-pairs-dev3.json, issue 27 session 11: written without reading the detector), fixed split test/fixtures/conflict-dev3-split.json (all dev)') + '\n')
+  const dev4Says = DEV4_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
+  if (dev4) process.stdout.write(formatRealistic(dev4, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json, issue 27 session 12: written without reading the detector; ${dev4Says}), fixed split test/fixtures/conflict-dev4-split.json (all dev)`) + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -359,6 +379,11 @@ async function main(): Promise<void> {
     const dev3Wrong = dev3.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nDev3 pairs misclassified by the text detector: ${dev3Wrong.length}\n`)
     for (const w of dev3Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    if (dev4 && DEV4_ROLE === 'dev') {
+      const dev4Wrong = dev4.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
+      process.stdout.write(`\nDev4 pairs misclassified by the text detector: ${dev4Wrong.length}\n`)
+      for (const w of dev4Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    }
   }
 }
 
