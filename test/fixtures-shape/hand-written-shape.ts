@@ -1,6 +1,6 @@
 /**
  * Shape checks shared by the hand-written conversation and pair sets written for issue 27 (dev2,
- * dev3; test/fixtures/README.md). Shape only: nothing here runs the detector, so a set's author
+ * dev3, dev4; test/fixtures/README.md). Shape only: nothing here runs the detector, so a set's author
  * never sees a flag.
  */
 import { readFileSync } from 'node:fs'
