@@ -210,3 +210,12 @@ test("the worker carries Dexie's ES2018 build, not the ES5 one behind the packag
   const dexie = moduleNames(worker).filter((n) => /(^|\/)node_modules\/dexie\//.test(n))
   expect(dexie.map((n) => n.replace(/^.*node_modules\//, ''))).toEqual(['dexie/dist/modern/dexie.mjs'])
 })
+
+test('a facts-only worker does not carry the dedicated-worker fallback (its election and sync load only where a worker is elected)', () => {
+  const entry = worker.filter((c) => c.isEntry)
+  const factsOnly = closure(worker, [...entry, ...worker.filter((c) => holdsDetector(c.modules))])
+  const fallback = /^src\/runtime\/(election|tab-sync|tab-fallback)\.ts$/
+  expect(moduleNames(factsOnly).filter((n) => fallback.test(n))).toEqual([])
+  // Still in the worker's build, for the workers that take part in an election.
+  expect(moduleNames(worker).filter((n) => fallback.test(n)).sort()).toEqual(['src/runtime/election.ts', 'src/runtime/tab-fallback.ts', 'src/runtime/tab-sync.ts'])
+})
