@@ -6,6 +6,7 @@ import type { Version } from './version.js'
 import { DAY_MS } from '../core/time.js'
 import { SubjectTally } from './subject-tally.js'
 import { SlotTally } from './slot-tally.js'
+import { byWrite } from './write-order.js'
 
 /** One day in microseconds, the unit of a fact's valid time. */
 const DAY_US = DAY_MS * 1000
@@ -18,6 +19,8 @@ export function isFreeText(v: Version): boolean {
   const md = v.body.metadata
   return md['subject'] === undefined && md['predicate'] === undefined && md['object'] === undefined
 }
+
+const inWriteOrder = (a: unknown, b: unknown): number => byWrite(a as Version, b as Version)
 
 const key = (x: unknown): string => (typeof x === 'string' ? x.normalize('NFKC').trim().toLowerCase().replace(/[\s_]+/g, ' ') : '')
 
@@ -94,7 +97,8 @@ export class FreeTextConflicts {
   check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
     const detector = this.#detector
     if (!detector) return
-    for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref)) {
+    // Ties in write order, which a reopen keeps (slots follow load order there).
+    for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref, undefined, undefined, inWriteOrder)) {
       const other = eligible(ref)
       if (!other || !textDecides(v, other)) continue
       // The facts' valid times weigh too, in their order: moments of a diary written days apart, a

@@ -72,9 +72,6 @@ function seek(p: Postings, i: number, slot: number): number {
 // the index's slot table; above it they are read from the slot-indexed array directly.
 const SMALL = 4096
 
-/** Whether a document scored `score` in `slot` comes before one that scored `otherScore` in `otherSlot` (`nearest`). */
-const beats = (score: number, slot: number, otherScore: number, otherSlot: number): boolean =>
-  score > otherScore || (score === otherScore && slot < otherSlot)
 
 /**
  * One term's postings: the slots of the documents that hold it and how often, in two parallel
@@ -736,8 +733,13 @@ export class LexicalIndex {
    * of them, each in at most `maxDf` documents): names, identifiers and uncommon
    * words pick out what a text is about, and skipping common terms bounds the cost of a lookup
    * by the postings of rare terms, whatever the index's size.
+   *
+   * Equal scores go by `order` of the attached docs when given, else by slot. Slots follow the
+   * order documents were added in, which a reload need not repeat (a rebuilt index adds them in
+   * load order): many facts that share only a name tie, and the slot order picked other
+   * neighbours after a reopen than before it (docs/conflicts.md, rule 23).
    */
-  nearest(terms: readonly string[], k: number, exclude?: string, probe = 4, maxDf = 1000): string[] {
+  nearest(terms: readonly string[], k: number, exclude?: string, probe = 4, maxDf = 1000, order?: (a: unknown, b: unknown) => number): string[] {
     const n = this.size
     if (n === 0 || k <= 0) return []
     // A term only the excluded document holds finds nothing: skip it rather than spend a probe on it.
@@ -770,6 +772,13 @@ export class LexicalIndex {
       }
     }
     const excluded = exclude === undefined ? -1 : (this.#slot(exclude) ?? -1)
+    const docs = this.#docs
+    // A slot with no doc attached (a restored index mid-load) falls back to slot order.
+    const beats = (score: number, slot: number, otherScore: number, otherSlot: number): boolean => {
+      if (score !== otherScore) return score > otherScore
+      const a = docs[slot], b = docs[otherSlot]
+      return order && a !== undefined && b !== undefined ? order(a, b) < 0 : slot < otherSlot
+    }
     // Top k by a small insertion list (higher score, then lower slot): no sort of every scored document.
     const topSlot: number[] = [], topScore: number[] = []
     for (let j = 0; j < count; j++) {

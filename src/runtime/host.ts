@@ -4,8 +4,8 @@ import type { Capability } from '../facts/capabilities.js'
 import { openMemoryModules, type MemoryModules } from '../memory-loader.js'
 import { MEMORY_MODULES, type MemoryModule } from '../memory-modules.js'
 import { indexedDbStorage } from '../storage/dexie-adapter.js'
-import { TabElection } from './election.js'
-import { TabSync } from './tab-sync.js'
+import type { TabElection } from './election.js'
+import type { TabSync } from './tab-sync.js'
 import { installErrorTransfer } from './error-transfer.js'
 import { CALL_PROTOCOL, callTarget, type CallTarget } from './remote-call.js'
 import { MODULE_SURFACES } from './module-surfaces.js'
@@ -102,6 +102,9 @@ export function createMemoryHost(): MemoryHost {
   const entries = new Map<string, Promise<Entry>>()
 
   async function build(o: WorkerOpenOptions): Promise<Entry> {
+    // Fetched while the memory opens; a rejection is heard where it is awaited.
+    const tabs = o.election ? import('./tab-fallback.js') : null
+    tabs?.catch(() => undefined)
     const identity = o.identity ? await identityFromKeys(o.identity) : null
     const judges: PageJudge[] = []
     const { id: judgeId, ...bounds } = o.conflictJudge ?? { id: '' }
@@ -114,9 +117,14 @@ export function createMemoryHost(): MemoryHost {
       ...(o.conflictJudge ? { conflictJudge: { ...bounds, judge: relayJudge(judgeId, judges) } } : {}),
     })
     // In the dedicated fallback one elected worker commits the record log's forwardable writes for every tab.
-    const election = o.election ? new TabElection(o.name, memory.log) : null
+    const fallback = tabs && (await tabs.catch(async (err: unknown) => {
+      // Its code did not load: the memory opened for it is closed, not left without a handle.
+      await memory.close()
+      throw err
+    }))
+    const election = fallback ? new fallback.TabElection(o.name, memory.log) : null
     // One replica per origin: in the fallback only the leader runs sync; the others ask it.
-    const sync = election ? new TabSync(() => memory.load('sync'), election) : null
+    const sync = fallback && election ? new fallback.TabSync(() => memory.load('sync'), election) : null
     return { memory, election, sync, targets: new Map(), judges, users: 0 }
   }
 

@@ -1,4 +1,7 @@
-import { Dexie } from 'dexie'
+import type { Dexie } from 'dexie'
+// Dexie's ES2018 build rather than its ES5 one behind the package's import wrapper: 1.7 kB gz less in
+// a facts-only worker (scripts/bundle-modules.ts), the same version and API. The wrapper's guard is kept below.
+import { Dexie as ModernDexie } from 'dexie/dist/modern/dexie.mjs'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { CommitNotices } from './commit-notices.js'
 import { translateStorageError } from './errors.js'
@@ -49,7 +52,7 @@ export class DexieStorage implements StoragePort {
   constructor(options: DexieStorageOptions) {
     this.name = options.name
     const deps = options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange! } : {}
-    this.#db = new Dexie(options.name, { ...deps, autoOpen: false })
+    this.#db = new (dexieClass())(options.name, { ...deps, autoOpen: false })
     this.#keyRange = (options.IDBKeyRange ?? globalThis.IDBKeyRange) as LowerBound
     for (const { version, stores } of DEXIE_VERSIONS) this.#db.version(version).stores(stores)
     this.#notices = new CommitNotices(options.name)
@@ -106,4 +109,17 @@ export class DexieStorage implements StoragePort {
 /** Creates IndexedDB storage (browser, worker, or Node with an injected factory). */
 export function indexedDbStorage(options: DexieStorageOptions): DexieStorage {
   return new DexieStorage(options)
+}
+
+/**
+ * The one Dexie of the app, as dexie's import wrapper hands it out: whichever copy registered
+ * itself first under `Symbol.for('Dexie')` (the wrapper's or this one), so an app that imports
+ * 'dexie' too shares one class; two different versions are refused, as the wrapper refuses them.
+ */
+function dexieClass(): typeof Dexie {
+  const global = globalThis as { [key: symbol]: typeof Dexie | undefined }
+  const key = Symbol.for('Dexie')
+  const shared = (global[key] ??= ModernDexie)
+  if (shared.semVer !== ModernDexie.semVer) throw new Error(`Two different versions of Dexie loaded in the same app: ${ModernDexie.semVer} and ${shared.semVer}`)
+  return shared
 }

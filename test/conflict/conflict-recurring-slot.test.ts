@@ -80,8 +80,8 @@ describe('a thing the store tells over time', () => {
     try {
       // Compared afresh on the reopened store's first read, with counts its load rebuilt: the change
       // is lowered by as much, the contradiction beside it listed as before. (Which other pairs a
-      // fact meets can differ: its four nearest neighbours tie on the name alone, and a tie goes to
-      // the lower index slot, which follows load order after a reopen; docs/conflicts.md, rule 23.)
+      // fact meets no longer differs: neighbours that tie on the name go by write order since
+      // session 12, test/facts/nearest-write-order.test.ts; docs/conflicts.md, rule 23.)
       const after = await judged(again)
       for (const pair of [key(cyclesDaily, cannotCycle), key(x, y)]) {
         expect(before.get(pair)).toBeDefined()

@@ -205,3 +205,17 @@ test('React stays in memweave/react: no module of react, react-dom or src/react 
   expect(react(['/x/node_modules/react/index.js', '/x/node_modules/react-dom/client.js', 'dist/src/react/use-memory.js', 'src/react/index.ts'])).toHaveLength(4)
   expect(react(['/x/node_modules/react-native-x/a.js', 'src/facts/live-query.ts'])).toEqual([])
 })
+
+test("the worker carries Dexie's ES2018 build, not the ES5 one behind the package's import wrapper (1.7 kB gz more)", () => {
+  const dexie = moduleNames(worker).filter((n) => /(^|\/)node_modules\/dexie\//.test(n))
+  expect(dexie.map((n) => n.replace(/^.*node_modules\//, ''))).toEqual(['dexie/dist/modern/dexie.mjs'])
+})
+
+test('a facts-only worker does not carry the dedicated-worker fallback (its election and sync load only where a worker is elected)', () => {
+  const entry = worker.filter((c) => c.isEntry)
+  const factsOnly = closure(worker, [...entry, ...worker.filter((c) => holdsDetector(c.modules))])
+  const fallback = /^src\/runtime\/(election|tab-sync|tab-fallback)\.ts$/
+  expect(moduleNames(factsOnly).filter((n) => fallback.test(n))).toEqual([])
+  // Still in the worker's build, for the workers that take part in an election.
+  expect(moduleNames(worker).filter((n) => fallback.test(n)).sort()).toEqual(['src/runtime/election.ts', 'src/runtime/tab-fallback.ts', 'src/runtime/tab-sync.ts'])
+})

@@ -1,5 +1,5 @@
 import type { Reading } from '../read/reading.js'
-import { sentences, type Statement } from '../read/statement.js'
+import { SENTENCE_BREAK, sentences, type Statement } from '../read/statement.js'
 import { OWNER_READING, twoSubjects } from '../read/subject.js'
 import { labelHeadAt } from '../read/labels.js'
 import { sameStem } from '../read/same-stem.js'
@@ -310,8 +310,8 @@ export function nameAsValue(r: Reading, start: number): boolean {
   return !NOT_VALUE_BEFORE.test(clause)
 }
 
-// Where a sentence ends: not after an initial or a title ("J. Alvarez", "Dr. Lee").
-const SENTENCE_END = /(?<=[.!?;])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Za-z])\.)\s+/g
+// Where a sentence ends: the statement reader's breaks (read/statement.ts), so a span is one of its sentences.
+const SENTENCE_END = new RegExp(SENTENCE_BREAK.source, 'g')
 
 interface Span { readonly start: number; readonly end: number; readonly stems: readonly string[]; readonly at?: number }
 

@@ -203,7 +203,7 @@ export class TextConflictDetector {
     const whole = this.#assess(judgeReadings(ra, rb), ra, rb, sa, sb)
     if (whole.conflict || whole.kind === 'unrelated') return whole
     for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
-      const parts = x.split(/;\s+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|etc|approx|[A-Z])\.)\s+(?=\S)/).filter((p) => p.trim().length > 0)
+      const parts = sentences(x)
       if (parts.length < 2) continue
       const readings = parts.map((p) => this.read(p))
       const other = this.read(y)
