@@ -14,6 +14,7 @@ import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker
 import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
 import { BatchWriter, PositionTaken } from './writer.js'
+import { unpackRecords } from '../core/packed-fact-row.js'
 
 /** Every table a batch may touch: one transaction per tick covers every module's writes. */
 const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
@@ -285,7 +286,7 @@ export class RecordLog {
   async records(ids: readonly string[]): Promise<Array<StoredRecord | undefined>> {
     await this.#open()
     if (ids.length === 0) return []
-    return this.storage.read(['records'], (tx) => tx.getMany<StoredRecord>('records', ids))
+    return this.storage.read(['records'], async (tx) => unpackRecords(await tx.getMany<StoredRecord>('records', ids)))
   }
 
   /** Every stored record of these kinds, kind by kind (by the `kind` index: the cost is theirs, not the store's). */
@@ -293,7 +294,7 @@ export class RecordLog {
     await this.#open()
     return this.storage.read(['records'], async (tx) => {
       const all: StoredRecord[] = []
-      for (const kind of kinds) all.push(...(await tx.where<StoredRecord>('records', 'kind', kind)))
+      for (const kind of kinds) all.push(...unpackRecords(await tx.where<StoredRecord>('records', 'kind', kind)))
       return all
     })
   }

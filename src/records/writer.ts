@@ -3,6 +3,7 @@ import { freezeRow } from '../storage/frozen-rows.js'
 import type { WriteTx } from '../storage/port.js'
 import { SCHEMA, type LogRow, type StoredRecord } from '../storage/schema.js'
 import type { LogWriter } from './types.js'
+import { packRecord } from '../core/packed-fact-row.js'
 
 /** Hands what a write appended or removed to the derivers of the Memory, inside the transaction. */
 export type LocalDelivery = (records: readonly StoredRecord[], removed: readonly string[]) => Promise<void>
@@ -34,7 +35,8 @@ export class BatchWriter implements LogWriter {
     if (records.length === 0) return
     // Records are never edited: frozen, memory storage keeps them by reference rather than a copy.
     for (const r of records) freezeRow(r)
-    await this.tx.put('records', records)
+    // Store format 3: a fact row packed (packed-fact-row.ts); the feed and the derivers get the record.
+    await this.tx.put('records', records.map((r) => freezeRow(packRecord(r))))
     this.appended.push(...records)
     await this.#deliver(records, [])
   }
