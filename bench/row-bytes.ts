@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   console.log('  a fact row, by field (each serialized alone, so each carries ~2-3 B of header):')
   const one = facts[0]!
   for (const k of Object.keys(one)) console.log(`    ${k.padEnd(12)} ${field((r) => r[k]).padStart(8)}`)
-  for (const k of Object.keys(one.body as object)) console.log(`    body.${k.padEnd(12)} ${field((r) => (r.body as Record<string, unknown>)[k]).padStart(8)}`)
+  if (one.body !== undefined) for (const k of Object.keys(one.body as object)) console.log(`    body.${k.padEnd(12)} ${field((r) => (r.body as Record<string, unknown>)[k]).padStart(8)}`)
+  // A packed row (store format 3, src/core/packed-fact-row.ts): its array's elements.
+  const f = one.f as unknown[] | undefined
+  if (f !== undefined) f.forEach((_, i) => console.log(`    f[${i}]${' '.repeat(10)} ${field((r) => (r.f as unknown[])[i]).padStart(8)}`))
   console.log(`  one row: ${bytes(one)} B; storedRow ${bytes(storedRow(5, 'raw'))} B; raw bench row ${bytes({ id: 'raw-5', kind: 'fact', tenant: null, body: factRow(5, 'raw'), author: null, hlc: '5' })} B`)
   console.log(JSON.stringify(one))
 }

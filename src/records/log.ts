@@ -118,9 +118,17 @@ export class RecordLog {
    * a Chromium CPU profile (issue 31, seventh round).
    */
   readonly #behind = new MemweaveError(ErrorCode.INTERNAL, 'another handle committed after this one\'s position: the batch runs again')
+  /**
+   * Whether a fact's row is stored packed (store format 3, core/packed-fact-row.ts): where storage
+   * copies each row it stores and clones it back on every read (IndexedDB), the bytes are the cost
+   * of an open. The memory and file adapters keep a written record by reference (frozen-rows.ts),
+   * so a packed row would only add its unpacking to their opens; every adapter reads both forms.
+   */
+  readonly #packRows: boolean
 
   constructor(storage: StoragePort, options: RecordLogOptions = {}) {
     this.storage = storage
+    this.#packRows = storage.kind === 'indexeddb'
     this.identity = options.identity ?? null
     this.#now = options.now ?? Date.now
     this.#clock = new HybridClock(this.#now)
@@ -423,7 +431,7 @@ export class RecordLog {
           // renews this handle's knowledge that it is at the log's end (CONFIRMED_MS).
           let check = optimistic && performance.now() - this.#confirmedAt > CONFIRMED_MS / 2 ? tx.after<LogRow>('log', this.#seq, 1) : null
           if (!optimistic) await this.#catchUp(tx)
-          const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
+          const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true), this.#packRows))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
           if (this.#unmarked) await markStoreFormat(w.tx, storageLabel(this.storage))

@@ -19,11 +19,14 @@ export class BatchWriter implements LogWriter {
   readonly removed: string[] = []
   readonly #deliver: LocalDelivery
   readonly #raw: WriteTx
+  readonly #pack: boolean
 
-  constructor(tx: WriteTx, deliver: LocalDelivery) {
+  /** `pack`: store a fact's row packed (store format 3), where storage copies every row it stores and reads back. */
+  constructor(tx: WriteTx, deliver: LocalDelivery, pack = false) {
     this.tx = new BufferedTx(tx, SCHEMA)
     this.#raw = tx
     this.#deliver = deliver
+    this.#pack = pack
   }
 
   /** Whether the batch appended or removed a record, so that it writes a log row. */
@@ -35,8 +38,8 @@ export class BatchWriter implements LogWriter {
     if (records.length === 0) return
     // Records are never edited: frozen, memory storage keeps them by reference rather than a copy.
     for (const r of records) freezeRow(r)
-    // Store format 3: a fact row packed (packed-fact-row.ts); the feed and the derivers get the record.
-    await this.tx.put('records', records.map((r) => freezeRow(packRecord(r))))
+    // Store format 3: a fact row packed (core/packed-fact-row.ts); the feed and the derivers get the record.
+    await this.tx.put('records', this.#pack ? records.map((r) => packRecord(r)) : records)
     this.appended.push(...records)
     await this.#deliver(records, [])
   }

@@ -64,22 +64,14 @@ async function refusal(promise: Promise<unknown>): Promise<Record<string, unknow
   return { ...e.details, code: e.code, message: e.message }
 }
 
-const storages: Array<[string, () => Promise<StoragePort>]> = [
-  ['memory', async () => memoryStorage()],
-  ['IndexedDB (fake-indexeddb: a structured clone each way)', async () => {
-    const { indexedDbStorage } = await import('../../src/storage/dexie-adapter.js')
-    return indexedDbStorage({ name: 'packed', indexedDB: new IDBFactory(), IDBKeyRange })
-  }],
-  ['file (JSON lines)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'memweave-packed-'))
-    dirs.push(dir)
-    return fileStorage({ dir })
-  }],
-]
+async function idbStorage(): Promise<StoragePort> {
+  const { indexedDbStorage } = await import('../../src/storage/dexie-adapter.js')
+  return indexedDbStorage({ name: 'packed', indexedDB: new IDBFactory(), IDBKeyRange })
+}
 
-describe.each(storages)('on %s storage', (_, make) => {
+describe('on IndexedDB (fake-indexeddb: a structured clone each way)', () => {
   it('a write stores the packed row (no body object), and the next open answers every field as the writing handle did', async () => {
-    const storage = await make()
+    const storage = await idbStorage()
     const mem = await createMemory({ storage })
     await writeEveryField(mem)
     const before = await answers(mem)
@@ -115,6 +107,46 @@ describe.each(storages)('on %s storage', (_, make) => {
   })
 })
 
+// The memory and file adapters keep a written record by reference and store it as it is
+// (log.ts #packRows); they read packed rows too (a store's rows copied from IndexedDB).
+const unpacking: Array<[string, () => Promise<StoragePort>]> = [
+  ['memory', async () => memoryStorage()],
+  ['file (JSON lines)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'memweave-packed-'))
+    dirs.push(dir)
+    return fileStorage({ dir })
+  }],
+]
+
+describe.each(unpacking)('on %s storage', (_, make) => {
+  it('packed rows copied in answer every field as IndexedDB did; its own writes are stored as objects', async () => {
+    const idb = await idbStorage()
+    const source = await createMemory({ storage: idb })
+    await writeEveryField(source)
+    const expected = await answers(source)
+    await source.close()
+    await idb.open()
+    const packed = await idb.read(['records', 'meta'], async (tx) => ({ records: await tx.all<Row>('records'), meta: await tx.all<object>('meta') }))
+    await idb.close()
+    const storage = await make()
+    await storage.open()
+    await storage.write(['records', 'meta'], async (tx) => {
+      await tx.put('records', packed.records)
+      await tx.put('meta', packed.meta)
+    })
+    await storage.close()
+    const mem = await createMemory({ storage })
+    expect(await answers(mem)).toEqual(expected)
+    await mem.facts.write('Bo likes tea')
+    await mem.close()
+    await storage.open()
+    const rows = await rowsOf(storage)
+    expect(rows.filter((r) => r['f'] !== undefined)).toHaveLength(4)
+    expect(rows.filter((r) => r['f'] === undefined).map((r) => Object.keys(r))).toEqual([['id', 'kind', 'tenant', 'body', 'author', 'hlc']])
+    await storage.close()
+  })
+})
+
 describe('rows written before store format 3', () => {
   it('are read as they are, and a write beside them packs only its own row: the old row keeps every byte', async () => {
     // A fact row as format 2 wrote it (the body an object), put in by hand under a format 2 marker.
@@ -124,7 +156,7 @@ describe('rows written before store format 3', () => {
     const expected = await answers(writer)
     const [record] = await exported(writer)
     await writer.close()
-    const old = memoryStorage()
+    const old = await idbStorage()
     await old.open()
     await old.write(['records', 'meta'], async (tx) => {
       await tx.put('records', [record!])
