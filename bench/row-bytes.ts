@@ -1,6 +1,7 @@
 import { serialize } from 'node:v8'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
-import { SCHEMA } from '../src/storage/schema.js'
+import { SCHEMA, type StoredRecord } from '../src/storage/schema.js'
+import { packRecord, unpackRecord } from '../src/core/packed-fact-row.js'
 import { createMemory } from '../src/index.js'
 import { factRow, storedRow } from './client-rows.js'
 
@@ -36,6 +37,11 @@ async function main(): Promise<void> {
     const b = rows.reduce<number>((n, r) => n + bytes(r), 0)
     total += b
     console.log(`  ${t.padEnd(12)} ${String(rows.length).padStart(7)} rows ${per(b).padStart(8)} B/fact`)
+    if (t === 'records') {
+      // The memory adapter keeps a record as written; IndexedDB stores a fact's row packed (store format 3).
+      const packed = rows.reduce<number>((n, r) => n + bytes(packRecord(unpackRecord(r as StoredRecord))), 0)
+      console.log(`    as IndexedDB stores them (packed fact rows)   ${per(packed).padStart(8)} B/fact`)
+    }
     if (t === 'meta') for (const r of rows as Array<{ key: string }>) console.log(`    meta ${r.key.padEnd(28)} ${per(bytes(r)).padStart(8)} B/fact`)
   }
   console.log(`  total ${per(total)} B/fact`)

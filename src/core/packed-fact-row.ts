@@ -10,7 +10,7 @@ import { ID_BYTES, isPackedIds, packIds, unpackId } from './packed-ids.js'
  * rest is one array with no names: `f` = [version, hlc, content, ids, validFrom, writtenAt,
  * metadata, supersedes, tenant, author, writtenBy, signature, publicKey], where `ids` is the fact
  * id's bytes (then the structured id's) a character each, `writtenAt` is null when it equals
- * `validFrom`, `metadata` null when empty, and trailing nulls are left out (209 B a row on average, 10k rows of the client bench: bench/row-bytes.ts).
+ * `validFrom`, `metadata` null when empty, and trailing nulls are left out (199 B a row on average, 10k rows of the client bench: bench/row-bytes.ts).
  *
  * Only a record of exactly the shape facts/draft.ts writes packs (its keys, in its order, with
  * canonical ids and finite times); any other row is stored as it is, so unpacking gives back the
