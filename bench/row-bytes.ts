@@ -1,7 +1,6 @@
 import { serialize } from 'node:v8'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
-import { SCHEMA, type StoredRecord } from '../src/storage/schema.js'
-import { packRecord, unpackRecord } from '../src/core/packed-fact-row.js'
+import { SCHEMA } from '../src/storage/schema.js'
 import { createMemory } from '../src/index.js'
 import { factRow, storedRow } from './client-rows.js'
 
@@ -37,11 +36,6 @@ async function main(): Promise<void> {
     const b = rows.reduce<number>((n, r) => n + bytes(r), 0)
     total += b
     console.log(`  ${t.padEnd(12)} ${String(rows.length).padStart(7)} rows ${per(b).padStart(8)} B/fact`)
-    if (t === 'records') {
-      // The memory adapter keeps a record as written; IndexedDB stores a fact's row packed (store format 3).
-      const packed = rows.reduce<number>((n, r) => n + bytes(packRecord(unpackRecord(r as StoredRecord))), 0)
-      console.log(`    as IndexedDB stores them (packed fact rows)   ${per(packed).padStart(8)} B/fact`)
-    }
     if (t === 'meta') for (const r of rows as Array<{ key: string }>) console.log(`    meta ${r.key.padEnd(28)} ${per(bytes(r)).padStart(8)} B/fact`)
   }
   console.log(`  total ${per(total)} B/fact`)
@@ -50,10 +44,8 @@ async function main(): Promise<void> {
   console.log('  a fact row, by field (each serialized alone, so each carries ~2-3 B of header):')
   const one = facts[0]!
   for (const k of Object.keys(one)) console.log(`    ${k.padEnd(12)} ${field((r) => r[k]).padStart(8)}`)
-  if (one.body !== undefined) for (const k of Object.keys(one.body as object)) console.log(`    body.${k.padEnd(12)} ${field((r) => (r.body as Record<string, unknown>)[k]).padStart(8)}`)
-  // A packed row (store format 3, src/core/packed-fact-row.ts): its array's elements.
-  const f = one.f as unknown[] | undefined
-  if (f !== undefined) f.forEach((_, i) => console.log(`    f[${i}]${' '.repeat(10)} ${field((r) => (r.f as unknown[])[i]).padStart(8)}`))
+  for (const k of Object.keys(one.body as object)) console.log(`    body.${k.padEnd(12)} ${field((r) => (r.body as Record<string, unknown>)[k]).padStart(8)}`)
+
   console.log(`  one row: ${bytes(one)} B; storedRow ${bytes(storedRow(5, 'raw'))} B; raw bench row ${bytes({ id: 'raw-5', kind: 'fact', tenant: null, body: factRow(5, 'raw'), author: null, hlc: '5' })} B`)
   console.log(JSON.stringify(one))
 }

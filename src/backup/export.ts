@@ -5,7 +5,6 @@ import type { RecordLog } from '../records/log.js'
 import type { StoredRecord } from '../storage/schema.js'
 import { headerLine, type BackupLine } from './format.js'
 import { TOMBSTONE_KINDS } from './kinds.js'
-import { unpackRecords } from '../core/packed-fact-row.js'
 
 export interface BackupExportOptions {
   /**
@@ -30,7 +29,7 @@ export async function* exportPages(log: RecordLog, identity: Identity | null, op
   const seed = options.includeIdentitySeed ? identitySeed(identity) : null
   await log.flush()
   await log.ready()
-  const records = unpackRecords(await log.storage.read(['records'], (tx) => tx.all<StoredRecord>('records')))
+  const records = await log.storage.read(['records'], (tx) => tx.all<StoredRecord>('records'))
   const tombstones: StoredRecord[] = []
   const rest: StoredRecord[] = []
   for (const r of records) ((TOMBSTONE_KINDS as readonly string[]).includes(r.kind) ? tombstones : rest).push(r)

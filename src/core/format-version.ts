@@ -15,12 +15,8 @@ export const FORMAT_VERSIONS = {
    * Records and side tables of a Memory's storage (IndexedDB, file, memory): the `meta` row `format`.
    * 2: a pool's persisted Yjs log (`syncUpdates`) in chunks of 256 clocks, each part carrying its
    * size (src/sync/update-log.ts); 1 (0.2.0) wrote 4,096-clock parts, read and re-chunked here.
-   * 3: a fact record's row packed (`factRow`, src/core/packed-fact-row.ts); rows written
-   * before it are read as they are, never rewritten.
    */
-  store: 3,
-  /** A packed fact row (src/core/packed-fact-row.ts): its first element. */
-  factRow: 1,
+  store: 2,
   /** A file storage directory (src/node): the header of `snapshot.jsonl`. */
   fileStorage: 2,
   /** A GMP server store's `store.json`. */

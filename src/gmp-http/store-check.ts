@@ -3,7 +3,6 @@ import { verify } from '../core/ed25519.js'
 import { ErrorCode, MemweaveError } from '../core/errors.js'
 import { contentFactId, recordId } from '../core/ids.js'
 import type { StoragePort } from '../storage/port.js'
-import { unpackRecord } from '../core/packed-fact-row.js'
 
 /**
  * Checks the stored GMP records of a store (Node only): a fact's record id must be the
@@ -35,10 +34,8 @@ interface FactBody {
 }
 
 /** What is wrong with one stored fact or tombstone, or null when it holds. Never throws. */
-export async function checkRecord(stored: Row): Promise<string | null> {
+export async function checkRecord(row: Row): Promise<string | null> {
   try {
-    // Store format 3 packs a fact's row: its hash is over the record it holds.
-    const row = unpackRecord(stored)
     if (typeof row.id !== 'string') return 'no id'
     // The facts module's own records; pooled records carry their own signature, checked by sync.
     const id = recordId({ kind: row.kind, tenant: row.tenant, body: row.body, author: row.author, hlc: row.hlc })

@@ -1,6 +1,5 @@
 import type { ReadTx } from '../storage/port.js'
 import { logChanges, type LogRow, type StoredRecord } from '../storage/schema.js'
-import { unpackRecords } from '../core/packed-fact-row.js'
 
 /** What other handles committed after a log position, each record once. */
 export interface LogRead {
@@ -35,7 +34,7 @@ export async function readAfter(tx: ReadTx, seq: number): Promise<LogRead | 'rel
     } else deleted.add(ref)
   })
   const refs = [...new Set([...lastPut.keys(), ...deleted])]
-  const got = unpackRecords(await tx.getMany<StoredRecord>('records', refs))
+  const got = await tx.getMany<StoredRecord>('records', refs)
   const present = new Map<string, StoredRecord>()
   got.forEach((r, i) => r && present.set(refs[i]!, r))
   const records = [...lastPut.keys()].filter((id) => present.has(id)).sort((a, b) => lastPut.get(a)! - lastPut.get(b)!).map((id) => present.get(id)!)

@@ -1,7 +1,6 @@
 import type { Key, ReadTx } from '../storage/port.js'
 import type { StoredRecord } from '../storage/schema.js'
 import type { Deriver, LogChange } from './types.js'
-import { unpackRecord, unpackRecords } from '../core/packed-fact-row.js'
 
 /**
  * Who hears what the record log reads and commits (log.ts): the derivers, by kind, and the
@@ -158,7 +157,7 @@ export async function readKinds(
     return got
   }
   const throughIndex = async (): Promise<Map<string, StoredRecord[]>> => {
-    const lists = await Promise.all(kinds.map((k) => tx.where<StoredRecord>('records', 'kind', k).then(unpackRecords)))
+    const lists = await Promise.all(kinds.map((k) => tx.where<StoredRecord>('records', 'kind', k)))
     kinds.forEach((k, i) => byKind.set(k, lists[i]!))
     return byKind
   }
@@ -187,7 +186,7 @@ async function scanInChunks(tx: ReadTx, byKind: Map<string, StoredRecord[]>, wan
     for (const r of rows) {
       const list = byKind.get(r.kind)
       if (list) {
-        list.push(unpackRecord(r))
+        list.push(r)
         found++
       }
     }
@@ -222,7 +221,7 @@ async function scanInRanges(
       if (!byKind.has(r.kind)) continue
       let list = kept.get(r.kind)
       if (!list) kept.set(r.kind, (list = []))
-      list.push(unpackRecord(r))
+      list.push(r)
     }
     return kept
   })

@@ -14,7 +14,6 @@ import { checkStoreFormat, markStoreFormat, storageLabel } from './format-marker
 import { observeAll } from './observe-stamps.js'
 import type { Deriver, Forwarder, LogChange, LogWriter } from './types.js'
 import { BatchWriter, PositionTaken } from './writer.js'
-import { unpackRecords } from '../core/packed-fact-row.js'
 
 /** Every table a batch may touch: one transaction per tick covers every module's writes. */
 const TABLES = ['records', 'log', 'meta', 'vectors', 'requests'] as const
@@ -118,17 +117,9 @@ export class RecordLog {
    * a Chromium CPU profile (issue 31, seventh round).
    */
   readonly #behind = new MemweaveError(ErrorCode.INTERNAL, 'another handle committed after this one\'s position: the batch runs again')
-  /**
-   * Whether a fact's row is stored packed (store format 3, core/packed-fact-row.ts): where storage
-   * copies each row it stores and clones it back on every read (IndexedDB), the bytes are the cost
-   * of an open. The memory and file adapters keep a written record by reference (frozen-rows.ts),
-   * so a packed row would only add its unpacking to their opens; every adapter reads both forms.
-   */
-  readonly #packRows: boolean
 
   constructor(storage: StoragePort, options: RecordLogOptions = {}) {
     this.storage = storage
-    this.#packRows = storage.kind === 'indexeddb'
     this.identity = options.identity ?? null
     this.#now = options.now ?? Date.now
     this.#clock = new HybridClock(this.#now)
@@ -294,7 +285,7 @@ export class RecordLog {
   async records(ids: readonly string[]): Promise<Array<StoredRecord | undefined>> {
     await this.#open()
     if (ids.length === 0) return []
-    return this.storage.read(['records'], async (tx) => unpackRecords(await tx.getMany<StoredRecord>('records', ids)))
+    return this.storage.read(['records'], (tx) => tx.getMany<StoredRecord>('records', ids))
   }
 
   /** Every stored record of these kinds, kind by kind (by the `kind` index: the cost is theirs, not the store's). */
@@ -302,7 +293,7 @@ export class RecordLog {
     await this.#open()
     return this.storage.read(['records'], async (tx) => {
       const all: StoredRecord[] = []
-      for (const kind of kinds) all.push(...unpackRecords(await tx.where<StoredRecord>('records', 'kind', kind)))
+      for (const kind of kinds) all.push(...(await tx.where<StoredRecord>('records', 'kind', kind)))
       return all
     })
   }
@@ -431,7 +422,7 @@ export class RecordLog {
           // renews this handle's knowledge that it is at the log's end (CONFIRMED_MS).
           let check = optimistic && performance.now() - this.#confirmedAt > CONFIRMED_MS / 2 ? tx.after<LogRow>('log', this.#seq, 1) : null
           if (!optimistic) await this.#catchUp(tx)
-          const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true), this.#packRows))
+          const w = (writer = new BatchWriter(tx, (records, removed) => this.#fanout.deliver(tx, records, removed, true)))
           const out: unknown[] = []
           for (const op of ops) out.push(await op.run(w))
           if (this.#unmarked) await markStoreFormat(w.tx, storageLabel(this.storage))

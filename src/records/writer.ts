@@ -3,7 +3,6 @@ import { freezeRow } from '../storage/frozen-rows.js'
 import type { WriteTx } from '../storage/port.js'
 import { SCHEMA, type LogRow, type StoredRecord } from '../storage/schema.js'
 import type { LogWriter } from './types.js'
-import { packRecord } from '../core/packed-fact-row.js'
 
 /** Hands what a write appended or removed to the derivers of the Memory, inside the transaction. */
 export type LocalDelivery = (records: readonly StoredRecord[], removed: readonly string[]) => Promise<void>
@@ -19,14 +18,11 @@ export class BatchWriter implements LogWriter {
   readonly removed: string[] = []
   readonly #deliver: LocalDelivery
   readonly #raw: WriteTx
-  readonly #pack: boolean
 
-  /** `pack`: store a fact's row packed (store format 3), where storage copies every row it stores and reads back. */
-  constructor(tx: WriteTx, deliver: LocalDelivery, pack = false) {
+  constructor(tx: WriteTx, deliver: LocalDelivery) {
     this.tx = new BufferedTx(tx, SCHEMA)
     this.#raw = tx
     this.#deliver = deliver
-    this.#pack = pack
   }
 
   /** Whether the batch appended or removed a record, so that it writes a log row. */
@@ -38,8 +34,7 @@ export class BatchWriter implements LogWriter {
     if (records.length === 0) return
     // Records are never edited: frozen, memory storage keeps them by reference rather than a copy.
     for (const r of records) freezeRow(r)
-    // Store format 3: a fact row packed (core/packed-fact-row.ts); the feed and the derivers get the record.
-    await this.tx.put('records', this.#pack ? records.map((r) => packRecord(r)) : records)
+    await this.tx.put('records', records)
     this.appended.push(...records)
     await this.#deliver(records, [])
   }

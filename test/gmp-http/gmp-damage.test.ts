@@ -213,9 +213,7 @@ describe('store-check: what a stored fact must prove', () => {
     const mem = await createMemory({ storage })
     await mem.facts.write('Aria lives in Rome', { signingKey: new Uint8Array(32).fill(7) })
     type Rec = { id: string; kind: string; tenant: string | null; body: { content: string; factId: string; source: { signature: string } }; author: string | null; hlc: string }
-    const { unpackRecord } = await import('../../src/core/packed-fact-row.js')
-    // Store format 3 packs the row; the check is over the record it holds.
-    const row = unpackRecord((await storage.read(['records'], (tx) => tx.where<Rec>('records', 'kind', 'fact')))[0])
+    const [row] = await storage.read(['records'], (tx) => tx.where<Rec>('records', 'kind', 'fact'))
     expect(await checkRecord(row!)).toBeNull()
     const rehash = (r: Rec): Rec => ({ ...r, id: recordId({ kind: r.kind, tenant: r.tenant, body: r.body, author: r.author, hlc: r.hlc }) })
     expect(await checkRecord({ ...row!, body: { ...row!.body, content: 'Aria lives in Oslo' } })).toMatch(/does not hash to its id/)

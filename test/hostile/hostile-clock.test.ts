@@ -13,7 +13,6 @@ import { removeDir, tempDir } from '../../e2e/relay-process.js'
 import { fact } from '../helpers/pools-helpers.js'
 import { arena, writersArena, eventually, memoryBody, objects, type Arena } from '../helpers/hostile-helpers.js'
 import { identityFor } from '../helpers/sync-helpers.js'
-import { unpackRecord } from '../../src/core/packed-fact-row.js'
 
 /**
  * Regression (issue 26, cases 1 and 2: "a clock from the far future", "a clock past the date
@@ -250,8 +249,7 @@ test('a stored fact whose write time is past the date range does not break reads
   await mem.close()
   await storage.open()
   await storage.write(['records'], async (tx) => {
-    // Unpacked (store format 3 packs a fact's row) and put back as an object row, which reads as it is.
-    const r = unpackRecord((await tx.get<{ id: string; body: { writtenAt: number; validFrom: number } }>('records', ref))!)
+    const r = (await tx.get<{ id: string; body: { writtenAt: number; validFrom: number } }>('records', ref))!
     await tx.put('records', [{ ...r, hlc: `${(2 ** 53 - 1).toString(16)}.000001.x`, body: { ...r.body, writtenAt: (2 ** 53 - 1) * 1000 + 1, validFrom: (2 ** 53 - 1) * 1000 + 1 } }])
   })
   await storage.close()
