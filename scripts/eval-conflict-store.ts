@@ -82,7 +82,7 @@ export type HandWrittenRole = 'holdout' | 'dev'
  * DEV4_ROLE to 'dev' (pairs and conversations both follow it).
  */
 export const DEV4 = resolve(here, '../test/fixtures/conversations-dev4.json')
-export const DEV4_ROLE = 'holdout' as HandWrittenRole
+export const DEV4_ROLE = 'dev' as HandWrittenRole
 
 /** The hand-written files by the prefix of their conversations' names. */
 const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4]]
