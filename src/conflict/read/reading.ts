@@ -3,7 +3,7 @@ import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
 import { ACTIVITY_BEFORE, EXCLUSIVE, ONLY_OPENS_ANSWER, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
-import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, TELLING_APART } from '../words/negation-scope.js'
+import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, SAYING_WORDS, TELLING_APART } from '../words/negation-scope.js'
 import { NOT_TAKING_PART, RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
@@ -364,6 +364,12 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           const next = inClause[inClause.indexOf(first) + 1]
           if (REALISING_VERBS.has(first.stem) || !next || KNOWN_CLAUSE.test(next.lower)) return
         }
+        // "is not saying the NHS is in crisis", "not sure it was locked": a saying or a certainty is
+        // denied, not what it is of (words/negation-scope.ts).
+        if (!dislike && first && SAYING_WORDS.has(first.stem)) {
+          if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
+          return
+        }
         // "does not regret opening his pharmacy", "have not changed their booking", "can't tell a
         // godwit from a sandpiper": the verb takes the negation, and what follows it still holds.
         if (!dislike && first && takesNegation(first, inClause.slice(inClause.indexOf(first) + 1))) {
@@ -379,6 +385,9 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           // "no longer at Figma", "not in London": a preposition right after the negator is what it negates.
           if (SCOPE_END.has(u.lower) && k === 0) continue
           if (SCOPE_END.has(u.lower) && !(u.lower === 'to' && prevScoped && ENABLERS.has(prevScoped.stem))) break
+          // "doesn't report it as often as his sister does", "not as tall as her brother": "as" after
+          // the negated word opens what it is measured against, which is not denied (public30).
+          if (u.lower === 'as' && taken > 0) break
           if (isStop(u) || NEGATORS.has(u.lower)) continue
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++

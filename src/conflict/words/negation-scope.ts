@@ -41,3 +41,14 @@ export const REALISING_VERBS: ReadonlySet<string> = stems('realise realize notic
 
 /** What opens the clause or topic after "know": a subject pronoun, "that", "about", a wh-word. */
 export const KNOWN_CLAUSE = /^(?:i|you|he|she|it|we|they|that|about|what|who|where|when|why|whether|if)$/
+
+/**
+ * Verbs of saying, and words of being sure. Denied, they deny a saying or a certainty, not what
+ * would be said: "I'm not claiming the bridge is unsafe" leaves the bridge open, as does "not sure
+ * the bridge is safe" (public30, issue 27: ProSeCCo's "is not saying that ..."). Always, whatever
+ * follows: what a saying takes is the thing said.
+ */
+export const SAYING_WORDS: ReadonlySet<string> = stems('say says said saying claim suggest imply argue insist pretend sure certain convinced')
+
+/** Universal quantifiers. Denied ("not all", "not every"), only the universal is: "not all vans are electric" grants that some are. */
+export const UNIVERSAL = /^(?:all|every|everyone|everybody|everything|each)$/

@@ -2,6 +2,7 @@ import { differentObjects, differentQualifiers } from '../attachment.js'
 import type { Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentPlaces } from './places.js'
+import { openQuestionAt } from '../../read/open-question.js'
 import { sharedObject } from './preferences.js'
 import { FUTURE_BEFORE, NOUN_FORM, SOUGHT_BEFORE, START_DATE } from '../../words/sequence.js'
 
@@ -28,6 +29,8 @@ export function antonymSignal(a: Reading, b: Reading): Signal | null {
       if (a.pastAt(ea.end - 1) !== b.pastAt(eb.end - 1)) continue
       // "wants her library to open on Sundays", "her goal is to finish": a wish states no pole.
       if (group !== 'preference' && (wished(a, ea) || wished(b, eb))) continue
+      // "asked if the shed has a lock": an open question states no pole (read/open-question.ts).
+      if (openQuestionAt(a, ea.end - ea.word.length) || openQuestionAt(b, eb.end - eb.word.length)) continue
       // "is currently closed on Sundays" / "will open on Sundays starting in July": a change planned
       // from a date follows the state before it (a sequence); "now opens" or a future on both sides clash.
       if (group !== 'preference' && planned(a, ea) !== planned(b, eb) && (dated(a, ea) || dated(b, eb))) continue

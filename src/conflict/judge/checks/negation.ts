@@ -5,10 +5,11 @@ import { isTimeWord, type Reading } from '../../read/reading.js'
 import { hasStem, sameStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import { wordClass } from '../../read/part-of-speech.js'
-import { PARTICLES } from '../../words/negation-scope.js'
+import { PARTICLES, UNIVERSAL } from '../../words/negation-scope.js'
 import { DETERMINERS, QUANTIFIED_DETERMINERS } from '../../words/determiners.js'
 import type { Signal } from '../signal.js'
 import { heldByAnother } from '../negation-holder.js'
+import { openQuestionAt } from '../../read/open-question.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
 export function negationSignal(a: Reading, b: Reading): Signal | null {
@@ -36,6 +37,9 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // merely naming it ("asked to cap meetings at 30 min").
       if (head && isDislike(head.stem) && !y.poles.get('preference')?.some((p) => p.pole > 0) && !CONSUMES.test(y.norm)) continue
       if (!hasStem(y.content, s) || hasStem(y.negated.keys(), s)) continue
+      if (head && NEGATORS.has(head.lower) && universalOnly(x, head, y)) continue
+      const said = y.tokens.filter((t) => sameStem(t.stem, s))
+      if (said.length && said.every((t) => openQuestionAt(y, t.start))) continue
       // "a neighbour with no children" / "Bram has two children": the lack is the neighbour's (negation-holder.ts).
       if (head && NEGATORS.has(head.lower) && heldByAnother(x, head, y)) continue
       // "the match was postponed" / "the match will be replayed next Wednesday": a postponement
@@ -111,6 +115,14 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
   return otherSense ?? null
 }
 
+/**
+ * "not all politicians are honest" / "most politicians are honest": a denied universal grants that
+ * some are, so it meets only a universal on the other side ("all of them are honest"). public30.
+ */
+function universalOnly(x: Reading, head: Reading['tokens'][number], y: Reading): boolean {
+  return UNIVERSAL.test(x.tokens[x.tokens.indexOf(head) + 1]?.lower ?? '') && !y.tokens.some((t) => UNIVERSAL.test(t.lower) || t.lower === 'always')
+}
+
 function found(flip: boolean, word: string, cue: string, otherSense: boolean): Signal {
   const [p, q] = flip ? [`"${word}"`, `"${cue}"`] : [`"${cue}"`, `"${word}"`]
   return { kind: 'negation', reason: `one side negates or retracts what the other states: ${p} vs ${q}`, ...(otherSense ? { otherSense } : {}) }
@@ -151,7 +163,8 @@ export function prefixSignal(a: Reading, b: Reading): Signal | null {
   for (const [x, y] of [[a, b], [b, a]] as const) {
     for (const t of x.tokens) {
       const m = /^(?:un|non-?)(\p{L}{4,})$/u.exec(t.lower)
-      if (!m || ANTONYMS.has(t.stem)) continue
+      // "not ungovernable": a denied negation grants the bare word, so it meets no "governable" (public30).
+      if (!m || ANTONYMS.has(t.stem) || x.negated.has(t.stem)) continue
       const bare = y.tokens.find((u) => u.lower === m[1] || sameStem(u.stem, stem(m[1]!)))
       if (!bare || y.negated.has(bare.stem) || x.tokens.some((u) => u !== t && sameStem(u.stem, bare.stem))) continue
       if (x.pastAt(t.start) !== y.pastAt(bare.start)) continue
