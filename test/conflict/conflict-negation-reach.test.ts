@@ -5,7 +5,8 @@ import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
 /**
  * Issue 27, public30: what a negation reaches. The false flags of ProSeCCo's whole-file dev half
  * (public data kept outside the repository, docs/conflicts.md "Public data") fell into shapes of a
- * reading, not into words: a denied saying or certainty read as a denial of what is said, a word in
+ * reading, not into words: a denied saying or certainty read as a denial of what is said (and, from a MultiNLI page added
+ * later, a denied memory: "can't remember the last years"), a word in
  * an open question ("whether or not") read as stated, a denied universal ("not all") read as a
  * denial of the whole kind, the far side of a comparison ("as often as") read as denied, and a
  * denied negation ("not ungovernable") read as a negation. Every pair below is our own sentence.
@@ -21,6 +22,12 @@ describe('what a negation reaches', () => {
     // The saying itself is still denied, and a plain denial still clashes.
     expectJudgedBothWays(detector, "Dana didn't say the bridge was safe.", 'Dana said the bridge was safe.', true)
     expectJudgedBothWays(detector, 'The bridge is not safe.', 'The bridge is safe.', true)
+  })
+
+  test('a denied memory denies the remembering, not what is remembered', () => {
+    expectJudgedBothWays(detector, "Nadia can't remember the opening night of the festival.", 'Nadia was at the opening night of the festival.', false)
+    expectJudgedBothWays(detector, "Nadia doesn't recall the new parking rules.", 'The new parking rules start in May.', false)
+    expectJudgedBothWays(detector, "Nadia doesn't remember the fire drill.", 'Nadia remembers the fire drill.', true)
   })
 
   test('a word in an open question or a condition is not stated', () => {

@@ -3,7 +3,7 @@ import { DISLIKE_PHRASES } from '../words/preferences.js'
 import { PHRASAL_VERBS } from '../words/phrases.js'
 import { ACTIVITY_BEFORE, EXCLUSIVE, ONLY_OPENS_ANSWER, PAST_MARKERS, PRESENT_MARKERS, UNIVERSAL, ADDITIVE } from '../words/markers.js'
 import { NEGATORS } from '../words/negation.js'
-import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, SAYING_WORDS, TELLING_APART } from '../words/negation-scope.js'
+import { ATTITUDE_VERBS, CHANGE_VERBS, KNOWING_VERBS, KNOWN_CLAUSE, REALISING_VERBS, REMEMBERING_VERBS, SAYING_WORDS, TELLING_APART } from '../words/negation-scope.js'
 import { NOT_TAKING_PART, RETRACT_PHRASES, RETRACTORS } from '../words/retractions.js'
 import { CLASS_OF } from '../words/classes.js'
 import { STOPWORDS } from '../words/stopwords.js'
@@ -364,9 +364,9 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           const next = inClause[inClause.indexOf(first) + 1]
           if (REALISING_VERBS.has(first.stem) || !next || KNOWN_CLAUSE.test(next.lower)) return
         }
-        // "is not saying the NHS is in crisis", "not sure it was locked": a saying or a certainty is
-        // denied, not what it is of (words/negation-scope.ts).
-        if (!dislike && first && SAYING_WORDS.has(first.stem)) {
+        // "is not saying the NHS is in crisis", "not sure it was locked", "can't remember the trip": a
+        // saying, a certainty or a memory is denied, not what it is of (words/negation-scope.ts).
+        if (!dislike && first && (SAYING_WORDS.has(first.stem) || REMEMBERING_VERBS.has(first.stem))) {
           if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
           return
         }

@@ -52,3 +52,6 @@ export const SAYING_WORDS: ReadonlySet<string> = stems('say says said saying cla
 
 /** Universal quantifiers. Denied ("not all", "not every"), only the universal is: "not all vans are electric" grants that some are. */
 export const UNIVERSAL = /^(?:all|every|everyone|everybody|everything|each)$/
+
+/** Verbs of remembering. Denied, they deny a memory, not what is remembered: "can't remember the trip" says nothing against the trip. Kept with the saying words' rule. */
+export const REMEMBERING_VERBS: ReadonlySet<string> = stems('remember remembers remembering recall recalls recalling recollect')
