@@ -24,6 +24,8 @@
  *   hand-written conversations (`dev4-N`, one of them a user talking to an assistant) and the dev4
  *   pairs; DEV4_ROLE says whether it is still the fresh holdout (counts only, skipped by --dev-only)
  *   or dev data (listed by --errors).
+ * - The dev5 set (issue 27, session 12 round 2; test/fixtures/README.md): the same measures on three
+ *   more hand-written conversations (`dev5-N`) and the dev5 pairs; DEV5_ROLE, as DEV4_ROLE does.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -84,8 +86,21 @@ export type HandWrittenRole = 'holdout' | 'dev'
 export const DEV4 = resolve(here, '../test/fixtures/conversations-dev4.json')
 export const DEV4_ROLE = 'dev' as HandWrittenRole
 
+/**
+ * The dev5 conversations (issue 27, session 12 round 2; test/fixtures/README.md), named `dev5-N`:
+ * written without reading the detector. A holdout until the merge that first measures them; then
+ * flip DEV5_ROLE to 'dev' (pairs and conversations both follow it).
+ */
+export const DEV5 = resolve(here, '../test/fixtures/conversations-dev5.json')
+export const DEV5_ROLE = 'holdout' as HandWrittenRole
+
+/** What a set's table title says of it, by its role. */
+export function roleSays(role: HandWrittenRole): string {
+  return role === 'holdout' ? 'a fresh holdout: flags counted, never listed' : 'dev data, flags listed with --errors'
+}
+
 /** The hand-written files by the prefix of their conversations' names. */
-const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4]]
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4], ['dev5-', DEV5]]
 
 function handWrittenPath(name: string): string | null {
   return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
@@ -129,6 +144,11 @@ export function dev3Names(path = DEV3): string[] {
 
 /** The names of the dev4 conversations, in file order. */
 export function dev4Names(path = DEV4): string[] {
+  return [...handWrittenFile(path).keys()]
+}
+
+/** The names of any hand-written file's conversations, in file order. */
+export function handWrittenNames(path: string): string[] {
   return [...handWrittenFile(path).keys()]
 }
 
@@ -357,6 +377,10 @@ export interface StoreSection {
   readonly dev4?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev4 pairs planted in each dev4 conversation's turns (seed DEV4_SEED), and their sum. */
   readonly plantedDev4?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** The dev5 conversations as backgrounds (as DEV5_ROLE says). */
+  readonly dev5?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The dev5 pairs planted in each dev5 conversation's turns (seed DEV5_SEED), and their sum. */
+  readonly plantedDev5?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -384,7 +408,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = [], dev5Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -419,8 +443,14 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const { blind: dev2, plantedBlind: plantedDev2 } = await evaluateBlind(dev2Pairs, options, dev2Names(), DEV2_SEED)
   const { blind: dev3, plantedBlind: plantedDev3 } = await evaluateBlind(dev3Pairs, options, dev3Names(), DEV3_SEED)
   // A fresh set is looked at once, at a merge: not computed while iterating.
-  const { blind: dev4, plantedBlind: plantedDev4 } = devOnly && DEV4_ROLE === 'holdout' ? { blind: [], plantedBlind: [] } : await evaluateBlind(dev4Pairs, options, dev4Names(), DEV4_SEED)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4 }
+  const { blind: dev4, plantedBlind: plantedDev4 } = await evaluateByRole(DEV4_ROLE, devOnly, dev4Pairs, options, dev4Names(), DEV4_SEED)
+  const { blind: dev5, plantedBlind: plantedDev5 } = await evaluateByRole(DEV5_ROLE, devOnly, dev5Pairs, options, handWrittenNames(DEV5), DEV5_SEED)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4, dev5, plantedDev5 }
+}
+
+/** A hand-written set measured as its role says: a fresh holdout is looked at once, at a merge, never while iterating (--dev-only). */
+export async function evaluateByRole(role: HandWrittenRole, devOnly: boolean, pairs: readonly LabelledPair[], options: { minConfidence?: number }, names: readonly string[], seed: number): Promise<Pick<StoreSection, 'blind' | 'plantedBlind'>> {
+  return devOnly && role === 'holdout' ? { blind: [], plantedBlind: [] } : evaluateBlind(pairs, options, names, seed)
 }
 
 /** Seed of the blind pairs' positions in each blind background. */
@@ -431,6 +461,8 @@ export const DEV2_SEED = 10
 export const DEV3_SEED = 11
 /** Seed of the dev4 pairs' positions in each dev4 background. */
 export const DEV4_SEED = 12
+/** Seed of the dev5 pairs' positions in each dev5 background. */
+export const DEV5_SEED = 13
 
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
@@ -542,8 +574,8 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   handWrittenTables(lines, s.blind, s.plantedBlind, 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`)
   handWrittenTables(lines, s.dev2 ?? [], s.plantedDev2 ?? [], 'Dev2 conversations (test/fixtures/conversations-dev2.json, session 10; dev data, flags listed with --errors)', `Dev2 pairs (test/fixtures/conflict-pairs-dev2.json) planted in each dev2 conversation's turns (seed ${DEV2_SEED})`)
   handWrittenTables(lines, s.dev3 ?? [], s.plantedDev3 ?? [], 'Dev3 conversations (test/fixtures/conversations-dev3.json, session 11; dev data, flags listed with --errors)', `Dev3 pairs (test/fixtures/conflict-pairs-dev3.json) planted in each dev3 conversation's turns (seed ${DEV3_SEED})`)
-  const dev4Says = DEV4_ROLE === 'holdout' ? 'a fresh holdout: flags counted, never listed' : 'dev data, flags listed with --errors'
-  handWrittenTables(lines, s.dev4 ?? [], s.plantedDev4 ?? [], `Dev4 conversations (test/fixtures/conversations-dev4.json, session 12; ${dev4Says})`, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json) planted in each dev4 conversation's turns (seed ${DEV4_SEED})`)
+  handWrittenTables(lines, s.dev4 ?? [], s.plantedDev4 ?? [], `Dev4 conversations (test/fixtures/conversations-dev4.json, session 12; ${roleSays(DEV4_ROLE)})`, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json) planted in each dev4 conversation's turns (seed ${DEV4_SEED})`)
+  handWrittenTables(lines, s.dev5 ?? [], s.plantedDev5 ?? [], `Dev5 conversations (test/fixtures/conversations-dev5.json, session 12 round 2; ${roleSays(DEV5_ROLE)})`, `Dev5 pairs (test/fixtures/conflict-pairs-dev5.json) planted in each dev5 conversation's turns (seed ${DEV5_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -565,6 +597,7 @@ export function formatStore(s: StoreSection, errors: boolean): string {
     const listedSets: Array<readonly [string, StoreSection['dev2'], StoreSection['plantedDev2']]> = [['Dev2', s.dev2, s.plantedDev2], ['Dev3', s.dev3, s.plantedDev3]]
     // A holdout's flagged texts are never printed: dev4 is listed only once it is dev data.
     if (DEV4_ROLE === 'dev') listedSets.push(['Dev4', s.dev4, s.plantedDev4])
+    if (DEV5_ROLE === 'dev') listedSets.push(['Dev5', s.dev5, s.plantedDev5])
     for (const [set, rows, planted] of listedSets) {
       // Dev2's background flags are listed above with the other hand-written ones; later sets' here.
       if (set !== 'Dev2') {

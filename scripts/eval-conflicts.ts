@@ -26,6 +26,8 @@
  *   test/fixtures/conflict-dev4-split.json, all dev), per type, and in the store section planted in the three
  *   dev4 conversations (test/fixtures/conversations-dev4.json); while DEV4_ROLE is 'holdout' (until its
  *   first merge) counts only, skipped by --dev-only, never in --errors; then dev data like dev3;
+ * - the dev5 set test/fixtures/conflict-pairs-dev5.json (session 12 round 2: 60 pairs, split
+ *   test/fixtures/conflict-dev5-split.json, all dev; conversations-dev5.json), treated as DEV5_ROLE says, as dev4 is;
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -53,7 +55,7 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/judge/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
-import { DEV4_ROLE, evaluateStore, evaluateWide, formatStore, formatWide } from './eval-conflict-store.js'
+import { DEV4_ROLE, DEV5_ROLE, evaluateStore, evaluateWide, formatStore, formatWide, type HandWrittenRole } from './eval-conflict-store.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -155,6 +157,15 @@ export const DEV4_SPLIT = resolve(here, '../test/fixtures/conflict-dev4-split.js
 
 export function loadDev4(): LabelledPair[] {
   return loadRealistic(DEV4_PAIRS, DEV4_SPLIT)
+}
+
+/** Issue 27's dev5 set (session 12 round 2; test/fixtures/README.md): written without reading the detector; a holdout while DEV5_ROLE says so. */
+export const DEV5_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev5.json')
+export const DEV5_SPLIT = resolve(here, '../test/fixtures/conflict-dev5-split.json')
+
+/** A fresh set's pairs as its role says: none while iterating (--dev-only) if it is still the holdout. */
+function pairsByRole(role: HandWrittenRole, devOnly: boolean, load: () => LabelledPair[]): LabelledPair[] {
+  return devOnly && role === 'holdout' ? [] : load()
 }
 
 /** Issue 27's blind holdout pairs (twelfth round; test/fixtures/README.md): all holdout, scored and never listed. */
@@ -316,11 +327,13 @@ async function main(): Promise<void> {
   const dev3Pairs = loadDev3().filter((p) => !devOnly || p.split === 'dev')
   const dev3 = await evaluateRealistic(dev3Pairs)
   // A fresh set (DEV4_ROLE 'holdout') is scored at a merge, never while iterating.
-  const dev4Pairs = devOnly && DEV4_ROLE === 'holdout' ? [] : loadDev4()
+  const dev4Pairs = pairsByRole(DEV4_ROLE, devOnly, loadDev4)
   const dev4 = dev4Pairs.length ? await evaluateRealistic(dev4Pairs) : null
+  const dev5Pairs = pairsByRole(DEV5_ROLE, devOnly, () => loadRealistic(DEV5_PAIRS, DEV5_SPLIT))
+  const dev5 = dev5Pairs.length ? await evaluateRealistic(dev5Pairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs, dev5Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -339,6 +352,8 @@ async function main(): Promise<void> {
       plantedDev3: (store.plantedDev3 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
       dev4: (store.dev4 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedDev4: (store.plantedDev4 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      dev5: (store.dev5 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedDev5: (store.plantedDev5 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
@@ -347,7 +362,8 @@ async function main(): Promise<void> {
     const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
     const dev3Json = Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
     const dev4Json = dev4 && Object.fromEntries(Object.entries(dev4).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const dev5Json = dev5 && Object.fromEntries(Object.entries(dev5).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, dev5: dev5Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
@@ -357,6 +373,8 @@ async function main(): Promise<void> {
   process.stdout.write(formatRealistic(dev3, 'Dev3 pairs (test/fixtures/conflict-pairs-dev3.json, issue 27 session 11: written without reading the detector), fixed split test/fixtures/conflict-dev3-split.json (all dev)') + '\n')
   const dev4Says = DEV4_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
   if (dev4) process.stdout.write(formatRealistic(dev4, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json, issue 27 session 12: written without reading the detector; ${dev4Says}), fixed split test/fixtures/conflict-dev4-split.json (all dev)`) + '\n')
+  const dev5Says = DEV5_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
+  if (dev5) process.stdout.write(formatRealistic(dev5, `Dev5 pairs (test/fixtures/conflict-pairs-dev5.json, issue 27 session 12 round 2: written without reading the detector; ${dev5Says}), fixed split test/fixtures/conflict-dev5-split.json (all dev)`) + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -379,10 +397,12 @@ async function main(): Promise<void> {
     const dev3Wrong = dev3.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nDev3 pairs misclassified by the text detector: ${dev3Wrong.length}\n`)
     for (const w of dev3Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
-    if (dev4 && DEV4_ROLE === 'dev') {
-      const dev4Wrong = dev4.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
-      process.stdout.write(`\nDev4 pairs misclassified by the text detector: ${dev4Wrong.length}\n`)
-      for (const w of dev4Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
+    // A fresh holdout's pairs are never listed: a set is listed once its role is dev.
+    for (const [set, scored, role] of [['Dev4', dev4, DEV4_ROLE], ['Dev5', dev5, DEV5_ROLE]] as const) {
+      if (!scored || role !== 'dev') continue
+      const wrong = scored.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
+      process.stdout.write(`\n${set} pairs misclassified by the text detector: ${wrong.length}\n`)
+      for (const w of wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
     }
   }
 }
