@@ -267,11 +267,12 @@ export class FactView {
     // A view patched in place by a forget (view.ts `forget`) keeps its maps and notes what it changed in its lineage too.
     // (One view, or views built one after another over one structure, share a lineage; null: too many changed, read everything.)
     const changed = rebuilt === null || rebuilt.size === 0 ? dirty : new Set([...dirty, ...rebuilt])
-    // The first reconcile of a pool after an open, for a patch (not a join: that names most of the
-    // pool), starts from the facts in storage as the last session left them, in line with the pool
-    // (close waits for maintenance), and looks only at what changed since: the patch's memories and
-    // those that expired while the store was closed. Not O(pool) in a write (issue 31, factview31).
-    const start = seen === undefined && rebuilt !== null && changed.size + view.expired.length <= view.live.size / 2
+    // The first reconcile of a pool after an open, of a view patched from the pool's first
+    // derivation (not derived again since; not a join, which names most of the pool), starts from
+    // the facts in storage as the last session left them, in line with the pool (close waits for
+    // maintenance), and looks only at what changed since: the patches' memories and those that
+    // expired while the store was closed. Not O(pool) in a write (issue 31, factview31).
+    const start = seen === undefined && view.lineage.opening && rebuilt !== null && changed.size + view.expired.length <= view.live.size / 2
     const scope = (start || seen?.lineage === view.lineage) && rebuilt !== null
       ? touched(view, start && view.expired.length ? new Set([...changed, ...view.expired.map((m) => m.id)]) : changed)
       : null

@@ -91,6 +91,10 @@ export class Maintenance {
     const expired = this.forgettable(ctx, ctx.view.expired, 'expired')
     if (expired.length) {
       for (const id of predecessors(ctx.s, expired)) dirty.add(id)
+      // Named too, for the fact view: one that expired while the store was closed was never live in
+      // this process's views, so no view's lineage notes it, and a reconcile started after the open
+      // finds its facts by the ids it is given (fact-view.ts).
+      for (const id of expired) dirty.add(id)
       await r.tombstone(ctx.s, expired, 'expired')
       ctx = r.context(pool)
     }

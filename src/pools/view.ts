@@ -32,6 +32,11 @@ const MAX_CHANGED = 10_000
  */
 export class ViewLineage {
   #changed: Set<string> | null = new Set()
+  /**
+   * The lineage of a pool's first derivation in this process (the records as an open read them):
+   * what a reader kept in step with the last session (the fact view) had nothing to see before it.
+   */
+  opening = false
 
   note(id: string): void {
     if (this.#changed === null) return
