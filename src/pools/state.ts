@@ -134,7 +134,10 @@ interface Derived {
   readonly referenced: Set<string>
   readonly ratingBy: Map<string, Map<string, PoolRecord<RatingBody>>>
   view?: ViewState | undefined
-  /** The pool's first derivation in this process. */
+  /**
+   * The pool's first derivation in this process (the records an open read), not changed before its
+   * first view: that view begins an `opening` lineage (view.ts), whose changes are all noted.
+   */
   first?: boolean
   /** The view must be built again from the structure (a tombstone patched it); the old one hands over its index. */
   viewStale?: boolean
@@ -185,6 +188,8 @@ export class PoolState {
       if (payload && !p.payloads.has(record.id)) p.payloads.set(record.id, payload)
       if (p.derived && !patch(p, p.derived, record)) p.derived = undefined
       else if (p.derived === null) p.derived = undefined
+      // Changed before any view of it: what changed is in no view's lineage (see `first`).
+      else if (p.derived && !p.derived.view) p.derived.first = false
       return
     }
     if (payload) this.setPayload(record.id, payload)
@@ -196,6 +201,7 @@ export class PoolState {
       p.payloads.set(id, payload)
       const record = p.records.get(id)!
       if (p.derived && !(isWellFormed(record) && patchMemory(p, p.derived, record as PoolRecord<MemoryBody>))) p.derived = undefined
+      else if (p.derived && !p.derived.view) p.derived.first = false
     }
   }
 

@@ -174,7 +174,11 @@ export class ViewState {
     for (const id of ids) {
       this.#gone.set(id, gone.get(id)!)
       const at = this.expired.findIndex((e) => e.id === id)
-      if (at >= 0) this.expired.splice(at, 1)
+      // Noted too: an expired memory's fact is still there until a reconcile looks at it (fact-view.ts).
+      if (at >= 0) {
+        this.expired.splice(at, 1)
+        this.lineage.note(id)
+      }
     }
     for (const m of live) this.#drop(m)
     return true
