@@ -9,10 +9,14 @@ import { memoryInputs, memoryRecords, storeRecords } from './sync-fixtures.js'
  * What a device's first write into a pool of N it opened (no sync) adds to the live heap: heap used
  * after forced collections before and after the first write, then after a second; with `snap`, the
  * retained size of each pool structure at each point (a heap snapshot each). Issue 31's ninth round.
- * `node --expose-gc --import tsx bench/first-write-heap.ts [N] [snap]`.
+ * With `facts`, the pool's fact view is written before the close (a configure of the same policies
+ * reconciles every current memory), so the first write after the open finds N facts of the pool in
+ * `mem.facts`, as a device that wrote them would (issue 31, factview31).
+ * `node --expose-gc --import tsx bench/first-write-heap.ts [N] [snap] [facts]`.
  */
 const size = Number(process.argv[2] ?? 20_000)
-const snap = process.argv[3] === 'snap'
+const snap = process.argv.slice(3).includes('snap')
+const withFacts = process.argv.slice(3).includes('facts')
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with node --expose-gc')
 const CTORS = ['CurrentIndex', 'ViewState', 'FactView', 'PoolFacts', 'PoolState', 'LivePoolViews', 'PoolReplica', 'MemoryWrites', 'Map', 'Set']
@@ -46,6 +50,13 @@ async function main(): Promise<void> {
   const pool = (await first.pools.create({ name: 'heap' })).id
   await storeRecords(storage, await memoryRecords(owner, pool, memoryInputs(size)))
   await first.close?.()
+  if (withFacts) {
+    const writer = await createMemory({ storage, identity: owner })
+    await writer.pools.configure(pool, { factTypes: (await writer.pools.info(pool)).policies.factTypes })
+    await writer.pools.flush()
+    console.log(`facts of the pool: ${(await writer.facts.audit()).length}`)
+    await writer.close?.()
+  }
   const a = await createMemory({ storage, identity: owner })
   console.log(`pool size ${(await a.pools.info(pool)).size}`)
   await heap('opened')
