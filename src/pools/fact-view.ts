@@ -102,10 +102,26 @@ export class FactView {
   /** Per pool, memories whose fact the fact store refused (memory id -> its reason), until one is written. */
   readonly #refused = new Map<string, Map<string, string>>()
 
+  /**
+   * The facts in storage were left in line with the pools by the last sessions (fact-view-marker.ts):
+   * only then may a reconcile after the open start from them (`reconcile`, the start).
+   */
+  #trusted = false
+
   constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
     // Indexed as the fact store reads its records at the open, not by the first write's look-up.
     facts?.indexWhere('memoryId')
+  }
+
+  /** Whether there is a fact store to keep views in. */
+  get present(): boolean {
+    return this.#facts !== null
+  }
+
+  /** What the open found (fact-view-marker.ts): the last sessions left the facts in line, or not. */
+  trust(inLine: boolean): void {
+    this.#trusted = inLine
   }
 
   async enabled(s: Structure): Promise<boolean> {
@@ -270,9 +286,11 @@ export class FactView {
     // The first reconcile of a pool after an open, of a view patched from the pool's first
     // derivation (not derived again since; not a join, which names most of the pool), starts from
     // the facts in storage as the last session left them, in line with the pool (close waits for
-    // maintenance), and looks only at what changed since: the patches' memories and those that
-    // expired while the store was closed. Not O(pool) in a write (issue 31, factview31).
-    const start = seen === undefined && view.lineage.opening && rebuilt !== null && changed.size + view.expired.length <= view.live.size / 2
+    // maintenance; when the marker rows say a session was killed, or are missing, the open brings
+    // every pool in line first: maintenance.ts `#repair`), and looks only at what changed since: the
+    // patches' memories and those that expired while the store was closed. Not O(pool) in a write
+    // (issue 31, factview31, factview31b).
+    const start = this.#trusted && seen === undefined && view.lineage.opening && rebuilt !== null && changed.size + view.expired.length <= view.live.size / 2
     const scope = (start || seen?.lineage === view.lineage) && rebuilt !== null
       ? touched(view, start && view.expired.length ? new Set([...changed, ...view.expired.map((m) => m.id)]) : changed)
       : null

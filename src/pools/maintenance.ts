@@ -2,6 +2,7 @@ import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { defer } from '../storage/batcher.js'
 import { mayForget } from './authority.js'
 import type { FactView } from './fact-view.js'
+import { FactViewMarker } from './fact-view-marker.js'
 import { byRecency, mergePayloads } from './merge.js'
 import { importanceOf } from './present.js'
 import type { Presenter } from './presenter.js'
@@ -30,6 +31,54 @@ export class Maintenance {
     this.#factView = factView
     this.#show = show
     factView.holdWhenDue(() => this.#expiries())
+    if (factView.present) {
+      r.onOpen = () => this.#opened()
+      // A read of mem.facts before any of mem.pools still meets a killed session's facts repaired.
+      factView.holdWhenDue(() => (this.#inLine || this.#stopped ? undefined : r.ready().then(() => this.#repairing)))
+    }
+  }
+
+  readonly #marker = new FactViewMarker()
+  /** The fact views are in line with the pools as far as the open can tell (or were repaired since). */
+  #inLine = false
+  #repairing: Promise<void> | undefined
+
+  /**
+   * Once per session, before anything of it commits: the marker row is added, and when the last
+   * sessions did not leave the facts in line (a killed session, an older store), every pool's are
+   * brought in line once, a pool at a time after the open (not in the first write: O(pool) work
+   * there is what factview31 took out), while mem.facts reads wait.
+   */
+  async #opened(): Promise<void> {
+    const inLine = await this.#marker.open(this.#r.log, this.#r.now())
+    this.#factView.trust(inLine)
+    if (inLine) {
+      this.#inLine = true
+      return
+    }
+    this.#repairing = this.#repair()
+    this.#factView.hold(this.#repairing)
+  }
+
+  async #repair(): Promise<void> {
+    const r = this.#r
+    await r.ready()
+    for (const pool of r.state.poolIds()) {
+      await this.#exclusive(async () => {
+        await new Promise<void>((res) => defer(res))
+        if (this.#stopped || !r.state.structure(pool)) return
+        // Nothing named as newly current: a fact its user deleted stays deleted; forgotten memories' facts go.
+        await this.#reconcile(r.context(pool), new Set())
+      })
+    }
+    if (this.#stopped) return
+    await this.#marker.repaired(r.log)
+    this.#inLine = true
+  }
+
+  /** At a clean close, once maintenance has run: the facts are left in line. */
+  async closed(): Promise<void> {
+    if (this.#factView.present && (this.#inLine || this.#repairing)) await this.#marker.close(this.#r.log)
   }
 
   /**

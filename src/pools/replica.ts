@@ -246,7 +246,16 @@ export class PoolReplica {
   async ready(): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
     await this.#attachment.ready()
+    // Once per session, before anything of this session commits (the fact view's marker, maintenance.ts).
+    if (this.onOpen) await (this.#opening ??= this.onOpen().catch((err: unknown) => {
+      this.#opening = undefined
+      throw err
+    }))
   }
+
+  /** Run once by the first `ready` after the load; a failure is thrown to that caller and tried again by the next. */
+  onOpen: (() => Promise<void>) | undefined
+  #opening: Promise<void> | undefined
 
   // ---- writing ------------------------------------------------------------------------------------
 

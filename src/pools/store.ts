@@ -353,6 +353,9 @@ export class PoolStore implements Pools {
       await this.flush()
       try {
         await this.#writes.endSession()
+        // Only a close that got this far says the facts are in line (fact-view-marker.ts).
+        await this.flush()
+        await this.#upkeep.closed()
       } finally {
         this.#live.clear()
         this.#upkeep.stop()
