@@ -3,12 +3,13 @@ import type { RecordLog } from '../records/log.js'
 
 /**
  * Rows of the `meta` table that say whether the pools' fact views in `mem.facts` were left in line
- * with the pools (issue 31, factview31b). A session that may change them adds its own `open` row
- * before any change of its commits (PoolReplica.ready waits for it), and deletes it at a clean close,
- * after maintenance has run. An open that finds another session's row (that session was killed
- * between a pool change and its facts: a forget committed, its fact not yet deleted), or no `format`
- * row (a store older than these rows), knows nothing of what the facts lag behind, and must bring
- * every pool's facts in line once; otherwise a reconcile may start from the facts as they are.
+ * with the pools (issue 31, factview31b). A session adds its own `open` row before its first change
+ * commits (PoolReplica's commits and the fact view's reconciles wait for it), and deletes it at a
+ * clean close, after maintenance has run: an open that only reads changes no byte. An open that finds
+ * another session's row (that session was killed between a pool change and its facts: a forget
+ * committed, its fact not yet deleted), or no `format` row (a store older than these rows, or one
+ * never changed since), knows nothing of what the facts lag behind, and brings every pool's facts in
+ * line once; otherwise a reconcile may start from the facts as they are.
  *
  * A row of a handle still open on the same storage reads as a killed session's: the opener repairs
  * needlessly (safe), then deletes it, so that handle's own crash afterwards goes unnoticed. The
@@ -29,6 +30,7 @@ export class FactViewMarker {
   readonly #own: string
   /** Other sessions' rows found at the open, deleted once the repair they asked for has run. */
   #stale: string[] = []
+  #marked: Promise<void> | undefined
   #closed = false
 
   constructor() {
@@ -36,19 +38,25 @@ export class FactViewMarker {
   }
 
   /**
-   * Reads the rows and adds this session's: resolves to whether the last sessions left the fact
-   * views in line (no other session's row, and a store that keeps these rows).
+   * Reads the rows: whether the last sessions left the fact views in line (no other session's row,
+   * and a store that keeps these rows). Writes nothing.
    */
-  async open(log: RecordLog, now: number): Promise<boolean> {
+  async read(log: RecordLog): Promise<boolean> {
     const { open, format } = await log.storage.read(['meta'], async (tx) => ({ open: await this.#open.load(tx), format: await this.#format.load(tx) }))
     this.#stale = open.map((r) => r.key)
-    // A row of a later version may mean what this code cannot read: treated as out of line.
-    const inLine = open.length === 0 && format.some((r) => r.version === FACT_VIEW_MARKER_VERSION)
-    await log.write((w) => w.tx.put('meta', [
+    // A row of a later version may mean what this code cannot read: taken as out of line.
+    return open.length === 0 && format.some((r) => r.version === FACT_VIEW_MARKER_VERSION)
+  }
+
+  /** Before this session's first change commits (once; later calls wait for the same write). */
+  mark(log: RecordLog, now: number): Promise<void> {
+    return (this.#marked ??= log.write((w) => w.tx.put('meta', [
       { key: this.#format.key(''), version: FACT_VIEW_MARKER_VERSION },
       { key: this.#own, version: FACT_VIEW_MARKER_VERSION, at: now },
-    ]))
-    return inLine
+    ])).then(() => undefined, (err: unknown) => {
+      this.#marked = undefined
+      throw err
+    }))
   }
 
   /** After the repair an out-of-line open asked for: the rows that asked for it go. */
@@ -60,8 +68,9 @@ export class FactViewMarker {
 
   /** At a clean close, once maintenance has run: the facts are in line with what this session changed. */
   async close(log: RecordLog): Promise<void> {
-    if (this.#closed) return
+    if (this.#closed || !this.#marked) return
     this.#closed = true
+    await this.#marked
     await log.write((w) => this.#open.remove(w.tx, [this.#own]))
   }
 }

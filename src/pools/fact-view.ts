@@ -124,6 +124,14 @@ export class FactView {
     this.#trusted = inLine
   }
 
+  /** Awaited before each change of the facts (the session's marker row). */
+  #beforeChange: () => Promise<void> = () => Promise.resolve()
+
+  /** Sets what each change of the facts waits for first. */
+  beforeChange(hook: () => Promise<void>): void {
+    this.#beforeChange = hook
+  }
+
   async enabled(s: Structure): Promise<boolean> {
     if (!this.#facts || s.create.body.encrypted) return false
     this.#caps ??= this.#facts.capabilities().then((c) => new Set(c))
@@ -175,6 +183,7 @@ export class FactView {
     if (ids.length === 0) return
     let refs: FactRef[]
     try {
+      await this.#beforeChange()
       refs = await facts.writeMany(writes)
     } catch (err) {
       if (!isMemweaveError(err) || err.code !== ErrorCode.INVALID_ARGUMENT) throw err
@@ -307,6 +316,11 @@ export class FactView {
     // current memory, outside the scope, may have been answered with one of them (step 5).
     const released: FactEntry[] = []
 
+    // Each change waits for the session's marker row (fact-view-marker.ts): resolved after the first.
+    const change = async (run: () => Promise<unknown>): Promise<unknown> => {
+      await this.#beforeChange()
+      return run()
+    }
     // Calls are issued together so the fact store commits them in one transaction per tick.
     const all = async (calls: Array<Promise<unknown>>): Promise<boolean> => {
       await Promise.all(calls)
@@ -319,7 +333,7 @@ export class FactView {
       if (view.live.has(id)) continue
       for (const f of list) {
         if (f.supersededBy === null) released.push(f)
-        gone.push(facts.delete(f.ref))
+        gone.push(change(() => facts.delete(f.ref)))
       }
     }
     if (await all(gone)) known = await this.#factsOf(s, scope)
@@ -380,7 +394,7 @@ export class FactView {
       const owner = entry?.metadata['memoryId']
       if (!entry || typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
       released.push(entry)
-      await facts.delete(ref)
+      await change(() => facts.delete(ref))
       again.push(id)
     }
     if (again.length) {
@@ -399,7 +413,7 @@ export class FactView {
       for (const id of known.byMemory.keys()) {
         for (const f of known.extraHeads(id, view.current.has(id))) {
           released.push(f)
-          stale.push(facts.delete(f.ref))
+          stale.push(change(() => facts.delete(f.ref)))
         }
       }
       if (!(await all(stale))) break

@@ -33,6 +33,9 @@ export class Maintenance {
     factView.holdWhenDue(() => this.#expiries())
     if (factView.present) {
       r.onOpen = () => this.#opened()
+      // Marked before this session's first change commits, of a pool or of the facts (records another replica sent change the facts too).
+      r.beforeChange = () => this.#marker.mark(r.log, r.now())
+      factView.beforeChange(r.beforeChange)
       // A read of mem.facts before any of mem.pools still meets a killed session's facts repaired.
       factView.holdWhenDue(() => (this.#inLine || this.#stopped ? undefined : r.ready().then(() => this.#repairing)))
     }
@@ -44,13 +47,13 @@ export class Maintenance {
   #repairing: Promise<void> | undefined
 
   /**
-   * Once per session, before anything of it commits: the marker row is added, and when the last
-   * sessions did not leave the facts in line (a killed session, an older store), every pool's are
+   * Once per session, when the pools are first ready: when the marker rows say the last sessions did
+   * not leave the facts in line (a killed session, an older store), every pool's are
    * brought in line once, a pool at a time after the open (not in the first write: O(pool) work
    * there is what factview31 took out), while mem.facts reads wait.
    */
   async #opened(): Promise<void> {
-    const inLine = await this.#marker.open(this.#r.log, this.#r.now())
+    const inLine = await this.#marker.read(this.#r.log)
     this.#factView.trust(inLine)
     if (inLine) {
       this.#inLine = true
@@ -78,7 +81,7 @@ export class Maintenance {
 
   /** At a clean close, once maintenance has run: the facts are left in line. */
   async closed(): Promise<void> {
-    if (this.#factView.present && (this.#inLine || this.#repairing)) await this.#marker.close(this.#r.log)
+    if (this.#factView.present) await this.#marker.close(this.#r.log)
   }
 
   /**
