@@ -70,7 +70,7 @@ export class FactViewMarker {
   async close(log: RecordLog): Promise<void> {
     if (this.#closed || !this.#marked) return
     this.#closed = true
-    await this.#marked
-    await log.write((w) => this.#open.remove(w.tx, [this.#own]))
+    // A store closed under the session (its storage first) keeps the row: the next open repairs, safely.
+    await this.#marked.then(() => log.write((w) => this.#open.remove(w.tx, [this.#own]))).catch(() => undefined)
   }
 }
