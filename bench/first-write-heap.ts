@@ -13,13 +13,15 @@ import { memoryInputs, memoryRecords, storeRecords } from './sync-fixtures.js'
  * reconciles every current memory), so the first write after the open finds N facts of the pool in
  * `mem.facts`, as a device that wrote them would (issue 31, factview31).
  * With `killed`, the store also holds the marker row of a session that did not close (factview31b),
- * so the open brings the pool's facts in line once before the first write's maintenance runs.
- * `node --expose-gc --import tsx bench/first-write-heap.ts [N] [snap] [facts] [killed]`.
+ * so the open brings the pool's facts in line once before the first write's maintenance runs; with
+ * `read` (implied by `killed`), the first mem.facts read after the open is timed (it waits for that).
+ * `node --expose-gc --import tsx bench/first-write-heap.ts [N] [snap] [facts] [killed] [read]`.
  */
 const size = Number(process.argv[2] ?? 20_000)
 const snap = process.argv.slice(3).includes('snap')
 const withFacts = process.argv.slice(3).includes('facts')
 const killed = process.argv.slice(3).includes('killed')
+const readFirst = killed || process.argv.slice(3).includes('read')
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with node --expose-gc')
 const CTORS = ['CurrentIndex', 'ViewState', 'FactView', 'PoolFacts', 'PoolState', 'LivePoolViews', 'PoolReplica', 'MemoryWrites', 'Map', 'Set']
@@ -67,6 +69,12 @@ async function main(): Promise<void> {
     await storage.close()
   }
   const a = await createMemory({ storage, identity: owner })
+  if (readFirst) {
+    // Reads of mem.facts wait for the repair the open started: what it costs, before the first write.
+    const t0 = performance.now()
+    await a.facts.retrieve('later write', { topK: 1 })
+    console.log(`first mem.facts read after the open${killed ? ' (waits for the repair)' : ''} ${Math.round(performance.now() - t0)} ms`)
+  }
   console.log(`pool size ${(await a.pools.info(pool)).size}`)
   await heap('opened')
   const inputs = memoryInputs(3, 0xb16, 'later write')

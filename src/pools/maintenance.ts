@@ -37,7 +37,8 @@ export class Maintenance {
       r.beforeChange = () => this.#marker.mark(r.log, r.now())
       factView.beforeChange(r.beforeChange)
       // A read of mem.facts before any of mem.pools still meets a killed session's facts repaired.
-      factView.holdWhenDue(() => (this.#inLine || this.#stopped ? undefined : r.ready().then(() => this.#repairing)))
+      // Only a store the marker rows do not vouch for makes it wait for the pools' load.
+      factView.holdWhenDue(() => (this.#inLine || this.#stopped ? undefined : this.#check().then((inLine) => (inLine ? undefined : r.ready().then(() => this.#repairing)))))
     }
   }
 
@@ -53,15 +54,24 @@ export class Maintenance {
    * there is what factview31 took out), while mem.facts reads wait.
    */
   async #opened(): Promise<void> {
-    const inLine = await this.#marker.read(this.#r.log)
-    this.#factView.trust(inLine)
-    if (inLine) {
-      this.#inLine = true
-      return
-    }
-    this.#repairing = this.#repair()
+    if (await this.#check()) return
+    this.#repairing ??= this.#repair()
     this.#factView.hold(this.#repairing)
   }
+
+  /** The marker rows read once: whether the facts were left in line. */
+  #check(): Promise<boolean> {
+    return (this.#checked ??= this.#marker.read(this.#r.log).then((inLine) => {
+      this.#factView.trust(inLine)
+      if (inLine) this.#inLine = true
+      return inLine
+    }, (err: unknown) => {
+      this.#checked = undefined
+      throw err
+    }))
+  }
+
+  #checked: Promise<boolean> | undefined
 
   async #repair(): Promise<void> {
     const r = this.#r
