@@ -3,74 +3,156 @@ import type { RecordLog } from '../records/log.js'
 
 /**
  * Rows of the `meta` table that say whether the pools' fact views in `mem.facts` were left in line
- * with the pools (issue 31, factview31b). A session adds its own `open` row before its first change
- * commits (PoolReplica's commits and the fact view's reconciles wait for it), and deletes it at a
- * clean close, after maintenance has run: an open that only reads changes no byte. An open that finds
- * another session's row (that session was killed between a pool change and its facts: a forget
- * committed, its fact not yet deleted), or no `format` row (a store older than these rows, or one
- * never changed since), knows nothing of what the facts lag behind, and brings every pool's facts in
- * line once; otherwise a reconcile may start from the facts as they are.
+ * with the pools (issue 31, factview31b, lease31). A handle adds its own `open` row before its first
+ * change commits (PoolReplica's commits, the fact view's reconciles and sync's applies wait for it),
+ * and deletes it at a clean close, after maintenance has run: an open that only reads changes no
+ * byte. A `format` row says the store keeps these rows; without it (a store older than them, or one
+ * never changed since) nothing says what the facts lag behind.
  *
- * A row of a handle still open on the same storage reads as a killed session's: the opener repairs
- * needlessly (safe), then deletes it, so that handle's own crash afterwards goes unnoticed. The
- * runtime elects one handle per storage to write (runtime/election.ts), so this is not the usual case.
+ * Several handles may be open on one storage (two tabs, a worker and a page), so a row alone does not
+ * say its handle was killed: each row holds a lease (`until`), renewed while its handle lives (a timer,
+ * and a change that finds it half spent). A row whose lease lapsed is a killed session's: the facts
+ * may lag a pool change of it (a forget committed, its fact not yet deleted), and every pool's are
+ * brought in line once. A row whose lease runs is another live handle's, left alone; one that lapses
+ * later, by the clock, is read again (`due`) and, if still not renewed, is a killed session's too.
+ * A row written before leases (none in a release: version 1 came with them) has no `until`: lapsed.
  */
 export const FACT_VIEW_MARKER_VERSION = 1
+
+/**
+ * How long a row speaks for a live handle after its last renewal. Renewed three times a lease, so a
+ * timer throttled to once a minute (a background tab's) still finds it running most of the time; a
+ * live handle read as killed costs a needless repair, and its row is put back at its next renewal.
+ */
+export const FACT_VIEW_LEASE_MS = 90_000
 
 interface MarkerRow {
   readonly key: string
   readonly version: number
-  /** When the session opened (ms), for a reader of raw rows. */
+  /** When the handle opened (ms), for a reader of raw rows. */
   readonly at?: number
+  /** Until when (ms, the Memory's clock) the row speaks for a live handle. */
+  readonly until?: number
 }
 
 export class FactViewMarker {
   readonly #open = new MetaRows<MarkerRow>('fact-view-open:')
   readonly #format = new MetaRows<MarkerRow>('fact-view-format')
   readonly #own: string
-  /** Other sessions' rows found at the open, deleted once the repair they asked for has run. */
+  readonly #log: RecordLog
+  readonly #now: () => number
+  /** Run on each renewal tick (the holder's look at other handles' leases). */
+  readonly #onTick: () => void
+  /** Killed sessions' rows found by the last read, deleted once the repair they ask for has run. */
   #stale: string[] = []
+  /** Other handles' rows whose lease ran at the last read: key -> until. */
+  readonly #live = new Map<string, number>()
   #marked: Promise<void> | undefined
+  #at = 0
+  #until = 0
+  #renewing: Promise<void> | undefined
+  #timer: ReturnType<typeof setInterval> | undefined
   #closed = false
 
-  constructor() {
+  constructor(log: RecordLog, now: () => number, onTick: () => void = () => undefined) {
+    this.#log = log
+    this.#now = now
+    this.#onTick = onTick
     this.#own = this.#open.key(`${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`)
   }
 
   /**
-   * Reads the rows: whether the last sessions left the fact views in line (no other session's row,
-   * and a store that keeps these rows). Writes nothing.
+   * Reads the rows: whether the last sessions left the fact views in line (no killed session's row,
+   * and a store that keeps these rows). Other live handles' rows do not say otherwise. Writes nothing.
    */
-  async read(log: RecordLog): Promise<boolean> {
-    const { open, format } = await log.storage.read(['meta'], async (tx) => ({ open: await this.#open.load(tx), format: await this.#format.load(tx) }))
-    this.#stale = open.map((r) => r.key)
+  async read(): Promise<boolean> {
+    const { open, format } = await this.#log.storage.read(['meta'], async (tx) => ({ open: await this.#open.load(tx), format: await this.#format.load(tx) }))
+    this.#sort(open)
     // A row of a later version may mean what this code cannot read: taken as out of line.
-    return open.length === 0 && format.some((r) => r.version === FACT_VIEW_MARKER_VERSION)
+    return this.#stale.length === 0 && format.some((r) => r.version === FACT_VIEW_MARKER_VERSION)
   }
 
-  /** Before this session's first change commits (once; later calls wait for the same write). */
-  mark(log: RecordLog, now: number): Promise<void> {
-    return (this.#marked ??= log.write((w) => w.tx.put('meta', [
-      { key: this.#format.key(''), version: FACT_VIEW_MARKER_VERSION },
-      { key: this.#own, version: FACT_VIEW_MARKER_VERSION, at: now },
-    ])).then(() => undefined, (err: unknown) => {
+  /** Whether a row that was live at the last read has run past its lease since (by the clock). */
+  due(): boolean {
+    const now = this.#now()
+    for (const until of this.#live.values()) if (until <= now) return true
+    return false
+  }
+
+  /** Reads the other handles' rows again: whether one is now a killed session's (its lease lapsed unrenewed). */
+  async lapsed(): Promise<boolean> {
+    this.#sort(await this.#log.storage.read(['meta'], (tx) => this.#open.load(tx)))
+    return this.#stale.length > 0
+  }
+
+  #sort(rows: readonly MarkerRow[]): void {
+    const now = this.#now()
+    this.#live.clear()
+    this.#stale = []
+    for (const r of rows) {
+      if (r.key === this.#own) continue
+      if (typeof r.until === 'number' && r.until > now) this.#live.set(r.key, r.until)
+      else this.#stale.push(r.key)
+    }
+  }
+
+  /**
+   * Before each change of this handle commits: the row is written once, then renewed when half its
+   * lease is spent (awaited: a lapsed row may have been taken as a killed session's and deleted).
+   */
+  mark(): Promise<void> {
+    if (this.#marked) return this.#now() < this.#until - FACT_VIEW_LEASE_MS / 2 ? this.#marked : this.#renew()
+    this.#at = this.#now()
+    this.#marked = this.#put([{ key: this.#format.key(''), version: FACT_VIEW_MARKER_VERSION }]).then(() => this.#start(), (err: unknown) => {
       this.#marked = undefined
       throw err
-    }))
+    })
+    return this.#marked
   }
 
-  /** After the repair an out-of-line open asked for: the rows that asked for it go. */
-  async repaired(log: RecordLog): Promise<void> {
+  /** Puts this handle's row with a fresh lease (again, should another handle have deleted it). */
+  #renew(): Promise<void> {
+    return (this.#renewing ??= this.#put([]).finally(() => (this.#renewing = undefined)))
+  }
+
+  async #put(extra: readonly MarkerRow[]): Promise<void> {
+    const until = this.#now() + FACT_VIEW_LEASE_MS
+    await this.#log.write((w) => w.tx.put('meta', [...extra, { key: this.#own, version: FACT_VIEW_MARKER_VERSION, at: this.#at, until }]))
+    this.#until = until
+  }
+
+  #start(): void {
+    if (this.#closed || this.#timer !== undefined) return
+    this.#timer = setInterval(() => {
+      if (this.#closed) return
+      this.#renew().catch(() => undefined)
+      this.#onTick()
+    }, FACT_VIEW_LEASE_MS / 3)
+    // Node: a live lease is no reason to keep a process running.
+    ;(this.#timer as { unref?: () => void }).unref?.()
+  }
+
+  /** After the repair the killed sessions' rows asked for: those rows go. */
+  async repaired(): Promise<void> {
     const stale = this.#stale
     this.#stale = []
-    if (stale.length) await log.write((w) => this.#open.remove(w.tx, stale))
+    if (stale.length) await this.#log.write((w) => this.#open.remove(w.tx, stale))
   }
 
-  /** At a clean close, once maintenance has run: the facts are in line with what this session changed. */
-  async close(log: RecordLog): Promise<void> {
-    if (this.#closed || !this.#marked) return
+  /** Stops renewing (the handle is closing or closed). */
+  stop(): void {
     this.#closed = true
-    // A store closed under the session (its storage first) keeps the row: the next open repairs, safely.
-    await this.#marked.then(() => log.write((w) => this.#open.remove(w.tx, [this.#own]))).catch(() => undefined)
+    if (this.#timer !== undefined) clearInterval(this.#timer)
+    this.#timer = undefined
+  }
+
+  /** At a clean close, once maintenance has run: the facts are in line with what this handle changed. */
+  async close(): Promise<void> {
+    const marked = this.#marked
+    if (this.#closed) return
+    this.stop()
+    if (!marked) return
+    // A store closed under the handle (its storage first) keeps the row: the next open repairs, safely.
+    await marked.then(() => this.#renewing).then(() => this.#log.write((w) => this.#open.remove(w.tx, [this.#own]))).catch(() => undefined)
   }
 }

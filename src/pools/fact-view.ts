@@ -127,6 +127,16 @@ export class FactView {
   /** Awaited before each change of the facts (the session's marker row). */
   #beforeChange: () => Promise<void> = () => Promise.resolve()
 
+  /**
+   * Forgets what this view knew of a pool's facts: its next reconcile reads them whole (a repair
+   * after another handle was killed, fact-view-guard.ts).
+   */
+  unsee(pool: string): void {
+    this.#seen.delete(pool)
+    this.#wasCurrent.delete(pool)
+    this.#looked.delete(pool)
+  }
+
   /** Sets what each change of the facts waits for first. */
   beforeChange(hook: () => Promise<void>): void {
     this.#beforeChange = hook

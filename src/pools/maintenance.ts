@@ -2,7 +2,7 @@ import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { defer } from '../storage/batcher.js'
 import { mayForget } from './authority.js'
 import type { FactView } from './fact-view.js'
-import { FactViewMarker } from './fact-view-marker.js'
+import { FactViewGuard } from './fact-view-guard.js'
 import { byRecency, mergePayloads } from './merge.js'
 import { importanceOf } from './present.js'
 import type { Presenter } from './presenter.js'
@@ -31,67 +31,23 @@ export class Maintenance {
     this.#factView = factView
     this.#show = show
     factView.holdWhenDue(() => this.#expiries())
-    if (factView.present) {
-      r.onOpen = () => this.#opened()
-      // Marked before this session's first change commits, of a pool or of the facts (records another replica sent change the facts too).
-      r.beforeChange = () => this.#marker.mark(r.log, r.now())
-      factView.beforeChange(r.beforeChange)
-      // A read of mem.facts before any of mem.pools still meets a killed session's facts repaired.
-      // Only a store the marker rows do not vouch for makes it wait for the pools' load.
-      factView.holdWhenDue(() => (this.#inLine || this.#stopped ? undefined : this.#check().then((inLine) => (inLine ? undefined : r.ready().then(() => this.#repairing)))))
-    }
-  }
-
-  readonly #marker = new FactViewMarker()
-  /** The fact views are in line with the pools as far as the open can tell (or were repaired since). */
-  #inLine = false
-  #repairing: Promise<void> | undefined
-
-  /**
-   * Once per session, when the pools are first ready: when the marker rows say the last sessions did
-   * not leave the facts in line (a killed session, an older store), every pool's are
-   * brought in line once, a pool at a time after the open (not in the first write: O(pool) work
-   * there is what factview31 took out), while mem.facts reads wait.
-   */
-  async #opened(): Promise<void> {
-    if (await this.#check()) return
-    this.#repairing ??= this.#repair()
-    this.#factView.hold(this.#repairing)
-  }
-
-  /** The marker rows read once: whether the facts were left in line. */
-  #check(): Promise<boolean> {
-    return (this.#checked ??= this.#marker.read(this.#r.log).then((inLine) => {
-      this.#factView.trust(inLine)
-      if (inLine) this.#inLine = true
-      return inLine
-    }, (err: unknown) => {
-      this.#checked = undefined
-      throw err
-    }))
-  }
-
-  #checked: Promise<boolean> | undefined
-
-  async #repair(): Promise<void> {
-    const r = this.#r
-    await r.ready()
-    for (const pool of r.state.poolIds()) {
-      await this.#exclusive(async () => {
+    this.#guard = factView.present
+      ? new FactViewGuard(r, factView, (pool) => this.#exclusive(async () => {
         await new Promise<void>((res) => defer(res))
         if (this.#stopped || !r.state.structure(pool)) return
-        // Nothing named as newly current: a fact its user deleted stays deleted; forgotten memories' facts go.
+        // Read whole, nothing named as newly current: a fact its user deleted stays deleted; forgotten memories' facts go.
+        factView.unsee(pool)
         await this.#reconcile(r.context(pool), new Set())
-      })
-    }
-    if (this.#stopped) return
-    await this.#marker.repaired(r.log)
-    this.#inLine = true
+      }))
+      : null
   }
+
+  /** The marker rows that say whether the facts were left in line (null: no fact store). */
+  readonly #guard: FactViewGuard | null
 
   /** At a clean close, once maintenance has run: the facts are left in line. */
   async closed(): Promise<void> {
-    if (this.#factView.present) await this.#marker.close(this.#r.log)
+    await this.#guard?.closed()
   }
 
   /**
@@ -122,6 +78,7 @@ export class Maintenance {
   /** After close: what other replicas send is no longer reflected here. */
   stop(): void {
     this.#stopped = true
+    this.#guard?.stop()
   }
 
   /** Runs maintenance once for everything committed in this tick; resolves to replacements (autoMerge). */

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { createMemory, type Memory, type PoolId } from '../../src/index.js'
+import { FACT_VIEW_LEASE_MS } from '../../src/pools/fact-view-marker.js'
 import { memoryStorage, type ChangeSet, type MemoryStorage } from '../../src/storage/memory-adapter.js'
 import { fact } from '../helpers/pools-helpers.js'
 import { clock, identityFor, seedCrypto } from '../helpers/sync-helpers.js'
@@ -48,6 +49,8 @@ async function killedForget(older = false): Promise<{ again: Memory; pool: PoolI
   expect(rows, 'the forget deleted its fact with a tombstone').not.toBeNull()
   // An older store kept no marker rows (src/pools/fact-view-marker.ts): it cannot say whether its facts are in line.
   const meta = (rows!['meta'] ?? []).filter((r) => !older || !String((r as { key: string }).key).startsWith('fact-view'))
+  // Opened after the killed session's lease lapsed (a reopen within it: pools-fact-view-lease.test.ts).
+  c.advance(FACT_VIEW_LEASE_MS)
   const again = await createMemory({ storage: memoryStorage({ initial: { ...rows!, meta } }), identity: id, now: c.now })
   open.push(again)
   return { again, pool, gone, kept }
