@@ -1,5 +1,6 @@
 import { MetaRows } from '../records/meta-rows.js'
 import type { RecordLog } from '../records/log.js'
+import type { ReadTx } from '../storage/port.js'
 
 /**
  * Rows of the `meta` table that say whether the pools' fact views in `mem.facts` were left in line
@@ -16,6 +17,12 @@ import type { RecordLog } from '../records/log.js'
  * brought in line once. A row whose lease runs is another live handle's, left alone; one that lapses
  * later, by the clock, is read again (`due`) and, if still not renewed, is a killed session's too.
  * A row written before leases (none in a release: version 1 came with them) has no `until`: lapsed.
+ *
+ * An older memweave knows none of these rows: a session of it killed after the newer one's clean
+ * close leaves no row behind. So the `format` row carries the log's end at the last clean close
+ * (`seq`), and an open that finds log rows after it, with no live handle to have written them, takes
+ * the facts as out of line (a downgrade, then this version again). Older code running beside a live
+ * handle of this one is not told apart from it.
  */
 export const FACT_VIEW_MARKER_VERSION = 1
 
@@ -33,11 +40,19 @@ interface MarkerRow {
   readonly at?: number
   /** Until when (ms, the Memory's clock) the row speaks for a live handle. */
   readonly until?: number
+  /** The `format` row: the record log's end (its last row's `seq`) at the last clean close. */
+  readonly seq?: number
+}
+
+/** The log's end, and whether the `format` row vouches for the facts up to it. */
+async function stampOf(tx: ReadTx, format: MarkerRow | undefined): Promise<{ end: number; stamped: boolean }> {
+  const end = (await tx.last<{ seq: number }>('log'))?.seq ?? 0
+  return { end, stamped: format?.version === FACT_VIEW_MARKER_VERSION && typeof format.seq === 'number' && format.seq >= end }
 }
 
 export class FactViewMarker {
   readonly #open = new MetaRows<MarkerRow>('fact-view-open:')
-  readonly #format = new MetaRows<MarkerRow>('fact-view-format')
+  readonly #formatKey = 'fact-view-format'
   readonly #own: string
   readonly #log: RecordLog
   readonly #now: () => number
@@ -66,10 +81,14 @@ export class FactViewMarker {
    * and a store that keeps these rows). Other live handles' rows do not say otherwise. Writes nothing.
    */
   async read(): Promise<boolean> {
-    const { open, format } = await this.#log.storage.read(['meta'], async (tx) => ({ open: await this.#open.load(tx), format: await this.#format.load(tx) }))
+    const { open, stamp } = await this.#log.storage.read(['meta', 'log'], async (tx) => ({
+      open: await this.#open.load(tx),
+      stamp: await stampOf(tx, await tx.get<MarkerRow>('meta', this.#formatKey)),
+    }))
     this.#sort(open)
-    // A row of a later version may mean what this code cannot read: taken as out of line.
-    return this.#stale.length === 0 && format.some((r) => r.version === FACT_VIEW_MARKER_VERSION)
+    // A row of a later version may mean what this code cannot read: taken as out of line. Log rows
+    // after the stamp were written by a live handle, or by code that keeps no rows (an older one).
+    return this.#stale.length === 0 && (stamp.stamped || this.#live.size > 0)
   }
 
   /** Whether a row that was live at the last read has run past its lease since (by the clock). */
@@ -103,7 +122,7 @@ export class FactViewMarker {
   mark(): Promise<void> {
     if (this.#marked) return this.#now() < this.#until - FACT_VIEW_LEASE_MS / 2 ? this.#marked : this.#renew()
     this.#at = this.#now()
-    this.#marked = this.#put([{ key: this.#format.key(''), version: FACT_VIEW_MARKER_VERSION }]).then(() => this.#start(), (err: unknown) => {
+    this.#marked = this.#put().then(() => this.#start(), (err: unknown) => {
       this.#marked = undefined
       throw err
     })
@@ -112,12 +131,12 @@ export class FactViewMarker {
 
   /** Puts this handle's row with a fresh lease (again, should another handle have deleted it). */
   #renew(): Promise<void> {
-    return (this.#renewing ??= this.#put([]).finally(() => (this.#renewing = undefined)))
+    return (this.#renewing ??= this.#put().finally(() => (this.#renewing = undefined)))
   }
 
-  async #put(extra: readonly MarkerRow[]): Promise<void> {
+  async #put(): Promise<void> {
     const until = this.#now() + FACT_VIEW_LEASE_MS
-    await this.#log.write((w) => w.tx.put('meta', [...extra, { key: this.#own, version: FACT_VIEW_MARKER_VERSION, at: this.#at, until }]))
+    await this.#log.write((w) => w.tx.put('meta', [{ key: this.#own, version: FACT_VIEW_MARKER_VERSION, at: this.#at, until }]))
     this.#until = until
   }
 
@@ -146,13 +165,31 @@ export class FactViewMarker {
     this.#timer = undefined
   }
 
-  /** At a clean close, once maintenance has run: the facts are in line with what this handle changed. */
+  /**
+   * At a clean close, once maintenance has run: the facts are in line with what this handle changed,
+   * and the stamp moves to the log's end. A handle that changed nothing writes only to bring forward a
+   * stamp that lags behind others' writes (a store without one gets it with a change: an open that
+   * only reads an older store changes no byte).
+   */
   async close(): Promise<void> {
     const marked = this.#marked
     if (this.#closed) return
     this.stop()
-    if (!marked) return
     // A store closed under the handle (its storage first) keeps the row: the next open repairs, safely.
-    await marked.then(() => this.#renewing).then(() => this.#log.write((w) => this.#open.remove(w.tx, [this.#own]))).catch(() => undefined)
+    await (async () => {
+      if (marked) await marked.then(() => this.#renewing)
+      else {
+        const format = await this.#log.storage.read(['meta', 'log'], async (tx) => {
+          const row = await tx.get<MarkerRow>('meta', this.#formatKey)
+          return { row, stamped: (await stampOf(tx, row)).stamped }
+        })
+        if (format.row?.version !== FACT_VIEW_MARKER_VERSION || format.stamped) return
+      }
+      await this.#log.write(async (w) => {
+        if (marked) await this.#open.remove(w.tx, [this.#own])
+        const { end, stamped } = await stampOf(w.tx, await w.tx.get<MarkerRow>('meta', this.#formatKey))
+        if (!stamped) await w.tx.put('meta', [{ key: this.#formatKey, version: FACT_VIEW_MARKER_VERSION, seq: end }])
+      })
+    })().catch(() => undefined)
   }
 }
