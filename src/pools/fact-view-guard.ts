@@ -30,6 +30,7 @@ export class FactViewGuard {
     this.#r = r
     this.#view = view
     this.#repairPool = repairPool
+    // Each renewal tick reads the rows again: a handle opened after this one and killed since is caught too.
     this.#marker = new FactViewMarker(r.log, () => r.now(), () => void this.#recheck().catch(() => undefined))
     r.onOpen = () => this.#opened()
     r.beforeChange = () => this.#marker.mark()
