@@ -120,7 +120,8 @@ export class FactViewMarker {
    * lease is spent (awaited: a lapsed row may have been taken as a killed session's and deleted).
    */
   mark(): Promise<void> {
-    if (this.#marked) return this.#now() < this.#until - FACT_VIEW_LEASE_MS / 2 ? this.#marked : this.#renew()
+    // While the first write is pending (#until 0), changes wait for it, not for a second put.
+    if (this.#marked) return this.#until === 0 || this.#now() < this.#until - FACT_VIEW_LEASE_MS / 2 ? this.#marked : this.#renew()
     this.#at = this.#now()
     this.#marked = this.#put().then(() => this.#start(), (err: unknown) => {
       this.#marked = undefined

@@ -160,3 +160,25 @@ test('a forget synced from another replica, stored, then the handle killed befor
   open.push(again)
   expect(await currentFacts(again, pool)).toEqual(['Bruno drinks tea'])
 })
+
+test('a handle that keeps changing renews its lease: opened after its first lease would have lapsed, another handle still reads it as live', async () => {
+  restore = seedCrypto(53)
+  const c = clock()
+  const id = await identityFor('alice')
+  const storage = memoryStorage()
+  const first = await createMemory({ storage, identity: id, now: c.now })
+  open.push(first)
+  const pool = (await first.pools.create({ name: 'long lived' })).id
+  await first.pools.write(pool, fact('Aria', 'lives_in', 'Rome'))
+  await first.pools.flush()
+  const [row] = openRows(storage)
+  // Past half its lease, a change renews it.
+  c.advance(FACT_VIEW_LEASE_MS * 0.6)
+  await first.pools.write(pool, fact('Bruno', 'drinks', 'tea'))
+  await first.pools.flush()
+  c.advance(FACT_VIEW_LEASE_MS * 0.6)
+  const second = await createMemory({ storage, identity: id, now: c.now })
+  open.push(second)
+  expect(await currentFacts(second, pool)).toEqual(['Aria lives in Rome', 'Bruno drinks tea'])
+  expect(openRows(storage), 'the renewed row is a live handle\'s: left alone').toEqual([row])
+})
