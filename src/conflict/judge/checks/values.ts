@@ -13,6 +13,7 @@ import { stem } from '../../read/stem.js'
 import { AMOUNT_ROLE, ROLE_OF } from '../../words/amount-roles.js'
 import { labelsTheSubject } from '../subject-label.js'
 import { daysMeet } from '../zoned-days.js'
+import { datedValues } from '../dated-values.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
@@ -71,6 +72,8 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   }
   const c = clashes.find((x) => !off(a, x.slots[0]) && !off(b, x.slots[1]))
   if (!c) return null
+  // Two values each told at its own date: a change over time (judge/dated-values.ts).
+  if (clashes.some((x) => x.slots[0].kind === 'date' && datedValues(a, b, x.slots))) return null
   // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
   const version = clashes.some((x) => x.slots[0].kind === 'version')
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
