@@ -58,16 +58,20 @@ const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, 
  * rule: it points at the place named, which is the first (session 12).
  */
 export function zoneOf(text: string): Zone | null {
-  let best: { at: number; zone: Zone; clock: boolean } | null = null
+  let best: { at: number; zone: Zone; clock: boolean; place: boolean } | null = null
   for (const [abbr, afterTime, names, name, std, dst] of ZONE_RES) {
     for (const re of [abbr, afterTime, names]) {
       const m = re.exec(text)
-      const clock = !!m && /^\s+time\b/i.test(text.slice(m.index + m[0].length))
-      if (m && (!best || (clock && !best.clock) || (clock === best.clock && m.index < best.at))) {
+      if (!m) continue
+      const clock = /^\s+time\b/i.test(text.slice(m.index + m[0].length))
+      const place = re === names && !clock
+      // Only a place merely named gives way to a clock; "3pm ET, 8pm London time" reads ET first, as before.
+      const wins = !best || (clock && best.place) ? true : best.clock && place ? false : m.index < best.at
+      if (wins) {
         // "central (CDT)": the abbreviation anywhere in the text says the season of the zone named first.
         const abbrev = (re === names ? abbr.exec(text) ?? afterTime.exec(text) : m)?.[0] ?? ''
         const season = SUMMER.test(abbrev) ? 1 : STANDARD.test(abbrev) && name !== 'UTC' ? 0 : null
-        best = { at: m.index, zone: { name, offsets: [std, dst], season }, clock }
+        best = { at: m.index, zone: { name, offsets: [std, dst], season }, clock, place }
       }
     }
   }
