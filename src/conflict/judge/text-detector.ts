@@ -28,6 +28,8 @@ import { recurringWeight } from '../store/recurring-slot.js'
 import { stateWeight } from '../store/states.js'
 import { BoundedCache } from './bounded-cache.js'
 import { sharedOnlyInValues } from './value-words.js'
+import { kindAndOne } from './kind-and-one.js'
+import { sharedOnlyAsOccasion } from './routine-occasion.js'
 
 export type { CheckName, RawVerdict, TextConflictVerdict } from './verdict.js'
 
@@ -250,8 +252,11 @@ export function judgeReadings(a: Reading, b: Reading): RawVerdict {
   if (jobs) return { conflict: true, kind: 'substitution', reason: jobs, shared, check: 'job' }
   if (shared.length === 0) return { conflict: false, kind: 'unrelated', reason: 'no shared key entity', shared }
   if (sharedOnlyInValues(a, b, shared)) return { conflict: false, kind: 'unrelated', reason: `they share only the units of their values ("${shared.join('", "')}")`, shared }
+  if (sharedOnlyAsOccasion(a, b, shared)) return { conflict: false, kind: 'unrelated', reason: `they share only an occasion ("${shared.join('", "')}")`, shared }
   const two = subjectGate(a, b, shared)
   if (two) return two
+  const kind = kindAndOne(a, b)
+  if (kind) return { conflict: false, kind: 'none', reason: `two subjects, a kind and one of it: "${kind[0]}" vs "${kind[1]}"`, shared }
   const about = ` (both about ${shared.slice(0, 3).map((s) => `"${surface(a, s)}"`).join(', ')})`
   const signals: Array<Signal & { check: CheckName }> = []
   for (const [check, fn] of CHECKS) {

@@ -19,7 +19,12 @@ export interface Zone {
 const SUMMER = /^(?:EDT|CDT|MDT|PDT|BST|CEST|EEST)$/i
 const STANDARD = /^(?:EST|CST|MST|PST|CET|EET|GMT)$/i
 
-/** [abbreviations (capitals, or any case right after a clock time), names and cities (any case), standard, summer]. */
+/**
+ * [abbreviations (capitals, or any case right after a clock time), names and cities (any case), standard, summer].
+ * The two offsets are indexed by the northern season: south of the equator summer time is kept
+ * while the north keeps standard time, so Auckland is [+13, +12] ("8am Tuesday 10 March" there is
+ * 7pm Monday in London; session 12). Southern abbreviations are left out: "NZDT" names the other index.
+ */
 const ZONES: ReadonlyArray<readonly [string, string, string, number, number]> = [
   ['ET|EST|EDT|NY', String.raw`eastern(?:\s+time)?|new\s+york|nyc|boston|toronto|miami|atlanta`, 'ET', -300, -240],
   ['CT|CST|CDT', String.raw`central(?:\s+time)?|chicago|dallas|austin|houston`, 'CT', -360, -300],
@@ -32,6 +37,8 @@ const ZONES: ReadonlyArray<readonly [string, string, string, number, number]> = 
   ['IST', String.raw`india|bangalore|bengaluru|mumbai|delhi`, 'IST', 330, 330],
   ['JST', String.raw`tokyo|japan`, 'JST', 540, 540],
   ['SGT', String.raw`singapore`, 'SGT', 480, 480],
+  ['NZT', String.raw`auckland|wellington|new\s+zealand|nz\s+time`, 'NZT', 780, 720],
+  ['AET', String.raw`sydney|melbourne|canberra`, 'AET', 660, 600],
 ]
 const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, number]> = ZONES.map(([abbr, names, name, std, dst]) => {
   const fixedAbbr = abbr
@@ -44,17 +51,27 @@ const ZONE_RES: ReadonlyArray<readonly [RegExp, RegExp, RegExp, string, number, 
   ] as const
 })
 
-/** The zone a text's clock times are in: the first one it names, or null. */
+/**
+ * The zone a text's clock times are in: one named before "time" ("7pm London time", "9am UK
+ * time"), which says whose clock it is whatever other place the text names ("call with the
+ * Auckland grower: 7pm London time"); else the first one it names, or null. "their time" needs no
+ * rule: it points at the place named, which is the first (session 12).
+ */
 export function zoneOf(text: string): Zone | null {
-  let best: { at: number; zone: Zone } | null = null
+  let best: { at: number; zone: Zone; clock: boolean; place: boolean } | null = null
   for (const [abbr, afterTime, names, name, std, dst] of ZONE_RES) {
     for (const re of [abbr, afterTime, names]) {
       const m = re.exec(text)
-      if (m && (!best || m.index < best.at)) {
+      if (!m) continue
+      const clock = /^\s+time\b/i.test(text.slice(m.index + m[0].length))
+      const place = re === names && !clock
+      // Only a place merely named gives way to a clock; "3pm ET, 8pm London time" reads ET first, as before.
+      const wins = !best || (clock && best.place) ? true : best.clock && place ? false : m.index < best.at
+      if (wins) {
         // "central (CDT)": the abbreviation anywhere in the text says the season of the zone named first.
         const abbrev = (re === names ? abbr.exec(text) ?? afterTime.exec(text) : m)?.[0] ?? ''
         const season = SUMMER.test(abbrev) ? 1 : STANDARD.test(abbrev) && name !== 'UTC' ? 0 : null
-        best = { at: m.index, zone: { name, offsets: [std, dst], season } }
+        best = { at: m.index, zone: { name, offsets: [std, dst], season }, clock, place }
       }
     }
   }

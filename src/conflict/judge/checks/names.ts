@@ -6,6 +6,7 @@ import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { DETERMINERS } from '../../words/determiners.js'
 import { twoRoles } from '../name-role.js'
+import { inList } from '../../read/list-member.js'
 
 // Another name in the place of one: a member of a closed class (words/classes.ts) or a lone name.
 
@@ -32,6 +33,8 @@ export function substitutionSignal(a: Reading, b: Reading): Signal | null {
     // "lives with my two brothers" / "has a younger sister": one has many relatives at once; a
     // relative is one answer only where it says who someone is ("Tom is my brother") (eighth round).
     if (f && e.cls === 'family' && !(relation(a, e.start) && relation(b, f.start))) continue
+    // "Wren, Gareth, Elin and Wren's father are coming": a relative in a list is one of several (session 12).
+    if (f && e.cls === 'family' && (inList(a.norm, e.start) || inList(b.norm, f.start))) continue
     if (f && !differentAttributes(a, e.start, b, f.start)) {
       // "the red car is a Toyota" / "the blue car is a Honda": a modifier and a name both differ, two subjects.
       // "shipped the mobile app" / "shipped the web dashboard": a member before two different

@@ -45,7 +45,8 @@ function overlapTimes(x: readonly number[], y: readonly number[], a: { readonly 
  */
 export function withUtcDates(slots: readonly Slot[]): Slot[] {
   const times = slots.filter((s): s is Extract<Slot, { kind: 'time' }> => s.kind === 'time' && s.zone !== null)
-  const days = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && s.d !== undefined && !s.end)
+  // A weekday alone shifts as a date does ("9am Wednesday, Auckland time" is Tuesday in UTC).
+  const days = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && (s.d !== undefined || (s.wd !== undefined && s.m === undefined)) && !s.end)
   if (times.length !== 1 || days.length !== 1) return [...slots]
   const [t, day] = [times[0]!, days[0]!]
   const out = [...slots]
@@ -54,6 +55,10 @@ export function withUtcDates(slots: readonly Slot[]): Slot[] {
     for (const m of t.minutes) {
       const shift = Math.floor((m - t.zone!.offsets[season]) / 1440)
       if (shift === 0) continue
+      if (day.d === undefined) {
+        out.push({ kind: 'date', wd: (day.wd! + shift + 7) % 7, text: `${day.text} (UTC)` })
+        continue
+      }
       const d = new Date(Date.UTC(day.y ?? 2001, (day.m ?? 1) - 1, day.d! + shift))
       const { wd: _wd, ...rest } = day
       out.push({ ...rest, ...(day.m !== undefined ? { m: d.getUTCMonth() + 1 } : {}), d: d.getUTCDate(), ...(day.y !== undefined ? { y: d.getUTCFullYear() } : {}), text: `${day.text} (UTC)` })

@@ -12,6 +12,8 @@ import { hasStem } from '../../read/same-stem.js'
 import { stem } from '../../read/stem.js'
 import { AMOUNT_ROLE, ROLE_OF } from '../../words/amount-roles.js'
 import { labelsTheSubject } from '../subject-label.js'
+import { daysMeet } from '../zoned-days.js'
+import { datedValues } from '../dated-values.js'
 
 // The value check: the slots of both texts (read/slots.ts) compared family by family
 // (slot-compare.ts), and a clash that no reading reconciles turned into a signal.
@@ -60,7 +62,7 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
     // the value said of every day, not another answer (ninth round). Not when the other text names
     // a day elsewhere ("10am PT Thursday" / "thursday 11am ET").
     if ((da === null) !== (db === null) && !ANY_DAY.test((da ? b : a).norm)) return false
-    return !(da && db && ![...da].some((d) => db.has(d)))
+    return !(da && db && !daysMeet(da, db, c.slots))
   })
   // "closed on Sundays" / "hours: Mon–Sat": days said to be off are not the days of the thing;
   // open and closed days are the antonym check's, which compares them as days.
@@ -70,6 +72,8 @@ export function valueSignal(a: Reading, b: Reading): Signal | null {
   }
   const c = clashes.find((x) => !off(a, x.slots[0]) && !off(b, x.slots[1]))
   if (!c) return null
+  // Two values each told at its own date: a change over time (judge/dated-values.ts).
+  if (clashes.some((x) => x.slots[0].kind === 'date' && datedValues(a, b, x.slots))) return null
   // "Version 1 of the API" / "Version 2": a version that differs says which release, like a name.
   const version = clashes.some((x) => x.slots[0].kind === 'version')
   const period = version || clashes.some((x) => x.slots.some((s) => s.kind === 'reldate' || (s.kind === 'date' && s.d === undefined && s.m === undefined)))
