@@ -69,7 +69,8 @@ export function sentences(text: string): string[] {
 
 /** Reduces a text to its claims (see the file comment). */
 export function readStatement(text: string): Statement {
-  const found = /^([A-Z][\w'.-]*(?:\s[A-Z][\w'.-]*)?):\s+(?=\S)/.exec(text)
+  // Letters of any script: "Joaquín:" opens a turn as "Caroline:" does (session 12, roles32).
+  const found = /^(\p{Lu}[\p{L}\p{M}\d_'.-]*(?:\s\p{Lu}[\p{L}\p{M}\d_'.-]*)?):\s+(?=\S)/u.exec(text)
   // A speaker opens a chat turn: "Caroline: I went to a support group". A heading ("Update:",
   // "Note:", "Step 2:") is not a speaker.
   const m = found && !HEADING.test(found[1]!) ? found : null
