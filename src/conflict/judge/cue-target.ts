@@ -69,12 +69,14 @@ export function retractedHead(x: Reading, head: Tok): Tok | null {
  * name that thing: the retracted phrase's head is another word (`retractedHead`), and the word is
  * its owner here ("Birgit's flight was cancelled" / "Birgit prefers paper books") or, on the other
  * side, the modifier of another noun ("the depot open day was cancelled" / "the depot gate"). A
- * head the other side writes short or long ("eye op" / "eye operation") is named.
+ * head the other side writes short, long or as a verb ("eye op" / "eye operation", "service" /
+ * "serves") is named.
  */
 export function describesOther(x: Reading, tx: Tok, head: Tok, y: Reading, ty: Tok): boolean {
   const noun = retractedHead(x, head)
   if (!noun || noun === tx) return false
-  const named = (u: Tok): boolean => u.stem === noun.stem || (Math.min(u.lower.length, noun.lower.length) >= 2 && (u.lower.startsWith(noun.lower) || noun.lower.startsWith(u.lower)))
+  // One stem the start of the other: "op" / "operation", "service" / "serves".
+  const named = (u: Tok): boolean => Math.min(u.stem.length, noun.stem.length) >= 2 && (u.stem.startsWith(noun.stem) || noun.stem.startsWith(u.stem))
   if (y.tokens.some(named)) return false
   const after = x.tokens[x.tokens.indexOf(tx) + 1]
   const owner = after?.lower === 's' && /^['’]$/.test(x.norm.slice(tx.end, after.start))
