@@ -54,6 +54,7 @@ describe('a negated word inside a longer name denies that name, not a shorter on
 describe("a retraction whose only target is a person's or an animal's name is no claim", () => {
   test.each([
     ['Biscuit was retired to a farm in Kent.', 'Our old lurcher is called Biscuit.'],
+    ['Rowena is retired and lives in Whitby.', 'Rowena is seventy-one.'],
   ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
 
   test.each([

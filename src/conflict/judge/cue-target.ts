@@ -21,8 +21,8 @@ const WORKS = /\bwork(?:s|ed|ing)?\s+(?:as|at|for|in|on)\b|\bemployed\b/i
  * things a claim can be about, and stay.
  */
 function isPersonName(x: Reading, t: Tok, y: Reading): boolean {
-  if (!t.capital && !y.tokens.some((u) => u.stem === t.stem && u.capital)) return false
   if (x.leadingName.includes(t.stem) || y.leadingName.includes(t.stem)) return true
+  if (!t.capital && !y.tokens.some((u) => u.stem === t.stem && u.capital)) return false
   const named = new RegExp(`\\b(?:named|called)\\s+${t.lower.replace(/[^\p{L}\p{N}]/gu, '')}\\b`, 'iu')
   return named.test(x.norm) || named.test(y.norm)
 }
