@@ -60,5 +60,6 @@ describe("a retraction whose only target is a person's or an animal's name is no
   test.each([
     ['Harriet retired in 2020.', 'Harriet works as a nurse.'],
     ['Priya resigned.', 'Priya works at Acme.'],
-  ])('against working or taking part, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+    ['Tom was dropped from the team.', 'Tom plays for the team on Saturdays.'],
+  ])('against working, taking part or what the name was retracted from, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })

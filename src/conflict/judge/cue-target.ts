@@ -9,18 +9,16 @@ import { TAKES_PART } from '../words/retractions.js'
  * retracted is another thing that word only describes, or the word stands inside a longer name.
  */
 
-type Tok = Token
-
 /** Working, or taking part, said of someone: what retracting a person (retiring, resigning) is against. */
 const WORKS = /\bwork(?:s|ed|ing)?\s+(?:as|at|for|in|on)\b|\bemployed\b/i
 
 /**
- * Whether `t` of `x` names a person or an animal: a capitalized word (here or on the other side)
- * that one of the texts opens with as its subject ("Nancy has been retired"), or that follows
- * "named" or "called" ("a cow named Nancy"). Products and places ("not Notion", "blocks Zoom") are
+ * Whether `t` of `x` names a person or an animal: a name one of the texts opens with as its
+ * subject ("Nancy has been retired", `Reading.leadingName`), or a capitalized word (here or on the
+ * other side) after "named" or "called" ("a cow named Nancy"). Products and places ("not Notion", "blocks Zoom") are
  * things a claim can be about, and stay.
  */
-function isPersonName(x: Reading, t: Tok, y: Reading): boolean {
+function isPersonName(x: Reading, t: Token, y: Reading): boolean {
   if (x.leadingName.includes(t.stem) || y.leadingName.includes(t.stem)) return true
   if (!t.capital && !y.tokens.some((u) => u.stem === t.stem && u.capital)) return false
   const named = new RegExp(`\\b(?:named|called)\\s+${t.lower.replace(/[^\p{L}\p{N}]/gu, '')}\\b`, 'iu')
@@ -30,7 +28,8 @@ function isPersonName(x: Reading, t: Tok, y: Reading): boolean {
 /**
  * "Nancy has been retired to the paddock", "not Tom": every word the cue reaches is a name. A name
  * is no claim, so the other text mentioning the one named says nothing the cue denies, unless it
- * says the one named works or takes part ("Harriet retired" / "Harriet works as a nurse").
+ * says the one named works or takes part ("Harriet retired" / "Harriet works as a nurse") or
+ * shares another word with the text ("dropped from the team" / "plays for the team").
  */
 export function onlyNameTargeted(x: Reading, cue: string, y: Reading): boolean {
   // A negator's cue carries the word it reaches ("not tom"); a retraction's is the word alone.
@@ -41,7 +40,9 @@ export function onlyNameTargeted(x: Reading, cue: string, y: Reading): boolean {
     const t = x.tokens.find((u) => u.stem === s)
     return t !== undefined && isPersonName(x, t, y)
   })
-  return names && !TAKES_PART.test(y.norm) && !WORKS.test(y.norm)
+  // "Tom was dropped from the team" / "Tom plays for the team": the two share what the name was retracted from.
+  const more = [...x.content].some((s) => !reached.includes(s) && y.content.has(s) && !x.negated.has(s) && s !== x.tokens.find((t) => t.lower === word)?.stem)
+  return names && !more && !TAKES_PART.test(y.norm) && !WORKS.test(y.norm)
 }
 
 const AUX = /^(?:is|are|was|were|be|been|being|has|have|had|got|gets|get|will|would|may|might|should|must|not)$/
@@ -52,7 +53,7 @@ const PREP = /^(?:to|from|in|at|on|for|of|with|near|by|about|since|after|before|
  * any preposition ("the depot open day was cancelled" cancels the day; "Birgit's flight to Vienna
  * was cancelled" the flight). Null when the retraction word opens its clause or nothing precedes it.
  */
-export function retractedHead(x: Reading, head: Tok): Tok | null {
+export function retractedHead(x: Reading, head: Token): Token | null {
   const clauseStart = Math.max(...[...x.norm.slice(0, head.start).matchAll(/[.;!?,()–]|\s(?:and|but|so)\s/g)].map((m) => m.index + m[0].length), 0)
   const phrase = x.tokens.filter((t) => t.start >= clauseStart && t.start < head.start)
   let end = phrase.length
@@ -72,11 +73,11 @@ export function retractedHead(x: Reading, head: Tok): Tok | null {
  * head the other side writes short, long or as a verb ("eye op" / "eye operation", "service" /
  * "serves") is named.
  */
-export function describesOther(x: Reading, tx: Tok, head: Tok, y: Reading, ty: Tok): boolean {
+export function describesOther(x: Reading, tx: Token, head: Token, y: Reading, ty: Token): boolean {
   const noun = retractedHead(x, head)
   if (!noun || noun === tx) return false
   // One stem the start of the other: "op" / "operation", "service" / "serves".
-  const named = (u: Tok): boolean => Math.min(u.stem.length, noun.stem.length) >= 2 && (u.stem.startsWith(noun.stem) || noun.stem.startsWith(u.stem))
+  const named = (u: Token): boolean => Math.min(u.stem.length, noun.stem.length) >= 2 && (u.stem.startsWith(noun.stem) || noun.stem.startsWith(u.stem))
   if (y.tokens.some(named)) return false
   const after = x.tokens[x.tokens.indexOf(tx) + 1]
   const owner = after?.lower === 's' && /^['’]$/.test(x.norm.slice(tx.end, after.start))
@@ -90,11 +91,11 @@ export function describesOther(x: Reading, tx: Tok, head: Tok, y: Reading, ty: T
  * or '' for a lone word. A possessive "'s" inside the name is passed over; a sentence's first word
  * joins when the word after it is capitalized ("New Year's Eve is ...").
  */
-function nameRun(r: Reading, t: Tok): string {
+function nameRun(r: Reading, t: Token): string {
   const toks = r.tokens
-  const gap = (u: Tok, v: Tok): string => r.norm.slice(u.end, v.start)
-  const upper = (u: Tok): boolean => /^\p{Lu}/u.test(r.norm.slice(u.start, u.end))
-  // Token j continues the run from token j - 1 (or over an "'s" at j - 1).
+  const gap = (u: Token, v: Token): string => r.norm.slice(u.end, v.start)
+  const upper = (u: Token): boolean => /^\p{Lu}/u.test(r.norm.slice(u.start, u.end))
+  // Tokenen j continues the run from token j - 1 (or over an "'s" at j - 1).
   const joins = (j: number): number => {
     const [p, u] = [toks[j - 1], toks[j]]
     if (!p || !u || !u.capital) return 0
@@ -120,7 +121,7 @@ function nameRun(r: Reading, t: Tok): string {
  * "not on New Year's Eve" / "visiting for New Year": the negated word stands inside a name of
  * several words that the other side does not write whole, so the two name two things.
  */
-export function insideLongerName(x: Reading, tx: Tok, y: Reading, ty: Tok): boolean {
+export function insideLongerName(x: Reading, tx: Token, y: Reading, ty: Token): boolean {
   const [nx, ny] = [nameRun(x, tx), nameRun(y, ty)]
   // Only a longer name on the negated side: "SA Associate" / "AWS SA Associate" name one exam.
   return nx !== '' && nx.split(' ').length > (ny === '' ? 1 : ny.split(' ').length) && ` ${nx} `.includes(` ${ny || ty.stem} `)
