@@ -63,3 +63,15 @@ describe("a retraction whose only target is a person's or an animal's name is no
     ['Tom was dropped from the team.', 'Tom plays for the team on Saturdays.'],
   ])('against working, taking part or what the name was retracted from, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a diet said of "I" and a food said of "he", "she" or "they" are two people\'s', () => {
+  test.each([
+    ["I'm vegetarian, so the curry night is easy for me.", 'At curry night she always orders the chicken korma.'],
+    ["I'm coeliac, so I skip the bakery run.", 'He wants a bagel from the bakery run.'],
+  ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ["I'm coeliac, so I skip the bakery run.", 'I had a bagel from the bakery run.'],
+    ["She's vegetarian, so the curry night is easy.", 'At curry night she always orders the chicken korma.'],
+  ])('one person, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
