@@ -14,12 +14,14 @@ const WORKS = /\bwork(?:s|ed|ing)?\s+(?:as|at|for|in|on)\b|\bemployed\b/i
 
 /**
  * Whether `t` of `x` names a person or an animal: a name one of the texts opens with as its
- * subject ("Nancy has been retired", `Reading.leadingName`), or a capitalized word (here or on the
+ * subject ("Nancy has been retired", `Reading.leadingName`), capitalized in both texts, or a capitalized word (here or on the
  * other side) after "named" or "called" ("a cow named Nancy"). Products and places ("not Notion", "blocks Zoom") are
  * things a claim can be about, and stay.
  */
 function isPersonName(x: Reading, t: Token, y: Reading): boolean {
-  if (x.leadingName.includes(t.stem) || y.leadingName.includes(t.stem)) return true
+  // A name is written with its capital wherever it stands: "Jazz is his favourite" / "hates jazz" is no name.
+  const always = [x, y].every((r) => r.tokens.every((u) => u.stem !== t.stem || /^\p{Lu}/u.test(r.norm.slice(u.start, u.end))))
+  if (always && (x.leadingName.includes(t.stem) || y.leadingName.includes(t.stem))) return true
   if (!t.capital && !y.tokens.some((u) => u.stem === t.stem && u.capital)) return false
   const named = new RegExp(`\\b(?:named|called)\\s+${t.lower.replace(/[^\p{L}\p{N}]/gu, '')}\\b`, 'iu')
   return named.test(x.norm) || named.test(y.norm)
