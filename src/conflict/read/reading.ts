@@ -15,6 +15,7 @@ import { readSlots } from './slots.js'
 import { rewriter } from './rewrite.js'
 import { normalizeText, tokenize, type Token } from './text-tokens.js'
 import { countedOccurrences, noRetraction } from './retraction-use.js'
+import { addsNotDenies, reachesNothing } from './reach-nothing.js'
 import { stanceWordAsModifier } from './stance-modifier.js'
 
 /**
@@ -354,6 +355,8 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
       const dislike = ANTONYMS.get(t.stem)?.some((p) => p.group === 'preference' && p.pole < 0) === true
       if (NEGATORS.has(t.lower) || dislike) {
         // "don't stop dreaming", "never quit running": a negated stop goes on, so only the stop is negated.
+        // "not just chips", "not only Welsh": more than the thing, not its denial (reach-nothing.ts).
+        if (!dislike && addsNotDenies(inClause[i + 1])) return
         const first = inClause.slice(i + 1).find((u) => !isStop(u))
         if (!dislike && first && CESSATION.test(first.lower)) {
           if (!out.has(first.stem)) out.set(first.stem, `${t.lower} ${first.lower}`)
@@ -392,7 +395,7 @@ function negatedStems(norm: string, tokens: readonly Token[], spans: readonly Sp
           if (!out.has(u.stem)) out.set(u.stem, `${t.lower} ${u.lower}`)
           taken++
         }
-      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower)) && !(i > 0 && NOUN_AFTER.has(inClause[i - 1]!.lower)) && !noRetraction(inClause, i, isStop)) {
+      } else if (RETRACTORS.has(t.stem) && !scheduledEnd(t, inClause, i) && !ongoing(t, inClause, i) && !inClause.slice(Math.max(0, i - 2), i).some((u) => NEGATORS.has(u.lower)) && !(i > 0 && NOUN_AFTER.has(inClause[i - 1]!.lower)) && !noRetraction(inClause, i, isStop) && !reachesNothing(inClause, i, isStop)) {
         // ("inspired by sunsets": after a preposition it is a noun.)
         // ("the sale ends Sunday" schedules an end; "support has ended" retracts.)
         // "did not fail" retracts nothing; "a retiring neighbour", "drops every summer" neither (retraction-use.ts).

@@ -10,6 +10,7 @@ import { DETERMINERS, QUANTIFIED_DETERMINERS } from '../../words/determiners.js'
 import type { Signal } from '../signal.js'
 import { heldByAnother } from '../negation-holder.js'
 import { openQuestionAt } from '../../read/open-question.js'
+import { describesOther, insideLongerName, onlyNameTargeted } from '../cue-target.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
 export function negationSignal(a: Reading, b: Reading): Signal | null {
@@ -40,6 +41,8 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (head && NEGATORS.has(head.lower) && universalOnly(x, head, y)) continue
       const said = y.tokens.filter((t) => sameStem(t.stem, s))
       if (said.length && said.every((t) => openQuestionAt(y, t.start))) continue
+      // "Nancy has been retired to the paddock": a name is no claim; the cue reaches nothing else (cue-target.ts).
+      if (onlyNameTargeted(x, cue, y)) continue
       // "a neighbour with no children" / "Bram has two children": the lack is the neighbour's (negation-holder.ts).
       if (head && NEGATORS.has(head.lower) && heldByAnother(x, head, y)) continue
       // "the match was postponed" / "the match will be replayed next Wednesday": a postponement
@@ -47,6 +50,11 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       if (head && head.stem === POSTPONE && LATER.test(y.norm)) continue
       // "used to hate olives" / "loves olives now": what held then and what holds now are both true.
       const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
+      // "not on New Year's Eve" / "for New Year": a word of a longer name names another thing (cue-target.ts).
+      if (tx && ty && insideLongerName(x, tx, y, ty)) continue
+      // "the depot open day was cancelled" / "the depot gate": the day is cancelled; "Birgit's flight
+      // was cancelled": the flight. A word that only says whose or which (cue-target.ts).
+      if (head && !NEGATORS.has(head.lower) && tx && ty && tx.start < head.start && describesOther(x, tx, head, y, ty)) continue
       // A retraction is of its clause's head ("the 5pm train to Leeds is cancelled" cancels the
       // train): a word in a phrase after a preposition before the verb counts only if the other
       // side names what that phrase hangs on.
