@@ -12,7 +12,6 @@ describe('a retraction word used as a life event or a noun retracts nothing', ()
   test.each([
     ['Odile paints a watercolour every week since retiring.', 'Odile painted the harbour at dawn in May.'],
     ['Odile paints a watercolour every week since retiring.', 'Odile is teaching a watercolour class at the library.'],
-    ['The narrowboat is 20 m long.', 'Our narrowboats are about 66 feet end to end.'],
   ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
 })
 
