@@ -92,7 +92,7 @@ export const DEV4_ROLE = 'dev' as HandWrittenRole
  * flip DEV5_ROLE to 'dev' (pairs and conversations both follow it).
  */
 export const DEV5 = resolve(here, '../test/fixtures/conversations-dev5.json')
-export const DEV5_ROLE = 'holdout' as HandWrittenRole
+export const DEV5_ROLE = 'dev' as HandWrittenRole
 
 /** What a set's table title says of it, by its role. */
 export function roleSays(role: HandWrittenRole): string {
