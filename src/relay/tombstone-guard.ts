@@ -2,7 +2,6 @@ import * as Y from 'yjs'
 import { signedRecordId } from '../core/signed-record.js'
 import { PoolKind } from '../pools/records.js'
 import { RECORDS_MAP } from '../sync/codec.js'
-import { recordFields } from '../sync/record-text.js'
 
 /**
  * Tombstones stay in force while no witness is online (issue 26, case 8).
@@ -27,8 +26,7 @@ import { recordFields } from '../sync/record-text.js'
  */
 
 /** Whether `value` under `key` is a pool tombstone record under its own content id. */
-export function isTombstoneValue(key: string, stored: unknown): boolean {
-  const value = recordFields(stored)
+export function isTombstoneValue(key: string, value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const v = value as Record<string, unknown>
   if (v['kind'] !== PoolKind.TOMBSTONE || v['id'] !== key) return false

@@ -4,7 +4,6 @@ import { poolBodyProblem } from '../pools/record-shape.js'
 import { POOL_KINDS, type PoolKind, type PoolRecord } from '../pools/records.js'
 import { CHECKPOINT_KIND, isCheckpointBody, isCheckpointKind } from './checkpoint-body.js'
 import { CONTENT_KINDS, contentProblem, isContentKind } from './content.js'
-import { recordFields } from './record-text.js'
 
 /**
  * The record codec: how a pool record travels inside its pool's Y.Doc: the pools module's own
@@ -54,8 +53,7 @@ function bad(detail: string): Decoded {
 }
 
 /** Reads one Y.Map entry back into a record, or says why it is not one. Never throws. */
-export function decodeRecord(key: string, stored: unknown): Decoded {
-  const value = recordFields(stored)
+export function decodeRecord(key: string, value: unknown): Decoded {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('not an object')
   const v = value as Record<string, unknown>
   if (typeof v['id'] !== 'string' || !HEX32.test(v['id'])) return bad('id is not 32 hex digits')

@@ -75,7 +75,7 @@ export class PoolDoc {
     this.doc.transact(() => {
       for (const r of records) {
         if (this.holds(r)) continue
-        this.map.set(r.id, JSON.stringify(encodeRecord(r)))
+        this.map.set(r.id, encodeRecord(r))
         set.push(r.id)
       }
       for (const key of forget) {

@@ -127,7 +127,7 @@ export class PoolSync {
       for (const [key, change] of event.changes.keys) {
         this.#changed.add(key)
         this.#fair.add(key, this.#bucketOf(key))
-        this.checkpoints.note(key, this.#fieldsOf(key), change.action)
+        this.checkpoints.note(key, this.pdoc.map.get(key), change.action)
         if (!own) {
           this.touched.add(key)
           if (!this.inStep()) this.#initial.add(key)
@@ -195,20 +195,9 @@ export class PoolSync {
    */
   #bucketOf(key: string): string {
     const s = this.planner.structure
-    const author = (this.#fieldsOf(key) as { author?: unknown } | undefined)?.author
+    const author = (this.pdoc.map.get(key) as { author?: unknown } | undefined)?.author
     if (!s || typeof author !== 'string') return ''
     return author === s.owner || s.acl.at(author, null, Date.now()).read ? author : ''
-  }
-
-  /**
-   * A key's value as fields to peek at (its kind, its author): a string value is parsed once, by the
-   * memoized decode the planner reads next (record-text.ts); a value that is no record reads as none.
-   */
-  #fieldsOf(key: string): unknown {
-    const value = this.pdoc.map.get(key)
-    if (typeof value !== 'string') return value
-    const d = this.decode(key, value)
-    return d.ok ? d.record : undefined
   }
 
   /**
