@@ -40,6 +40,7 @@ import { relaySmoke } from './relay-smoke.js'
  *   MEMWEAVE_BENCH_PERNODE_ROUNDS=3                cluster bench: rounds of the per-node comparison (issue 33); MEMWEAVE_BENCH_ONLY=pernode runs it alone
  *   MEMWEAVE_BENCH_CAPACITY=200,20,100             capacity bench: pools, updates per writer, ms between updates
  *   MEMWEAVE_BENCH_SYNC_SIZES=10000,100000         pool sizes of the sync bench's initial sync
+ *   MEMWEAVE_BENCH_RELAY_PORT=4160                 sync bench and its profiles: the relay on this port, the plain-Yjs server on the next (default: free ports)
  *   MEMWEAVE_BENCH_POOLOPEN_SIZES=10000,100000     pool sizes of the reopen bench
  *   MEMWEAVE_BENCH_SLOTS=20000,100                 slot bench: a member's memories in one slot, honest writes measured
  *   MEMWEAVE_BENCH_SYNC_WRITES=100                 measured writes of the sync latency bench

@@ -7,7 +7,7 @@ import { createRelay, type Relay } from '../src/relay/relay.js'
 import { createPoolToken } from '../src/sync/pool-token.js'
 import { memoryStorage } from '../src/storage/memory-adapter.js'
 import type { SyncStatus } from '../src/sync/types.js'
-import { memoryInputs, memoryRecords, percentile, plainClient, plainServer, recordValues, serverClock, storeRecords } from './sync-fixtures.js'
+import { benchPort, memoryInputs, memoryRecords, percentile, plainClient, plainServer, recordValues, serverClock, storeRecords } from './sync-fixtures.js'
 
 /**
  * The sync benchmark (issue 8): two devices in this process, each a `Memory` on in-memory storage,
@@ -122,7 +122,7 @@ interface Pair {
 
 async function runLatency(owner: Identity, member: Identity, writes: number, warmup: number, log: (line: string) => void): Promise<LatencyRow[]> {
   const inputs = memoryInputs(warmup + writes + 1, 0x1a7e)
-  const relay = createRelay({ port: 0, onError: (err) => log(`relay error: ${String(err)}`) })
+  const relay = createRelay({ port: benchPort(0), onError: (err) => log(`relay error: ${String(err)}`) })
   const { url } = await relay.listen()
   const server = await plainServer()
   const pairs: Array<{ target: LatencyRow['target']; pair: Pair; samples: number[] }> = []
@@ -327,7 +327,7 @@ async function runInitialSync(
   let got = 0
   let writes: InitialSyncRow['poolWrites'] = null
   let forgets: InitialSyncRow['poolForgets'] = null
-  const relay: Relay = createRelay({ port: 0, onError: (err) => log(`relay error: ${String(err)}`) })
+  const relay: Relay = createRelay({ port: benchPort(0), onError: (err) => log(`relay error: ${String(err)}`) })
   const { url } = await relay.listen()
   const storage = memoryStorage()
   const a = await createMemory({ storage, identity: owner, sync: { WebSocketPolyfill: WebSocket } })

@@ -93,12 +93,21 @@ export interface PlainServer {
   stop(): Promise<void>
 }
 
+/**
+ * The port a bench server listens on: `MEMWEAVE_BENCH_RELAY_PORT` plus `offset` (the relay at +0, the
+ * plain server at +1), so that a shared machine's engineers each keep to their own ports; a free one when unset.
+ */
+export function benchPort(offset: number): number {
+  const base = Number(process.env['MEMWEAVE_BENCH_RELAY_PORT'] ?? 0)
+  return Number.isInteger(base) && base > 0 ? base + offset : 0
+}
+
 /** The reference server: @y/websocket-server's `setupWSConnection` on a `ws` server, in memory, nothing else. */
 export async function plainServer(): Promise<PlainServer> {
   const wss = new WebSocketServer({ noServer: true })
   const server: Server = createServer()
   server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => setupWSConnection(ws, req)))
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+  await new Promise<void>((ok) => server.listen(benchPort(1), '127.0.0.1', ok))
   const { port } = server.address() as AddressInfo
   // The module keeps its documents in one map for the whole process; each holds an awareness timer.
   const before = new Set(docs.keys())
@@ -210,7 +219,7 @@ export async function poolOnRelay(
 ): Promise<PoolOnRelay> {
   const owner = await createIdentity({ seed: new Uint8Array(32).fill(21) })
   const member = await createIdentity({ seed: new Uint8Array(32).fill(22) })
-  const relay = createRelay({ port: 0 })
+  const relay = createRelay({ port: benchPort(0) })
   const { url } = await relay.listen()
   const storage = memoryStorage()
   const a = await createMemory({ storage, identity: owner, sync: { WebSocketPolyfill: WebSocket } })
