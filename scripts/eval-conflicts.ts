@@ -28,6 +28,8 @@
  *   first merge) counts only, skipped by --dev-only, never in --errors; then dev data like dev3;
  * - the dev5 set test/fixtures/conflict-pairs-dev5.json (session 12 round 2: 60 pairs, split
  *   test/fixtures/conflict-dev5-split.json, all dev; conversations-dev5.json), treated as DEV5_ROLE says, as dev4 is;
+ * - the dev6 set test/fixtures/conflict-pairs-dev6.json (session 12 round 3: 60 pairs, split
+ *   test/fixtures/conflict-dev6-split.json, all dev; conversations-dev6.json), treated as DEV6_ROLE says (a holdout at first);
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -55,7 +57,7 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/judge/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
-import { DEV4_ROLE, DEV5_ROLE, evaluateStore, evaluateWide, formatStore, formatWide, type HandWrittenRole } from './eval-conflict-store.js'
+import { DEV4_ROLE, DEV5_ROLE, DEV6_ROLE, evaluateStore, evaluateWide, formatStore, formatWide, type HandWrittenRole } from './eval-conflict-store.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -162,6 +164,9 @@ export function loadDev4(): LabelledPair[] {
 /** Issue 27's dev5 set (session 12 round 2; test/fixtures/README.md): written without reading the detector; a holdout while DEV5_ROLE says so. */
 export const DEV5_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev5.json')
 export const DEV5_SPLIT = resolve(here, '../test/fixtures/conflict-dev5-split.json')
+/** Issue 27's dev6 set (session 12 round 3; test/fixtures/README.md): written without reading the detector; a holdout while DEV6_ROLE says so. */
+export const DEV6_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev6.json')
+export const DEV6_SPLIT = resolve(here, '../test/fixtures/conflict-dev6-split.json')
 
 /** A fresh set's pairs as its role says: none while iterating (--dev-only) if it is still the holdout. */
 function pairsByRole(role: HandWrittenRole, devOnly: boolean, load: () => LabelledPair[]): LabelledPair[] {
@@ -331,9 +336,11 @@ async function main(): Promise<void> {
   const dev4 = dev4Pairs.length ? await evaluateRealistic(dev4Pairs) : null
   const dev5Pairs = pairsByRole(DEV5_ROLE, devOnly, () => loadRealistic(DEV5_PAIRS, DEV5_SPLIT))
   const dev5 = dev5Pairs.length ? await evaluateRealistic(dev5Pairs) : null
+  const dev6Pairs = pairsByRole(DEV6_ROLE, devOnly, () => loadRealistic(DEV6_PAIRS, DEV6_SPLIT))
+  const dev6 = dev6Pairs.length ? await evaluateRealistic(dev6Pairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs, dev5Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs, dev5Pairs, dev6Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -354,6 +361,8 @@ async function main(): Promise<void> {
       plantedDev4: (store.plantedDev4 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
       dev5: (store.dev5 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedDev5: (store.plantedDev5 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      dev6: (store.dev6 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedDev6: (store.plantedDev6 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
@@ -363,7 +372,8 @@ async function main(): Promise<void> {
     const dev3Json = Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
     const dev4Json = dev4 && Object.fromEntries(Object.entries(dev4).map(([k, v]) => [k, strip(v)]))
     const dev5Json = dev5 && Object.fromEntries(Object.entries(dev5).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, dev5: dev5Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const dev6Json = dev6 && Object.fromEntries(Object.entries(dev6).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, dev5: dev5Json, dev6: dev6Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
@@ -375,6 +385,8 @@ async function main(): Promise<void> {
   if (dev4) process.stdout.write(formatRealistic(dev4, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json, issue 27 session 12: written without reading the detector; ${dev4Says}), fixed split test/fixtures/conflict-dev4-split.json (all dev)`) + '\n')
   const dev5Says = DEV5_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
   if (dev5) process.stdout.write(formatRealistic(dev5, `Dev5 pairs (test/fixtures/conflict-pairs-dev5.json, issue 27 session 12 round 2: written without reading the detector; ${dev5Says}), fixed split test/fixtures/conflict-dev5-split.json (all dev)`) + '\n')
+  const dev6Says = DEV6_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
+  if (dev6) process.stdout.write(formatRealistic(dev6, `Dev6 pairs (test/fixtures/conflict-pairs-dev6.json, issue 27 session 12 round 3: written without reading the detector; ${dev6Says}), fixed split test/fixtures/conflict-dev6-split.json (all dev)`) + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -398,7 +410,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\nDev3 pairs misclassified by the text detector: ${dev3Wrong.length}\n`)
     for (const w of dev3Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
     // A fresh holdout's pairs are never listed: a set is listed once its role is dev.
-    for (const [set, scored, role] of [['Dev4', dev4, DEV4_ROLE], ['Dev5', dev5, DEV5_ROLE]] as const) {
+    for (const [set, scored, role] of [['Dev4', dev4, DEV4_ROLE], ['Dev5', dev5, DEV5_ROLE], ['Dev6', dev6, DEV6_ROLE]] as const) {
       if (!scored || role !== 'dev') continue
       const wrong = scored.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
       process.stdout.write(`\n${set} pairs misclassified by the text detector: ${wrong.length}\n`)
