@@ -101,7 +101,8 @@ export class SlotTally {
    * version by ref (the words of a name's waiting facts are counted here, the first time).
    */
   recurring(a: Version, b: Version, keys: readonly string[], current: (ref: string) => Version | null): { readonly name: string; readonly word: string; readonly days: number } | null {
-    const named = [this.#subjectOf(a.ref), this.#subjectOf(b.ref)].filter((s): s is Subject & { name: string } => !!s?.name)
+    // Names only: a noun hub ("the user", hub33) tells every topic of its notes on many days.
+    const named = [this.#subjectOf(a.ref), this.#subjectOf(b.ref)].filter((s): s is Subject & { name: string } => !!s?.name && !s.name.includes(' '))
     const subjects = new Set<string>()
     for (const s of named) for (const t of [s.name, ...terms(s.name)]) subjects.add(t)
     let best: { name: string; word: string; days: number } | null = null

@@ -28,6 +28,11 @@ export class SubjectTally {
    * (the eval's wide line, planted pairs in observations).
    */
   readonly #totals = new Map<string, number>()
+  /**
+   * tenant -> current free-text facts that open with a name or a noun ("the user", hub33). A noun's
+   * share is of these; a name's stays of names, so "The library ..." notes do not dilute it.
+   */
+  readonly #all = new Map<string, number>()
 
   /** Counts a version (once, however often it is told); returns its name's record when this call counted it, else undefined. */
   add(v: Version): Subject | undefined {
@@ -41,7 +46,8 @@ export class SubjectTally {
     this.#of.set(v.ref, s)
     if (name === null) return s
     s.count++
-    this.#totals.set(tenant, (this.#totals.get(tenant) ?? 0) + 1)
+    bump(this.#all, tenant, 1)
+    if (!name.includes(' ')) bump(this.#totals, tenant, 1)
     return s
   }
 
@@ -51,9 +57,8 @@ export class SubjectTally {
     if (!s) return
     this.#of.delete(ref)
     if (s.name === null) return
-    const total = (this.#totals.get(s.tenant) ?? 1) - 1
-    if (total > 0) this.#totals.set(s.tenant, total)
-    else this.#totals.delete(s.tenant)
+    bump(this.#all, s.tenant, -1)
+    if (!s.name.includes(' ')) bump(this.#totals, s.tenant, -1)
     if (--s.count > 0) return
     // No fact holds the record now: a later fact of the name makes a new one.
     const names = this.#subjects.get(s.tenant)!
@@ -66,12 +71,12 @@ export class SubjectTally {
     return this.#of.get(ref)
   }
 
-  /** The hub both versions open with (a name at HUB_SHARE of their tenant's facts, HUB_MIN_FACTS at least), or null. */
+  /** The hub both versions open with (a name or noun at HUB_SHARE of their tenant's facts, HUB_MIN_FACTS at least), or null. */
   sharedHub(a: Version, b: Version): { readonly name: string; readonly share: number } | null {
     const x = this.#of.get(a.ref)
     // One record per tenant and name: the same record is the same name in the same tenant.
     if (!x?.name || x !== this.#of.get(b.ref)) return null
-    const share = x.count / (this.#totals.get(x.tenant) ?? 1)
+    const share = x.count / ((x.name.includes(' ') ? this.#all : this.#totals).get(x.tenant) ?? 1)
     return x.count >= HUB_MIN_FACTS && share >= HUB_SHARE ? { name: x.name, share } : null
   }
 
@@ -79,5 +84,13 @@ export class SubjectTally {
     this.#of.clear()
     this.#subjects.clear()
     this.#totals.clear()
+    this.#all.clear()
   }
+}
+
+/** Adds d to a tenant's count; a count of 0 leaves the map. */
+function bump(m: Map<string, number>, tenant: string, d: number): void {
+  const n = (m.get(tenant) ?? 0) + d
+  if (n > 0) m.set(tenant, n)
+  else m.delete(tenant)
 }

@@ -78,7 +78,9 @@ describe('who a fact opens with', () => {
     ['Tomás moved to Porto.', 'tomás'],
     ['Rosa: My knee is better.', 'rosa'],
     ['Rosa: How was the concert?', null],
-    ['The bakery opens at 7.', null],
+    // hub33: a noun after a determiner is counted as a subject too; only a share of the store makes it a hub.
+    ['The bakery opens at 7.', 'the bakery'],
+    ['It opens at 7.', null],
     ['She lives in Lyon.', null],
   ])('%s -> %s', (text, name) => {
     expect(subjectName(text)).toBe(name)

@@ -14,8 +14,12 @@ export const HUB_MIN_FACTS = 10
 const SPEAKER = /^([\p{Lu}][\p{L}'’-]*):\s+/u
 const FIRST_PERSON = /^(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d|my|me)\b/i
 const OPENING_NAME = /^([\p{Lu}][\p{Ll}-]*[\p{Ll}])(?:['’]s?)?(?=[\s,.;:!?]|$)/u
+// hub33: notes about one role ("The user paid ...", "My client wants ...") open with a common
+// noun after a determiner. It is kept with its determiner ("the user"), never equal to a name, and
+// "The bakery opens at 7" is counted too: only a share of the store makes a subject a hub.
+const OPENING_NOUN = /^([Tt]he|[Mm]y|[Oo]ur)\s+(\p{Ll}[\p{Ll}-]*\p{Ll})(?:['’]s?)?(?=[\s,.;:!?]|$)/u
 
-/** The first name a text is about, lower case, or null when it opens with no name. */
+/** The first name a text is about, or the noun after its opening determiner ("the user"), lower case; null when it opens with neither. */
 export function subjectName(text: string): string | null {
   let rest = text.trimStart()
   const speaker = SPEAKER.exec(rest)
@@ -23,6 +27,8 @@ export function subjectName(text: string): string | null {
     rest = rest.slice(speaker[0].length)
     if (FIRST_PERSON.test(rest)) return speaker[1]!.toLowerCase()
   }
+  const noun = OPENING_NOUN.exec(rest)
+  if (noun) return `${noun[1]!.toLowerCase()} ${noun[2]!}`
   const m = OPENING_NAME.exec(rest)
   if (!m) return null
   const name = m[1]!.toLowerCase()
