@@ -102,7 +102,7 @@ export const DEV5_ROLE = 'dev' as HandWrittenRole
  * flip DEV6_ROLE to 'dev' (pairs and conversations both follow it).
  */
 export const DEV6 = resolve(here, '../test/fixtures/conversations-dev6.json')
-export const DEV6_ROLE = 'holdout' as HandWrittenRole
+export const DEV6_ROLE = 'dev' as HandWrittenRole
 
 /** What a set's table title says of it, by its role. */
 export function roleSays(role: HandWrittenRole): string {
