@@ -23,6 +23,7 @@ import { dayRule } from './checks/weekday-rule.js'
 import { possessionRule } from './checks/possession.js'
 import { jobRule } from './checks/jobs.js'
 import { diaryWeight } from '../store/diary.js'
+import { nextOccurrenceWeight } from '../store/next-occurrence.js'
 import { hubWeight } from '../store/hub-subject.js'
 import { recurringWeight } from '../store/recurring-slot.js'
 import { stateWeight } from '../store/states.js'
@@ -139,14 +140,16 @@ export class TextConflictDetector {
    * statements told as moments (a past event, an activity, a plan, a feeling) written days apart are
    * a diary, not one state said two ways (src/conflict/store/diary.ts); a later state that tells a
    * change, or a drifting value the gap allows, is a change, not a contradiction
-   * (src/conflict/store/states.ts). Either makes the flag less sure; "still" / "never" keeps it.
+   * (src/conflict/store/states.ts); "the next X" whose date was over by the later's day is another
+   * occurrence (src/conflict/store/next-occurrence.ts). Each makes the flag less sure; "still" / "never" keeps it.
    * @param days - textB's valid time less textA's, in days (0: one moment; negative: textB is the earlier)
    * @param times - textA's and textB's valid times (ms since the epoch): a date a text states is read against its own
    */
   atDates(verdict: TextConflictVerdict, textA: string, textB: string, days: number, times?: readonly [number, number]): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
     const [a, b] = this.#claims(textA, textB)
-    const w = diaryWeight(a, b, verdict, Math.abs(days)) ?? (days >= 0 ? stateWeight(a, b, verdict, days, times) : stateWeight(b, a, verdict, -days, times && [times[1], times[0]]))
+    const next = times && (days >= 0 ? nextOccurrenceWeight(a, b, verdict, times) : nextOccurrenceWeight(b, a, verdict, [times[1], times[0]]))
+    const w = next ?? diaryWeight(a, b, verdict, Math.abs(days)) ?? (days >= 0 ? stateWeight(a, b, verdict, days, times) : stateWeight(b, a, verdict, -days, times && [times[1], times[0]]))
     return w ? this.#lowered(verdict, verdict.confidence * w.factor, w.note) : verdict
   }
 

@@ -12,6 +12,8 @@ export function extractValues(text: string): FoundValue[] {
   const taken: Array<[number, number]> = []
   const out: FoundValue[] = []
   const free = (s: number, e: number): boolean => taken.every(([a, b]) => e <= a || s >= b)
+  // A scale is no value of the thing it measures: claimed first, read as nothing.
+  for (const m of text.matchAll(SCALE)) taken.push([m.index + m[0].length - (m[1] ?? m[2])!.length, m.index + m[0].length])
   for (const ex of EXTRACTORS) {
     ex.re.lastIndex = 0
     for (let m = ex.re.exec(text); m; m = ex.re.exec(text)) {
@@ -45,6 +47,12 @@ interface Extractor {
 }
 
 const N = NUMBER_SRC
+/**
+ * The bounds of a rating scale: "rates it from zero to ten", "on a scale of 1 to 5", "a 6 out of
+ * ten" (next34). The bounds say how the thing is measured, not what it measures; a plain "from 3
+ * to 5" (a change, a range) is not a scale. Group 1 is the span the scale claims.
+ */
+const SCALE = new RegExp(`\\b(?:(?:rat|scor|grad)(?:es|ed|ing)\\b[^.;]{0,40}?\\b|scale\\s+)((?:from|of)\\s+(?:${N})\\s+to\\s+(?:${N}))\\b|\\b(out\\s+of\\s+(?:10|ten|5|five|100|a\\s+hundred))\\b`, 'gi')
 // Month names must be capitalized: "may" is a verb, "March" is a month.
 const MONTH = CAPITALIZED_MONTH_PATTERN
 // Beside a day number a month needs no capital: chat writes "june 3", "12 sept".

@@ -12,6 +12,8 @@ export const PRESENT_MARKERS: RegExp = /\b(?:now|these days|currently|nowadays|t
  * occasion, not another answer.
  */
 export const ONE_OCCASION: RegExp = /\b(?:today|yesterday|tonight|last night|this (?:morning|afternoon|evening))\b/i
+/** What is usual over many occasions ("usually scores 3", "about 5 most mornings"), against one dated occasion (next34). */
+export const USUAL: RegExp = /\b(?:usually|normally|typically|generally|mostly|on average|as a rule|most (?:days|mornings|evenings|nights|weeks))\b/i
 /** A verb in the simple past, the irregular ones an amount is told with among them ("took", "cost"). */
 export const PAST_VERB: RegExp = /\b(?:was|were|had|did|took|cost|ran|went|came|got|spent|paid|made|\w{3,}ed)\b/i
 

@@ -4,7 +4,7 @@ import { isTimeWord, type Reading } from '../../read/reading.js'
 import type { Signal } from '../signal.js'
 import { differentTimes } from '../signal.js'
 import { compareSlots } from './slot-compare.js'
-import { ONE_OCCASION, PAST_VERB, RETURN_LEG } from '../../words/markers.js'
+import { ONE_OCCASION, PAST_VERB, RETURN_LEG, USUAL } from '../../words/markers.js'
 import { MEASURE_VERBS, PAST_EVENT_EXTRA } from '../../words/event-verbs.js'
 import { IRREGULAR_PAST } from '../../read/subject.js'
 import { STOPWORDS } from '../../words/stopwords.js'
@@ -99,11 +99,14 @@ function otherThanWindow(a: Reading, b: Reading): boolean {
   return own(a, b) || own(b, a)
 }
 
-/** One side tells one day's occasion in the past ("took four hours yesterday"), the other what is usual now. */
+/** One side tells one day's occasion in the past ("took four hours yesterday", "on 18 March"), the other what is usual now. */
 export function oneOccasion(a: Reading, b: Reading): boolean {
   const once = (x: Reading, y: Reading): boolean =>
     ONE_OCCASION.test(x.norm) && PAST_VERB.test(x.norm) && !/\b(?:is|are|am|will)\b/i.test(x.norm) && !y.simplePast && !ONE_OCCASION.test(y.norm)
-  return once(a, b) || once(b, a)
+  // "rated her pain a 6 on 18 March" / "usually about 5": one dated day against what is usual (next34).
+  const dated = (x: Reading, y: Reading): boolean =>
+    PAST_VERB.test(x.norm) && !USUAL.test(x.norm) && x.slots.slots.some((s) => s.kind === 'date' && s.d !== undefined) && USUAL.test(y.norm) && !y.slots.slots.some((s) => s.kind === 'date')
+  return once(a, b) || once(b, a) || dated(a, b) || dated(b, a)
 }
 
 /**
