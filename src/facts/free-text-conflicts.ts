@@ -222,7 +222,7 @@ export class FreeTextConflicts {
       const v = current(ref)
       return v && { content: v.body.content }
     }
-    return { partners: (ref) => this.#pairs.get(ref) ?? EMPTY, current: end, sameClaim: (x, y) => this.#sameClaim(x, y, end) }
+    return { partners: (ref) => this.#pairs.get(ref) ?? EMPTY, current: end, sameClaim: (x, y) => this.#sameClaim(x, y, current) }
   }
 
   /**
@@ -230,13 +230,15 @@ export class FreeTextConflicts {
    * change) and forgotten with either side (`remove`). Asked only of two statements one version
    * contradicts in the same way, so it costs a few judgements per write, not per listing.
    */
-  #sameClaim(x: string, y: string, end: (ref: string) => EdgeEnd | null): boolean {
+  #sameClaim(x: string, y: string, current: (ref: string) => Version | null): boolean {
     const known = this.#same.get(x)?.get(y)
     if (known !== undefined) return known
-    const [ex, ey] = [end(x), end(y)]
-    if (!this.#detector || !ex || !ey) return false
-    const [p, q] = x < y ? [ex, ey] : [ey, ex]
-    const same = sameClaim(this.#detector.judge(p.content, q.content))
+    const [vx, vy] = [current(x), current(y)]
+    if (!this.#detector || !vx || !vy) return false
+    // The earlier fact first, as `check` judges: the detector reads a pair in order, and refs are
+    // random, so an order by ref listed one store's flags differently from run to run (issue 27, det35).
+    const [p, q] = byWrite(vx, vy) <= 0 ? [vx, vy] : [vy, vx]
+    const same = sameClaim(this.#detector.judge(p.body.content, q.body.content))
     for (const [a, b] of [[x, y], [y, x]] as const) {
       let m = this.#same.get(a)
       if (!m) this.#same.set(a, (m = new Map()))

@@ -10,7 +10,8 @@ import type { TextConflictVerdict } from '../judge/verdict.js'
 // Nothing here reads a text: the verdicts come from the detector; this file only decides which of
 // one statement's flags speak of one belief. It is a function of the judged pairs and the current
 // facts, not of the order pairs were found in, so a store lists the same whatever order its writes
-// were settled in.
+// were settled in (`sameClaim` is asked of the two texts in write order: the detector reads a pair
+// in order, and an order by ref changed with every build).
 
 /** What the listing keeps of one judged pair. */
 export interface JudgedEdge {
