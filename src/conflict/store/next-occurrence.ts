@@ -2,6 +2,8 @@ import type { Reading } from '../read/reading.js'
 import type { Slot } from '../read/slot.js'
 import type { TextConflictVerdict } from '../judge/verdict.js'
 import type { DiaryWeight } from './diary.js'
+import { inYearNearest } from './states.js'
+import { DAY_MS } from '../../core/time.js'
 
 // A store-level rule of the free-text conflict listing (issue 27, next34). "The next blood test is
 // on 24 March", "the upcoming review", "the boiler service is due in May" name the next occurrence
@@ -17,16 +19,11 @@ const NEXT_OCCURRENCE = /\b(?:next|upcoming|forthcoming)\s+(?!(?:week|weekend|mo
 /** Flags of when something happens: the only clashes this rule weighs. */
 const WHEN = /^different (?:date|day|weekday|month)\b/
 
-const DAY_MS = 86_400_000
-
 /** The last day a date slot names, in the year nearest the fact's own time (a month alone: its last day); null if it names no month. */
 function lastDay(s: Extract<Slot, { kind: 'date' }>, at: number): number | null {
   if (s.m === undefined) return null
   const [m, d] = s.end ? [s.end.m, s.end.d] : [s.m, s.d]
-  const on = (y: number): number => (d !== undefined ? Date.UTC(y, m - 1, d) : Date.UTC(y, m, 0))
-  if (s.y !== undefined) return on(s.y)
-  const year = new Date(at).getUTCFullYear()
-  return [year - 1, year, year + 1].map(on).reduce((p, q) => (Math.abs(q - at) < Math.abs(p - at) ? q : p))
+  return inYearNearest((y) => (d !== undefined ? Date.UTC(y, m - 1, d) : Date.UTC(y, m, 0)), s.y, at)
 }
 
 /** When the occurrence a "next X" text names is over: the last of its calendar dates, or null (none, or not a "next X"). */

@@ -131,10 +131,19 @@ function ownDate(r: Reading, at: number): number | 'none' | 'far' | null {
   const keys = new Set(dates.map((s) => `${s.y ?? ''}-${s.m}-${s.d ?? ''}`))
   if (keys.size > 1) return null
   const s = dates[0]!
-  const year = new Date(at).getUTCFullYear()
-  const candidates = s.y !== undefined ? [s.y] : [year - 1, year, year + 1]
-  const best = candidates.map((y) => Date.UTC(y, s.m! - 1, s.d ?? 15)).reduce((p, q) => (Math.abs(q - at) < Math.abs(p - at) ? q : p))
+  const best = inYearNearest((y) => Date.UTC(y, s.m! - 1, s.d ?? 15), s.y, at)
   return Math.abs(best - at) <= OWN_DATE_DAYS * DAY_MS ? best : 'far'
+}
+
+/**
+ * A day of a date said without its year, placed in the year nearest `at` (the fact's valid time):
+ * "24 March" written in February 2026 is 24 March 2026, written in December 2025 too. A stated year is kept.
+ * @param on - the day, in ms since the epoch, for a year
+ */
+export function inYearNearest(on: (year: number) => number, year: number | undefined, at: number): number {
+  if (year !== undefined) return on(year)
+  const y = new Date(at).getUTCFullYear()
+  return [y - 1, y, y + 1].map(on).reduce((p, q) => (Math.abs(q - at) < Math.abs(p - at) ? q : p))
 }
 
 /** Signs of a change in the later text that the earlier does not carry, in the later text's words. */
