@@ -28,6 +28,8 @@
  *   more hand-written conversations (`dev5-N`) and the dev5 pairs; DEV5_ROLE, as DEV4_ROLE does.
  * - The dev6 set (issue 27, session 12 round 3; test/fixtures/README.md): the same on three more
  *   (`dev6-N`, two of them a user talking to an assistant) and the dev6 pairs; DEV6_ROLE, as DEV4_ROLE does.
+ * - The dev8 set (issue 27, session 13; test/fixtures/README.md): the same on three more (`dev8-N`,
+ *   two of them a user talking to an assistant) and the dev8 pairs; DEV8_ROLE, as DEV4_ROLE does.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -104,13 +106,21 @@ export const DEV5_ROLE = 'dev' as HandWrittenRole
 export const DEV6 = resolve(here, '../test/fixtures/conversations-dev6.json')
 export const DEV6_ROLE = 'dev' as HandWrittenRole
 
+/**
+ * The dev8 conversations (issue 27, session 13; test/fixtures/README.md), named `dev8-N`: written
+ * without reading the detector. A holdout until the merge that first measures them; then flip
+ * DEV8_ROLE to 'dev' (pairs and conversations both follow it).
+ */
+export const DEV8 = resolve(here, '../test/fixtures/conversations-dev8.json')
+export const DEV8_ROLE = 'holdout' as HandWrittenRole
+
 /** What a set's table title says of it, by its role. */
 export function roleSays(role: HandWrittenRole): string {
   return role === 'holdout' ? 'a fresh holdout: flags counted, never listed' : 'dev data, flags listed with --errors'
 }
 
 /** The hand-written files by the prefix of their conversations' names. */
-const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4], ['dev5-', DEV5], ['dev6-', DEV6]]
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4], ['dev5-', DEV5], ['dev6-', DEV6], ['dev8-', DEV8]]
 
 function handWrittenPath(name: string): string | null {
   return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
@@ -395,6 +405,10 @@ export interface StoreSection {
   readonly dev6?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev6 pairs planted in each dev6 conversation's turns (seed DEV6_SEED), and their sum. */
   readonly plantedDev6?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** The dev8 conversations as backgrounds (as DEV8_ROLE says). */
+  readonly dev8?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The dev8 pairs planted in each dev8 conversation's turns (seed DEV8_SEED), and their sum. */
+  readonly plantedDev8?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -422,7 +436,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = [], dev5Pairs: readonly LabelledPair[] = [], dev6Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = [], dev5Pairs: readonly LabelledPair[] = [], dev6Pairs: readonly LabelledPair[] = [], dev8Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -460,7 +474,8 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const { blind: dev4, plantedBlind: plantedDev4 } = await evaluateByRole(DEV4_ROLE, devOnly, dev4Pairs, options, dev4Names(), DEV4_SEED)
   const { blind: dev5, plantedBlind: plantedDev5 } = await evaluateByRole(DEV5_ROLE, devOnly, dev5Pairs, options, handWrittenNames(DEV5), DEV5_SEED)
   const { blind: dev6, plantedBlind: plantedDev6 } = await evaluateByRole(DEV6_ROLE, devOnly, dev6Pairs, options, handWrittenNames(DEV6), DEV6_SEED)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4, dev5, plantedDev5, dev6, plantedDev6 }
+  const { blind: dev8, plantedBlind: plantedDev8 } = await evaluateByRole(DEV8_ROLE, devOnly, dev8Pairs, options, handWrittenNames(DEV8), DEV8_SEED)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4, dev5, plantedDev5, dev6, plantedDev6, dev8, plantedDev8 }
 }
 
 /** A hand-written set measured as its role says: a fresh holdout is looked at once, at a merge, never while iterating (--dev-only). */
@@ -480,6 +495,8 @@ export const DEV4_SEED = 12
 export const DEV5_SEED = 13
 /** Seed of the dev6 pairs' positions in each dev6 background. */
 export const DEV6_SEED = 14
+/** Seed of the dev8 pairs' positions in each dev8 background. */
+export const DEV8_SEED = 16
 
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
@@ -594,6 +611,7 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   handWrittenTables(lines, s.dev4 ?? [], s.plantedDev4 ?? [], `Dev4 conversations (test/fixtures/conversations-dev4.json, session 12; ${roleSays(DEV4_ROLE)})`, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json) planted in each dev4 conversation's turns (seed ${DEV4_SEED})`)
   handWrittenTables(lines, s.dev5 ?? [], s.plantedDev5 ?? [], `Dev5 conversations (test/fixtures/conversations-dev5.json, session 12 round 2; ${roleSays(DEV5_ROLE)})`, `Dev5 pairs (test/fixtures/conflict-pairs-dev5.json) planted in each dev5 conversation's turns (seed ${DEV5_SEED})`)
   handWrittenTables(lines, s.dev6 ?? [], s.plantedDev6 ?? [], `Dev6 conversations (test/fixtures/conversations-dev6.json, session 12 round 3; ${roleSays(DEV6_ROLE)})`, `Dev6 pairs (test/fixtures/conflict-pairs-dev6.json) planted in each dev6 conversation's turns (seed ${DEV6_SEED})`)
+  handWrittenTables(lines, s.dev8 ?? [], s.plantedDev8 ?? [], `Dev8 conversations (test/fixtures/conversations-dev8.json, session 13; ${roleSays(DEV8_ROLE)})`, `Dev8 pairs (test/fixtures/conflict-pairs-dev8.json) planted in each dev8 conversation's turns (seed ${DEV8_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -617,6 +635,7 @@ export function formatStore(s: StoreSection, errors: boolean): string {
     if (DEV4_ROLE === 'dev') listedSets.push(['Dev4', s.dev4, s.plantedDev4])
     if (DEV5_ROLE === 'dev') listedSets.push(['Dev5', s.dev5, s.plantedDev5])
     if (DEV6_ROLE === 'dev') listedSets.push(['Dev6', s.dev6, s.plantedDev6])
+    if (DEV8_ROLE === 'dev') listedSets.push(['Dev8', s.dev8, s.plantedDev8])
     for (const [set, rows, planted] of listedSets) {
       // Dev2's background flags are listed above with the other hand-written ones; later sets' here.
       if (set !== 'Dev2') {
