@@ -43,6 +43,7 @@ const UPDATE = /\b(?:moved|postponed|rescheduled|changed|pushed|delayed|brought\
 const AHEAD = /\b(?:will|shall|is|are|am|next|upcoming|due|going)\b/i
 /** Particles of a phrasal verb ("flying out on 20 June" is the flight's date) and prepositions. */
 const PARTICLE = /^(?:out|back|off|away|up|down|over|home|after|before|since|until|till|during|from|to|for|with|at|on|in|by)$/
+const OCCURRENCE = /^(?:next|last|this|upcoming|previous|following|every|each|again)$/
 const SEASON = /^(?:spring|summer|autumn|fall|winter)s?$/
 const AUXILIARY = /^(?:am|is|are|was|were|be|been|i'm|we're|they're|you're|he's|she's|m|re)$/
 /** Nouns that say when, not what: "move-in day" is the move-in's. */
@@ -55,8 +56,9 @@ function clause(r: Reading, at: number): [number, number] {
   return [start, end ? at + end.index : r.norm.length]
 }
 
-const plain = (t: Reading['tokens'][number]): boolean =>
-  !STOPWORDS.has(t.lower) && !PARTICLE.test(t.lower) && !SEASON.test(t.lower) && !t.capital && !/\d/.test(t.lower) && !isTimeWord(t.lower) && !/ly$/.test(t.lower) && !WHEN_NOUN.test(t.lower)
+// A capital at a sentence's start proves nothing to the tokenizer, but a head is never a name.
+const plain = (t: Reading['tokens'][number], r?: Reading): boolean =>
+  !STOPWORDS.has(t.lower) && !PARTICLE.test(t.lower) && !SEASON.test(t.lower) && !OCCURRENCE.test(t.lower) && !(r && /\p{Lu}/u.test(r.norm[t.start]!)) && !t.capital && !/\d/.test(t.lower) && !isTimeWord(t.lower) && !/ly$/.test(t.lower) && !WHEN_NOUN.test(t.lower)
 
 /** A verb after its subject ("the flight leaves", "the test was moved"): the date is the subject's, read on. */
 function verbLike(r: Reading, i: number): boolean {
@@ -71,7 +73,7 @@ function verbLike(r: Reading, i: number): boolean {
 function nearest(r: Reading, start: number, end: number): Head | null {
   for (let i = r.tokens.length - 1; i >= 0; i--) {
     const t = r.tokens[i]!
-    if (t.start < start || t.end > end || !plain(t) || verbLike(r, i)) continue
+    if (t.start < start || t.end > end || !plain(t, r) || verbLike(r, i)) continue
     return { stem: canon(t.stem), word: t.lower, i }
   }
   return null
