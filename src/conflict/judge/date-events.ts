@@ -18,7 +18,7 @@ import type { RawVerdict } from './verdict.js'
 
 type DateSlot = Extract<Slot, { kind: 'date' }>
 /** A head word, and the index of its token. */
-type Head = { readonly stem: string; readonly word: string; readonly i: number; readonly copula?: boolean }
+type Head = { readonly stem: string; readonly word: string; readonly i: number; readonly copula?: boolean; readonly verb?: string }
 
 /** What one date of a text dates. */
 interface DatedEvent {
@@ -69,12 +69,17 @@ function verbLike(r: Reading, i: number): boolean {
   return isPastVerb(t.lower) || UPDATE.test(t.lower) || (/[^s]s$/.test(t.lower) && prev !== undefined && !STOPWORDS.has(prev.lower) && !/[,;:]/.test(r.norm.slice(prev.end, t.start)))
 }
 
-/** The plain word nearest before `end` and after `start` that is no verb, or null. */
+/** The plain word nearest before `end` and after `start` that is no verb, with the verb passed on the way ("production deploys"), or null. */
 function nearest(r: Reading, start: number, end: number): Head | null {
+  let verb: string | undefined
   for (let i = r.tokens.length - 1; i >= 0; i--) {
     const t = r.tokens[i]!
-    if (t.start < start || t.end > end || !plain(t, r) || verbLike(r, i)) continue
-    return { stem: canon(t.stem), word: t.lower, i }
+    if (t.start < start || t.end > end || !plain(t, r)) continue
+    if (verbLike(r, i)) {
+      verb ??= canon(t.stem)
+      continue
+    }
+    return { stem: canon(t.stem), word: t.lower, i, ...(verb ? { verb } : {}) }
   }
   return null
 }
@@ -97,7 +102,9 @@ function tenseOf(r: Reading, at: number, [start, end]: [number, number]): DatedE
   // "the appointment was on 3 May": the date is the claim, not the day of something done.
   if (COPULA.test(r.norm.slice(start, at)) && /\b(?:was|were)\b/i.test(r.norm.slice(start, at))) return null
   if (UPDATE.test(text)) return null
-  const past = r.tokens.some((t) => t.start >= start && t.end <= end && isPastVerb(t.lower))
+  // "sat 6 jun" is a Saturday: words inside a date tell no tense.
+  const dated = [...r.slots.at].filter(([sl, p]) => sl.kind === 'date' && p >= 0).map(([sl, p]) => [p, p + sl.text.length] as const)
+  const past = r.tokens.some((t) => t.start >= start && t.end <= end && isPastVerb(t.lower) && !dated.some(([p, q]) => t.start >= p && t.end <= q))
   if (past) return AHEAD.test(text) ? null : 'done'
   return 'ahead'
 }
@@ -147,7 +154,8 @@ function apart(x: DatedEvent, y: DatedEvent, a: Reading, b: Reading): string | n
   const [done, ahead] = x.tense === 'done' && y.tense === 'ahead' ? [x, y] : y.tense === 'done' && x.tense === 'ahead' ? [y, x] : [null, null]
   if (done && ahead && order(done.slot, ahead.slot) < 0) return `one done on "${done.slot.text}", another to come on "${ahead.slot.text}"`
   // Two heads, neither named by the other text: "the letter in May" / "the appointment on 3 June".
-  if (x.head && y.head && !sameStem(x.head.stem, y.head.stem) && !names(a, x.head, y.head) && !names(b, y.head, x.head)) {
+  const says = (r: Reading, w: string | undefined): boolean => w !== undefined && r.tokens.some((t) => sameStem(canon(t.stem), w))
+  if (x.head && y.head && !sameStem(x.head.stem, y.head.stem) && !names(a, x.head, y.head) && !names(b, y.head, x.head) && !says(b, x.head.verb) && !says(a, y.head.verb)) {
     return `"${x.slot.text}" dates the ${x.head.word}, "${y.slot.text}" the ${y.head.word}`
   }
   return null
