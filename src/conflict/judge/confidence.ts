@@ -13,6 +13,7 @@ import { otherQuestion, twoOccurrences } from './modifier-roles.js'
 import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
+import { dateEvents } from './date-events.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -116,6 +117,8 @@ export const FACTORS = {
   twoOccurrences: 0.5,
   /** One action done to two things, each text naming its own object ("water the fern" / "water the cactus"): two-objects.ts, cross28. */
   twoObjects: 0.6,
+  /** Two dates of two events, or of a past and a coming occurrence of one, or a bound against a date (date-events.ts, dates36). */
+  dateEvents: 0.5,
 } as const
 
 /**
@@ -216,6 +219,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (objects) {
     value *= FACTORS.twoObjects
     notes.push(objects)
+  }
+  const dated = dateEvents(raw, a, b)
+  if (dated) {
+    value *= FACTORS.dateEvents
+    notes.push(dated)
   }
   if (sig?.otherSense) {
     value *= FACTORS.otherSense

@@ -6,10 +6,11 @@ import type { Slot } from './slot.js'
  * week from today"), the relative date is resolved into a calendar date and the stated day, which
  * only dates the note, is dropped; otherwise relative dates stay relative and compare as such.
  */
-export function resolveRelativeDates(slots: readonly Slot[]): Slot[] {
+export function resolveRelativeDates(slots: readonly Slot[], extents: ReadonlySet<Slot> = new Set()): Slot[] {
   const anchors = slots.filter((s): s is Extract<Slot, { kind: 'date' }> => s.kind === 'date' && s.m !== undefined && s.d !== undefined)
   const rel = slots.filter((s): s is Extract<Slot, { kind: 'reldate' }> => s.kind === 'reldate' && s.unit === 'day')
-  const weekAhead = slots.filter((s) => s.kind === 'measure' && s.dim === 'duration' && /\bweek\b/i.test(s.text))
+  // "staying for a week from 25 July": a week the stay lasts (an extent), not one ahead of the date (dates36).
+  const weekAhead = slots.filter((s) => s.kind === 'measure' && s.dim === 'duration' && /\bweek\b/i.test(s.text) && !extents.has(s))
   if (anchors.length !== 1 || (rel.length === 0 && weekAhead.length === 0)) return [...slots]
   const anchor = anchors[0]!
   const y = anchor.y ?? yearFor(anchor.m!, anchor.d!, anchor.wd)
