@@ -18,6 +18,8 @@ describe('a negation inside a clause of when or if says nothing of the main clai
   test.each([
     ['Ravi does not mark essays.', 'Ravi spends his evenings marking essays.'],
     ['Ilse never cycles to the office.', 'Ilse cycles to the office along the canal.'],
+    // A main clause between the "when" and the negator: the negation is the main clause's.
+    ['When the storm reached the harbour on Friday Ines did not close the shop.', 'Ines closed the shop on Friday.'],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 

@@ -29,8 +29,16 @@ const SUBJECT = /^(?:i|you|he|she|we|they|when|that)$/
  */
 export function negatedInRestriction(x: Reading, head: Token): boolean {
   const before = clauseBefore(x, head)
-  return before.some((t, j) => RESTRICTOR.test(t.lower) || (TIME_NOUN.test(t.lower) && SUBJECT.test(before[j + 1]?.lower ?? '')))
+  const opens = before.findLastIndex((t, j) => RESTRICTOR.test(t.lower) || (TIME_NOUN.test(t.lower) && SUBJECT.test(before[j + 1]?.lower ?? '')))
+  // The negator is the restricting clause's own: only its subject and auxiliaries stand between
+  // ("when he is not", "the days she does not"). "when you were challenged on that question you said
+  // you would not" has a main clause of its own in between (ProSeCCo dev, row 34).
+  const between = before.slice(opens + 1)
+  return opens >= 0 && between.length <= 3 && between.every((t) => CLAUSE_OPENING.test(t.lower) || t.capital)
 }
+
+/** A subject pronoun, a relative word or an auxiliary: what may open a clause before its negator. */
+const CLAUSE_OPENING = /^(?:i|you|he|she|it|we|they|that|when|which|the|is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|may|might|must)$/
 
 const PREP = /^(?:at|in|on|for|from|with|of|to)$/
 
