@@ -44,18 +44,19 @@ const PREP = /^(?:at|in|on|for|from|with|of|to)$/
 
 /**
  * The preposition after the noun `t` (over up to two more words of a compound: "parking permit for")
- * and the content words of its phrase (up to three words on), or null.
+ * and the content words of its phrase (up to three), or null.
  */
 function phraseAfter(r: Reading, t: Token): { prep: string; words: Token[] } | null {
   let i = r.tokens.indexOf(t)
   for (let k = 0; k < 2 && r.content.has(r.tokens[i + 1]?.stem ?? '') && /^\s+$/.test(r.norm.slice(r.tokens[i]!.end, r.tokens[i + 1]!.start)); k++) i++
   const p = r.tokens[i + 1]
   if (!p || !PREP.test(p.lower)) return null
+  // The phrase's own words: past up to two words before them ("the", "his"), then a run of content
+  // words; a verb after it ("to Leith was cancelled") is the clause's, not the phrase's.
+  let j = i + 2
+  while (j < i + 4 && r.tokens[j] && !r.content.has(r.tokens[j]!.stem)) j++
   const words: Token[] = []
-  for (const u of r.tokens.slice(i + 2, i + 5)) {
-    if (PREP.test(u.lower)) break
-    if (r.content.has(u.stem)) words.push(u)
-  }
+  for (; words.length < 3 && r.tokens[j] && r.content.has(r.tokens[j]!.stem) && !PREP.test(r.tokens[j]!.lower); j++) words.push(r.tokens[j]!)
   return words.length ? { prep: p.lower, words } : null
 }
 
