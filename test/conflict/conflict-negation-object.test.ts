@@ -32,6 +32,8 @@ describe('one noun with two phrases after it names two things', () => {
   test.each([
     ['Bastian has no allotment in Harborne.', 'Bastian grows leeks on his allotment in Harborne.'],
     ['Yusuf was not offered a job at Halden Bank.', 'Yusuf has a job at Halden Bank.'],
+    // The verb after the phrase is the clause's, not the phrase's: one ferry, retracted.
+    ['The late ferry to Rosslare was cancelled.', 'The late ferry to Rosslare sails tonight.'],
   ])('the same phrase, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
