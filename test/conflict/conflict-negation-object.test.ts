@@ -37,16 +37,6 @@ describe('one noun with two phrases after it names two things', () => {
   ])('the same phrase, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
-describe('a word inside a name of several words is not the common noun retracted', () => {
-  test.each([
-    ["Magda grows Baker's Dozen beans along the fence.", 'The baker on Magda’s street has retired.'],
-  ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
-
-  test.each([
-    ['Magda buys her bread from the baker on the corner.', 'The baker on the corner has retired.'],
-  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
-})
-
 describe('"never ... before X" is a state that ended at X', () => {
   test.each([
     ['Osei had never held a paintbrush before joining the evening class.', 'Osei paints in oils at his evening class.'],

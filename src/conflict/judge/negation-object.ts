@@ -1,7 +1,6 @@
 import type { Reading } from '../read/reading.js'
 import type { Token } from '../read/text-tokens.js'
 import { hasStem } from '../read/same-stem.js'
-import { insideLongerName } from './cue-target.js'
 
 /**
  * Negations that reach another object than the one the other text states (issue 27, session 13,
@@ -69,14 +68,6 @@ function phraseAfter(r: Reading, t: Token): { prep: string; words: Token[] } | n
 export function otherModifier(x: Reading, tx: Token, y: Reading, ty: Token): boolean {
   const [mx, my] = [phraseAfter(x, tx), phraseAfter(y, ty)]
   return !!mx && !!my && mx.prep === my.prep && mx.words.some((u) => !hasStem(y.content, u.stem)) && my.words.some((u) => !hasStem(x.content, u.stem))
-}
-
-/**
- * "Kevin the gardener has retired" / "bought Gardener's Delight tomato plants": the stated word
- * stands inside a name of several words, and the negated side writes it as a common noun.
- */
-export function statedInsideName(x: Reading, tx: Token, y: Reading, ty: Token): boolean {
-  return !/^\p{Lu}/u.test(x.norm.slice(tx.start, tx.end)) && insideLongerName(y, ty, x, tx)
 }
 
 const BOUND = /^(?:before|until|till)$/

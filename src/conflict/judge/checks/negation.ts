@@ -11,7 +11,7 @@ import type { Signal } from '../signal.js'
 import { heldByAnother } from '../negation-holder.js'
 import { openQuestionAt } from '../../read/open-question.js'
 import { describesOther, insideLongerName, onlyNameTargeted } from '../cue-target.js'
-import { boundedBefore, negatedInRestriction, otherModifier, statedInsideName } from '../negation-object.js'
+import { boundedBefore, negatedInRestriction, otherModifier } from '../negation-object.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
 export function negationSignal(a: Reading, b: Reading): Signal | null {
@@ -55,10 +55,10 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       // "not on New Year's Eve" / "for New Year": a word of a longer name names another thing (cue-target.ts).
       if (tx && ty && insideLongerName(x, tx, y, ty)) continue
       // Another object than the one the other side states (negation-object.ts, rule 31): a negation in a
-      // clause of when or if; one noun with two phrases after it; a word of a name; a state before a bound.
+      // clause of when or if; one noun with two phrases after it; a state before a bound.
       // Weighed, not vetoed: the negation stays a difference, so a second one beside it still tells two subjects.
       if ((head && NEGATORS.has(head.lower) && (negatedInRestriction(x, head) || boundedBefore(x, head, s, y))) ||
-        (tx && ty && (otherModifier(x, tx, y, ty) || statedInsideName(x, tx, y, ty)))) {
+        (tx && ty && otherModifier(x, tx, y, ty))) {
         otherObject ??= { ...found(flip, ty?.lower ?? s, cue, false), otherObject: true }
         continue
       }
