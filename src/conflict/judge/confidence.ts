@@ -100,6 +100,8 @@ export const FACTORS = {
   countedApart: 0.4,
   /** A negation met by its word in another part of speech ("the PhD program" / "never programmed"). Twelfth round. */
   otherSense: 0.5,
+  /** A negation that reaches another object: a clause of when or if, another phrase after the noun, a word of a name, a bound (negation-object.ts, rule 31). */
+  otherObject: 0.5,
   /**
    * Store-level (store/hub-subject.ts, session 10): both texts open with a name that opens a large
    * share of the store's facts, and what differs is not one attribute of it said twice.
@@ -228,6 +230,10 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (sig?.otherSense) {
     value *= FACTORS.otherSense
     notes.push('the word is a noun on one side and a verb on the other')
+  }
+  if (sig?.otherObject) {
+    value *= FACTORS.otherObject
+    notes.push('the negation reaches another object than the other side states')
   }
   if ((raw.kind === 'negation' || raw.kind === 'antonym') && [a, b].some((r) => EMBEDDED.test(r.norm))) {
     value *= FACTORS.embedded

@@ -16,6 +16,8 @@ export interface Signal {
   /** For a name against a name: where each stands in its reading's `norm` (the confidence asks whether it is a value there). */
   /** For negations: the shared word is a noun on one side and a verb on the other ("the PhD program" / "never programmed"). */
   readonly otherSense?: boolean
+  /** For negations: the negation reaches another object than the one the other side states (negation-object.ts, rule 31). */
+  readonly otherObject?: boolean
   readonly names?: readonly [{ readonly text: string; readonly start: number }, { readonly text: string; readonly start: number }]
   /**
    * For substitutions: two names in two roles (judge/name-role.ts), a home and a trip, a person and

@@ -11,6 +11,7 @@ import type { Signal } from '../signal.js'
 import { heldByAnother } from '../negation-holder.js'
 import { openQuestionAt } from '../../read/open-question.js'
 import { describesOther, insideLongerName, onlyNameTargeted } from '../cue-target.js'
+import { boundedBefore, negatedInRestriction, otherModifier } from '../negation-object.js'
 
 /** One side negates or retracts something the other states plainly ("has no projector" / "has a projector"). */
 export function negationSignal(a: Reading, b: Reading): Signal | null {
@@ -27,6 +28,7 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
     if (bound && times.length && times.every((t) => t.minutes.every((m) => (bound.side === 'after' ? m < bound.at : m > bound.at)))) return null
   }
   let otherSense: Signal | undefined
+  let otherObject: Signal | undefined
   for (const [x, y, flip] of [[a, b, false], [b, a, true]] as const) {
     for (const [s, cue] of x.negated) {
       // Polar words ("not allergic", "not approved") are the antonym check's; a cue the other side
@@ -52,6 +54,14 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       const [tx, ty] = [x.tokens.find((t) => sameStem(t.stem, s)), y.tokens.find((t) => sameStem(t.stem, s))]
       // "not on New Year's Eve" / "for New Year": a word of a longer name names another thing (cue-target.ts).
       if (tx && ty && insideLongerName(x, tx, y, ty)) continue
+      // Another object than the one the other side states (negation-object.ts, rule 31): a negation in a
+      // clause of when or if; one noun with two phrases after it; a state before a bound.
+      // Weighed, not vetoed: the negation stays a difference, so a second one beside it still tells two subjects.
+      if ((head && NEGATORS.has(head.lower) && (negatedInRestriction(x, head) || boundedBefore(x, head, s, y))) ||
+        (tx && ty && otherModifier(x, tx, y, ty))) {
+        otherObject ??= { ...found(flip, ty?.lower ?? s, cue, false), otherObject: true }
+        continue
+      }
       // "the depot open day was cancelled" / "the depot gate": the day is cancelled; "Birgit's flight
       // was cancelled": the flight. A word that only says whose or which (cue-target.ts).
       if (head && !NEGATORS.has(head.lower) && tx && ty && tx.start < head.start && describesOther(x, tx, head, y, ty)) continue
@@ -120,7 +130,7 @@ export function negationSignal(a: Reading, b: Reading): Signal | null {
       return found(flip, ty?.lower ?? s, cue, false)
     }
   }
-  return otherSense ?? null
+  return otherSense ?? otherObject ?? null
 }
 
 /**
