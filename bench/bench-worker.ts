@@ -51,6 +51,27 @@ export const benchApi = {
     }
     return out
   },
+  /**
+   * Single awaited writes through the host's facts target, called here without comlink (the
+   * memory the page's openMemory of `name` shares): what the page's single write costs in the
+   * worker, apart from the message path (issue 31, session 13).
+   */
+  async hostedWriteLatencies(name: string, n: number): Promise<number[]> {
+    const hosted = await host.open({ name, identity: null, election: false })
+    const facts = await hosted.module('facts')
+    const out: number[] = []
+    for (let i = 0; i < n; i++) {
+      const t = performance.now()
+      await facts.call('write', factRow(i, `hosted-${name}`).content)
+      out.push(performance.now() - t)
+    }
+    await hosted.close()
+    return out
+  },
+  /** One write called in the worker on memoryOn(name), awaited: a page's loop of these is the message path around the in-worker call, without the client. */
+  async directWriteOnce(name: string, i: number): Promise<void> {
+    await (await memoryOn(name)).facts.write(factRow(i, `once-${name}`).content)
+  },
   /** A burst of `n` writes called directly in the worker, all at once: what the client's burst costs without the page. */
   async directBurst(name: string, n: number, salt: string): Promise<number> {
     const mem = await memoryOn(name)

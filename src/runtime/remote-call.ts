@@ -150,10 +150,10 @@ function wrapResult(result: unknown, how: Crossing, label: string): unknown {
  * call then waits for no extra round trip). A failed ask is retried by the next call.
  */
 export function lazyTarget(resolve: () => Promise<unknown>, eager = false): Comlink.Remote<CallTarget> {
-  let pending: Promise<Comlink.Remote<CallTarget>> | null = null
-  const get = (): Promise<Comlink.Remote<CallTarget>> => {
+  let pending: Promise<HotCalls> | null = null
+  const get = (): Promise<HotCalls> => {
     if (!pending) {
-      const asked = resolve().then((t) => t as Comlink.Remote<CallTarget>)
+      const asked = resolve().then((t) => new HotCalls(t as Comlink.Remote<CallTarget>))
       asked.catch(() => {
         if (pending === asked) pending = null
       })
@@ -162,11 +162,11 @@ export function lazyTarget(resolve: () => Promise<unknown>, eager = false): Coml
     return pending
   }
   const lazy = {
-    describe: async () => (await get()).describe(),
+    describe: async () => (await get()).target.describe(),
     call: async (method: string, ...args: unknown[]) => (await get()).call(method, ...args),
     callMany: async (calls: readonly BatchedCall[]) => (await get()).callMany(calls),
-    claim: async (id: string) => (await get()).claim(id),
-    invoke: async (...args: unknown[]) => (await get()).invoke(...args),
+    claim: async (id: string) => (await get()).target.claim(id),
+    invoke: async (...args: unknown[]) => (await get()).target.invoke(...args),
   }
   // An eager ask that fails is not reported here: the next call asks again and gets the error.
   if (eager) get().catch(() => undefined)
@@ -181,14 +181,15 @@ export function lazyTarget(resolve: () => Promise<unknown>, eager = false): Coml
  */
 export function remoteObject<T extends object>(target: Comlink.Remote<CallTarget>, data: Readonly<Record<string, unknown>> = {}, batch = false): T {
   const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>()
-  const calls = batch ? new CallQueue(target) : null
+  const hot = new HotCalls(target)
+  const calls = batch ? new CallQueue(hot) : null
   return new Proxy({} as T, {
     get(_obj, prop) {
       if (typeof prop !== 'string' || prop === 'then') return undefined
       if (prop in data) return data[prop]
       let m = methods.get(prop)
       if (!m) {
-        m = async (...args: unknown[]) => unwrap(await (calls ? calls.call(prop, args) : target.call(prop, ...args.map(wrapArg))), batch)
+        m = async (...args: unknown[]) => unwrap(await (calls ? calls.call(prop, args) : hot.call(prop, ...args.map(wrapArg))), batch)
         methods.set(prop, m)
       }
       return m
@@ -211,10 +212,10 @@ interface Queued {
  * once: comlink proxies a function only as a top-level argument.
  */
 class CallQueue {
-  readonly #target: Comlink.Remote<CallTarget>
+  readonly #target: HotCalls
   #queue: Queued[] = []
 
-  constructor(target: Comlink.Remote<CallTarget>) {
+  constructor(target: HotCalls) {
     this.#target = target
   }
 
@@ -250,11 +251,34 @@ class CallQueue {
         run.forEach((c, i) => {
           const o = outcomes[i]
           if (o && 'value' in o) c.resolve(o.value)
-          else if (o && 'held' in o) c.resolve(this.#target.claim(o.held))
+          else if (o && 'held' in o) c.resolve(this.#target.target.claim(o.held))
           else c.reject(o ? errorFromWire(o.error) : new MemweaveError(ErrorCode.INTERNAL, 'the worker answered a batch of calls with fewer outcomes', { operation: c.method }))
         }),
       (err: unknown) => run.forEach((c) => c.reject(err)),
     )
+  }
+}
+
+/**
+ * The members a page calls per operation (`call`, `callMany`), each read from the comlink Remote
+ * once. Reading a member of a Remote makes a new comlink proxy and registers it with comlink's
+ * FinalizationRegistry, whose callback later runs on the page when the proxy is collected: read
+ * per call, every write paid that (issue 31, session 13). A member's proxy holds only its path, so
+ * one serves every call; the handle and its members are collected together, as before, so a
+ * dropped handle still releases its port.
+ */
+class HotCalls {
+  #call: Comlink.Remote<CallTarget>['call'] | undefined
+  #callMany: Comlink.Remote<CallTarget>['callMany'] | undefined
+
+  constructor(readonly target: Comlink.Remote<CallTarget>) {}
+
+  call(method: string, ...args: unknown[]): Promise<unknown> {
+    return (this.#call ??= this.target.call)(method, ...args)
+  }
+
+  callMany(calls: readonly BatchedCall[]): Promise<CallOutcome[]> {
+    return (this.#callMany ??= this.target.callMany)(calls)
   }
 }
 
