@@ -6,6 +6,7 @@ import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './verdict.js'
 import { frameFactors } from './claim-frame.js'
 import { countedApart } from './counted-head.js'
+import { valuesOfTwo } from './value-of.js'
 import { NUMBER_SRC, ORDINAL_WORDS } from '../read/numbers.js'
 import { AFTER_NOUN } from '../words/frame-cues.js'
 import { twoEvents } from './two-events.js'
@@ -97,6 +98,8 @@ export const FACTORS = {
   notAKind: 0.5,
   /** Two clashing counts of two things: a compound measure before two nouns, a part against its group (counted-head.ts). */
   countedApart: 0.4,
+  /** Two clashing values of two things: what each counts, prices, labels or is the time of day of (value-of.ts, rule 29). */
+  valuesOfTwo: 0.45,
   /** A negation met by its word in another part of speech ("the PhD program" / "never programmed"). Twelfth round. */
   otherSense: 0.5,
   /**
@@ -194,6 +197,11 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (apart) {
     value *= FACTORS.countedApart
     notes.push(apart)
+  }
+  const twoHeads = apart ? null : valuesOfTwo(raw, a, b)
+  if (twoHeads) {
+    value *= FACTORS.valuesOfTwo
+    notes.push(twoHeads)
   }
   const why = raw.check === 'complement' ? noKind(raw.reason, a, b) : null
   if (why) {
