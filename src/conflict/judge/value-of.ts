@@ -29,7 +29,7 @@ const DAYPART = /^(?:morning|afternoon|evening|night|early|late)s?$/
 const AMOUNT_WORD = /^(?:price|cost|value|amount|sum|total|fee|figure|bill)s?$/
 // Words between a thing and its price: "the range costs about", "a cooker under", "is priced at".
 const PRICE_LINK = /^(?:is|was|are|were|be|been|costs?|costing|priced|at|about|around|roughly|nearly|almost|over|under|below|above|just|only|up|to|of|for|some|approximately|now|still)$/
-const PHRASE_STOP = /^(?:in|on|at|for|from|to|with|by|of|near|along|around|across|through|into|onto|over|under|about|behind|beside|between|during|inside|outside|past|via|within|without|up|down|off|out|as|than|so|then|now|and|or|but|that|which|who|where|while|because|since|after|before|until|per|a|an|the|each|every)$/
+const PHRASE_STOP = /^(?:in|on|at|for|from|to|with|by|of|near|along|around|across|through|into|onto|over|under|about|behind|beside|between|during|inside|outside|past|via|within|without|up|down|off|out|as|than|plus|minus|more|less|extra|so|then|now|and|or|but|that|which|who|where|while|because|since|after|before|until|per|a|an|the|each|every)$/
 
 const nounLike = (t: Token | undefined): t is Token =>
   !!t && /^\p{L}[\p{L}'-]*$/u.test(t.lower) && !STOPWORDS.has(t.lower) && !PHRASE_STOP.test(t.lower) && !/(?:ly|ing)$/.test(t.lower)
