@@ -17,7 +17,7 @@ import type { RawVerdict } from './verdict.js'
 
 /** A value's head: what it counts, prices, labels or names a time of day of (a stem), and the word as written. */
 interface Attribute {
-  readonly kind: 'count' | 'label' | 'price' | 'daypart'
+  readonly kind: 'count' | 'label' | 'price' | 'daypart' | 'daytime'
   readonly head: string
   readonly word: string
   /** Stems of the whole noun phrase ("garlic cloves"): a head read one word too far still meets its thing. */
@@ -31,8 +31,11 @@ const AMOUNT_WORD = /^(?:price|cost|value|amount|sum|total|fee|figure|bill)s?$/
 const PRICE_LINK = /^(?:is|was|are|were|be|been|costs?|costing|priced|at|about|around|roughly|nearly|almost|over|under|below|above|just|only|up|to|of|for|some|approximately|now|still)$/
 const PHRASE_STOP = /^(?:in|on|at|for|from|to|with|by|of|near|along|around|across|through|into|onto|over|under|about|behind|beside|between|during|inside|outside|past|via|within|without|up|down|off|out|as|than|plus|minus|more|less|extra|so|then|now|and|or|but|that|which|who|where|while|because|since|after|before|until|per|a|an|the|each|every)$/
 
+// What may stand between a verb and its time of day: "swims four mornings", "works most nights".
+const COUNTING = /^(?:a|two|three|four|five|six|seven|most|some|many|few|several|\d+)$/
+
 const nounLike = (t: Token | undefined): t is Token =>
-  !!t && /^\p{L}[\p{L}'-]*$/u.test(t.lower) && !STOPWORDS.has(t.lower) && !PHRASE_STOP.test(t.lower) && !/(?:ly|ing)$/.test(t.lower)
+  !!t && /^\p{L}[\p{L}'-]*$/u.test(t.lower) && !COUNTING.test(t.lower) && t.lower !== 'one' && !STOPWORDS.has(t.lower) && !PHRASE_STOP.test(t.lower) && !/(?:ly|ing)$/.test(t.lower)
 
 /** Tokens of `r` that stand right after one another (only spaces or a hyphen between). */
 const adjacent = (r: Reading, x: Token, y: Token): boolean => /^[\s-]*$/.test(r.norm.slice(x.end, y.start))
@@ -74,7 +77,13 @@ export function attributeAt(r: Reading, at: number, text: string): Attribute | n
   if (DAYPART.test(text.toLowerCase())) {
     // "night splints", "early shift": a time of day before a noun names a kind of that noun.
     const next = r.tokens[last + 1]
-    return next && adjacent(r, r.tokens[last]!, next) && nounLike(next) ? of('daypart', phraseAt(r, last + 1)) : null
+    if (next && adjacent(r, r.tokens[last]!, next) && nounLike(next)) return of('daypart', phraseAt(r, last + 1))
+    // "swims four mornings a week", "works nights": a time of day right after a verb (a count
+    // between) is when that action is done.
+    let k = i - 1
+    while (k >= 0 && COUNTING.test(r.tokens[k]!.lower)) k--
+    const verb = r.tokens[k]
+    return nounLike(verb) && verb.lower.length > 3 && /^[\s\p{L}-]*$/u.test(r.norm.slice(verb.end, at)) && /s$/.test(verb.lower) ? of('daytime', verb) : null
   }
   if (/^[$€£¥]/.test(text) || /^\s*(?:dollars?|euros?|pounds?)\b/i.test(r.norm.slice(at + text.length))) {
     // "the €145,000 renovation budget", "€210,000 for the farmhouse", "a range under €4,000".
@@ -109,7 +118,11 @@ export function valuesOfTwo(raw: RawVerdict, a: Reading, b: Reading): string | n
   const where = (r: Reading, k: 0 | 1): number => locate(r, m[k + 1]!, raw.signal?.names?.[k]?.start ?? raw.signal?.at?.[k] ?? -1)
   const [va, vb] = [attributeAt(a, where(a, 0), m[1]!), attributeAt(b, where(b, 1), m[2]!)]
   if (!va || !vb) return null
-  if (va.kind !== vb.kind && (va.kind === 'label' || vb.kind === 'label')) return `a ${va.kind} of "${va.word}" against a ${vb.kind} of "${vb.word}": two things`
+  if (va.kind !== vb.kind) {
+    // A time of a noun against a time of an action ("night shift" / "works mornings") may be one answer.
+    if (va.kind !== 'label' && vb.kind !== 'label') return null
+    return `a ${va.kind} of "${va.word}" against a ${vb.kind} of "${vb.word}": two things`
+  }
   const meets = (x: Attribute, y: Attribute): boolean => x.phrase.some((w) => sameStem(w, y.head))
   if (!meets(va, vb) && !meets(vb, va)) return `values of two things ("${va.word}" / "${vb.word}")`
   if (va.kind === 'label' && (names(a, va.word, m[2]!) || names(b, vb.word, m[1]!))) return `two ${va.word}s named ("${m[1]}", "${m[2]}")`
