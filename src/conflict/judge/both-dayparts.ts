@@ -10,10 +10,21 @@ import type { Reading } from '../read/reading.js'
 
 const DAYPART_CLASH = /^(?:different daypart|opposite time-of-day): "([^"]+)" vs "([^"]+)"/
 
-/** `word` or its plural as a whole word in `r` ("late" meets "lates", not "later"). */
-function says(r: Reading, word: string): boolean {
+/** Where `word` or its plural stands as a whole word in `r` ("late" meets "lates", not "later"), or -1. */
+function at(r: Reading, word: string): number {
   const bare = word.toLowerCase().replace(/s$/, '')
-  return new RegExp(`\\b${bare}s?\\b`, 'i').test(r.norm)
+  return new RegExp(`\\b${bare}s?\\b`, 'i').exec(r.norm)?.index ?? -1
+}
+
+/**
+ * Whether `r` tells both `own` and `other` in two clauses ("on lates until October, then returns to
+ * early shifts"). In one clause the two words are one phrase ("late in the morning": a lateness),
+ * no second time.
+ */
+function tellsBoth(r: Reading, own: string, other: string): boolean {
+  const [x, y] = [at(r, own), at(r, other)]
+  if (x < 0 || y < 0) return false
+  return /[,;]|\bthen\b/.test(r.norm.slice(Math.min(x, y), Math.max(x, y)))
 }
 
 /** Why the clash is told within one text, or null. */
@@ -21,7 +32,7 @@ export function bothDayparts(raw: RawVerdict, a: Reading, b: Reading): string | 
   const m = DAYPART_CLASH.exec(raw.reason)
   if (!m) return null
   const [x, y] = [m[1]!, m[2]!]
-  if (says(b, x)) return `the second text tells both "${x}" and "${y}": two times, one of them the first text's`
-  if (says(a, y)) return `the first text tells both "${x}" and "${y}": two times, one of them the second text's`
+  if (tellsBoth(b, y, x)) return `the second text tells both "${x}" and "${y}": two times, one of them the first text's`
+  if (tellsBoth(a, x, y)) return `the first text tells both "${x}" and "${y}": two times, one of them the second text's`
   return null
 }

@@ -24,6 +24,7 @@ interface Attribute {
   readonly phrase: readonly string[]
 }
 
+const MONEY = /^[$€£¥]|\b(?:dollars?|euros?|pounds?|bucks|usd|eur|gbp)\b/i
 const DAYPART = /^(?:morning|afternoon|evening|night|early|late)s?$/
 // Amount words that take their thing from an owner ("the flat's price"), or say none ("the total").
 const AMOUNT_WORD = /^(?:price|cost|value|amount|sum|total|fee|figure|bill)s?$/
@@ -85,7 +86,7 @@ export function attributeAt(r: Reading, at: number, text: string): Attribute | n
     const verb = r.tokens[k]
     return nounLike(verb) && verb.lower.length > 3 && /^[\s\p{L}-]*$/u.test(r.norm.slice(verb.end, at)) && /s$/.test(verb.lower) ? of('daytime', verb) : null
   }
-  if (/^[$€£¥]/.test(text) || /^\s*(?:dollars?|euros?|pounds?)\b/i.test(r.norm.slice(at + text.length))) {
+  if (MONEY.test(text) || /^\s*(?:dollars?|euros?|pounds?)\b/i.test(r.norm.slice(at + text.length))) {
     // "the €145,000 renovation budget", "€210,000 for the farmhouse", "a range under €4,000".
     const after = r.tokens[last + 1]
     if (after && adjacent(r, r.tokens[last]!, after) && nounLike(after) && !/^(?:dollars?|euros?|pounds?)$/.test(after.lower)) return of('price', phraseAt(r, last + 1))
@@ -96,7 +97,10 @@ export function attributeAt(r: Reading, at: number, text: string): Attribute | n
     }
     return of('price', pricedBefore(r, i))
   }
-  const label = labelHeadAt(r.norm, at)
+  // "on plot 9", "Plot 9 at ...", ", plot 14": the noun before a label opens its phrase; "earns 85,000" is no label.
+  const before = r.tokens[i - 1]
+  const opens = !!before && (i < 2 || !nounLike(r.tokens[i - 2]) || !adjacent(r, r.tokens[i - 2]!, before))
+  const label = opens ? labelHeadAt(r.norm, at) : null
   if (label) return { kind: 'label', head: stem(label), word: label, phrase: [stem(label)] }
   // "twelve sunflowers", "twenty-four garlic cloves": a number before a noun counts it.
   const next = r.tokens[last + 1]
