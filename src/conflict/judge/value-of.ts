@@ -52,16 +52,20 @@ function phraseAt(r: Reading, i: number): Token[] {
   return words
 }
 
-/** The thing before a price: "the range costs about €X" -> range, "the flat's price is €X" -> flat. */
-function pricedBefore(r: Reading, i: number): Token | null {
+/** The thing before a price: "the boiler repair costs €X" -> boiler repair, "the flat's price is €X" -> flat. */
+function pricedBefore(r: Reading, i: number): Token[] {
   let k = i - 1
   while (k >= 0 && PRICE_LINK.test(r.tokens[k]!.lower) && adjacent(r, r.tokens[k]!, r.tokens[k + 1]!)) k--
   const t = r.tokens[k]
-  if (k === i - 1 || !nounLike(t) || !adjacent(r, t, r.tokens[k + 1]!)) return null
-  if (!AMOUNT_WORD.test(t.lower)) return t
-  // "the flat's price": the owner is the thing priced; a bare "total" says no thing.
-  const owner = /([\p{L}-]+)['’]s\s+$/u.exec(r.norm.slice(Math.max(0, t.start - 30), t.start))
-  return owner && r.tokens[k - 1] && !STOPWORDS.has(owner[1]!.toLowerCase()) ? r.tokens[k - 1]! : null
+  if (k === i - 1 || !nounLike(t) || !adjacent(r, t, r.tokens[k + 1]!)) return []
+  if (AMOUNT_WORD.test(t.lower)) {
+    // "the flat's price": the owner is the thing priced; a bare "total" says no thing.
+    const owner = /([\p{L}-]+)['’]s\s+$/u.exec(r.norm.slice(Math.max(0, t.start - 30), t.start))
+    return owner && r.tokens[k - 1] && !STOPWORDS.has(owner[1]!.toLowerCase()) ? [r.tokens[k - 1]!] : []
+  }
+  const words = [t]
+  for (let j = k - 1; j >= Math.max(0, k - 2) && nounLike(r.tokens[j]) && adjacent(r, r.tokens[j]!, words[0]!); j--) words.unshift(r.tokens[j]!)
+  return words
 }
 
 /** What the value written `text` at `at` in `r` is a value of, or null when the shape does not say. */
@@ -89,7 +93,8 @@ export function attributeAt(r: Reading, at: number, text: string): Attribute | n
   if (MONEY.test(text) || /^\s*(?:dollars?|euros?|pounds?)\b/i.test(r.norm.slice(at + text.length))) {
     // "the €145,000 renovation budget", "€210,000 for the farmhouse", "a range under €4,000".
     const after = r.tokens[last + 1]
-    if (after && adjacent(r, r.tokens[last]!, after) && nounLike(after) && !/^(?:dollars?|euros?|pounds?)$/.test(after.lower)) return of('price', phraseAt(r, last + 1))
+    // "the €145,000 renovation budget": a bare sum before a noun; "1,600 euros a month last year" has its unit.
+    if (after && /\d$/.test(text) && adjacent(r, r.tokens[last]!, after) && nounLike(after) && !/^(?:dollars?|euros?|pounds?)$/.test(after.lower)) return of('price', phraseAt(r, last + 1))
     const role = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?:the|a|an|his|her|their|our|my|your)\s+/i.exec(r.norm.slice(at + text.length))
     if (role) {
       const k = r.tokens.findIndex((t) => t.start >= at + text.length + role[0].length)
