@@ -30,7 +30,8 @@ const DAYPART = /^(?:morning|afternoon|evening|night|early|late)s?$/
 const AMOUNT_WORD = /^(?:price|cost|value|amount|sum|total|fee|figure|bill)s?$/
 // Words between a thing and its price: "the range costs about", "a cooker under", "is priced at".
 const PRICE_LINK = /^(?:is|was|are|were|be|been|costs?|costing|priced|at|about|around|roughly|nearly|almost|over|under|below|above|just|only|up|to|of|for|some|approximately|now|still)$/
-const PHRASE_STOP = /^(?:in|on|at|for|from|to|with|by|of|near|along|around|across|through|into|onto|over|under|about|behind|beside|between|during|inside|outside|past|via|within|without|up|down|off|out|as|than|plus|minus|more|less|extra|so|then|now|and|or|but|that|which|who|where|while|because|since|after|before|until|per|a|an|the|each|every)$/
+// Beside the stopwords, words that end a noun phrase: "twelve sunflowers along ...", "12 plus the skipper".
+const PHRASE_STOP = /^(?:near|along|behind|beside|between|during|inside|outside|past|within|without|up|down|off|out|plus|minus|less|extra|while|because|since|after|before|until)$/
 
 // What may stand between a verb and its time of day: "swims four mornings", "works most nights".
 const COUNTING = /^(?:a|two|three|four|five|six|seven|most|some|many|few|several|\d+)$/
