@@ -133,6 +133,9 @@ export function valuesOfTwo(raw: RawVerdict, a: Reading, b: Reading): string | n
     if (va.kind !== 'label' && vb.kind !== 'label') return null
     return `a ${va.kind} of "${va.word}" against a ${vb.kind} of "${vb.word}": two things`
   }
+  // Two counts of two nouns may be one answer in other words ("two daughters" / "three children"):
+  // kept as they were; a count against a label is read above.
+  if (va.kind === 'count') return null
   const meets = (x: Attribute, y: Attribute): boolean => x.phrase.some((w) => sameStem(w, y.head))
   if (!meets(va, vb) && !meets(vb, va)) return `values of two things ("${va.word}" / "${vb.word}")`
   if (va.kind === 'label' && (names(a, va.word, m[2]!) || names(b, vb.word, m[1]!))) return `two ${va.word}s named ("${m[1]}", "${m[2]}")`
