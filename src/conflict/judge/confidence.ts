@@ -6,6 +6,8 @@ import { sameStem } from '../read/same-stem.js'
 import type { RawVerdict } from './verdict.js'
 import { frameFactors } from './claim-frame.js'
 import { countedApart } from './counted-head.js'
+import { valuesOfTwo } from './value-of.js'
+import { bothDayparts } from './both-dayparts.js'
 import { NUMBER_SRC, ORDINAL_WORDS } from '../read/numbers.js'
 import { AFTER_NOUN } from '../words/frame-cues.js'
 import { twoEvents } from './two-events.js'
@@ -98,6 +100,10 @@ export const FACTORS = {
   notAKind: 0.5,
   /** Two clashing counts of two things: a compound measure before two nouns, a part against its group (counted-head.ts). */
   countedApart: 0.4,
+  /** Two clashing values of two things: what each counts, prices, labels or is the time of day of (value-of.ts, rule 29). */
+  valuesOfTwo: 0.45,
+  /** One text tells both times of day of the clash, one of them the other text's (both-dayparts.ts, rule 29). */
+  bothDayparts: 0.45,
   /** A negation met by its word in another part of speech ("the PhD program" / "never programmed"). Twelfth round. */
   otherSense: 0.5,
   /** A negation that reaches another object: a clause of when or if, another phrase after the noun, a word of a name, a bound (negation-object.ts, rule 31). */
@@ -199,6 +205,16 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (apart) {
     value *= FACTORS.countedApart
     notes.push(apart)
+  }
+  const twoHeads = apart ? null : valuesOfTwo(raw, a, b)
+  if (twoHeads) {
+    value *= FACTORS.valuesOfTwo
+    notes.push(twoHeads)
+  }
+  const toldBoth = twoHeads ? null : bothDayparts(raw, a, b)
+  if (toldBoth) {
+    value *= FACTORS.bothDayparts
+    notes.push(toldBoth)
   }
   const why = raw.check === 'complement' ? noKind(raw.reason, a, b) : null
   if (why) {

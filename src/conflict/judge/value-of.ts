@@ -1,0 +1,158 @@
+import type { Reading } from '../read/reading.js'
+import type { Token } from '../read/text-tokens.js'
+import { labelHeadAt } from '../read/labels.js'
+import { sameStem } from '../read/same-stem.js'
+import { stem } from '../read/stem.js'
+import { STOPWORDS } from '../words/stopwords.js'
+import type { RawVerdict } from './verdict.js'
+
+/**
+ * The attribute reading (issue 27, session 13, rule 29): what a value is OF. Notes about one user
+ * share their subject in every line, so two values met by chance ("planted twelve sunflowers" /
+ * "dahlias on plot 9", "€210,000 for the farmhouse" / "the €145,000 renovation budget", "night
+ * splints" / "evening reminders") look like two answers to one question. A value answers the
+ * question of its head noun, read from the shape of its phrase; values of two heads are two
+ * answers to two questions. A head that cannot be read proves nothing: the verdict stands.
+ */
+
+/** A value's head: what it counts, prices, labels or names a time of day of (a stem), and the word as written. */
+interface Attribute {
+  readonly kind: 'count' | 'label' | 'price' | 'daypart' | 'daytime'
+  readonly head: string
+  readonly word: string
+  /** Stems of the whole noun phrase ("garlic cloves"): a head read one word too far still meets its thing. */
+  readonly phrase: readonly string[]
+}
+
+const MONEY = /^[$€£¥]|\b(?:dollars?|euros?|pounds?|bucks|usd|eur|gbp)\b/i
+const DAYPART = /^(?:morning|afternoon|evening|night|early|late)s?$/
+// Amount words that take their thing from an owner ("the flat's price"), or say none ("the total").
+const AMOUNT_WORD = /^(?:price|cost|value|amount|sum|total|fee|figure|bill)s?$/
+// Words between a thing and its price: "the range costs about", "a cooker under", "is priced at".
+const PRICE_LINK = /^(?:is|was|are|were|be|been|costs?|costing|priced|at|about|around|roughly|nearly|almost|over|under|below|above|just|only|up|to|of|for|some|approximately|now|still)$/
+// Beside the stopwords, words that end a noun phrase: "twelve sunflowers along ...", "12 plus the skipper".
+const PHRASE_STOP = /^(?:near|along|behind|beside|between|during|inside|outside|past|within|without|up|down|off|out|plus|minus|less|extra|while|because|since|after|before|until)$/
+
+// What may stand between a verb and its time of day: "swims four mornings", "works most nights".
+const COUNTING = /^(?:a|two|three|four|five|six|seven|most|some|many|few|several|\d+)$/
+
+const nounLike = (t: Token | undefined): t is Token =>
+  !!t && /^\p{L}[\p{L}'-]*$/u.test(t.lower) && !COUNTING.test(t.lower) && t.lower !== 'one' && !STOPWORDS.has(t.lower) && !PHRASE_STOP.test(t.lower) && !/(?:ly|ing)$/.test(t.lower)
+
+/** Tokens of `r` that stand right after one another (only spaces or a hyphen between). */
+const adjacent = (r: Reading, x: Token, y: Token): boolean => /^[\s-]*$/.test(r.norm.slice(x.end, y.start))
+
+/** The noun phrase that opens at token `i` (at most three words), its head last: "renovation budget" -> budget. */
+function phraseAt(r: Reading, i: number): Token[] {
+  const words: Token[] = []
+  for (let k = i; k < Math.min(i + 3, r.tokens.length); k++) {
+    const t = r.tokens[k]!
+    if (!nounLike(t) || (words.length && !adjacent(r, words.at(-1)!, t))) break
+    words.push(t)
+  }
+  return words
+}
+
+/** The thing before a price: "the boiler repair costs €X" -> boiler repair, "the flat's price is €X" -> flat. */
+function pricedBefore(r: Reading, i: number): Token[] {
+  let k = i - 1
+  while (k >= 0 && PRICE_LINK.test(r.tokens[k]!.lower) && adjacent(r, r.tokens[k]!, r.tokens[k + 1]!)) k--
+  const t = r.tokens[k]
+  if (k === i - 1 || !nounLike(t) || !adjacent(r, t, r.tokens[k + 1]!)) return []
+  if (AMOUNT_WORD.test(t.lower)) {
+    // "the flat's price": the owner is the thing priced; a bare "total" says no thing.
+    const owner = /([\p{L}-]+)['’]s\s+$/u.exec(r.norm.slice(Math.max(0, t.start - 30), t.start))
+    return owner && r.tokens[k - 1] && !STOPWORDS.has(owner[1]!.toLowerCase()) ? [r.tokens[k - 1]!] : []
+  }
+  const words = [t]
+  for (let j = k - 1; j >= Math.max(0, k - 2) && nounLike(r.tokens[j]) && adjacent(r, r.tokens[j]!, words[0]!); j--) words.unshift(r.tokens[j]!)
+  return words
+}
+
+/** What the value written `text` at `at` in `r` is a value of, or null when the shape does not say. */
+export function attributeAt(r: Reading, at: number, text: string): Attribute | null {
+  if (at < 0) return null
+  const i = r.tokens.findIndex((t) => t.start >= at)
+  const last = r.tokens.findLastIndex((t) => t.end <= at + text.length)
+  if (i < 0 || last < i) return null
+  const of = (kind: Attribute['kind'], ts: readonly Token[] | Token | null): Attribute | null => {
+    const words = ts === null ? [] : Array.isArray(ts) ? ts : [ts as Token]
+    const t = words.at(-1)
+    return t ? { kind, head: t.stem, word: t.lower, phrase: words.map((w) => w.stem) } : null
+  }
+  if (DAYPART.test(text.toLowerCase())) {
+    // "night splints", "early shift": a time of day before a noun names a kind of that noun.
+    const next = r.tokens[last + 1]
+    if (next && adjacent(r, r.tokens[last]!, next) && nounLike(next)) return of('daypart', phraseAt(r, last + 1))
+    // "swims four mornings a week", "works nights": a time of day right after a verb (a count
+    // between) is when that action is done.
+    let k = i - 1
+    while (k >= 0 && COUNTING.test(r.tokens[k]!.lower)) k--
+    const verb = r.tokens[k]
+    return nounLike(verb) && verb.lower.length > 3 && /^[\s\p{L}-]*$/u.test(r.norm.slice(verb.end, at)) && /s$/.test(verb.lower) ? of('daytime', verb) : null
+  }
+  if (MONEY.test(text) || /^\s*(?:dollars?|euros?|pounds?)\b/i.test(r.norm.slice(at + text.length))) {
+    // "the €145,000 renovation budget", "€210,000 for the farmhouse", "a range under €4,000".
+    const after = r.tokens[last + 1]
+    // "the €145,000 renovation budget": a bare sum before a noun; "1,600 euros a month last year" has its unit.
+    if (after && /\d$/.test(text) && adjacent(r, r.tokens[last]!, after) && nounLike(after) && !/^(?:dollars?|euros?|pounds?)$/.test(after.lower)) return of('price', phraseAt(r, last + 1))
+    const role = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?:the|a|an|his|her|their|our|my|your)\s+/i.exec(r.norm.slice(at + text.length))
+    if (role) {
+      const k = r.tokens.findIndex((t) => t.start >= at + text.length + role[0].length)
+      return k >= 0 ? of('price', phraseAt(r, k)) : null
+    }
+    return of('price', pricedBefore(r, i))
+  }
+  // "on plot 9", "Plot 9 at ...", ", plot 14": the noun before a label opens its phrase; "earns 85,000" is no label.
+  const before = r.tokens[i - 1]
+  const opens = !!before && (i < 2 || !nounLike(r.tokens[i - 2]) || !adjacent(r, r.tokens[i - 2]!, before))
+  const label = opens ? labelHeadAt(r.norm, at) : null
+  if (label) return { kind: 'label', head: stem(label), word: label, phrase: [stem(label)] }
+  // "twelve sunflowers", "twenty-four garlic cloves": a number before a noun counts it.
+  const next = r.tokens[last + 1]
+  return next && adjacent(r, r.tokens[last]!, next) && nounLike(next) ? of('count', phraseAt(r, last + 1)) : null
+}
+
+// Reasons of a clash between two values: "different money", "different number of X", "different
+// plot number", "different daypart", "opposite time-of-day".
+const VALUE_CLASH = /^(?:different (?:money|number|number of [\w-]+|[\w-]+ number|daypart)|opposite time-of-day): "([^"]+)" vs "([^"]+)"/
+
+/**
+ * Why the two clashing values are values of two things, or null: two heads that are not one word
+ * inflected or folded (a count of sunflowers, a plot's label), a count against a label, or two
+ * labels of one noun where one text names both ("Harold, on plot 10, will water plot 9": two plots).
+ */
+export function valuesOfTwo(raw: RawVerdict, a: Reading, b: Reading): string | null {
+  const m = VALUE_CLASH.exec(raw.reason)
+  if (!m) return null
+  const where = (r: Reading, k: 0 | 1): number => locate(r, m[k + 1]!, raw.signal?.names?.[k]?.start ?? raw.signal?.at?.[k] ?? -1)
+  const [va, vb] = [attributeAt(a, where(a, 0), m[1]!), attributeAt(b, where(b, 1), m[2]!)]
+  if (!va || !vb) return null
+  if (va.kind !== vb.kind) {
+    // A time of a noun against a time of an action ("night shift" / "works mornings") may be one answer.
+    if (va.kind !== 'label' && vb.kind !== 'label') return null
+    return `a ${va.kind} of "${va.word}" against a ${vb.kind} of "${vb.word}": two things`
+  }
+  // Two counts of two nouns may be one answer in other words ("two daughters" / "three children"):
+  // kept as they were; a count against a label is read above.
+  if (va.kind === 'count') return null
+  const meets = (x: Attribute, y: Attribute): boolean => x.phrase.some((w) => sameStem(w, y.head))
+  if (!meets(va, vb) && !meets(vb, va)) return `values of two things ("${va.word}" / "${vb.word}")`
+  if (va.kind === 'label' && (names(a, va.word, m[2]!) || names(b, vb.word, m[1]!))) return `two ${va.word}s named ("${m[1]}", "${m[2]}")`
+  return null
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+// A value ends at a word's end; a full stop after it ends the sentence, not the number ("plot 9.").
+const END = String.raw`(?!\w|[.,]\d)`
+
+/** Where `text` stands in `r.norm`: `known` when the reader said, else its last whole-word occurrence, or -1. */
+function locate(r: Reading, text: string, known: number): number {
+  if (known >= 0) return known
+  return [...r.norm.matchAll(new RegExp(`(?<![\\w.])${escape(text)}${END}`, 'gi'))].at(-1)?.index ?? -1
+}
+
+/** Whether `r` also names `noun value` ("plot 9"). */
+function names(r: Reading, noun: string, value: string): boolean {
+  return new RegExp(`\\b${escape(noun)}s?\\s+(?:number\\s+|no\\.?\\s*)?#?${escape(value)}${END}`, 'i').test(r.norm)
+}
