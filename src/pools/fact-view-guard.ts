@@ -49,6 +49,7 @@ export class FactViewGuard {
 
   /** Once per session, when the pools are first ready. */
   async #opened(): Promise<void> {
+    if (this.#r.state.poolIds().length > 0) this.#view.indexFacts()
     if (!(await this.#check())) this.#repair()
   }
 

@@ -1,6 +1,7 @@
 import { MetaRows } from '../records/meta-rows.js'
 import type { RecordLog } from '../records/log.js'
 import type { ReadTx } from '../storage/port.js'
+import { PoolKind } from './records.js'
 
 /**
  * Rows of the `meta` table that say whether the pools' fact views in `mem.facts` were left in line
@@ -50,6 +51,18 @@ async function stampOf(tx: ReadTx, format: MarkerRow | undefined): Promise<{ end
   return { end, stamped: format?.version === FACT_VIEW_MARKER_VERSION && typeof format.seq === 'number' && format.seq >= end }
 }
 
+/**
+ * Whether the store holds no pool: no record founds one, so no pool's facts can lag it, and the
+ * repair a killed session asks for has nothing to walk (it goes pool by pool, and a pool is derived
+ * from its `pool-create` record: state.ts `derive`). Whoever wrote since (a killed handle, an older
+ * memweave that keeps no rows) wrote no pool either, or its `pool-create` would be here. One count
+ * on the `kind` index, O(1) in the facts stored: what lets a store of facts alone answer its first
+ * `mem.facts` read without the pools' load (lease31 made it wait for that: 94-103 ms at 100k).
+ */
+async function poolless(tx: ReadTx): Promise<boolean> {
+  return (tx.countWhere ? await tx.countWhere('records', 'kind', PoolKind.CREATE) : (await tx.where('records', 'kind', PoolKind.CREATE)).length) === 0
+}
+
 export class FactViewMarker {
   readonly #open = new MetaRows<MarkerRow>('fact-view-open:')
   readonly #formatKey = 'fact-view-format'
@@ -81,14 +94,16 @@ export class FactViewMarker {
    * and a store that keeps these rows). Other live handles' rows do not say otherwise. Writes nothing.
    */
   async read(): Promise<boolean> {
-    const { open, stamp } = await this.#log.storage.read(['meta', 'log'], async (tx) => ({
-      open: await this.#open.load(tx),
-      stamp: await stampOf(tx, await tx.get<MarkerRow>('meta', this.#formatKey)),
-    }))
+    const { open, vouched } = await this.#log.storage.read(['meta', 'log', 'records'], async (tx) => {
+      const open = await this.#open.load(tx)
+      const stamp = await stampOf(tx, await tx.get<MarkerRow>('meta', this.#formatKey))
+      // Asked only when the rows vouch for nothing: a store that never had a pool (lease36).
+      return { open, vouched: stamp.stamped || (await poolless(tx)) }
+    })
     this.#sort(open)
     // A row of a later version may mean what this code cannot read: taken as out of line. Log rows
     // after the stamp were written by a live handle, or by code that keeps no rows (an older one).
-    return this.#stale.length === 0 && (stamp.stamped || this.#live.size > 0)
+    return this.#stale.length === 0 && (vouched || this.#live.size > 0)
   }
 
   /** Whether a row that was live at the last read has run past its lease since (by the clock). */

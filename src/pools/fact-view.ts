@@ -110,8 +110,20 @@ export class FactView {
 
   constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
-    // Indexed as the fact store reads its records at the open, not by the first write's look-up.
-    facts?.indexWhere('memoryId')
+  }
+
+  #indexed = false
+
+  /**
+   * Has the fact store keep its index by memory id (and of heads by content) from now on: once the
+   * pools are loaded and hold a pool (fact-view-guard.ts), so a store of facts alone never pays for
+   * it at the open (O(facts): lease31 did it here, in every `createMemory`), and a pool's first write
+   * after the open does not either (pools-first-write-cost.test.ts); else by the first reconcile.
+   */
+  indexFacts(): void {
+    if (this.#indexed || !this.#facts) return
+    this.#indexed = true
+    this.#facts.indexWhere('memoryId')
   }
 
   /** Whether there is a fact store to keep views in. */
@@ -226,6 +238,7 @@ export class FactView {
    * fact in the store).
    */
   async #factsOf(s: Structure, ids: ReadonlySet<string> | null): Promise<PoolFacts> {
+    this.indexFacts()
     const versions = ids === null ? await this.#facts!.versionsWhere('pool', s.id) : ids.size ? await this.#facts!.versionsWhere('memoryId', [...ids]) : []
     return new PoolFacts(ids === null ? versions : versions.filter((f) => f.metadata['pool'] === s.id), s)
   }
