@@ -36,7 +36,7 @@ export class FactViewGuard {
     r.beforeChange = () => this.#marker.mark()
     view.beforeChange(r.beforeChange)
     // A read of mem.facts before any of mem.pools still meets a killed session's facts repaired.
-    // Only a store the rows do not vouch for makes it wait for the pools' load.
+    // Only a store the rows do not vouch for (and that holds a pool) makes it wait for the pools' load.
     view.holdWhenDue(() => this.#due())
   }
 

@@ -24,6 +24,8 @@ import { PoolKind } from './records.js'
  * (`seq`), and an open that finds log rows after it, with no live handle to have written them, takes
  * the facts as out of line (a downgrade, then this version again). Older code running beside a live
  * handle of this one is not told apart from it.
+ *
+ * A store with no pool at all (`poolless`) needs no row: its facts have no pool to lag (lease36).
  */
 export const FACT_VIEW_MARKER_VERSION = 1
 
