@@ -58,7 +58,7 @@ async function stampOf(tx: ReadTx, format: MarkerRow | undefined): Promise<{ end
  * repair a killed session asks for has nothing to walk (it goes pool by pool, and a pool is derived
  * from its `pool-create` record: state.ts `derive`). Whoever wrote since (a killed handle, an older
  * memweave that keeps no rows) wrote no pool either, or its `pool-create` would be here. One count
- * on the `kind` index, O(1) in the facts stored: what lets a store of facts alone answer its first
+ * on the `kind` index, not a scan (its cost is the pools' records, none here): what lets a store of facts alone answer its first
  * `mem.facts` read without the pools' load (lease31 made it wait for that: 94-103 ms at 100k).
  */
 async function poolless(tx: ReadTx): Promise<boolean> {

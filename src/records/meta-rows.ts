@@ -22,7 +22,7 @@ export class MetaRows<Row extends { readonly key: string }> {
 
   /**
    * Every stored row of this cache. By its key range where the port reads ranges: the table has few
-   * rows, but the facts' lexical snapshot among them is megabytes at 100k facts, and a reader of
+   * rows, but the facts' lexical snapshots among them grow with the facts, and a reader of
    * another prefix (the fact view's marker rows at the first `mem.facts` read) must not clone it.
    */
   async load(tx: ReadTx): Promise<Row[]> {
