@@ -9,10 +9,19 @@ import { memoryInputs, memoryRecords, storeRecords } from './sync-fixtures.js'
  * What a device's first write into a pool of N it opened (no sync) adds to the live heap: heap used
  * after forced collections before and after the first write, then after a second; with `snap`, the
  * retained size of each pool structure at each point (a heap snapshot each). Issue 31's ninth round.
- * `node --expose-gc --import tsx bench/first-write-heap.ts [N] [snap]`.
+ * With `facts`, the pool's fact view is written before the close (a configure of the same policies
+ * reconciles every current memory), so the first write after the open finds N facts of the pool in
+ * `mem.facts`, as a device that wrote them would (issue 31, factview31).
+ * With `killed`, the store also holds the marker row of a session that did not close (factview31b),
+ * so the open brings the pool's facts in line once before the first write's maintenance runs; with
+ * `read` (implied by `killed`), the first mem.facts read after the open is timed (it waits for that).
+ * `node --expose-gc --import tsx bench/first-write-heap.ts [N] [snap] [facts] [killed] [read]`.
  */
 const size = Number(process.argv[2] ?? 20_000)
-const snap = process.argv[3] === 'snap'
+const snap = process.argv.slice(3).includes('snap')
+const withFacts = process.argv.slice(3).includes('facts')
+const killed = process.argv.slice(3).includes('killed')
+const readFirst = killed || process.argv.slice(3).includes('read')
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with node --expose-gc')
 const CTORS = ['CurrentIndex', 'ViewState', 'FactView', 'PoolFacts', 'PoolState', 'LivePoolViews', 'PoolReplica', 'MemoryWrites', 'Map', 'Set']
@@ -46,7 +55,26 @@ async function main(): Promise<void> {
   const pool = (await first.pools.create({ name: 'heap' })).id
   await storeRecords(storage, await memoryRecords(owner, pool, memoryInputs(size)))
   await first.close?.()
+  if (withFacts) {
+    const writer = await createMemory({ storage, identity: owner })
+    await writer.pools.configure(pool, { factTypes: (await writer.pools.info(pool)).policies.factTypes })
+    await writer.pools.flush()
+    console.log(`facts of the pool: ${(await writer.facts.audit()).length}`)
+    await writer.close?.()
+  }
+  // A session killed before its facts were in line left its marker row (src/pools/fact-view-marker.ts): the open repairs every pool.
+  if (killed) {
+    await storage.open()
+    await storage.write(['meta'], (tx) => tx.put('meta', [{ key: 'fact-view-open:killed', version: 1 }]))
+    await storage.close()
+  }
   const a = await createMemory({ storage, identity: owner })
+  if (readFirst) {
+    // Reads of mem.facts wait for the repair the open started: what it costs, before the first write.
+    const t0 = performance.now()
+    await a.facts.retrieve('later write', { topK: 1 })
+    console.log(`first mem.facts read after the open${killed ? ' (waits for the repair)' : ''} ${Math.round(performance.now() - t0)} ms`)
+  }
   console.log(`pool size ${(await a.pools.info(pool)).size}`)
   await heap('opened')
   const inputs = memoryInputs(3, 0xb16, 'later write')

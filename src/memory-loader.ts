@@ -139,6 +139,7 @@ export class MemoryModules {
         const [{ SyncStore }, pools] = await Promise.all([import('./sync/store.js'), this.load('pools')])
         return new SyncStore(this.log, {
           onApplied: (pool, ids, options) => pools._synced(pool, ids, options),
+          beforeApply: () => pools._beforeSynced(),
           WebSocketPolyfill: o.sync?.WebSocketPolyfill,
           compactEvery: o.sync?.compactEvery,
           clientId: o.sync?.clientId,

@@ -50,6 +50,12 @@ export class FactState {
    */
   #headsByFactId: Map<string, string | string[]> | null = null
   /**
+   * A metadata key (FactLookup.indexWhere) whose first version in the store builds `#headsByFactId`:
+   * a store that holds such facts (a pool's fact view) is written by a module after every open, and
+   * its first write should not pay for the index. A store without them never builds it before a write.
+   */
+  #headsWith: string | null = null
+  /**
    * Metadata key -> string value -> refs of live versions, for the keys someone looked up
    * (`withMetadata`): built on a key's first lookup, then kept in step with every apply and removal.
    */
@@ -97,6 +103,7 @@ export class FactState {
     const v = versionFromRecord(record, this.#multiValued)
     this.versions.set(v.ref, v)
     if (this.#byMetadata.size > 0) for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
+    if (this.#headsWith !== null && this.#headsByFactId === null && typeof v.body.metadata[this.#headsWith] === 'string') this.#indexHeads()
     const tk = tenantKey(v.tenant)
     if (this.#byTenantIndex) orderOf(this.#byTenantIndex, tk).add(v)
     let lex = this.#lexical.get(tk)
@@ -241,14 +248,21 @@ export class FactState {
 
   /** Current versions of a tenant with this content id (usually none or one). */
   headsWithFactId(tenant: string | null, factId: string): Version[] {
-    if (!this.#headsByFactId) {
-      const index = new Map<string, string | string[]>()
-      for (const [tk, heads] of this.#heads) for (const v of heads.values()) addRef(index, factKey(tk, v.body.factId), v.ref)
-      this.#headsByFactId = index
-    }
-    const refs = this.#headsByFactId.get(factKey(tenantKey(tenant), factId))
+    const refs = (this.#headsByFactId ?? this.#indexHeads()).get(factKey(tenantKey(tenant), factId))
     if (refs === undefined) return []
     return (typeof refs === 'string' ? [refs] : refs).map((r) => this.versions.get(r)!)
+  }
+
+  #indexHeads(): Map<string, string | string[]> {
+    const index = new Map<string, string | string[]>()
+    for (const [tk, heads] of this.#heads) for (const v of heads.values()) addRef(index, factKey(tk, v.body.factId), v.ref)
+    return (this.#headsByFactId = index)
+  }
+
+  /** Builds the heads' index by content id as soon as a version with `metadata[key]` is (or is already) here. */
+  indexHeadsWith(key: string): void {
+    this.#headsWith = key
+    if (this.#headsByFactId === null && (this.#byMetadata.get(key)?.size ?? 0) > 0) this.#indexHeads()
   }
 
   heads(tenant: string | null): Version[] {

@@ -461,6 +461,12 @@ export class GmpFactStore implements FactStore, FactLookup {
     return values.flatMap((v) => this.#state.withMetadata(key, v)).sort(compareVersions).map((v) => entryOf(this.#host, v))
   }
 
+  /** @internal See `FactLookup.indexWhere`. */
+  indexWhere(key: string): void {
+    this.#state.indexByMetadata(key)
+    this.#state.indexHeadsWith(key)
+  }
+
   async get(ref: FactRef | string): Promise<FactMemory | null> {
     await this.#readable()
     const v = typeof ref === 'string' ? this.#state.versions.get(ref) : undefined

@@ -200,6 +200,14 @@ export interface FactLookup {
    */
   versionsWhere(key: string, value: string | readonly string[]): Promise<FactEntry[]>
   /**
+   * Keeps `metadata[key]` indexed from now on: asked before the store has read its records, the
+   * read fills the index as it goes (O(1) a record), so the first `versionsWhere` of the key after
+   * an open costs what it returns, not a pass over every version (issue 31). Once the store holds a
+   * version with that key, its heads are indexed for the re-assertion check too (a store without
+   * them, facts alone, builds that index on its first write as before).
+   */
+  indexWhere(key: string): void
+  /**
    * Many writes as one mutation, with the results `write` (or `supersede`, for an item with
    * `supersedes`) would give called one after another, in order: the refs in the writes' order, each
    * write seeing the ones before it. One transaction: every input is checked first, and a bad one

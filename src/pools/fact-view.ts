@@ -94,11 +94,64 @@ export class FactView {
   readonly #seen = new Map<string, { readonly live: ReadonlyMap<string, LiveMemory>; readonly lineage: ViewLineage; readonly until: number }>()
   /** Per pool, the memories that were current when its facts were last brought in line. */
   readonly #wasCurrent = new Map<string, Set<string>>()
+  /**
+   * Per pool started after an open (see `reconcile`), the memories whose currency `#wasCurrent`
+   * records; of the others it holds nothing, and they are taken to be as current as the open found them.
+   */
+  readonly #looked = new Map<string, Set<string>>()
   /** Per pool, memories whose fact the fact store refused (memory id -> its reason), until one is written. */
   readonly #refused = new Map<string, Map<string, string>>()
 
+  /**
+   * The facts in storage were left in line with the pools by the last sessions (fact-view-marker.ts):
+   * only then may a reconcile after the open start from them (`reconcile`, the start).
+   */
+  #trusted = false
+
   constructor(facts: ViewedFactStore | null) {
     this.#facts = facts
+  }
+
+  #indexed = false
+
+  /**
+   * Has the fact store keep its index by memory id (and of heads by content) from now on: once the
+   * pools are loaded and hold a pool (fact-view-guard.ts), so a store of facts alone never pays for
+   * it at the open (O(facts): lease31 did it here, in every `createMemory`), and a pool's first write
+   * after the open does not either (pools-first-write-cost.test.ts); else by the first reconcile.
+   */
+  indexFacts(): void {
+    if (this.#indexed || !this.#facts) return
+    this.#indexed = true
+    this.#facts.indexWhere('memoryId')
+  }
+
+  /** Whether there is a fact store to keep views in. */
+  get present(): boolean {
+    return this.#facts !== null
+  }
+
+  /** What the open found (fact-view-marker.ts): the last sessions left the facts in line, or not. */
+  trust(inLine: boolean): void {
+    this.#trusted = inLine
+  }
+
+  /** Awaited before each change of the facts (the session's marker row). */
+  #beforeChange: () => Promise<void> = () => Promise.resolve()
+
+  /**
+   * Forgets what this view knew of a pool's facts: its next reconcile reads them whole (a repair
+   * after another handle was killed, fact-view-guard.ts).
+   */
+  unsee(pool: string): void {
+    this.#seen.delete(pool)
+    this.#wasCurrent.delete(pool)
+    this.#looked.delete(pool)
+  }
+
+  /** Sets what each change of the facts waits for first. */
+  beforeChange(hook: () => Promise<void>): void {
+    this.#beforeChange = hook
   }
 
   async enabled(s: Structure): Promise<boolean> {
@@ -152,6 +205,7 @@ export class FactView {
     if (ids.length === 0) return
     let refs: FactRef[]
     try {
+      await this.#beforeChange()
       refs = await facts.writeMany(writes)
     } catch (err) {
       if (!isMemweaveError(err) || err.code !== ErrorCode.INVALID_ARGUMENT) throw err
@@ -184,6 +238,7 @@ export class FactView {
    * fact in the store).
    */
   async #factsOf(s: Structure, ids: ReadonlySet<string> | null): Promise<PoolFacts> {
+    this.indexFacts()
     const versions = ids === null ? await this.#facts!.versionsWhere('pool', s.id) : ids.size ? await this.#facts!.versionsWhere('memoryId', [...ids]) : []
     return new PoolFacts(ids === null ? versions : versions.filter((f) => f.metadata['pool'] === s.id), s)
   }
@@ -211,21 +266,32 @@ export class FactView {
    * memories and their ancestry (`scope`) can have changed, and only they are compared; after a derivation,
    * every current memory is (the reconcile reads the whole pool's facts then anyway).
    */
-  #newlyCurrent(view: View, dirty: ReadonlySet<string>, scope: ReadonlySet<string> | null): Set<string> {
+  #newlyCurrent(view: View, dirty: ReadonlySet<string>, scope: ReadonlySet<string> | null, changed: ReadonlySet<string>): Set<string> {
     const fresh = new Set(dirty)
-    const before = this.#wasCurrent.get(view.s.id)
+    const pool = view.s.id
+    let before = this.#wasCurrent.get(pool)
+    let looked = this.#looked.get(pool)
+    // A start after an open (scoped, nothing recorded yet): currency is recorded memory by memory.
+    if (scope && !before) {
+      this.#wasCurrent.set(pool, (before = new Set()))
+      this.#looked.set(pool, (looked = new Set()))
+    }
     if (scope && before) {
       for (const id of scope) {
+        // Not looked at since the open: it was current then if it is now and no patch since changed it.
+        const was = looked === undefined || looked.has(id) ? before.has(id) : view.current.has(id) && !changed.has(id)
+        looked?.add(id)
         if (!view.current.has(id)) before.delete(id)
-        else if (!before.has(id)) {
-          fresh.add(id)
+        else {
+          if (!was) fresh.add(id)
           before.add(id)
         }
       }
       return fresh
     }
-    if (before) for (const id of view.current.keys()) if (!before.has(id)) fresh.add(id)
-    this.#wasCurrent.set(view.s.id, new Set(view.current.keys()))
+    if (before) for (const id of view.current.keys()) if (!before.has(id) && (looked === undefined || looked.has(id) || changed.has(id))) fresh.add(id)
+    this.#wasCurrent.set(pool, new Set(view.current.keys()))
+    this.#looked.delete(pool)
     return fresh
   }
 
@@ -248,16 +314,22 @@ export class FactView {
     // What became current in a patch is in the patch's scope, and so is its ancestry: one scope serves both.
     // A view patched in place by a forget (view.ts `forget`) keeps its maps and notes what it changed in its lineage too.
     // (One view, or views built one after another over one structure, share a lineage; null: too many changed, read everything.)
-    const scope = seen?.lineage === view.lineage && rebuilt !== null ? touched(view, rebuilt.size === 0 ? dirty : new Set([...dirty, ...rebuilt])) : null
-    const fresh = this.#newlyCurrent(view, dirty, scope)
+    const changed = rebuilt === null || rebuilt.size === 0 ? dirty : new Set([...dirty, ...rebuilt])
+    // The first reconcile of a pool after an open, of a view patched from the pool's first
+    // derivation (not derived again since; not a join, which names most of the pool), starts from
+    // the facts in storage as the last session left them, in line with the pool (close waits for
+    // maintenance; when the marker rows say a session was killed, or are missing, the open brings
+    // every pool in line first: maintenance.ts `#repair`), and looks only at what changed since: the
+    // patches' memories and those that expired while the store was closed. Not O(pool) in a write
+    // (issue 31, factview31, factview31b).
+    const start = this.#trusted && seen === undefined && view.lineage.opening && rebuilt !== null && changed.size + view.expired.length <= view.live.size / 2
+    const scope = (start || seen?.lineage === view.lineage) && rebuilt !== null
+      ? touched(view, start && view.expired.length ? new Set([...changed, ...view.expired.map((m) => m.id)]) : changed)
+      : null
+    const fresh = this.#newlyCurrent(view, dirty, scope, changed)
     // Reading the whole pool (a join's view, a pool derived again): the index step 5 looks up is
     // built now, with the O(pool) work it costs, rather than in the first forget (issue 31).
-    // So is the fact store's index by memory id, which the next write's reconcile looks its facts
-    // up by: built here, not in the first write after a join (2,000 Sets in a pool of 2,000).
-    if (scope === null) {
-      view.index.buildDuplicates()
-      await this.#facts!.versionsWhere('memoryId', [])
-    }
+    if (scope === null) view.index.buildDuplicates()
     let known = await this.#factsOf(s, scope)
     const heads = (id: string): readonly FactEntry[] => known.heads(id)
     // Current memories whose fact is current now: this reconcile must not leave them without one.
@@ -267,6 +339,11 @@ export class FactView {
     // current memory, outside the scope, may have been answered with one of them (step 5).
     const released: FactEntry[] = []
 
+    // Each change waits for the session's marker row (fact-view-marker.ts): resolved after the first.
+    const change = async (run: () => Promise<unknown>): Promise<unknown> => {
+      await this.#beforeChange()
+      return run()
+    }
     // Calls are issued together so the fact store commits them in one transaction per tick.
     const all = async (calls: Array<Promise<unknown>>): Promise<boolean> => {
       await Promise.all(calls)
@@ -279,7 +356,7 @@ export class FactView {
       if (view.live.has(id)) continue
       for (const f of list) {
         if (f.supersededBy === null) released.push(f)
-        gone.push(facts.delete(f.ref))
+        gone.push(change(() => facts.delete(f.ref)))
       }
     }
     if (await all(gone)) known = await this.#factsOf(s, scope)
@@ -340,7 +417,7 @@ export class FactView {
       const owner = entry?.metadata['memoryId']
       if (!entry || typeof owner !== 'string' || owner === id || view.current.has(owner)) continue
       released.push(entry)
-      await facts.delete(ref)
+      await change(() => facts.delete(ref))
       again.push(id)
     }
     if (again.length) {
@@ -359,7 +436,7 @@ export class FactView {
       for (const id of known.byMemory.keys()) {
         for (const f of known.extraHeads(id, view.current.has(id))) {
           released.push(f)
-          stale.push(facts.delete(f.ref))
+          stale.push(change(() => facts.delete(f.ref)))
         }
       }
       if (!(await all(stale))) break

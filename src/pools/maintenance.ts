@@ -2,6 +2,7 @@ import { ErrorCode, MemweaveError, invalidArgument } from '../core/errors.js'
 import { defer } from '../storage/batcher.js'
 import { mayForget } from './authority.js'
 import type { FactView } from './fact-view.js'
+import { FactViewGuard } from './fact-view-guard.js'
 import { byRecency, mergePayloads } from './merge.js'
 import { importanceOf } from './present.js'
 import type { Presenter } from './presenter.js'
@@ -30,6 +31,23 @@ export class Maintenance {
     this.#factView = factView
     this.#show = show
     factView.holdWhenDue(() => this.#expiries())
+    this.#guard = factView.present
+      ? new FactViewGuard(r, factView, (pool) => this.#exclusive(async () => {
+        await new Promise<void>((res) => defer(res))
+        if (this.#stopped || !r.state.structure(pool)) return
+        // Read whole, nothing named as newly current: a fact its user deleted stays deleted; forgotten memories' facts go.
+        factView.unsee(pool)
+        await this.#reconcile(r.context(pool), new Set())
+      }))
+      : null
+  }
+
+  /** The marker rows that say whether the facts were left in line (null: no fact store). */
+  readonly #guard: FactViewGuard | null
+
+  /** At a clean close, once maintenance has run: the facts are left in line. */
+  async closed(): Promise<void> {
+    await this.#guard?.closed()
   }
 
   /**
@@ -60,6 +78,7 @@ export class Maintenance {
   /** After close: what other replicas send is no longer reflected here. */
   stop(): void {
     this.#stopped = true
+    this.#guard?.stop()
   }
 
   /** Runs maintenance once for everything committed in this tick; resolves to replacements (autoMerge). */
@@ -91,6 +110,10 @@ export class Maintenance {
     const expired = this.forgettable(ctx, ctx.view.expired, 'expired')
     if (expired.length) {
       for (const id of predecessors(ctx.s, expired)) dirty.add(id)
+      // Named too, for the fact view: one that expired while the store was closed was never live in
+      // this process's views, so no view's lineage notes it, and a reconcile started after the open
+      // finds its facts by the ids it is given (fact-view.ts).
+      for (const id of expired) dirty.add(id)
       await r.tombstone(ctx.s, expired, 'expired')
       ctx = r.context(pool)
     }

@@ -246,7 +246,18 @@ export class PoolReplica {
   async ready(): Promise<void> {
     if (this.#closed) throw new MemweaveError(ErrorCode.CLOSED, 'this memory is closed')
     await this.#attachment.ready()
+    // Once per session, before anything of this session commits (the fact view's marker, maintenance.ts).
+    if (this.onOpen) await (this.#opening ??= this.onOpen().catch((err: unknown) => {
+      this.#opening = undefined
+      throw err
+    }))
   }
+
+  /** Run once by the first `ready` after the load; a failure is thrown to that caller and tried again by the next. */
+  onOpen: (() => Promise<void>) | undefined
+  /** Awaited before each commit of a change (the fact view's marker: maintenance.ts). */
+  beforeChange: (() => Promise<void>) | undefined
+  #opening: Promise<void> | undefined
 
   // ---- writing ------------------------------------------------------------------------------------
 
@@ -261,6 +272,7 @@ export class PoolReplica {
   }
 
   async #staged<T>(puts: readonly Put[], commit: () => Promise<T>): Promise<T> {
+    if (this.beforeChange) await this.beforeChange()
     for (const p of puts) {
       // Signed here: should a leader commit it for this handle, it comes back as another's row, and passes.
       this.#signatures.vouch(p.record)

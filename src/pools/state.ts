@@ -52,6 +52,8 @@ class PoolRecords {
   readonly sealed = new Set<string>()
   /** The derivation of the current record set; undefined when it must be derived again. */
   derived: Derived | null | undefined
+  /** A derivation was made before (the first one's views begin an `opening` lineage). */
+  derivedBefore = false
 
   add(record: PoolRecord): void {
     this.records.set(record.id, record)
@@ -132,6 +134,11 @@ interface Derived {
   readonly referenced: Set<string>
   readonly ratingBy: Map<string, Map<string, PoolRecord<RatingBody>>>
   view?: ViewState | undefined
+  /**
+   * The pool's first derivation in this process (the records an open read), not changed before its
+   * first view: that view begins an `opening` lineage (view.ts), whose changes are all noted.
+   */
+  first?: boolean
   /** The view must be built again from the structure (a tombstone patched it); the old one hands over its index. */
   viewStale?: boolean
 }
@@ -181,6 +188,8 @@ export class PoolState {
       if (payload && !p.payloads.has(record.id)) p.payloads.set(record.id, payload)
       if (p.derived && !patch(p, p.derived, record)) p.derived = undefined
       else if (p.derived === null) p.derived = undefined
+      // Changed before any view of it: what changed is in no view's lineage (see `first`).
+      else if (p.derived && !p.derived.view) p.derived.first = false
       return
     }
     if (payload) this.setPayload(record.id, payload)
@@ -192,6 +201,7 @@ export class PoolState {
       p.payloads.set(id, payload)
       const record = p.records.get(id)!
       if (p.derived && !(isWellFormed(record) && patchMemory(p, p.derived, record as PoolRecord<MemoryBody>))) p.derived = undefined
+      else if (p.derived && !p.derived.view) p.derived.first = false
     }
   }
 
@@ -237,7 +247,9 @@ export class PoolState {
     const d = this.#derived(poolId)
     if (!d) return null
     if (!d.view || d.viewStale || now < d.view.now || now >= d.view.stableUntil) {
+      const fresh = !d.view
       d.view = ViewState.build(d.s, now, d.view)
+      if (fresh && d.first) d.view.lineage.opening = true
       d.viewStale = false
       // Its index is kept from here, patched with the view (a no-op for one handed over): built
       // with the view, not in the first write after an open or a join (issue 31).
@@ -254,7 +266,10 @@ export class PoolState {
   #derived(poolId: string): Derived | null {
     const p = this.#pools.get(poolId)
     if (!p) return null
-    if (p.derived === undefined) p.derived = derive(poolId as PoolId, p)
+    if (p.derived === undefined) {
+      p.derived = derive(poolId as PoolId, p)
+      if (p.derived && !p.derivedBefore) p.derivedBefore = p.derived.first = true
+    }
     return p.derived
   }
 }

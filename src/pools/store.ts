@@ -326,6 +326,15 @@ export class PoolStore implements Pools {
   // ---- replication ------------------------------------------------------------------------------
 
   /**
+   * @internal Awaited by sync before it stores records another replica sent: the fact view's marker
+   * row (fact-view-marker.ts) is written first, so a handle killed between those records and their
+   * facts is caught by the next open.
+   */
+  _beforeSynced(): Promise<void> {
+    return this.#r.beforeChange?.() ?? Promise.resolve()
+  }
+
+  /**
    * @internal The sync layer stored records of `poolId` that came from another replica, or
    * hard-deleted forgotten ones (`ids`): catch up and bring the pool's fact view in line. No
    * autoMerge, pruning or expiry sweep here: those are decisions of the replica that writes, or
@@ -353,6 +362,9 @@ export class PoolStore implements Pools {
       await this.flush()
       try {
         await this.#writes.endSession()
+        // Only a close that got this far says the facts are in line (fact-view-marker.ts).
+        await this.flush()
+        await this.#upkeep.closed()
       } finally {
         this.#live.clear()
         this.#upkeep.stop()

@@ -32,6 +32,11 @@ const MAX_CHANGED = 10_000
  */
 export class ViewLineage {
   #changed: Set<string> | null = new Set()
+  /**
+   * The lineage of a pool's first derivation in this process (the records as an open read them):
+   * what a reader kept in step with the last session (the fact view) had nothing to see before it.
+   */
+  opening = false
 
   note(id: string): void {
     if (this.#changed === null) return
@@ -169,7 +174,11 @@ export class ViewState {
     for (const id of ids) {
       this.#gone.set(id, gone.get(id)!)
       const at = this.expired.findIndex((e) => e.id === id)
-      if (at >= 0) this.expired.splice(at, 1)
+      // Noted too: an expired memory's fact is still there until a reconcile looks at it (fact-view.ts).
+      if (at >= 0) {
+        this.expired.splice(at, 1)
+        this.lineage.note(id)
+      }
     }
     for (const m of live) this.#drop(m)
     return true

@@ -20,9 +20,14 @@ export class MetaRows<Row extends { readonly key: string }> {
     return this.#prefix + name
   }
 
-  /** Every stored row of this cache (the `meta` table is small: a few rows per module). */
+  /**
+   * Every stored row of this cache. By its key range where the port reads ranges: the table has few
+   * rows, but the facts' lexical snapshots among them grow with the facts, and a reader of
+   * another prefix (the fact view's marker rows at the first `mem.facts` read) must not clone it.
+   */
   async load(tx: ReadTx): Promise<Row[]> {
-    const rows = (await tx.all<{ key: string }>('meta')).filter((r) => r.key.startsWith(this.#prefix)) as unknown as Row[]
+    const all = tx.between ? await tx.between<{ key: string }>('meta', this.#prefix, `${this.#prefix}\uffff`) : await tx.all<{ key: string }>('meta')
+    const rows = all.filter((r) => r.key.startsWith(this.#prefix)) as unknown as Row[]
     for (const r of rows) this.#keys.add(r.key)
     return rows
   }

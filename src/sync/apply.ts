@@ -67,6 +67,8 @@ export async function applyPlan(host: PassHost, ps: PoolSync, plan: Plan): Promi
   // One batch of the record log (forwarded to the leader where one commits for this handle); it
   // comes back through the feed as local, already held. A big catch-up goes in a few large
   // batches rather than one transaction of everything.
+  // Marked first: a handle killed between these records and their facts is caught by the next open.
+  await host.beforeApply?.()
   for (let i = 0; i < Math.max(puts.length, 1); i += APPEND_CHUNK) {
     const chunk = puts.slice(i, i + APPEND_CHUNK)
     const dels = i === 0 ? deletes : []

@@ -26,6 +26,7 @@ export const COMPACT_STEP_CHUNKS = 2
 /** The loop's settings (SyncStoreOptions resolved, store.ts). */
 export interface LoopSettings {
   readonly onApplied: PassHost['onApplied']
+  readonly beforeApply?: PassHost['beforeApply']
   readonly backgroundFrom: number
   readonly compactEvery: number
   readonly checkpointEvery: number
@@ -46,6 +47,7 @@ export class SyncLoop implements PassHost {
   readonly storage: StoragePort
   readonly sigs: SignatureCache
   readonly onApplied: PassHost['onApplied']
+  readonly beforeApply: PassHost['beforeApply']
   readonly backgroundFrom: number
   readonly checkpointEvery: number
   readonly trustCheckpoints: boolean
@@ -71,6 +73,7 @@ export class SyncLoop implements PassHost {
     this.storage = log.storage
     this.sigs = sigs
     this.onApplied = settings.onApplied
+    this.beforeApply = settings.beforeApply
     this.backgroundFrom = settings.backgroundFrom
     this.checkpointEvery = settings.checkpointEvery
     this.trustCheckpoints = settings.trustCheckpoints

@@ -20,6 +20,8 @@ export interface PassHost {
   readonly trustCheckpoints: boolean
   /** Called after records of a pool were stored or hard-deleted from another replica (the pool store's fact view catches up). */
   readonly onApplied: ((pool: PoolId, ids: readonly string[], options: { readonly background: boolean }) => Promise<void>) | undefined
+  /** Awaited before records another replica sent are stored or hard-deleted (the pools' fact view marks its session). */
+  readonly beforeApply: (() => Promise<void>) | undefined
   /** A change of this many records or more is taken in by the pools module in the background. */
   readonly backgroundFrom: number
   /** Whether sync was closed (a held record's timer is not set then). */

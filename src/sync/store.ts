@@ -18,6 +18,8 @@ import { websocketProvider } from './websocket.js'
 export interface SyncStoreOptions {
   /** Called after records of a pool were stored or hard-deleted from another replica (the pool store's fact view catches up). */
   readonly onApplied?: (pool: PoolId, ids: readonly string[], options: { readonly background: boolean }) => Promise<void>
+  /** Awaited before records another replica sent are stored (the pools' fact view marks its session: fact-view-marker.ts). */
+  readonly beforeApply?: () => Promise<void>
   /**
    * A change of this many records or more (a join of a big pool) is not waited for by the pass that
    * stored it: the pools module brings its fact view in line in the background (apply.ts `tellApplied`). Default 10,000.
@@ -96,6 +98,7 @@ export class SyncStore implements Sync {
     this.#WebSocket = options.WebSocketPolyfill
     this.#loop = new SyncLoop(log, options.signatures ?? new SignatureCache(), {
       onApplied: options.onApplied,
+      beforeApply: options.beforeApply,
       backgroundFrom: options.backgroundFrom ?? BACKGROUND_FROM,
       compactEvery: options.compactEvery ?? 100,
       checkpointEvery: options.checkpointEvery ?? 1000,
