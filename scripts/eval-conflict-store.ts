@@ -114,7 +114,7 @@ export const DEV6_ROLE = 'dev' as HandWrittenRole
  * DEV7_ROLE to 'dev' (pairs and conversations both follow it).
  */
 export const DEV7 = resolve(here, '../test/fixtures/conversations-dev7.json')
-export const DEV7_ROLE = 'holdout' as HandWrittenRole
+export const DEV7_ROLE = 'dev' as HandWrittenRole
 
 /**
  * The dev8 conversations (issue 27, session 13; test/fixtures/README.md), named `dev8-N`: written
