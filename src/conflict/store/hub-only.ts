@@ -67,7 +67,7 @@ export function framedBy(r: Reading, at: number, end: number, text: string, hub:
   const attached = attachedWords(r, at)
   // The hub is a value's head only as a copula's subject ("The user is 34"): "The user has £4,200"
   // gives the hub as the word before the value only because "has" is a stopword.
-  const ofHub = /\b(?:is|was|'s|turned|turns)\s+(?:now\s+|still\s+|aged\s+)?$/i.test(r.norm.slice(0, at))
+  const ofHub = /\b(?:is|was|turned|turns)\s+(?:now\s+|still\s+|aged\s+)?$/i.test(r.norm.slice(0, at))
   const heads = [...(attributeAt(r, at, text)?.phrase ?? []), ...datedHead(r, at, end), ...attached].filter((h) => ofHub || !hub.some((w) => sameStem(w, h)))
   return { heads, change }
 }
