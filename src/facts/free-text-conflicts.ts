@@ -109,6 +109,9 @@ export class FreeTextConflicts {
       // And who the store is about: a name most facts open with is weak evidence of one subject.
       const hub = verdict.confidence > 0 ? this.#subjects.sharedHub(v, other) : null
       if (hub) verdict = detector.atHub(verdict, other.body.content, v.body.content, hub.name, hub.share)
+      // A listed value clash of two notes that share only the hub needs a sign of one attribute (rule 32).
+      const only = verdict.conflict ? this.#subjects.hubOf(v, other) : null
+      if (only) verdict = detector.atHubOnly(verdict, other.body.content, v.body.content, only.name)
       // And what the store tells over time: a thing told with one name on many days changes.
       const told = verdict.confidence > 0 && days !== 0 ? this.#slots.recurring(v, other, verdict.shared, eligible) : null
       if (told) verdict = detector.atRecurring(verdict, other.body.content, v.body.content, days, told.name, told.word, told.days)

@@ -76,6 +76,20 @@ export class SubjectTally {
     const x = this.#of.get(a.ref)
     // One record per tenant and name: the same record is the same name in the same tenant.
     if (!x?.name || x !== this.#of.get(b.ref)) return null
+    return this.#hub(x)
+  }
+
+  /**
+   * The hub either version opens with, or null (hub37): the store's hub is a word every note
+   * carries, whether or not the other note opens with it ("Lapwing is 62 feet long and the user ...").
+   */
+  hubOf(a: Version, b: Version): { readonly name: string; readonly share: number } | null {
+    const x = this.#of.get(a.ref)
+    return (x && this.#hub(x)) ?? (this.#of.get(b.ref) ? this.#hub(this.#of.get(b.ref)!) : null)
+  }
+
+  #hub(x: Subject): { readonly name: string; readonly share: number } | null {
+    if (!x.name) return null
     const share = x.count / ((x.name.includes(' ') ? this.#all : this.#totals).get(x.tenant) ?? 1)
     return x.count >= HUB_MIN_FACTS && share >= HUB_SHARE ? { name: x.name, share } : null
   }

@@ -24,7 +24,7 @@ const EXTRA: Record<string, string> = {
 }
 /** Update verbs and particles attach a new answer to the same attribute ("moves to 10:30", "staying at 9:15", "went out"). */
 const LIGHT = new Set(['move', 'moved', 'moves', 'stay', 'staying', 'stays', 'change', 'changed', 'push', 'pushed', 'shift', 'shifted', 'switch', 'switched', 'now', 'become', 'became', 'remain', 'remains', 'still', 'out', 'up', 'off', 'down', 'back', 'set', 'reading', 'sitting'])
-const UPDATE = /^(?:re(?:assign|schedul|locat|book|nam|rout|allocat|plac)ed|moved?|moves|pushed|bumped|postponed|shifted|switched|changed|now)$/
+export const UPDATE = /^(?:re(?:assign|schedul|locat|book|nam|rout|allocat|plac)ed|moved?|moves|pushed|bumped|postponed|shifted|switched|changed|now)$/
 /** The word a stem stands for as an attribute: "joined" and "started" are one, as synonyms are. */
 export const canon = (s: string): string => EXTRA[s] ?? SYNONYMS.get(s) ?? s
 

@@ -113,6 +113,11 @@ export const FACTORS = {
    * share of the store's facts, and what differs is not one attribute of it said twice.
    */
   hubSubject: 0.5,
+  /**
+   * Store-level (store/hub-only.ts, rule 32): the two texts share no key but the store's hub, and
+   * nothing says their values are of one thing. Takes a 0.9 value clash below the threshold.
+   */
+  hubOnly: 0.5,
   /** Two events that differ in the object, place or companion of the action, with no one occasion named (two-events.ts, session 10). */
   twoEvents: 0.6,
   /** Two modifiers of one noun that answer two questions: a colour beside a purpose, a body part beside a condition (modifier-roles.ts, events27). */

@@ -25,6 +25,7 @@ import { jobRule } from './checks/jobs.js'
 import { diaryWeight } from '../store/diary.js'
 import { nextOccurrenceWeight } from '../store/next-occurrence.js'
 import { hubWeight } from '../store/hub-subject.js'
+import { hubOnlyWeight } from '../store/hub-only.js'
 import { recurringWeight } from '../store/recurring-slot.js'
 import { stateWeight } from '../store/states.js'
 import { BoundedCache } from './bounded-cache.js'
@@ -164,6 +165,18 @@ export class TextConflictDetector {
   atHub(verdict: TextConflictVerdict, textA: string, textB: string, name: string, share: number): TextConflictVerdict {
     if (verdict.confidence === 0) return verdict
     const w = hubWeight(...this.#claims(textA, textB), verdict, name, share)
+    return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
+  }
+
+  /**
+   * A listed verdict weighed by the store's hub when the two texts share nothing else (a store's
+   * rule, src/conflict/store/hub-only.ts): a value clash is kept only when something says the two
+   * values are of one thing.
+   * @param name - the store's hub, lower case ("the user")
+   */
+  atHubOnly(verdict: TextConflictVerdict, textA: string, textB: string, name: string): TextConflictVerdict {
+    if (!verdict.conflict) return verdict
+    const w = hubOnlyWeight(...this.#claims(textA, textB), verdict, name)
     return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
   }
 

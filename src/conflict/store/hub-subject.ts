@@ -63,7 +63,7 @@ function classOfOther(x: readonly string[], y: readonly string[]): boolean {
 }
 
 /** Where a quoted side of the reason stands: the last occurrence of its last word, back to its first. */
-function span(r: Reading, phrase: string): { start: number; end: number } | null {
+export function span(r: Reading, phrase: string): { start: number; end: number } | null {
   // "€210,000" is the token "210,000": a comma or point inside a number does not split it (hub33).
   const words = phrase.toLowerCase().split(/[^\p{L}\p{N},.]+/u).map((w) => w.replace(/^[,.]+|[,.]+$/g, '')).filter(Boolean)
   const last = words.at(-1)
