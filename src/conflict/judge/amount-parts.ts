@@ -81,7 +81,7 @@ const CUMULATIVE = /\b(?:have|has|had)\s+(?:done|covered|logged|clocked)\s+(?:ab
 export function oneTimeDone(r: Reading, at: number, text: string): boolean {
   const [before] = clause(r, at, text)
   // "a 14-mile run", "ran a 30-mile fell race"; not "Lapwing is a 57-foot trad" (a description).
-  if (COMPOUND.test(text) && /\b(?:a|an|another)\s+(?:[\p{L}-]+\s+)?$/iu.test(before) && !/\b(?:is|was|are|were|be|been)\s+(?:a|an)\s+(?:[\p{L}-]+\s+)?$/i.test(before)) return true
+  if (COMPOUND.test(text) && /\b(?:a|an|another)\s+(?:[\p{L}-]+\s+)?$/iu.test(before) && !/\b(?:is|was|are|were|be|been)\s+(?:a|an)\s+(?:[\p{L}-]+\s+)?$/iu.test(before)) return true
   const verb = new RegExp(String.raw`\b(\p{Ll}+)\s+(?:${HEDGE}\s+)?$`, 'u').exec(before)?.[1]
   return !!verb && !/^(?:was|were|had|did|been)$/.test(verb) && isPastVerb(verb)
 }
