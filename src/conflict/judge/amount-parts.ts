@@ -4,6 +4,7 @@ import { sameStem } from '../read/same-stem.js'
 import { stem } from '../read/stem.js'
 import { ONE_OCCASION, USUAL } from '../words/markers.js'
 import { RATE_AFTER, RATE_IN, SUM_ROLES } from '../words/amount-roles.js'
+import { MEASURE_VERBS } from '../words/event-verbs.js'
 import { locate } from './value-of.js'
 import type { RawVerdict } from './verdict.js'
 
@@ -83,7 +84,8 @@ export function oneTimeDone(r: Reading, at: number, text: string): boolean {
   // "a 14-mile run", "ran a 30-mile fell race"; not "Lapwing is a 57-foot trad" (a description).
   if (COMPOUND.test(text) && /\b(?:a|an|another)\s+(?:[\p{L}-]+\s+)?$/iu.test(before) && !/\b(?:is|was|are|were|be|been)\s+(?:a|an)\s+(?:[\p{L}-]+\s+)?$/iu.test(before)) return true
   const verb = new RegExp(String.raw`\b(\p{Ll}+)\s+(?:${HEDGE}\s+)?$`, 'u').exec(before)?.[1]
-  return !!verb && !/^(?:was|were|had|did|been)$/.test(verb) && isPastVerb(verb)
+  // "took 3 hours", "cost £40": a verb that measures says how much one known thing was, not one time of many.
+  return !!verb && !/^(?:was|were|had|did|been)$/.test(verb) && !MEASURE_VERBS.has(verb) && isPastVerb(verb)
 }
 
 /**
@@ -108,8 +110,9 @@ export function twoTimesDone(raw: RawVerdict, a: Reading, b: Reading): string | 
   return lasting ? `"${oa ? ta : tb}" is one time it was done, "${to}" the usual or the running total` : null
 }
 
-// "Lapwing is 62 feet long", "the user's long run is twelve miles": the noun a copula says the measure of.
-const COPULA_SUBJECT = /([\p{L}-]+)(?:['’]s)?\s+(?:is|was|are|were)\s+(?:now\s+)?(?:(?:about|around|just|only|roughly|nearly|over)\s+)?(?:(?:a|an|the)\s+)?$/u
+// "Lapwing is 62 feet long", "the user's long run is twelve miles": the noun a copula says the measure
+// of; a phrase after it is its modifier ("the train from the airport is": the train's).
+const COPULA_SUBJECT = /([\p{L}-]+)(?:['’]s)?(?:\s+(?:from|to|of|in|at|on|for|with|near|over|across|along|around|between)\s+(?:the\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?)?\s+(?:is|was|are|were)\s+(?:now\s+)?(?:(?:about|around|just|only|roughly|nearly|over)\s+)?(?:(?:a|an|the)\s+)?$/u
 
 /**
  * Two measures said by a copula of two things: "the long run is twelve miles" / "Lapwing is 62
