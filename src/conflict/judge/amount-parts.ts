@@ -3,7 +3,7 @@ import { isPastVerb } from '../read/claim-kind.js'
 import { sameStem } from '../read/same-stem.js'
 import { stem } from '../read/stem.js'
 import { ONE_OCCASION, USUAL } from '../words/markers.js'
-import { RATE_AFTER, RATE_IN, SUM_ROLES } from '../words/amount-roles.js'
+import { RATE_AFTER, RATE_IN, RUNNING_TOTAL, SUM_ROLES } from '../words/amount-roles.js'
 import { MEASURE_VERBS } from '../words/event-verbs.js'
 import { locate } from './value-of.js'
 import type { RawVerdict } from './verdict.js'
@@ -68,6 +68,21 @@ export function partsOfOneSum(raw: RawVerdict, a: Reading, b: Reading): string |
     if (!(part < whole)) return null
   }
   return `"${ta}" (${ra ?? 'whole'}) and "${tb}" (${rb ?? 'whole'}): two parts of one sum`
+}
+
+/**
+ * Two moments of a total that grows as items are added: "the running total is €62,300" / "that
+ * brings the total to €82,600". One side says the total runs, the other says a total too; two
+ * totals said plainly ("the total is €300" / "the total is €340") keep the clash.
+ */
+export function runningTotal(raw: RawVerdict, a: Reading, b: Reading): string | null {
+  const at = places(raw, a, b, MONEY_CLASH)
+  if (!at) return null
+  const [[pa, ta], [pb, tb]] = at
+  const [ca, cb] = [clause(a, pa, ta)[0], clause(b, pb, tb)[0]]
+  const runs = (c: string): boolean => RUNNING_TOTAL.test(c)
+  const total = (c: string): boolean => /\btotal\b/i.test(c)
+  return (runs(ca) && total(cb)) || (runs(cb) && total(ca)) ? `"${ta}" and "${tb}": a running total at two moments` : null
 }
 
 // A measure compounded with its unit: "14-mile", "11-kilometre", "3-hour".

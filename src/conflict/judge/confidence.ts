@@ -16,7 +16,7 @@ import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
-import { measuresOfTwo, partsOfOneSum, twoTimesDone } from './amount-parts.js'
+import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -247,7 +247,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     notes.push(dated)
   }
   // Rule 33: one reading per function, so that each can be switched off alone.
-  const parts = partsOfOneSum(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b)
+  const parts = partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b)
   if (parts) {
     value *= FACTORS.amountParts
     notes.push(parts)

@@ -28,3 +28,6 @@ export const SUM_ROLES: readonly { readonly role: string; readonly before?: RegE
 /** A rate: an amount of each unit ("£2,640 a year", "£46 a tin", "£38 a head", "£5 each"). */
 export const RATE_AFTER: RegExp = /^\s*(?:(?:a|an|per)\s+(?!\d)[\p{L}-]+|each|apiece|monthly|weekly|yearly|annually)\b/iu
 export const RATE_IN: RegExp = /\b(?:(?:a|an|per)\s+(?!\d)[\p{L}-]+|each|monthly|weekly|yearly|annually)$/iu
+
+/** A total that grows as items are added, said at one moment: "the running total is", "brings the total to", "the total is now". */
+export const RUNNING_TOTAL: RegExp = /\brunning\s+total\b|\b(?:brings?|brought|takes?|took|puts?)\s+(?:the\s+|our\s+|your\s+|my\s+)?(?:[\p{L}-]+\s+)?total\s+(?:up\s+)?to\b|\btotal\s+(?:is|was|stands\s+at)\s+now\b|\btotal\s+now\s+(?:is|stands\s+at)\b/iu
