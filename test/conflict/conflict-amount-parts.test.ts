@@ -32,6 +32,18 @@ describe('two parts of one sum', () => {
   ])('one amount, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 
+describe('a running total at two moments', () => {
+  test.each([
+    ['Adding the new boiler brings the total to £5,200.', 'The renovation total is £4,100 with the windows.'],
+    ['The running total for the party is $640 with the cake.', 'The party total came to $720 once the hall was paid.'],
+  ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
+
+  test.each([
+    ['The bill total is €300.', 'The bill total is €340.'],
+    ['The total for the party was $640.', 'The total for the party was $720.'],
+  ])('one total, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})
+
 describe('two times it was done, or two things measured', () => {
   test.each([
     // two rides, each one time
