@@ -16,6 +16,7 @@ import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
+import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -132,6 +133,8 @@ export const FACTORS = {
   twoObjects: 0.6,
   /** Two dates of two events, or of a past and a coming occurrence of one, or a bound against a date (date-events.ts, dates36). */
   dateEvents: 0.5,
+  /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
+  amountParts: 0.5,
 } as const
 
 /**
@@ -247,6 +250,12 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   if (dated) {
     value *= FACTORS.dateEvents
     notes.push(dated)
+  }
+  // Rule 33: one reading per function, so that each can be switched off alone.
+  const parts = partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b)
+  if (parts) {
+    value *= FACTORS.amountParts
+    notes.push(parts)
   }
   if (sig?.otherSense) {
     value *= FACTORS.otherSense

@@ -147,7 +147,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const END = String.raw`(?!\w|[.,]\d)`
 
 /** Where `text` stands in `r.norm`: `known` when the reader said, else its last whole-word occurrence, or -1. */
-function locate(r: Reading, text: string, known: number): number {
+export function locate(r: Reading, text: string, known: number): number {
   if (known >= 0) return known
   return [...r.norm.matchAll(new RegExp(`(?<![\\w.])${escape(text)}${END}`, 'gi'))].at(-1)?.index ?? -1
 }
