@@ -34,7 +34,10 @@ export class BatchWriter implements LogWriter {
     if (records.length === 0) return
     // Records are never edited: frozen, memory storage keeps them by reference rather than a copy.
     for (const r of records) freezeRow(r)
-    await this.tx.put('records', records)
+    // Issued before the derivers run, not at flush: the backend stores them while the state,
+    // the index and the conflict check take the same records (a page burst's records wait for
+    // nothing else; issue 31, write37).
+    this.tx.putNow('records', records)
     this.appended.push(...records)
     await this.#deliver(records, [])
   }
