@@ -67,6 +67,8 @@ export class BufferedTx implements WriteTx {
       this.#puts.get(table)?.delete(key)
       this.#deletes.get(table)?.delete(key)
     }
+    // A row that cannot be cloned throws here (IdbTx.put throws DataCloneError as IndexedDB does,
+    // which does not abort the transaction): the append fails, and its batch aborts uncommitted.
     const request = this.#tx.put(table, rows)
     request.catch((error: unknown) => {
       this.#failure ??= { error }
@@ -124,13 +126,9 @@ export class BufferedTx implements WriteTx {
    * transaction is told to commit once these requests are done (`WriteTx.commit`). Returns the keys put, per table.
    */
   async flush(options: { readonly last?: boolean } = {}): Promise<Map<string, Key[]>> {
-    if (this.#inFlight.length) {
-      // A row that cannot be cloned fails its put at once (IndexedDB's DataCloneError is thrown by
-      // `put`, it does not abort the transaction): one microtask lets that failure be seen here, so
-      // the batch throws and aborts before commit() makes the rows issued with it durable.
-      await null
-      if (this.#failure) throw this.#failure.error
-    }
+    // A putNow already failed: throw before anything is told to commit. Not a yield to look for one:
+    // the optimistic batch issues its log row and commit() right after this call (records/writer.ts).
+    if (this.#failure) throw this.#failure.error
     const writes: Array<Promise<unknown>> = this.#inFlight.splice(0)
     for (const [table, keys] of this.#deletes) if (keys.size) writes.push(this.#tx.delete(table, [...keys]))
     const out = new Map<string, Key[]>()

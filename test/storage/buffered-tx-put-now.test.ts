@@ -45,7 +45,7 @@ for (const [name, make] of [
       await s.close()
     })
 
-    test('a putNow that fails fails the flush, and nothing of the batch is stored', async () => {
+    test('a putNow that fails fails the batch before commit, and nothing of the batch is stored', async () => {
       const s = await open()
       await s.write(['records'], async (tx) => tx.put('records', [row('kept')]))
       const batch = s.write(['records'], async (tx) => {
