@@ -64,6 +64,12 @@ export interface LogWriter {
   readonly tx: WriteTx
   /** Stores records with a log row each, and delivers them to their derivers at once. */
   append(records: readonly StoredRecord[]): Promise<void>
+  /**
+   * Puts records the batch will append, now: the storage backend writes them while the rest of the
+   * batch is prepared (issue 31, write37). Their `append` still logs and delivers them, without a
+   * second put. Optional: a writer without it puts at `append`.
+   */
+  issue?(records: readonly StoredRecord[]): void
   /** Hard-deletes records (no byte of them stays in `records`) with a log row each. */
   remove(ids: readonly string[]): Promise<void>
 }

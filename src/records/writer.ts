@@ -30,11 +30,24 @@ export class BatchWriter implements LogWriter {
     return this.appended.length > 0 || this.removed.length > 0
   }
 
+  /** Records put by `issue` and not yet appended (their append skips the put). */
+  readonly #issued = new Set<StoredRecord>()
+
+  issue(records: readonly StoredRecord[]): void {
+    for (const r of records) freezeRow(r)
+    this.tx.putNow('records', records)
+    for (const r of records) this.#issued.add(r)
+  }
+
   async append(records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return
+    const fresh = this.#issued.size === 0 ? records : records.filter((r) => !this.#issued.delete(r))
     // Records are never edited: frozen, memory storage keeps them by reference rather than a copy.
-    for (const r of records) freezeRow(r)
-    await this.tx.put('records', records)
+    for (const r of fresh) freezeRow(r)
+    // Issued before the derivers run, not at flush: the backend stores them while the state,
+    // the index and the conflict check take the same records (a page burst's records wait for
+    // nothing else; issue 31, write37).
+    this.tx.putNow('records', fresh)
     this.appended.push(...records)
     await this.#deliver(records, [])
   }

@@ -10,6 +10,11 @@ export class BufferedTx implements WriteTx {
   readonly #schema: Schema
   readonly #puts = new Map<string, Map<Key | symbol, object>>()
   readonly #deletes = new Map<string, Set<Key>>()
+  /** Rows issued at once (`putNow`), kept for reads until the batch ends; their requests are awaited by flush(). */
+  readonly #issued = new Map<string, Map<Key, object>>()
+  readonly #inFlight: Array<Promise<unknown>> = []
+  /** The first putNow request that failed; flush() throws it before anything is told to commit. */
+  #failure: { readonly error: unknown } | null = null
 
   /** Present when the wrapped transaction counts by index (StoragePort's countWhere is optional). */
   readonly countWhere?: (table: string, index: string, value: Key) => Promise<number>
@@ -44,11 +49,39 @@ export class BufferedTx implements WriteTx {
     return keys
   }
 
+  /**
+   * Puts keyed rows on the transaction now rather than at flush(), so the backend writes them while
+   * the batch's JavaScript goes on (the derived state of what was appended): in Chromium the
+   * IndexedDB backend is another process, idle until a request reaches it (issue 31, write37).
+   * Not awaited here: flush() awaits them with its own requests, so a failure still fails the batch.
+   * A later put or delete of the same key is issued after, at flush(), and wins as it would in order.
+   */
+  putNow(table: string, rows: readonly object[]): void {
+    if (rows.length === 0) return
+    let issued = this.#issued.get(table)
+    if (!issued) this.#issued.set(table, (issued = new Map()))
+    for (const row of rows) {
+      const key = this.#keyOf(table, row)
+      if (key === undefined) throw new TypeError(`putNow needs keyed rows: ${table} has none`)
+      issued.set(key, row)
+      this.#puts.get(table)?.delete(key)
+      this.#deletes.get(table)?.delete(key)
+    }
+    // A row that cannot be cloned throws here (IdbTx.put throws DataCloneError as IndexedDB does,
+    // which does not abort the transaction): the append fails, and its batch aborts uncommitted.
+    const request = this.#tx.put(table, rows)
+    request.catch((error: unknown) => {
+      this.#failure ??= { error }
+    })
+    this.#inFlight.push(request)
+  }
+
   async delete(table: string, keys: readonly Key[]): Promise<void> {
     let pending = this.#deletes.get(table)
     if (!pending) this.#deletes.set(table, (pending = new Set()))
     for (const key of keys) {
       this.#puts.get(table)?.delete(key)
+      this.#issued.get(table)?.delete(key)
       pending.add(key)
     }
   }
@@ -57,6 +90,8 @@ export class BufferedTx implements WriteTx {
     const put = this.#puts.get(table)?.get(key)
     if (put) return put as T
     if (this.#deletes.get(table)?.has(key)) return undefined
+    const issued = this.#issued.get(table)?.get(key)
+    if (issued) return issued as T
     return this.#tx.get<T>(table, key)
   }
 
@@ -91,7 +126,10 @@ export class BufferedTx implements WriteTx {
    * transaction is told to commit once these requests are done (`WriteTx.commit`). Returns the keys put, per table.
    */
   async flush(options: { readonly last?: boolean } = {}): Promise<Map<string, Key[]>> {
-    const writes: Array<Promise<unknown>> = []
+    // A putNow already failed: throw before anything is told to commit. Not a yield to look for one:
+    // the optimistic batch issues its log row and commit() right after this call (records/writer.ts).
+    if (this.#failure) throw this.#failure.error
+    const writes: Array<Promise<unknown>> = this.#inFlight.splice(0)
     for (const [table, keys] of this.#deletes) if (keys.size) writes.push(this.#tx.delete(table, [...keys]))
     const out = new Map<string, Key[]>()
     for (const [table, rows] of this.#puts) if (rows.size) writes.push(this.#tx.put(table, [...rows.values()]).then((keys) => void out.set(table, keys)))

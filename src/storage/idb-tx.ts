@@ -134,9 +134,11 @@ class IdbTx implements WriteTx {
     return request(this.#store(table).count())
   }
 
-  async put(table: string, rows: readonly object[]): Promise<Key[]> {
+  put(table: string, rows: readonly object[]): Promise<Key[]> {
     const store = this.#store(table)
     // A row that cannot be cloned throws here, before the later rows are issued; the body's failure aborts the rest.
+    // Thrown, not returned as a rejection (no `async`): a caller that issues puts and commit() in one go
+    // (BufferedTx.putNow) fails before the commit, which would make the rows issued before it durable.
     return requests(rows.map((row) => store.put(row))) as Promise<Key[]>
   }
 

@@ -52,7 +52,8 @@ describe('a write batch tells its transaction to commit after its last request',
     const trimmed = transactions.filter((calls) => calls.includes('delete log'))
     expect(trimmed.length).toBeGreaterThan(0)
     for (const calls of transactions) expect(calls.at(-1)).toBe('commit')
-    for (const calls of trimmed) expect(calls.indexOf('delete log')).toBeLessThan(calls.indexOf('put records'))
+    // The batch's records go out when appended (BufferedTx.putNow, issue 31 write37); the trim still goes before the log row and commit.
+    for (const calls of trimmed) expect(calls.indexOf('delete log')).toBeLessThan(calls.lastIndexOf('put log'))
     expect(await port.read(['records'], (tx) => tx.count('records'))).toBe(total)
     const fresh = new RecordLog(port)
     const again = sink('k')
