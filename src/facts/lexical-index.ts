@@ -412,9 +412,27 @@ export class LexicalIndex {
   attach(ref: string, doc: unknown): boolean {
     const slot = this.#slotOf.get(ref)
     if (slot === undefined) return false
+    this.attachAt(slot, doc)
+    return true
+  }
+
+  /** The slot of an indexed ref, -1 when it is not indexed (`refAt`, `attachAt`: one lookup for both). */
+  slotOf(ref: string): number {
+    return this.#slotOf.get(ref) ?? -1
+  }
+
+  /**
+   * The index's own string for the ref in `slot` (of `slotOf`): a version made with it holds the
+   * ref once, the index's, rather than a second copy read from its row (FactState's open).
+   */
+  refAt(slot: number): string {
+    return this.#refs[slot]!
+  }
+
+  /** `attach` for a slot of `slotOf`. */
+  attachAt(slot: number, doc: unknown): void {
     if (slot < this.#restored && this.#docs[slot] === undefined) this.#unattached--
     this.#docs[slot] = doc
-    return true
   }
 
   /** Marks a document live or not (see `matchLive`); unknown refs are ignored. */
