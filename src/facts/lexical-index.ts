@@ -241,14 +241,17 @@ export class LexicalIndex {
   readonly #docs: unknown[] = []
   #live = new Uint8Array(64)
   /**
-   * After `restore`: the snapshot's refs no document has been attached to yet (ref -> slot). They
-   * are substrings of the snapshot's one joined string, which each would keep alive (V8 slices a
-   * long substring out of its parent rather than copying it): `attach` moves a ref into `#slotOf`
-   * under the attached version's own string, so after a load the index holds each ref once (the
-   * version's) and the joined string is garbage. A ref left here after a load is a snapshot ref
-   * with no live version: FactState rebuilds such an index (`checkLexical`, `settled`).
+   * After `restore`: slots below this came from the snapshot, keyed in `#slotOf` by substrings of
+   * its one joined string (V8 slices them out of it). A restored slot with no doc attached and a
+   * ref still in `#refs` is a snapshot ref no version was attached to yet (`#unattached` of them).
+   * They stay the lookup's keys when attached (issue 31, open37): moving each ref to the version's
+   * own string cost a Map delete and a Map set per fact at every open (15% of the open's
+   * JavaScript in the Node profile at 100k), for about 55 B a fact of heap the joined string and
+   * its slices hold. A ref still unattached after a load is a snapshot ref with no live version:
+   * FactState rebuilds such an index (`checkLexical`, `settled`).
    */
-  #pending: Map<string, number> | null = null
+  #restored = 0
+  #unattached = 0
   /**
    * Scores and matched slots of the last query, reused: a fresh Float64Array of every slot per
    * query was 8 MB to allocate and zero at a million facts. Only touched slots are non-zero
@@ -262,36 +265,38 @@ export class LexicalIndex {
   #outScores = new Float64Array(256)
 
   get size(): number {
-    return this.#slotOf.size + (this.#pending?.size ?? 0)
+    return this.#slotOf.size
   }
 
   has(ref: string): boolean {
-    return this.#slotOf.has(ref) || (this.#pending?.has(ref) ?? false)
+    return this.#slotOf.has(ref)
   }
 
   /** Every indexed ref (order unspecified). */
   refs(): IterableIterator<string> {
-    const pending = this.#pending
-    if (!pending || pending.size === 0) return this.#slotOf.keys()
-    return (function* (own: Map<string, number>) {
-      yield* own.keys()
-      yield* pending.keys()
-    })(this.#slotOf)
+    return this.#slotOf.keys()
   }
 
   /** Snapshot refs no version was attached to since `restore` (0 once every one has been). */
   get unattached(): number {
-    return this.#pending?.size ?? 0
+    return this.#unattached
   }
 
   /** Ends a load from a snapshot: refs never attached are dropped from the lookup (call `unattached` first). */
   settled(): void {
-    this.#pending = null
+    if (this.#unattached > 0) {
+      for (let slot = 0; slot < this.#restored; slot++) {
+        const ref = this.#refs[slot]
+        if (ref !== undefined && this.#docs[slot] === undefined) this.#slotOf.delete(ref)
+      }
+    }
+    this.#unattached = 0
+    this.#restored = 0
   }
 
   /** The slot of an indexed ref, whether attached yet or not. */
   #slot(ref: string): number | undefined {
-    return this.#slotOf.get(ref) ?? this.#pending?.get(ref)
+    return this.#slotOf.get(ref)
   }
 
   /**
@@ -341,7 +346,7 @@ export class LexicalIndex {
     const index = new LexicalIndex()
     // One free slot and nothing else joins to '' as well: restored as no slot.
     const refs = s.refs === '' ? [] : s.refs.split('\n')
-    const pending = new Map<string, number>()
+    const slotOf = index.#slotOf
     // Old slot -> new, -1 for a freed one; null when there is no freed slot (the postings are taken as they are).
     let renumber: Int32Array | null = null
     let slots = 0
@@ -356,11 +361,11 @@ export class LexicalIndex {
         continue
       }
       if (renumber) renumber[slot] = slots
-      // Replaced by the version's own string on attach (see #pending).
+      // Kept as the lookup's key when a version attaches (see #restored).
       index.#refs.push(ref)
-      pending.set(ref, slots++)
+      slotOf.set(ref, slots++)
     }
-    index.#pending = pending
+    index.#restored = index.#unattached = slots
     index.#lengths = new Float64Array(Math.max(64, slots))
     if (!renumber) index.#lengths.set(s.lengths.subarray(0, slots))
     else for (let slot = 0; slot < refs.length; slot++) if (renumber[slot]! >= 0) index.#lengths[renumber[slot]!] = s.lengths[slot]!
@@ -405,16 +410,29 @@ export class LexicalIndex {
 
   /** Attaches `doc` to an indexed document (see `matchLive`); false when `ref` is not indexed. */
   attach(ref: string, doc: unknown): boolean {
-    let slot = this.#slotOf.get(ref)
-    if (slot === undefined) {
-      slot = this.#pending?.get(ref)
-      if (slot === undefined) return false
-      this.#pending!.delete(ref)
-      this.#slotOf.set(ref, slot)
-      this.#refs[slot] = ref
-    }
-    this.#docs[slot] = doc
+    const slot = this.#slotOf.get(ref)
+    if (slot === undefined) return false
+    this.attachAt(slot, doc)
     return true
+  }
+
+  /** The slot of an indexed ref, -1 when it is not indexed (`refAt`, `attachAt`: one lookup for both). */
+  slotOf(ref: string): number {
+    return this.#slotOf.get(ref) ?? -1
+  }
+
+  /**
+   * The index's own string for the ref in `slot` (of `slotOf`): a version made with it holds the
+   * ref once, the index's, rather than a second copy read from its row (FactState's open).
+   */
+  refAt(slot: number): string {
+    return this.#refs[slot]!
+  }
+
+  /** `attach` for a slot of `slotOf`. */
+  attachAt(slot: number, doc: unknown): void {
+    if (slot < this.#restored && this.#docs[slot] === undefined) this.#unattached--
+    this.#docs[slot] = doc
   }
 
   /** Marks a document live or not (see `matchLive`); unknown refs are ignored. */
@@ -451,7 +469,7 @@ export class LexicalIndex {
   remove(ref: string, terms: readonly string[]): void {
     const slot = this.#slot(ref)
     if (slot === undefined) return
-    this.#pending?.delete(ref)
+    if (slot < this.#restored && this.#docs[slot] === undefined) this.#unattached--
     for (const t of new Set(terms)) {
       const p = this.#postings.get(t)
       if (!p) continue

@@ -100,16 +100,19 @@ export class FactState {
 
   #applyFact(record: StoredRecord): void {
     if (this.versions.has(record.id) || this.tombstones.has(record.id)) return
-    const v = versionFromRecord(record, this.#multiValued)
+    const tk = tenantKey(record.tenant)
+    let lex = this.#lexical.get(tk)
+    if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
+    // A version the restored snapshot indexes takes the index's string for its ref (one string a
+    // fact, not two: issue 31, open37) and is not tokenized again (its terms stay uncomputed).
+    const slot = lex.slotOf(record.id)
+    const v = versionFromRecord(record, this.#multiValued, slot < 0 ? record.id : lex.refAt(slot))
     this.versions.set(v.ref, v)
     if (this.#byMetadata.size > 0) for (const [key, index] of this.#byMetadata) indexMetadata(index, key, v, true)
     if (this.#headsWith !== null && this.#headsByFactId === null && typeof v.body.metadata[this.#headsWith] === 'string') this.#indexHeads()
-    const tk = tenantKey(v.tenant)
     if (this.#byTenantIndex) orderOf(this.#byTenantIndex, tk).add(v)
-    let lex = this.#lexical.get(tk)
-    if (!lex) this.#lexical.set(tk, (lex = new LexicalIndex()))
-    // A version the restored snapshot indexes is not tokenized again (its terms stay uncomputed).
-    if (!lex.attach(v.ref, v)) {
+    if (slot >= 0) lex.attachAt(slot, v)
+    else {
       lex.add(v.ref, v.terms, v)
       this.#lexicalChanges++
     }

@@ -137,7 +137,7 @@ function shared<T>(value: T): T {
   return typeof value === 'string' ? (intern(value) as T) : value
 }
 
-export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet<string>): Version {
+export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet<string>, ref: string = record.id): Version {
   const read = record.body as FactBody
   compactBody(read)
   const body = Object.isFrozen(read) ? read : storedBody(read)
@@ -148,7 +148,7 @@ export function versionFromRecord(record: StoredRecord, multiValued: ReadonlySet
     slot = slotKey(record.tenant, norm(subject), norm(predicate))
     objectKey = norm(canonicalObject(object as FactObject))
   }
-  return new FactVersion(record, body, slot, objectKey)
+  return new FactVersion(record, body, slot, objectKey, ref)
 }
 
 /**
@@ -172,8 +172,9 @@ class FactVersion implements Version, HeadFlag {
   readonly importance: number
   headSlot = -1
 
-  constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null) {
-    this.ref = record.id as FactRef
+  /** `ref` equals `record.id`: an equal string held elsewhere already (FactState's open), so the id is not held twice. */
+  constructor(record: StoredRecord, readonly body: FactBody, readonly slot: string | null, readonly objectKey: string | null, ref: string) {
+    this.ref = ref as FactRef
     this.tenant = record.tenant
     this.hlc = record.hlc
     this.importance = importanceOf(body.metadata)

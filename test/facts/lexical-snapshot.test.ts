@@ -176,3 +176,23 @@ test('issue 31: scoreLive reuses its score buffer, and a query run from inside a
   expect(outer.sort((x, y) => (x[0] < y[0] ? -1 : 1))).toEqual(reference(queries[0]!))
   expect(inner).toEqual(reference(queries[1]!))
 })
+
+test('issue 31 (open37): settling a restored index drops the refs no version claimed from its lookup, and keeps the attached ones', () => {
+  const a = new LexicalIndex()
+  for (let i = 0; i < 5; i++) a.add(`doc-${i}-${'y'.repeat(20)}`, [WORDS[i]!, 'y'])
+  const b = LexicalIndex.restore(structuredClone(a.snapshot()))
+  for (let i = 0; i < 4; i++) expect(b.attach(`doc-${i}-${'y'.repeat(20)}`, { i })).toBe(true)
+  // Attaching again does not count a ref twice.
+  expect(b.attach(`doc-0-${'y'.repeat(20)}`, { i: 0 })).toBe(true)
+  expect(b.unattached).toBe(1)
+  b.settled()
+  expect(b.unattached).toBe(0)
+  expect(b.has(`doc-4-${'y'.repeat(20)}`)).toBe(false)
+  expect(b.attach(`doc-4-${'y'.repeat(20)}`, { i: 4 })).toBe(false)
+  expect(b.size).toBe(4)
+  expect([...b.refs()].sort()).toEqual([0, 1, 2, 3].map((i) => `doc-${i}-${'y'.repeat(20)}`))
+  for (let i = 0; i < 4; i++) b.mark(`doc-${i}-${'y'.repeat(20)}`, true)
+  const docs: unknown[] = []
+  b.scoreLive(new Map([['y', 1]]), 1.2, 0.75, (_, doc) => docs.push(doc))
+  expect(docs.length).toBe(4)
+})
