@@ -148,6 +148,14 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   // / "ivo moved to the security team").
   if (raw.check === 'complement' && Math.max(a.content.size, b.content.size) <= SHORT) value = BASE_SHORT_COMPLEMENT
   const notes: string[] = []
+  // A reading that tells two things or two times lowers the flag by its factor and says why.
+  const lower = (note: string | null, factor: number): string | null => {
+    if (note) {
+      value *= factor
+      notes.push(note)
+    }
+    return note
+  }
   const sig = raw.signal
   if (sig?.names && raw.check === 'substitution' && sig.reason.startsWith('different name')) {
     if (!nameAsValue(a, sig.names[0].start) || !nameAsValue(b, sig.names[1].start)) {
@@ -209,21 +217,9 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     value *= FACTORS.manySentences
     notes.push('said among many other things')
   }
-  const apart = countedApart(raw, a, b)
-  if (apart) {
-    value *= FACTORS.countedApart
-    notes.push(apart)
-  }
-  const twoHeads = apart ? null : valuesOfTwo(raw, a, b)
-  if (twoHeads) {
-    value *= FACTORS.valuesOfTwo
-    notes.push(twoHeads)
-  }
-  const toldBoth = twoHeads ? null : bothDayparts(raw, a, b)
-  if (toldBoth) {
-    value *= FACTORS.bothDayparts
-    notes.push(toldBoth)
-  }
+  const apart = lower(countedApart(raw, a, b), FACTORS.countedApart)
+  const twoHeads = apart ? null : lower(valuesOfTwo(raw, a, b), FACTORS.valuesOfTwo)
+  if (!twoHeads) lower(bothDayparts(raw, a, b), FACTORS.bothDayparts)
   const why = raw.check === 'complement' ? noKind(raw.reason, a, b) : null
   if (why) {
     value *= FACTORS.notAKind
@@ -246,17 +242,9 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     value *= FACTORS.twoObjects
     notes.push(objects)
   }
-  const dated = dateEvents(raw, a, b)
-  if (dated) {
-    value *= FACTORS.dateEvents
-    notes.push(dated)
-  }
+  lower(dateEvents(raw, a, b), FACTORS.dateEvents)
   // Rule 33: one reading per function, so that each can be switched off alone.
-  const parts = partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b)
-  if (parts) {
-    value *= FACTORS.amountParts
-    notes.push(parts)
-  }
+  lower(partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b), FACTORS.amountParts)
   if (sig?.otherSense) {
     value *= FACTORS.otherSense
     notes.push('the word is a noun on one side and a verb on the other')
