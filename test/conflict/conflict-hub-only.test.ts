@@ -27,11 +27,14 @@ const notes = (...pair: string[]): StoreFact[] => [...pair, ...NOTES].map((conte
 
 // Values of two things, in two notes that share only the user: main lists each (0.85-0.9).
 const compatible: Array<[string, string, string]> = [
-  ["a copula's subject against a name's", "The user's daily walk is six miles, rising to nine by June.", 'Heron is 40 feet long and the user repaints her every spring.'],
+  // (rule 33 reads "the walk is six miles" / "Heron is 40 feet long" as two subjects of "is" on its own: a verb's
+  // distance here, so the pair shows what the hub rule adds)
+  ["a verb's distance against a boat's length", 'The user cycles twelve miles to the depot each day.', 'Heron is 40 feet long and the user repaints her every spring.'],
   ['what a sum prices against what is saved', "The user's allotment at Eastfield costs £85 a year, paid each April.", 'The user has £1,300 put by after buying the ladder.'],
   ['a date of a job against a weekday of a habit', "The user's new course starts on Monday 14 September.", 'The user starts his Saturday bike rides at 8 am.'],
   ['hours said after a comma against the time of a meal', 'The user works as a baker at a shop in Hull, 5 am to 1 pm.', 'The user eats porridge and an apple at 4:30 am before early shifts.'],
-  ['a distance a thing has done against one run', 'The user ran a 4-mile hill run at 9:10 per mile.', "The user's Asics trail shoes have done 350 miles and are kept for wet days."],
+  // (a run against a shoe's mileage is rule 33's "one occurrence against a running total" on its own since it landed)
+  ["a walk's distance against a boat's length", "The user's daily walk takes the user six miles along the canal.", 'Heron is 40 feet long and the user repaints her every spring.'],
 ]
 // One attribute said twice: listed in the same store.
 const contradictions: Array<[string, string, string]> = [
