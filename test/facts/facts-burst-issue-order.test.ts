@@ -2,8 +2,9 @@ import { expect, test } from 'vitest'
 import { factRows } from '../../bench/fixtures.js'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { RecordLog } from '../../src/records/log.js'
-import type { ReadTx, StoragePort, WriteTx } from '../../src/storage/port.js'
+import type { ReadTx, StoragePort } from '../../src/storage/port.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { throughPort } from '../helpers/work-tally.js'
 
 /**
  * Issue 31 (session 13, write37): in a burst of fact writes (the page bench's: 1,000 with metadata
@@ -30,17 +31,7 @@ function recording(inner: StoragePort, seq: string[]): StoragePort {
         }
       },
     })
-  return {
-    kind: inner.kind,
-    durable: inner.durable,
-    open: () => inner.open(),
-    close: () => inner.close(),
-    read: (tables, body) => inner.read(tables, (tx) => body(wrap(tx))),
-    write: (tables, body) => {
-      seq.push('write')
-      return inner.write(tables, (tx) => body(wrap(tx as WriteTx)))
-    },
-  }
+  return throughPort(inner, wrap, () => seq.push('write'))
 }
 
 async function burstEvents(stored: number): Promise<string[]> {

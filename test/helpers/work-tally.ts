@@ -59,13 +59,24 @@ export function tallied(inner: StoragePort, tally: () => Tally, prefix = ''): St
         }
       },
     })
+  return throughPort(inner, wrap)
+}
+
+/**
+ * `inner` with every transaction, read or write, handed to its body through `wrap` (a Proxy that
+ * counts or records); `onWrite` runs as each write transaction is asked for.
+ */
+export function throughPort(inner: StoragePort, wrap: <T extends ReadTx>(tx: T) => T, onWrite?: () => void): StoragePort {
   return {
     kind: inner.kind,
     durable: inner.durable,
     open: () => inner.open(),
     close: () => inner.close(),
     read: (tables, body) => inner.read(tables, (tx) => body(wrap(tx))),
-    write: (tables, body) => inner.write(tables, (tx) => body(wrap(tx as WriteTx))),
+    write: (tables, body) => {
+      onWrite?.()
+      return inner.write(tables, (tx) => body(wrap(tx as WriteTx)))
+    },
   }
 }
 
