@@ -124,7 +124,7 @@ export const DEV7_ROLE = 'dev' as HandWrittenRole
  * DEV8_ROLE to 'dev' (pairs and conversations both follow it).
  */
 export const DEV8 = resolve(here, '../test/fixtures/conversations-dev8.json')
-export const DEV8_ROLE = 'holdout' as HandWrittenRole
+export const DEV8_ROLE = 'dev' as HandWrittenRole
 
 /**
  * The dev9 conversations (issue 27, session 13; test/fixtures/README.md), named `dev9-N`: written
