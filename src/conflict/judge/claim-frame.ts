@@ -16,6 +16,7 @@ import { otherObjects } from './verb-object.js'
 import { CLASS_OF } from '../words/classes.js'
 import { SYNONYMS } from '../words/synonyms.js'
 import { alternatives, DETERMINER_WORDS, POSSESSIVES, QUANTIFIED_DETERMINERS } from '../words/determiners.js'
+import { escapeRe } from '../read/escape-re.js'
 
 /**
  * The claim frame of a flagged pair: whether the two texts are about one thing (the anchor) and
@@ -248,7 +249,7 @@ export function frameFactors(raw: RawVerdict, a: Reading, b: Reading, sa?: State
     const nums = /^different [^:]*?number[^:]*: "([^"]+)" vs "([^"]+)"/.exec(raw.reason)
     if (nums) {
       const head = (r: Reading, value: string, known: number | undefined): string | null => {
-        const at = known !== undefined && known >= 0 ? known : r.norm.search(new RegExp(`(?<![\\w.])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`))
+        const at = known !== undefined && known >= 0 ? known : r.norm.search(new RegExp(`(?<![\\w.])${escapeRe(value)}(?![\\w.])`))
         return labelHeadAt(r.norm, at)
       }
       const [ha, hb] = [head(a, nums[1]!, raw.signal?.at?.[0]), head(b, nums[2]!, raw.signal?.at?.[1])]

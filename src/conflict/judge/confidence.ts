@@ -17,6 +17,7 @@ import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
+import { escapeRe } from '../read/escape-re.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -173,7 +174,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     const at = (r: Reading, k: 0 | 1): number => {
       const known = sig.at?.[k] ?? -1
       if (known >= 0) return known
-      const hits = [...r.norm.matchAll(new RegExp(`(?<![\\w.])${nums[k + 1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`, 'g'))]
+      const hits = [...r.norm.matchAll(new RegExp(`(?<![\\w.])${escapeRe(nums[k + 1]!)}(?![\\w.])`, 'g'))]
       return hits.at(-1)?.index ?? -1
     }
     const [ha, hb] = [labelHeadAt(a.norm, at(a, 0)), labelHeadAt(b.norm, at(b, 1))]
@@ -308,7 +309,7 @@ function noKind(reason: string, a: Reading, b: Reading): string | null {
   if (mods.some((w) => COUNT.test(w))) return 'a count of the thing, not a kind of it'
   const heads = sides.map((ws) => ws.at(-1)!)
   const another = (ws: readonly string[]): boolean => {
-    const said = new RegExp(`\\b(?:a|an|another)\\s+${ws.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}\\b`, 'i')
+    const said = new RegExp(`\\b(?:a|an|another)\\s+${ws.map(escapeRe).join('\\s+')}\\b`, 'i')
     return ws.slice(0, -1).some((w) => w in ORDINAL_WORDS) && [a, b].some((r) => said.test(r.norm))
   }
   if (sides.some(another)) return 'another one of the thing, not another kind'

@@ -4,6 +4,7 @@ import { STOPWORDS } from '../words/stopwords.js'
 import { stem } from '../read/stem.js'
 import { alternatives, DEFINITE } from '../words/determiners.js'
 import type { RawVerdict } from './verdict.js'
+import { escapeRe } from '../read/escape-re.js'
 
 /**
  * What a clashing count or measure is of, by the shape of the phrase it opens (issue 27, session
@@ -20,7 +21,7 @@ const PHRASE_END = /^(?:in|on|at|for|from|to|with|by|of|near|and|or|but|that|whi
 /** Where `text` stands in `r.norm` (its last whole-word occurrence), or -1. */
 function locate(r: Reading, text: string, known: number): number {
   if (known >= 0) return known
-  const re = new RegExp(`(?<![\\w.])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`, 'gi')
+  const re = new RegExp(`(?<![\\w.])${escapeRe(text)}(?![\\w.])`, 'gi')
   return [...r.norm.matchAll(re)].at(-1)?.index ?? -1
 }
 

@@ -5,6 +5,7 @@ import { sameStem } from '../read/same-stem.js'
 import { stem } from '../read/stem.js'
 import { STOPWORDS } from '../words/stopwords.js'
 import type { RawVerdict } from './verdict.js'
+import { escapeRe } from '../read/escape-re.js'
 
 /**
  * The attribute reading (issue 27, session 13, rule 29): what a value is OF. Notes about one user
@@ -142,17 +143,16 @@ export function valuesOfTwo(raw: RawVerdict, a: Reading, b: Reading): string | n
   return null
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 // A value ends at a word's end; a full stop after it ends the sentence, not the number ("plot 9.").
 const END = String.raw`(?!\w|[.,]\d)`
 
 /** Where `text` stands in `r.norm`: `known` when the reader said, else its last whole-word occurrence, or -1. */
 export function locate(r: Reading, text: string, known: number): number {
   if (known >= 0) return known
-  return [...r.norm.matchAll(new RegExp(`(?<![\\w.])${escape(text)}${END}`, 'gi'))].at(-1)?.index ?? -1
+  return [...r.norm.matchAll(new RegExp(`(?<![\\w.])${escapeRe(text)}${END}`, 'gi'))].at(-1)?.index ?? -1
 }
 
 /** Whether `r` also names `noun value` ("plot 9"). */
 function names(r: Reading, noun: string, value: string): boolean {
-  return new RegExp(`\\b${escape(noun)}s?\\s+(?:number\\s+|no\\.?\\s*)?#?${escape(value)}${END}`, 'i').test(r.norm)
+  return new RegExp(`\\b${escapeRe(noun)}s?\\s+(?:number\\s+|no\\.?\\s*)?#?${escapeRe(value)}${END}`, 'i').test(r.norm)
 }

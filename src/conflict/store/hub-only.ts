@@ -10,6 +10,7 @@ import { DETERMINERS } from '../words/determiners.js'
 import { CLASS_OF } from '../words/classes.js'
 import { KINDS } from '../words/kinds.js'
 import { span, type HubWeight } from './hub-subject.js'
+import { escapeRe } from '../read/escape-re.js'
 
 // A store-level rule of the free-text conflict listing (issue 27, session 13, hub37, rule 32). In
 // an assistant's notes about its user every note carries "the user", as a diary carries its
@@ -84,7 +85,7 @@ export function oneThing(x: Frame, y: Frame): boolean {
  * week, building to twenty miles", "30-mile", one token), else by its words (store/hub-subject.ts).
  */
 function where(r: Reading, text: string): { start: number; end: number } | null {
-  const at = [...r.norm.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'))].at(-1)?.index
+  const at = [...r.norm.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(text)}(?![\\p{L}\\p{N}])`, 'giu'))].at(-1)?.index
   return at !== undefined ? { start: at, end: at + text.length } : span(r, text)
 }
 
