@@ -36,6 +36,8 @@
  *   two of them a user talking to an assistant) and the dev9 pairs; DEV9_ROLE, as DEV4_ROLE does.
  * - The dev10 set (issue 27, session 14; test/fixtures/README.md): the same on three more (`dev10-N`,
  *   two of them a user talking to an assistant) and the dev10 pairs; DEV10_ROLE, as DEV4_ROLE does.
+ * - The dev11 set (issue 27, session 14; test/fixtures/README.md): the same on three more (`dev11-N`,
+ *   two of them a user talking to an assistant) and the dev11 pairs; DEV11_ROLE, as DEV4_ROLE does.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -144,13 +146,21 @@ export const DEV9_ROLE = 'holdout' as HandWrittenRole
 export const DEV10 = resolve(here, '../test/fixtures/conversations-dev10.json')
 export const DEV10_ROLE = 'holdout' as HandWrittenRole
 
+/**
+ * The dev11 conversations (issue 27, session 14; test/fixtures/README.md), named `dev11-N`: written
+ * without reading the detector. A holdout until the merge that first measures them; then flip
+ * DEV11_ROLE to 'dev' (pairs and conversations both follow it).
+ */
+export const DEV11 = resolve(here, '../test/fixtures/conversations-dev11.json')
+export const DEV11_ROLE = 'holdout' as HandWrittenRole
+
 /** What a set's table title says of it, by its role. */
 export function roleSays(role: HandWrittenRole): string {
   return role === 'holdout' ? 'a fresh holdout: flags counted, never listed' : 'dev data, flags listed with --errors'
 }
 
 /** The hand-written files by the prefix of their conversations' names. */
-const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4], ['dev5-', DEV5], ['dev6-', DEV6], ['dev7-', DEV7], ['dev8-', DEV8], ['dev9-', DEV9], ['dev10-', DEV10]]
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4], ['dev5-', DEV5], ['dev6-', DEV6], ['dev7-', DEV7], ['dev8-', DEV8], ['dev9-', DEV9], ['dev10-', DEV10], ['dev11-', DEV11]]
 
 function handWrittenPath(name: string): string | null {
   return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
@@ -451,6 +461,10 @@ export interface StoreSection {
   readonly dev10?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The dev10 pairs planted in each dev10 conversation's turns (seed DEV10_SEED), and their sum. */
   readonly plantedDev10?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** The dev11 conversations as backgrounds (as DEV11_ROLE says). */
+  readonly dev11?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
+  /** The dev11 pairs planted in each dev11 conversation's turns (seed DEV11_SEED), and their sum. */
+  readonly plantedDev11?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -478,7 +492,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = [], dev5Pairs: readonly LabelledPair[] = [], dev6Pairs: readonly LabelledPair[] = [], dev7Pairs: readonly LabelledPair[] = [], dev8Pairs: readonly LabelledPair[] = [], dev9Pairs: readonly LabelledPair[] = [], dev10Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = [], dev5Pairs: readonly LabelledPair[] = [], dev6Pairs: readonly LabelledPair[] = [], dev7Pairs: readonly LabelledPair[] = [], dev8Pairs: readonly LabelledPair[] = [], dev9Pairs: readonly LabelledPair[] = [], dev10Pairs: readonly LabelledPair[] = [], dev11Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -520,7 +534,8 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const { blind: dev8, plantedBlind: plantedDev8 } = await evaluateByRole(DEV8_ROLE, devOnly, dev8Pairs, options, handWrittenNames(DEV8), DEV8_SEED)
   const { blind: dev9, plantedBlind: plantedDev9 } = await evaluateByRole(DEV9_ROLE, devOnly, dev9Pairs, options, handWrittenNames(DEV9), DEV9_SEED)
   const { blind: dev10, plantedBlind: plantedDev10 } = await evaluateByRole(DEV10_ROLE, devOnly, dev10Pairs, options, handWrittenNames(DEV10), DEV10_SEED)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4, dev5, plantedDev5, dev6, plantedDev6, dev7, plantedDev7, dev8, plantedDev8, dev9, plantedDev9, dev10, plantedDev10 }
+  const { blind: dev11, plantedBlind: plantedDev11 } = await evaluateByRole(DEV11_ROLE, devOnly, dev11Pairs, options, handWrittenNames(DEV11), DEV11_SEED)
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4, dev5, plantedDev5, dev6, plantedDev6, dev7, plantedDev7, dev8, plantedDev8, dev9, plantedDev9, dev10, plantedDev10, dev11, plantedDev11 }
 }
 
 /** A hand-written set measured as its role says: a fresh holdout is looked at once, at a merge, never while iterating (--dev-only). */
@@ -548,6 +563,8 @@ export const DEV8_SEED = 16
 export const DEV9_SEED = 17
 /** Seed of the dev10 pairs' positions in each dev10 background. */
 export const DEV10_SEED = 18
+/** Seed of the dev11 pairs' positions in each dev11 background. */
+export const DEV11_SEED = 19
 
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
@@ -666,6 +683,7 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   handWrittenTables(lines, s.dev8 ?? [], s.plantedDev8 ?? [], `Dev8 conversations (test/fixtures/conversations-dev8.json, session 13; ${roleSays(DEV8_ROLE)})`, `Dev8 pairs (test/fixtures/conflict-pairs-dev8.json) planted in each dev8 conversation's turns (seed ${DEV8_SEED})`)
   handWrittenTables(lines, s.dev9 ?? [], s.plantedDev9 ?? [], `Dev9 conversations (test/fixtures/conversations-dev9.json, session 13; ${roleSays(DEV9_ROLE)})`, `Dev9 pairs (test/fixtures/conflict-pairs-dev9.json) planted in each dev9 conversation's turns (seed ${DEV9_SEED})`)
   handWrittenTables(lines, s.dev10 ?? [], s.plantedDev10 ?? [], `Dev10 conversations (test/fixtures/conversations-dev10.json, session 14; ${roleSays(DEV10_ROLE)})`, `Dev10 pairs (test/fixtures/conflict-pairs-dev10.json) planted in each dev10 conversation's turns (seed ${DEV10_SEED})`)
+  handWrittenTables(lines, s.dev11 ?? [], s.plantedDev11 ?? [], `Dev11 conversations (test/fixtures/conversations-dev11.json, session 14; ${roleSays(DEV11_ROLE)})`, `Dev11 pairs (test/fixtures/conflict-pairs-dev11.json) planted in each dev11 conversation's turns (seed ${DEV11_SEED})`)
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -693,6 +711,7 @@ export function formatStore(s: StoreSection, errors: boolean): string {
     if (DEV8_ROLE === 'dev') listedSets.push(['Dev8', s.dev8, s.plantedDev8])
     if (DEV9_ROLE === 'dev') listedSets.push(['Dev9', s.dev9, s.plantedDev9])
     if (DEV10_ROLE === 'dev') listedSets.push(['Dev10', s.dev10, s.plantedDev10])
+    if (DEV11_ROLE === 'dev') listedSets.push(['Dev11', s.dev11, s.plantedDev11])
     for (const [set, rows, planted] of listedSets) {
       // Dev2's background flags are listed above with the other hand-written ones; later sets' here.
       if (set !== 'Dev2') {

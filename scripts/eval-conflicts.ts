@@ -38,6 +38,8 @@
  *   test/fixtures/conflict-dev9-split.json, all dev; conversations-dev9.json), treated as DEV9_ROLE says (a holdout at first);
  * - the dev10 set test/fixtures/conflict-pairs-dev10.json (session 14: 60 pairs, split
  *   test/fixtures/conflict-dev10-split.json, all dev; conversations-dev10.json), treated as DEV10_ROLE says (a holdout at first);
+ * - the dev11 set test/fixtures/conflict-pairs-dev11.json (session 14: 60 pairs, split
+ *   test/fixtures/conflict-dev11-split.json, all dev; conversations-dev11.json), treated as DEV11_ROLE says (a holdout at first);
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -65,7 +67,7 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/judge/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
-import { DEV4_ROLE, DEV5_ROLE, DEV6_ROLE, DEV7_ROLE, DEV8_ROLE, DEV9_ROLE, DEV10_ROLE, evaluateStore, evaluateWide, formatStore, formatWide, type HandWrittenRole } from './eval-conflict-store.js'
+import { DEV4_ROLE, DEV5_ROLE, DEV6_ROLE, DEV7_ROLE, DEV8_ROLE, DEV9_ROLE, DEV10_ROLE, DEV11_ROLE, evaluateStore, evaluateWide, formatStore, formatWide, type HandWrittenRole } from './eval-conflict-store.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -187,6 +189,9 @@ export const DEV9_SPLIT = resolve(here, '../test/fixtures/conflict-dev9-split.js
 /** Issue 27's dev10 set (session 14; test/fixtures/README.md): written without reading the detector; a holdout while DEV10_ROLE says so. */
 export const DEV10_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev10.json')
 export const DEV10_SPLIT = resolve(here, '../test/fixtures/conflict-dev10-split.json')
+/** Issue 27's dev11 set (session 14; test/fixtures/README.md): written without reading the detector; a holdout while DEV11_ROLE says so. */
+export const DEV11_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev11.json')
+export const DEV11_SPLIT = resolve(here, '../test/fixtures/conflict-dev11-split.json')
 
 /** A fresh set's pairs as its role says: none while iterating (--dev-only) if it is still the holdout. */
 function pairsByRole(role: HandWrittenRole, devOnly: boolean, load: () => LabelledPair[]): LabelledPair[] {
@@ -366,9 +371,11 @@ async function main(): Promise<void> {
   const dev9 = dev9Pairs.length ? await evaluateRealistic(dev9Pairs) : null
   const dev10Pairs = pairsByRole(DEV10_ROLE, devOnly, () => loadRealistic(DEV10_PAIRS, DEV10_SPLIT))
   const dev10 = dev10Pairs.length ? await evaluateRealistic(dev10Pairs) : null
+  const dev11Pairs = pairsByRole(DEV11_ROLE, devOnly, () => loadRealistic(DEV11_PAIRS, DEV11_SPLIT))
+  const dev11 = dev11Pairs.length ? await evaluateRealistic(dev11Pairs) : null
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs, dev5Pairs, dev6Pairs, dev7Pairs, dev8Pairs, dev9Pairs, dev10Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs, dev5Pairs, dev6Pairs, dev7Pairs, dev8Pairs, dev9Pairs, dev10Pairs, dev11Pairs)
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -399,6 +406,8 @@ async function main(): Promise<void> {
       plantedDev9: (store.plantedDev9 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
       dev10: (store.dev10 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedDev10: (store.plantedDev10 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      dev11: (store.dev11 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
+      plantedDev11: (store.plantedDev11 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
@@ -413,7 +422,8 @@ async function main(): Promise<void> {
     const dev8Json = dev8 && Object.fromEntries(Object.entries(dev8).map(([k, v]) => [k, strip(v)]))
     const dev9Json = dev9 && Object.fromEntries(Object.entries(dev9).map(([k, v]) => [k, strip(v)]))
     const dev10Json = dev10 && Object.fromEntries(Object.entries(dev10).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, dev5: dev5Json, dev6: dev6Json, dev7: dev7Json, dev8: dev8Json, dev9: dev9Json, dev10: dev10Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const dev11Json = dev11 && Object.fromEntries(Object.entries(dev11).map(([k, v]) => [k, strip(v)]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, dev5: dev5Json, dev6: dev6Json, dev7: dev7Json, dev8: dev8Json, dev9: dev9Json, dev10: dev10Json, dev11: dev11Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
@@ -435,6 +445,8 @@ async function main(): Promise<void> {
   if (dev9) process.stdout.write(formatRealistic(dev9, `Dev9 pairs (test/fixtures/conflict-pairs-dev9.json, issue 27 session 13: written without reading the detector; ${dev9Says}), fixed split test/fixtures/conflict-dev9-split.json (all dev)`) + '\n')
   const dev10Says = DEV10_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
   if (dev10) process.stdout.write(formatRealistic(dev10, `Dev10 pairs (test/fixtures/conflict-pairs-dev10.json, issue 27 session 14: written without reading the detector; ${dev10Says}), fixed split test/fixtures/conflict-dev10-split.json (all dev)`) + '\n')
+  const dev11Says = DEV11_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
+  if (dev11) process.stdout.write(formatRealistic(dev11, `Dev11 pairs (test/fixtures/conflict-pairs-dev11.json, issue 27 session 14: written without reading the detector; ${dev11Says}), fixed split test/fixtures/conflict-dev11-split.json (all dev)`) + '\n')
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -458,7 +470,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\nDev3 pairs misclassified by the text detector: ${dev3Wrong.length}\n`)
     for (const w of dev3Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
     // A fresh holdout's pairs are never listed: a set is listed once its role is dev.
-    for (const [set, scored, role] of [['Dev4', dev4, DEV4_ROLE], ['Dev5', dev5, DEV5_ROLE], ['Dev6', dev6, DEV6_ROLE], ['Dev7', dev7, DEV7_ROLE], ['Dev8', dev8, DEV8_ROLE], ['Dev9', dev9, DEV9_ROLE], ['Dev10', dev10, DEV10_ROLE]] as const) {
+    for (const [set, scored, role] of [['Dev4', dev4, DEV4_ROLE], ['Dev5', dev5, DEV5_ROLE], ['Dev6', dev6, DEV6_ROLE], ['Dev7', dev7, DEV7_ROLE], ['Dev8', dev8, DEV8_ROLE], ['Dev9', dev9, DEV9_ROLE], ['Dev10', dev10, DEV10_ROLE], ['Dev11', dev11, DEV11_ROLE]] as const) {
       if (!scored || role !== 'dev') continue
       const wrong = scored.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
       process.stdout.write(`\n${set} pairs misclassified by the text detector: ${wrong.length}\n`)
