@@ -13,31 +13,11 @@
  * - The blind holdout (issue 27, twelfth round; test/fixtures/README.md): four hand-written
  *   conversations (`blind-N`) as backgrounds and its 120 pairs planted in each; written before
  *   anything ran on them and reported as totals only, never a flagged text, even with --errors.
- * - The dev2 set (issue 27, session 10; test/fixtures/README.md): four hand-written conversations
- *   (`dev2-N`) as backgrounds with their labelled changes, and the dev2 pairs planted in each. Written
- *   without reading the detector and first measured as a holdout at one merge; dev data after, so
- *   --errors lists their flags.
- * - The dev3 set (issue 27, session 11; test/fixtures/README.md): the same measures on four more
- *   hand-written conversations (`dev3-N`) and the dev3 pairs, written without reading the detector;
- *   measured once as a holdout at the merge of 89c5679, dev data since, so --errors lists its flags.
- * - The dev4 set (issue 27, session 12; test/fixtures/README.md): the same measures on three more
- *   hand-written conversations (`dev4-N`, one of them a user talking to an assistant) and the dev4
- *   pairs; DEV4_ROLE says whether it is still the fresh holdout (counts only, skipped by --dev-only)
+ * - The hand-written sets dev2, dev3, ... (issue 27, sessions 10 on; test/fixtures/README.md), one
+ *   row each in scripts/hand-written-sets.ts: each set's conversations (`devN-N`, some of them a user
+ *   talking to an assistant) as backgrounds with their labelled changes, and its pairs planted in
+ *   each; its role says whether it is still the fresh holdout (counts only, skipped by --dev-only)
  *   or dev data (listed by --errors).
- * - The dev5 set (issue 27, session 12 round 2; test/fixtures/README.md): the same measures on three
- *   more hand-written conversations (`dev5-N`) and the dev5 pairs; DEV5_ROLE, as DEV4_ROLE does.
- * - The dev6 set (issue 27, session 12 round 3; test/fixtures/README.md): the same on three more
- *   (`dev6-N`, two of them a user talking to an assistant) and the dev6 pairs; DEV6_ROLE, as DEV4_ROLE does.
- * - The dev7 set (issue 27, session 13; test/fixtures/README.md): the same on three more (`dev7-N`,
- *   two of them a user talking to an assistant) and the dev7 pairs; DEV7_ROLE, as DEV4_ROLE does.
- * - The dev8 set (issue 27, session 13; test/fixtures/README.md): the same on three more (`dev8-N`,
- *   two of them a user talking to an assistant) and the dev8 pairs; DEV8_ROLE, as DEV4_ROLE does.
- * - The dev9 set (issue 27, session 13; test/fixtures/README.md): the same on three more (`dev9-N`,
- *   two of them a user talking to an assistant) and the dev9 pairs; DEV9_ROLE, as DEV4_ROLE does.
- * - The dev10 set (issue 27, session 14; test/fixtures/README.md): the same on three more (`dev10-N`,
- *   two of them a user talking to an assistant) and the dev10 pairs; DEV10_ROLE, as DEV4_ROLE does.
- * - The dev11 set (issue 27, session 14; test/fixtures/README.md): the same on three more (`dev11-N`,
- *   two of them a user talking to an assistant) and the dev11 pairs; DEV11_ROLE, as DEV4_ROLE does.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -47,6 +27,7 @@ import { memoryStorage } from '../src/storage/memory-adapter.js'
 import { parseSessionDate, sharedDir } from './eval-retrieval.js'
 import type { LabelledPair } from './eval-conflicts.js'
 import { mulberry32 } from '../src/core/seeded-random.js'
+import { conversationsPath, HAND_WRITTEN_SETS, measuredNow, roleSays, setTitle, type HandWrittenSet } from './hand-written-sets.js'
 
 const here = resolve(fileURLToPath(import.meta.url), '..')
 export const ENUMERATIONS = resolve(here, '../test/fixtures/conflict-enumerations.json')
@@ -75,92 +56,8 @@ interface RawConversation {
  */
 export const BLIND = resolve(here, '../test/fixtures/conversations-blind.json')
 
-/**
- * The dev2 conversations (issue 27, session 10; test/fixtures/README.md), named `dev2-N`: written
- * without reading the detector, a fresh holdout for one merge, dev data after.
- */
-export const DEV2 = resolve(here, '../test/fixtures/conversations-dev2.json')
-
-/**
- * The dev3 conversations (issue 27, session 11; test/fixtures/README.md), named `dev3-N`: written
- * without reading the detector; a holdout until the merge that first measures them.
- */
-export const DEV3 = resolve(here, '../test/fixtures/conversations-dev3.json')
-
-/** How the eval treats a hand-written set: a fresh holdout prints counts only and is not computed with --dev-only; dev data is both, and --errors lists it. */
-export type HandWrittenRole = 'holdout' | 'dev'
-
-/**
- * The dev4 conversations (issue 27, session 12; test/fixtures/README.md), named `dev4-N`: written
- * without reading the detector. A holdout until the merge that first measures them; then flip
- * DEV4_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV4 = resolve(here, '../test/fixtures/conversations-dev4.json')
-export const DEV4_ROLE = 'dev' as HandWrittenRole
-
-/**
- * The dev5 conversations (issue 27, session 12 round 2; test/fixtures/README.md), named `dev5-N`:
- * written without reading the detector. A holdout until the merge that first measures them; then
- * flip DEV5_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV5 = resolve(here, '../test/fixtures/conversations-dev5.json')
-export const DEV5_ROLE = 'dev' as HandWrittenRole
-
-/**
- * The dev6 conversations (issue 27, session 12 round 3; test/fixtures/README.md), named `dev6-N`:
- * written without reading the detector. A holdout until the merge that first measures them; then
- * flip DEV6_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV6 = resolve(here, '../test/fixtures/conversations-dev6.json')
-export const DEV6_ROLE = 'dev' as HandWrittenRole
-
-/**
- * The dev7 conversations (issue 27, session 13; test/fixtures/README.md), named `dev7-N`: written
- * without reading the detector. A holdout until the merge that first measures them; then flip
- * DEV7_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV7 = resolve(here, '../test/fixtures/conversations-dev7.json')
-export const DEV7_ROLE = 'dev' as HandWrittenRole
-
-/**
- * The dev8 conversations (issue 27, session 13; test/fixtures/README.md), named `dev8-N`: written
- * without reading the detector. A holdout until the merge that first measures them; then flip
- * DEV8_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV8 = resolve(here, '../test/fixtures/conversations-dev8.json')
-export const DEV8_ROLE = 'dev' as HandWrittenRole
-
-/**
- * The dev9 conversations (issue 27, session 13; test/fixtures/README.md), named `dev9-N`: written
- * without reading the detector. A holdout until the merge that first measures them; then flip
- * DEV9_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV9 = resolve(here, '../test/fixtures/conversations-dev9.json')
-export const DEV9_ROLE = 'holdout' as HandWrittenRole
-
-/**
- * The dev10 conversations (issue 27, session 14; test/fixtures/README.md), named `dev10-N`: written
- * without reading the detector. A holdout until the merge that first measures them; then flip
- * DEV10_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV10 = resolve(here, '../test/fixtures/conversations-dev10.json')
-export const DEV10_ROLE = 'holdout' as HandWrittenRole
-
-/**
- * The dev11 conversations (issue 27, session 14; test/fixtures/README.md), named `dev11-N`: written
- * without reading the detector. A holdout until the merge that first measures them; then flip
- * DEV11_ROLE to 'dev' (pairs and conversations both follow it).
- */
-export const DEV11 = resolve(here, '../test/fixtures/conversations-dev11.json')
-export const DEV11_ROLE = 'holdout' as HandWrittenRole
-
-/** What a set's table title says of it, by its role. */
-export function roleSays(role: HandWrittenRole): string {
-  return role === 'holdout' ? 'a fresh holdout: flags counted, never listed' : 'dev data, flags listed with --errors'
-}
-
 /** The hand-written files by the prefix of their conversations' names. */
-const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ['dev2-', DEV2], ['dev3-', DEV3], ['dev4-', DEV4], ['dev5-', DEV5], ['dev6-', DEV6], ['dev7-', DEV7], ['dev8-', DEV8], ['dev9-', DEV9], ['dev10-', DEV10], ['dev11-', DEV11]]
+const HAND_WRITTEN: ReadonlyArray<readonly [string, string]> = [['synthetic-', SYNTHETIC], ['blind-', BLIND], ...HAND_WRITTEN_SETS.map((set): [string, string] => [`${set.name}-`, conversationsPath(set)])]
 
 function handWrittenPath(name: string): string | null {
   return HAND_WRITTEN.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null
@@ -189,21 +86,6 @@ export function syntheticNames(path = SYNTHETIC): string[] {
 
 /** The names of the blind holdout's conversations, in file order. */
 export function blindNames(path = BLIND): string[] {
-  return [...handWrittenFile(path).keys()]
-}
-
-/** The names of the dev2 conversations, in file order. */
-export function dev2Names(path = DEV2): string[] {
-  return [...handWrittenFile(path).keys()]
-}
-
-/** The names of the dev3 conversations, in file order. */
-export function dev3Names(path = DEV3): string[] {
-  return [...handWrittenFile(path).keys()]
-}
-
-/** The names of the dev4 conversations, in file order. */
-export function dev4Names(path = DEV4): string[] {
   return [...handWrittenFile(path).keys()]
 }
 
@@ -425,46 +307,15 @@ export interface StoreSection {
   readonly blind: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
   /** The blind holdout's pairs planted in each blind conversation's turns (seed 12), and their sum. */
   readonly plantedBlind: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev2 conversations as backgrounds, with their labelled changes (dev data: --errors lists their flags). */
-  readonly dev2?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev2 pairs planted in each dev2 conversation's turns (seed DEV2_SEED), and their sum. */
-  readonly plantedDev2?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev3 conversations as backgrounds (dev data since its first measurement), flags listed with --errors. */
-  readonly dev3?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev3 pairs planted in each dev3 conversation's turns (seed DEV3_SEED), and their sum. */
-  readonly plantedDev3?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev4 conversations as backgrounds (as DEV4_ROLE says: counts only while a holdout, empty with devOnly then). */
-  readonly dev4?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev4 pairs planted in each dev4 conversation's turns (seed DEV4_SEED), and their sum. */
-  readonly plantedDev4?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev5 conversations as backgrounds (as DEV5_ROLE says). */
-  readonly dev5?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev5 pairs planted in each dev5 conversation's turns (seed DEV5_SEED), and their sum. */
-  readonly plantedDev5?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev6 conversations as backgrounds (as DEV6_ROLE says). */
-  readonly dev6?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev6 pairs planted in each dev6 conversation's turns (seed DEV6_SEED), and their sum. */
-  readonly plantedDev6?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev7 conversations as backgrounds (as DEV7_ROLE says). */
-  readonly dev7?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev7 pairs planted in each dev7 conversation's turns (seed DEV7_SEED), and their sum. */
-  readonly plantedDev7?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev8 conversations as backgrounds (as DEV8_ROLE says). */
-  readonly dev8?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev8 pairs planted in each dev8 conversation's turns (seed DEV8_SEED), and their sum. */
-  readonly plantedDev8?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev9 conversations as backgrounds (as DEV9_ROLE says). */
-  readonly dev9?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev9 pairs planted in each dev9 conversation's turns (seed DEV9_SEED), and their sum. */
-  readonly plantedDev9?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev10 conversations as backgrounds (as DEV10_ROLE says). */
-  readonly dev10?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev10 pairs planted in each dev10 conversation's turns (seed DEV10_SEED), and their sum. */
-  readonly plantedDev10?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
-  /** The dev11 conversations as backgrounds (as DEV11_ROLE says). */
-  readonly dev11?: ReadonlyArray<{ readonly name: string; readonly run: StoreRun; readonly labelled: LabelledTally }>
-  /** The dev11 pairs planted in each dev11 conversation's turns (seed DEV11_SEED), and their sum. */
-  readonly plantedDev11?: ReadonlyArray<{ readonly into: string; readonly result: PlantedResult }>
+  /** Each row of HAND_WRITTEN_SETS, in the table's order (empty rows for a holdout with devOnly): absent where a caller builds a section by hand. */
+  readonly sets?: readonly HandWrittenResult[]
+}
+
+/** One hand-written set in a store: its conversations as backgrounds, and its pairs planted in each conversation's turns (seed set.seed) with their sum. */
+export interface HandWrittenResult {
+  readonly set: HandWrittenSet
+  readonly rows: StoreSection['blind']
+  readonly planted: StoreSection['plantedBlind']
 }
 
 /** Precision and recall of the planted dev pairs over several runs: mean and lowest. */
@@ -492,7 +343,7 @@ export async function seedSpread(pairs: readonly LabelledPair[], options: { minC
 }
 
 /** The whole store section; with `devOnly`, nothing of a holdout (conv-41, holdout pairs) is computed. */
-export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], dev2Pairs: readonly LabelledPair[] = [], dev3Pairs: readonly LabelledPair[] = [], dev4Pairs: readonly LabelledPair[] = [], dev5Pairs: readonly LabelledPair[] = [], dev6Pairs: readonly LabelledPair[] = [], dev7Pairs: readonly LabelledPair[] = [], dev8Pairs: readonly LabelledPair[] = [], dev9Pairs: readonly LabelledPair[] = [], dev10Pairs: readonly LabelledPair[] = [], dev11Pairs: readonly LabelledPair[] = []): Promise<StoreSection> {
+export async function evaluateStore(realistic: readonly LabelledPair[], devOnly: boolean, options: { minConfidence?: number } = {}, unseen: readonly LabelledPair[] = [], unseen2: readonly LabelledPair[] = [], blindPairs: readonly LabelledPair[] = [], handWrittenPairs: ReadonlyMap<string, readonly LabelledPair[]> = new Map()): Promise<StoreSection> {
   const convs: Array<[string, 'dev' | 'holdout']> = [['conv-26', 'dev'], ['conv-30', 'dev'], ['conv-41', 'holdout'], ...syntheticNames().map((n): [string, 'dev'] => [n, 'dev'])]
   const noise: Array<StoreSection['noise'][number]> = []
   for (const [name, split] of convs) {
@@ -523,49 +374,18 @@ export async function evaluateStore(realistic: readonly LabelledPair[], devOnly:
   const devPairs = realistic.filter((p) => p.split === 'dev')
   const devSeeds = devPairs.length ? await seedSpread(devPairs, options) : null
   const { blind, plantedBlind } = devOnly ? { blind: [], plantedBlind: [] } : await evaluateBlind(blindPairs, options)
-  // The same measure as the blind set's, on dev data: computed with --dev-only too.
-  const { blind: dev2, plantedBlind: plantedDev2 } = await evaluateBlind(dev2Pairs, options, dev2Names(), DEV2_SEED)
-  const { blind: dev3, plantedBlind: plantedDev3 } = await evaluateBlind(dev3Pairs, options, dev3Names(), DEV3_SEED)
-  // A fresh set is looked at once, at a merge: not computed while iterating.
-  const { blind: dev4, plantedBlind: plantedDev4 } = await evaluateByRole(DEV4_ROLE, devOnly, dev4Pairs, options, dev4Names(), DEV4_SEED)
-  const { blind: dev5, plantedBlind: plantedDev5 } = await evaluateByRole(DEV5_ROLE, devOnly, dev5Pairs, options, handWrittenNames(DEV5), DEV5_SEED)
-  const { blind: dev6, plantedBlind: plantedDev6 } = await evaluateByRole(DEV6_ROLE, devOnly, dev6Pairs, options, handWrittenNames(DEV6), DEV6_SEED)
-  const { blind: dev7, plantedBlind: plantedDev7 } = await evaluateByRole(DEV7_ROLE, devOnly, dev7Pairs, options, handWrittenNames(DEV7), DEV7_SEED)
-  const { blind: dev8, plantedBlind: plantedDev8 } = await evaluateByRole(DEV8_ROLE, devOnly, dev8Pairs, options, handWrittenNames(DEV8), DEV8_SEED)
-  const { blind: dev9, plantedBlind: plantedDev9 } = await evaluateByRole(DEV9_ROLE, devOnly, dev9Pairs, options, handWrittenNames(DEV9), DEV9_SEED)
-  const { blind: dev10, plantedBlind: plantedDev10 } = await evaluateByRole(DEV10_ROLE, devOnly, dev10Pairs, options, handWrittenNames(DEV10), DEV10_SEED)
-  const { blind: dev11, plantedBlind: plantedDev11 } = await evaluateByRole(DEV11_ROLE, devOnly, dev11Pairs, options, handWrittenNames(DEV11), DEV11_SEED)
-  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, dev2, plantedDev2, dev3, plantedDev3, dev4, plantedDev4, dev5, plantedDev5, dev6, plantedDev6, dev7, plantedDev7, dev8, plantedDev8, dev9, plantedDev9, dev10, plantedDev10, dev11, plantedDev11 }
-}
-
-/** A hand-written set measured as its role says: a fresh holdout is looked at once, at a merge, never while iterating (--dev-only). */
-export async function evaluateByRole(role: HandWrittenRole, devOnly: boolean, pairs: readonly LabelledPair[], options: { minConfidence?: number }, names: readonly string[], seed: number): Promise<Pick<StoreSection, 'blind' | 'plantedBlind'>> {
-  return devOnly && role === 'holdout' ? { blind: [], plantedBlind: [] } : evaluateBlind(pairs, options, names, seed)
+  // The same measure as the blind set's, per hand-written set (by set name in handWrittenPairs);
+  // a fresh set is looked at once, at a merge: not computed while iterating.
+  const sets: HandWrittenResult[] = []
+  for (const set of HAND_WRITTEN_SETS) {
+    const run = measuredNow(set, devOnly) ? await evaluateBlind(handWrittenPairs.get(set.name) ?? [], options, handWrittenNames(conversationsPath(set)), set.seed) : { blind: [], plantedBlind: [] }
+    sets.push({ set, rows: run.blind, planted: run.plantedBlind })
+  }
+  return { noise, enumerations, planted, plantedUnseen, plantedUnseen2, devSeeds, blind, plantedBlind, sets }
 }
 
 /** Seed of the blind pairs' positions in each blind background. */
 export const BLIND_SEED = 12
-/** Seed of the dev2 pairs' positions in each dev2 background. */
-export const DEV2_SEED = 10
-/** Seed of the dev3 pairs' positions in each dev3 background. */
-export const DEV3_SEED = 11
-/** Seed of the dev4 pairs' positions in each dev4 background. */
-export const DEV4_SEED = 12
-/** Seed of the dev5 pairs' positions in each dev5 background. */
-export const DEV5_SEED = 13
-/** Seed of the dev6 pairs' positions in each dev6 background. */
-export const DEV6_SEED = 14
-/** Seed of the dev7 pairs' positions in each dev7 background. */
-export const DEV7_SEED = 15
-/** Seed of the dev8 pairs' positions in each dev8 background. */
-export const DEV8_SEED = 16
-/** Seed of the dev9 pairs' positions in each dev9 background. */
-export const DEV9_SEED = 17
-/** Seed of the dev10 pairs' positions in each dev10 background. */
-export const DEV10_SEED = 18
-/** Seed of the dev11 pairs' positions in each dev11 background. */
-export const DEV11_SEED = 19
-
 /**
  * The blind holdout in a store: each blind conversation's observations, turns and turns as text
  * alone, with how many flags stand on its labelled changes; and the blind pairs planted in each
@@ -627,7 +447,7 @@ function plantedTable(lines: string[], planted: StoreSection['planted']): void {
 }
 
 /** A hand-written set's tables: each conversation's flags per 100 facts with its labelled changes, then its pairs planted per conversation and summed. Counts only. */
-function handWrittenTables(lines: string[], rows: NonNullable<StoreSection['dev2']>, planted: NonNullable<StoreSection['plantedDev2']>, title: string, plantedTitle: string): void {
+function handWrittenTables(lines: string[], rows: StoreSection['blind'], planted: StoreSection['plantedBlind'], title: string, plantedTitle: string): void {
   if (rows.length) {
     lines.push('', title, '')
     lines.push('| facts written                     | facts | flags | per 100 | on a labelled change | labelled flagged | contradictions flagged |', '|---|---:|---:|---:|---:|---:|---:|')
@@ -674,16 +494,9 @@ export function formatStore(s: StoreSection, errors: boolean): string {
   }
   // Counts only: the blind holdout's flagged texts are never printed, not even with --errors.
   handWrittenTables(lines, s.blind, s.plantedBlind, 'Blind holdout conversations (test/fixtures/conversations-blind.json; flags counted, never listed)', `Blind holdout pairs (test/fixtures/conflict-pairs-blind.json) planted in each blind conversation's turns (seed ${BLIND_SEED})`)
-  handWrittenTables(lines, s.dev2 ?? [], s.plantedDev2 ?? [], 'Dev2 conversations (test/fixtures/conversations-dev2.json, session 10; dev data, flags listed with --errors)', `Dev2 pairs (test/fixtures/conflict-pairs-dev2.json) planted in each dev2 conversation's turns (seed ${DEV2_SEED})`)
-  handWrittenTables(lines, s.dev3 ?? [], s.plantedDev3 ?? [], 'Dev3 conversations (test/fixtures/conversations-dev3.json, session 11; dev data, flags listed with --errors)', `Dev3 pairs (test/fixtures/conflict-pairs-dev3.json) planted in each dev3 conversation's turns (seed ${DEV3_SEED})`)
-  handWrittenTables(lines, s.dev4 ?? [], s.plantedDev4 ?? [], `Dev4 conversations (test/fixtures/conversations-dev4.json, session 12; ${roleSays(DEV4_ROLE)})`, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json) planted in each dev4 conversation's turns (seed ${DEV4_SEED})`)
-  handWrittenTables(lines, s.dev5 ?? [], s.plantedDev5 ?? [], `Dev5 conversations (test/fixtures/conversations-dev5.json, session 12 round 2; ${roleSays(DEV5_ROLE)})`, `Dev5 pairs (test/fixtures/conflict-pairs-dev5.json) planted in each dev5 conversation's turns (seed ${DEV5_SEED})`)
-  handWrittenTables(lines, s.dev6 ?? [], s.plantedDev6 ?? [], `Dev6 conversations (test/fixtures/conversations-dev6.json, session 12 round 3; ${roleSays(DEV6_ROLE)})`, `Dev6 pairs (test/fixtures/conflict-pairs-dev6.json) planted in each dev6 conversation's turns (seed ${DEV6_SEED})`)
-  handWrittenTables(lines, s.dev7 ?? [], s.plantedDev7 ?? [], `Dev7 conversations (test/fixtures/conversations-dev7.json, session 13; ${roleSays(DEV7_ROLE)})`, `Dev7 pairs (test/fixtures/conflict-pairs-dev7.json) planted in each dev7 conversation's turns (seed ${DEV7_SEED})`)
-  handWrittenTables(lines, s.dev8 ?? [], s.plantedDev8 ?? [], `Dev8 conversations (test/fixtures/conversations-dev8.json, session 13; ${roleSays(DEV8_ROLE)})`, `Dev8 pairs (test/fixtures/conflict-pairs-dev8.json) planted in each dev8 conversation's turns (seed ${DEV8_SEED})`)
-  handWrittenTables(lines, s.dev9 ?? [], s.plantedDev9 ?? [], `Dev9 conversations (test/fixtures/conversations-dev9.json, session 13; ${roleSays(DEV9_ROLE)})`, `Dev9 pairs (test/fixtures/conflict-pairs-dev9.json) planted in each dev9 conversation's turns (seed ${DEV9_SEED})`)
-  handWrittenTables(lines, s.dev10 ?? [], s.plantedDev10 ?? [], `Dev10 conversations (test/fixtures/conversations-dev10.json, session 14; ${roleSays(DEV10_ROLE)})`, `Dev10 pairs (test/fixtures/conflict-pairs-dev10.json) planted in each dev10 conversation's turns (seed ${DEV10_SEED})`)
-  handWrittenTables(lines, s.dev11 ?? [], s.plantedDev11 ?? [], `Dev11 conversations (test/fixtures/conversations-dev11.json, session 14; ${roleSays(DEV11_ROLE)})`, `Dev11 pairs (test/fixtures/conflict-pairs-dev11.json) planted in each dev11 conversation's turns (seed ${DEV11_SEED})`)
+  for (const { set, rows, planted } of s.sets ?? []) {
+    handWrittenTables(lines, rows, planted, `${setTitle(set)} conversations (test/fixtures/conversations-${set.name}.json, ${set.written}; ${roleSays(set.role)})`, `${setTitle(set)} pairs (test/fixtures/conflict-pairs-${set.name}.json) planted in each ${set.name} conversation's turns (seed ${set.seed})`)
+  }
   if (s.devSeeds) {
     const d = s.devSeeds
     lines.push('', `Planted dev, ${d.runs} runs (seeds ${DEV_SEEDS.join(', ')} in conv-26's and in conv-30's turns): precision mean ${f3(d.precision.mean)} / min ${f3(d.precision.min)}, recall mean ${f3(d.recall.mean)} / min ${f3(d.recall.min)}, false flags mean ${d.falseFlags.mean.toFixed(1)} / max ${d.falseFlags.max}`)
@@ -696,37 +509,19 @@ export function formatStore(s: StoreSection, errors: boolean): string {
       const changes = labelledChanges(n.name.split(' ')[0]!)
       for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
     }
-    for (const n of s.dev2 ?? []) {
-      if (!n.run.flags.length) continue
-      lines.push('', `Flags in ${n.name}:`)
-      const changes = labelledChanges(n.name.split(' ')[0]!)
-      for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
-    }
-    const listedSets: Array<readonly [string, StoreSection['dev2'], StoreSection['plantedDev2']]> = [['Dev2', s.dev2, s.plantedDev2], ['Dev3', s.dev3, s.plantedDev3]]
-    // A holdout's flagged texts are never printed: dev4 is listed only once it is dev data.
-    if (DEV4_ROLE === 'dev') listedSets.push(['Dev4', s.dev4, s.plantedDev4])
-    if (DEV5_ROLE === 'dev') listedSets.push(['Dev5', s.dev5, s.plantedDev5])
-    if (DEV6_ROLE === 'dev') listedSets.push(['Dev6', s.dev6, s.plantedDev6])
-    if (DEV7_ROLE === 'dev') listedSets.push(['Dev7', s.dev7, s.plantedDev7])
-    if (DEV8_ROLE === 'dev') listedSets.push(['Dev8', s.dev8, s.plantedDev8])
-    if (DEV9_ROLE === 'dev') listedSets.push(['Dev9', s.dev9, s.plantedDev9])
-    if (DEV10_ROLE === 'dev') listedSets.push(['Dev10', s.dev10, s.plantedDev10])
-    if (DEV11_ROLE === 'dev') listedSets.push(['Dev11', s.dev11, s.plantedDev11])
-    for (const [set, rows, planted] of listedSets) {
-      // Dev2's background flags are listed above with the other hand-written ones; later sets' here.
-      if (set !== 'Dev2') {
-        for (const n of rows ?? []) {
-          if (!n.run.flags.length) continue
-          lines.push('', `Flags in ${n.name}:`)
-          const changes = labelledChanges(n.name.split(' ')[0]!)
-          for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
-        }
+    // A holdout's flagged texts are never printed: a set is listed only once its role is dev.
+    for (const { set, rows, planted } of (s.sets ?? []).filter((r) => r.set.role === 'dev')) {
+      for (const n of rows) {
+        if (!n.run.flags.length) continue
+        lines.push('', `Flags in ${n.name}:`)
+        const changes = labelledChanges(n.name.split(' ')[0]!)
+        for (const f of n.run.flags) lines.push(`  [${f3(f.confidence)}]${isLabelledChange(changes, f) ? ' (a labelled change)' : ''} ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
       }
-      const all = planted?.at(-1)?.result
+      const all = planted.at(-1)?.result
       if (!all) continue
-      lines.push('', `${set} planted (all ${set.toLowerCase()} conversations): false flags ${all.falseFlags.length}`)
+      lines.push('', `${setTitle(set)} planted (all ${set.name} conversations): false flags ${all.falseFlags.length}`)
       for (const f of all.falseFlags) lines.push(`  [${f3(f.confidence)}] ${f.reason}\n    A: ${f.a}\n    B: ${f.b}`)
-      lines.push('', `${set} planted: missed ${all.missed.length}`)
+      lines.push('', `${setTitle(set)} planted: missed ${all.missed.length}`)
       for (const p of all.missed) lines.push(`  ${p.id} ${p.category}\n    A: ${p.a}\n    B: ${p.b}`)
     }
     if (s.enumerations.flags.length) lines.push('', 'Flags in enumerations:')

@@ -14,32 +14,12 @@
  * - the blind holdout test/fixtures/conflict-pairs-blind.json (twelfth round: 120 pairs written before
  *   anything ran on them), per type, and in the store section planted in the four blind conversations
  *   (test/fixtures/conversations-blind.json); totals only, skipped by --dev-only, never in --errors;
- * - the dev2 set test/fixtures/conflict-pairs-dev2.json (session 10: 80 pairs written without reading the
- *   detector, a fresh holdout for one merge, then dev; split test/fixtures/conflict-dev2-split.json, all
- *   dev), per type, and in the store section planted in the four dev2 conversations
- *   (test/fixtures/conversations-dev2.json); --errors lists its misses like the unseen sets' dev pairs;
- * - the dev3 set test/fixtures/conflict-pairs-dev3.json (session 11: 80 pairs written the same way; split
- *   test/fixtures/conflict-dev3-split.json, all dev), per type, and in the store section planted in the four
- *   dev3 conversations (test/fixtures/conversations-dev3.json); a holdout at one merge (89c5679), dev data
- *   since: computed with --dev-only, listed by --errors;
- * - the dev4 set test/fixtures/conflict-pairs-dev4.json (session 12: 60 pairs written the same way; split
- *   test/fixtures/conflict-dev4-split.json, all dev), per type, and in the store section planted in the three
- *   dev4 conversations (test/fixtures/conversations-dev4.json); while DEV4_ROLE is 'holdout' (until its
- *   first merge) counts only, skipped by --dev-only, never in --errors; then dev data like dev3;
- * - the dev5 set test/fixtures/conflict-pairs-dev5.json (session 12 round 2: 60 pairs, split
- *   test/fixtures/conflict-dev5-split.json, all dev; conversations-dev5.json), treated as DEV5_ROLE says, as dev4 is;
- * - the dev6 set test/fixtures/conflict-pairs-dev6.json (session 12 round 3: 60 pairs, split
- *   test/fixtures/conflict-dev6-split.json, all dev; conversations-dev6.json), treated as DEV6_ROLE says (a holdout at first);
- * - the dev7 set test/fixtures/conflict-pairs-dev7.json (session 13: 60 pairs, split
- *   test/fixtures/conflict-dev7-split.json, all dev; conversations-dev7.json), treated as DEV7_ROLE says (a holdout at first);
- * - the dev8 set test/fixtures/conflict-pairs-dev8.json (session 13: 60 pairs, split
- *   test/fixtures/conflict-dev8-split.json, all dev; conversations-dev8.json), treated as DEV8_ROLE says (a holdout at first);
- * - the dev9 set test/fixtures/conflict-pairs-dev9.json (session 13: 60 pairs, split
- *   test/fixtures/conflict-dev9-split.json, all dev; conversations-dev9.json), treated as DEV9_ROLE says (a holdout at first);
- * - the dev10 set test/fixtures/conflict-pairs-dev10.json (session 14: 60 pairs, split
- *   test/fixtures/conflict-dev10-split.json, all dev; conversations-dev10.json), treated as DEV10_ROLE says (a holdout at first);
- * - the dev11 set test/fixtures/conflict-pairs-dev11.json (session 14: 60 pairs, split
- *   test/fixtures/conflict-dev11-split.json, all dev; conversations-dev11.json), treated as DEV11_ROLE says (a holdout at first);
+ * - the hand-written sets dev2, dev3, ... (issue 27, sessions 10 on), one row each in
+ *   scripts/hand-written-sets.ts: pairs test/fixtures/conflict-pairs-<name>.json on the split
+ *   test/fixtures/conflict-<name>-split.json (all dev), per type, and in the store section planted in
+ *   the set's conversations (test/fixtures/conversations-<name>.json); a fresh holdout (its row's role)
+ *   counts only, skipped by --dev-only, never in --errors; dev data once the merge that first measures it
+ *   has flipped its role: computed with --dev-only, its misses listed by --errors like the unseen sets';
  * - the template set test/fixtures/conflict-pairs.json (one sentence template, 362 pairs) and
  *   test/fixtures/conflict-pairs-fresh.json.
  *
@@ -67,7 +47,8 @@ import { existsSync } from 'node:fs'
 import { TextConflictDetector } from '../src/conflict/judge/text-detector.js'
 import { ConflictDetector } from '../src/working/conflict/detector.js'
 import { crudeRule } from './conflict-baseline.js'
-import { DEV4_ROLE, DEV5_ROLE, DEV6_ROLE, DEV7_ROLE, DEV8_ROLE, DEV9_ROLE, DEV10_ROLE, DEV11_ROLE, evaluateStore, evaluateWide, formatStore, formatWide, type HandWrittenRole } from './eval-conflict-store.js'
+import { evaluateStore, evaluateWide, formatStore, formatWide } from './eval-conflict-store.js'
+import { HAND_WRITTEN_SETS, handWrittenSet, measuredNow, pairsPath, setTitle, splitPath, type HandWrittenSet } from './hand-written-sets.js'
 
 export interface LabelledPair {
   readonly id: string
@@ -147,55 +128,30 @@ export function loadUnseen2(): LabelledPair[] {
   return loadRealistic(UNSEEN2_PAIRS, UNSEEN2_SPLIT)
 }
 
-/** Issue 27's dev2 set (session 10; test/fixtures/README.md): written without reading the detector, every pair dev. */
-export const DEV2_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev2.json')
-export const DEV2_SPLIT = resolve(here, '../test/fixtures/conflict-dev2-split.json')
+/** A hand-written set's pairs (scripts/hand-written-sets.ts) on its fixed split. */
+export function loadHandWritten(set: HandWrittenSet): LabelledPair[] {
+  return loadRealistic(pairsPath(set), splitPath(set))
+}
 
+/** Issue 27's dev2 set (session 10; test/fixtures/README.md). */
 export function loadDev2(): LabelledPair[] {
-  return loadRealistic(DEV2_PAIRS, DEV2_SPLIT)
+  return loadHandWritten(handWrittenSet('dev2'))
 }
 
-/** Issue 27's dev3 set (session 11; test/fixtures/README.md): written without reading the detector; a holdout for its first merge. */
-export const DEV3_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev3.json')
-export const DEV3_SPLIT = resolve(here, '../test/fixtures/conflict-dev3-split.json')
-
+/** Issue 27's dev3 set (session 11; test/fixtures/README.md). */
 export function loadDev3(): LabelledPair[] {
-  return loadRealistic(DEV3_PAIRS, DEV3_SPLIT)
+  return loadHandWritten(handWrittenSet('dev3'))
 }
 
-/** Issue 27's dev4 set (session 12; test/fixtures/README.md): written without reading the detector; a holdout while DEV4_ROLE says so. */
-export const DEV4_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev4.json')
-export const DEV4_SPLIT = resolve(here, '../test/fixtures/conflict-dev4-split.json')
-
-export function loadDev4(): LabelledPair[] {
-  return loadRealistic(DEV4_PAIRS, DEV4_SPLIT)
+/** A hand-written set's pairs as its role says: none while iterating (--dev-only) if it is still the holdout, its dev split only with --dev-only. */
+function pairsByRole(set: HandWrittenSet, devOnly: boolean): LabelledPair[] {
+  return measuredNow(set, devOnly) ? loadHandWritten(set).filter((p) => !devOnly || p.split === 'dev') : []
 }
 
-/** Issue 27's dev5 set (session 12 round 2; test/fixtures/README.md): written without reading the detector; a holdout while DEV5_ROLE says so. */
-export const DEV5_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev5.json')
-export const DEV5_SPLIT = resolve(here, '../test/fixtures/conflict-dev5-split.json')
-/** Issue 27's dev6 set (session 12 round 3; test/fixtures/README.md): written without reading the detector; a holdout while DEV6_ROLE says so. */
-export const DEV6_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev6.json')
-export const DEV6_SPLIT = resolve(here, '../test/fixtures/conflict-dev6-split.json')
-/** Issue 27's dev7 set (session 13; test/fixtures/README.md): written without reading the detector; a holdout while DEV7_ROLE says so. */
-export const DEV7_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev7.json')
-export const DEV7_SPLIT = resolve(here, '../test/fixtures/conflict-dev7-split.json')
-/** Issue 27's dev8 set (session 13; test/fixtures/README.md): written without reading the detector; a holdout while DEV8_ROLE says so. */
-export const DEV8_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev8.json')
-export const DEV8_SPLIT = resolve(here, '../test/fixtures/conflict-dev8-split.json')
-/** Issue 27's dev9 set (session 13; test/fixtures/README.md): written without reading the detector; a holdout while DEV9_ROLE says so. */
-export const DEV9_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev9.json')
-export const DEV9_SPLIT = resolve(here, '../test/fixtures/conflict-dev9-split.json')
-/** Issue 27's dev10 set (session 14; test/fixtures/README.md): written without reading the detector; a holdout while DEV10_ROLE says so. */
-export const DEV10_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev10.json')
-export const DEV10_SPLIT = resolve(here, '../test/fixtures/conflict-dev10-split.json')
-/** Issue 27's dev11 set (session 14; test/fixtures/README.md): written without reading the detector; a holdout while DEV11_ROLE says so. */
-export const DEV11_PAIRS = resolve(here, '../test/fixtures/conflict-pairs-dev11.json')
-export const DEV11_SPLIT = resolve(here, '../test/fixtures/conflict-dev11-split.json')
-
-/** A fresh set's pairs as its role says: none while iterating (--dev-only) if it is still the holdout. */
-function pairsByRole(role: HandWrittenRole, devOnly: boolean, load: () => LabelledPair[]): LabelledPair[] {
-  return devOnly && role === 'holdout' ? [] : load()
+/** What a set's pairs title says of its role; dev2's and dev3's never said it (HandWrittenSet.pairsTitleNamesRole). */
+function pairsRoleSays(set: HandWrittenSet): string {
+  if (set.pairsTitleNamesRole === false) return ''
+  return `; ${set.role === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'}`
 }
 
 /** Issue 27's blind holdout pairs (twelfth round; test/fixtures/README.md): all holdout, scored and never listed. */
@@ -348,34 +304,18 @@ async function main(): Promise<void> {
   const unseen = await evaluateRealistic(unseenPairs)
   const unseen2Pairs = loadUnseen2().filter((p) => !devOnly || p.split === 'dev')
   const unseen2 = await evaluateRealistic(unseen2Pairs)
-  const dev2Pairs = loadDev2().filter((p) => !devOnly || p.split === 'dev')
-  const dev2 = await evaluateRealistic(dev2Pairs)
   // The blind holdout is a holdout throughout: not computed while iterating (--dev-only).
   const blindPairs = devOnly ? [] : loadBlindPairs()
   const blind = blindPairs.length ? await evaluateRealistic(blindPairs) : null
-  // Measured once as a holdout (89c5679); dev data since, like dev2.
-  const dev3Pairs = loadDev3().filter((p) => !devOnly || p.split === 'dev')
-  const dev3 = await evaluateRealistic(dev3Pairs)
-  // A fresh set (DEV4_ROLE 'holdout') is scored at a merge, never while iterating.
-  const dev4Pairs = pairsByRole(DEV4_ROLE, devOnly, loadDev4)
-  const dev4 = dev4Pairs.length ? await evaluateRealistic(dev4Pairs) : null
-  const dev5Pairs = pairsByRole(DEV5_ROLE, devOnly, () => loadRealistic(DEV5_PAIRS, DEV5_SPLIT))
-  const dev5 = dev5Pairs.length ? await evaluateRealistic(dev5Pairs) : null
-  const dev6Pairs = pairsByRole(DEV6_ROLE, devOnly, () => loadRealistic(DEV6_PAIRS, DEV6_SPLIT))
-  const dev6 = dev6Pairs.length ? await evaluateRealistic(dev6Pairs) : null
-  const dev7Pairs = pairsByRole(DEV7_ROLE, devOnly, () => loadRealistic(DEV7_PAIRS, DEV7_SPLIT))
-  const dev7 = dev7Pairs.length ? await evaluateRealistic(dev7Pairs) : null
-  const dev8Pairs = pairsByRole(DEV8_ROLE, devOnly, () => loadRealistic(DEV8_PAIRS, DEV8_SPLIT))
-  const dev8 = dev8Pairs.length ? await evaluateRealistic(dev8Pairs) : null
-  const dev9Pairs = pairsByRole(DEV9_ROLE, devOnly, () => loadRealistic(DEV9_PAIRS, DEV9_SPLIT))
-  const dev9 = dev9Pairs.length ? await evaluateRealistic(dev9Pairs) : null
-  const dev10Pairs = pairsByRole(DEV10_ROLE, devOnly, () => loadRealistic(DEV10_PAIRS, DEV10_SPLIT))
-  const dev10 = dev10Pairs.length ? await evaluateRealistic(dev10Pairs) : null
-  const dev11Pairs = pairsByRole(DEV11_ROLE, devOnly, () => loadRealistic(DEV11_PAIRS, DEV11_SPLIT))
-  const dev11 = dev11Pairs.length ? await evaluateRealistic(dev11Pairs) : null
+  // A fresh set (role 'holdout') is scored at a merge, never while iterating.
+  const sets: Array<{ readonly set: HandWrittenSet; readonly pairs: LabelledPair[]; readonly scored: RealisticResult | null }> = []
+  for (const set of HAND_WRITTEN_SETS) {
+    const pairs = pairsByRole(set, devOnly)
+    sets.push({ set, pairs, scored: pairs.length ? await evaluateRealistic(pairs) : null })
+  }
   const result = await evaluate(loadPairs())
   const fresh = await evaluate(loadPairs(FRESH_PAIRS))
-  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, dev2Pairs, dev3Pairs, dev4Pairs, dev5Pairs, dev6Pairs, dev7Pairs, dev8Pairs, dev9Pairs, dev10Pairs, dev11Pairs)
+  const store = args.includes('--no-store') ? null : await evaluateStore(realistic, devOnly, {}, unseenPairs, unseen2Pairs, blindPairs, new Map(sets.map((s) => [s.set.name, s.pairs])))
   if (args.includes('--json')) {
     const strip = ({ results: _, ...rest }: EvalResult) => rest
     const realJson = real && Object.fromEntries(Object.entries(real).map(([k, v]) => [k, strip(v)]))
@@ -388,65 +328,26 @@ async function main(): Promise<void> {
       plantedUnseen2: store.plantedUnseen2.map(({ split, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ split, ...rest })),
       blind: store.blind.map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
       plantedBlind: store.plantedBlind.map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev2: (store.dev2 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev2: (store.plantedDev2 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev3: (store.dev3 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev3: (store.plantedDev3 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev4: (store.dev4 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev4: (store.plantedDev4 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev5: (store.dev5 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev5: (store.plantedDev5 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev6: (store.dev6 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev6: (store.plantedDev6 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev7: (store.dev7 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev7: (store.plantedDev7 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev8: (store.dev8 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev8: (store.plantedDev8 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev9: (store.dev9 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev9: (store.plantedDev9 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev10: (store.dev10 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev10: (store.plantedDev10 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
-      dev11: (store.dev11 ?? []).map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled })),
-      plantedDev11: (store.plantedDev11 ?? []).map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest })),
+      // Keys devN / plantedDevN, as before the sets were one table, so a consumer reads the same JSON.
+      ...Object.fromEntries((store.sets ?? []).flatMap(({ set, rows, planted }) => [
+        [set.name, rows.map((b) => ({ name: b.name, facts: b.run.facts, flags: b.run.flags.length, ...b.labelled }))],
+        [`planted${setTitle(set)}`, planted.map(({ into, result: { falseFlags: _f, missed: _m, ...rest } }) => ({ into, ...rest }))],
+      ])),
     }
     const unseenJson = Object.fromEntries(Object.entries(unseen).map(([k, v]) => [k, strip(v)]))
     const unseen2Json = Object.fromEntries(Object.entries(unseen2).map(([k, v]) => [k, strip(v)]))
-    const dev2Json = Object.fromEntries(Object.entries(dev2).map(([k, v]) => [k, strip(v)]))
     // Scores only: a pair's result carries its texts and reason, so the blind set's results are stripped too.
     const blindJson = blind && Object.fromEntries(Object.entries(blind).map(([k, v]) => [k, strip(v)]))
-    const dev3Json = Object.fromEntries(Object.entries(dev3).map(([k, v]) => [k, strip(v)]))
-    const dev4Json = dev4 && Object.fromEntries(Object.entries(dev4).map(([k, v]) => [k, strip(v)]))
-    const dev5Json = dev5 && Object.fromEntries(Object.entries(dev5).map(([k, v]) => [k, strip(v)]))
-    const dev6Json = dev6 && Object.fromEntries(Object.entries(dev6).map(([k, v]) => [k, strip(v)]))
-    const dev7Json = dev7 && Object.fromEntries(Object.entries(dev7).map(([k, v]) => [k, strip(v)]))
-    const dev8Json = dev8 && Object.fromEntries(Object.entries(dev8).map(([k, v]) => [k, strip(v)]))
-    const dev9Json = dev9 && Object.fromEntries(Object.entries(dev9).map(([k, v]) => [k, strip(v)]))
-    const dev10Json = dev10 && Object.fromEntries(Object.entries(dev10).map(([k, v]) => [k, strip(v)]))
-    const dev11Json = dev11 && Object.fromEntries(Object.entries(dev11).map(([k, v]) => [k, strip(v)]))
-    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, dev2: dev2Json, dev3: dev3Json, dev4: dev4Json, dev5: dev5Json, dev6: dev6Json, dev7: dev7Json, dev8: dev8Json, dev9: dev9Json, dev10: dev10Json, dev11: dev11Json, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
+    const setsJson = Object.fromEntries(sets.map(({ set, scored }) => [set.name, scored && Object.fromEntries(Object.entries(scored).map(([k, v]) => [k, strip(v)]))]))
+    process.stdout.write(JSON.stringify({ realistic: realJson, unseen: unseenJson, unseen2: unseen2Json, ...setsJson, blind: blindJson, main: strip(result), fresh: strip(fresh), store: storeJson }, null, 2) + '\n')
     return
   }
   if (real) process.stdout.write(formatRealistic(real) + '\n')
   process.stdout.write(formatRealistic(unseen, 'Unseen pairs (test/fixtures/conflict-pairs-unseen.json, issue 27: persona, everyday and news styles), fixed split test/fixtures/conflict-unseen-split.json') + '\n')
   process.stdout.write(formatRealistic(unseen2, 'Unseen pairs, second set (test/fixtures/conflict-pairs-unseen2.json, issue 27: jobs, habits, amounts, states, places, travel), fixed split test/fixtures/conflict-unseen2-split.json') + '\n')
-  process.stdout.write(formatRealistic(dev2, 'Dev2 pairs (test/fixtures/conflict-pairs-dev2.json, issue 27 session 10: written without reading the detector), fixed split test/fixtures/conflict-dev2-split.json (all dev)') + '\n')
-  process.stdout.write(formatRealistic(dev3, 'Dev3 pairs (test/fixtures/conflict-pairs-dev3.json, issue 27 session 11: written without reading the detector), fixed split test/fixtures/conflict-dev3-split.json (all dev)') + '\n')
-  const dev4Says = DEV4_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev4) process.stdout.write(formatRealistic(dev4, `Dev4 pairs (test/fixtures/conflict-pairs-dev4.json, issue 27 session 12: written without reading the detector; ${dev4Says}), fixed split test/fixtures/conflict-dev4-split.json (all dev)`) + '\n')
-  const dev5Says = DEV5_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev5) process.stdout.write(formatRealistic(dev5, `Dev5 pairs (test/fixtures/conflict-pairs-dev5.json, issue 27 session 12 round 2: written without reading the detector; ${dev5Says}), fixed split test/fixtures/conflict-dev5-split.json (all dev)`) + '\n')
-  const dev6Says = DEV6_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev6) process.stdout.write(formatRealistic(dev6, `Dev6 pairs (test/fixtures/conflict-pairs-dev6.json, issue 27 session 12 round 3: written without reading the detector; ${dev6Says}), fixed split test/fixtures/conflict-dev6-split.json (all dev)`) + '\n')
-  const dev7Says = DEV7_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev7) process.stdout.write(formatRealistic(dev7, `Dev7 pairs (test/fixtures/conflict-pairs-dev7.json, issue 27 session 13: written without reading the detector; ${dev7Says}), fixed split test/fixtures/conflict-dev7-split.json (all dev)`) + '\n')
-  const dev8Says = DEV8_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev8) process.stdout.write(formatRealistic(dev8, `Dev8 pairs (test/fixtures/conflict-pairs-dev8.json, issue 27 session 13: written without reading the detector; ${dev8Says}), fixed split test/fixtures/conflict-dev8-split.json (all dev)`) + '\n')
-  const dev9Says = DEV9_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev9) process.stdout.write(formatRealistic(dev9, `Dev9 pairs (test/fixtures/conflict-pairs-dev9.json, issue 27 session 13: written without reading the detector; ${dev9Says}), fixed split test/fixtures/conflict-dev9-split.json (all dev)`) + '\n')
-  const dev10Says = DEV10_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev10) process.stdout.write(formatRealistic(dev10, `Dev10 pairs (test/fixtures/conflict-pairs-dev10.json, issue 27 session 14: written without reading the detector; ${dev10Says}), fixed split test/fixtures/conflict-dev10-split.json (all dev)`) + '\n')
-  const dev11Says = DEV11_ROLE === 'holdout' ? 'a fresh holdout: scores only, never listed' : 'dev data'
-  if (dev11) process.stdout.write(formatRealistic(dev11, `Dev11 pairs (test/fixtures/conflict-pairs-dev11.json, issue 27 session 14: written without reading the detector; ${dev11Says}), fixed split test/fixtures/conflict-dev11-split.json (all dev)`) + '\n')
+  for (const { set, scored } of sets) {
+    if (scored) process.stdout.write(formatRealistic(scored, `${setTitle(set)} pairs (test/fixtures/conflict-pairs-${set.name}.json, issue 27 ${set.written}: written without reading the detector${pairsRoleSays(set)}), fixed split test/fixtures/conflict-${set.name}-split.json (all dev)`) + '\n')
+  }
   if (blind) process.stdout.write(formatRealistic(blind, 'Blind holdout pairs (test/fixtures/conflict-pairs-blind.json, issue 27 twelfth round: written before anything ran on them; never tune on them), all holdout') + '\n')
   if (store) process.stdout.write(formatStore(store, args.some((a) => a.startsWith('--errors'))) + '\n')
   else process.stdout.write(`Realistic pairs not found at ${REALISTIC_PAIRS} (set MEMWEAVE_REALISTIC_PAIRS)\n\n`)
@@ -463,17 +364,11 @@ async function main(): Promise<void> {
     const unseen2Wrong = unseen2.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
     process.stdout.write(`\nUnseen (second set) DEV pairs misclassified by the text detector: ${unseen2Wrong.length}\n`)
     for (const w of unseen2Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
-    const dev2Wrong = dev2.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
-    process.stdout.write(`\nDev2 pairs misclassified by the text detector: ${dev2Wrong.length}\n`)
-    for (const w of dev2Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
-    const dev3Wrong = dev3.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
-    process.stdout.write(`\nDev3 pairs misclassified by the text detector: ${dev3Wrong.length}\n`)
-    for (const w of dev3Wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
     // A fresh holdout's pairs are never listed: a set is listed once its role is dev.
-    for (const [set, scored, role] of [['Dev4', dev4, DEV4_ROLE], ['Dev5', dev5, DEV5_ROLE], ['Dev6', dev6, DEV6_ROLE], ['Dev7', dev7, DEV7_ROLE], ['Dev8', dev8, DEV8_ROLE], ['Dev9', dev9, DEV9_ROLE], ['Dev10', dev10, DEV10_ROLE], ['Dev11', dev11, DEV11_ROLE]] as const) {
-      if (!scored || role !== 'dev') continue
+    for (const { set, scored } of sets) {
+      if (!scored || set.role !== 'dev') continue
       const wrong = scored.textOnly.results.filter((r) => r.split === 'dev' && r.predicted !== (r.label === 'conflict'))
-      process.stdout.write(`\n${set} pairs misclassified by the text detector: ${wrong.length}\n`)
+      process.stdout.write(`\n${setTitle(set)} pairs misclassified by the text detector: ${wrong.length}\n`)
       for (const w of wrong) process.stdout.write(`  ${w.id} ${w.category} [${w.label}] (${w.why ?? ''}) ${w.reason}\n    A: ${w.a}\n    B: ${w.b}\n`)
     }
   }
