@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,7 +7,7 @@ import { build, createServer, preview } from 'vite'
 import { chromiumLaunchOptions } from '../scripts/browser.js'
 import type { BrowserBenchResult } from './browser-entry.js'
 import { exposeHeap } from './cdp-heap.js'
-import type { MillionResult } from './million-bench.js'
+import type { MillionResult, MillionStoreMode } from './million-bench.js'
 
 export interface ChromiumRun extends BrowserBenchResult {
   /** The browser's own version string, e.g. `156.0.8078.79`. */
@@ -35,9 +35,17 @@ interface Served {
  * `import url from './x.ts?worker&url'`: a build bundles them from that (a bare
  * `new URL('./x.ts', import.meta.url)` is copied as a file, TypeScript and all).
  */
-async function serve(options: { readonly page: string; readonly workers: readonly string[]; readonly mode: BenchServe; readonly cacheDir?: string }): Promise<Served> {
+async function serve(options: {
+  readonly page: string
+  readonly workers: readonly string[]
+  readonly mode: BenchServe
+  readonly cacheDir?: string
+  readonly port?: number
+}): Promise<Served> {
   const root = fileURLToPath(new URL('..', import.meta.url))
-  const port = Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0)
+  const port = options.port ?? Number(process.env['MEMWEAVE_BENCH_PORT'] ?? 0)
+  // A port asked for by the caller is the origin of stored databases: another one would not find them.
+  const strictPort = options.port !== undefined
   // A worktree whose node_modules is a link to another's shares its node_modules/.vite: another
   // user's dev server re-optimizing there can reload this run's page mid-run. MEMWEAVE_BENCH_VITE_CACHE gives the run its own.
   const cacheDir = options.cacheDir ?? process.env['MEMWEAVE_BENCH_VITE_CACHE']
@@ -47,7 +55,7 @@ async function serve(options: { readonly page: string; readonly workers: readonl
     const server = await createServer({
       ...common,
       // The file watcher off: an edit under src/ cannot reload a page mid-run.
-      server: { host: '127.0.0.1', port, strictPort: false, watch: null },
+      server: { host: '127.0.0.1', port, strictPort, watch: null },
       // Crawl the page's and its workers' imports at startup, so a late dependency discovery cannot reload the page mid-run.
       optimizeDeps: { entries: [options.page, ...options.workers] },
       worker: { format: 'es' },
@@ -76,7 +84,7 @@ async function serve(options: { readonly page: string; readonly workers: readonl
         rollupOptions: { input: join(root, options.page), checks: { bundlerTimings: false } },
       },
     })
-    const server = await preview({ ...common, build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: false } })
+    const server = await preview({ ...common, build: { outDir }, preview: { host: '127.0.0.1', port, strictPort } })
     const base = server.resolvedUrls?.local[0]
     if (!base) throw new Error('the Vite preview server did not report a URL')
     return {
@@ -112,6 +120,10 @@ export async function runBenchPage<T>(options: {
    * throwaway context, whose storage quota a million facts exceed.
    */
   readonly onDisk?: boolean
+  /** Run in this profile directory on disk (created if missing) and keep it: a kept store lives there. */
+  readonly profileDir?: string
+  /** Serve on exactly this port (IndexedDB's origin includes it); fails if it is taken. */
+  readonly port?: number
   /**
    * Scripts the page starts as workers. Vite's dependency scan does not follow them: without them
    * here, the dev server finds the worker's dependencies while the page runs, and reloads the page
@@ -122,17 +134,23 @@ export async function runBenchPage<T>(options: {
   readonly cacheDir?: string
   /** Default `'dev'` (BenchServe). */
   readonly serve?: BenchServe
+  /** Told the origin the page is served from, before the page loads. */
+  readonly onServe?: (base: string) => void
 }): Promise<{ version: string; value: T }> {
   const server = await serve({
     page: options.page,
     workers: options.workers ?? [],
     mode: options.serve ?? 'dev',
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
   })
   try {
     const base = server.base
+    options.onServe?.(base)
     const launch = chromiumLaunchOptions()
-    const profile = options.onDisk ? await mkdtemp(join(tmpdir(), 'memweave-bench-')) : undefined
+    if (options.profileDir) await mkdir(options.profileDir, { recursive: true })
+    const temporary = options.onDisk && !options.profileDir ? await mkdtemp(join(tmpdir(), 'memweave-bench-')) : undefined
+    const profile = options.profileDir ?? temporary
     const context = profile ? await chromium.launchPersistentContext(profile, launch) : undefined
     const browser = context ? null : await chromium.launch(launch)
     try {
@@ -160,7 +178,7 @@ export async function runBenchPage<T>(options: {
       return { version, value: value! }
     } finally {
       await (context ?? browser)!.close()
-      if (profile) await rm(profile, { recursive: true, force: true })
+      if (temporary) await rm(temporary, { recursive: true, force: true })
     }
   } finally {
     await server.close()
@@ -195,10 +213,21 @@ export async function runMillionInChromium(options: {
   readonly openReps: number
   readonly log: (line: string) => void
   readonly timeoutMs: number
+  /** A kept store (bench/million-store.ts): its profile directory, databases and port. */
+  readonly store?: MillionStoreMode & { readonly profileDir: string; readonly port?: number }
+  readonly onServe?: (base: string) => void
 }): Promise<{ version: string; value: MillionResult }> {
+  const store = options.store
   return runBenchPage<MillionResult>({
     page: 'bench/million.html',
-    query: { count: String(options.count), openReps: String(options.openReps) },
+    query: {
+      count: String(options.count),
+      openReps: String(options.openReps),
+      ...(store ? { store: store.mode, rawName: store.rawName, memweaveName: store.memweaveName } : {}),
+    },
+    ...(store ? { profileDir: store.profileDir } : {}),
+    ...(store?.port !== undefined ? { port: store.port } : {}),
+    ...(options.onServe ? { onServe: options.onServe } : {}),
     log: options.log,
     timeoutMs: options.timeoutMs,
     done: () => window.__millionResult !== undefined || window.__millionError !== undefined,

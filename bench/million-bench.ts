@@ -2,6 +2,7 @@ import { createMemory, type Memory } from '../src/index.js'
 import { HEAP_FUNCTION, type HeapReading } from './cdp-heap.js'
 import { fmtMs, median, p95 } from './facts-bench.js'
 import { benchQueries, factRowStream, type FactRow } from './fixtures.js'
+import type { MillionStore } from './million-store.js'
 import { openRawDexie, rawLoad, type IdbDeps } from './raw-dexie.js'
 
 /**
@@ -27,10 +28,24 @@ import { openRawDexie, rawLoad, type IdbDeps } from './raw-dexie.js'
  * never holds them all beside the store it measures. The baseline's database is written, read and
  * deleted before memweave writes, and the page runs in a profile on disk: both at once exceeded
  * the storage quota of a throwaway context at 800k facts.
+ *
+ * `store` (bench/million-store.ts): `keep` writes under the given names and deletes nothing, the
+ * baseline's database kept beside memweave's (the profile on disk is kept too, and its quota is
+ * reported); `reuse` skips both writes and measures the opens, retrieve and heap on those databases,
+ * leaving them as they were found (the result has no write figures: the Node side has them).
  */
+export interface MillionStoreMode {
+  readonly mode: 'keep' | 'reuse'
+  readonly rawName: string
+  readonly memweaveName: string
+}
+
 export interface MillionResult {
   readonly facts: number
-  readonly write: { readonly memweaveMs: number; readonly baselineMs: number; readonly ratio: number; readonly tailPerSec: number }
+  /** Absent on a reuse: nothing was written; the kept run's figures are in its manifest. */
+  readonly write?: { readonly memweaveMs: number; readonly baselineMs: number; readonly ratio: number; readonly tailPerSec: number }
+  /** On a keep: what the origin stores after both writes, and its quota (`navigator.storage.estimate()`). */
+  readonly storage?: { readonly usageBytes: number; readonly quotaBytes: number }
   readonly open: {
     readonly memweaveMs: number
     readonly baselineMs: number
@@ -76,6 +91,7 @@ export async function runMillionBench(env: {
   readonly log: (line: string) => void
   readonly openReps?: number
   readonly chunk?: number
+  readonly store?: MillionStoreMode
 }): Promise<MillionResult> {
   const started = performance.now()
   const { count, deps } = env
@@ -83,8 +99,9 @@ export async function runMillionBench(env: {
   const openReps = env.openReps ?? 3
   const log = (msg: string): void => env.log(`[million] ${count}: ${msg}`)
   const tag = Date.now().toString(36)
-  const rawName = `bench-million-raw-${tag}`
-  const mwName = `bench-million-${tag}`
+  const store = env.store
+  const rawName = store?.rawName ?? `bench-million-raw-${tag}`
+  const mwName = store?.memweaveName ?? `bench-million-${tag}`
   const open = (name = mwName): Promise<Memory> => createMemory({ storage: 'indexeddb', name, ...deps })
   const queries = benchQueries(50)
   const budget = { budgetTokens: 2000 }
@@ -100,19 +117,32 @@ export async function runMillionBench(env: {
     await openRawDexie(`${mwName}-warm`, deps).delete()
   }
 
+  const reuse = store?.mode === 'reuse'
+  if (reuse) {
+    // A reuse must measure the store it was pointed at: a missing database would be created empty.
+    const names = await deps.indexedDB.databases()
+    for (const name of [rawName, mwName]) {
+      if (!names.some((d) => d.name === name)) throw new Error(`the kept store has no database ${name} in this origin (was it kept on another port?)`)
+    }
+  }
+
   // ---- write: baseline first, as bench/facts-bench.ts ----
   let raw = openRawDexie(rawName, deps)
-  await raw.open()
   let t0 = performance.now()
   let written = 0
-  for (const batch of chunks(count, chunk)) {
-    await raw.table('records').bulkPut(batch.map((r) => r.record))
-    written += batch.length
-    if (written % tenth === 0 && written < count) log(`baseline bulkPut ${written} after ${fmtMs(performance.now() - t0)}`)
+  let baselineWriteMs = 0
+  if (!reuse) {
+    await raw.open()
+    t0 = performance.now()
+    for (const batch of chunks(count, chunk)) {
+      await raw.table('records').bulkPut(batch.map((r) => r.record))
+      written += batch.length
+      if (written % tenth === 0 && written < count) log(`baseline bulkPut ${written} after ${fmtMs(performance.now() - t0)}`)
+    }
+    baselineWriteMs = performance.now() - t0
+    raw.close()
+    log(`baseline bulkPut ${fmtMs(baselineWriteMs)}`)
   }
-  const baselineWriteMs = performance.now() - t0
-  raw.close()
-  log(`baseline bulkPut ${fmtMs(baselineWriteMs)}`)
 
   // ---- the baseline's cold open, before memweave writes ----
   const baselineOpens: number[] = []
@@ -125,27 +155,40 @@ export async function runMillionBench(env: {
     if (n !== count) throw new Error(`baseline holds ${n} rows, expected ${count}`)
   }
   log(`raw open + toArray ${fmtMs(median(baselineOpens))}`)
-  // Gone before memweave writes: the two databases together need twice the space.
-  await openRawDexie(rawName, deps).delete()
+  // Gone before memweave writes: the two databases together need twice the space. A kept run keeps
+  // it (a reuse needs it for the open's ratio) in a profile on disk, whose quota is a share of the disk.
+  if (!store) await openRawDexie(rawName, deps).delete()
 
   // ---- memweave's write ----
   // Handles are dropped (null) once closed: a closed Memory a variable still holds keeps its state.
-  let mem: Memory | null = await open()
-  t0 = performance.now()
-  written = 0
+  let mem: Memory | null = null
+  let memweaveWriteMs = 0
+  let writeEnd = 0
   let tailFrom = { count: 0, at: t0 }
-  for (const batch of chunks(count, chunk)) {
-    await Promise.all(batch.map((r) => mem!.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
-    written += batch.length
-    if (written <= count * 0.9) tailFrom = { count: written, at: performance.now() }
-    if (written % tenth === 0 && written < count) log(`memweave write ${written} after ${fmtMs(performance.now() - t0)}`)
+  if (!reuse) {
+    mem = await open()
+    t0 = performance.now()
+    written = 0
+    tailFrom = { count: 0, at: t0 }
+    for (const batch of chunks(count, chunk)) {
+      await Promise.all(batch.map((r) => mem!.facts.write(r.content, { metadata: r.metadata, validFrom: r.validFrom })))
+      written += batch.length
+      if (written <= count * 0.9) tailFrom = { count: written, at: performance.now() }
+      if (written % tenth === 0 && written < count) log(`memweave write ${written} after ${fmtMs(performance.now() - t0)}`)
+    }
+    await mem.facts.flush()
+    writeEnd = performance.now()
+    memweaveWriteMs = writeEnd - t0
+    await mem.close()
+    mem = null
+    log(`memweave write ${fmtMs(memweaveWriteMs)}`)
   }
-  await mem.facts.flush()
-  const writeEnd = performance.now()
-  const memweaveWriteMs = writeEnd - t0
-  await mem.close()
-  mem = null
-  log(`memweave write ${fmtMs(memweaveWriteMs)}`)
+  let storage: MillionResult['storage']
+  if (store?.mode === 'keep') {
+    const e = await navigator.storage.estimate()
+    storage = { usageBytes: e.usage ?? 0, quotaBytes: e.quota ?? 0 }
+    log(`kept both databases: the origin stores ${(storage.usageBytes / 2 ** 20).toFixed(1)} MiB of a ${(storage.quotaBytes / 2 ** 30).toFixed(1)} GiB quota`)
+  }
 
   const opens: number[] = []
   const firsts: number[] = []
@@ -183,18 +226,25 @@ export async function runMillionBench(env: {
   // memweave must have stored every fact it acknowledged, or the write figure means nothing.
   const check = openRawDexie(mwName, deps)
   const stored = await check.table('records').where('kind').equals('fact').count()
-  await check.delete()
+  // A kept or reused store stays: the next reuse measures it again.
+  if (store) check.close()
+  else await check.delete()
   if (stored !== count) throw new Error(`memweave stored ${stored} fact records, expected ${count}`)
 
   const baselineOpen = median(baselineOpens)
   return {
     facts: count,
-    write: {
-      memweaveMs: memweaveWriteMs,
-      baselineMs: baselineWriteMs,
-      ratio: memweaveWriteMs / baselineWriteMs,
-      tailPerSec: ((count - tailFrom.count) / (writeEnd - tailFrom.at)) * 1000,
-    },
+    ...(reuse
+      ? {}
+      : {
+          write: {
+            memweaveMs: memweaveWriteMs,
+            baselineMs: baselineWriteMs,
+            ratio: memweaveWriteMs / baselineWriteMs,
+            tailPerSec: ((count - tailFrom.count) / (writeEnd - tailFrom.at)) * 1000,
+          },
+        }),
+    ...(storage ? { storage } : {}),
     open: { memweaveMs: median(opens), baselineMs: baselineOpen, ratio: median(opens) / baselineOpen, reps: openReps, firstRetrieveMs: median(firsts) },
     retrieve: { queries: times.length, medianMs: median(times), p95Ms: p95(times), meanHits: hits / times.length },
     heap: { beforeBytes: before.used, heldBytes: held.used, backingBytes: held.backing - before.backing, perFact: (held.used - before.used) / count },
@@ -202,13 +252,21 @@ export async function runMillionBench(env: {
   }
 }
 
-export function formatMillionReport(r: MillionResult): string {
+/**
+ * The run's table. `stored`: a reuse's kept store (bench/million-store.ts), whose write figures
+ * fill the write row, marked as the stored run's, with its date and commit: this run wrote nothing.
+ */
+export function formatMillionReport(r: MillionResult, stored?: MillionStore): string {
   const n = r.facts.toLocaleString('en')
   const rate = (ms: number): string => `${Math.round((r.facts / ms) * 1000).toLocaleString('en')} facts/s`
+  const w = r.write ?? (stored ? { ...stored.write, ratio: stored.write.memweaveMs / stored.write.baselineMs } : undefined)
+  const from = r.write ? '' : stored ? ` (stored run, ${stored.date.slice(0, 16).replace('T', ' ')} UTC, commit ${stored.commit.slice(0, 7)}${stored.commit.endsWith('-dirty') ? ' with uncommitted changes' : ''})` : ''
   return [
     '| figure | memweave | baseline (same run) | ratio |',
     '|---|---:|---:|---:|',
-    `| write ${n} facts, chunks of 1,000 | ${fmtMs(r.write.memweaveMs)} (${rate(r.write.memweaveMs)}; last 10% ${Math.round(r.write.tailPerSec).toLocaleString('en')}/s) | bulkPut ${fmtMs(r.write.baselineMs)} (${rate(r.write.baselineMs)}) | ${r.write.ratio.toFixed(2)}x |`,
+    w
+      ? `| write ${n} facts, chunks of 1,000${from} | ${fmtMs(w.memweaveMs)} (${rate(w.memweaveMs)}; last 10% ${Math.round(w.tailPerSec).toLocaleString('en')}/s) | bulkPut ${fmtMs(w.baselineMs)} (${rate(w.baselineMs)}) | ${w.ratio.toFixed(2)}x |`
+      : `| write ${n} facts | (not written in this run) | | |`,
     `| cold open (median of ${r.open.reps}) | createMemory ${fmtMs(r.open.memweaveMs)}, first retrieve ${fmtMs(r.open.firstRetrieveMs)} | raw open + toArray ${fmtMs(r.open.baselineMs)} | ${r.open.ratio.toFixed(2)}x |`,
     `| retrieve p50 / p95 (${r.retrieve.queries} queries, ${r.retrieve.meanHits.toFixed(1)} hits each) | ${fmtMs(r.retrieve.medianMs)} / ${fmtMs(r.retrieve.p95Ms)} | (no naive scan at this size) | |`,
     `| JS heap held (cold handle held minus before its open; CDP) | ${((r.heap.heldBytes - r.heap.beforeBytes) / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.heap.perFact)} B a fact; array buffers ${(r.heap.backingBytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(r.heap.backingBytes / r.facts)} B a fact | the page before the open ${(r.heap.beforeBytes / 2 ** 20).toFixed(1)} MiB | |`,

@@ -13,12 +13,14 @@ declare global {
 }
 
 const params = new URLSearchParams(location.search)
+const mode = params.get('store')
 
 runMillionBench({
   count: Number(params.get('count') ?? 1_000_000),
   openReps: Number(params.get('openReps') ?? 3),
   deps: { indexedDB, IDBKeyRange },
   log: (line) => console.log(line),
+  ...(mode === 'keep' || mode === 'reuse' ? { store: { mode, rawName: params.get('rawName')!, memweaveName: params.get('memweaveName')! } } : {}),
 }).then(
   (result) => {
     window.__millionResult = result

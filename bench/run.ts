@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { runInChromium, runMillionInChromium } from './chromium.js'
 import { formatMillionReport } from './million-bench.js'
+import { MILLION_STORE_VERSION, manifestPath, prepareKeepDir, profileDir, readMillionStore, writeMillionStore } from './million-store.js'
 import { runFactsBench } from './facts-bench.js'
 import { formatReport } from './report.js'
 import { clientServe, formatClientReport, runClientBench } from './client-run.js'
@@ -51,6 +53,12 @@ import { relaySmoke } from './relay-smoke.js'
  *   MEMWEAVE_BENCH_MILLION=1                       the million-fact run alone (a count above 1: that many facts)
  *   MEMWEAVE_BENCH_MILLION_OPENS=3                 cold opens of the million-fact run (the median is reported)
  *   MEMWEAVE_BENCH_MILLION_TIMEOUT_MIN=180         the million-fact run gives up after this many minutes
+ *   MEMWEAVE_BENCH_MILLION_KEEP=/path/dir          the million-fact run in the Chromium profile dir/profile (created if missing), kept with
+ *                                                  both databases (memweave's and the raw baseline's) and dir/million-store.json
+ *                                                  (count, names, port, write figures, commit, date); refuses a dir that already holds one
+ *   MEMWEAVE_BENCH_MILLION_REUSE=/path/dir         no writes: the cold opens, first retrieve, retrieve p50/p95 and heap on a kept store;
+ *                                                  the write row is the kept run's. Refuses a missing manifest or another count;
+ *                                                  serves on the kept port (IndexedDB's origin); never deletes the store
  *   MEMWEAVE_BENCH_VITE_CACHE=/tmp/vite-mine       the Chromium runs' Vite dependency cache (default node_modules/.vite)
  *   MEMWEAVE_CHROMIUM=/path/to/chrome              which browser (scripts/browser.ts)
  */
@@ -62,6 +70,17 @@ import { relaySmoke } from './relay-smoke.js'
  */
 const WRITE_BUDGET_S = 150
 const NAIVE_BUDGET_S = 30
+
+/** The kept run's commit; `-dirty` when the tree had changes, so the figure is not pinned on a commit that lacks them. */
+function gitCommit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== ''
+    return dirty ? `${head}-dirty` : head
+  } catch {
+    return 'unknown'
+  }
+}
 
 const sizesFrom = (name: string, fallback: readonly number[]): number[] => {
   const raw = process.env[name]
@@ -99,9 +118,50 @@ async function main(): Promise<void> {
     console.log(`memweave million-fact benchmark, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, load average at start: ${loadavg()[0]!.toFixed(2)}`)
     // A quiet run here takes about 30 minutes; one at load 30 ran out of its first hour before the retrieve.
     const timeoutMs = sizesFrom('MEMWEAVE_BENCH_MILLION_TIMEOUT_MIN', [180])[0]! * 60_000
-    const { version, value } = await runMillionInChromium({ count, openReps, log, timeoutMs })
+    const keepDir = process.env['MEMWEAVE_BENCH_MILLION_KEEP'] || undefined
+    const reuseDir = process.env['MEMWEAVE_BENCH_MILLION_REUSE'] || undefined
+    if (keepDir && reuseDir) throw new Error('MEMWEAVE_BENCH_MILLION_KEEP and MEMWEAVE_BENCH_MILLION_REUSE: set one, not both')
+    if (!keepDir && !reuseDir) {
+      const { version, value } = await runMillionInChromium({ count, openReps, log, timeoutMs })
+      console.log(`== Chromium ${version}, real IndexedDB: a Memory of ${count.toLocaleString('en')} facts through createMemory ==`)
+      console.log(formatMillionReport(value))
+      console.log(`Load average at end: ${loadavg()[0]!.toFixed(2)}.`)
+      return
+    }
+    const stored = reuseDir ? await readMillionStore(reuseDir, count) : undefined
+    const askedPort = process.env['MEMWEAVE_BENCH_PORT'] ? Number(process.env['MEMWEAVE_BENCH_PORT']) : undefined
+    if (stored && askedPort !== undefined && askedPort !== stored.port) {
+      throw new Error(`the kept store at ${reuseDir} was written from port ${stored.port} (IndexedDB's origin includes the port): unset MEMWEAVE_BENCH_PORT or set it to ${stored.port}`)
+    }
+    if (keepDir) await prepareKeepDir(keepDir)
+    const dir = (keepDir ?? reuseDir)!
+    const tag = Date.now().toString(36)
+    const names = stored ?? { rawName: `bench-million-raw-${tag}`, memweaveName: `bench-million-${tag}` }
+    let servedPort = 0
+    const { version, value } = await runMillionInChromium({
+      count,
+      openReps,
+      log,
+      timeoutMs,
+      store: { mode: stored ? 'reuse' : 'keep', rawName: names.rawName, memweaveName: names.memweaveName, profileDir: profileDir(dir), port: stored?.port ?? askedPort },
+      onServe: (base) => void (servedPort = Number(new URL(base).port)),
+    })
+    if (keepDir) {
+      if (!value.write || !value.storage) throw new Error('the kept run returned no write figures')
+      await writeMillionStore(keepDir, {
+        version: MILLION_STORE_VERSION,
+        count,
+        ...names,
+        port: servedPort,
+        write: { memweaveMs: value.write.memweaveMs, baselineMs: value.write.baselineMs, tailPerSec: value.write.tailPerSec },
+        storage: value.storage,
+        commit: gitCommit(),
+        date: new Date().toISOString(),
+      })
+    }
     console.log(`== Chromium ${version}, real IndexedDB: a Memory of ${count.toLocaleString('en')} facts through createMemory ==`)
-    console.log(formatMillionReport(value))
+    console.log(stored ? `Reused the store kept at ${reuseDir} (port ${stored.port}): nothing written or deleted.` : `Kept the store at ${keepDir} (port ${servedPort}, ${manifestPath(keepDir!)}).`)
+    console.log(formatMillionReport(value, stored))
     console.log(`Load average at end: ${loadavg()[0]!.toFixed(2)}.`)
     return
   }
