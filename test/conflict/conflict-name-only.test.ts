@@ -16,6 +16,8 @@ const contradictions: Array<[string, string, string]> = [
   ['one verb framing two places', 'Odile works at the Leicester Royal Infirmary.', 'Odile works at Kettering General.'],
   ['a fee said twice', 'Harbour Bakes charges a £15 delivery fee.', 'Harbour Bakes charges a £20 delivery fee.'],
   ['the name after a copula', 'Odile is 52.', 'Odile is 47.'],
+  // "turns" stands between the name and the value: the name is still what the value measures.
+  ['the name before "turns"', 'Odile turns 50 next week.', 'Odile is 47.'],
 ]
 
 describe('two notes that share only the name they open with', () => {
