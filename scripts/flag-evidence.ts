@@ -17,6 +17,9 @@ import { subjectStems } from '../src/conflict/read/subject.js'
 import { sentences } from '../src/conflict/read/statement.js'
 import { hasStem, sameStem } from '../src/conflict/read/same-stem.js'
 import type { Reading } from '../src/conflict/read/reading.js'
+import { sharedOpeningName } from '../src/conflict/store/name-only.js'
+import { onlyTheHub } from '../src/conflict/store/hub-only.js'
+import { datedSeries } from '../src/conflict/judge/date-series.js'
 import type { RawVerdict } from '../src/conflict/judge/verdict.js'
 import { loadDev2, loadDev3, loadRealistic, loadUnseen, loadUnseen2, type LabelledPair } from './eval-conflicts.js'
 
@@ -102,7 +105,20 @@ function flagEvidence(raw: RawVerdict, a: Reading, b: Reading, sa: string, sb: s
     kinds: [claimKind(a), claimKind(b)].sort().join('+'),
     sentences: Math.max(sentences(sa).length, sentences(sb).length),
     words: Math.max(a.content.size, b.content.size) > 10 ? 'long' : 'short',
+    // notes39 (session 14): the four shapes of the dev stores' false flags, and the two criteria built on them.
+    shape: shapeOf(raw),
+    openingNameOnly: ((n) => n !== null && onlyTheHub(raw.shared, n))(sharedOpeningName(a, b)),
+    dateSeries: /^different date\b/.test(raw.reason) ? `${datedSeries(a) ? 'S' : '-'}${datedSeries(b) ? 'S' : '-'}` : 'n/a',
   }
+}
+
+/** Which gate a flag passed, by its reason: dates of two events, amounts of two things, names of two slots, a negation of another object. */
+function shapeOf(raw: RawVerdict): string {
+  if (/^different (?:date|relative date)\b/.test(raw.reason)) return 'dates'
+  if (raw.check === 'value') return 'amounts'
+  if (raw.kind === 'negation' || raw.kind === 'antonym' || raw.kind === 'preference' || raw.check === 'exclusive') return 'negation'
+  if (raw.kind === 'substitution') return 'names'
+  return raw.check ?? 'other'
 }
 
 function evidenceOf(detector: TextConflictDetector, r: Row): FlagEvidence | null {
