@@ -112,8 +112,6 @@ export class FreeTextConflicts {
       // A listed value clash of two notes that share only the hub needs a sign of one attribute (rule 32).
       const only = verdict.conflict ? this.#subjects.hubOf(v, other) : null
       if (only) verdict = detector.atHubOnly(verdict, other.body.content, v.body.content, only.name)
-      // ... and so does one of two notes that share only another name they open with (notes39).
-      if (verdict.conflict) verdict = detector.atNameOnly(verdict, other.body.content, v.body.content)
       // And what the store tells over time: a thing told with one name on many days changes.
       const told = verdict.confidence > 0 && days !== 0 ? this.#slots.recurring(v, other, verdict.shared, eligible) : null
       if (told) verdict = detector.atRecurring(verdict, other.body.content, v.body.content, days, told.name, told.word, told.days)

@@ -26,7 +26,6 @@ import { diaryWeight } from '../store/diary.js'
 import { nextOccurrenceWeight } from '../store/next-occurrence.js'
 import { hubWeight } from '../store/hub-subject.js'
 import { hubOnlyWeight } from '../store/hub-only.js'
-import { nameOnlyWeight } from '../store/name-only.js'
 import { recurringWeight } from '../store/recurring-slot.js'
 import { stateWeight } from '../store/states.js'
 import { BoundedCache } from './bounded-cache.js'
@@ -178,16 +177,6 @@ export class TextConflictDetector {
   atHubOnly(verdict: TextConflictVerdict, textA: string, textB: string, name: string): TextConflictVerdict {
     if (!verdict.conflict) return verdict
     const w = hubOnlyWeight(...this.#claims(textA, textB), verdict, name)
-    return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
-  }
-
-  /**
-   * A listed verdict weighed as `atHubOnly` weighs the hub, for a name both texts open with that is
-   * no hub (src/conflict/store/name-only.ts): "Maddie is a physiotherapist at ..." / "Maddie is from Bolton".
-   */
-  atNameOnly(verdict: TextConflictVerdict, textA: string, textB: string): TextConflictVerdict {
-    if (!verdict.conflict) return verdict
-    const w = nameOnlyWeight(...this.#claims(textA, textB), verdict)
     return w ? this.#lowered(verdict, Math.round(verdict.confidence * w.factor * 1000) / 1000, w.note) : verdict
   }
 
