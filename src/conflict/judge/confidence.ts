@@ -16,6 +16,7 @@ import { usualAndOne } from './usual-and-one.js'
 import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
+import { dateSeries } from './date-series.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { escapeRe } from '../read/escape-re.js'
 
@@ -134,6 +135,8 @@ export const FACTORS = {
   twoObjects: 0.6,
   /** Two dates of two events, or of a past and a coming occurrence of one, or a bound against a date (date-events.ts, dates36). */
   dateEvents: 0.5,
+  /** One date against a text that gives the thing several dated occurrences (date-series.ts, notes39, session 14). */
+  dateSeries: 0.5,
   /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
   amountParts: 0.5,
 } as const
@@ -244,6 +247,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     notes.push(objects)
   }
   lower(dateEvents(raw, a, b), FACTORS.dateEvents)
+  lower(dateSeries(raw, a, b), FACTORS.dateSeries)
   // Rule 33: one reading per function, so that each can be switched off alone.
   lower(partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b), FACTORS.amountParts)
   if (sig?.otherSense) {

@@ -39,7 +39,7 @@ const COPULA = /\b(?:is|are|was|were|be|'s)\s+(?:now\s+|still\s+|also\s+)?(?:on|
 /** A task the date is of: "needs to register", "has to change". */
 const TASK = /\b(?:needs?|needed|has|have|had|plans?|planned|wants?|wanted|going|hopes?)\s+to\s+(\p{L}+)/giu
 /** A change of plan: its date is a new answer, not another occurrence. */
-const UPDATE = /\b(?:moved|postponed|rescheduled|changed|pushed|delayed|brought\s+forward|put\s+back|now)\b/i
+export const UPDATE = /\b(?:moved|postponed|rescheduled|changed|pushed|delayed|brought\s+forward|put\s+back|now)\b/i
 const AHEAD = /\b(?:will|shall|is|are|am|next|upcoming|due|going)\b/i
 /** Particles of a phrasal verb ("flying out on 20 June" is the flight's date) and prepositions. */
 const PARTICLE = /^(?:out|back|off|away|up|down|over|home|after|before|since|until|till|during|from|to|for|with|at|on|in|by)$/

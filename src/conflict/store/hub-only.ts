@@ -70,7 +70,8 @@ export function framedBy(r: Reading, at: number, end: number, text: string, hub:
   // gives the hub as the word before the value only because "has" is a stopword.
   const ofHub = /\b(?:is|was|turned|turns)\s+(?:now\s+|still\s+|aged\s+)?$/i.test(r.norm.slice(0, at))
   const heads = [...(attributeAt(r, at, text)?.phrase ?? []), ...datedHead(r, at, end), ...attached].filter((h) => ofHub || !hub.some((w) => sameStem(w, h)))
-  return { heads, change }
+  // "Biscuit turns 5": the word before the value is the verb, and the subject is still what it measures.
+  return { heads: ofHub ? [...heads, ...hub] : heads, change }
 }
 
 /** Whether two frames name one thing: a head met by stem or synonym, or a kind and its class ("children" / "daughters"). */
