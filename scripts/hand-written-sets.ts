@@ -45,7 +45,7 @@ export const HAND_WRITTEN_SETS: readonly HandWrittenSet[] = [
   { name: 'dev6', written: 'session 12 round 3', role: 'dev', seed: 14 },
   { name: 'dev7', written: 'session 13', role: 'dev', seed: 15 },
   { name: 'dev8', written: 'session 13', role: 'dev', seed: 16 },
-  { name: 'dev9', written: 'session 13', role: 'holdout', seed: 17 },
+  { name: 'dev9', written: 'session 13', role: 'dev', seed: 17 },
   { name: 'dev10', written: 'session 14', role: 'holdout', seed: 18 },
   { name: 'dev11', written: 'session 14', role: 'holdout', seed: 19 },
 ]
