@@ -17,6 +17,7 @@ import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
+import { twoPredicates } from './one-predicate.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -135,6 +136,8 @@ export const FACTORS = {
   dateEvents: 0.5,
   /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
   amountParts: 0.5,
+  /** Two modifiers of one noun said after two predicates share nothing: two questions (one-predicate.ts, pairs39). */
+  twoPredicates: 0.5,
 } as const
 
 /**
@@ -227,6 +230,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   }
   const question = raw.check === 'complement' ? otherQuestion(raw.reason) : null
   const occurrences = question ? null : twoOccurrences(a, b, raw.reason) ?? usualAndOne(raw, a, b) ?? partAndWhole(raw, a, b)
+  if (!question) lower(twoPredicates(raw, a, b), FACTORS.twoPredicates)
   for (const [note, factor] of [[question, FACTORS.otherQuestion], [occurrences, FACTORS.twoOccurrences]] as const) {
     if (!note) continue
     value *= factor
