@@ -18,6 +18,7 @@ import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { twoPredicates } from './one-predicate.js'
+import { oneSidedScope } from './one-sided-scope.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -138,6 +139,8 @@ export const FACTORS = {
   amountParts: 0.5,
   /** Two modifiers of one noun said after two predicates share nothing: two questions (one-predicate.ts, pairs39). */
   twoPredicates: 0.5,
+  /** One text names a recurring occasion ("on Fridays", "after Sunday lunch") the other does not: a rule and its exception (one-sided-scope.ts, pairs39). */
+  oneSidedScope: 0.5,
 } as const
 
 /**
@@ -247,6 +250,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     notes.push(objects)
   }
   lower(dateEvents(raw, a, b), FACTORS.dateEvents)
+  lower(oneSidedScope(raw, a, b), FACTORS.oneSidedScope)
   // Rule 33: one reading per function, so that each can be switched off alone.
   lower(partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b), FACTORS.amountParts)
   if (sig?.otherSense) {

@@ -1,0 +1,42 @@
+import type { Reading } from '../read/reading.js'
+import { MONTH_PATTERN } from '../words/months.js'
+import { PAST_VERB } from '../words/markers.js'
+import type { RawVerdict } from './verdict.js'
+
+// A rule said plainly against one said for a recurring occasion the other does not name is the rule
+// and its exception, not two rules: "Fenella prefers tea" / "Fenella has one espresso after Sunday
+// lunch", "Jonas likes early shifts" / "Jonas takes a late shift on Fridays", "water the greenhouse
+// every evening" / "in July water the greenhouse twice a day". pairs39, issue 27 session 14 (dev3,
+// dev4: three false flags of three checks, value, substitution and antonym).
+
+/**
+ * A recurring occasion that restricts when a habit or rule holds: days of the week in the plural
+ * ("on Fridays"), a named day ("on bin day", "on market days"), "after" or "before" a routine
+ * ("after Sunday lunch", "before school"), a month or season said of a habit ("in July").
+ */
+const SCOPE = new RegExp(
+  String.raw`\b(?:on|every)\s+(?:\w+\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\b` +
+  String.raw`|\bon\s+(?!(?:the|a|an|that|this|one|two|her|his|my|their|our|its|same|first|last|next)\b)[a-z]+\s+days?\b` +
+  String.raw`|\b(?:after|before)\s+(?:\w+\s+)?(?:lunch|dinner|breakfast|supper|school|work|church|training|football|practice)\b` +
+  String.raw`|\b(?:in|during)\s+(?:${MONTH_PATTERN}|summer|winter|spring|autumn|the\s+(?:summer|winter|holidays))\b` +
+  String.raw`|\b(?:at|on|over)\s+weekends\b`,
+  'i',
+)
+
+/** A rule that admits no exception: "never drives", "only on Tuesdays", "always stops". */
+const NO_EXCEPTION = /\b(?:never|always|only|ever|anymore|any\s+more|at\s+all)\b/i
+
+/**
+ * Why a flag is a rule against its exception, or null: one text names a recurring occasion and the
+ * other names none, neither tells a past event (a dated event is not a habit's exception) nor
+ * admits no exception, and the occasion is not itself what differs ("on Thursdays" / "Monday").
+ */
+export function oneSidedScope(raw: RawVerdict, a: Reading, b: Reading): string | null {
+  const [sa, sb] = [SCOPE.exec(a.norm), SCOPE.exec(b.norm)]
+  if (!sa === !sb) return null
+  if ([a, b].some((r) => PAST_VERB.test(r.norm) || NO_EXCEPTION.test(r.norm))) return null
+  const scope = (sa ?? sb)![0]
+  const differs = (/"([^"]+)" vs "([^"]+)"/.exec(raw.reason) ?? []).slice(1).flatMap((q) => q.toLowerCase().split(/\s+/))
+  if (differs.some((w) => scope.toLowerCase().split(/\s+/).includes(w))) return null
+  return `one side holds only "${scope}": an exception to the other, not another rule`
+}
