@@ -15,9 +15,11 @@ describe('a rule against its exception on one recurring occasion', () => {
     ['Marit likes early starts', 'Marit has a late start on Mondays'],
   ])('compatible: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, false))
 
-  // A rule that admits no exception, and an occasion that is itself what differs, still clash.
+  // A rule that admits no exception (a negated one among them), and an occasion that is itself what
+  // differs, still clash. Each was lowered by the rule's first version.
   test.each([
     ['Hugo never cycles to work', 'Hugo cycles to work on Mondays'],
+    ['Ruth cannot eat prawns', 'Ruth eats prawns on feast days'],
     ['the quiz night is on Thursdays', 'the quiz night is Monday'],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
