@@ -1,5 +1,6 @@
 import type { Reading } from '../read/reading.js'
 import { sameStem } from '../read/same-stem.js'
+import { STOPWORDS } from '../words/stopwords.js'
 import type { RawVerdict } from './verdict.js'
 
 // Another modifier of one noun is "a different answer" only to one question: "the flat is on the
@@ -9,10 +10,8 @@ import type { RawVerdict } from './verdict.js'
 // the object of "fed" in the other) the two modifiers answer two questions, and both may hold.
 // pairs39, issue 27 session 14: the complement check's dev flags were 2 true, 3 false (dev5, dev8).
 
-/** Words that ask no question of their own: determiners, prepositions, auxiliaries, modals, "still". */
-const NO_QUESTION = /^(?:the|a|an|my|his|her|their|our|its|your|this|that|these|those|on|in|to|at|of|for|about|with|from|into|onto|by|as|still|now|also|just|really|currently|already|can|could|will|would|should|may|might|must|do|does|did|has|have|had|s)$/
 /** A copula, or a verb of change that ends in the state a copula states ("moved to the payments team"). */
-const STATE = /^(?:is|are|was|were|be|been|being|am|moved|moves|switched|switches|transferred|joined|joins|became|becomes|went|goes)$/
+const STATE = /^(?:is|are|was|were|be|been|am|moved|switched|transferred|joined|became|went)$/
 
 /** The words before position `i` that say what is asked of the subject: back to the clause's start or the last shared key. */
 function predicateBefore(r: Reading, i: number, shared: readonly string[], head: string): Reading['tokens'][number][] {
@@ -21,14 +20,15 @@ function predicateBefore(r: Reading, i: number, shared: readonly string[], head:
     const t = r.tokens[k]!
     if (/[.;!?,:–()]/.test(r.norm.slice(t.end, r.tokens[k + 1]!.start))) break
     if (shared.some((s) => sameStem(s, t.stem)) && !sameStem(t.stem, head)) break
-    if (!NO_QUESTION.test(t.lower)) out.unshift(t)
+    // Function words ask no question of their own ("the", "on", "has", "can", "still").
+    if (STATE.test(t.lower) || !(STOPWORDS.has(t.lower) || t.lower === 'still')) out.unshift(t)
   }
   return out
 }
 
-/** Where the modifier `mod` stands right before a word of stem `head`, or -1. */
+/** Where the modifier `mod` stands right before the noun `head` (both as the reason quotes them), or -1. */
 function modifierAt(r: Reading, mod: string, head: string): number {
-  return r.tokens.findIndex((t, k) => t.lower === mod && !!r.tokens[k + 1] && sameStem(r.tokens[k + 1]!.stem, head))
+  return r.tokens.findIndex((t, k) => t.lower === mod && r.tokens[k + 1]?.lower === head)
 }
 
 /**
@@ -40,12 +40,12 @@ export function twoPredicates(raw: RawVerdict, a: Reading, b: Reading): string |
   if (raw.check !== 'complement') return null
   const q = /"(\S+) (\S+)" vs "(\S+) (\S+)"/.exec(raw.reason)
   if (!q) return null
-  const [ia, ib] = [modifierAt(a, q[1]!, a.tokens.find((t) => t.lower === q[2])?.stem ?? q[2]!), modifierAt(b, q[3]!, b.tokens.find((t) => t.lower === q[4])?.stem ?? q[4]!)]
+  const [ia, ib] = [modifierAt(a, q[1]!, q[2]!), modifierAt(b, q[3]!, q[4]!)]
   if (ia < 0 || ib < 0) return null
   const [pa, pb] = [predicateBefore(a, ia, raw.shared, a.tokens[ia + 1]!.stem), predicateBefore(b, ib, raw.shared, b.tokens[ib + 1]!.stem)]
   if (pa.length === 0 && pb.length === 0) return null
   const asked = (t: Reading['tokens'][number]): string => (STATE.test(t.lower) ? 'be' : t.stem)
   if (pa.some((x) => pb.some((y) => sameStem(asked(x), asked(y))))) return null
   const said = (p: readonly Reading['tokens'][number][]): string => (p.length ? `"${p.map((t) => t.lower).join(' ')}"` : 'its subject')
-  return `the modifiers answer two questions (${said(pa)} / ${said(pb)}): both may hold`
+  return `two questions (${said(pa)} / ${said(pb)}): both may hold`
 }

@@ -34,15 +34,16 @@ const NO_EXCEPTION = /\b(?:never|always|only|ever|anymore|any\s+more|at\s+all)\b
 /**
  * Why a flag is a rule against its exception, or null: one text names a recurring occasion and the
  * other names none, neither tells a past event (a dated event is not a habit's exception) nor
- * admits no exception (a negated one among them), and the occasion is not itself what differs ("on Thursdays" / "Monday").
+ * admits no exception (a negated one among them), and the occasion is not itself what differs
+ * ("on Thursdays" / "Monday").
  */
 export function oneSidedScope(raw: RawVerdict, a: Reading, b: Reading): string | null {
   if (raw.kind === 'negation') return null
   const [sa, sb] = [SCOPE.exec(a.norm), SCOPE.exec(b.norm)]
   if (!sa === !sb) return null
   if ([a, b].some((r) => PAST_VERB.test(r.norm) || NO_EXCEPTION.test(r.norm))) return null
-  const scope = (sa ?? sb)![0]
-  const differs = (/"([^"]+)" vs "([^"]+)"/.exec(raw.reason) ?? []).slice(1).flatMap((q) => q.toLowerCase().split(/\s+/))
-  if (differs.some((w) => scope.toLowerCase().split(/\s+/).includes(w))) return null
-  return `one side holds only "${scope}": an exception to the other, not another rule`
+  const scope = (sa ?? sb)![0].replace(/^[.;:,\s]+/, '')
+  const differs = (/"([^"]+)" vs "([^"]+)"/.exec(raw.reason) ?? []).slice(1).join(' ').toLowerCase().split(' ')
+  if (scope.toLowerCase().split(/\s+/).some((w) => differs.includes(w))) return null
+  return `"${scope}" only: an exception, not another rule`
 }
