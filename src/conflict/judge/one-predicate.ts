@@ -1,6 +1,5 @@
 import type { Reading } from '../read/reading.js'
 import { sameStem } from '../read/same-stem.js'
-import { STOPWORDS } from '../words/stopwords.js'
 import type { RawVerdict } from './verdict.js'
 
 // Another modifier of one noun is "a different answer" only to one question: "the flat is on the
@@ -10,6 +9,8 @@ import type { RawVerdict } from './verdict.js'
 // the object of "fed" in the other) the two modifiers answer two questions, and both may hold.
 // pairs39, issue 27 session 14: the complement check's dev flags were 2 true, 3 false (dev5, dev8).
 
+/** Words that ask no question of their own: determiners, prepositions, auxiliaries, modals, "still". */
+const NO_QUESTION = /^(?:the|a|an|my|his|her|their|our|its|your|this|that|on|in|to|at|of|for|about|with|from|by|as|still|now|just|can|could|will|would|should|may|might|must|do|does|did|has|have|had|s)$/
 /** A copula, or a verb of change that ends in the state a copula states ("moved to the payments team"). */
 const STATE = /^(?:is|are|was|were|be|been|am|moved|switched|transferred|joined|became|went)$/
 
@@ -20,8 +21,7 @@ function predicateBefore(r: Reading, i: number, shared: readonly string[], head:
     const t = r.tokens[k]!
     if (/[.;!?,:–()]/.test(r.norm.slice(t.end, r.tokens[k + 1]!.start))) break
     if (shared.some((s) => sameStem(s, t.stem)) && !sameStem(t.stem, head)) break
-    // Function words ask no question of their own ("the", "on", "has", "can", "still").
-    if (STATE.test(t.lower) || !(STOPWORDS.has(t.lower) || t.lower === 'still')) out.unshift(t)
+    if (!NO_QUESTION.test(t.lower)) out.unshift(t)
   }
   return out
 }
