@@ -19,6 +19,8 @@ import { dateEvents } from './date-events.js'
 import { dateSeries } from './date-series.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { escapeRe } from '../read/escape-re.js'
+import { twoPredicates } from './one-predicate.js'
+import { oneSidedScope } from './one-sided-scope.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -139,6 +141,10 @@ export const FACTORS = {
   dateSeries: 0.5,
   /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
   amountParts: 0.5,
+  /** Two modifiers of one noun said after two predicates share nothing: two questions (one-predicate.ts, pairs39). */
+  twoPredicates: 0.5,
+  /** One text names a recurring occasion ("on Fridays", "after Sunday lunch") the other does not: a rule and its exception (one-sided-scope.ts, pairs39). */
+  oneSidedScope: 0.5,
 } as const
 
 /**
@@ -231,6 +237,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   }
   const question = raw.check === 'complement' ? otherQuestion(raw.reason) : null
   const occurrences = question ? null : twoOccurrences(a, b, raw.reason) ?? usualAndOne(raw, a, b) ?? partAndWhole(raw, a, b)
+  if (!question) lower(twoPredicates(raw, a, b), FACTORS.twoPredicates)
   for (const [note, factor] of [[question, FACTORS.otherQuestion], [occurrences, FACTORS.twoOccurrences]] as const) {
     if (!note) continue
     value *= factor
@@ -248,6 +255,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   }
   lower(dateEvents(raw, a, b), FACTORS.dateEvents)
   lower(dateSeries(raw, a, b), FACTORS.dateSeries)
+  lower(oneSidedScope(raw, a, b), FACTORS.oneSidedScope)
   // Rule 33: one reading per function, so that each can be switched off alone.
   lower(partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b), FACTORS.amountParts)
   if (sig?.otherSense) {
