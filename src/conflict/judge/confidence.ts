@@ -19,6 +19,7 @@ import { dateEvents } from './date-events.js'
 import { dateSeries } from './date-series.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { escapeRe } from '../read/escape-re.js'
+import { verblessReply } from './verbless-reply.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -139,6 +140,8 @@ export const FACTORS = {
   dateSeries: 0.5,
   /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
   amountParts: 0.5,
+  /** What differs stands in a reply without a verb ("Ten weeks, £420."): what it measures is in an unstored question (verbless-reply.ts, turns40, session 14). */
+  verblessReply: 0.5,
 } as const
 
 /**
@@ -190,6 +193,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     }
   }
   const spans = clashSpans(raw, a, b)
+  lower(verblessReply(raw.shared, a, b, spans), FACTORS.verblessReply)
   if (spans && !(anchored(a, spans[0], raw.shared, spans) && anchored(b, spans[1], raw.shared, spans))) {
     value *= FACTORS.unanchored
     notes.push('nothing the texts share stands beside what differs')
