@@ -20,6 +20,7 @@ import { dateSeries } from './date-series.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { escapeRe } from '../read/escape-re.js'
 import { verblessReply } from './verbless-reply.js'
+import { forecastAndOutcome } from './forecast-and-outcome.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -142,6 +143,8 @@ export const FACTORS = {
   amountParts: 0.5,
   /** What differs stands in a reply without a verb ("Ten weeks, £420."): what it measures is in an unstored question (verbless-reply.ts, turns40, session 14). */
   verblessReply: 0.5,
+  /** A clash of when between what will happen and what did ("I'll ring tomorrow" / "rang last week"): forecast-and-outcome.ts, turns40, session 14. */
+  forecastAndOutcome: 0.5,
 } as const
 
 /**
@@ -194,6 +197,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   }
   const spans = clashSpans(raw, a, b)
   lower(verblessReply(raw.shared, a, b, spans), FACTORS.verblessReply)
+  lower(forecastAndOutcome(raw.reason, a, b, spans), FACTORS.forecastAndOutcome)
   if (spans && !(anchored(a, spans[0], raw.shared, spans) && anchored(b, spans[1], raw.shared, spans))) {
     value *= FACTORS.unanchored
     notes.push('nothing the texts share stands beside what differs')
