@@ -1,5 +1,6 @@
 import type { Reading } from '../read/reading.js'
 import type { Token } from '../read/text-tokens.js'
+import { tokensIn } from './verbless-reply.js'
 
 // What will be against what was (issue 27, session 14, turns40). In chat one turn says what is
 // expected ("I'll ring her tomorrow", "they'll pay by the 29th") and another, days apart, what
@@ -16,16 +17,11 @@ const FUTURE = /^(?:will|ll|shall|gonna)$/
 /** Past forms: the past auxiliaries, a lower-case word in -ed, the irregular pasts chat uses for things done. */
 const PAST = /^(?:was|were|had|did|came|went|paid|got|took|made|sent|left|rang|met|saw|gave|told|said|bought|sold|began|ran|flew|drove|ate)$/
 
-function tense(tokens: readonly Token[]): 'future' | 'past' | null {
+/** 1 for a sentence in the future only, -1 in the past only, else 0. */
+function tense(tokens: readonly Token[]): number {
   const future = tokens.some((t, i) => FUTURE.test(t.lower) || (t.lower === 'going' && tokens[i + 1]?.lower === 'to'))
   const past = tokens.some((t) => PAST.test(t.lower) || (/^[a-z]{3,}ed$/.test(t.lower) && !t.capital))
-  if (future === past) return null
-  return future ? 'future' : 'past'
-}
-
-/** Tokens of `r` between a sentence's bounds. */
-function between(r: Reading, span: { start: number; end: number }): Token[] {
-  return r.tokens.filter((t) => t.start >= span.start && t.start < span.end)
+  return future === past ? 0 : future ? 1 : -1
 }
 
 /**
@@ -35,8 +31,7 @@ function between(r: Reading, span: { start: number; end: number }): Token[] {
 export function forecastAndOutcome(reason: string, a: Reading, b: Reading, spans: readonly [{ start: number; end: number }, { start: number; end: number }] | null): string | null {
   if (!WHEN.test(reason)) return null
   // A resolved date ("two weeks (= 2026-08-15)") is not found in its text: then the whole text, whose tenses must agree.
-  const whole = { start: 0, end: Infinity }
-  const [ta, tb] = [tense(between(a, spans?.[0] ?? whole)), tense(between(b, spans?.[1] ?? whole))]
-  if (!ta || !tb || ta === tb) return null
-  return `${ta === 'future' ? 'the first' : 'the second'} text says what will happen, the other what did: another day is another time, or a plan that moved`
+  const [ta, tb] = [tense(tokensIn(a, spans?.[0])), tense(tokensIn(b, spans?.[1]))]
+  if (ta * tb >= 0) return null
+  return 'what will be against what was'
 }
