@@ -141,9 +141,9 @@ export const FACTORS = {
   dateSeries: 0.5,
   /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
   amountParts: 0.5,
-  /** What differs stands in a reply without a verb ("Ten weeks, £420."): what it measures is in an unstored question (verbless-reply.ts, rule 38, turns40, session 14). */
+  /** What differs stands in a reply without a verb ("Twelve weeks, £300."): what it measures is in an unstored question (verbless-reply.ts, rule 38, turns40, session 14). */
   verblessReply: 0.5,
-  /** A clash of when between what will happen and what did ("I'll ring tomorrow" / "rang last week"): forecast-and-outcome.ts, turns40, session 14. */
+  /** A clash of when between what will happen and what did ("I'll ring tomorrow" / "rang last week"): forecast-and-outcome.ts, rule 39, turns40, session 14. */
   forecastAndOutcome: 0.5,
 } as const
 
