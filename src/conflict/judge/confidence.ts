@@ -21,6 +21,8 @@ import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amou
 import { escapeRe } from '../read/escape-re.js'
 import { twoPredicates } from './one-predicate.js'
 import { oneSidedScope } from './one-sided-scope.js'
+import { verblessReply } from './verbless-reply.js'
+import { forecastAndOutcome } from './forecast-and-outcome.js'
 
 /**
  * How sure a fired check is, before anything about the pair lowers it. Values, negations,
@@ -145,6 +147,10 @@ export const FACTORS = {
   twoPredicates: 0.5,
   /** One text names a recurring occasion ("on Fridays", "after Sunday lunch") the other does not: a rule and its exception (one-sided-scope.ts, pairs39). */
   oneSidedScope: 0.5,
+  /** What differs stands in a reply without a verb ("Twelve weeks, £300."): what it measures is in an unstored question (verbless-reply.ts, rule 38, turns40, session 14). */
+  verblessReply: 0.5,
+  /** A clash of when between what will happen and what did ("I'll ring tomorrow" / "rang last week"): forecast-and-outcome.ts, rule 39, turns40, session 14. */
+  forecastAndOutcome: 0.5,
 } as const
 
 /**
@@ -196,6 +202,8 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
     }
   }
   const spans = clashSpans(raw, a, b)
+  lower(verblessReply(raw.shared, a, b, spans), FACTORS.verblessReply)
+  lower(forecastAndOutcome(raw.reason, a, b, spans), FACTORS.forecastAndOutcome)
   if (spans && !(anchored(a, spans[0], raw.shared, spans) && anchored(b, spans[1], raw.shared, spans))) {
     value *= FACTORS.unanchored
     notes.push('nothing the texts share stands beside what differs')
