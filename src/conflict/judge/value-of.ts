@@ -61,13 +61,15 @@ function phraseAt(r: Reading, i: number): Token[] {
 const beforeAmount = (r: Reading, x: Token, y: Token): boolean => /^\s*[$€£¥]?$/.test(r.norm.slice(x.end, y.start))
 
 /** The words between a price and the thing it is for: "€X for the farmhouse", "dollars for a". */
-const FOR_THE = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?:the|a|an|his|her|their|our|my|your|\p{Lu}\p{L}+['’]s)\s+/u
+const FOR_THE = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?:the|a|an|his|her|their|our|my|your)\s+/i
+// A name's possessive is a determiner too: "paid £340 for Femi's course" (session 14, notes40).
+const FOR_OWNER = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+\p{Lu}\p{L}+['’]s\s+/u
 // A price list names its things bare ("£22 for mugs, £16 for small bowls"): a plural noun (an
 // adjective may come first) after "for" is what the price buys (session 14, notes40).
 const FOR_BARE = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?=(?:[a-z]+\s+)?[a-z]{3,}s\b)/i
 
 /** Where the thing a price is for starts after it, or null: "for the farmhouse", "for mugs". */
-const pricedFor = (after: string): RegExpExecArray | null => FOR_THE.exec(after) ?? FOR_BARE.exec(after)
+const pricedFor = (after: string): RegExpExecArray | null => FOR_THE.exec(after) ?? FOR_OWNER.exec(after) ?? FOR_BARE.exec(after)
 
 // "Admission to the museum is $18", "a full plot at the society is £70": a noun after a
 // preposition is not what the price is of.
