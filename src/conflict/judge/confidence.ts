@@ -17,6 +17,7 @@ import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
 import { dateSeries } from './date-series.js'
+import { sizeAndDistance } from './size-and-distance.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { escapeRe } from '../read/escape-re.js'
 
@@ -139,6 +140,8 @@ export const FACTORS = {
   dateSeries: 0.5,
   /** Two amounts or measures of two parts or instances of one thing: a deposit and the remainder, two runs, two things measured (amount-parts.ts, rule 33). */
   amountParts: 0.5,
+  /** A length that tells a size against one that tells a distance ("a 28-foot yacht" / "sailed six miles"; size-and-distance.ts, notes40). */
+  sizeAndDistance: 0.5,
 } as const
 
 /**
@@ -248,6 +251,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   }
   lower(dateEvents(raw, a, b), FACTORS.dateEvents)
   lower(dateSeries(raw, a, b), FACTORS.dateSeries)
+  lower(sizeAndDistance(raw, a, b), FACTORS.sizeAndDistance)
   // Rule 33: one reading per function, so that each can be switched off alone.
   lower(partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b), FACTORS.amountParts)
   if (sig?.otherSense) {
