@@ -87,17 +87,26 @@ function behindPreposition(r: Reading, k: number): boolean {
   return PREPOSITION.test(r.tokens[j - 1]?.lower ?? '')
 }
 
+// Read past a currency sign, a verb stands before most prices ("paid €310,000", "raised €800"):
+// the verb says what was done with the money, not what it is the price of.
+const PAID = /^(?:paid|pays|spend|spent|spends|sold|sells|bought|buys|raised|earned|earns|owed|owes|lent|won|lost|gave|gives|took|takes|made|makes|charges|charged|got|gets|saved|saves|costing)$/
+
+/** Whether `t` is a verb of money ("paid", "raised") or another past form ("resized"; not "shed", "speed"). */
+const paidVerb = (t: Token): boolean => PAID.test(t.lower) || (t.lower.length > 4 && /(?<!e)ed$/.test(t.lower))
+
 /** The thing before a price: "the boiler repair costs €X" -> boiler repair, "the flat's price is €X" -> flat. */
 function pricedBefore(r: Reading, i: number): Token[] {
   const linked = (x: Token, y: Token): boolean => adjacent(r, x, y) || (y === r.tokens[i] && beforeAmount(r, x, y))
   let k = i - 1
   while (k >= 0 && PRICE_LINK.test(r.tokens[k]!.lower) && linked(r.tokens[k]!, r.tokens[k + 1]!)) k--
   const t = r.tokens[k]
-  if (k === i - 1 || !nounLike(t) || !linked(t, r.tokens[k + 1]!) || behindPreposition(r, k)) return []
+  if (k === i - 1 || !nounLike(t) || !linked(t, r.tokens[k + 1]!) || behindPreposition(r, k) || paidVerb(t)) return []
   if (AMOUNT_WORD.test(t.lower)) {
     // "the flat's price": the owner is the thing priced; a bare "total" says no thing.
     const owner = /([\p{L}-]+)['’]s\s+$/u.exec(r.norm.slice(Math.max(0, t.start - 30), t.start))
-    return owner && r.tokens[k - 1] && !STOPWORDS.has(owner[1]!.toLowerCase()) ? [r.tokens[k - 1]!] : []
+    // The reader splits "flat's" into "flat" and "s": the owner is the word, not its "s".
+    const who = owner ? r.tokens.slice(Math.max(0, k - 2), k).findLast((w) => w.lower === owner[1]!.toLowerCase()) : undefined
+    return who && !STOPWORDS.has(who.lower) ? [who] : []
   }
   const words = [t]
   for (let j = k - 1; j >= Math.max(0, k - 2) && nounLike(r.tokens[j]) && adjacent(r, r.tokens[j]!, words[0]!); j--) words.unshift(r.tokens[j]!)
