@@ -27,3 +27,9 @@ describe('a size against a distance', () => {
     ['The tunnel runs for 3 kilometres under the hill.', 'The tunnel is only about 800 metres long.'],
   ])('one length, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
+
+describe('a record of going is a distance', () => {
+  test.each([
+    ["Wen's longest paddle is the 14-kilometre canal loop.", 'Wen paddled 30 kilometres down the Wye and back.'],
+  ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
+})

@@ -30,6 +30,9 @@ function roleOf(r: Reading, at: number, text: string): Role {
   // for a copula only its clause.
   const sentence = before.slice(before.search(/[^.;!?]*$/))
   const own = before.slice(before.search(/[^.;!?,:]*$/))
+  // A record of going bounds every distance ("her longest ride is the 11-kilometre greenway" /
+  // "rode 35 kilometres" may clash): a distance, whatever it is joined to.
+  if (/\b(?:longest|furthest|farthest)\b/.test(sentence)) return 'distance'
   // A length joined to a noun ("his 28-foot yacht") sizes that noun whatever verb the clause has.
   if (/-\p{L}+$/u.test(text) || /^-\p{L}+\s+\p{L}/u.test(after)) return 'size'
   if (RATE_AFTER.test(after) || MOVED.test(sentence)) return 'distance'
