@@ -1,4 +1,6 @@
 import type { Reading } from '../read/reading.js'
+import { isPastVerb } from '../read/claim-kind.js'
+import { RATE_AFTER } from '../words/amount-roles.js'
 import { locate } from './value-of.js'
 import type { RawVerdict } from './verdict.js'
 
@@ -12,31 +14,23 @@ import type { RawVerdict } from './verdict.js'
  */
 
 const LENGTH_CLASH = /^different (?:length|distance): "([^"]+)" vs "([^"]+)"/
-// "a 28-foot yacht", "6 metres long", "is just under 24 ft": what a thing measures.
-const SIZE_AFTER = /^(?:-\p{L}+\s+\p{L}|\s+(?:long|tall|high|wide|deep|across)\b)/u
-const SIZE_BEFORE = /\b(?:is|are|was|were)\s+(?:just\s+|only\s+)?(?:about\s+|around\s+|under\s+|over\s+|nearly\s+|almost\s+)?$/
-// "does 32 miles to the gallon", "sailed ... about six miles", "rode 35 kilometres": how far. Not
-// "runs": "the cave runs for 17 kilometres" is its size (a dev9 contradiction).
-const RATE_AFTER = /^\s+(?:to the|per|a|an|each)\s+(?:gallon|litre|liter|hour|day|week|month|year|charge|tank)\b/
-const MOVED = /\b(?:sail(?:s|ed)?|r[oi]de|rides|ran|walk(?:s|ed)?|dr[oi]ve|drives|cycl(?:e|es|ed)|sw[ai]m|swims|hik(?:e|es|ed)|fl[eo]w|flies|travell?ed|covered|paddled|rowed|commutes?|does|did)\b/
-
-type Role = 'size' | 'distance' | null
+// "6 metres long", "is just under 24 ft": what a thing measures.
+const SIZE = /^\s+(?:long|tall|high|wide|deep)\b/
+const COPULA = /\b(?:is|are|was|were)\s+(?:just\s+|only\s+)?(?:about\s+|under\s+|over\s+)?$/
 
 /** Whether the length `text` at `at` in `r` tells a size, a distance, or neither. */
-function roleOf(r: Reading, at: number, text: string): Role {
+function roleOf(r: Reading, at: number, text: string): 'size' | 'distance' | null {
   const after = r.norm.slice(at + text.length, at + text.length + 24)
-  const before = r.norm.slice(Math.max(0, at - 60), at)
-  // Only the sentence the length stands in ("sailed to Kerrera and back, about six miles"), and
-  // for a copula only its clause.
-  const sentence = before.slice(before.search(/[^.;!?]*$/))
-  const own = before.slice(before.search(/[^.;!?,:]*$/))
+  // The sentence the length stands in ("sailed to Kerrera and back, about six miles").
+  const sentence = r.norm.slice(0, at).split(/[.;!?]/).at(-1)!
   // A record of going bounds every distance ("her longest ride is the 11-kilometre greenway" /
-  // "rode 35 kilometres" may clash): a distance, whatever it is joined to.
-  if (/\b(?:longest|furthest|farthest)\b/.test(sentence)) return 'distance'
-  // A length joined to a noun ("his 28-foot yacht") sizes that noun whatever verb the clause has.
-  if (/-\p{L}+$/u.test(text) || /^-\p{L}+\s+\p{L}/u.test(after)) return 'size'
-  if (RATE_AFTER.test(after) || MOVED.test(sentence)) return 'distance'
-  return SIZE_AFTER.test(after) || SIZE_BEFORE.test(own) ? 'size' : null
+  // "rode 35 kilometres" may clash).
+  if (/\b(?:longest|furthest)\b/.test(sentence)) return 'distance'
+  // A length joined to a noun ("his 28-foot yacht") sizes that noun whatever verb the sentence has.
+  if (/-\p{L}+$/u.test(text) || SIZE.test(after) || COPULA.test(sentence)) return 'size'
+  // "32 miles to the gallon", "a week"; "sailed ... about six miles", "rode 35 kilometres": how far.
+  // Not "runs for 17 kilometres": no past, no rate (a dev9 contradiction, the cave's size).
+  return /^\s+to the\b/.test(after) || RATE_AFTER.test(after) || sentence.toLowerCase().split(/\W+/).some(isPastVerb) ? 'distance' : null
 }
 
 /** Why the clashing lengths are a size and a distance, or null. */

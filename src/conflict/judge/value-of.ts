@@ -6,6 +6,7 @@ import { stem } from '../read/stem.js'
 import { STOPWORDS } from '../words/stopwords.js'
 import type { RawVerdict } from './verdict.js'
 import { escapeRe } from '../read/escape-re.js'
+import { MEASURE_VERBS } from '../words/event-verbs.js'
 
 /**
  * The attribute reading (issue 27, session 13, rule 29): what a value is OF. Notes about one user
@@ -89,10 +90,8 @@ function behindPreposition(r: Reading, k: number): boolean {
 
 // Read past a currency sign, a verb stands before most prices ("paid €310,000", "raised €800"):
 // the verb says what was done with the money, not what it is the price of.
-const PAID = /^(?:paid|pays|spend|spent|spends|sold|sells|bought|buys|raised|earned|earns|owed|owes|lent|won|lost|gave|gives|took|takes|made|makes|charges|charged|got|gets|saved|saves|costing)$/
-
-/** Whether `t` is a verb of money ("paid", "raised") or another past form ("resized"; not "shed", "speed"). */
-const paidVerb = (t: Token): boolean => PAID.test(t.lower) || (t.lower.length > 4 && /(?<!e)ed$/.test(t.lower))
+/** Whether `t` is a verb of money ("paid", "charges") or another past form ("resized"; not "shed", "speed"). */
+const paidVerb = (t: Token): boolean => MEASURE_VERBS.has(t.lower) || /^(?:pays|spends?|sold|charges)$/.test(t.lower) || (t.lower.length > 4 && /(?<!e)ed$/.test(t.lower))
 
 /** The thing before a price: "the boiler repair costs €X" -> boiler repair, "the flat's price is €X" -> flat. */
 function pricedBefore(r: Reading, i: number): Token[] {
