@@ -29,7 +29,7 @@ const notes = (...pair: string[]): StoreFact[] => [...pair, ...NOTES].map((conte
 const compatible: Array<[string, string, string]> = [
   // (rule 33 reads "the walk is six miles" / "Heron is 40 feet long" as two subjects of "is" on its own: a verb's
   // distance here, so the pair shows what the hub rule adds)
-  // (since notes40, rule 37 reads "cycles twelve miles" / "is 40 feet long" as a distance and a size on its own: a
+  // (since notes40, rule 39 reads "cycles twelve miles" / "is 40 feet long" as a distance and a size on its own: a
   // distance of no going here)
   ["a verb's distance against a boat's length", 'The user lives twelve miles from the depot.', 'Heron is 40 feet long and the user repaints her every spring.'],
   ['what a sum prices against what is saved', "The user's allotment at Eastfield costs £85 a year, paid each April.", 'The user has £1,300 put by after buying the ladder.'],

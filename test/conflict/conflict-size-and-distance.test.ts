@@ -3,7 +3,7 @@ import { TextConflictDetector } from '../../src/index.js'
 import { expectJudgedBothWays } from '../helpers/conflict-probes.js'
 
 // A length that tells a size against one that tells a distance (issue 27, session 14, notes40,
-// rule 37; src/conflict/judge/size-and-distance.ts). Found on dev3's planted van ("just under 24 ft"
+// rule 39; src/conflict/judge/size-and-distance.ts). Found on dev3's planted van ("just under 24 ft"
 // / "32 miles to the gallon") and dev9-2's yacht ("his 28-foot yacht" / "sailed ... about six
 // miles"); these pairs are written apart from them. Each compatible pair was flagged on main; each
 // contradiction stays flagged.
