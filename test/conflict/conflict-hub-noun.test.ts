@@ -31,8 +31,10 @@ const notes = (...more: string[]): StoreFact[] => [...NOTES, ...more].map((conte
 // main's rule read "€310,000" as the words "310" and "000", found no token "310,000", and weighed
 // nothing (with only that fix reverted, these fail too).
 const compatible: Array<[string, string, string]> = [
-  ['what was paid against a price limit', 'The customer paid €310,000 for the cottage.', 'The customer wants a garden shed under €2,000.'],
-  ['what a sale made against a price limit', 'The customer sold a flat for €260,000.', 'The customer wants a garden shed under €2,000.'],
+  // Sums whose things rule 29 does not read (since notes40 it reads "€310,000 for the cottage" /
+  // "a garden shed under €2,000" as two things and lowers them before the hub is asked).
+  ['what was paid against a price limit', 'The customer paid €310,000 in 2019.', "The customer's price limit is €2,000."],
+  ['what a sale made against a price limit', 'The customer sold a flat in 2019, making €260,000.', "The customer's price limit is €2,000."],
 ]
 // One attribute said twice: listed in the same store.
 const contradictions: Array<[string, string, string]> = [

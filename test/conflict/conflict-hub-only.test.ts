@@ -29,12 +29,14 @@ const notes = (...pair: string[]): StoreFact[] => [...pair, ...NOTES].map((conte
 const compatible: Array<[string, string, string]> = [
   // (rule 33 reads "the walk is six miles" / "Heron is 40 feet long" as two subjects of "is" on its own: a verb's
   // distance here, so the pair shows what the hub rule adds)
-  ["a verb's distance against a boat's length", 'The user cycles twelve miles to the depot each day.', 'Heron is 40 feet long and the user repaints her every spring.'],
+  // (since notes40, rule 39 reads "cycles twelve miles" / "is 40 feet long" as a distance and a size on its own: a
+  // distance of no going here)
+  ["a verb's distance against a boat's length", 'The user lives twelve miles from the depot.', 'Heron is 40 feet long and the user repaints her every spring.'],
   ['what a sum prices against what is saved', "The user's allotment at Eastfield costs £85 a year, paid each April.", 'The user has £1,300 put by after buying the ladder.'],
   ['a date of a job against a weekday of a habit', "The user's new course starts on Monday 14 September.", 'The user starts his Saturday bike rides at 8 am.'],
   ['hours said after a comma against the time of a meal', 'The user works as a baker at a shop in Hull, 5 am to 1 pm.', 'The user eats porridge and an apple at 4:30 am before early shifts.'],
   // (a run against a shoe's mileage is rule 33's "one occurrence against a running total" on its own since it landed)
-  ["a walk's distance against a boat's length", "The user's daily walk takes the user six miles along the canal.", 'Heron is 40 feet long and the user repaints her every spring.'],
+  ["a walk's distance against a boat's length", "The user's daily stroll takes the user six miles along the canal.", 'Heron is 40 feet long and the user repaints her every spring.'],
 ]
 // One attribute said twice: listed in the same store.
 const contradictions: Array<[string, string, string]> = [

@@ -17,6 +17,7 @@ import { partAndWhole } from './part-and-whole.js'
 import { twoObjects } from './two-objects.js'
 import { dateEvents } from './date-events.js'
 import { dateSeries } from './date-series.js'
+import { sizeAndDistance } from './size-and-distance.js'
 import { measuresOfTwo, partsOfOneSum, runningTotal, twoTimesDone } from './amount-parts.js'
 import { escapeRe } from '../read/escape-re.js'
 import { twoPredicates } from './one-predicate.js'
@@ -151,6 +152,8 @@ export const FACTORS = {
   verblessReply: 0.5,
   /** A clash of when between what will happen and what did ("I'll ring tomorrow" / "rang last week"): forecast-and-outcome.ts, rule 39, turns40, session 14. */
   forecastAndOutcome: 0.5,
+  /** A length that tells a size against one that tells a distance ("a 28-foot yacht" / "sailed six miles"; size-and-distance.ts, notes40). */
+  sizeAndDistance: 0.5,
 } as const
 
 /**
@@ -264,6 +267,7 @@ export function weigh(raw: RawVerdict, a: Reading, b: Reading, sa?: Statement, s
   lower(dateEvents(raw, a, b), FACTORS.dateEvents)
   lower(dateSeries(raw, a, b), FACTORS.dateSeries)
   lower(oneSidedScope(raw, a, b), FACTORS.oneSidedScope)
+  lower(sizeAndDistance(raw, a, b), FACTORS.sizeAndDistance)
   // Rule 33: one reading per function, so that each can be switched off alone.
   lower(partsOfOneSum(raw, a, b) ?? runningTotal(raw, a, b) ?? twoTimesDone(raw, a, b) ?? measuresOfTwo(raw, a, b), FACTORS.amountParts)
   if (sig?.otherSense) {

@@ -6,6 +6,7 @@ import { stem } from '../read/stem.js'
 import { STOPWORDS } from '../words/stopwords.js'
 import type { RawVerdict } from './verdict.js'
 import { escapeRe } from '../read/escape-re.js'
+import { MEASURE_VERBS } from '../words/event-verbs.js'
 
 /**
  * The attribute reading (issue 27, session 13, rule 29): what a value is OF. Notes about one user
@@ -54,16 +55,57 @@ function phraseAt(r: Reading, i: number): Token[] {
   return words
 }
 
+/**
+ * Whether `x` stands right before the amount `y` (session 14, notes40): a currency sign between is
+ * part of the amount, so "costs £29" and "at £11 each" read their thing as "costs 29 euros" does.
+ */
+const beforeAmount = (r: Reading, x: Token, y: Token): boolean => /^\s*[$€£¥]?$/.test(r.norm.slice(x.end, y.start))
+
+/** The words between a price and the thing it is for: "€X for the farmhouse", "dollars for a". */
+const FOR_THE = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?:the|a|an|his|her|their|our|my|your)\s+/i
+// A name's possessive is a determiner too: "paid £340 for Femi's course" (session 14, notes40).
+const FOR_OWNER = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+\p{Lu}\p{L}+['’]s\s+/u
+// A price list names its things bare ("£22 for mugs, £16 for small bowls"): a plural noun (an
+// adjective may come first) after "for" is what the price buys (session 14, notes40).
+const FOR_BARE = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?=(?:[a-z]+\s+)?[a-z]{3,}s\b)/i
+
+/** Where the thing a price is for starts after it, or null: "for the farmhouse", "for mugs". */
+const pricedFor = (after: string): RegExpExecArray | null => FOR_THE.exec(after) ?? FOR_OWNER.exec(after) ?? FOR_BARE.exec(after)
+
+// "Admission to the museum is $18", "a full plot at the society is £70": a noun after a
+// preposition is not what the price is of.
+const PREPOSITION = /^(?:to|at|of|in|on|for|from|with|by|near|into|onto)$/
+
+/**
+ * Whether the noun phrase that ends at token `k` is a preposition's object (a determiner may stand
+ * between). Its price is then of the phrase before the preposition, which may be a verb's object
+ * ("quote for the roof repair", "quoted ... for the repair"): no thing is read.
+ */
+function behindPreposition(r: Reading, k: number): boolean {
+  let j = k
+  while (j > 0 && nounLike(r.tokens[j - 1]) && adjacent(r, r.tokens[j - 1]!, r.tokens[j]!)) j--
+  if (/^(?:the|a|an|his|her|their|our|my|your|its)$/.test(r.tokens[j - 1]?.lower ?? '')) j--
+  return PREPOSITION.test(r.tokens[j - 1]?.lower ?? '')
+}
+
+// Read past a currency sign, a verb stands before most prices ("paid €310,000", "raised €800"):
+// the verb says what was done with the money, not what it is the price of.
+/** Whether `t` is a verb of money ("paid", "charges") or another past form ("resized"; not "shed", "speed"). */
+const paidVerb = (t: Token): boolean => MEASURE_VERBS.has(t.lower) || /^(?:pays|spends?|sold|charges)$/.test(t.lower) || (t.lower.length > 4 && /(?<!e)ed$/.test(t.lower))
+
 /** The thing before a price: "the boiler repair costs €X" -> boiler repair, "the flat's price is €X" -> flat. */
 function pricedBefore(r: Reading, i: number): Token[] {
+  const linked = (x: Token, y: Token): boolean => adjacent(r, x, y) || (y === r.tokens[i] && beforeAmount(r, x, y))
   let k = i - 1
-  while (k >= 0 && PRICE_LINK.test(r.tokens[k]!.lower) && adjacent(r, r.tokens[k]!, r.tokens[k + 1]!)) k--
+  while (k >= 0 && PRICE_LINK.test(r.tokens[k]!.lower) && linked(r.tokens[k]!, r.tokens[k + 1]!)) k--
   const t = r.tokens[k]
-  if (k === i - 1 || !nounLike(t) || !adjacent(r, t, r.tokens[k + 1]!)) return []
+  if (k === i - 1 || !nounLike(t) || !linked(t, r.tokens[k + 1]!) || behindPreposition(r, k) || paidVerb(t)) return []
   if (AMOUNT_WORD.test(t.lower)) {
     // "the flat's price": the owner is the thing priced; a bare "total" says no thing.
     const owner = /([\p{L}-]+)['’]s\s+$/u.exec(r.norm.slice(Math.max(0, t.start - 30), t.start))
-    return owner && r.tokens[k - 1] && !STOPWORDS.has(owner[1]!.toLowerCase()) ? [r.tokens[k - 1]!] : []
+    // The reader splits "flat's" into "flat" and "s": the owner is the word, not its "s".
+    const who = owner ? r.tokens.slice(Math.max(0, k - 2), k).findLast((w) => w.lower === owner[1]!.toLowerCase()) : undefined
+    return who && !STOPWORDS.has(who.lower) ? [who] : []
   }
   const words = [t]
   for (let j = k - 1; j >= Math.max(0, k - 2) && nounLike(r.tokens[j]) && adjacent(r, r.tokens[j]!, words[0]!); j--) words.unshift(r.tokens[j]!)
@@ -97,7 +139,7 @@ export function attributeAt(r: Reading, at: number, text: string): Attribute | n
     const after = r.tokens[last + 1]
     // "the €145,000 renovation budget": a bare sum before a noun; "1,600 euros a month last year" has its unit.
     if (after && /\d$/.test(text) && adjacent(r, r.tokens[last]!, after) && nounLike(after) && !/^(?:dollars?|euros?|pounds?)$/.test(after.lower)) return of('price', phraseAt(r, last + 1))
-    const role = /^\s*(?:dollars?|euros?|pounds?)?\s*for\s+(?:the|a|an|his|her|their|our|my|your)\s+/i.exec(r.norm.slice(at + text.length))
+    const role = pricedFor(r.norm.slice(at + text.length))
     if (role) {
       const k = r.tokens.findIndex((t) => t.start >= at + text.length + role[0].length)
       return k >= 0 ? of('price', phraseAt(r, k)) : null
