@@ -66,6 +66,11 @@ export class FreeTextConflicts {
   readonly #subjects = new SubjectTally()
   /** On how many days each name was told with each word, per tenant (store/recurring-slot.ts), kept the same way. */
   readonly #slots = new SlotTally((ref) => this.#subjects.subjectOf(ref))
+  /**
+   * The current versions a load left uncounted and unqueued (`defer`), or null once caught up:
+   * the tallies and the queue are built from them in one pass at the first call that reads them.
+   */
+  #owed: OwedVersions | null = null
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -97,6 +102,7 @@ export class FreeTextConflicts {
   check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
     const detector = this.#detector
     if (!detector) return
+    this.#catchUp()
     // Ties in write order, which a reopen keeps (slots follow load order there).
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref, undefined, undefined, inWriteOrder)) {
       const other = eligible(ref)
@@ -127,7 +133,8 @@ export class FreeTextConflicts {
    * version becomes current or stops being current (superseded, deleted). O(1), no detector needed.
    */
   current(v: Version, isCurrent: boolean): void {
-    if (!isFreeText(v)) return
+    // Owed: the catch-up counts whatever is current then, this version included or not.
+    if (this.#owed || !isFreeText(v)) return
     if (isCurrent) {
       this.#slots.add(v, this.#subjects.add(v))
     } else {
@@ -139,23 +146,52 @@ export class FreeTextConflicts {
 
   /** Whether versions wait for a comparison (so a read must load the detector first). */
   get waiting(): boolean {
-    return this.#pending.size > 0
+    // Owed versions all wait (not caught up here: the open's prefetch and a read's settle ask this).
+    return this.#owed ? this.#owed.any() : this.#pending.size > 0
   }
 
   /** Queues a newly applied current version for comparison. */
   enqueue(ref: string): void {
-    this.#pending.add(ref)
+    if (!this.#owed) this.#pending.add(ref)
   }
 
   /** Whether a version still waits for its comparison. */
   isPending(ref: string): boolean {
+    this.#catchUp()
     return this.#pending.has(ref)
+  }
+
+  /**
+   * Starts again from nothing (`clear`) and leaves counting and queueing to the first call that
+   * needs them (issue 31, open39): a load applies every record of the store, and the subject and
+   * slot tallies plus the queue were a Map or Set entry and a name read per fact, ~13% of the
+   * open's CPU at 100k, before anyone asked for a conflict. Until then `current` and `enqueue` do
+   * nothing and no pair exists; the catch-up counts and queues `owed.current()` in write order,
+   * the order a handle that wrote them queued them, so the listing after a reopen is the listing
+   * before it (the load reads records by id, not in write order).
+   */
+  defer(owed: OwedVersions): void {
+    this.clear()
+    this.#owed = owed
+  }
+
+  /** Counts and queues what a load left owed (`defer`); O(current versions) once, then nothing. */
+  #catchUp(): void {
+    const owed = this.#owed
+    if (!owed) return
+    this.#owed = null
+    for (const v of owed.current()) {
+      if (isFreeText(v)) this.#slots.add(v, this.#subjects.add(v))
+      this.#pending.add(v.ref)
+    }
   }
 
   /** Compares one queued version now (see `check`); a no-op when it is not queued. */
   settle(ref: string, lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
     // Not loaded yet (ready() not awaited): the version stays queued rather than judged by nothing.
-    if (!this.#detector || !this.#pending.delete(ref)) return
+    if (!this.#detector) return
+    this.#catchUp()
+    if (!this.#pending.delete(ref)) return
     const v = eligible(ref)
     const lex = v && lexical(v)
     if (v && lex) this.check(v, lex, eligible)
@@ -163,11 +199,14 @@ export class FreeTextConflicts {
 
   /** Compares every queued version, oldest first. */
   settleAll(lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
+    if (this.#detector) this.#catchUp()
     for (const ref of [...this.#pending]) this.settle(ref, lexical, eligible)
   }
 
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
+    // Owed: nothing is counted, queued or paired yet, and the catch-up reads only what is current.
+    if (this.#owed) return
     this.#pending.delete(ref)
     this.#slots.delete(ref)
     this.#subjects.delete(ref)
@@ -213,6 +252,7 @@ export class FreeTextConflicts {
   }
 
   clear(): void {
+    this.#owed = null
     this.#pairs.clear()
     this.#pending.clear()
     this.#same.clear()
@@ -255,6 +295,14 @@ export class FreeTextConflicts {
     if (!m) this.#pairs.set(a, (m = new Map()))
     m.set(b, reason)
   }
+}
+
+/** The current versions a load left to count (`FreeTextConflicts.defer`), asked at the catch-up. */
+export interface OwedVersions {
+  /** Whether any version is there (O(1): `waiting` asks it before every read). */
+  any(): boolean
+  /** Every current version, in write order (`byWrite`). */
+  current(): Iterable<Version>
 }
 
 /** What the detector said of a pair. */

@@ -49,7 +49,7 @@ async function openOf(size: number): Promise<number> {
 test('an open puts no slot-tally entry per fact: the same Map entries at 300 and 3,000 facts', async () => {
   const small = await openOf(300)
   const large = await openOf(3_000)
-  // One list a name.
-  expect(small).toBe(NAMES.length)
+  // At most one list a name (none since open39: the first read of a conflict counts them, open-free-text-tally-cost.test.ts).
+  expect(small).toBeLessThanOrEqual(NAMES.length)
   expect(large).toBe(small)
 })
