@@ -11,6 +11,9 @@ import { byWrite } from './write-order.js'
 /** One day in microseconds, the unit of a fact's valid time. */
 const DAY_US = DAY_MS * 1000
 
+/** Versions the catch-up after a load counts in one task (a few ms at 100k: issue 31, open39). */
+const CATCH_UP_STEP = 2000
+
 /** How many lexical neighbours a new free-text fact is compared with. */
 export const DEFAULT_NEIGHBOURS = 4
 
@@ -71,12 +74,22 @@ export class FreeTextConflicts {
    * the tallies and the queue are built from them in one pass at the first call that reads them.
    */
   #owed: OwedVersions | null = null
+  /** The owed versions the catch-up counts (taken when it starts), how far it is, and refs queued meanwhile. */
+  #backlog: readonly Version[] | null = null
+  #next = 0
+  #late: string[] = []
+  #timer: unknown = null
+  readonly #schedule: (run: () => void) => unknown
+  readonly #cancel: (timer: unknown) => void
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
 
-  constructor(options: { detector?: TextConflictDetector; neighbours?: number } = {}) {
+  /** `schedule` runs a step of the catch-up later (default a timer of 0 ms); `cancel` takes one back. */
+  constructor(options: { detector?: TextConflictDetector; neighbours?: number; schedule?: (run: () => void) => unknown; cancel?: (timer: unknown) => void } = {}) {
     this.#detector = options.detector ?? null
+    this.#schedule = options.schedule ?? ((run) => setTimeout(run, 0))
+    this.#cancel = options.cancel ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>))
     this.#neighbours = options.neighbours ?? DEFAULT_NEIGHBOURS
   }
 
@@ -133,10 +146,11 @@ export class FreeTextConflicts {
    * version becomes current or stops being current (superseded, deleted). O(1), no detector needed.
    */
   current(v: Version, isCurrent: boolean): void {
-    // Owed: the catch-up counts whatever is current then, this version included or not.
-    if (this.#owed || !isFreeText(v)) return
+    // Owed and not started: the catch-up counts whatever is current then, this version included or not.
+    if ((this.#owed && !this.#backlog) || !isFreeText(v)) return
     if (isCurrent) {
-      this.#slots.add(v, this.#subjects.add(v))
+      // Started: a version of the backlog not reached yet is counted here, and passed over there.
+      if (!this.#subjects.subjectOf(v.ref)) this.#slots.add(v, this.#subjects.add(v))
     } else {
       // The slot tally first: it finds a waiting fact's name through the subject tally.
       this.#slots.delete(v.ref)
@@ -152,7 +166,9 @@ export class FreeTextConflicts {
 
   /** Queues a newly applied current version for comparison. */
   enqueue(ref: string): void {
-    if (!this.#owed) this.#pending.add(ref)
+    // While the backlog is counted, queued after it: the queue stays in write order.
+    if (this.#backlog) this.#late.push(ref)
+    else if (!this.#owed) this.#pending.add(ref)
   }
 
   /** Whether a version still waits for its comparison. */
@@ -162,28 +178,71 @@ export class FreeTextConflicts {
   }
 
   /**
-   * Starts again from nothing (`clear`) and leaves counting and queueing to the first call that
-   * needs them (issue 31, open39): a load applies every record of the store, and the subject and
-   * slot tallies plus the queue were a Map or Set entry and a name read per fact, ~13% of the
-   * open's CPU at 100k, before anyone asked for a conflict. Until then `current` and `enqueue` do
-   * nothing and no pair exists; the catch-up counts and queues `owed.current()` in write order,
-   * the order a handle that wrote them queued them, so the listing after a reopen is the listing
-   * before it (the load reads records by id, not in write order).
+   * Starts again from nothing (`clear`) and leaves counting and queueing to later (issue 31,
+   * open39): a load applies every record of the store, and the subject and slot tallies plus the
+   * queue were a Map or Set entry and a name read per fact, ~13% of the open's CPU at 100k, before
+   * anyone asked for a conflict. Until the catch-up starts, `current` and `enqueue` do nothing and
+   * no pair exists. It counts and queues `owed.current()` in write order, the order a handle that
+   * wrote them queued them, so the listing after a reopen is the listing before it (the load reads
+   * records by id, not in write order): in steps once the load is done (`catchUpSoon`), and
+   * whatever is left at once by the first call that reads the tallies or the queue.
    */
   defer(owed: OwedVersions): void {
     this.clear()
     this.#owed = owed
   }
 
-  /** Counts and queues what a load left owed (`defer`); O(current versions) once, then nothing. */
+  /**
+   * Counts what is owed in steps of CATCH_UP_STEP versions, each its own task (`schedule`), so the
+   * open resolves first and a call that arrives meanwhile waits for one step, not for all of them.
+   */
+  catchUpSoon(): void {
+    // Nothing loaded (a new store): what its writes skip is counted by the first read.
+    if (!this.#owed?.any() || this.#timer) return
+    const step = (): void => {
+      this.#timer = null
+      if (!this.#owed) return
+      if (this.#take(CATCH_UP_STEP)) this.#timer = this.#schedule(step)
+    }
+    this.#timer = this.#schedule(step)
+  }
+
+  /** Takes back the next step (a closing store): what is owed stays owed, for a read to count. */
+  stopSteps(): void {
+    if (this.#timer) this.#cancel(this.#timer)
+    this.#timer = null
+  }
+
+  /** Counts and queues all that is still owed (`defer`); O(current versions) once, then nothing. */
   #catchUp(): void {
-    const owed = this.#owed
-    if (!owed) return
-    this.#owed = null
-    for (const v of owed.current()) {
-      if (isFreeText(v)) this.#slots.add(v, this.#subjects.add(v))
+    if (this.#owed) this.#take(Infinity)
+  }
+
+  /** Counts and queues up to `n` owed versions; whether some are left. */
+  #take(n: number): boolean {
+    const owed = this.#owed!
+    // The versions current when it starts; those that change later are told by `current`.
+    const backlog = (this.#backlog ??= [...owed.current()])
+    const end = Math.min(backlog.length, this.#next + n)
+    for (let i = this.#next; i < end; i++) {
+      const v = backlog[i]!
+      if (!owed.isCurrent(v)) continue
+      if (isFreeText(v) && !this.#subjects.subjectOf(v.ref)) this.#slots.add(v, this.#subjects.add(v))
       this.#pending.add(v.ref)
     }
+    this.#next = end
+    if (end < backlog.length) return true
+    for (const ref of this.#late) this.#pending.add(ref)
+    this.#stopCatchUp()
+    return false
+  }
+
+  #stopCatchUp(): void {
+    this.stopSteps()
+    this.#owed = null
+    this.#backlog = null
+    this.#next = 0
+    this.#late = []
   }
 
   /** Compares one queued version now (see `check`); a no-op when it is not queued. */
@@ -205,8 +264,8 @@ export class FreeTextConflicts {
 
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
-    // Owed: nothing is counted, queued or paired yet, and the catch-up reads only what is current.
-    if (this.#owed) return
+    // Owed and not started: nothing is counted, queued or paired yet, and the catch-up reads only what is current.
+    if (this.#owed && !this.#backlog) return
     this.#pending.delete(ref)
     this.#slots.delete(ref)
     this.#subjects.delete(ref)
@@ -252,7 +311,7 @@ export class FreeTextConflicts {
   }
 
   clear(): void {
-    this.#owed = null
+    this.#stopCatchUp()
     this.#pairs.clear()
     this.#pending.clear()
     this.#same.clear()
@@ -303,6 +362,8 @@ export interface OwedVersions {
   any(): boolean
   /** Every current version, in write order (`byWrite`). */
   current(): Iterable<Version>
+  /** Whether a version is still current (the catch-up passes over those that stopped while it waited). */
+  isCurrent(v: Version): boolean
 }
 
 /** What the detector said of a pair. */

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 import type { StoragePort } from '../../src/storage/port.js'
@@ -87,5 +87,35 @@ describe('free-text conflicts after a reopen (the tallies counted at the first r
     const gym = refs[NOTES.indexOf('The gym closes at 10pm.')]!
     expect(pairs.some(([, a, b]) => [a, b].includes(late) && [a, b].includes(gym))).toBe(true)
     await reader.close()
+  })
+
+  test('a write and a delete while the catch-up is part way (its steps on timers): the new fact judged, the deleted one not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const storage = memoryStorage()
+      await storage.open()
+      const tick = { t: Date.UTC(2026, 0, 1) }
+      const writer = storeOn(storage, tick)
+      // More current facts than one step of the catch-up counts (2,000), the gym's last.
+      await writer.writeMany(Array.from({ length: 2_400 }, (_, i) => ({ content: `Ingrid planted row ${i} of the allotment.` })))
+      const gym = await writer.write('The gym closes at 10pm.')
+      const gone = await writer.write('The gym closes at 8pm.')
+      await writer.close()
+      const reader = storeOn(storage, tick)
+      await reader.get('none')
+      // One step: the first 2,000 counted, the gym's facts not yet (a second step waits).
+      expect(vi.getTimerCount()).toBe(1)
+      vi.advanceTimersToNextTimer()
+      expect(vi.getTimerCount()).toBe(1)
+      await reader.delete(gone)
+      const late = await reader.write('The gym closes at 11pm.')
+      const seen = (await reader.get(late))!.conflictsWith
+      expect(seen).toContain(gym)
+      expect(seen).not.toContain(gone)
+      expect((await reader.get(gym))!.conflictsWith).toEqual([late])
+      await reader.close()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

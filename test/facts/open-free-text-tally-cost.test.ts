@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 
@@ -56,6 +56,11 @@ async function openOf(size: number): Promise<{ open: number; firstRead: number }
   await reader.close()
   return { open, firstRead }
 }
+
+// The catch-up's steps run on timers after the open (catchUpSoon): held here, so what is counted is
+// the open's own work, then the read's.
+beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }))
+afterEach(() => void vi.useRealTimers())
 
 test('an open puts no free-text tally or queue entry per fact; the first read of a conflict counts them', async () => {
   const small = await openOf(300)
