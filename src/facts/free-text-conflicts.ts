@@ -78,6 +78,7 @@ export class FreeTextConflicts {
   #backlog: readonly Version[] | null = null
   #next = 0
   #late: string[] = []
+  #countedMeanwhile = false
   #timer: unknown = null
   readonly #schedule: (run: () => void) => unknown
   readonly #cancel: (timer: unknown) => void
@@ -150,6 +151,7 @@ export class FreeTextConflicts {
     if ((this.#owed && !this.#backlog) || !isFreeText(v)) return
     if (isCurrent) {
       // Started: a version of the backlog not reached yet is counted here, and passed over there.
+      if (this.#backlog) this.#countedMeanwhile = true
       if (!this.#subjects.subjectOf(v.ref)) this.#slots.add(v, this.#subjects.add(v))
     } else {
       // The slot tally first: it finds a waiting fact's name through the subject tally.
@@ -227,7 +229,8 @@ export class FreeTextConflicts {
     for (let i = this.#next; i < end; i++) {
       const v = backlog[i]!
       if (!owed.isCurrent(v)) continue
-      if (isFreeText(v) && !this.#subjects.subjectOf(v.ref)) this.#slots.add(v, this.#subjects.add(v))
+      // A look-up by ref only when some version was counted since the start (nearly never).
+      if (isFreeText(v) && !(this.#countedMeanwhile && this.#subjects.subjectOf(v.ref))) this.#slots.add(v, this.#subjects.add(v))
       this.#pending.add(v.ref)
     }
     this.#next = end
@@ -243,6 +246,7 @@ export class FreeTextConflicts {
     this.#backlog = null
     this.#next = 0
     this.#late = []
+    this.#countedMeanwhile = false
   }
 
   /** Compares one queued version now (see `check`); a no-op when it is not queued. */

@@ -82,7 +82,7 @@ export class FactState {
     this.#slots.clear()
     this.#headsByFactId = null
     // A load follows: the free-text tallies are counted from the heads when first read, not per record.
-    this.#freeText?.defer({ any: () => this.versions.size > 0, current: () => this.#headsInWriteOrder(), isCurrent: (v) => this.versions.get(v.ref) === v && isCurrent(v) })
+    this.#freeText?.defer({ any: () => this.versions.size > 0, current: () => this.#headsInWriteOrder(), isCurrent })
     // Keys stay indexed: their (now empty) indexes fill again as records are applied.
     for (const index of this.#byMetadata.values()) index.clear()
   }
