@@ -71,7 +71,7 @@ export class FreeTextConflicts {
   readonly #slots = new SlotTally((ref) => this.#subjects.subjectOf(ref))
   /**
    * The current versions a load left uncounted and unqueued (`defer`), or null once caught up:
-   * the tallies and the queue are built from them in one pass at the first call that reads them.
+   * counted in steps after the load, what is left at the first call that reads the tallies or the queue.
    */
   #owed: OwedVersions | null = null
   /** The owed versions the catch-up counts (taken when it starts), how far it is, and refs queued meanwhile. */
@@ -79,18 +79,13 @@ export class FreeTextConflicts {
   #next = 0
   #late: string[] = []
   #countedMeanwhile = false
-  #timer: unknown = null
-  readonly #schedule: (run: () => void) => unknown
-  readonly #cancel: (timer: unknown) => void
+  #timer: ReturnType<typeof setTimeout> | null = null
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
 
-  /** `schedule` runs a step of the catch-up later (default a timer of 0 ms); `cancel` takes one back. */
-  constructor(options: { detector?: TextConflictDetector; neighbours?: number; schedule?: (run: () => void) => unknown; cancel?: (timer: unknown) => void } = {}) {
+  constructor(options: { detector?: TextConflictDetector; neighbours?: number } = {}) {
     this.#detector = options.detector ?? null
-    this.#schedule = options.schedule ?? ((run) => setTimeout(run, 0))
-    this.#cancel = options.cancel ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>))
     this.#neighbours = options.neighbours ?? DEFAULT_NEIGHBOURS
   }
 
@@ -195,23 +190,24 @@ export class FreeTextConflicts {
   }
 
   /**
-   * Counts what is owed in steps of CATCH_UP_STEP versions, each its own task (`schedule`), so the
-   * open resolves first and a call that arrives meanwhile waits for one step, not for all of them.
+   * The end of a load: counts what is owed in steps of CATCH_UP_STEP versions, each a task of its
+   * own (a timer), so the open resolves first and a call that arrives meanwhile waits for one step,
+   * not for all of them.
    */
   catchUpSoon(): void {
-    // Nothing loaded (a new store): what its writes skip is counted by the first read.
-    if (!this.#owed?.any() || this.#timer) return
+    if (!this.#owed || this.#timer) return
+    // Nothing loaded (a new store): nothing owed, its writes count as they come.
+    if (!this.#owed.any()) return this.#stopCatchUp()
     const step = (): void => {
       this.#timer = null
-      if (!this.#owed) return
-      if (this.#take(CATCH_UP_STEP)) this.#timer = this.#schedule(step)
+      if (this.#owed && this.#take(CATCH_UP_STEP)) this.#timer = setTimeout(step, 0)
     }
-    this.#timer = this.#schedule(step)
+    this.#timer = setTimeout(step, 0)
   }
 
   /** Takes back the next step (a closing store): what is owed stays owed, for a read to count. */
   stopSteps(): void {
-    if (this.#timer) this.#cancel(this.#timer)
+    if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
   }
 
