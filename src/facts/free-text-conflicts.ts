@@ -14,6 +14,13 @@ const DAY_US = DAY_MS * 1000
 /** Versions the catch-up after a load counts in one task (a few ms at 100k: issue 31, open39). */
 const CATCH_UP_STEP = 2000
 
+/** Runs `task` later, after the calls already waiting where the runtime can say so. */
+function later(task: () => void): void {
+  const scheduler = (globalThis as { scheduler?: { postTask?: (t: () => void, o: { priority: string }) => Promise<unknown> } }).scheduler
+  if (scheduler?.postTask) scheduler.postTask(task, { priority: 'background' }).catch(() => undefined)
+  else setTimeout(task, 0)
+}
+
 /** How many lexical neighbours a new free-text fact is compared with. */
 export const DEFAULT_NEIGHBOURS = 4
 
@@ -79,7 +86,8 @@ export class FreeTextConflicts {
   #next = 0
   #late: string[] = []
   #countedMeanwhile = false
-  #timer: ReturnType<typeof setTimeout> | null = null
+  /** The running catch-up's token (its steps stop when this is another), null when none runs. */
+  #steps: object | null = null
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -191,24 +199,26 @@ export class FreeTextConflicts {
 
   /**
    * The end of a load: counts what is owed in steps of CATCH_UP_STEP versions, each a task of its
-   * own (a timer), so the open resolves first and a call that arrives meanwhile waits for one step,
-   * not for all of them.
+   * own at background priority where there is one (`scheduler.postTask`: a call that arrives
+   * meanwhile runs first, it found the first retrieve after a Chromium cold open waiting for
+   * every step of a timer), so the open resolves first and no call waits for more than one step.
    */
   catchUpSoon(): void {
-    if (!this.#owed || this.#timer) return
+    if (!this.#owed || this.#steps) return
     // Nothing loaded (a new store): nothing owed, its writes count as they come.
     if (!this.#owed.any()) return this.#stopCatchUp()
+    const steps = (this.#steps = {})
     const step = (): void => {
-      this.#timer = null
-      if (this.#owed && this.#take(CATCH_UP_STEP)) this.#timer = setTimeout(step, 0)
+      if (this.#steps !== steps) return
+      if (this.#owed && this.#take(CATCH_UP_STEP)) later(step)
+      else this.#steps = null
     }
-    this.#timer = setTimeout(step, 0)
+    later(step)
   }
 
-  /** Takes back the next step (a closing store): what is owed stays owed, for a read to count. */
+  /** Takes back the steps to come (a closing store): what is owed stays owed, for a read to count. */
   stopSteps(): void {
-    if (this.#timer) clearTimeout(this.#timer)
-    this.#timer = null
+    this.#steps = null
   }
 
   /** Counts and queues all that is still owed (`defer`); O(current versions) once, then nothing. */
