@@ -11,6 +11,16 @@ import { byWrite } from './write-order.js'
 /** One day in microseconds, the unit of a fact's valid time. */
 const DAY_US = DAY_MS * 1000
 
+/** Versions the catch-up after a load counts in one task (a few ms at 100k: issue 31, open39). */
+const CATCH_UP_STEP = 2000
+
+/** Runs `task` later, after the calls already waiting where the runtime can say so. */
+function later(task: () => void): void {
+  const scheduler = (globalThis as { scheduler?: { postTask?: (t: () => void, o: { priority: string }) => Promise<unknown> } }).scheduler
+  if (scheduler?.postTask) scheduler.postTask(task, { priority: 'background' }).catch(() => undefined)
+  else setTimeout(task, 0)
+}
+
 /** How many lexical neighbours a new free-text fact is compared with. */
 export const DEFAULT_NEIGHBOURS = 4
 
@@ -66,6 +76,18 @@ export class FreeTextConflicts {
   readonly #subjects = new SubjectTally()
   /** On how many days each name was told with each word, per tenant (store/recurring-slot.ts), kept the same way. */
   readonly #slots = new SlotTally((ref) => this.#subjects.subjectOf(ref))
+  /**
+   * The current versions a load left uncounted and unqueued (`defer`), or null once caught up:
+   * counted in steps after the load, what is left at the first call that reads the tallies or the queue.
+   */
+  #owed: OwedVersions | null = null
+  /** The owed versions the catch-up counts (taken when it starts), how far it is, and refs queued meanwhile. */
+  #backlog: readonly Version[] | null = null
+  #next = 0
+  #late: string[] = []
+  #countedMeanwhile = false
+  /** The running catch-up's token (its steps stop when this is another), null when none runs. */
+  #steps: object | null = null
   #detector: TextConflictDetector | null
   #loading: Promise<void> | null = null
   readonly #neighbours: number
@@ -97,6 +119,7 @@ export class FreeTextConflicts {
   check(v: Version, lexical: LexicalIndex, eligible: (ref: string) => Version | null): void {
     const detector = this.#detector
     if (!detector) return
+    this.#catchUp()
     // Ties in write order, which a reopen keeps (slots follow load order there).
     for (const ref of lexical.nearest(v.terms, this.#neighbours, v.ref, undefined, undefined, inWriteOrder)) {
       const other = eligible(ref)
@@ -127,9 +150,12 @@ export class FreeTextConflicts {
    * version becomes current or stops being current (superseded, deleted). O(1), no detector needed.
    */
   current(v: Version, isCurrent: boolean): void {
-    if (!isFreeText(v)) return
+    // Owed and not started: the catch-up counts whatever is current then, this version included or not.
+    if ((this.#owed && !this.#backlog) || !isFreeText(v)) return
     if (isCurrent) {
-      this.#slots.add(v, this.#subjects.add(v))
+      // Started: a version of the backlog not reached yet is counted here, and passed over there.
+      if (this.#backlog) this.#countedMeanwhile = true
+      if (!this.#subjects.subjectOf(v.ref)) this.#slots.add(v, this.#subjects.add(v))
     } else {
       // The slot tally first: it finds a waiting fact's name through the subject tally.
       this.#slots.delete(v.ref)
@@ -139,23 +165,102 @@ export class FreeTextConflicts {
 
   /** Whether versions wait for a comparison (so a read must load the detector first). */
   get waiting(): boolean {
-    return this.#pending.size > 0
+    // Owed versions all wait (not caught up here: the open's prefetch and a read's settle ask this).
+    return this.#owed ? this.#owed.any() : this.#pending.size > 0
   }
 
   /** Queues a newly applied current version for comparison. */
   enqueue(ref: string): void {
-    this.#pending.add(ref)
+    // While the backlog is counted, queued after it: the queue stays in write order.
+    if (this.#backlog) this.#late.push(ref)
+    else if (!this.#owed) this.#pending.add(ref)
   }
 
   /** Whether a version still waits for its comparison. */
   isPending(ref: string): boolean {
+    this.#catchUp()
     return this.#pending.has(ref)
+  }
+
+  /**
+   * Starts again from nothing (`clear`) and leaves counting and queueing to later (issue 31,
+   * open39): a load applies every record of the store, and the subject and slot tallies plus the
+   * queue were a Map or Set entry and a name read per fact, ~13% of the open's CPU at 100k, before
+   * anyone asked for a conflict. Until the catch-up starts, `current` and `enqueue` do nothing and
+   * no pair exists. It counts and queues `owed.current()` in write order, the order a handle that
+   * wrote them queued them, so the listing after a reopen is the listing before it (the load reads
+   * records by id, not in write order): in steps once the load is done (`catchUpSoon`), and
+   * whatever is left at once by the first call that reads the tallies or the queue.
+   */
+  defer(owed: OwedVersions): void {
+    this.clear()
+    this.#owed = owed
+  }
+
+  /**
+   * The end of a load: counts what is owed in steps of CATCH_UP_STEP versions, each a task of its
+   * own at background priority where there is one (`scheduler.postTask`: a call that arrives
+   * meanwhile runs first, it found the first retrieve after a Chromium cold open waiting for
+   * every step of a timer), so the open resolves first and no call waits for more than one step.
+   */
+  catchUpSoon(): void {
+    if (!this.#owed || this.#steps) return
+    // Nothing loaded (a new store): nothing owed, its writes count as they come.
+    if (!this.#owed.any()) return this.#stopCatchUp()
+    const steps = (this.#steps = {})
+    const step = (): void => {
+      if (this.#steps !== steps) return
+      if (this.#owed && this.#take(CATCH_UP_STEP)) later(step)
+      else this.#steps = null
+    }
+    later(step)
+  }
+
+  /** Takes back the steps to come (a closing store): what is owed stays owed, for a read to count. */
+  stopSteps(): void {
+    this.#steps = null
+  }
+
+  /** Counts and queues all that is still owed (`defer`); O(current versions) once, then nothing. */
+  #catchUp(): void {
+    if (this.#owed) this.#take(Infinity)
+  }
+
+  /** Counts and queues up to `n` owed versions; whether some are left. */
+  #take(n: number): boolean {
+    const owed = this.#owed!
+    // The versions current when it starts; those that change later are told by `current`.
+    const backlog = (this.#backlog ??= [...owed.current()])
+    const end = Math.min(backlog.length, this.#next + n)
+    for (let i = this.#next; i < end; i++) {
+      const v = backlog[i]!
+      if (!owed.isCurrent(v)) continue
+      // A look-up by ref only when some version was counted since the start (nearly never).
+      if (isFreeText(v) && !(this.#countedMeanwhile && this.#subjects.subjectOf(v.ref))) this.#slots.add(v, this.#subjects.add(v))
+      this.#pending.add(v.ref)
+    }
+    this.#next = end
+    if (end < backlog.length) return true
+    for (const ref of this.#late) this.#pending.add(ref)
+    this.#stopCatchUp()
+    return false
+  }
+
+  #stopCatchUp(): void {
+    this.stopSteps()
+    this.#owed = null
+    this.#backlog = null
+    this.#next = 0
+    this.#late = []
+    this.#countedMeanwhile = false
   }
 
   /** Compares one queued version now (see `check`); a no-op when it is not queued. */
   settle(ref: string, lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
     // Not loaded yet (ready() not awaited): the version stays queued rather than judged by nothing.
-    if (!this.#detector || !this.#pending.delete(ref)) return
+    if (!this.#detector) return
+    this.#catchUp()
+    if (!this.#pending.delete(ref)) return
     const v = eligible(ref)
     const lex = v && lexical(v)
     if (v && lex) this.check(v, lex, eligible)
@@ -163,11 +268,14 @@ export class FreeTextConflicts {
 
   /** Compares every queued version, oldest first. */
   settleAll(lexical: (v: Version) => LexicalIndex | undefined, eligible: (ref: string) => Version | null): void {
+    if (this.#detector) this.#catchUp()
     for (const ref of [...this.#pending]) this.settle(ref, lexical, eligible)
   }
 
   /** Drops every pair of a removed version. */
   remove(ref: string): void {
+    // Owed and not started: nothing is counted, queued or paired yet, and the catch-up reads only what is current.
+    if (this.#owed && !this.#backlog) return
     this.#pending.delete(ref)
     this.#slots.delete(ref)
     this.#subjects.delete(ref)
@@ -213,6 +321,7 @@ export class FreeTextConflicts {
   }
 
   clear(): void {
+    this.#stopCatchUp()
     this.#pairs.clear()
     this.#pending.clear()
     this.#same.clear()
@@ -255,6 +364,16 @@ export class FreeTextConflicts {
     if (!m) this.#pairs.set(a, (m = new Map()))
     m.set(b, reason)
   }
+}
+
+/** The current versions a load left to count (`FreeTextConflicts.defer`), asked at the catch-up. */
+export interface OwedVersions {
+  /** Whether any version is there (O(1): `waiting` asks it before every read). */
+  any(): boolean
+  /** Every current version, in write order (`byWrite`). */
+  current(): Iterable<Version>
+  /** Whether a version is still current (the catch-up passes over those that stopped while it waited). */
+  isCurrent(v: Version): boolean
 }
 
 /** What the detector said of a pair. */

@@ -5,7 +5,7 @@ import { LexicalIndex, type LexicalSnapshot } from './lexical-index.js'
 import type { FactConflict, FactRef } from './types.js'
 import { compareVersions, versionFromRecord, type TombstoneBody, type Version } from './version.js'
 import { HeadMembers, isCurrent } from './head-members.js'
-import { WriteOrder, type Candidates } from './write-order.js'
+import { WriteOrder, byWrite, type Candidates } from './write-order.js'
 
 /** A fact's `conflictsWith` names at most this many (`conflicts()` lists the pairs). */
 export const MAX_CONFLICTS_WITH = 100
@@ -81,7 +81,8 @@ export class FactState {
     this.#lexicalChanges = 0
     this.#slots.clear()
     this.#headsByFactId = null
-    this.#freeText?.clear()
+    // A load follows: the free-text tallies are counted from the heads when first read, not per record.
+    this.#freeText?.defer({ any: () => this.versions.size > 0, current: () => this.#headsInWriteOrder(), isCurrent })
     // Keys stay indexed: their (now empty) indexes fill again as records are applied.
     for (const index of this.#byMetadata.values()) index.clear()
   }
@@ -126,6 +127,12 @@ export class FactState {
       this.#setHead(v, true)
       this.#freeText?.enqueue(v.ref)
     }
+  }
+
+  /** Every tenant's heads in write order, one list (`byWrite` across tenants: a handle writes them in one order). */
+  #headsInWriteOrder(): readonly Version[] {
+    const lists = [...this.#heads.values()].map((heads) => heads.inWriteOrder())
+    return lists.length === 1 ? lists[0]! : lists.flat().sort(byWrite)
   }
 
   /** A current version by ref, for the free-text comparison (null when superseded or gone). */

@@ -158,6 +158,8 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#restoring = null
     this.#state.checkLexical()
     this.#state.prepareOrders()
+    // The free-text tallies the load left owed are counted in steps from here, after the open (open39).
+    this.#freeText?.catchUpSoon()
     if (this.#embedder) this.#keepVectors(await tx.all<VectorRow>('vectors'))
   }
 
@@ -241,6 +243,7 @@ export class GmpFactStore implements FactStore, FactLookup {
     this.#closed = true
     this.#unfollow?.()
     this.#live.clear()
+    this.#freeText?.stopSteps()
     // Whatever was indexed since the last snapshot is saved, so the next open restores it.
     if (this.#attachment.started && !this.#log.closed && (await this.#attachment.settled())) {
       if (this.#state.lexicalChanges > 0 && this.#worthSnapshot()) await this.#log.write((w) => this.#saveLexical(w)).catch(() => undefined)

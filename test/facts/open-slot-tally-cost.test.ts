@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
 
@@ -46,10 +46,14 @@ async function openOf(size: number): Promise<number> {
   return sets
 }
 
+// open39: the free-text tallies are counted on timers after the open; held here, so only the open's own work is counted.
+beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }))
+afterEach(() => void vi.useRealTimers())
+
 test('an open puts no slot-tally entry per fact: the same Map entries at 300 and 3,000 facts', async () => {
   const small = await openOf(300)
   const large = await openOf(3_000)
-  // One list a name.
-  expect(small).toBe(NAMES.length)
+  // At most one list a name (none since open39: the first read of a conflict counts them, open-free-text-tally-cost.test.ts).
+  expect(small).toBeLessThanOrEqual(NAMES.length)
   expect(large).toBe(small)
 })
