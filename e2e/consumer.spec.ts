@@ -48,8 +48,10 @@ const BUDGET = {
    * negations of another object, notes sharing only the hub, amounts of parts; shipped twice, in dist/src
    * and the worker) and their docs, issue 31's fact-view lease, early puts and their bench sections;
    * 1,531,336 bytes measured.
+   * Raised from 1_550_000 by session 14: issue 27's rules 35 to 41 (shipped twice) and their docs, issue
+   * 31's deferred tallies after an open, the million-fact figures in docs/benchmarks.md; 1,556,760 bytes measured.
    */
-  tarballBytes: 1_550_000,
+  tarballBytes: 1_580_000,
   /** Packages a browser-only app installs besides memweave. */
   browserOnlyPackages: 25,
   /** JavaScript the page itself loads (the client, not the worker), gzipped. */
@@ -71,8 +73,9 @@ const BUDGET = {
   // 138_000 by issue 31's sixth round and issue 27's tenth and eleventh (140,785 bytes there); then
   // from 143_000 by issue 27's twelfth round and issue 31's seventh (144,149 bytes there); then from
   // 147_000 by issue 27's session 10 (152,460 bytes there, 150,810 in this build); then from 155_000 by
-  // issue 27's session 13 (rules 29 to 33; 161,228 bytes there, 159,659 in this build).
-  factsWorkerGz: 162_000,
+  // issue 27's session 13 (rules 29 to 33; 161,228 bytes there, 159,659 in this build); then from 162_000
+  // by session 14 (issue 27's rules 35 to 41, issue 31's deferred tallies; 163,765 bytes there, 162,043 here).
+  factsWorkerGz: 164_000,
   /**
    * The worker once every module has been used, gzipped. Raised from 260_000 by issue 15 (260.5 kB
    * measured): the pools' view and current index, sync checkpoints, the facts' lexical snapshots,
