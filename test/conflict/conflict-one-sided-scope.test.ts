@@ -21,5 +21,7 @@ describe('a rule against its exception on one recurring occasion', () => {
     ['Hugo never cycles to work', 'Hugo cycles to work on Mondays'],
     ['Ruth cannot eat prawns', 'Ruth eats prawns on feast days'],
     ['the quiz night is on Thursdays', 'the quiz night is Monday'],
+    // the occasion said in the singular on the other side is what differs (found when the session's rules met)
+    ['the choir rehearses every other Tuesday', 'the choir rehearses weekly on Tuesdays'],
   ])('still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })

@@ -22,6 +22,8 @@ describe('a price read past its currency sign', () => {
     // a noun after a preposition is not what the price is of: no thing read, the clash stands
     ['Admission to the gallery is €12.', 'The gallery is free to enter.'],
     ['A season ticket at the club is £200.', "The club's season ticket costs £240."],
+    // a time between a thing and its price says when; "came to" links a price as "is" does
+    ['Our phone bill last month was £62.', "Last month's phone bill came to £95."],
   ])('one price, still flagged: %s / %s', (a, b) => expectJudgedBothWays(detector, a, b, true))
 })
 

@@ -43,7 +43,9 @@ export function oneSidedScope(raw: RawVerdict, a: Reading, b: Reading): string |
   if (!sa === !sb) return null
   if ([a, b].some((r) => PAST_VERB.test(r.norm) || NO_EXCEPTION.test(r.norm))) return null
   const scope = (sa ?? sb)![0].replace(/^[.;:,\s]+/, '')
-  const differs = (/"([^"]+)" vs "([^"]+)"/.exec(raw.reason) ?? []).slice(1).join(' ').toLowerCase().split(' ')
-  if (scope.toLowerCase().split(/\s+/).some((w) => differs.includes(w))) return null
+  // A word of the occasion in what differs, singular or plural ("on thursdays" / "every other Thursday"): the occasion differs.
+  const one = (w: string): string => w.replace(/s$/, '')
+  const differs = (/"([^"]+)" vs "([^"]+)"/.exec(raw.reason) ?? []).slice(1).join(' ').toLowerCase().split(' ').map(one)
+  if (scope.toLowerCase().split(/\s+/).some((w) => differs.includes(one(w)))) return null
   return `"${scope}" only: an exception, not another rule`
 }

@@ -31,7 +31,9 @@ const DAYPART = /^(?:morning|afternoon|evening|night|early|late)s?$/
 // Amount words that take their thing from an owner ("the flat's price"), or say none ("the total").
 const AMOUNT_WORD = /^(?:price|cost|value|amount|sum|total|fee|figure|bill)s?$/
 // Words between a thing and its price: "the range costs about", "a cooker under", "is priced at".
-const PRICE_LINK = /^(?:is|was|are|were|be|been|costs?|costing|priced|at|about|around|roughly|nearly|almost|over|under|below|above|just|only|up|to|of|for|some|approximately|now|still)$/
+const PRICE_LINK = /^(?:is|was|are|were|be|been|costs?|costing|priced|came|comes|amounted|amounts|totall?ed|totals|ran|runs|at|about|around|roughly|nearly|almost|over|under|below|above|just|only|up|to|of|for|some|approximately|now|still)$/
+// A time between a thing and its price says when, not what: "our bill last month was $18,400" is the bill's.
+const TIME_LINK = /^(?:last|this|next|per|week(?:end)?|month|year|night|morning|afternoon|evening|today|yesterday|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/
 // Beside the stopwords, words that end a noun phrase: "twelve sunflowers along ...", "12 plus the skipper".
 const PHRASE_STOP = /^(?:near|along|behind|beside|between|during|inside|outside|past|within|without|up|down|off|out|plus|minus|less|extra|while|because|since|after|before|until)$/
 
@@ -97,7 +99,7 @@ const paidVerb = (t: Token): boolean => MEASURE_VERBS.has(t.lower) || /^(?:pays|
 function pricedBefore(r: Reading, i: number): Token[] {
   const linked = (x: Token, y: Token): boolean => adjacent(r, x, y) || (y === r.tokens[i] && beforeAmount(r, x, y))
   let k = i - 1
-  while (k >= 0 && PRICE_LINK.test(r.tokens[k]!.lower) && linked(r.tokens[k]!, r.tokens[k + 1]!)) k--
+  while (k >= 0 && (PRICE_LINK.test(r.tokens[k]!.lower) || TIME_LINK.test(r.tokens[k]!.lower)) && linked(r.tokens[k]!, r.tokens[k + 1]!)) k--
   const t = r.tokens[k]
   if (k === i - 1 || !nounLike(t) || !linked(t, r.tokens[k + 1]!) || behindPreposition(r, k) || paidVerb(t)) return []
   if (AMOUNT_WORD.test(t.lower)) {
