@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { callsFrom } from '../helpers/work-tally.js'
 
 /**
  * Issue 31 (open39): a cold open counted every free-text fact in the subject tally (a Map entry
@@ -15,32 +16,7 @@ const NAMES = ['Ingrid', 'Haruto', 'Folake', 'Mateus', 'Yusra']
 const TALLIES = ['subject-tally.ts', 'slot-tally.ts', 'free-text-conflicts.ts']
 
 /** Calls of Map.prototype.set and Set.prototype.add made by the tallies' own code while `body` runs. */
-async function tallyEntries(body: () => Promise<unknown>): Promise<number> {
-  let n = 0
-  const [mapSet, setAdd] = [Map.prototype.set, Set.prototype.add]
-  const count = (): void => {
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 4
-    const caller = new Error().stack?.split('\n')[3] ?? ''
-    Error.stackTraceLimit = limit
-    if (TALLIES.some((f) => caller.includes(f))) n++
-  }
-  Map.prototype.set = function <K, V>(this: Map<K, V>, key: K, value: V): Map<K, V> {
-    count()
-    return mapSet.call(this, key, value) as Map<K, V>
-  }
-  Set.prototype.add = function <T>(this: Set<T>, value: T): Set<T> {
-    count()
-    return setAdd.call(this, value) as Set<T>
-  }
-  try {
-    await body()
-  } finally {
-    Map.prototype.set = mapSet
-    Set.prototype.add = setAdd
-  }
-  return n
-}
+const tallyEntries = (body: () => Promise<unknown>): Promise<number> => callsFrom(TALLIES, [[Map.prototype, 'set'], [Set.prototype, 'add']], body)
 
 async function openOf(size: number): Promise<{ open: number; firstRead: number }> {
   const storage = memoryStorage()

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { callsFrom } from '../helpers/work-tally.js'
 
 /**
  * Issue 31 (open37): an open from the lexical snapshot put each restored ref in a Map of refs not
@@ -12,32 +13,7 @@ import { memoryStorage } from '../../src/storage/memory-adapter.js'
  */
 
 /** Calls of Map.prototype.set and .delete made by lexical-index.ts while `body` runs. */
-async function lexicalMapWrites(body: () => Promise<unknown>): Promise<number> {
-  let n = 0
-  const { set, delete: del } = Map.prototype
-  const fromIndex = (): boolean => {
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 3
-    const caller = new Error().stack?.split('\n')[3] ?? ''
-    Error.stackTraceLimit = limit
-    return caller.includes('lexical-index.ts')
-  }
-  Map.prototype.set = function <K, V>(this: Map<K, V>, key: K, value: V): Map<K, V> {
-    if (fromIndex()) n++
-    return set.call(this, key, value) as Map<K, V>
-  }
-  Map.prototype.delete = function <K, V>(this: Map<K, V>, key: K): boolean {
-    if (fromIndex()) n++
-    return del.call(this, key)
-  }
-  try {
-    await body()
-  } finally {
-    Map.prototype.set = set
-    Map.prototype.delete = del
-  }
-  return n
-}
+const lexicalMapWrites = (body: () => Promise<unknown>): Promise<number> => callsFrom(['lexical-index.ts'], [[Map.prototype, 'set'], [Map.prototype, 'delete']], body)
 
 async function openOf(size: number): Promise<{ writes: number; found: string[] }> {
   const storage = memoryStorage()

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { GmpFactStore } from '../../src/facts/store.js'
 import { memoryStorage } from '../../src/storage/memory-adapter.js'
+import { callsFrom } from '../helpers/work-tally.js'
 
 /**
  * Issue 31 (open31): a cold open of free-text facts fed each one to the slot tally
@@ -14,24 +15,7 @@ import { memoryStorage } from '../../src/storage/memory-adapter.js'
 const NAMES = ['Noor', 'Tomas', 'Abena', 'Lucia', 'Kenji']
 
 /** Calls of Map.prototype.set made by the slot tally's own code while `body` runs. */
-async function slotTallyMapSets(body: () => Promise<unknown>): Promise<number> {
-  let n = 0
-  const original = Map.prototype.set
-  Map.prototype.set = function <K, V>(this: Map<K, V>, key: K, value: V): Map<K, V> {
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 3
-    const caller = new Error().stack?.split('\n')[2] ?? ''
-    Error.stackTraceLimit = limit
-    if (caller.includes('slot-tally.ts')) n++
-    return original.call(this, key, value) as Map<K, V>
-  }
-  try {
-    await body()
-  } finally {
-    Map.prototype.set = original
-  }
-  return n
-}
+const slotTallyMapSets = (body: () => Promise<unknown>): Promise<number> => callsFrom(['slot-tally.ts'], [[Map.prototype, 'set']], body)
 
 async function openOf(size: number): Promise<number> {
   const storage = memoryStorage()

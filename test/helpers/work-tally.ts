@@ -107,3 +107,35 @@ export function counting<T extends object>(
     ;(proto as Record<string, unknown>)[name] = original
   }
 }
+
+/**
+ * Calls of built-in collection methods (`[Map.prototype, 'set']`, ...) made directly by code in one of
+ * `files` while `body` runs: what a module puts per fact, counted instead of timed (the open-cost tests).
+ */
+export async function callsFrom(files: readonly string[], methods: ReadonlyArray<readonly [object, string]>, body: () => Promise<unknown>): Promise<number> {
+  let n = 0
+  // Frames: [0] the Error line, [1] fromFiles, [2] the patched method, [3] its caller.
+  const fromFiles = (): boolean => {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 4
+    const caller = new Error().stack?.split('\n')[3] ?? ''
+    Error.stackTraceLimit = limit
+    return files.some((f) => caller.includes(f))
+  }
+  const originals = methods.map(([proto, name]) => (proto as Record<string, (...args: unknown[]) => unknown>)[name]!)
+  methods.forEach(([proto, name], i) => {
+    const original = originals[i]!
+    ;(proto as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]): unknown {
+      if (fromFiles()) n++
+      return original.apply(this, args)
+    }
+  })
+  try {
+    await body()
+  } finally {
+    methods.forEach(([proto, name], i) => {
+      ;(proto as Record<string, unknown>)[name] = originals[i]
+    })
+  }
+  return n
+}
